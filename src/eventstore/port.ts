@@ -1,0 +1,118 @@
+/**
+ * The event store port. Every adapter (embedded SQLite, EventStoreDB) satisfies this contract,
+ * and test/eventstore.contract.ts runs the same suite against each of them.
+ *
+ * Positions (global log) and revisions (per stream) are bigint, as EventStoreDB has them;
+ * serialise them as strings in JSON.
+ */
+
+/** What a writer expects the stream to look like before its append. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
+
+export interface EventMetadata {
+  tenantId: string;
+  /** user id, or system:evaluator, system:escalation, system:sync */
+  actor: string;
+  correlationId: string;
+  causationId: string;
+  /** ISO 8601 */
+  occurredAt: string;
+}
+
+export interface EventToAppend {
+  /** Optional client-chosen UUID; the adapter generates one when absent. */
+  id?: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamName: string;
+  type: string;
+  /** Position of the event in its stream, from 0. */
+  revision: bigint;
+  /** Position in the global log; strictly increasing in commit order. */
+  position: bigint;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written (the stream's new current revision). */
+  nextRevision: bigint;
+  /** Global position of the last event written: wait for projections to reach it. */
+  position: bigint;
+}
+
+export interface ReadStreamOptions {
+  /** Inclusive; default 0 (or the end when backwards). */
+  fromRevision?: bigint;
+  direction?: 'forwards' | 'backwards';
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Omit to start at the beginning. */
+  after?: bigint;
+  maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive: deliver events strictly after this position. Omit to start at the beginning. */
+  after?: bigint;
+}
+
+/**
+ * A catch-up subscription to the global log: delivers every stored event after the starting
+ * position, then live events, in order, with no gap or duplicate at the hand-over.
+ * Consume with `for await`; call `close()` (or break out of the loop) to stop.
+ */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface StreamRetention {
+  /** Keep at most this many newest events. */
+  maxCount?: number;
+  /** Drop events older than this. */
+  maxAgeSeconds?: number;
+}
+
+export interface EventStore {
+  /** Appends atomically or not at all; throws WrongExpectedRevisionError on a conflict. */
+  append(stream: string, events: EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of one stream; an empty array when the stream does not exist. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Events of the global log (user events only; no system events). */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: SubscribeOptions): Subscription;
+  /** Position of the newest event in the log, or -1n when the log is empty. */
+  headPosition(): Promise<bigint>;
+  setStreamRetention(stream: string, retention: StreamRetention): Promise<void>;
+  /** Throws when the store cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Typed error guard: a conflicting append (optimistic concurrency). */
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's actual current revision, or 'no_stream'. */
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`wrong expected revision on ${stream}: expected ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+export const isWrongExpectedRevision = (error: unknown): error is WrongExpectedRevisionError =>
+  error instanceof WrongExpectedRevisionError;
+
+/** Thrown by any adapter when the backing server cannot be reached. */
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError';
+}

@@ -1,0 +1,10 @@
+import type { Permission } from '../auth/permissions.js';
+import type { Principal } from '../auth/principal.js';
+
+/** What the platform middlewares put on ctx.state before a route runs. */
+export interface AppState {
+  requestId: string;
+  principal: Principal;
+  /** Whether the principal holds a permission (resolved by the permission resolver). */
+  can: (permission: Permission) => Promise<boolean>;
+}

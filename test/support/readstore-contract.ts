@@ -1,0 +1,167 @@
+/**
+ * The read store contract: one suite, run against every reachable adapter
+ * (test/readstore-*.test.ts). Collection names are random so it can run on a real server.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { randomUUID } from 'node:crypto';
+import { DuplicateKeyError, type Doc, type ReadStore } from '../../src/readstore/port.js';
+
+export interface ReadStoreTarget {
+  open(): Promise<ReadStore>;
+  skipReason?: string;
+}
+
+const collectionName = () => `contract_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+
+const people: Doc[] = [
+  { id: 'a', tenantId: 't1', name: 'Ada', age: 36, tags: ['math', 'eng'], active: true, createdAt: '2026-01-01T00:00:00.000Z' },
+  { id: 'b', tenantId: 't1', name: 'Bob', age: 25, tags: ['ops'], active: false, createdAt: '2026-01-02T00:00:00.000Z' },
+  { id: 'c', tenantId: 't1', name: 'Cy', age: 41, tags: ['eng'], active: true, createdAt: '2026-01-03T00:00:00.000Z' },
+  { id: 'd', tenantId: 't2', name: 'Di', age: 30, tags: [], active: true, createdAt: '2026-01-04T00:00:00.000Z' },
+  { id: 'e', tenantId: 't1', name: 'Eve', age: 25, tags: ['sec', 'eng'], active: true, createdAt: '2026-01-05T00:00:00.000Z' },
+];
+
+async function seed(store: ReadStore, collection: string, docs: Doc[] = people) {
+  let position = 0n;
+  await store.applyBatch(
+    { projection: `seed-${collection}`, version: 1 },
+    docs.map((doc) => ({ position: position++, doc })),
+    async (event, writer) => writer.upsert(collection, event.doc),
+  );
+}
+
+export function readStoreContract(label: string, target: ReadStoreTarget): void {
+  if (target.skipReason) {
+    test.skip(`[${label}] read store contract skipped: ${target.skipReason}`, () => {});
+    return;
+  }
+  const withStore = (title: string, body: (store: ReadStore, t: ExecutionContext, collection: string) => Promise<void>) =>
+    test.serial(`[${label}] ${title}`, async (t) => {
+      const store = await target.open();
+      const collection = collectionName();
+      try {
+        await body(store, t, collection);
+      } finally {
+        await store.dropCollection(collection).catch(() => {});
+        await store.close();
+      }
+    });
+
+  withStore('upsert, get, patch and delete by id', async (store, t, c) => {
+    await seed(store, c);
+    t.like(await store.get(c, 'a'), { id: 'a', name: 'Ada', tags: ['math', 'eng'], active: true });
+    t.is(await store.get(c, 'zzz'), null);
+    await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 10n }], async (_e, w) => {
+      await w.patch(c, 'a', { name: 'Ada L.', age: 37 });
+      await w.patch(c, 'missing', { name: 'nobody' });
+      await w.delete(c, 'b');
+    });
+    t.like(await store.get(c, 'a'), { name: 'Ada L.', age: 37, tags: ['math', 'eng'] });
+    t.is(await store.get(c, 'missing'), null, 'patch does not create');
+    t.is(await store.get(c, 'b'), null);
+    await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 11n }], async (_e, w) => {
+      await w.upsert(c, { id: 'a', tenantId: 't1', name: 'Replaced' });
+    });
+    const replaced = await store.get(c, 'a');
+    t.is(replaced?.name, 'Replaced');
+    t.false('age' in (replaced ?? {}), 'upsert replaces the whole document');
+  });
+
+  withStore('find with equality, $in, $ne, ranges and array-contains', async (store, t, c) => {
+    await seed(store, c);
+    const ids = async (filter: Parameters<ReadStore['find']>[1]) =>
+      (await store.find(c, filter, { sort: [['id', 'asc']] })).map((d) => d.id);
+    t.deepEqual(await ids({ tenantId: 't1' }), ['a', 'b', 'c', 'e']);
+    t.deepEqual(await ids({ tenantId: 't1', active: true }), ['a', 'c', 'e']);
+    t.deepEqual(await ids({ tenantId: 't1', active: false }), ['b']);
+    t.deepEqual(await ids({ name: { $in: ['Bob', 'Di', 'Nobody'] } }), ['b', 'd']);
+    t.deepEqual(await ids({ tenantId: 't1', name: { $ne: 'Bob' } }), ['a', 'c', 'e']);
+    t.deepEqual(await ids({ age: { $gte: 30, $lt: 41 } }), ['a', 'd']);
+    t.deepEqual(await ids({ createdAt: { $gt: '2026-01-02T00:00:00.000Z', $lte: '2026-01-04T00:00:00.000Z' } }), ['c', 'd']);
+    t.deepEqual(await ids({ tags: { $contains: 'eng' } }), ['a', 'c', 'e']);
+    t.deepEqual(await ids({ missingField: null, tenantId: 't2' }), ['d']);
+    t.is(await store.count(c, { tenantId: 't1' }), 4);
+    t.is(await store.count(c, { tags: { $contains: 'nope' } }), 0);
+  });
+
+  withStore('sort, limit and keyset continuation visit every document once', async (store, t, c) => {
+    await seed(store, c);
+    const sort = [['age', 'desc'], ['name', 'asc']] as const;
+    const all = await store.find(c, {}, { sort });
+    t.deepEqual(all.map((d) => d.id), ['c', 'a', 'd', 'b', 'e']);
+    const seen: string[] = [];
+    let after: { values: (string | number | boolean)[]; id: string } | undefined;
+    for (;;) {
+      const page = await store.find(c, {}, { sort, limit: 2, after });
+      if (page.length === 0) break;
+      seen.push(...page.map((d) => d.id));
+      const last = page.at(-1)!;
+      after = { values: [last.age as number, last.name as string], id: last.id };
+    }
+    t.deepEqual(seen, ['c', 'a', 'd', 'b', 'e']);
+    // Ties on every sort key fall back to id.
+    const byAge = await store.find(c, { age: 25 }, { sort: [['age', 'asc']], limit: 1 });
+    t.deepEqual(byAge.map((d) => d.id), ['b']);
+    const next = await store.find(c, { age: 25 }, { sort: [['age', 'asc']], limit: 1, after: { values: [25], id: 'b' } });
+    t.deepEqual(next.map((d) => d.id), ['e']);
+  });
+
+  withStore('delete-many removes what matches and reports how many', async (store, t, c) => {
+    await seed(store, c);
+    let removed = 0;
+    await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 1n }], async (_e, w) => {
+      removed = await w.deleteMany(c, { tenantId: 't1', active: true });
+    });
+    t.is(removed, 3);
+    t.deepEqual((await store.find(c, {}, { sort: [['id', 'asc']] })).map((d) => d.id), ['b', 'd']);
+  });
+
+  withStore('unique indexes reject a second document with the same key', async (store, t, c) => {
+    await store.ensureIndexes(c, [{ name: 'tenant_email', fields: ['tenantId', 'email'], unique: true }]);
+    await store.ensureIndexes(c, [{ name: 'tenant_email', fields: ['tenantId', 'email'], unique: true }]);
+    await seed(store, c, [{ id: '1', tenantId: 't', email: 'x@y.z' }, { id: '2', tenantId: 'u', email: 'x@y.z' }]);
+    const error = await t.throwsAsync(
+      store.applyBatch({ projection: 'p', version: 1 }, [{ position: 5n }], async (_e, w) =>
+        w.upsert(c, { id: '3', tenantId: 't', email: 'x@y.z' }),
+      ),
+    );
+    t.true(error instanceof DuplicateKeyError);
+    t.is(await store.get(c, '3'), null);
+  });
+
+  withStore('checkpoints are stored with the batch and per projection', async (store, t, c) => {
+    const projection = `proj-${c}`;
+    t.is(await store.getCheckpoint(projection), null);
+    await store.applyBatch({ projection, version: 3 }, [{ position: 7n }, { position: 9n }], async (e, w) =>
+      w.upsert(c, { id: String(e.position), tenantId: 't' }),
+    );
+    t.deepEqual(await store.getCheckpoint(projection), { position: 9n, version: 3 });
+    await store.setCheckpoint(projection, { position: 12n, version: 4 });
+    t.deepEqual(await store.getCheckpoint(projection), { position: 12n, version: 4 });
+    t.is(await store.getCheckpoint(`${projection}-other`), null);
+  });
+
+  withStore('re-applying an already applied event leaves the same read model', async (store, t, c) => {
+    const apply = async (e: { position: bigint; n: number }, w: Parameters<Parameters<ReadStore['applyBatch']>[2]>[1]) => {
+      const current = await w.get(c, 'counter');
+      await w.upsert(c, { id: 'counter', tenantId: 't', n: ((current?.n as number) ?? 0) + e.n });
+    };
+    await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 1n, n: 1 }, { position: 2n, n: 10 }], apply);
+    // The same events again (a redelivery after a crash between write and checkpoint).
+    await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 1n, n: 1 }, { position: 2n, n: 10 }], apply);
+    t.is((await store.get(c, 'counter'))?.n, 11);
+  });
+
+  withStore('replaceCollection swaps a rebuilt collection in', async (store, t, c) => {
+    const shadow = `${c}_rebuild`;
+    await seed(store, c, [{ id: 'old', tenantId: 't' }]);
+    await seed(store, shadow, [{ id: 'new', tenantId: 't' }]);
+    await store.replaceCollection(shadow, c);
+    t.deepEqual((await store.find(c, {})).map((d) => d.id), ['new']);
+    t.deepEqual(await store.find(shadow, {}), []);
+  });
+
+  withStore('ping succeeds on a reachable store', async (store, t) => {
+    await t.notThrowsAsync(store.ping());
+  });
+}
