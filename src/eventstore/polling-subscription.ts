@@ -1,0 +1,72 @@
+import type { RecordedEvent, Subscription } from './port.js';
+
+export interface PollingSubscriptionSource {
+  /** Exclusive start position. */
+  after: bigint;
+  /** Synchronous read of the next events after a position (empty when caught up). */
+  read: (after: bigint) => RecordedEvent[];
+  /** Registers a wake-up for new commits; returns the unregister function. */
+  onCommit: (listener: () => void) => () => void;
+  /** True once the underlying store is closed: the subscription ends. */
+  isClosed: () => boolean;
+  pollIntervalMs: number;
+}
+
+/**
+ * Catch-up then live subscription over a store whose reads are synchronous. Because the read and
+ * the decision to wait happen in the same synchronous step, a commit cannot slip between them:
+ * there is no gap or duplicate at the hand-over from catch-up to live.
+ */
+export function pollingSubscription(source: PollingSubscriptionSource): Subscription {
+  let position = source.after;
+  let closed = false;
+  let wake: (() => void) | undefined;
+  let commitsSinceRead = 0;
+  const unregister = source.onCommit(() => {
+    commitsSinceRead++;
+    wake?.();
+  });
+
+  const waitForCommit = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, source.pollIntervalMs);
+      timer.unref();
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      wake = undefined;
+    });
+
+  async function* iterate(): AsyncGenerator<RecordedEvent> {
+    try {
+      while (!closed && !source.isClosed()) {
+        commitsSinceRead = 0;
+        const batch = source.read(position);
+        if (batch.length === 0) {
+          if (commitsSinceRead === 0) await waitForCommit();
+          continue;
+        }
+        for (const event of batch) {
+          if (closed) return;
+          position = event.position;
+          yield event;
+        }
+      }
+    } finally {
+      closed = true;
+      unregister();
+    }
+  }
+
+  const iterator = iterate();
+  return {
+    [Symbol.asyncIterator]: () => iterator,
+    async close() {
+      closed = true;
+      wake?.();
+      unregister();
+    },
+  };
+}

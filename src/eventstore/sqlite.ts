@@ -1,0 +1,227 @@
+/**
+ * Embedded event store: one SQLite file (WAL, synchronous=FULL, so a 2xx survives power loss).
+ *
+ * Group commit: appends that arrive within one turn of the event loop are written in a single
+ * transaction, so many concurrent commands share one fsync. Each append still runs in its own
+ * savepoint and is checked against its own expected revision, so one conflict does not fail the
+ * others.
+ */
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import {
+  EventStoreUnavailableError,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type StreamRetention,
+  type SubscribeOptions,
+  type Subscription,
+} from './port.js';
+import { pollingSubscription } from './polling-subscription.js';
+import { SCHEMA, type EventRow, rowToEvent } from './sqlite-schema.js';
+
+interface PendingAppend {
+  stream: string;
+  events: EventToAppend[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface SqliteEventStoreOptions {
+  /** File path, or ':memory:' for tests. */
+  filename: string;
+  /** Clock for event timestamps and retention by age. */
+  now?: () => number;
+  /** How often an idle subscription looks for events written by another process. */
+  pollIntervalMs?: number;
+}
+
+export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  const now = options.now ?? Date.now;
+  const db = new Database(options.filename);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+
+  const statements = {
+    streamInfo: db.prepare<[string], { revision: number; max_count: number | null; max_age_s: number | null }>(
+      'SELECT revision, max_count, max_age_s FROM streams WHERE stream = ?',
+    ),
+    insertStream: db.prepare('INSERT INTO streams (stream, revision) VALUES (?, ?) ON CONFLICT(stream) DO UPDATE SET revision = excluded.revision'),
+    insertEvent: db.prepare(
+      'INSERT INTO events (id, stream, revision, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    trimByCount: db.prepare('DELETE FROM events WHERE stream = ? AND revision <= ?'),
+    trimByAge: db.prepare('DELETE FROM events WHERE stream = ? AND created_at < ?'),
+    setRetention: db.prepare(
+      `INSERT INTO streams (stream, revision, max_count, max_age_s) VALUES (?, -1, ?, ?)
+       ON CONFLICT(stream) DO UPDATE SET max_count = excluded.max_count, max_age_s = excluded.max_age_s`,
+    ),
+    readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+    head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
+  };
+
+  const committed = new EventEmitter().setMaxListeners(0);
+  let pending: PendingAppend[] = [];
+  let flushScheduled = false;
+  let closed = false;
+
+  const currentRevision = (stream: string): { revision: bigint | 'no_stream'; retention?: StreamRetention } => {
+    const info = statements.streamInfo.get(stream);
+    if (!info || info.revision < 0) return { revision: 'no_stream', retention: retentionOf(info) };
+    return { revision: BigInt(info.revision), retention: retentionOf(info) };
+  };
+
+  const appendOne = db.transaction((request: PendingAppend): AppendResult => {
+    const { revision, retention } = currentRevision(request.stream);
+    if (!revisionMatches(request.expected, revision)) {
+      throw new WrongExpectedRevisionError(request.stream, request.expected, revision);
+    }
+    let next = revision === 'no_stream' ? -1 : Number(revision);
+    let position = -1;
+    const createdAt = now();
+    for (const event of request.events) {
+      next += 1;
+      const info = statements.insertEvent.run(
+        event.id ?? randomUUID(), request.stream, next, event.type,
+        JSON.stringify(event.data), JSON.stringify(event.metadata), createdAt,
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    statements.insertStream.run(request.stream, next);
+    if (retention?.maxCount !== undefined) statements.trimByCount.run(request.stream, next - retention.maxCount);
+    if (retention?.maxAgeSeconds !== undefined) statements.trimByAge.run(request.stream, createdAt - retention.maxAgeSeconds * 1000);
+    return { nextRevision: BigInt(next), position: BigInt(position) };
+  });
+
+  // The outer transaction is the group commit; appendOne nested inside it becomes a savepoint.
+  const appendBatch = db.transaction((batch: PendingAppend[]) =>
+    batch.map((request) => {
+      try {
+        return { ok: appendOne(request) };
+      } catch (error) {
+        return { error };
+      }
+    }),
+  );
+
+  const flush = () => {
+    flushScheduled = false;
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    let outcomes: ({ ok: AppendResult } | { error: unknown })[];
+    try {
+      outcomes = appendBatch(batch);
+    } catch (error) {
+      for (const request of batch) request.reject(new EventStoreUnavailableError(`append failed: ${(error as Error).message}`));
+      return;
+    }
+    batch.forEach((request, i) => {
+      const outcome = outcomes[i]!;
+      if ('ok' in outcome) request.resolve(outcome.ok);
+      else request.reject(outcome.error);
+    });
+    committed.emit('commit');
+  };
+
+  const readAllSync = (after: bigint, maxCount: number): RecordedEvent[] =>
+    statements.readAll.all(Number(after), maxCount).map(rowToEvent);
+
+  const store: EventStore = {
+    append(stream, events, { expectedRevision = 'any' } = {}) {
+      if (closed) return Promise.reject(new EventStoreUnavailableError('event store is closed'));
+      if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+      return new Promise<AppendResult>((resolve, reject) => {
+        pending.push({ stream, events, expected: expectedRevision, resolve, reject });
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+
+    async readStream(stream, options: ReadStreamOptions = {}) {
+      const backwards = options.direction === 'backwards';
+      const limit = options.maxCount ?? -1;
+      const info = statements.streamInfo.get(stream);
+      const minCreated = info?.max_age_s != null ? now() - info.max_age_s * 1000 : -Infinity;
+      const from = options.fromRevision !== undefined ? Number(options.fromRevision) : backwards ? Number.MAX_SAFE_INTEGER : 0;
+      const rows = db
+        .prepare<[string, number, number, number], EventRow>(
+          backwards
+            ? 'SELECT * FROM events WHERE stream = ? AND revision <= ? AND created_at >= ? ORDER BY revision DESC LIMIT ?'
+            : 'SELECT * FROM events WHERE stream = ? AND revision >= ? AND created_at >= ? ORDER BY revision ASC LIMIT ?',
+        )
+        .all(stream, from, minCreated === -Infinity ? Number.MIN_SAFE_INTEGER : minCreated, limit);
+      return rows.map(rowToEvent);
+    },
+
+    async readAll(options: ReadAllOptions = {}) {
+      return readAllSync(options.after ?? 0n, options.maxCount ?? 1000);
+    },
+
+    subscribeToAll(subscribe: SubscribeOptions = {}): Subscription {
+      return pollingSubscription({
+        after: subscribe.after ?? 0n,
+        read: (after) => readAllSync(after, 500),
+        onCommit: (listener) => {
+          committed.on('commit', listener);
+          committed.on('close', listener);
+          return () => {
+            committed.off('commit', listener);
+            committed.off('close', listener);
+          };
+        },
+        isClosed: () => closed,
+        // Another process may write the same file; an idle subscription looks now and then.
+        pollIntervalMs: options.pollIntervalMs ?? 250,
+      });
+    },
+
+    async headPosition() {
+      const { head } = statements.head.get()!;
+      return head === null ? -1n : BigInt(head);
+    },
+
+    async setStreamRetention(stream, retention) {
+      statements.setRetention.run(stream, retention.maxCount ?? null, retention.maxAgeSeconds ?? null);
+    },
+
+    async ping() {
+      if (closed) throw new EventStoreUnavailableError('event store is closed');
+      db.prepare('SELECT 1').get();
+    },
+
+    async close() {
+      if (closed) return;
+      flush();
+      closed = true;
+      committed.emit('close');
+      committed.removeAllListeners();
+      db.close();
+    },
+  };
+
+  return store;
+}
+
+function retentionOf(info: { max_count: number | null; max_age_s: number | null } | undefined): StreamRetention | undefined {
+  if (!info || (info.max_count === null && info.max_age_s === null)) return undefined;
+  return { maxCount: info.max_count ?? undefined, maxAgeSeconds: info.max_age_s ?? undefined };
+}
+
+function revisionMatches(expected: ExpectedRevision, actual: bigint | 'no_stream'): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return actual === 'no_stream';
+  if (expected === 'stream_exists') return actual !== 'no_stream';
+  return actual === expected;
+}

@@ -1,0 +1,235 @@
+/**
+ * Embedded read store: one SQLite file, a table per collection holding JSON documents.
+ * Projections write through one connection inside a transaction that also stores the checkpoint;
+ * queries read through a second, read-only connection, so they never see a half-applied batch.
+ * The read model can always be rebuilt from the log, so synchronous=NORMAL is enough here.
+ */
+import Database, { SqliteError } from 'better-sqlite3';
+import {
+  DuplicateKeyError,
+  ReadStoreUnavailableError,
+  type Checkpoint,
+  type Doc,
+  type FindOptions,
+  type Filter,
+  type IndexSpec,
+  type ReadModelReader,
+  type ReadModelWriter,
+  type ReadStore,
+} from './port.js';
+import { afterClause, fieldExpression, orderBy, whereClause } from './sqlite-query.js';
+import { serialLock } from './serial-lock.js';
+
+const COLLECTION_NAME = /^[A-Za-z0-9_]+$/;
+const tableOf = (collection: string) => {
+  if (!COLLECTION_NAME.test(collection)) throw new Error(`invalid collection name: ${collection}`);
+  return `rm_${collection}`;
+};
+
+type Db = Database.Database;
+
+function cachedPrepare(db: Db) {
+  const cache = new Map<string, Database.Statement>();
+  return (sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
+const missingTable = (error: unknown) => error instanceof SqliteError && /no such table/.test(error.message);
+
+function readerOn(db: Db): ReadModelReader {
+  const prepare = cachedPrepare(db);
+  const guard = <T>(fallback: T, run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      if (missingTable(error)) return fallback;
+      throw error;
+    }
+  };
+  return {
+    async get<T extends Doc>(collection: string, id: string) {
+      return guard(null, () => {
+        const row = prepare(`SELECT doc FROM ${tableOf(collection)} WHERE id = ?`).get(id) as { doc: string } | undefined;
+        return row ? (JSON.parse(row.doc) as T) : null;
+      });
+    },
+    async find<T extends Doc>(collection: string, filter: Filter, options: FindOptions = {}) {
+      return guard([] as T[], () => {
+        const where = whereClause(filter);
+        const after = options.after ? afterClause(options.sort, options.after) : { sql: '1', params: [] };
+        const sql = `SELECT doc FROM ${tableOf(collection)} WHERE (${where.sql}) AND (${after.sql}) ORDER BY ${orderBy(options.sort)} LIMIT ?`;
+        const rows = prepare(sql).all(...where.params, ...after.params, options.limit ?? -1) as { doc: string }[];
+        return rows.map((row) => JSON.parse(row.doc) as T);
+      });
+    },
+    async count(collection: string, filter: Filter) {
+      return guard(0, () => {
+        const where = whereClause(filter);
+        const row = prepare(`SELECT COUNT(*) AS n FROM ${tableOf(collection)} WHERE ${where.sql}`).get(...where.params) as { n: number };
+        return row.n;
+      });
+    },
+  };
+}
+
+export function openSqliteReadStore(filename: string): ReadStore {
+  const writerDb = new Database(filename);
+  writerDb.pragma('journal_mode = WAL');
+  writerDb.pragma('synchronous = NORMAL');
+  writerDb.pragma('busy_timeout = 5000');
+  writerDb.exec('CREATE TABLE IF NOT EXISTS _checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)');
+  const readerDb = new Database(filename, { readonly: true });
+  readerDb.pragma('busy_timeout = 5000');
+
+  const prepare = cachedPrepare(writerDb);
+  const reader = readerOn(readerDb);
+  const inTransaction = readerOn(writerDb);
+  const lock = serialLock();
+  const knownTables = new Set<string>();
+  const indexSpecs = new Map<string, IndexSpec[]>();
+  let closed = false;
+
+  const ensureTable = (collection: string) => {
+    const table = tableOf(collection);
+    if (knownTables.has(table)) return table;
+    writerDb.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, pos INTEGER NOT NULL)`);
+    knownTables.add(table);
+    return table;
+  };
+
+  const createIndexes = (collection: string, indexes: IndexSpec[]) => {
+    const table = ensureTable(collection);
+    for (const index of indexes) {
+      const columns = index.fields.map(fieldExpression).join(', ');
+      writerDb.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${table}__${index.name} ON ${table} (${columns})`);
+    }
+  };
+
+  /** A writer for one event: position-guarded, but several writes to one document in one event all apply. */
+  const writerFor = (position: number, physical: (name: string) => string): ReadModelWriter => {
+    const writtenThisEvent = new Set<string>();
+    const write = (collection: string, doc: Doc) => {
+      const table = ensureTable(collection);
+      const key = `${table}/${doc.id}`;
+      const current = prepare(`SELECT pos FROM ${table} WHERE id = ?`).get(doc.id) as { pos: number } | undefined;
+      if (current && (current.pos > position || (current.pos === position && !writtenThisEvent.has(key)))) return;
+      try {
+        prepare(`INSERT INTO ${table} (id, doc, pos) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc, pos = excluded.pos`)
+          .run(doc.id, JSON.stringify(doc), position);
+      } catch (error) {
+        if (error instanceof SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError(collection, error.message);
+        throw error;
+      }
+      writtenThisEvent.add(key);
+    };
+    return {
+      get: (c, id) => inTransaction.get(physical(c), id),
+      find: (c, filter, options) => inTransaction.find(physical(c), filter, options),
+      count: (c, filter) => inTransaction.count(physical(c), filter),
+      async upsert(c, doc) {
+        write(physical(c), doc);
+      },
+      async patch(c, id, fields) {
+        const existing = await inTransaction.get(physical(c), id);
+        if (existing) write(physical(c), { ...existing, ...fields, id });
+      },
+      async delete(c, id) {
+        prepare(`DELETE FROM ${ensureTable(physical(c))} WHERE id = ?`).run(id);
+      },
+      async deleteMany(c, filter) {
+        const where = whereClause(filter);
+        return prepare(`DELETE FROM ${ensureTable(physical(c))} WHERE ${where.sql}`).run(...where.params).changes;
+      },
+    };
+  };
+
+  const store: ReadStore = {
+    get: (c, id) => reader.get(c, id),
+    find: (c, filter, options) => reader.find(c, filter, options),
+    count: (c, filter) => reader.count(c, filter),
+
+    async ensureIndexes(collection, indexes) {
+      indexSpecs.set(collection, indexes);
+      createIndexes(collection, indexes);
+    },
+
+    async getCheckpoint(projection) {
+      const row = prepare('SELECT position, version FROM _checkpoints WHERE projection = ?').get(projection) as
+        | { position: number; version: number }
+        | undefined;
+      return row ? { position: BigInt(row.position), version: row.version } : null;
+    },
+
+    applyBatch(options, events, apply) {
+      return lock(async () => {
+        if (events.length === 0) return;
+        const physical = options.collectionNames ?? ((name: string) => name);
+        prepare('BEGIN IMMEDIATE').run();
+        try {
+          for (const event of events) await apply(event, writerFor(Number(event.position), physical));
+          saveCheckpoint(options.projection, { position: events.at(-1)!.position, version: options.version });
+          prepare('COMMIT').run();
+        } catch (error) {
+          prepare('ROLLBACK').run();
+          throw error;
+        }
+      });
+    },
+
+    async setCheckpoint(projection, checkpoint) {
+      await lock(async () => saveCheckpoint(projection, checkpoint));
+    },
+
+    async dropCollection(collection) {
+      await lock(async () => {
+        writerDb.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
+        knownTables.delete(tableOf(collection));
+      });
+    },
+
+    async replaceCollection(source, target) {
+      await lock(async () => {
+        const from = ensureTable(source);
+        const to = tableOf(target);
+        writerDb.transaction(() => {
+          writerDb.exec(`DROP TABLE IF EXISTS ${to}`);
+          writerDb.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
+          // Indexes keep their old names through a rename; recreate them under the target's names.
+          const renamed = writerDb.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(to) as { name: string }[];
+          for (const { name } of renamed) writerDb.exec(`DROP INDEX IF EXISTS "${name}"`);
+        })();
+        knownTables.delete(from);
+        knownTables.delete(to);
+        createIndexes(target, indexSpecs.get(target) ?? indexSpecs.get(source) ?? []);
+      });
+    },
+
+    async ping() {
+      if (closed) throw new ReadStoreUnavailableError('read store is closed');
+      readerDb.prepare('SELECT 1').get();
+    },
+
+    async close() {
+      if (closed) return;
+      await lock(async () => {
+        closed = true;
+        readerDb.close();
+        writerDb.close();
+      });
+    },
+  };
+
+  function saveCheckpoint(projection: string, checkpoint: Checkpoint) {
+    prepare(
+      'INSERT INTO _checkpoints (projection, position, version) VALUES (?, ?, ?) ON CONFLICT(projection) DO UPDATE SET position = excluded.position, version = excluded.version',
+    ).run(projection, Number(checkpoint.position), checkpoint.version);
+  }
+
+  return store;
+}
