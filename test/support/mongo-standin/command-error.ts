@@ -5,6 +5,7 @@
 import type { Document } from 'bson';
 
 export const ErrorCodes = {
+  InternalError: 1,
   BadValue: 2,
   NamespaceNotFound: 26,
   CursorNotFound: 43,

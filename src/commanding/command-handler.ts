@@ -1,0 +1,119 @@
+/**
+ * Runs a command against one stream: load → fold evolve → decide → append with the revision that
+ * was read → wait until the projections have seen the new events (read your writes).
+ */
+import { isWrongExpectedRevision, type EventStore, type EventToAppend, type RecordedEvent } from '../eventstore/port.js';
+import { readEventData, validateEventData } from '../events/catalogue.js';
+import { fold, type Decider, type DomainEvent } from './decider.js';
+import { rejectConflict, rejectNotFound } from './domain-rejection.js';
+
+/** Who issued a command and why; becomes the metadata of every event it produces. */
+export interface CommandEnvelope {
+  tenantId: string;
+  actor: string;
+  correlationId: string;
+  causationId: string;
+}
+
+export interface CommandDeps {
+  eventStore: EventStore;
+  /** Resolves true once every projection has applied the given position (false on timeout). */
+  waitForProjections: (position: bigint) => Promise<boolean>;
+  now: () => Date;
+}
+
+export interface CommandRequest<Command> {
+  stream: string;
+  /** Used in the 404 message when the stream belongs to another tenant. */
+  resourceName: string;
+  command: Command;
+  envelope: CommandEnvelope;
+  /** A client's If-Match: the command applies only at exactly this revision. */
+  expectedRevision?: bigint;
+  /** System commands re-read and retry on a conflicting append; client commands get a 409. */
+  retriesOnConflict?: number;
+}
+
+export interface CommandOutcome<State, Event> {
+  events: Event[];
+  state: State;
+  /** The stream's revision after the command (null: the stream still does not exist). */
+  revision: bigint | null;
+  /** Whether the projections had caught up when the outcome was returned. */
+  projected: boolean;
+  /** Global position of the last appended event (null when nothing was appended). */
+  position: bigint | null;
+}
+
+export interface LoadedStream<State, Event> {
+  state: State;
+  revision: bigint | null;
+  events: RecordedEvent[];
+  domainEvents: Event[];
+}
+
+export const toDomainEvent = <Event extends DomainEvent>(event: RecordedEvent): Event =>
+  ({ type: event.type, data: readEventData(event.type, event.data) }) as Event;
+
+/** Loads and folds a stream, treating another tenant's stream as missing. */
+export async function loadStream<State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  stream: string,
+  tenantId: string,
+  resourceName: string,
+): Promise<LoadedStream<State, Event>> {
+  const events = await eventStore.readStream(stream);
+  if (events.length > 0 && events[0]!.metadata.tenantId !== tenantId) throw rejectNotFound(resourceName);
+  const domainEvents = events.map((e) => toDomainEvent<Event>(e));
+  return {
+    state: fold(decider, domainEvents),
+    revision: events.length > 0 ? events.at(-1)!.revision : null,
+    events,
+    domainEvents,
+  };
+}
+
+export async function handleCommand<State, Command, Event extends DomainEvent>(
+  deps: CommandDeps,
+  decider: Decider<State, Command, Event>,
+  request: CommandRequest<Command>,
+): Promise<CommandOutcome<State, Event>> {
+  const { envelope } = request;
+  for (let attempt = 0; ; attempt++) {
+    const loaded = await loadStream(deps.eventStore, decider, request.stream, envelope.tenantId, request.resourceName);
+    if (request.expectedRevision !== undefined && request.expectedRevision !== loaded.revision) {
+      throw rejectConflict(`${request.resourceName} was changed by someone else (revision ${String(loaded.revision)}, not ${request.expectedRevision})`, {
+        current_revision: loaded.revision === null ? null : String(loaded.revision),
+      });
+    }
+    const now = deps.now();
+    const newEvents = decider.decide(request.command, loaded.state, { now, actor: envelope.actor, tenantId: envelope.tenantId });
+    if (newEvents.length === 0) {
+      return { events: [], state: loaded.state, revision: loaded.revision, projected: true, position: null };
+    }
+    const toAppend: EventToAppend[] = newEvents.map((event) => ({
+      type: event.type,
+      data: validateEventData(event.type, event.data),
+      metadata: { ...envelope, occurredAt: now.toISOString() },
+    }));
+    try {
+      const result = await deps.eventStore.append(request.stream, toAppend, {
+        expectedRevision: loaded.revision ?? 'no_stream',
+      });
+      const projected = await deps.waitForProjections(result.position);
+      return {
+        events: newEvents,
+        state: newEvents.reduce(decider.evolve, loaded.state),
+        revision: result.nextRevision,
+        projected,
+        position: result.position,
+      };
+    } catch (error) {
+      if (!isWrongExpectedRevision(error)) throw error;
+      if (attempt >= (request.retriesOnConflict ?? 0)) {
+        throw rejectConflict(`${request.resourceName} was changed concurrently; retry the request`);
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Every environment variable the platform reads, parsed once. A bad value stops start-up with one
+ * line naming the variable and what is wrong (see `loadConfig`).
+ */
+import { z } from 'zod';
+
+const optionalUrl = z.url().optional();
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .default('false')
+  .transform((value) => ['true', '1', 'yes'].includes(value));
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  BASE_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: logLevel,
+  AUTH_JWKS_URI: optionalUrl,
+  AUTH_ISSUER: z.string().min(1).optional(),
+  EVENTSTORE_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb):\/\//, 'must be an esdb:// connection string').optional(),
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// connection string').optional(),
+  MONGODB_DATABASE: z.string().min(1).default('warehouse_watch'),
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag,
+  /** How long a command waits for projections before answering anyway (read-your-writes bound). */
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.infer<typeof environmentSchema>) {
+  const baseUrl = (env.BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    baseUrl,
+    dataDir: env.DATA_DIR,
+    logLevel: env.LOG_LEVEL,
+    auth: env.AUTH_JWKS_URI
+      ? { mode: 'external' as const, jwksUri: env.AUTH_JWKS_URI, issuer: env.AUTH_ISSUER ?? '' }
+      : { mode: 'embedded' as const, issuer: env.AUTH_ISSUER ?? baseUrl },
+    eventStoreUrl: env.EVENTSTORE_URL,
+    mongodb: env.MONGODB_URL ? { url: env.MONGODB_URL, database: env.MONGODB_DATABASE } : undefined,
+    outboundAllowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
+    readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+  };
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment; throws a ConfigError whose message is one line per bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = environmentSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
+  }
+  if (parsed.data.AUTH_JWKS_URI && !parsed.data.AUTH_ISSUER) {
+    throw new ConfigError('invalid configuration: AUTH_ISSUER: required when AUTH_JWKS_URI is set');
+  }
+  return toConfig(parsed.data);
+}

@@ -1,0 +1,40 @@
+/**
+ * The event catalogue: one zod schema per event type. Every event is validated against it when
+ * appended and when read. A schema change adds an upcaster here (old shape → new shape on read);
+ * stored events are never rewritten.
+ */
+import { z } from 'zod';
+import { channelEvents } from './channel.js';
+
+const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
+  ...channelEvents,
+};
+
+/** Old stored shapes → current shape, by event type. Empty until a schema first changes. */
+const upcasters: Record<string, (data: Record<string, unknown>) => Record<string, unknown>> = {};
+
+export class UnknownEventTypeError extends Error {
+  override readonly name = 'UnknownEventTypeError';
+}
+
+export function knownEventTypes(): string[] {
+  return Object.keys(schemas);
+}
+
+/** Registers further event types (used by later categories and by tests). */
+export function registerEventSchemas(more: Record<string, z.ZodType<Record<string, unknown>>>): void {
+  Object.assign(schemas, more);
+}
+
+/** Validates event data before it is appended. Throws a ZodError on invalid data. */
+export function validateEventData(type: string, data: unknown): Record<string, unknown> {
+  const schema = schemas[type];
+  if (!schema) throw new UnknownEventTypeError(`unknown event type ${type}`);
+  return schema.parse(data);
+}
+
+/** Reads stored event data: upcast to the current shape, then validate. */
+export function readEventData(type: string, data: Record<string, unknown>): Record<string, unknown> {
+  const upcast = upcasters[type];
+  return validateEventData(type, upcast ? upcast(data) : data);
+}

@@ -1,0 +1,214 @@
+/**
+ * Event store on EventStoreDB, through @eventstore/db-client (gRPC).
+ *
+ * Events are JSON events; our EventMetadata is the event's JSON metadata. Positions are commit
+ * positions in $all. System events (types or streams starting with `$`: stream metadata, stats,
+ * projections' links) never reach our callers.
+ *
+ * Version 6 of the client cannot filter reads of $all (only subscriptions), so readAll and
+ * headPosition read pages and skip system events themselves.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  jsonEvent,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  type JSONType,
+} from '@eventstore/db-client';
+import {
+  EventStoreUnavailableError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type StreamRetention,
+  type SubscribeOptions,
+  type Subscription,
+} from './port.js';
+import { clientPosition, collectRead, isSystemEvent, portErrorOf, toRecordedEvent } from './eventstoredb-mapping.js';
+import { DEFAULT_RESUBSCRIBE_BACKOFF, resubscribingAllSubscription, type ResubscribeBackoff } from './eventstoredb-subscription.js';
+
+export interface EventStoreDbStoreOptions {
+  /** A read (of a stream, of $all, or a ping) that has not finished by then fails as unavailable. */
+  readTimeoutMs?: number;
+  /** Delays between attempts to resubscribe after a subscription was dropped. */
+  resubscribeBackoff?: ResubscribeBackoff;
+}
+
+/** Events fetched per round trip when readAll or headPosition must step over system events. */
+const ALL_PAGE_SIZE = 512;
+const HEAD_PAGE_SIZE = 64;
+
+const clientExpectedRevision = (expected: ExpectedRevision): AppendExpectedRevision => {
+  switch (expected) {
+    case 'any':
+      return ANY;
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    default:
+      return expected;
+  }
+};
+
+const toEventData = (event: EventToAppend) =>
+  jsonEvent({
+    id: event.id ?? randomUUID(),
+    type: event.type,
+    data: event.data as JSONType,
+    metadata: { ...event.metadata },
+  });
+
+/**
+ * `connectionString` is an EventStoreDB connection string, e.g.
+ * `esdb://admin:changeit@localhost:2113?tls=true` or `esdb://localhost:2113?tls=false`.
+ * The client connects lazily: creating the store never fails for an unreachable server; ping() tells.
+ */
+export function createEventStoreDbStore(connectionString: string, options: EventStoreDbStoreOptions = {}): EventStore {
+  const client = EventStoreDBClient.connectionString(connectionString);
+  const readTimeoutMs = options.readTimeoutMs ?? 10_000;
+  const subscriptions = new Set<Subscription>();
+
+  /** One page of $all, user events only, each strictly after (forwards) or before (backwards) `from`. */
+  async function readAllPage(from: bigint | undefined, direction: 'forwards' | 'backwards', pageSize: number) {
+    const raw = await collectRead(
+      client.readAll({
+        fromPosition: from === undefined ? (direction === 'forwards' ? START : END) : clientPosition(from),
+        direction: direction === 'forwards' ? FORWARDS : BACKWARDS,
+        maxCount: pageSize,
+      }),
+      readTimeoutMs,
+    );
+    // A forwards read from a position includes the event at that position; skip it (and, to be
+    // safe, anything on the wrong side of `from` in either direction).
+    const beyond = (resolved: AllStreamResolvedEvent) =>
+      from === undefined || (direction === 'forwards' ? positionOf(resolved) > from : positionOf(resolved) < from);
+    const fresh = raw.filter(beyond);
+    return {
+      events: fresh.filter((resolved) => !isSystemEvent(resolved)).map(toRecordedEvent),
+      /** Where the next page starts: the last event seen, system or not. */
+      last: fresh.length > 0 ? positionOf(fresh.at(-1)!) : from,
+      exhausted: raw.length < pageSize,
+    };
+  }
+
+  const store: EventStore = {
+    async append(stream, events, { expectedRevision = 'any' } = {}): Promise<AppendResult> {
+      try {
+        const result = await client.appendToStream(stream, events.map(toEventData), {
+          expectedRevision: clientExpectedRevision(expectedRevision),
+        });
+        // No position only when nothing was written (an empty append).
+        return { nextRevision: result.nextExpectedRevision, position: result.position?.commit ?? -1n };
+      } catch (error) {
+        throw portErrorOf(error, stream, expectedRevision);
+      }
+    },
+
+    async readStream(stream, { fromRevision, direction = 'forwards', maxCount }: ReadStreamOptions = {}) {
+      if (maxCount !== undefined && maxCount <= 0) return [];
+      try {
+        const read = client.readStream(stream, {
+          direction: direction === 'backwards' ? BACKWARDS : FORWARDS,
+          fromRevision: fromRevision ?? (direction === 'backwards' ? END : START),
+          ...(maxCount !== undefined && { maxCount }),
+        });
+        return (await collectRead(read, readTimeoutMs)).map(toRecordedEvent);
+      } catch (error) {
+        if (error instanceof StreamNotFoundError) return [];
+        throw portErrorOf(error);
+      }
+    },
+
+    async readAll({ after, maxCount = Number.MAX_SAFE_INTEGER }: ReadAllOptions = {}) {
+      const found: RecordedEvent[] = [];
+      let from = after !== undefined && after >= 0n ? after : undefined;
+      try {
+        while (found.length < maxCount) {
+          // +1: the page may start with the event at `from` itself, which we skip.
+          const page = await readAllPage(from, 'forwards', Math.min(maxCount - found.length + 1, ALL_PAGE_SIZE));
+          found.push(...page.events.slice(0, maxCount - found.length));
+          if (page.exhausted) break;
+          from = page.last;
+        }
+        return found;
+      } catch (error) {
+        throw portErrorOf(error);
+      }
+    },
+
+    subscribeToAll({ after }: SubscribeOptions = {}) {
+      const subscription = resubscribingAllSubscription(client, {
+        after,
+        backoff: options.resubscribeBackoff ?? DEFAULT_RESUBSCRIBE_BACKOFF,
+        onClose: (closed) => subscriptions.delete(closed),
+      });
+      subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async headPosition() {
+      let before: bigint | undefined;
+      try {
+        for (;;) {
+          const page = await readAllPage(before, 'backwards', HEAD_PAGE_SIZE);
+          if (page.events.length > 0) return page.events[0]!.position;
+          if (page.exhausted) return -1n;
+          before = page.last;
+        }
+      } catch (error) {
+        throw portErrorOf(error);
+      }
+    },
+
+    async setStreamRetention(stream, retention: StreamRetention) {
+      try {
+        // Stream metadata is replaced as a whole, so keep what else it holds: ACLs, and above all
+        // `$tb`, which is how a soft-deleted stream hides its old events.
+        const latest = await collectRead(
+          client.readStream(`$$${stream}`, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
+          readTimeoutMs,
+        ).catch((error: unknown) => (error instanceof StreamNotFoundError ? [] : Promise.reject(error)));
+        const previous = latest[0]?.event?.isJson ? (latest[0].event.data as Record<string, unknown>) : {};
+        const { $maxCount: _count, $maxAge: _age, ...kept } = previous;
+        await client.setStreamMetadata(stream, {
+          ...kept,
+          ...(retention.maxCount !== undefined && { maxCount: retention.maxCount }),
+          ...(retention.maxAgeSeconds !== undefined && { maxAge: retention.maxAgeSeconds }),
+        });
+      } catch (error) {
+        throw portErrorOf(error);
+      }
+    },
+
+    async ping() {
+      try {
+        await collectRead(client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }), readTimeoutMs);
+      } catch (error) {
+        const mapped = portErrorOf(error);
+        throw mapped instanceof EventStoreUnavailableError ? mapped : new EventStoreUnavailableError('EventStoreDB ping failed', { cause: error });
+      }
+    },
+
+    async close() {
+      await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+      await client.dispose();
+    },
+  };
+  return store;
+}
+
+const positionOf = (resolved: AllStreamResolvedEvent): bigint => resolved.commitPosition ?? resolved.event?.position.commit ?? -1n;

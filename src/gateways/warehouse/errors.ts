@@ -1,0 +1,87 @@
+/**
+ * Typed failures of the warehouse gateway. Callers branch on these with the `is…` guards (never
+ * on message text); the HTTP layer maps them to problems and the evaluator records them per rule.
+ */
+
+/** Why a warehouse could not answer; the message says the same thing in words. */
+export type UnavailableReason =
+  | 'paused'
+  | 'unreachable'
+  | 'timeout'
+  | 'endpoint_missing'
+  | 'statement_failed'
+  | 'rejected'
+  | 'throttled'
+  | 'access_denied'
+  | 'error';
+
+/**
+ * The warehouse of an environment cannot answer right now (503). The message names the
+ * environment and the reason and is safe to show to a caller; the driver's own error, when there
+ * is one, stays on `cause` for the log only.
+ */
+export class WarehouseUnavailableError extends Error {
+  override readonly name = 'WarehouseUnavailableError';
+  constructor(
+    readonly envId: string,
+    readonly reason: UnavailableReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** An env_id that a configured environments file does not list (404). */
+export class UnknownEnvironmentError extends Error {
+  override readonly name = 'UnknownEnvironmentError';
+  constructor(readonly envId: string) {
+    super(`environment ${envId} has no warehouse configured`);
+  }
+}
+
+/** A metric id no provider is registered for. Lists the known ids so a caller can correct itself. */
+export class UnknownMetricError extends Error {
+  override readonly name = 'UnknownMetricError';
+  constructor(
+    readonly metric: string,
+    readonly knownMetrics: readonly string[],
+  ) {
+    super(`unknown metric "${metric}"; known metrics: ${knownMetrics.join(', ')}`);
+  }
+}
+
+/** A cluster_id that is not part of the environment's warehouse. */
+export class UnknownClusterError extends Error {
+  override readonly name = 'UnknownClusterError';
+  constructor(
+    readonly envId: string,
+    readonly clusterId: string,
+    readonly knownClusters: readonly string[],
+  ) {
+    super(`cluster "${clusterId}" is not part of environment ${envId}; its clusters: ${knownClusters.join(', ')}`);
+  }
+}
+
+/** A metric that exists but that this kind of warehouse cannot measure (e.g. CPU on serverless). */
+export class MetricNotSupportedError extends Error {
+  override readonly name = 'MetricNotSupportedError';
+  constructor(
+    readonly metric: string,
+    readonly why: string,
+  ) {
+    super(`metric "${metric}" is not available: ${why}`);
+  }
+}
+
+/** A metric request that can never be answered as asked (e.g. a window of 0 minutes). */
+export class InvalidMetricRequestError extends Error {
+  override readonly name = 'InvalidMetricRequestError';
+}
+
+export const isWarehouseUnavailable = (error: unknown): error is WarehouseUnavailableError =>
+  error instanceof WarehouseUnavailableError;
+export const isUnknownEnvironment = (error: unknown): error is UnknownEnvironmentError =>
+  error instanceof UnknownEnvironmentError;
+export const isUnknownMetric = (error: unknown): error is UnknownMetricError => error instanceof UnknownMetricError;
+export const isUnknownCluster = (error: unknown): error is UnknownClusterError => error instanceof UnknownClusterError;

@@ -1,0 +1,75 @@
+/**
+ * The Koa application: small middlewares composed in one visible place.
+ *
+ *   request id + access log + duration metric
+ *   → problem+json errors
+ *   → JSON body (1 MiB)
+ *   → public routes (health, metrics, identity provider)
+ *   → authentication (every other route) → permission check helper
+ *   → API routes, under /api/v1 and, for the paths the spec lists unprefixed, also at the root
+ */
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { PermissionResolver } from '../auth/permission-resolver.js';
+import type { PlatformMetrics } from '../metrics.js';
+import { jsonBody } from './body.js';
+import { problemJson } from './error-handler.js';
+import { requestContext } from './request-context.js';
+import type { AppState } from './state.js';
+
+export interface ApiModule {
+  /** Builds the module's router (called once per mount point). */
+  routes: () => Router<AppState>;
+  /** Also serve the module without the /api/v1 prefix (paths the spec lists unprefixed). */
+  alias: boolean;
+}
+
+export interface AppDeps {
+  logger: Logger;
+  metrics: PlatformMetrics;
+  publicRoutes: Router[];
+  authenticate: Middleware;
+  permissions: PermissionResolver;
+  /** Runs after authentication and before any route: e.g. deactivated users are refused here. */
+  afterAuthentication?: Middleware<AppState>[];
+  modules: ApiModule[];
+}
+
+export const API_PREFIX = '/api/v1';
+
+export function createApp(deps: AppDeps) {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  app.silent = true;
+
+  const api = new Router<AppState>({ prefix: API_PREFIX });
+  const root = new Router<AppState>();
+  for (const module of deps.modules) {
+    api.use(module.routes().routes());
+    if (module.alias) root.use(module.routes().routes());
+  }
+
+  const withPermissions: Middleware<AppState> = async (ctx, next) => {
+    const cache = new Map<string, Promise<boolean>>();
+    ctx.state.can = (permission) => {
+      let decision = cache.get(permission);
+      if (!decision) cache.set(permission, (decision = deps.permissions.can(ctx.state.principal, permission)));
+      return decision;
+    };
+    await next();
+  };
+
+  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(problemJson);
+  app.use(jsonBody());
+  for (const router of deps.publicRoutes) app.use(router.routes());
+  app.use(deps.authenticate);
+  app.use(withPermissions);
+  for (const middleware of deps.afterAuthentication ?? []) app.use(middleware);
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  app.use(root.routes());
+  app.use(root.allowedMethods());
+  return { app, routers: [api, root] };
+}

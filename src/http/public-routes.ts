@@ -1,0 +1,51 @@
+import Router from '@koa/router';
+import type { Registry } from 'prom-client';
+
+export type HealthCheck = () => Promise<Record<string, unknown> | void>;
+
+/**
+ * GET /health reports each dependency (event store, read store, warehouse, …) and answers 503
+ * when one is down. GET /metrics serves Prometheus text. Both are public: they carry no tenant
+ * data, and scrapers and load balancers call them without tokens.
+ */
+export function operationalRoutes(deps: { checks: Record<string, HealthCheck>; registry: Registry; beforeMetrics?: () => void; extra?: () => Record<string, unknown> }) {
+  const router = new Router();
+  router.get('/health', async (ctx) => {
+    const results = await Promise.all(
+      Object.entries(deps.checks).map(async ([name, check]) => {
+        const started = Date.now();
+        try {
+          const details = await withTimeout(check(), 3000);
+          return [name, { status: 'up', latency_ms: Date.now() - started, ...(details ?? {}) }] as const;
+        } catch (error) {
+          return [name, { status: 'down', error: (error as Error).message }] as const;
+        }
+      }),
+    );
+    const healthy = results.every(([, result]) => result.status === 'up');
+    ctx.status = healthy ? 200 : 503;
+    ctx.body = { status: healthy ? 'ok' : 'degraded', checks: Object.fromEntries(results), ...(deps.extra?.() ?? {}) };
+  });
+  router.get('/metrics', async (ctx) => {
+    deps.beforeMetrics?.();
+    ctx.type = deps.registry.contentType;
+    ctx.body = await deps.registry.metrics();
+  });
+  return router;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,30 @@
+import type { Middleware } from 'koa';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { PlatformMetrics } from '../metrics.js';
+
+const SAFE_REQUEST_ID = /^[\w.-]{1,100}$/;
+
+/**
+ * Gives every request an id (the caller's X-Request-Id when it is sane), a child logger, an
+ * access-log line and a duration sample labelled by the matched route (not the raw URL, which
+ * would explode the metric's cardinality).
+ */
+export function requestContext(logger: Logger, metrics: PlatformMetrics): Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('X-Request-Id');
+    const requestId = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    }
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * `npm start`: reads the configuration, starts the platform and prints how to use it.
+ * A bad configuration stops start-up with one line naming the variable.
+ */
+import { ConfigError, loadConfig } from './config.js';
+import { startPlatform } from './platform.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const platform = await startPlatform(config);
+  const lines = [`warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${config.port})`];
+  if (platform.devClient) {
+    const c = platform.devClient;
+    lines.push(
+      '',
+      `Development client (tenant ${c.tenant_id}, environment ${c.env_id}, role owner):`,
+      `  client_id=${c.client_id}  client_secret=${c.client_secret}`,
+      '',
+      'Get a token and list notification channels:',
+      `  TOKEN=$(curl -s -X POST ${config.baseUrl}/oauth/token -H 'Content-Type: application/json' \\`,
+      `    -d '{"grant_type":"client_credentials","client_id":"${c.client_id}","client_secret":"${c.client_secret}","audience":"${config.baseUrl}"}' \\`,
+      `    | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
+      `  curl -s ${config.baseUrl}/api/v1/notification-channels -H "Authorization: Bearer $TOKEN"`,
+    );
+  } else {
+    lines.push(`Tokens come from the identity provider ${config.auth.issuer} (audience ${config.baseUrl}).`);
+  }
+  console.log(lines.join('\n'));
+
+  const shutdown = async (signal: string) => {
+    console.log(`${signal}: shutting down`);
+    await platform.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error('start-up failed:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

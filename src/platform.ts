@@ -1,0 +1,141 @@
+/**
+ * The composition root: config → adapters → app → workers. The only module that knows every
+ * adapter; everything else receives its ports. `main.ts` and the tests both start the platform
+ * through `startPlatform`.
+ */
+import type { Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { channelCommandRoutes } from '../commands/channels.js';
+import { channelsProjection } from '../projections/channels.js';
+import { channelQueryRoutes, channelView, findChannel } from '../queries/channels.js';
+import { authenticate } from './auth/authenticate.js';
+import { embeddedIdpRoutes, loadOrCreateDevClient, type ClientRegistration } from './auth/embedded-idp.js';
+import { ownerRoleResolver } from './auth/permission-resolver.js';
+import { loadOrCreateSigningKey } from './auth/signing-key.js';
+import type { Config } from './config.js';
+import { instrumentedEventStore } from './eventstore/instrumented.js';
+import type { EventStore } from './eventstore/port.js';
+import { openSqliteEventStore } from './eventstore/sqlite.js';
+import { createApp } from './http/app.js';
+import { operationalRoutes } from './http/public-routes.js';
+import { createLogger } from './logger.js';
+import { createPlatformMetrics } from './metrics.js';
+import { createProjectionRunner } from './projection/runner.js';
+import type { Projection } from './projection/projection.js';
+import type { ReadStore } from './readstore/port.js';
+import { openSqliteReadStore } from './readstore/sqlite.js';
+
+export const projections: Projection[] = [channelsProjection];
+
+export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore }> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const eventStore = openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });
+  const readStore = openSqliteReadStore(join(config.dataDir, 'read-models.db'));
+  return { eventStore, readStore };
+}
+
+export interface RunningPlatform {
+  url: string;
+  server: Server;
+  devClient?: ClientRegistration;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  runner: ReturnType<typeof createProjectionRunner>;
+  routers: ReturnType<typeof createApp>['routers'];
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(config: Config): Promise<RunningPlatform> {
+  const logger = createLogger(config.logLevel);
+  const metrics = createPlatformMetrics();
+  const stores = await openStores(config);
+  const eventStore = instrumentedEventStore(stores.eventStore, metrics);
+  const { readStore } = stores;
+  const now = () => new Date();
+
+  const runner = createProjectionRunner({ eventStore, readStore, projections, logger });
+  await runner.start();
+
+  const commandDeps = {
+    eventStore,
+    now,
+    waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs),
+  };
+
+  let listeningUrl = '';
+  const embedded = config.auth.mode === 'embedded';
+  const key = embedded ? loadOrCreateSigningKey(join(config.dataDir, 'idp-signing-key.pem')) : undefined;
+  const devClient = embedded ? loadOrCreateDevClient(join(config.dataDir, 'dev-client.json')) : undefined;
+  const publicRoutes = [
+    operationalRoutes({
+      registry: metrics.registry,
+      beforeMetrics: () => {
+        for (const status of runner.status()) metrics.projectionLag.set({ projection: status.name }, status.lag);
+      },
+      checks: {
+        event_store: async () => eventStore.ping(),
+        read_store: async () => readStore.ping(),
+      },
+      extra: () => ({
+        projections: runner.status().map((s) => ({ name: s.name, position: String(s.position), lag: s.lag, ...(s.failing ? { failing: s.failing } : {}) })),
+      }),
+    }),
+  ];
+  if (key && devClient) {
+    publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient] }));
+  }
+
+  const { app, routers } = createApp({
+    logger,
+    metrics,
+    publicRoutes,
+    permissions: ownerRoleResolver,
+    authenticate: authenticate({
+      jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
+      issuer: config.auth.issuer,
+      audience: config.baseUrl,
+    }),
+    modules: [
+      {
+        alias: true,
+        routes: () =>
+          channelCommandRoutes({
+            ...commandDeps,
+            viewChannel: async (tenantId, id) => {
+              const doc = await findChannel(readStore, tenantId, id);
+              return doc ? channelView(doc) : null;
+            },
+            channelReferences: async () => [],
+          }),
+      },
+      { alias: true, routes: () => channelQueryRoutes({ reader: readStore }) },
+    ],
+  });
+
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  // Long-lived responses (SSE) must not be cut by Node's request timeout.
+  server.requestTimeout = 0;
+  const { port } = server.address() as AddressInfo;
+  listeningUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    url: listeningUrl,
+    server,
+    devClient,
+    eventStore,
+    readStore,
+    runner,
+    routers,
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await runner.stop();
+      await eventStore.close();
+      await readStore.close();
+    },
+  };
+}

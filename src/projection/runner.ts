@@ -1,0 +1,163 @@
+/**
+ * Follows the global log and keeps every projection's read model current. One subscription feeds
+ * all projections; events that arrive together are applied as one batch per projection (one
+ * read-store transaction with its checkpoint). `waitFor` gives commands read-your-writes.
+ */
+import type { Logger } from 'pino';
+import type { EventStore, RecordedEvent, Subscription } from '../eventstore/port.js';
+import { readEventData } from '../events/catalogue.js';
+import type { ReadStore } from '../readstore/port.js';
+import { serialLock } from '../readstore/serial-lock.js';
+import { positionWaiters } from './position-waiters.js';
+import type { Projection } from './projection.js';
+import { rebuildProjection, type RebuildProgress } from './rebuild.js';
+
+interface ProjectionState {
+  projection: Projection;
+  position: bigint;
+  handles: Set<string>;
+  failing?: string;
+}
+
+export interface ProjectionRunnerDeps {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  projections: Projection[];
+  logger: Logger;
+}
+
+export type ProjectionRunner = ReturnType<typeof createProjectionRunner>;
+
+export function createProjectionRunner(deps: ProjectionRunnerDeps) {
+  const states = new Map<string, ProjectionState>(
+    deps.projections.map((p) => [p.name, { projection: p, position: -1n, handles: new Set(p.handles) }]),
+  );
+  const waiters = positionWaiters();
+  const lock = serialLock();
+  let buffer: RecordedEvent[] = [];
+  let wake: (() => void) | undefined;
+  let subscription: Subscription | undefined;
+  let running = false;
+  let loop: Promise<void> | undefined;
+
+  const lowestPosition = () => [...states.values()].reduce((min, s) => (s.position < min ? s.position : min), BigInt(Number.MAX_SAFE_INTEGER));
+
+  async function applyTo(state: ProjectionState, batch: RecordedEvent[]) {
+    const handled = batch.filter((e) => e.position > state.position && state.handles.has(e.type));
+    if (handled.length > 0) {
+      await deps.readStore.applyBatch(
+        { projection: state.projection.name, version: state.projection.version },
+        handled.map((e) => ({ ...e, data: readEventData(e.type, e.data) })),
+        (event, writer) => state.projection.apply(event, writer),
+      );
+    }
+    const last = batch.at(-1)!.position;
+    if (last > state.position) state.position = last;
+  }
+
+  async function processBatch(batch: RecordedEvent[]) {
+    await lock(async () => {
+      for (const state of states.values()) {
+        try {
+          await applyTo(state, batch);
+          state.failing = undefined;
+        } catch (error) {
+          // A projection that cannot apply an event stalls (its position stays) and is retried;
+          // the others go on. Health reports it.
+          state.failing = (error as Error).message;
+          deps.logger.error({ err: error, projection: state.projection.name }, 'projection failed to apply events');
+        }
+      }
+    });
+    const lowest = lowestPosition();
+    waiters.advance(lowest);
+    return [...states.values()].every((s) => !s.failing);
+  }
+
+  async function processLoop() {
+    let retryDelay = 100;
+    while (running) {
+      if (buffer.length === 0) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
+      }
+      const batch = buffer;
+      buffer = [];
+      const healthy = await processBatch(batch);
+      if (!healthy && running) {
+        // Put the batch back for a later retry (events the healthy projections have applied are skipped by position).
+        buffer = [...batch, ...buffer];
+        await new Promise((resolve) => setTimeout(resolve, retryDelay).unref());
+        retryDelay = Math.min(retryDelay * 2, 5000);
+      } else retryDelay = 100;
+    }
+  }
+
+  async function pump(sub: Subscription) {
+    for await (const event of sub) {
+      buffer.push(event);
+      wake?.();
+    }
+  }
+
+  return {
+    /** Loads checkpoints (rebuilding projections whose version changed), then follows the log. */
+    async start() {
+      for (const state of states.values()) {
+        for (const [collection, indexes] of Object.entries(state.projection.collections)) {
+          await deps.readStore.ensureIndexes(collection, indexes);
+        }
+        const checkpoint = await deps.readStore.getCheckpoint(state.projection.name);
+        if (checkpoint && checkpoint.version === state.projection.version) {
+          state.position = checkpoint.position;
+        } else if (checkpoint) {
+          deps.logger.info({ projection: state.projection.name }, 'projection version changed: rebuilding');
+          state.position = await rebuildProjection(deps, state.projection);
+        }
+      }
+      const head = await deps.eventStore.headPosition();
+      running = true;
+      subscription = deps.eventStore.subscribeToAll({ after: lowestPosition() < 0n ? undefined : lowestPosition() });
+      void pump(subscription).catch((error) => deps.logger.error({ err: error }, 'projection subscription ended'));
+      loop = processLoop();
+      if (lowestPosition() >= head) waiters.advance(lowestPosition());
+    },
+
+    async stop() {
+      running = false;
+      await subscription?.close();
+      wake?.();
+      await loop;
+      waiters.cancelAll();
+    },
+
+    /** Resolves true when every projection has applied `position` (false after the timeout). */
+    waitFor(position: bigint, timeoutMs = 2000): Promise<boolean> {
+      return waiters.waitFor(position, timeoutMs);
+    },
+
+    /** Rebuilds one projection into fresh collections from position 0, then swaps them in. */
+    async rebuild(name: string, onProgress?: (progress: RebuildProgress) => void) {
+      const state = states.get(name);
+      if (!state) throw new Error(`unknown projection ${name}`);
+      const position = await rebuildProjection(deps, state.projection, onProgress, (swap) =>
+        lock(async () => {
+          const reached = await swap();
+          if (reached > state.position) state.position = reached;
+        }),
+      );
+      return position;
+    },
+
+    status() {
+      return [...states.values()].map((s) => ({
+        name: s.projection.name,
+        version: s.projection.version,
+        position: s.position,
+        lag: buffer.filter((e) => e.position > s.position).length,
+        failing: s.failing,
+      }));
+    },
+  };
+}
