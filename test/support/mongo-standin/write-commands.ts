@@ -65,9 +65,10 @@ function equalityFields(filter: Document): Document {
 function updatedDocument(current: Document, u: Document, isInsert: boolean): Document {
   if (!isOperatorUpdate(u)) return u;
   const next = cloneDocument(current);
-  const operators = { ...u };
-  if (!isInsert) delete operators.$setOnInsert;
-  applyUpdateOperators(next, operators);
+  // mingo has no $setOnInsert: on an insert it is one more $set, otherwise it does nothing.
+  const { $setOnInsert, ...operators } = u;
+  if (isInsert && $setOnInsert) operators.$set = { ...(operators.$set as Document | undefined), ...($setOnInsert as Document) };
+  if (Object.keys(operators).length > 0) applyUpdateOperators(next, operators);
   return next;
 }
 

@@ -1,0 +1,144 @@
+import test from 'ava';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+});
+test.after.always(async () => app?.close());
+
+const pager = {
+  name: 'Data platform pager',
+  type: 'pager',
+  config: { integration_key: 'R0UTINGKEY1234567890', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } },
+};
+const email = { name: 'DBA mail', type: 'email', config: { recipients: ['dba@example.com'], subject_template: '[{{severity}}] {{rule}}' } };
+
+test('create, list, read, update and delete a channel with envelopes, ETags and masked secrets', async (t) => {
+  const caller = app.newTenant();
+  const created = await app.request('POST', '/notification-channels', { caller, body: pager });
+  t.is(created.status, 201);
+  t.true(created.body.success);
+  const id = created.body.data.id as string;
+  t.regex(id, /^[0-9a-f-]{36}$/);
+  t.is(created.headers.get('location'), `/notification-channels/${id}`);
+  t.is(created.headers.get('etag'), '"0"');
+  t.is(created.body.data.config.integration_key, '****7890');
+  t.deepEqual(created.body.data.config.severity_mapping, pager.config.severity_mapping);
+
+  const listed = await app.request('GET', '/api/v1/notification-channels', { caller });
+  t.is(listed.status, 200);
+  t.deepEqual(listed.body.data.map((c: { id: string }) => c.id), [id]);
+  t.deepEqual(listed.body.page, { limit: 50, next_cursor: null });
+
+  const read = await app.request('GET', `/notification-channels/${id}`, { caller });
+  t.is(read.status, 200);
+  t.is(read.headers.get('etag'), '"0"');
+  t.like(read.body.data, { id, name: pager.name, type: 'pager' });
+
+  const updated = await app.request('PUT', `/api/v1/notification-channels/${id}`, {
+    caller,
+    body: { ...pager, name: 'Renamed', config: { ...pager.config, integration_key: read.body.data.config.integration_key } },
+  });
+  t.is(updated.status, 200);
+  t.is(updated.headers.get('etag'), '"1"');
+  t.is(updated.body.data.name, 'Renamed');
+  t.is(updated.body.data.config.integration_key, '****7890', 'the masked key sent back kept the stored secret');
+
+  const deleted = await app.request('DELETE', `/notification-channels/${id}`, { caller });
+  t.is(deleted.status, 200);
+  t.deepEqual(deleted.body, { success: true, data: { id, deleted: true } });
+  t.is((await app.request('GET', `/notification-channels/${id}`, { caller })).status, 404);
+  t.is((await app.request('DELETE', `/notification-channels/${id}`, { caller })).status, 404);
+});
+
+test('a stale If-Match is 409 and changes nothing; a current one applies', async (t) => {
+  const caller = app.newTenant();
+  const id = (await app.request('POST', '/notification-channels', { caller, body: email })).body.data.id;
+  await app.request('PUT', `/notification-channels/${id}`, { caller, body: { ...email, name: 'v2' } });
+  const stale = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { ...email, name: 'v3' }, headers: { 'if-match': '"0"' } });
+  t.is(stale.status, 409);
+  t.is(stale.headers.get('content-type'), 'application/problem+json');
+  t.is((await app.request('GET', `/notification-channels/${id}`, { caller })).body.data.name, 'v2');
+  const staleDelete = await app.request('DELETE', `/notification-channels/${id}`, { caller, headers: { 'if-match': '"0"' } });
+  t.is(staleDelete.status, 409);
+  const current = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { ...email, name: 'v3' }, headers: { 'if-match': '"1"' } });
+  t.is(current.status, 200);
+  t.is(current.body.data.name, 'v3');
+  t.is((await app.request('PUT', `/notification-channels/${id}`, { caller, body: email, headers: { 'if-match': 'garbage' } })).status, 400);
+});
+
+const invalidBodies: [string, unknown, string[]][] = [
+  ['unknown type', { name: 'x', type: 'carrier-pigeon', config: {} }, ['/type']],
+  ['unknown top-level field', { ...email, colour: 'red' }, ['/']],
+  ['unknown config field', { ...email, config: { ...email.config, cc: 'x' } }, ['/config']],
+  ['no recipients', { ...email, config: { ...email.config, recipients: [] } }, ['/config/recipients']],
+  ['an invalid recipient', { ...email, config: { ...email.config, recipients: ['not-an-address'] } }, ['/config/recipients/0']],
+  ['a chat webhook that is not http', { name: 'c', type: 'chat', config: { webhook_url: 'ftp://x', channel_name: '#ops' } }, ['/config/webhook_url']],
+  ['a pager mapping missing a severity', { ...pager, config: { ...pager.config, severity_mapping: { critical: 'critical', high: 'error', medium: 'warning' } } }, ['/config/severity_mapping/low']],
+  ['a webhook with a bad method', { name: 'w', type: 'webhook', config: { url: 'https://h.example', headers: {}, method: 'GET' } }, ['/config/method']],
+  ['a missing name', { type: 'email', config: email.config }, ['/name']],
+  ['a body that is not an object', [1, 2], ['/']],
+];
+
+for (const [title, body, paths] of invalidBodies) {
+  test(`400 listing the problem for ${title}, and nothing is created`, async (t) => {
+    const caller = app.newTenant();
+    const response = await app.request('POST', '/notification-channels', { caller, body });
+    t.is(response.status, 400);
+    t.is(response.headers.get('content-type'), 'application/problem+json');
+    const reported = (response.body.errors as { path: string }[]).map((e) => e.path);
+    for (const path of paths) t.true(reported.includes(path), `expected ${path} in ${reported.join(', ')}`);
+    t.deepEqual((await app.request('GET', '/notification-channels', { caller })).body.data, []);
+  });
+}
+
+test('malformed JSON is 400 and a body over 1 MiB is 413', async (t) => {
+  const caller = app.newTenant();
+  const malformed = await app.request('POST', '/notification-channels', { caller, body: '{"name":' });
+  t.is(malformed.status, 400);
+  t.is(malformed.headers.get('content-type'), 'application/problem+json');
+  const huge = { ...email, name: 'x'.repeat(1024 * 1024 + 10) };
+  const tooLarge = await app.request('POST', '/notification-channels', { caller, body: huge });
+  t.is(tooLarge.status, 413);
+  t.is(tooLarge.headers.get('content-type'), 'application/problem+json');
+});
+
+test("another tenant's channel is 404 for read, update and delete, and absent from lists", async (t) => {
+  const owner = app.newTenant();
+  const intruder = app.newTenant();
+  const id = (await app.request('POST', '/notification-channels', { caller: owner, body: email })).body.data.id;
+  t.is((await app.request('GET', `/notification-channels/${id}`, { caller: intruder })).status, 404);
+  t.is((await app.request('PUT', `/notification-channels/${id}`, { caller: intruder, body: email })).status, 404);
+  t.is((await app.request('DELETE', `/notification-channels/${id}`, { caller: intruder })).status, 404);
+  t.deepEqual((await app.request('GET', '/notification-channels', { caller: intruder })).body.data, []);
+  t.is((await app.request('GET', `/notification-channels/${id}`, { caller: owner })).status, 200, 'unchanged for its owner');
+});
+
+test('cursor pages visit every channel once, newest first', async (t) => {
+  const caller = app.newTenant();
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) ids.push((await app.request('POST', '/notification-channels', { caller, body: { ...email, name: `c${i}` } })).body.data.id);
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
+    const page = await app.request('GET', `/notification-channels${query}`, { caller });
+    t.is(page.status, 200);
+    t.true(page.body.data.length <= 2);
+    seen.push(...page.body.data.map((c: { id: string }) => c.id));
+    cursor = page.body.page.next_cursor;
+  } while (cursor);
+  t.deepEqual(seen, [...ids].reverse());
+  t.is((await app.request('GET', '/notification-channels?limit=0', { caller })).status, 400);
+  t.is((await app.request('GET', '/notification-channels?cursor=%%%', { caller })).status, 400);
+});
+
+test('unknown routes are problem+json 404; a wrong method is 405', async (t) => {
+  const caller = app.newTenant();
+  const missing = await app.request('GET', '/api/v1/no-such-thing', { caller });
+  t.is(missing.status, 404);
+  t.is(missing.headers.get('content-type'), 'application/problem+json');
+  const wrongMethod = await app.request('PATCH', '/api/v1/notification-channels', { caller });
+  t.is(wrongMethod.status, 405);
+});

@@ -1,0 +1,99 @@
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { channelsProjection, CHANNELS, type ChannelDoc } from '../projections/channels.js';
+import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
+import { readEventData } from '../src/events/catalogue.js';
+import { createProjectionRunner } from '../src/projection/runner.js';
+import { openSqliteReadStore } from '../src/readstore/sqlite.js';
+import { sampleEvent } from './support/eventstore-contract.js';
+import { startTestApp } from './support/test-app.js';
+import { waitFor } from './support/wait-for.js';
+
+const tenant = '00000000-0000-4000-8000-000000000001';
+const channelId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const created = (n: number, name = `c${n}`) =>
+  sampleEvent('ChannelCreated', { channelId: channelId(n), name, type: 'email', config: { recipients: ['a@b.co'], subject_template: 's' } });
+
+function stores() {
+  const dir = mkdtempSync(join(tmpdir(), 'proj-'));
+  return { eventStore: openSqliteEventStore({ filename: join(dir, 'e.db') }), readStore: openSqliteReadStore(join(dir, 'r.db')) };
+}
+
+const snapshot = async (readStore: ReturnType<typeof openSqliteReadStore>) =>
+  readStore.find<ChannelDoc>(CHANNELS, { tenantId: tenant }, { sort: [['id', 'asc']] });
+
+test('applying the same events twice leaves the same read model (idempotence)', async (t) => {
+  const { eventStore, readStore } = stores();
+  await eventStore.append('channel-1', [created(1)]);
+  await eventStore.append('channel-1', [sampleEvent('ChannelUpdated', { channelId: channelId(1), name: 'renamed', type: 'email', config: { recipients: ['x@y.co'], subject_template: 's' } })]);
+  const events = (await eventStore.readAll()).map((e) => ({ ...e, data: readEventData(e.type, e.data) }));
+  const apply = (batch: typeof events) =>
+    readStore.applyBatch({ projection: 'channels', version: 1 }, batch, (event, writer) => channelsProjection.apply(event, writer));
+  await apply(events);
+  const once = await snapshot(readStore);
+  await apply(events);
+  await apply([events[0]!]);
+  t.deepEqual(await snapshot(readStore), once);
+  t.is(once[0]!.name, 'renamed');
+});
+
+test('waitFor resolves once every projection has applied the position (read your writes)', async (t) => {
+  const { eventStore, readStore } = stores();
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection], logger: pino({ level: 'silent' }) });
+  await runner.start();
+  const { position } = await eventStore.append('channel-2', [created(2)]);
+  t.true(await runner.waitFor(position, 5000));
+  t.truthy(await readStore.get(CHANNELS, channelId(2)), 'visible as soon as waitFor resolves');
+  t.false(await runner.waitFor(position + 1000n, 20), 'a position never written times out as false');
+  await runner.stop();
+});
+
+test('a rebuild from the log ends in the same read model, and the runner continues after it', async (t) => {
+  const { eventStore, readStore } = stores();
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection], logger: pino({ level: 'silent' }) });
+  await runner.start();
+  for (let n = 1; n <= 30; n++) await eventStore.append(`channel-${n}`, [created(n)]);
+  await eventStore.append('channel-3', [sampleEvent('ChannelDeleted', { channelId: channelId(3) })]);
+  const { position } = await eventStore.append('channel-4', [sampleEvent('ChannelUpdated', { channelId: channelId(4), name: 'four', type: 'email', config: { recipients: ['a@b.co'], subject_template: 's' } })]);
+  await runner.waitFor(position, 5000);
+  const before = await snapshot(readStore);
+  const progress: bigint[] = [];
+  await runner.rebuild('channels', (p) => progress.push(p.position));
+  t.deepEqual(await snapshot(readStore), before);
+  t.is(before.length, 29);
+  t.true(progress.length > 0);
+  const next = await eventStore.append('channel-99', [created(99)]);
+  t.true(await runner.waitFor(next.position, 5000));
+  t.truthy(await readStore.get(CHANNELS, channelId(99)));
+  await runner.stop();
+});
+
+test('a projection whose version changed is rebuilt at start', async (t) => {
+  const { eventStore, readStore } = stores();
+  await eventStore.append('channel-5', [created(5)]);
+  await readStore.applyBatch({ projection: 'channels', version: 0 }, [{ position: 1n }], async (_e, w) => w.upsert(CHANNELS, { id: 'stale', tenantId: tenant }));
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection], logger: pino({ level: 'silent' }) });
+  await runner.start();
+  await waitFor(async () => (await readStore.get(CHANNELS, channelId(5))) !== null);
+  t.is(await readStore.get(CHANNELS, 'stale'), null, 'the old model was replaced');
+  t.deepEqual(await readStore.getCheckpoint('channels'), { position: 1n, version: 1 });
+  await runner.stop();
+});
+
+test('over HTTP, a GET right after a 2xx command sees the change', async (t) => {
+  const app = await startTestApp();
+  const caller = app.newTenant();
+  const body = { name: 'ryw', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#alerts' } };
+  for (let i = 0; i < 20; i++) {
+    const created = await app.request('POST', '/notification-channels', { caller, body });
+    t.is(created.status, 201);
+    t.is(created.headers.get('x-read-model-pending'), null);
+    const read = await app.request('GET', `/notification-channels/${created.body.data.id}`, { caller });
+    t.is(read.status, 200);
+  }
+  t.is((await app.request('GET', '/notification-channels?limit=200', { caller })).body.data.length, 20);
+  await app.close();
+});

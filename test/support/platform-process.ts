@@ -1,0 +1,56 @@
+/** Runs `src/main.ts` as a real child process (as `npm start` does) for crash and start-up tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface PlatformProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+export async function startPlatformProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<PlatformProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`platform did not start: ${output}`)), timeoutMs);
+    const check = () => {
+      if (output.includes('is listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      if (!output.includes('is listening on')) reject(new Error(`platform exited with ${code}: ${output}`));
+    });
+  });
+  return { child, output: () => output, exited };
+}
+
+export async function devToken(baseUrl: string, dataDir: string): Promise<string> {
+  const client = JSON.parse(readFileSync(join(dataDir, 'dev-client.json'), 'utf8'));
+  const response = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: baseUrl }),
+  });
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
