@@ -19,7 +19,7 @@ export const channelsProjection: Projection = {
   name: 'channels',
   version: 1,
   handles: ['ChannelCreated', 'ChannelUpdated', 'ChannelDeleted'],
-  collections: { [CHANNELS]: [{ name: 'tenant_created', fields: ['tenantId', 'createdAt'] }] },
+  collections: { [CHANNELS]: [{ name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] }] },
   async apply(event, writer) {
     const data = event.data as { channelId: string; name: string; type: string; config: Record<string, unknown> };
     const at = event.metadata.occurredAt;

@@ -17,6 +17,7 @@ import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import type { EventStore } from './eventstore/port.js';
+import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { createApp } from './http/app.js';
 import { operationalRoutes } from './http/public-routes.js';
@@ -25,14 +26,20 @@ import { createPlatformMetrics } from './metrics.js';
 import { createProjectionRunner } from './projection/runner.js';
 import type { Projection } from './projection/projection.js';
 import type { ReadStore } from './readstore/port.js';
+import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
 export const projections: Projection[] = [channelsProjection];
 
+/** EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR otherwise. */
 export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore }> {
   mkdirSync(config.dataDir, { recursive: true });
-  const eventStore = openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });
-  const readStore = openSqliteReadStore(join(config.dataDir, 'read-models.db'));
+  const eventStore = config.eventStoreUrl
+    ? createEventStoreDbStore(config.eventStoreUrl)
+    : openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });
+  const readStore = config.mongodb
+    ? await openMongoReadStore(config.mongodb.url, { dbName: config.mongodb.database })
+    : openSqliteReadStore(join(config.dataDir, 'read-models.db'));
   return { eventStore, readStore };
 }
 

@@ -7,10 +7,14 @@
  * rotation can never make a token ambiguous.
  */
 import type { Middleware } from 'koa';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import koaJwt from 'koa-jwt';
 import jwksRsa from 'jwks-rsa';
 import { unauthorized } from '../http/problem.js';
 import { principalFromClaims, tokenClaimsSchema } from './principal.js';
+
+const KEY_CACHE_MS = 10 * 60 * 1000;
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 export interface AuthenticationOptions {
   /** Resolved lazily: the embedded provider's JWKS URL is known only once the server listens. */
@@ -25,18 +29,29 @@ export function authenticate(options: AuthenticationOptions): Middleware {
     (client ??= jwksRsa({
       jwksUri: options.jwksUri(),
       cache: true,
-      cacheMaxAge: 10 * 60 * 1000,
+      cacheMaxAge: KEY_CACHE_MS,
       rateLimit: true,
       jwksRequestsPerMinute: 10,
       timeout: 5000,
     }));
 
+  // Parsing a PEM into a KeyObject costs more than verifying the signature, so parsed keys are
+  // kept for as long as jwks-rsa would cache the JWKS entry.
+  const parsedKeys = new Map<string, { key: KeyObject; until: number }>();
+  const publicKeyFor = async (kid: string) => {
+    const cached = parsedKeys.get(kid);
+    if (cached && cached.until > Date.now()) return cached.key;
+    const key = createPublicKey((await keys().getSigningKey(kid)).getPublicKey());
+    if (parsedKeys.size > 20) parsedKeys.clear();
+    parsedKeys.set(kid, { key, until: Date.now() + KEY_CACHE_MS });
+    return key;
+  };
+
   const verify = koaJwt({
     secret: (async (header: { kid?: string; alg?: string }) => {
       if (header.alg !== 'RS256') throw new Error('only RS256 tokens are accepted');
       if (!header.kid) throw new Error('the token names no signing key (kid)');
-      const key = await keys().getSigningKey(header.kid);
-      return key.getPublicKey();
+      return publicKeyFor(header.kid);
     }) as unknown as string,
     algorithms: ['RS256'],
     audience: options.audience,
@@ -54,9 +69,28 @@ export function authenticate(options: AuthenticationOptions): Middleware {
     await next();
   };
 
+  // A token whose signature was verified once is remembered until it expires, so a busy client
+  // does not pay an RSA verification per request. Keyed by the whole token text.
+  const verified = new Map<string, { claims: unknown; expiresAt: number }>();
+  const remember = (token: string, claims: unknown) => {
+    const exp = (claims as { exp?: unknown }).exp;
+    if (typeof exp !== 'number') return;
+    if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.clear();
+    verified.set(token, { claims, expiresAt: exp * 1000 });
+  };
+
   return async (ctx, next) => {
-    if (!ctx.get('Authorization')) throw unauthorized('a bearer token is required (Authorization: Bearer <token>)');
+    const header = ctx.get('Authorization');
+    if (!header) throw unauthorized('a bearer token is required (Authorization: Bearer <token>)');
+    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    const known = verified.get(token);
+    if (known && known.expiresAt > Date.now()) {
+      ctx.state.claims = known.claims;
+      return readClaims(ctx, next);
+    }
+    if (known) verified.delete(token);
     await verify(ctx, async () => {
+      remember(token, ctx.state.claims);
       await readClaims(ctx, next);
     });
   };

@@ -56,12 +56,17 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
 
+/** gRPC status codes UNAVAILABLE and DEADLINE_EXCEEDED (numbers, to avoid depending on grpc-js). */
+const UNAVAILABLE_GRPC_CODES = new Set([14, 4]);
+
 /** The server could not be reached, or dropped the call: worth retrying later, not a bug. */
 export const isUnavailable = (error: unknown): boolean =>
   error instanceof EventStoreUnavailableError ||
   error instanceof UnavailableError ||
   error instanceof DeadlineExceededError ||
-  error instanceof CancelledError;
+  error instanceof CancelledError ||
+  // Some calls (the server-features probe before the first append) reject with the raw gRPC error.
+  (error instanceof Error && UNAVAILABLE_GRPC_CODES.has((error as { code?: unknown }).code as number));
 
 /** Converts the client's errors into the port's; anything else is returned unchanged. */
 export function portErrorOf(error: unknown, stream?: string, expected?: ExpectedRevision): unknown {

@@ -49,7 +49,7 @@ export interface EventStoreDbStoreOptions {
 
 /** Events fetched per round trip when readAll or headPosition must step over system events. */
 const ALL_PAGE_SIZE = 512;
-const HEAD_PAGE_SIZE = 64;
+const HEAD_PAGE_SIZE = 256;
 
 const clientExpectedRevision = (expected: ExpectedRevision): AppendExpectedRevision => {
   switch (expected) {
@@ -78,7 +78,9 @@ const toEventData = (event: EventToAppend) =>
  * The client connects lazily: creating the store never fails for an unreachable server; ping() tells.
  */
 export function createEventStoreDbStore(connectionString: string, options: EventStoreDbStoreOptions = {}): EventStore {
-  const client = EventStoreDBClient.connectionString(connectionString);
+  // KurrentDB (EventStoreDB's new name) speaks the same protocol, but version 6 of the client only
+  // knows the esdb:// schemes.
+  const client = EventStoreDBClient.connectionString(connectionString.replace(/^kurrentdb(\+discover)?:\/\//, 'esdb$1://'));
   const readTimeoutMs = options.readTimeoutMs ?? 10_000;
   const subscriptions = new Set<Subscription>();
 
@@ -136,10 +138,13 @@ export function createEventStoreDbStore(connectionString: string, options: Event
     async readAll({ after, maxCount = Number.MAX_SAFE_INTEGER }: ReadAllOptions = {}) {
       const found: RecordedEvent[] = [];
       let from = after !== undefined && after >= 0n ? after : undefined;
+      // Ask for what is still wanted (+1: the page may start with the event at `from` itself,
+      // which we skip), doubling while system events keep pages from filling it.
+      let pageSize = 0;
       try {
         while (found.length < maxCount) {
-          // +1: the page may start with the event at `from` itself, which we skip.
-          const page = await readAllPage(from, 'forwards', Math.min(maxCount - found.length + 1, ALL_PAGE_SIZE));
+          pageSize = Math.min(ALL_PAGE_SIZE, Math.max(maxCount - found.length + 1, pageSize * 2));
+          const page = await readAllPage(from, 'forwards', pageSize);
           found.push(...page.events.slice(0, maxCount - found.length));
           if (page.exhausted) break;
           from = page.last;

@@ -66,6 +66,12 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
        ON CONFLICT(stream) DO UPDATE SET max_count = excluded.max_count, max_age_s = excluded.max_age_s`,
     ),
     readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+    readStreamForwards: db.prepare<[string, number, number, number], EventRow>(
+      'SELECT * FROM events WHERE stream = ? AND revision >= ? AND created_at >= ? ORDER BY revision ASC LIMIT ?',
+    ),
+    readStreamBackwards: db.prepare<[string, number, number, number], EventRow>(
+      'SELECT * FROM events WHERE stream = ? AND revision <= ? AND created_at >= ? ORDER BY revision DESC LIMIT ?',
+    ),
     head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
   };
 
@@ -155,13 +161,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       const info = statements.streamInfo.get(stream);
       const minCreated = info?.max_age_s != null ? now() - info.max_age_s * 1000 : -Infinity;
       const from = options.fromRevision !== undefined ? Number(options.fromRevision) : backwards ? Number.MAX_SAFE_INTEGER : 0;
-      const rows = db
-        .prepare<[string, number, number, number], EventRow>(
-          backwards
-            ? 'SELECT * FROM events WHERE stream = ? AND revision <= ? AND created_at >= ? ORDER BY revision DESC LIMIT ?'
-            : 'SELECT * FROM events WHERE stream = ? AND revision >= ? AND created_at >= ? ORDER BY revision ASC LIMIT ?',
-        )
-        .all(stream, from, minCreated === -Infinity ? Number.MIN_SAFE_INTEGER : minCreated, limit);
+      const rows = (backwards ? statements.readStreamBackwards : statements.readStreamForwards).all(stream, from, minCreated === -Infinity ? Number.MIN_SAFE_INTEGER : minCreated, limit);
       return rows.map(rowToEvent);
     },
 

@@ -36,10 +36,13 @@ export function toMongoFilter(filter: Filter): MongoFilter<StoredDocument> {
   return query;
 }
 
-/** The sort keys as Mongo sees them, with `_id` ascending appended unless `id` is already a key. */
+/**
+ * The sort keys as Mongo sees them, with `_id` appended (in the direction of the last key, as the
+ * port specifies) unless `id` is already a key.
+ */
 export function toMongoSort(sort: Sort = []): MongoSortKey[] {
   const keys: MongoSortKey[] = sort.map(([field, direction]) => [fieldPath(field), direction === 'desc' ? -1 : 1]);
-  if (!keys.some(([field]) => field === '_id')) keys.push(['_id', 1]);
+  if (!keys.some(([field]) => field === '_id')) keys.push(['_id', keys.at(-1)?.[1] ?? 1]);
   return keys;
 }
 

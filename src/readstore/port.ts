@@ -35,7 +35,10 @@ export type FieldCondition =
 export type Filter = Record<string, FieldCondition>;
 
 export type SortDirection = 'asc' | 'desc';
-/** Sort keys, most significant first. `id` ascending is always appended as the tie-breaker. */
+/**
+ * Sort keys, most significant first. `id` is always appended as the tie-breaker, in the direction
+ * of the last sort key (so `createdAt desc` pages newest first with one index on (…, createdAt, id)).
+ */
 export type Sort = ReadonlyArray<readonly [field: string, direction: SortDirection]>;
 
 /** Keyset position: the sort values and id of the last document of the previous page. */

@@ -58,9 +58,12 @@ export function whereClause(filter: Filter): SqlFragment {
   return and(Object.entries(filter).map(([field, cond]) => condition(field, cond)));
 }
 
+/** The tie-breaker runs in the direction of the last sort key, so one index can serve the whole order. */
+export const tieBreakDirection = (sort: Sort = []) => sort.filter(([field]) => field !== 'id').at(-1)?.[1] ?? sort.find(([f]) => f === 'id')?.[1] ?? 'asc';
+
 export function orderBy(sort: Sort = []): string {
   const keys = sort.filter(([field]) => field !== 'id').map(([field, dir]) => `${fieldExpression(field)} ${dir.toUpperCase()}`);
-  return [...keys, 'id ASC'].join(', ');
+  return [...keys, `id ${tieBreakDirection(sort).toUpperCase()}`].join(', ');
 }
 
 /**
@@ -77,6 +80,6 @@ export function afterClause(sort: Sort = [], after: After): SqlFragment {
     branches.push(and([...equalSoFar, { sql: `${expr} ${dir === 'asc' ? '>' : '<'} ?`, params: [value] }]));
     equalSoFar.push({ sql: `${expr} = ?`, params: [value] });
   });
-  branches.push(and([...equalSoFar, { sql: 'id > ?', params: [after.id] }]));
+  branches.push(and([...equalSoFar, { sql: `id ${tieBreakDirection(sort) === 'asc' ? '>' : '<'} ?`, params: [after.id] }]));
   return { sql: branches.map((b) => `(${b.sql})`).join(' OR '), params: branches.flatMap((b) => b.params) };
 }

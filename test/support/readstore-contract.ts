@@ -104,6 +104,11 @@ export function readStoreContract(label: string, target: ReadStoreTarget): void 
     t.deepEqual(byAge.map((d) => d.id), ['b']);
     const next = await store.find(c, { age: 25 }, { sort: [['age', 'asc']], limit: 1, after: { values: [25], id: 'b' } });
     t.deepEqual(next.map((d) => d.id), ['e']);
+    // The id tie-breaker follows the direction of the last sort key.
+    const newestFirst = await store.find(c, { age: 25 }, { sort: [['age', 'desc']] });
+    t.deepEqual(newestFirst.map((d) => d.id), ['e', 'b']);
+    const afterE = await store.find(c, { age: 25 }, { sort: [['age', 'desc']], after: { values: [25], id: 'e' } });
+    t.deepEqual(afterE.map((d) => d.id), ['b']);
   });
 
   withStore('delete-many removes what matches and reports how many', async (store, t, c) => {
