@@ -1,0 +1,29 @@
+import { evolveIncident, type IncidentState, type IncidentView } from '../commands/incident-decider.js';
+import type { IncidentEvent } from '../src/events/incident.js';
+import type { Projection } from '../src/projection/projection.js';
+
+/** Read model `incidents`: each incident folded with the decider's own evolve, plus its tenant. */
+export type IncidentDoc = IncidentView & { tenantId: string; revision: number; [field: string]: unknown };
+
+export const INCIDENTS = 'incidents';
+
+export const incidentsProjection: Projection = {
+  name: 'incidents',
+  version: 1,
+  handles: ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded'],
+  collections: {
+    [INCIDENTS]: [
+      { name: 'tenant_triggered', fields: ['tenantId', 'triggered_at', 'id'] },
+      { name: 'status', fields: ['status'] },
+    ],
+  },
+  async apply(event, writer) {
+    const incidentId = String(event.data.incidentId);
+    const current = await writer.get<IncidentDoc>(INCIDENTS, incidentId);
+    const state: IncidentState = current ? { exists: true, ...current } : { exists: false };
+    const next = evolveIncident(state, { type: event.type, data: event.data } as IncidentEvent);
+    if (!next.exists) return;
+    const { exists: _exists, ...view } = next;
+    await writer.upsert(INCIDENTS, { ...view, tenantId: event.metadata.tenantId, revision: Number(event.revision) });
+  },
+};

@@ -1,0 +1,58 @@
+/**
+ * GET /incidents/stream: the tenant's incident events as server-sent events (event name = event
+ * type, id = global position). A client that reconnects with Last-Event-ID first receives what it
+ * missed from the log, then the live events, with nothing lost or repeated at the seam.
+ */
+import Router from '@koa/router';
+import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
+import type { LiveEventHub } from '../src/events/live-event-hub.js';
+import { requires } from '../src/http/guard.js';
+import { badRequest } from '../src/http/problem.js';
+import { openSse } from '../src/http/sse.js';
+import type { AppState } from '../src/http/state.js';
+
+const CATCH_UP_BATCH = 1000;
+
+export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEventHub; heartbeatMs: number }) {
+  const router = new Router<AppState>();
+  router.get('/incidents/stream', requires('incidents:read'), async (ctx) => {
+    const rawLastId = ctx.get('Last-Event-ID') || (ctx.query.last_event_id as string | undefined) || '';
+    if (rawLastId && !/^\d+$/.test(rawLastId)) throw badRequest('Last-Event-ID must be an id this stream sent');
+    const tenantId = ctx.state.principal.tenantId;
+    const belongs = (event: RecordedEvent) => event.streamName.startsWith('incident-') && event.metadata.tenantId === tenantId;
+
+    const sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
+    let lastSent = rawLastId ? BigInt(rawLastId) : -1n;
+    let catchingUp = true;
+    const held: RecordedEvent[] = [];
+    const send = (event: RecordedEvent) => {
+      if (event.position <= lastSent) return;
+      lastSent = event.position;
+      sse.send({
+        id: String(event.position),
+        event: event.type,
+        data: { type: event.type, incident_id: event.data.incidentId, revision: String(event.revision), occurred_at: event.metadata.occurredAt, actor: event.metadata.actor, data: event.data },
+      });
+    };
+    const listener = await deps.hub.listen((event) => {
+      if (!belongs(event)) return;
+      if (catchingUp) held.push(event);
+      else send(event);
+    });
+    sse.onClose(listener.stop);
+
+    if (rawLastId) {
+      // Replay (Last-Event-ID, hub position] from the log; the hub delivers everything after it.
+      let after = BigInt(rawLastId);
+      while (!sse.closed && after < listener.from) {
+        const batch = await deps.eventStore.readAll({ after, maxCount: CATCH_UP_BATCH });
+        if (batch.length === 0) break;
+        for (const event of batch) if (event.position <= listener.from && belongs(event)) send(event);
+        after = batch.at(-1)!.position;
+      }
+    }
+    catchingUp = false;
+    for (const event of held.splice(0)) send(event);
+  });
+  return router;
+}

@@ -1,0 +1,59 @@
+/**
+ * Server-sent events over Koa: a PassThrough body, no buffering, a heartbeat comment so proxies
+ * keep the connection, and cleanup when the client goes away (no leaked timers or listeners).
+ */
+import type { Context } from 'koa';
+import { PassThrough } from 'node:stream';
+
+export interface SseChannel {
+  send(event: { id?: string; event?: string; data: unknown }): void;
+  comment(text: string): void;
+  onClose(cleanup: () => void): void;
+  readonly closed: boolean;
+}
+
+export function openSse(ctx: Context, options: { heartbeatMs: number }): SseChannel {
+  const stream = new PassThrough();
+  const cleanups: (() => void)[] = [];
+  let closed = false;
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.req.socket.setKeepAlive(true);
+  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  ctx.status = 200;
+  ctx.body = stream;
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    stream.end();
+  };
+  const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), options.heartbeatMs);
+  ctx.req.on('close', close);
+  ctx.res.on('close', close);
+  stream.on('error', close);
+  stream.write('retry: 3000\n\n');
+
+  return {
+    send({ id, event, data }) {
+      if (closed) return;
+      let frame = '';
+      if (id !== undefined) frame += `id: ${id}\n`;
+      if (event !== undefined) frame += `event: ${event}\n`;
+      for (const line of JSON.stringify(data).split('\n')) frame += `data: ${line}\n`;
+      stream.write(`${frame}\n`);
+    },
+    comment(text) {
+      if (!closed) stream.write(`: ${text}\n\n`);
+    },
+    onClose(cleanup) {
+      if (closed) cleanup();
+      else cleanups.push(cleanup);
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}

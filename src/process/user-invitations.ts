@@ -1,0 +1,40 @@
+/**
+ * Invites a user through the identity-provider port and records the outcome on the user's stream
+ * (UserInvited, or UserInvitationFailed with the provider's error). It runs after the user is
+ * stored, so a failing provider never loses the user: the user shows invitation_status "failed"
+ * and POST /users/{id}/invite runs this again.
+ */
+import type { Logger } from 'pino';
+import { assertInvitable, userDecider, userStream, type InvitationOutcome } from '../../commands/users.js';
+import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../commanding/command-handler.js';
+import { isIdentityProviderError, type IdentityProvider } from '../gateways/identity/port.js';
+
+export interface UserInvitationDeps extends CommandDeps {
+  identity: IdentityProvider;
+  logger: Logger;
+}
+
+export type InviteUser = (envelope: CommandEnvelope, userId: string) => Promise<InvitationOutcome>;
+
+export function userInvitations(deps: UserInvitationDeps): InviteUser {
+  return async (envelope, userId) => {
+    const stream = userStream(userId);
+    const { state } = await loadStream(deps.eventStore, userDecider, stream, envelope.tenantId, 'user');
+    assertInvitable(state);
+    const invitee = { tenantId: envelope.tenantId, userId, email: state.profile!.email, name: state.profile!.name };
+    let outcome: InvitationOutcome;
+    try {
+      const receipt = await deps.identity.invite(invitee);
+      outcome = { sent: true, provider: deps.identity.name, reference: receipt.reference };
+    } catch (error) {
+      // Anything but the port's own error is a bug of ours: log it and record no internals.
+      if (!isIdentityProviderError(error)) deps.logger.error({ err: error, userId }, 'invitation failed unexpectedly');
+      const message = isIdentityProviderError(error) ? error.message : 'the invitation failed unexpectedly; see the server log';
+      outcome = { sent: false, provider: deps.identity.name, error: message };
+    }
+    await handleCommand(deps, userDecider, {
+      stream, resourceName: 'user', command: { kind: 'RecordInvitation', userId, outcome }, envelope, retriesOnConflict: 3,
+    });
+    return outcome;
+  };
+}
