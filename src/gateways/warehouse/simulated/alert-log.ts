@@ -2,7 +2,7 @@ import { ALERT_EVENTS, type AlertEventKind } from '../alert-events.js';
 import type { SimulatedCluster } from './fleet.js';
 import { randomFrom, seedOf } from './prng.js';
 import type { SimulatedTable } from './table-catalogue.js';
-import { SLOT_SECONDS } from './workload.js';
+import { queryIdOf, SLOT_SECONDS } from './workload.js';
 
 /**
  * Performance alert events of a simulated cluster, drawn per hour from a generator seeded by
@@ -48,8 +48,7 @@ export function alertEventsBetween(
       const kind = random.weighted(eventWeights(table));
       const at = hour * HOUR + random.next() * HOUR;
       // The query that raised it: an id from the workload slot of that minute.
-      const slot = Math.floor(at / SLOT_SECONDS);
-      const queryId = cluster.queryIdBase + slot * 8 + random.int(0, 7);
+      const queryId = queryIdOf(cluster, Math.floor(at / SLOT_SECONDS), random.int(0, 7));
       if (at >= fromSeconds && at <= toSeconds) events.push({ table, kind, at, queryId });
     }
   }

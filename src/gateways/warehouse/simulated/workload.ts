@@ -1,5 +1,5 @@
-import type { SimulatedCluster } from './fleet.js';
-import { randomFrom, seedOf, type Random } from './prng.js';
+import { capacityGb, type SimulatedCluster } from './fleet.js';
+import { extendSeed, randomFrom, seedOf, type Random } from './prng.js';
 import type { SimulatedTable } from './table-catalogue.js';
 
 /**
@@ -16,6 +16,11 @@ export const SLOT_SECONDS = 60;
 /** Longest a query can live (queue + execution); bounds how far back a listing must look. */
 export const MAX_QUERY_LIFETIME_SECONDS = 900 + 4500;
 const MAX_ARRIVALS_PER_SLOT = 8;
+const SPILL_CEILING_SHARE = 0.05;
+
+/** Ids are laid out per slot, so any component can name a plausible query of a given minute. */
+export const queryIdOf = (cluster: SimulatedCluster, slot: number, index: number) =>
+  cluster.queryIdBase + slot * MAX_ARRIVALS_PER_SLOT + (index % MAX_ARRIVALS_PER_SLOT);
 
 type QueryKind = 'dashboard' | 'adhoc' | 'etl' | 'report';
 
@@ -32,7 +37,9 @@ export interface SimulatedQuery {
   spillMb: number;
   /** Share of the cluster's CPU the query keeps busy while it executes, in percent. */
   cpuPct: number;
-  text: string;
+  /** The text is built on demand (queryTextOf): most listings never show most of the queries they scan. */
+  tables: readonly SimulatedTable[];
+  textSeed: number;
 }
 
 interface KindProfile {
@@ -40,7 +47,8 @@ interface KindProfile {
   queue: string;
   execSeconds(random: Random): number;
   queueSeconds(random: Random, etlWindow: boolean): number;
-  spillMb(random: Random): number;
+  /** Disk spill written per second of execution; 0 for queries that fit in memory. */
+  spillMbPerSecond(random: Random): number;
   cpuPct(random: Random): number;
 }
 
@@ -54,107 +62,143 @@ const PROFILES: Record<QueryKind, KindProfile> = {
     queue: 'dashboards',
     execSeconds: (r) => clamp(r.logNormal(4, 0.9), 0.3, 600),
     queueSeconds: (r) => clamp(r.logNormal(0.5, 1), 0, 60),
-    spillMb: (r) => (r.chance(0.02) ? r.logNormal(80, 0.8) : 0),
-    cpuPct: (r) => r.between(3, 12),
+    spillMbPerSecond: (r) => (r.chance(0.02) ? r.logNormal(2, 0.6) : 0),
+    cpuPct: (r) => r.between(1, 4),
   },
   adhoc: {
     users: ['maria_analyst', 'kenji_analyst', 'priya_ds', 'tom_bi'],
     queue: 'adhoc',
     execSeconds: (r) => longRunner(r, 0.07, 360, 3000, () => clamp(r.logNormal(40, 1.1), 1, 1800)),
     queueSeconds: (r) => clamp(r.logNormal(3, 1.2), 0, 600),
-    spillMb: (r) => (r.chance(0.12) ? r.logNormal(900, 1) : 0),
-    cpuPct: (r) => r.between(8, 35),
+    spillMbPerSecond: (r) => (r.chance(0.12) ? r.logNormal(4, 0.7) : 0),
+    cpuPct: (r) => r.between(3, 12),
   },
   etl: {
     users: ['etl_airflow', 'dbt_runner'],
     queue: 'etl',
     execSeconds: (r) => longRunner(r, 0.3, 420, 4500, () => clamp(r.logNormal(180, 0.8), 5, 4500)),
     queueSeconds: (r, etlWindow) => clamp(r.logNormal(20, 1.2) * (etlWindow ? 3 : 1), 0, 900),
-    spillMb: (r) => (r.chance(0.45) ? Math.min(120_000, r.logNormal(6000, 1.1)) : 0),
-    cpuPct: (r) => r.between(20, 60),
+    spillMbPerSecond: (r) => (r.chance(0.45) ? r.logNormal(6, 0.7) : 0),
+    cpuPct: (r) => r.between(8, 25),
   },
   report: {
     users: ['report_scheduler', 'finance_reports'],
     queue: 'default',
     execSeconds: (r) => longRunner(r, 0.08, 360, 1800, () => clamp(r.logNormal(90, 0.9), 2, 1800)),
     queueSeconds: (r) => clamp(r.logNormal(5, 1), 0, 600),
-    spillMb: (r) => (r.chance(0.15) ? r.logNormal(1500, 1) : 0),
-    cpuPct: (r) => r.between(10, 40),
+    spillMbPerSecond: (r) => (r.chance(0.15) ? r.logNormal(5, 0.7) : 0),
+    cpuPct: (r) => r.between(4, 14),
   },
 };
 
 interface SlotMix {
   perMinute: number;
-  kinds: [QueryKind, number][];
+  kinds: readonly (readonly [QueryKind, number])[];
   etlWindow: boolean;
 }
 
+type Period = 'etl_window' | 'business' | 'off_hours';
+
+const PERIOD_MIX: Record<Period, { perMinute: number; weights: Record<QueryKind, number> }> = {
+  etl_window: { perMinute: 1.6, weights: { etl: 0.55, report: 0.2, adhoc: 0.1, dashboard: 0.15 } },
+  business: { perMinute: 3, weights: { dashboard: 0.5, adhoc: 0.3, report: 0.12, etl: 0.08 } },
+  off_hours: { perMinute: 1.2, weights: { dashboard: 0.35, adhoc: 0.2, report: 0.2, etl: 0.25 } },
+};
+
+function kindWeights(role: SimulatedCluster['role'], period: Period): (readonly [QueryKind, number])[] {
+  const weights = PERIOD_MIX[period].weights;
+  // An ETL cluster mostly loads; dashboards go to the main cluster.
+  const boost: Record<QueryKind, number> = role === 'etl' ? { etl: 4, dashboard: 0.2, adhoc: 1, report: 1 } : { etl: 1, dashboard: 1, adhoc: 1, report: 1 };
+  return (Object.keys(weights) as QueryKind[]).map((kind) => [kind, weights[kind] * boost[kind]] as const);
+}
+
+const KIND_WEIGHTS = {
+  main: { etl_window: kindWeights('main', 'etl_window'), business: kindWeights('main', 'business'), off_hours: kindWeights('main', 'off_hours') },
+  etl: { etl_window: kindWeights('etl', 'etl_window'), business: kindWeights('etl', 'business'), off_hours: kindWeights('etl', 'off_hours') },
+} as const;
+
+const DAY_SECONDS = 86_400;
+/** 1970-01-01 was a Thursday (day 4 counting from Sunday = 0). */
+const EPOCH_WEEKDAY = 4;
+
 function mixAt(cluster: SimulatedCluster, slotStart: number): SlotMix {
-  const date = new Date(slotStart * 1000);
-  const hour = date.getUTCHours();
-  const weekend = date.getUTCDay() === 0 || date.getUTCDay() === 6;
-  const etlWindow = hour >= 1 && hour < 5;
-  const business = hour >= 8 && hour < 18 && !weekend;
-  let perMinute = etlWindow ? 1.6 : business ? 3 : 1.2;
-  let weights: Record<QueryKind, number> = etlWindow
-    ? { etl: 0.55, report: 0.2, adhoc: 0.1, dashboard: 0.15 }
-    : business
-      ? { dashboard: 0.5, adhoc: 0.3, report: 0.12, etl: 0.08 }
-      : { dashboard: 0.35, adhoc: 0.2, report: 0.2, etl: 0.25 };
-  if (cluster.role === 'etl') weights = { ...weights, etl: weights.etl * 4, dashboard: weights.dashboard * 0.2 };
-  if (weekend) perMinute *= 0.5;
+  const day = Math.floor(slotStart / DAY_SECONDS);
+  const hour = Math.floor((slotStart - day * DAY_SECONDS) / 3600);
+  const weekday = (day + EPOCH_WEEKDAY) % 7;
+  const weekend = weekday === 0 || weekday === 6;
+  const period: Period = hour >= 1 && hour < 5 ? 'etl_window' : hour >= 8 && hour < 18 && !weekend ? 'business' : 'off_hours';
+  const perMinute = PERIOD_MIX[period].perMinute * (weekend ? 0.5 : 1) * cluster.intensity;
   return {
-    perMinute: Math.min(MAX_ARRIVALS_PER_SLOT - 1, perMinute * cluster.intensity),
-    kinds: Object.entries(weights) as [QueryKind, number][],
-    etlWindow,
+    perMinute: Math.min(MAX_ARRIVALS_PER_SLOT - 1, perMinute),
+    kinds: KIND_WEIGHTS[cluster.role][period],
+    etlWindow: period === 'etl_window',
   };
 }
 
 const qualified = (table: SimulatedTable) => `${table.schema}.${table.name}`;
 
-function queryText(kind: QueryKind, random: Random, tables: readonly SimulatedTable[]): string {
-  const facts = tables.filter((t) => t.kind === 'fact' || t.kind === 'stage');
-  const dims = tables.filter((t) => t.kind === 'dim' || t.kind === 'agg');
-  const fact = random.pick(facts.length > 0 ? facts : tables);
-  const dim = random.pick(dims.length > 0 ? dims : tables);
+/** The SQL a query ran; derived from the query's own seed, so it is the same on every read. */
+export function queryTextOf(query: SimulatedQuery): string {
+  const { tables } = query;
+  const random = randomFrom(query.textSeed);
+  const ofKind = (...kinds: SimulatedTable['kind'][]) => {
+    const matching = tables.filter((t) => kinds.includes(t.kind));
+    return random.pick(matching.length > 0 ? matching : tables);
+  };
+  const fact = ofKind('fact', 'stage');
+  const dim = ofKind('dim', 'agg');
   const time = fact.timeColumn ?? 'updated_at';
-  switch (kind) {
+  switch (query.kind) {
     case 'dashboard':
       return `SELECT ${fact.key}, COUNT(*) AS events FROM ${qualified(fact)} WHERE ${time} >= DATEADD(day, -7, GETDATE()) GROUP BY 1 ORDER BY 2 DESC LIMIT 50`;
     case 'adhoc':
       return `SELECT f.*, d.* FROM ${qualified(fact)} f JOIN ${qualified(dim)} d ON f.${dim.key} = d.${dim.key} WHERE f.${time} >= '2024-01-01'`;
-    case 'etl':
-      return `INSERT INTO ${qualified(fact)} SELECT s.* FROM staging.stg_${fact.name.replace(/^(fact|stg)_/, '')} s LEFT JOIN ${qualified(fact)} t ON t.${fact.key} = s.${fact.key} WHERE t.${fact.key} IS NULL`;
+    case 'etl': {
+      // Loads move rows from a staging table into a fact or aggregate with the same key.
+      const target = ofKind('fact', 'agg');
+      const source = tables.find((t) => t.kind === 'stage' && t.key === target.key);
+      const from = source ? qualified(source) : `staging.stg_${target.name.replace(/^(fact|agg|mart)_/, '')}`;
+      return `INSERT INTO ${qualified(target)} SELECT s.* FROM ${from} s LEFT JOIN ${qualified(target)} t ON t.${target.key} = s.${target.key} WHERE t.${target.key} IS NULL`;
+    }
     case 'report':
       return `SELECT DATE_TRUNC('month', f.${time}) AS month, d.${dim.key}, SUM(f.amount) AS total FROM ${qualified(fact)} f JOIN ${qualified(dim)} d USING (${dim.key}) GROUP BY 1, 2 ORDER BY 1`;
   }
 }
 
 /** The queries submitted in one slot of one cluster, in submission order. */
-export function queriesInSlot(cluster: SimulatedCluster, tables: readonly SimulatedTable[], slot: number): SimulatedQuery[] {
-  const random = randomFrom(seedOf(cluster.id, 'slot', slot));
+export function queriesInSlot(
+  cluster: SimulatedCluster,
+  tables: readonly SimulatedTable[],
+  slot: number,
+  slotSeed = seedOf(cluster.id, 'slot'),
+): SimulatedQuery[] {
+  const random = randomFrom(extendSeed(slotSeed, slot));
   const slotStart = slot * SLOT_SECONDS;
   const mix = mixAt(cluster, slotStart);
   const queries: SimulatedQuery[] = [];
+  // A query that would spill past the free disk fails with "disk full" instead; stay well below.
+  const spillCeilingMb = capacityGb(cluster) * 1024 * SPILL_CEILING_SHARE;
   for (let i = 0; i < MAX_ARRIVALS_PER_SLOT; i++) {
     if (!random.chance(mix.perMinute / MAX_ARRIVALS_PER_SLOT)) continue;
     const kind = random.weighted(mix.kinds);
     const profile = PROFILES[kind];
     const submittedAt = slotStart + random.next() * SLOT_SECONDS;
     const execStartAt = submittedAt + profile.queueSeconds(random, mix.etlWindow);
+    const execSeconds = profile.execSeconds(random);
     queries.push({
       clusterId: cluster.id,
-      queryId: cluster.queryIdBase + slot * MAX_ARRIVALS_PER_SLOT + i,
+      queryId: queryIdOf(cluster, slot, i),
       kind,
       userName: random.pick(profile.users),
       database: cluster.database,
       queue: profile.queue,
       submittedAt,
       execStartAt,
-      endAt: execStartAt + profile.execSeconds(random),
-      spillMb: Math.round(profile.spillMb(random)),
+      endAt: execStartAt + execSeconds,
+      spillMb: Math.round(Math.min(spillCeilingMb, profile.spillMbPerSecond(random) * execSeconds)),
       cpuPct: profile.cpuPct(random),
-      text: queryText(kind, random, tables),
+      tables,
+      textSeed: random.int(0, 0x7fff_ffff),
     });
   }
   return queries;
@@ -170,8 +214,9 @@ export function queriesOverlapping(
   const firstSlot = Math.floor((fromSeconds - MAX_QUERY_LIFETIME_SECONDS) / SLOT_SECONDS);
   const lastSlot = Math.floor(toSeconds / SLOT_SECONDS);
   const found: SimulatedQuery[] = [];
+  const slotSeed = seedOf(cluster.id, 'slot');
   for (let slot = firstSlot; slot <= lastSlot; slot++) {
-    for (const query of queriesInSlot(cluster, tables, slot)) {
+    for (const query of queriesInSlot(cluster, tables, slot, slotSeed)) {
       if (query.submittedAt <= toSeconds && query.endAt > fromSeconds) found.push(query);
     }
   }

@@ -1,0 +1,98 @@
+import Router, { type RouterContext } from '@koa/router';
+import type { EnvironmentResolver } from '../src/gateways/warehouse/environments.js';
+import {
+  isUnknownEnvironment,
+  isWarehouseUnavailable,
+  SLOW_QUERY_THRESHOLD_SECONDS,
+  SPILL_LOOKBACK_HOURS,
+  SPILL_TOP_N,
+  systemClock,
+  TABLE_ALERT_LOOKBACK_DAYS,
+  VACUUM_STATS_OFF_THRESHOLD_PCT,
+  VACUUM_UNSORTED_THRESHOLD_PCT,
+  type Clock,
+  type WarehouseGateway,
+} from '../src/gateways/warehouse/port.js';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import { HttpProblem, serviceUnavailable } from '../src/http/problem.js';
+import type { AppState } from '../src/http/state.js';
+
+/**
+ * GET /warehouse/*: live warehouse health (SPEC "Warehouse health"). No parameters: the cluster
+ * and schema come from the token's env_id. Every request reads the warehouse; nothing is cached.
+ * Response shapes are documented in docs-warehouse.md.
+ */
+
+export interface WarehouseRouteDeps {
+  gateway: WarehouseGateway;
+  environments: EnvironmentResolver;
+  now?: Clock;
+}
+
+/** Our typed failures → problems; anything else stays a 500 with no internals exposed. */
+function warehouseProblem(error: unknown): unknown {
+  if (isWarehouseUnavailable(error)) return serviceUnavailable(error.message);
+  if (isUnknownEnvironment(error)) return new HttpProblem(404, 'Not Found', error.message);
+  return error;
+}
+
+export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  const now = deps.now ?? systemClock;
+
+  /** Resolves the caller's environment (404 if unknown), asks one question, stamps generated_at. */
+  const answer =
+    <T>(question: (envId: string) => Promise<T>, shape: (result: T) => Record<string, unknown>) =>
+    async (ctx: RouterContext<AppState>) => {
+      const { envId } = ctx.state.principal;
+      try {
+        deps.environments.resolve(envId);
+        const result = await question(envId);
+        ok(ctx, { ...shape(result), generated_at: now().toISOString() });
+      } catch (error) {
+        throw warehouseProblem(error);
+      }
+    };
+
+  const { gateway } = deps;
+  const read = requires('warehouse:read');
+
+  router.get(
+    '/warehouse/cluster',
+    read,
+    answer((envId) => gateway.cluster(envId), (health) => ({ clusters: health.clusters, nodes: health.nodes, totals: health.totals })),
+  );
+  router.get(
+    '/warehouse/queries/slow',
+    read,
+    answer((envId) => gateway.slowQueries(envId), (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS })),
+  );
+  router.get(
+    '/warehouse/queries/spill',
+    read,
+    answer((envId) => gateway.spillQueries(envId), (queries) => ({ queries, lookback_hours: SPILL_LOOKBACK_HOURS, limit: SPILL_TOP_N })),
+  );
+  router.get(
+    '/warehouse/tables/vacuum',
+    read,
+    answer(
+      (envId) => gateway.vacuumCandidates(envId),
+      (tables) => ({
+        tables,
+        thresholds: { unsorted_pct: VACUUM_UNSORTED_THRESHOLD_PCT, stats_off: VACUUM_STATS_OFF_THRESHOLD_PCT },
+      }),
+    ),
+  );
+  router.get(
+    '/warehouse/tables/alerts',
+    read,
+    answer((envId) => gateway.tableAlerts(envId), (alerts) => ({ alerts, lookback_days: TABLE_ALERT_LOOKBACK_DAYS })),
+  );
+  router.get(
+    '/warehouse/storage',
+    read,
+    answer((envId) => gateway.storage(envId), (tables) => ({ tables })),
+  );
+  return router;
+}
