@@ -25,6 +25,15 @@ const environmentSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag,
   /** How long a command waits for projections before answering anyway (read-your-writes bound). */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** JSON file mapping env_id → Redshift target; unset: every environment is a simulated cluster. */
+  WAREHOUSE_ENVIRONMENTS: z.string().min(1).optional(),
+  ALERT_EVALUATION_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Heartbeat comment period on server-sent event streams. */
+  SSE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  /** Identity provider management API (Auth0-style) for invitations; all three or none. */
+  IDP_MANAGEMENT_URL: optionalUrl,
+  IDP_CLIENT_ID: z.string().min(1).optional(),
+  IDP_CLIENT_SECRET: z.string().min(1).optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -44,6 +53,14 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     mongodb: env.MONGODB_URL ? { url: env.MONGODB_URL, database: env.MONGODB_DATABASE } : undefined,
     outboundAllowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+    warehouseEnvironmentsFile: env.WAREHOUSE_ENVIRONMENTS,
+    alertEvaluationIntervalSeconds: env.ALERT_EVALUATION_INTERVAL_SECONDS,
+    sseHeartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
+    /** Unset: invitations are written to DATA_DIR/outbox. */
+    identityProvider:
+      env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET
+        ? { managementUrl: env.IDP_MANAGEMENT_URL, clientId: env.IDP_CLIENT_ID, clientSecret: env.IDP_CLIENT_SECRET }
+        : undefined,
   };
 }
 
@@ -61,6 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (parsed.data.AUTH_JWKS_URI && !parsed.data.AUTH_ISSUER) {
     throw new ConfigError('invalid configuration: AUTH_ISSUER: required when AUTH_JWKS_URI is set');
+  }
+  const idp = ['IDP_MANAGEMENT_URL', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'] as const;
+  const idpMissing = idp.filter((name) => !parsed.data[name]);
+  if (idpMissing.length > 0 && idpMissing.length < idp.length) {
+    throw new ConfigError(`invalid configuration: ${idpMissing.join(', ')}: required when any of ${idp.join(', ')} is set`);
   }
   return toConfig(parsed.data);
 }

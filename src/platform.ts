@@ -10,10 +10,21 @@ import type { AddressInfo } from 'node:net';
 import { channelCommandRoutes } from '../commands/channels.js';
 import { channelsProjection } from '../projections/channels.js';
 import { channelQueryRoutes, channelView, findChannel } from '../queries/channels.js';
+import { escalationPolicyCommandRoutes } from '../commands/escalation-policies.js';
+import { escalationPoliciesProjection } from '../projections/escalation-policies.js';
+import { escalationPolicyQueryRoutes, escalationPolicyView, findEscalationPolicy, policiesReferencingChannel } from '../queries/escalation-policies.js';
+import { alertRulesProjection } from '../projections/alert-rules.js';
+import { incidentsProjection } from '../projections/incidents.js';
+import { composeAlerting } from './composition/alerting.js';
+import { composeWarehouse } from './composition/warehouse.js';
+import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
 import { embeddedIdpRoutes, loadOrCreateDevClient, type ClientRegistration } from './auth/embedded-idp.js';
-import { ownerRoleResolver } from './auth/permission-resolver.js';
+import { iamChangeStamps, reportingIamCommits } from './auth/iam-change-stamps.js';
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
+import { managementApiIdentityProvider } from './gateways/identity/management-api.js';
+import { outboxInvitations, outboxMailer } from './gateways/identity/outbox-mailer.js';
+import { createIam, IAM_PROJECTION_NAMES, iamProjections } from './iam-composition.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import type { EventStore } from './eventstore/port.js';
@@ -29,7 +40,7 @@ import type { ReadStore } from './readstore/port.js';
 import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
-export const projections: Projection[] = [channelsProjection];
+export const projections: Projection[] = [channelsProjection, escalationPoliciesProjection, ...iamProjections, alertRulesProjection, incidentsProjection];
 
 /** EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR otherwise. */
 export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore }> {
@@ -51,6 +62,10 @@ export interface RunningPlatform {
   readStore: ReadStore;
   runner: ReturnType<typeof createProjectionRunner>;
   routers: ReturnType<typeof createApp>['routers'];
+  evaluator: Evaluator;
+  /** A second evaluator over the same stores (tests of concurrent instances). */
+  newEvaluator(): Evaluator;
+  liveListeners(): number;
   stop(): Promise<void>;
 }
 
@@ -62,7 +77,9 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   const { readStore } = stores;
   const now = () => new Date();
 
-  const runner = createProjectionRunner({ eventStore, readStore, projections, logger });
+  // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
+  const iamStamps = iamChangeStamps();
+  const runner = createProjectionRunner({ eventStore, readStore: reportingIamCommits(readStore, IAM_PROJECTION_NAMES, iamStamps), projections, logger });
   await runner.start();
 
   const commandDeps = {
@@ -70,6 +87,9 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     now,
     waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs),
   };
+
+  const warehouse = await composeWarehouse(config, now);
+  const alerting = composeAlerting({ config, commandDeps, readStore, metrics: warehouse.metrics, logger, registry: metrics.registry });
 
   let listeningUrl = '';
   const embedded = config.auth.mode === 'embedded';
@@ -84,6 +104,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
       checks: {
         event_store: async () => eventStore.ping(),
         read_store: async () => readStore.ping(),
+        warehouse: async () => ({ mode: warehouse.mode }),
       },
       extra: () => ({
         projections: runner.status().map((s) => ({ name: s.name, position: String(s.position), lag: s.lag, ...(s.failing ? { failing: s.failing } : {}) })),
@@ -94,11 +115,23 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient] }));
   }
 
+  const invitationMailer = outboxMailer({ directory: join(config.dataDir, 'outbox'), from: `warehouse-watch <no-reply@${new URL(config.baseUrl).hostname}>` });
+  const iam = createIam({
+    ...commandDeps,
+    reader: readStore,
+    stamps: iamStamps,
+    logger,
+    identity: config.identityProvider
+      ? managementApiIdentityProvider({ ...config.identityProvider, mailer: invitationMailer, resultUrl: config.baseUrl })
+      : outboxInvitations({ mailer: invitationMailer, signInUrl: config.baseUrl }),
+  });
+
   const { app, routers } = createApp({
     logger,
     metrics,
     publicRoutes,
-    permissions: ownerRoleResolver,
+    permissions: iam.permissions,
+    afterAuthentication: iam.afterAuthentication,
     authenticate: authenticate({
       jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
       issuer: config.auth.issuer,
@@ -114,10 +147,26 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
               const doc = await findChannel(readStore, tenantId, id);
               return doc ? channelView(doc) : null;
             },
-            channelReferences: async () => [],
+            channelReferences: (tenantId, id) => policiesReferencingChannel(readStore, tenantId, id),
           }),
       },
       { alias: true, routes: () => channelQueryRoutes({ reader: readStore }) },
+      {
+        alias: false,
+        routes: () =>
+          escalationPolicyCommandRoutes({
+            ...commandDeps,
+            reader: readStore,
+            viewPolicy: async (tenantId, id) => {
+              const doc = await findEscalationPolicy(readStore, tenantId, id);
+              return doc ? escalationPolicyView(doc) : null;
+            },
+          }),
+      },
+      { alias: false, routes: () => escalationPolicyQueryRoutes({ reader: readStore }) },
+      ...iam.modules,
+      ...warehouse.modules,
+      ...alerting.modules,
     ],
   });
 
@@ -127,6 +176,7 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
   server.requestTimeout = 0;
   const { port } = server.address() as AddressInfo;
   listeningUrl = `http://127.0.0.1:${port}`;
+  alerting.start();
 
   return {
     url: listeningUrl,
@@ -136,7 +186,11 @@ export async function startPlatform(config: Config): Promise<RunningPlatform> {
     readStore,
     runner,
     routers,
+    evaluator: alerting.evaluator,
+    newEvaluator: alerting.newEvaluator,
+    liveListeners: () => alerting.hub.listenerCount(),
     async stop() {
+      await alerting.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

@@ -23,7 +23,7 @@ const decisions: [string, boolean, { ok: true; value: number } | { ok: false; er
 for (const [title, hasActiveIncident, reading, outcome, action] of decisions) {
   test(`evaluation: ${title} → ${outcome}`, (t) => {
     const decision = decideEvaluation({ condition: 'gt', threshold: 30, hasActiveIncident }, reading);
-    t.is(decision.outcome, outcome);
-    t.is(decision.action, action);
+    t.is(decision.outcome as string, outcome);
+    t.is(decision.action as string, action);
   });
 }

@@ -4,10 +4,27 @@
  * stored events are never rewritten.
  */
 import { z } from 'zod';
+import { alertRuleEvents } from './alert-rule.js';
 import { channelEvents } from './channel.js';
+import { escalationPolicyEvents } from './escalation-policy.js';
+import { incidentEvents } from './incident.js';
+import { ruleEvaluationEvents } from './rule-evaluation.js';
+import { groupEvents } from './group.js';
+import { roleEvents } from './role.js';
+import { tenantEvents } from './tenant.js';
+import { userEmailEvents, userEvents } from './user.js';
 
 const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...channelEvents,
+  ...escalationPolicyEvents,
+  ...alertRuleEvents,
+  ...incidentEvents,
+  ...ruleEvaluationEvents,
+  ...userEvents,
+  ...userEmailEvents,
+  ...roleEvents,
+  ...groupEvents,
+  ...tenantEvents,
 };
 
 /** Old stored shapes → current shape, by event type. Empty until a schema first changes. */

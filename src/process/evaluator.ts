@@ -27,8 +27,21 @@ export interface EvaluatorDeps extends CommandDeps {
   reader: ReadModelReader;
   metrics: MetricRegistry;
   logger: Logger;
-  registry: Registry;
+  instruments: EvaluatorInstruments;
 }
+
+/** Prometheus instruments of the evaluator; created once per registry, shared by evaluators. */
+export function createEvaluatorInstruments(registry: Registry) {
+  return {
+    tickDuration: new Histogram({ name: 'evaluator_tick_duration_seconds', help: 'Duration of one evaluation tick', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers: [registry] }),
+    rulesEvaluated: new Counter({ name: 'evaluator_rules_evaluated_total', help: 'Rule evaluations', registers: [registry] }),
+    readErrors: new Counter({ name: 'evaluator_metric_read_errors_total', help: 'Rule evaluations whose metric could not be read', registers: [registry] }),
+    triggered: new Counter({ name: 'incidents_triggered_total', help: 'Incidents triggered', labelNames: ['severity'] as const, registers: [registry] }),
+    resolved: new Counter({ name: 'incidents_resolved_total', help: 'Incidents resolved', labelNames: ['severity', 'reason'] as const, registers: [registry] }),
+  };
+}
+
+export type EvaluatorInstruments = ReturnType<typeof createEvaluatorInstruments>;
 
 export interface TickReport {
   rules: number;
@@ -40,11 +53,7 @@ export interface TickReport {
 }
 
 export function createEvaluator(deps: EvaluatorDeps) {
-  const tickDuration = new Histogram({ name: 'evaluator_tick_duration_seconds', help: 'Duration of one evaluation tick', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers: [deps.registry] });
-  const rulesEvaluated = new Counter({ name: 'evaluator_rules_evaluated_total', help: 'Rule evaluations', registers: [deps.registry] });
-  const readErrors = new Counter({ name: 'evaluator_metric_read_errors_total', help: 'Rule evaluations whose metric could not be read', registers: [deps.registry] });
-  const triggered = new Counter({ name: 'incidents_triggered_total', help: 'Incidents triggered', labelNames: ['severity'] as const, registers: [deps.registry] });
-  const resolved = new Counter({ name: 'incidents_resolved_total', help: 'Incidents resolved', labelNames: ['severity', 'reason'] as const, registers: [deps.registry] });
+  const { tickDuration, rulesEvaluated, readErrors, triggered, resolved } = deps.instruments;
 
   const command = (rule: AlertRuleDoc, incidentId: string, cmd: IncidentCommand, tickId: string) =>
     handleCommand(deps, incidentDecider, {

@@ -1,0 +1,41 @@
+/**
+ * A user's permission overrides (the first level of resolution; not part of the User resource).
+ * Changing them needs iam:admin. PUT replaces the whole map; DELETE clears it.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
+import type { PermissionGrants } from '../src/events/permission-grants.js';
+import { commandHeaders, envelopeFrom, ifMatchRevision } from '../src/http/command-context.js';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import type { AppState } from '../src/http/state.js';
+import { permissionsBodySchema } from './permission-map.js';
+import { storedResourceId } from './resource-id.js';
+import { userDecider, userStream } from './users.js';
+
+export function userOverrideRoutes(deps: CommandDeps) {
+  const router = new Router<AppState>();
+
+  async function setOverrides(ctx: Context & { state: AppState }, permissions: PermissionGrants) {
+    const userId = storedResourceId(ctx.params.id, 'user');
+    const outcome = await handleCommand(deps, userDecider, {
+      stream: userStream(userId),
+      resourceName: 'user',
+      command: { kind: 'SetPermissionOverrides', userId, permissions },
+      envelope: envelopeFrom(ctx),
+      expectedRevision: ifMatchRevision(ctx),
+    });
+    commandHeaders(ctx, outcome);
+    ok(ctx, { user_id: userId, permissions });
+  }
+
+  router.put('/users/:id/permission-overrides', requires('iam:admin'), async (ctx) => {
+    await setOverrides(ctx, permissionsBodySchema.parse(ctx.request.body).permissions);
+  });
+
+  router.delete('/users/:id/permission-overrides', requires('iam:admin'), async (ctx) => {
+    await setOverrides(ctx, {});
+  });
+  return router;
+}

@@ -1,0 +1,134 @@
+/**
+ * User command routes (SPEC.md, Users): create, replace (PUT), change (PATCH), delete, and retry
+ * the invitation. Uniqueness of the email is kept by commands/user-email-reservation.ts; the
+ * invitation runs after the user is stored (src/process/user-invitations.ts).
+ */
+import Router from '@koa/router';
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../src/commanding/command-handler.js';
+import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
+import { envelopeFrom, etagOf, ifMatchRevision } from '../src/http/command-context.js';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import { HttpProblem } from '../src/http/problem.js';
+import type { AppState } from '../src/http/state.js';
+import type { InviteUser } from '../src/process/user-invitations.js';
+import { assertCallerMayAssign } from './assignment-guard.js';
+import { storedResourceId } from './resource-id.js';
+import { emailKey, releaseEmail, reserveEmail } from './user-email-reservation.js';
+import {
+  createUserBodySchema, patchUserBodySchema, replaceUserBodySchema, resolveAssignments, userChangesFrom,
+  type GrantSourceLookup, type UserChanges,
+} from './user-input.js';
+import { userDecider, userStream, type UserCommand } from './users.js';
+
+export interface UserCommandDeps extends CommandDeps {
+  assignments: GrantSourceLookup;
+  /** The user as clients see it, with its revision (for the ETag), after the command. */
+  viewUser: (tenantId: string, id: string) => Promise<{ data: Record<string, unknown>; revision: number } | null>;
+  invite: InviteUser;
+  logger: Logger;
+}
+
+type RouteContext = Context & { state: AppState };
+
+export function userCommandRoutes(deps: UserCommandDeps) {
+  const router = new Router<AppState>();
+  const run = (ctx: RouteContext, command: UserCommand, expectedRevision?: bigint) =>
+    handleCommand(deps, userDecider, { stream: userStream(command.userId), resourceName: 'user', command, envelope: envelopeFrom(ctx), expectedRevision });
+
+  /** Releasing is tidying up: if it fails, the reservation is taken over later (see the reservation module). */
+  const releaseQuietly = (envelope: CommandEnvelope, email: string, userId: string) =>
+    releaseEmail(deps, envelope, email, userId).catch((error) => deps.logger.warn({ err: error, userId }, 'could not release an email reservation'));
+
+  async function respond(ctx: RouteContext, id: string, status: number, projected: boolean) {
+    const view = await deps.viewUser(ctx.state.principal.tenantId, id);
+    if (!view) throw rejectNotFound('user');
+    ctx.set('ETag', etagOf(view.revision));
+    if (!projected) ctx.set('X-Read-Model-Pending', 'true');
+    ok(ctx, view.data, status);
+  }
+
+  router.post('/users', requires('iam:write'), async (ctx) => {
+    const body = createUserBodySchema.parse(ctx.request.body);
+    const { role, groups } = await resolveAssignments(deps.assignments, ctx.state.principal.tenantId, { roleId: body.role_id, groupIds: body.group_ids });
+    await assertCallerMayAssign(ctx.state, [...(role ? [role] : []), ...groups]);
+    const userId = randomUUID();
+    const envelope = envelopeFrom(ctx);
+    await reserveEmail(deps, envelope, body.email, userId);
+    let created;
+    try {
+      const profile = { email: body.email, name: body.name, roleId: body.role_id, groupIds: body.group_ids };
+      created = await run(ctx, { kind: 'CreateUser', userId, profile, isActive: body.is_active });
+    } catch (error) {
+      await releaseQuietly(envelope, body.email, userId);
+      throw error;
+    }
+    if (body.is_active) {
+      // The user is stored whatever happens here; a failure shows as invitation_status and is retried by POST .../invite.
+      await deps.invite(envelope, userId).catch((error) => deps.logger.error({ err: error, userId }, 'could not record the invitation'));
+    }
+    ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${userId}`);
+    await respond(ctx, userId, 201, created.projected);
+  });
+
+  async function update(ctx: RouteContext, { changes, isActive }: UserChanges) {
+    const id = storedResourceId(ctx.params.id, 'user');
+    const envelope = envelopeFrom(ctx);
+    const loaded = await loadStream(deps.eventStore, userDecider, userStream(id), envelope.tenantId, 'user');
+    const current = loaded.state.profile;
+    if (!current || loaded.state.status === 'removed') throw rejectNotFound('user');
+    const ifMatch = ifMatchRevision(ctx);
+    if (ifMatch !== undefined && ifMatch !== loaded.revision) {
+      throw rejectConflict(`user was changed by someone else (revision ${String(loaded.revision)}, not ${ifMatch})`, { current_revision: String(loaded.revision) });
+    }
+    const { role, groups } = await resolveAssignments(deps.assignments, envelope.tenantId, { roleId: changes.roleId, groupIds: changes.groupIds });
+    // Only what the change newly grants is checked: editing the name of a more powerful user is fine.
+    const newRole = role && role.id !== current.roleId ? [role] : [];
+    await assertCallerMayAssign(ctx.state, [...newRole, ...groups.filter((group) => !current.groupIds.includes(group.id))]);
+    const newEmail = changes.email !== undefined && emailKey(changes.email) !== emailKey(current.email) ? changes.email : undefined;
+    if (newEmail) await reserveEmail(deps, envelope, newEmail, id);
+    let outcome;
+    try {
+      // An email change must apply to the profile it was reserved against: expect the revision read above.
+      outcome = await run(ctx, { kind: 'UpdateUser', userId: id, changes, isActive }, ifMatch ?? (newEmail ? loaded.revision! : undefined));
+    } catch (error) {
+      if (newEmail) await releaseQuietly(envelope, newEmail, id);
+      throw error;
+    }
+    if (newEmail) await releaseQuietly(envelope, current.email, id);
+    await respond(ctx, id, 200, outcome.projected);
+  }
+
+  router.put('/users/:id', requires('iam:write'), async (ctx) => {
+    const body = replaceUserBodySchema.parse(ctx.request.body);
+    await update(ctx, userChangesFrom(body));
+  });
+
+  router.patch('/users/:id', requires('iam:write'), async (ctx) => {
+    await update(ctx, userChangesFrom(patchUserBodySchema.parse(ctx.request.body)));
+  });
+
+  router.delete('/users/:id', requires('iam:admin'), async (ctx) => {
+    const id = storedResourceId(ctx.params.id, 'user');
+    const envelope = envelopeFrom(ctx);
+    const outcome = await run(ctx, { kind: 'RemoveUser', userId: id }, ifMatchRevision(ctx));
+    // The address may be used again (by a new user); the removed user's history keeps it.
+    const { state } = await loadStream(deps.eventStore, userDecider, userStream(id), envelope.tenantId, 'user');
+    if (state.profile) await releaseQuietly(envelope, state.profile.email, id);
+    if (outcome.revision !== null) ctx.set('ETag', etagOf(outcome.revision));
+    ok(ctx, { id, deleted: true });
+  });
+
+  router.post('/users/:id/invite', requires('iam:write'), async (ctx) => {
+    const id = storedResourceId(ctx.params.id, 'user');
+    const outcome = await deps.invite(envelopeFrom(ctx), id);
+    if (!outcome.sent) {
+      throw new HttpProblem(503, 'Service Unavailable', `the invitation failed: ${outcome.error}`, undefined, { invitation_status: 'failed' });
+    }
+    await respond(ctx, id, 200, true);
+  });
+  return router;
+}

@@ -1,0 +1,87 @@
+import Router from '@koa/router';
+import { ROLES, type RoleDoc } from '../projections/roles.js';
+import { BUILT_IN_ROLES, builtInRole, type BuiltInRole } from '../src/auth/built-in-roles.js';
+import type { GrantSource } from '../src/auth/effective-permissions.js';
+import { etagOf } from '../src/http/command-context.js';
+import { ok, okPage } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import { pageRequest, type PageRequest } from '../src/http/pagination.js';
+import { notFound } from '../src/http/problem.js';
+import type { AppState } from '../src/http/state.js';
+import type { ReadModelReader, Scalar } from '../src/readstore/port.js';
+
+const isCustomRole = (role: RoleDoc | BuiltInRole): role is RoleDoc => typeof (role as RoleDoc).tenantId === 'string';
+
+/** A role as clients see it. Built-in roles have no timestamps. */
+export const roleView = (role: RoleDoc | BuiltInRole) => ({
+  id: role.id,
+  name: role.name,
+  description: role.description,
+  permissions: role.permissions,
+  built_in: !isCustomRole(role),
+  created_at: isCustomRole(role) ? role.createdAt : null,
+  updated_at: isCustomRole(role) ? role.updatedAt : null,
+});
+
+export async function findCustomRole(reader: ReadModelReader, tenantId: string, id: string) {
+  const doc = await reader.get<RoleDoc>(ROLES, id);
+  return doc && doc.tenantId === tenantId ? doc : null;
+}
+
+/** A role of the tenant: built-in (id = name) or custom. */
+export async function findRole(reader: ReadModelReader, tenantId: string, id: string): Promise<RoleDoc | BuiltInRole | null> {
+  return builtInRole(id) ?? (await findCustomRole(reader, tenantId, id));
+}
+
+export const roleGrants = (role: RoleDoc | BuiltInRole): GrantSource => ({ id: role.id, permissions: role.permissions });
+
+/**
+ * The roles a token's `roles` claim names, for a principal without a user record: built-in roles
+ * by name, custom roles by id or by name.
+ */
+export async function rolesNamed(reader: ReadModelReader, tenantId: string, names: string[]): Promise<GrantSource[]> {
+  if (names.length === 0) return [];
+  const builtIn = BUILT_IN_ROLES.filter((role) => names.includes(role.id));
+  const custom = [
+    ...(await reader.find<RoleDoc>(ROLES, { tenantId, id: { $in: names } })),
+    ...(await reader.find<RoleDoc>(ROLES, { tenantId, name: { $in: names } })),
+  ];
+  const unique = new Map([...builtIn, ...custom].map((role) => [role.id, role]));
+  return [...unique.values()].map(roleGrants);
+}
+
+/**
+ * One page of the tenant's roles: the built-in roles first, then custom roles oldest first. The
+ * built-in ones sort as if created at "" (before any timestamp), so one keyset cursor covers both.
+ */
+async function readRolePage(reader: ReadModelReader, tenantId: string, page: PageRequest) {
+  const after = page.after;
+  const afterKey = after ? [String(after.values[0] ?? ''), after.id] as const : undefined;
+  const builtIn = BUILT_IN_ROLES.filter((role) => !afterKey || (afterKey[0] === '' && role.id > afterKey[1]))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  const custom = await reader.find<RoleDoc>(ROLES, { tenantId }, { sort: [['createdAt', 'asc']], limit: page.limit + 1, after });
+  const combined = [...builtIn, ...custom];
+  const items = combined.slice(0, page.limit);
+  const last = items.at(-1);
+  const cursorValues: Scalar[] = last && isCustomRole(last) ? [last.createdAt] : [''];
+  // Same encoding as src/http/pagination.ts, so pageRequest decodes it.
+  const nextCursor = combined.length > page.limit && last ? Buffer.from(JSON.stringify({ v: cursorValues, id: last.id })).toString('base64url') : null;
+  return { items, page: { limit: page.limit, next_cursor: nextCursor } };
+}
+
+export function roleQueryRoutes(deps: { reader: ReadModelReader }) {
+  const router = new Router<AppState>();
+
+  router.get('/roles', requires('iam:read'), async (ctx) => {
+    const { items, page } = await readRolePage(deps.reader, ctx.state.principal.tenantId, pageRequest(ctx));
+    okPage(ctx, items.map(roleView), page);
+  });
+
+  router.get('/roles/:id', requires('iam:read'), async (ctx) => {
+    const role = await findRole(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
+    if (!role) throw notFound('role');
+    if (isCustomRole(role)) ctx.set('ETag', etagOf(role.revision));
+    ok(ctx, roleView(role));
+  });
+  return router;
+}

@@ -1,0 +1,28 @@
+import Router from '@koa/router';
+import { TENANT_PERMISSION_DEFAULTS, type TenantDefaultsDoc } from '../projections/tenant-defaults.js';
+import type { PermissionGrants } from '../src/events/permission-grants.js';
+import { etagOf } from '../src/http/command-context.js';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import type { AppState } from '../src/http/state.js';
+import type { ReadModelReader } from '../src/readstore/port.js';
+
+/** The tenant's defaults; a tenant that never set them has none (every permission open, hence denied). */
+export async function tenantDefaults(reader: ReadModelReader, tenantId: string): Promise<TenantDefaultsDoc | null> {
+  return reader.get<TenantDefaultsDoc>(TENANT_PERMISSION_DEFAULTS, tenantId);
+}
+
+export const tenantDefaultsView = (doc: TenantDefaultsDoc | null) => ({
+  permissions: (doc?.permissions ?? {}) as PermissionGrants,
+  updated_at: doc?.updatedAt ?? null,
+});
+
+export function tenantDefaultsQueryRoutes(deps: { reader: ReadModelReader }) {
+  const router = new Router<AppState>();
+  router.get('/tenant/permission-defaults', requires('iam:read'), async (ctx) => {
+    const doc = await tenantDefaults(deps.reader, ctx.state.principal.tenantId);
+    if (doc) ctx.set('ETag', etagOf(doc.revision));
+    ok(ctx, tenantDefaultsView(doc));
+  });
+  return router;
+}

@@ -1,0 +1,81 @@
+/**
+ * Composition of alerting: alert rules, incidents (commands, queries, live feed) and the
+ * evaluator that turns metric readings into incidents on a node-schedule timer.
+ */
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { alertRuleCommandRoutes } from '../../commands/alert-rules.js';
+import { incidentDecider, incidentStream } from '../../commands/incident-decider.js';
+import { incidentCommandRoutes } from '../../commands/incidents.js';
+import { ALERT_RULES, type AlertRuleDoc } from '../../projections/alert-rules.js';
+import { alertRuleQueryRoutes, alertRuleView, findRule } from '../../queries/alert-rules.js';
+import { incidentStreamRoutes } from '../../queries/incident-stream.js';
+import { incidentQueryRoutes } from '../../queries/incidents.js';
+import { findEscalationPolicy } from '../../queries/escalation-policies.js';
+import { handleCommand, type CommandDeps } from '../commanding/command-handler.js';
+import type { Config } from '../config.js';
+import { createLiveEventHub } from '../events/live-event-hub.js';
+import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
+import { envelopeFrom } from '../http/command-context.js';
+import type { ApiModule } from '../http/app.js';
+import { createEvaluator, createEvaluatorInstruments } from '../process/evaluator.js';
+import { scheduleEvaluator } from '../process/evaluator-schedule.js';
+import type { ReadStore } from '../readstore/port.js';
+
+export function composeAlerting(deps: { config: Config; commandDeps: CommandDeps; readStore: ReadStore; metrics: MetricRegistry; logger: Logger; registry: Registry }) {
+  const { commandDeps, readStore, config } = deps;
+  const hub = createLiveEventHub(commandDeps.eventStore, deps.logger);
+  const instruments = createEvaluatorInstruments(deps.registry);
+  const newEvaluator = () => createEvaluator({ ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments });
+  const evaluator = newEvaluator();
+
+  const resolveActiveIncidentOfDeletedRule = async (ctx: Parameters<typeof envelopeFrom>[0], ruleId: string) => {
+    const rule = await readStore.get<AlertRuleDoc>(ALERT_RULES, ruleId);
+    if (!rule?.activeIncidentId) return null;
+    await handleCommand(commandDeps, incidentDecider, {
+      stream: incidentStream(rule.activeIncidentId),
+      resourceName: 'incident',
+      command: { kind: 'ResolveIncident', incidentId: rule.activeIncidentId, reason: 'rule_deleted' },
+      envelope: envelopeFrom(ctx),
+      retriesOnConflict: 3,
+    });
+    return rule.activeIncidentId;
+  };
+
+  const modules: ApiModule[] = [
+    {
+      alias: false,
+      routes: () =>
+        alertRuleCommandRoutes({
+          ...commandDeps,
+          metricIds: () => deps.metrics.ids(),
+          policyExists: async (tenantId, id) => (await findEscalationPolicy(readStore, tenantId, id)) !== null,
+          viewRule: async (tenantId, id) => {
+            const doc = await findRule(readStore, tenantId, id);
+            return doc ? alertRuleView(doc) : null;
+          },
+          resolveActiveIncidentOfDeletedRule,
+        }),
+    },
+    { alias: false, routes: () => alertRuleQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
+    // The live feed is registered before /incidents/:id so "stream" is never taken for an id.
+    { alias: false, routes: () => incidentStreamRoutes({ eventStore: commandDeps.eventStore, hub, heartbeatMs: config.sseHeartbeatMs }) },
+    { alias: false, routes: () => incidentCommandRoutes(commandDeps) },
+    { alias: false, routes: () => incidentQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
+  ];
+
+  let schedule: ReturnType<typeof scheduleEvaluator> | undefined;
+  return {
+    modules,
+    evaluator,
+    newEvaluator,
+    hub,
+    start() {
+      schedule = scheduleEvaluator(evaluator, { intervalSeconds: config.alertEvaluationIntervalSeconds, logger: deps.logger });
+    },
+    async stop() {
+      await schedule?.stop();
+      await hub.close();
+    },
+  };
+}

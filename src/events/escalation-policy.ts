@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * Events of the `escalationPolicy-<id>` streams. Created and Replaced carry the whole policy, so a
+ * fold is trivial and an auditor reads every version of a policy from its stream.
+ */
+export const TARGET_TYPES = ['user', 'group', 'schedule', 'channel'] as const;
+export const DELIVERY_CHANNELS = ['email', 'sms', 'chat'] as const;
+
+export type TargetType = (typeof TARGET_TYPES)[number];
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
+const escalationTarget = z.object({
+  type: z.enum(TARGET_TYPES),
+  id: z.uuid(),
+  /** How a person-like target is reached; always empty for channel targets (the channel decides). */
+  channels: z.array(z.enum(DELIVERY_CHANNELS)),
+});
+
+const escalationStage = z.object({
+  stageOrder: z.number().int(),
+  delayMinutes: z.number().int(),
+  targets: z.array(escalationTarget),
+});
+
+const policyFields = {
+  policyId: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  stages: z.array(escalationStage),
+  repeatIntervalMinutes: z.number().int(),
+};
+
+export const escalationPolicyEvents = {
+  EscalationPolicyCreated: z.object(policyFields),
+  EscalationPolicyReplaced: z.object(policyFields),
+  EscalationPolicyDeleted: z.object({ policyId: z.uuid() }),
+};
+
+export type EscalationTarget = z.infer<typeof escalationTarget>;
+export type EscalationStage = z.infer<typeof escalationStage>;
+export type EscalationPolicyData = z.infer<typeof escalationPolicyEvents.EscalationPolicyCreated>;
+
+export type EscalationPolicyEvent =
+  | { type: 'EscalationPolicyCreated'; data: EscalationPolicyData }
+  | { type: 'EscalationPolicyReplaced'; data: EscalationPolicyData }
+  | { type: 'EscalationPolicyDeleted'; data: { policyId: string } };

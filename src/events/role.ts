@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { permissionGrantsSchema } from './permission-grants.js';
+
+/** Events of the `role-<id>` streams (custom roles; the built-in roles are not event-sourced). */
+const roleFields = {
+  roleId: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  permissions: permissionGrantsSchema,
+};
+
+export const roleEvents = {
+  RoleCreated: z.object(roleFields),
+  RoleUpdated: z.object(roleFields),
+  RoleDeleted: z.object({ roleId: z.uuid() }),
+};
+
+export type RoleEvent = {
+  [K in keyof typeof roleEvents]: { type: K; data: z.infer<(typeof roleEvents)[K]> };
+}[keyof typeof roleEvents];

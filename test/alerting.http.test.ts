@@ -1,0 +1,199 @@
+/**
+ * Alert rules, the evaluator and incidents end to end on the simulated warehouse, with the
+ * evaluation interval set to 1 s. Waits are on conditions with deadlines, never fixed sleeps.
+ */
+import test from 'ava';
+import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+import { connectSse } from './support/sse-client.js';
+import { waitFor } from './support/wait-for.js';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp({ env: { ALERT_EVALUATION_INTERVAL_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1' } });
+});
+test.after.always(async () => app?.close());
+
+async function policyFor(caller: Caller): Promise<string> {
+  const channel = await app.request('POST', '/notification-channels', {
+    caller, body: { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } },
+  });
+  const policy = await app.request('POST', '/api/v1/escalation-policies', {
+    caller,
+    body: { name: 'DBA', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }] },
+  });
+  if (policy.status !== 201) throw new Error(`policy: ${policy.status} ${JSON.stringify(policy.body)}`);
+  return policy.body.data.id;
+}
+
+const pin = (caller: Caller, metric: string, value: number) =>
+  app.request('POST', '/api/v1/simulator/metrics', { caller, body: { metric, value, duration_seconds: 3600 } });
+
+const incidentsOf = async (caller: Caller, ruleId: string) =>
+  (await app.request('GET', `/api/v1/incidents?rule_id=${ruleId}`, { caller })).body.data as any[];
+
+async function queueRule(caller: Caller, extra: Record<string, unknown> = {}) {
+  const created = await app.request('POST', '/api/v1/alert-rules', {
+    caller,
+    body: { name: 'Queue wait', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 5, severity: 'high', escalation_policy_id: await policyFor(caller), ...extra },
+  });
+  if (created.status !== 201) throw new Error(`rule: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.data;
+}
+
+test.serial('a pinned metric over the threshold triggers exactly one incident, which resolves automatically when it clears', async (t) => {
+  const caller = app.newTenant();
+  t.is((await pin(caller, 'queue_time_seconds', 45)).status, 200);
+  const rule = await queueRule(caller);
+  await waitFor(async () => (await incidentsOf(caller, rule.id)).length > 0, { timeoutMs: 5000, message: 'an incident within two intervals' });
+  const [incident] = await incidentsOf(caller, rule.id);
+  t.like(incident, { rule_id: rule.id, current_value: 45, severity: 'high', status: 'triggered', metric: 'queue_time_seconds', threshold: 30 });
+
+  // Further ticks with the condition still met create no duplicate.
+  const history = async () => (await app.request('GET', `/api/v1/alert-rules/${rule.id}/history`, { caller })).body.data as any[];
+  await waitFor(async () => (await history()).filter((h) => h.outcome === 'unchanged').length >= 2, { timeoutMs: 6000, message: 'two more ticks' });
+  t.is((await incidentsOf(caller, rule.id)).length, 1);
+
+  await pin(caller, 'queue_time_seconds', 10);
+  await waitFor(async () => (await incidentsOf(caller, rule.id))[0].status === 'resolved', { timeoutMs: 5000, message: 'automatic resolution' });
+  const events = await app.request('GET', `/api/v1/incidents/${incident.id}/events`, { caller });
+  t.is(events.status, 200);
+  t.deepEqual(events.body.data.map((e: any) => [e.type, e.actor]), [['IncidentTriggered', 'system:evaluator'], ['IncidentResolved', 'system:evaluator']]);
+  t.like(events.body.data[1].data, { reason: 'auto', value: 10 });
+
+  const outcomes = (await history()).map((h) => h.outcome);
+  t.true(['ok', 'resolved'].includes(outcomes[0]), 'the newest evaluation is the clearing one or after it');
+  t.true(outcomes.includes('resolved'));
+  t.true(outcomes.includes('triggered'));
+  const onlyTriggered = await app.request('GET', `/api/v1/alert-rules/${rule.id}/history?outcome=triggered`, { caller });
+  t.deepEqual(onlyTriggered.body.data.map((h: any) => h.outcome), ['triggered']);
+  t.like(onlyTriggered.body.data[0], { value: 45, condition_met: true, incident_id: incident.id });
+});
+
+test.serial('acknowledge, notes, manual resolve, 409 on invalid transitions, and as_of', async (t) => {
+  const caller = app.newTenant();
+  await pin(caller, 'queue_time_seconds', 99);
+  const rule = await queueRule(caller);
+  await waitFor(async () => (await incidentsOf(caller, rule.id)).length > 0, { timeoutMs: 5000 });
+  const [incident] = await incidentsOf(caller, rule.id);
+  const between = new Date().toISOString();
+
+  const acked = await app.request('POST', `/api/v1/incidents/${incident.id}/acknowledge`, { caller, body: {} });
+  t.is(acked.status, 200);
+  t.is(acked.body.data.status, 'acknowledged');
+  t.is(acked.body.data.acknowledged_by, caller.userId);
+  const note = await app.request('POST', `/api/v1/incidents/${incident.id}/notes`, { caller, body: { text: 'looking at WLM queue 3' } });
+  t.is(note.status, 201);
+  t.is(note.body.data.notes[0].text, 'looking at WLM queue 3');
+  const resolved = await app.request('POST', `/api/v1/incidents/${incident.id}/resolve`, { caller, body: { note: 'killed the runaway query' } });
+  t.is(resolved.status, 200);
+  t.like(resolved.body.data, { status: 'resolved', resolution_reason: 'manual', resolution_note: 'killed the runaway query' });
+
+  const again = await app.request('POST', `/api/v1/incidents/${incident.id}/acknowledge`, { caller, body: {} });
+  t.is(again.status, 409);
+  t.is(again.body.current_status, 'resolved');
+  t.is((await app.request('POST', `/api/v1/incidents/${incident.id}/resolve`, { caller, body: {} })).status, 409);
+  t.is((await app.request('POST', `/api/v1/incidents/${incident.id}/notes`, { caller, body: { text: '' } })).status, 400);
+
+  const asOf = await app.request('GET', `/api/v1/incidents/${incident.id}?as_of=${encodeURIComponent(between)}`, { caller });
+  t.is(asOf.status, 200);
+  t.is(asOf.body.data.status, 'triggered');
+  t.is((await app.request('GET', `/api/v1/incidents/${incident.id}?as_of=2000-01-01T00:00:00Z`, { caller })).status, 404);
+  t.is((await app.request('GET', `/api/v1/incidents/${incident.id}?as_of=yesterday`, { caller })).status, 400);
+  const stranger = app.newTenant();
+  t.is((await app.request('GET', `/api/v1/incidents/${incident.id}`, { caller: stranger })).status, 404);
+  t.is((await app.request('GET', `/api/v1/incidents/${incident.id}/events`, { caller: stranger })).status, 404);
+  t.is((await app.request('POST', `/api/v1/incidents/${incident.id}/acknowledge`, { caller: stranger, body: {} })).status, 404);
+});
+
+test.serial('two evaluators racing never create two active incidents', async (t) => {
+  const caller = app.newTenant();
+  await pin(caller, 'queue_time_seconds', 50);
+  const rules = [];
+  for (let i = 0; i < 5; i++) rules.push(await queueRule(caller, { is_enabled: false, name: `race ${i}` }));
+  const second = app.platform.newEvaluator();
+  for (const rule of rules) await app.request('PATCH', `/api/v1/alert-rules/${rule.id}`, { caller, body: { is_enabled: true } });
+  await Promise.all([app.platform.evaluator.tick(), second.tick(), app.platform.evaluator.tick()]);
+  for (const rule of rules) {
+    const incidents = await incidentsOf(caller, rule.id);
+    t.is(incidents.filter((i) => i.status !== 'resolved').length, 1, `rule ${rule.name}`);
+  }
+});
+
+test.serial('a warehouse outage changes no incident and is recorded as an evaluation error', async (t) => {
+  const caller = app.newTenant();
+  await pin(caller, 'queue_time_seconds', 60);
+  const rule = await queueRule(caller);
+  await waitFor(async () => (await incidentsOf(caller, rule.id)).length > 0, { timeoutMs: 5000 });
+  t.is((await app.request('POST', '/api/v1/simulator/cluster', { caller, body: { paused: true } })).status, 200);
+  await pin(caller, 'queue_time_seconds', 1).catch(() => undefined);
+  const history = async () => (await app.request('GET', `/api/v1/alert-rules/${rule.id}/history?outcome=error`, { caller })).body.data as any[];
+  await waitFor(async () => (await history()).length >= 2, { timeoutMs: 6000, message: 'evaluation errors' });
+  t.regex((await history())[0].error, /paused/);
+  t.is((await incidentsOf(caller, rule.id))[0].status, 'triggered');
+  await app.request('POST', '/api/v1/simulator/cluster', { caller, body: { paused: false } });
+});
+
+test.serial('the SSE feed delivers a trigger live and resumes from Last-Event-ID without loss or duplicates', async (t) => {
+  const caller = app.newTenant();
+  const headers = { authorization: `Bearer ${app.token(caller)}` };
+  const first = connectSse(`${app.url}/api/v1/incidents/stream`, headers);
+  await waitFor(() => first.status() === 200, { timeoutMs: 3000 });
+  await pin(caller, 'queue_time_seconds', 70);
+  const rule = await queueRule(caller);
+  await waitFor(() => first.events.some((e) => e.event === 'IncidentTriggered'), { timeoutMs: 6000, message: 'a live trigger' });
+  const trigger = first.events.find((e) => e.event === 'IncidentTriggered')!;
+  t.is(trigger.data.data.ruleId, rule.id);
+  await waitFor(() => first.comments.includes('heartbeat'), { timeoutMs: 3000, message: 'a heartbeat' });
+  await first.close();
+
+  const incidentId = trigger.data.incident_id;
+  await app.request('POST', `/api/v1/incidents/${incidentId}/notes`, { caller, body: { text: 'while away 1' } });
+  await app.request('POST', `/api/v1/incidents/${incidentId}/acknowledge`, { caller, body: {} });
+  const second = connectSse(`${app.url}/api/v1/incidents/stream`, { ...headers, 'last-event-id': trigger.id! });
+  await waitFor(() => second.events.length >= 2, { timeoutMs: 5000, message: 'missed events replayed' });
+  await app.request('POST', `/api/v1/incidents/${incidentId}/notes`, { caller, body: { text: 'live again' } });
+  await waitFor(() => second.events.length >= 3, { timeoutMs: 5000, message: 'a live event after the replay' });
+  await second.close();
+  t.deepEqual(second.events.map((e) => e.event), ['IncidentNoteAdded', 'IncidentAcknowledged', 'IncidentNoteAdded']);
+  const ids = second.events.map((e) => BigInt(e.id!));
+  t.true(ids.every((id, i) => i === 0 || id > ids[i - 1]!));
+  t.true(ids[0]! > BigInt(trigger.id!));
+  // Another tenant's stream sees none of it.
+  await waitFor(() => app.platform.liveListeners() === 0, { timeoutMs: 3000, message: 'listeners released after disconnect' });
+});
+
+test('rule validation: unknown metric lists the known ones, missing policy, bad window', async (t) => {
+  const caller = app.newTenant();
+  const policy = await policyFor(caller);
+  const base = { name: 'r', metric: 'queue_time_seconds', condition: 'gt', threshold: 1, evaluation_window_minutes: 5, severity: 'low', escalation_policy_id: policy };
+  const unknown = await app.request('POST', '/api/v1/alert-rules', { caller, body: { ...base, metric: 'vibes' } });
+  t.is(unknown.status, 400);
+  t.regex(unknown.body.detail, /query_runtime_seconds/);
+  const noPolicy = await app.request('POST', '/api/v1/alert-rules', { caller, body: { ...base, escalation_policy_id: '00000000-0000-4000-8000-000000000000' } });
+  t.is(noPolicy.status, 400);
+  for (const bad of [{ evaluation_window_minutes: 0 }, { evaluation_window_minutes: 1441 }, { condition: 'ne' }, { severity: 'urgent' }, { threshold: 'high' }, { extra: 1 }]) {
+    t.is((await app.request('POST', '/api/v1/alert-rules', { caller, body: { ...base, ...bad } })).status, 400, JSON.stringify(bad));
+  }
+  t.deepEqual((await app.request('GET', '/api/v1/alert-rules', { caller })).body.data, []);
+  const created = await app.request('POST', '/api/v1/alert-rules', { caller, body: base });
+  t.is(created.status, 201);
+  t.like(created.body, { success: true, data: { tenant_id: caller.tenantId, env_id: caller.envId, is_enabled: true, name: 'r' } });
+  const patched = await app.request('PATCH', `/api/v1/alert-rules/${created.body.data.id}`, { caller, body: { is_enabled: false } });
+  t.is(patched.body.data.is_enabled, false);
+  t.is(patched.body.data.threshold, 1);
+  const deleted = await app.request('DELETE', `/api/v1/alert-rules/${created.body.data.id}`, { caller });
+  t.is(deleted.status, 200);
+  t.is((await app.request('GET', `/api/v1/alert-rules/${created.body.data.id}`, { caller })).status, 404);
+});
+
+test.serial('deleting a rule with an active incident resolves it with reason rule_deleted', async (t) => {
+  const caller = app.newTenant();
+  await pin(caller, 'queue_time_seconds', 80);
+  const rule = await queueRule(caller);
+  await waitFor(async () => (await incidentsOf(caller, rule.id)).length > 0, { timeoutMs: 5000 });
+  const deleted = await app.request('DELETE', `/api/v1/alert-rules/${rule.id}`, { caller });
+  t.is(deleted.status, 200);
+  const [incident] = await incidentsOf(caller, rule.id);
+  t.is(deleted.body.data.resolved_incident_id, incident.id);
+  t.like(incident, { status: 'resolved', resolution_reason: 'rule_deleted' });
+});
