@@ -1,0 +1,12 @@
+/** `npm run bench`: every benchmark in turn, each writing its JSON under bench/results/. */
+import { spawnSync } from 'node:child_process';
+
+const benchmarks = ['bench/commands.ts', 'bench/warehouse.ts', 'bench/evaluator.ts'];
+for (const script of benchmarks) {
+  console.log(`\n== ${script}`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+  if (run.status !== 0) {
+    console.error(`${script} failed with ${run.status}`);
+    process.exit(run.status ?? 1);
+  }
+}
