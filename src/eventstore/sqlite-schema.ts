@@ -2,13 +2,18 @@ import type { RecordedEvent } from './port.js';
 
 /**
  * Events keep their global position as the rowid (AUTOINCREMENT: never reused, so positions only
- * grow even after retention deletes). `streams` holds each stream's current revision, so
- * optimistic-concurrency checks do not scan events, plus its retention settings.
+ * grow even after retention deletes), so the table itself is written sequentially. The only other
+ * B-tree is (stream, revision): it answers stream reads and a stream's current revision (its
+ * maximum), so every append touches as few random pages as possible (each dirty page is written
+ * to the WAL on commit). Retention settings live in their own small table; retention never deletes
+ * a stream's newest event, so the current revision is never lost.
  */
+export const SCHEMA_VERSION = 2;
+
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
   position   INTEGER PRIMARY KEY AUTOINCREMENT,
-  id         TEXT NOT NULL UNIQUE,
+  id         TEXT NOT NULL,
   stream     TEXT NOT NULL,
   revision   INTEGER NOT NULL,
   type       TEXT NOT NULL,
@@ -17,12 +22,18 @@ CREATE TABLE IF NOT EXISTS events (
   created_at INTEGER NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_stream_revision ON events (stream, revision);
-CREATE TABLE IF NOT EXISTS streams (
+CREATE TABLE IF NOT EXISTS stream_retention (
   stream    TEXT PRIMARY KEY,
-  revision  INTEGER NOT NULL,
   max_count INTEGER,
   max_age_s INTEGER
 );
+`;
+
+/** Version 1 kept a `streams` table and a unique index on event ids; both cost random writes. */
+export const MIGRATE_FROM_V1 = `
+INSERT OR REPLACE INTO stream_retention (stream, max_count, max_age_s)
+  SELECT stream, max_count, max_age_s FROM streams WHERE max_count IS NOT NULL OR max_age_s IS NOT NULL;
+DROP TABLE streams;
 `;
 
 export interface EventRow {

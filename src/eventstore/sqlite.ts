@@ -24,7 +24,7 @@ import {
   type Subscription,
 } from './port.js';
 import { pollingSubscription } from './polling-subscription.js';
-import { SCHEMA, type EventRow, rowToEvent } from './sqlite-schema.js';
+import { MIGRATE_FROM_V1, SCHEMA, SCHEMA_VERSION, type EventRow, rowToEvent } from './sqlite-schema.js';
 
 interface PendingAppend {
   stream: string;
@@ -49,20 +49,24 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA);
+  // Event ids and stream names are random, so index pages are touched at random: keep them in
+  // memory (64 MiB) rather than re-reading them from the OS on every append.
+  db.pragma('cache_size = -65536');
+  migrate(db);
 
   const statements = {
-    streamInfo: db.prepare<[string], { revision: number; max_count: number | null; max_age_s: number | null }>(
-      'SELECT revision, max_count, max_age_s FROM streams WHERE stream = ?',
+    streamRevision: db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+    streamRetention: db.prepare<[string], { max_count: number | null; max_age_s: number | null }>(
+      'SELECT max_count, max_age_s FROM stream_retention WHERE stream = ?',
     ),
-    insertStream: db.prepare('INSERT INTO streams (stream, revision) VALUES (?, ?) ON CONFLICT(stream) DO UPDATE SET revision = excluded.revision'),
     insertEvent: db.prepare(
       'INSERT INTO events (id, stream, revision, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     trimByCount: db.prepare('DELETE FROM events WHERE stream = ? AND revision <= ?'),
-    trimByAge: db.prepare('DELETE FROM events WHERE stream = ? AND created_at < ?'),
+    // Never the newest event: it carries the stream's current revision (reads hide it once expired).
+    trimByAge: db.prepare('DELETE FROM events WHERE stream = ? AND created_at < ? AND revision < ?'),
     setRetention: db.prepare(
-      `INSERT INTO streams (stream, revision, max_count, max_age_s) VALUES (?, -1, ?, ?)
+      `INSERT INTO stream_retention (stream, max_count, max_age_s) VALUES (?, ?, ?)
        ON CONFLICT(stream) DO UPDATE SET max_count = excluded.max_count, max_age_s = excluded.max_age_s`,
     ),
     readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
@@ -81,19 +85,18 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   let closed = false;
 
   const currentRevision = (stream: string): { revision: bigint | 'no_stream'; retention?: StreamRetention } => {
-    const info = statements.streamInfo.get(stream);
-    if (!info || info.revision < 0) return { revision: 'no_stream', retention: retentionOf(info) };
-    return { revision: BigInt(info.revision), retention: retentionOf(info) };
+    const { revision } = statements.streamRevision.get(stream)!;
+    const retention = retentionOf(statements.streamRetention.get(stream));
+    return { revision: revision === null ? 'no_stream' : BigInt(revision), retention };
   };
 
-  const appendOne = db.transaction((request: PendingAppend): AppendResult => {
-    const { revision, retention } = currentRevision(request.stream);
-    if (!revisionMatches(request.expected, revision)) {
-      throw new WrongExpectedRevisionError(request.stream, request.expected, revision);
-    }
-    let next = revision === 'no_stream' ? -1 : Number(revision);
+  /**
+   * Writes one append whose expected revision has been checked. `known` holds the revisions this
+   * batch has written so far, so later appends in the batch see earlier ones.
+   */
+  const writeAppend = (request: PendingAppend, current: bigint | 'no_stream', retention: StreamRetention | undefined, createdAt: number): AppendResult => {
+    let next = current === 'no_stream' ? -1 : Number(current);
     let position = -1;
-    const createdAt = now();
     for (const event of request.events) {
       next += 1;
       const info = statements.insertEvent.run(
@@ -102,22 +105,28 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       );
       position = Number(info.lastInsertRowid);
     }
-    statements.insertStream.run(request.stream, next);
     if (retention?.maxCount !== undefined) statements.trimByCount.run(request.stream, next - retention.maxCount);
-    if (retention?.maxAgeSeconds !== undefined) statements.trimByAge.run(request.stream, createdAt - retention.maxAgeSeconds * 1000);
+    if (retention?.maxAgeSeconds !== undefined) statements.trimByAge.run(request.stream, createdAt - retention.maxAgeSeconds * 1000, next);
     return { nextRevision: BigInt(next), position: BigInt(position) };
-  });
+  };
 
-  // The outer transaction is the group commit; appendOne nested inside it becomes a savepoint.
-  const appendBatch = db.transaction((batch: PendingAppend[]) =>
-    batch.map((request) => {
-      try {
-        return { ok: appendOne(request) };
-      } catch (error) {
-        return { error };
+  // The group commit: one transaction for the whole batch. Expected revisions are checked before
+  // anything is written (against the stored revision or an earlier append of the same batch), so
+  // a conflicting append simply writes nothing and the others are unaffected.
+  const appendBatch = db.transaction((batch: PendingAppend[]) => {
+    const createdAt = now();
+    const revisions = new Map<string, bigint | 'no_stream'>();
+    return batch.map((request): { ok: AppendResult } | { error: unknown } => {
+      const stored = currentRevision(request.stream);
+      const revision = revisions.get(request.stream) ?? stored.revision;
+      if (!revisionMatches(request.expected, revision)) {
+        return { error: new WrongExpectedRevisionError(request.stream, request.expected, revision) };
       }
-    }),
-  );
+      const result = writeAppend(request, revision, stored.retention, createdAt);
+      revisions.set(request.stream, result.nextRevision);
+      return { ok: result };
+    });
+  });
 
   const flush = () => {
     flushScheduled = false;
@@ -158,7 +167,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     async readStream(stream, options: ReadStreamOptions = {}) {
       const backwards = options.direction === 'backwards';
       const limit = options.maxCount ?? -1;
-      const info = statements.streamInfo.get(stream);
+      const info = statements.streamRetention.get(stream);
       const minCreated = info?.max_age_s != null ? now() - info.max_age_s * 1000 : -Infinity;
       const from = options.fromRevision !== undefined ? Number(options.fromRevision) : backwards ? Number.MAX_SAFE_INTEGER : 0;
       const rows = (backwards ? statements.readStreamBackwards : statements.readStreamForwards).all(stream, from, minCreated === -Infinity ? Number.MIN_SAFE_INTEGER : minCreated, limit);
@@ -212,6 +221,19 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   };
 
   return store;
+}
+
+function migrate(db: Database.Database) {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version >= SCHEMA_VERSION) return;
+  const hadV1 = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'streams'").get() !== undefined;
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    if (hadV1) {
+      db.exec(MIGRATE_FROM_V1);
+    }
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
 }
 
 function retentionOf(info: { max_count: number | null; max_age_s: number | null } | undefined): StreamRetention | undefined {

@@ -83,9 +83,11 @@ export function openSqliteReadStore(filename: string): ReadStore {
   writerDb.pragma('journal_mode = WAL');
   writerDb.pragma('synchronous = NORMAL');
   writerDb.pragma('busy_timeout = 5000');
+  writerDb.pragma('cache_size = -65536');
   writerDb.exec('CREATE TABLE IF NOT EXISTS _checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)');
   const readerDb = new Database(filename, { readonly: true });
   readerDb.pragma('busy_timeout = 5000');
+  readerDb.pragma('cache_size = -65536');
 
   const prepare = cachedPrepare(writerDb);
   const reader = readerOn(readerDb);
