@@ -8,8 +8,6 @@ import type { RecordedEvent } from './port.js';
  * to the WAL on commit). Retention settings live in their own small table; retention never deletes
  * a stream's newest event, so the current revision is never lost.
  */
-export const SCHEMA_VERSION = 2;
-
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
   position   INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -28,31 +26,3 @@ CREATE TABLE IF NOT EXISTS stream_retention (
   max_age_s INTEGER
 );
 `;
-
-/** Version 1 kept a `streams` table and a unique index on event ids; both cost random writes. */
-export const MIGRATE_FROM_V1 = `
-INSERT OR REPLACE INTO stream_retention (stream, max_count, max_age_s)
-  SELECT stream, max_count, max_age_s FROM streams WHERE max_count IS NOT NULL OR max_age_s IS NOT NULL;
-DROP TABLE streams;
-`;
-
-export interface EventRow {
-  position: number;
-  id: string;
-  stream: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  created_at: number;
-}
-
-export const rowToEvent = (row: EventRow): RecordedEvent => ({
-  id: row.id,
-  streamName: row.stream,
-  type: row.type,
-  revision: BigInt(row.revision),
-  position: BigInt(row.position),
-  data: JSON.parse(row.data),
-  metadata: JSON.parse(row.metadata),
-});

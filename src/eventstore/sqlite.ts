@@ -24,7 +24,7 @@ import {
   type Subscription,
 } from './port.js';
 import { pollingSubscription } from './polling-subscription.js';
-import { MIGRATE_FROM_V1, SCHEMA, SCHEMA_VERSION, type EventRow, rowToEvent } from './sqlite-schema.js';
+import { SCHEMA, type EventRow, rowToEvent } from './sqlite-schema.js';
 
 interface PendingAppend {
   stream: string;
@@ -52,7 +52,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   // Event ids and stream names are random, so index pages are touched at random: keep them in
   // memory (64 MiB) rather than re-reading them from the OS on every append.
   db.pragma('cache_size = -65536');
-  migrate(db);
+  db.exec(SCHEMA);
 
   const statements = {
     streamRevision: db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
@@ -221,19 +221,6 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   };
 
   return store;
-}
-
-function migrate(db: Database.Database) {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version >= SCHEMA_VERSION) return;
-  const hadV1 = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'streams'").get() !== undefined;
-  db.transaction(() => {
-    db.exec(SCHEMA);
-    if (hadV1) {
-      db.exec(MIGRATE_FROM_V1);
-    }
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
 }
 
 function retentionOf(info: { max_count: number | null; max_age_s: number | null } | undefined): StreamRetention | undefined {
