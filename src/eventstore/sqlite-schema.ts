@@ -26,3 +26,24 @@ CREATE TABLE IF NOT EXISTS stream_retention (
   max_age_s INTEGER
 );
 `;
+
+export interface EventRow {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  created_at: number;
+}
+
+export const rowToEvent = (row: EventRow): RecordedEvent => ({
+  id: row.id,
+  streamName: row.stream,
+  type: row.type,
+  revision: BigInt(row.revision),
+  position: BigInt(row.position),
+  data: JSON.parse(row.data),
+  metadata: JSON.parse(row.metadata),
+});
