@@ -197,3 +197,15 @@ test.serial('deleting a rule with an active incident resolves it with reason rul
   t.is(deleted.body.data.resolved_incident_id, incident.id);
   t.like(incident, { status: 'resolved', resolution_reason: 'rule_deleted' });
 });
+
+test('an escalation policy used by an enabled rule cannot be deleted; once the rule is disabled it can', async (t) => {
+  const caller = app.newTenant();
+  const rule = await queueRule(caller, { is_enabled: true });
+  const refused = await app.request('DELETE', `/api/v1/escalation-policies/${rule.escalation_policy_id}`, { caller });
+  t.is(refused.status, 409);
+  t.regex(refused.body.detail, /Queue wait/);
+  await app.request('PATCH', `/api/v1/alert-rules/${rule.id}`, { caller, body: { is_enabled: false } });
+  t.is((await app.request('DELETE', `/api/v1/escalation-policies/${rule.escalation_policy_id}`, { caller })).status, 200);
+  // A disabled rule cannot be re-enabled onto a policy that no longer exists.
+  t.is((await app.request('PATCH', `/api/v1/alert-rules/${rule.id}`, { caller, body: { is_enabled: true } })).status, 400);
+});
