@@ -116,8 +116,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     const envelope = envelopeFrom(ctx);
     const outcome = await run(ctx, { kind: 'RemoveUser', userId: id }, ifMatchRevision(ctx));
     // The address may be used again (by a new user); the removed user's history keeps it.
-    const { state } = await loadStream(deps.eventStore, userDecider, userStream(id), envelope.tenantId, 'user');
-    if (state.profile) await releaseQuietly(envelope, state.profile.email, id);
+    if (outcome.state.profile) await releaseQuietly(envelope, outcome.state.profile.email, id);
     if (outcome.revision !== null) ctx.set('ETag', etagOf(outcome.revision));
     ok(ctx, { id, deleted: true });
   });

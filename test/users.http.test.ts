@@ -137,7 +137,9 @@ test('the invitation goes through the management API and is recorded as UserInvi
   t.deepEqual(invited.data, { userId: user.id, provider: 'management-api', reference: providerUser.user_id });
   const ticket = idp.tickets.find((x) => x.user_id === providerUser.user_id)!;
   const outbox = join(app.dataDir, 'outbox');
-  const mails = readdirSync(outbox).map((name) => readFileSync(join(outbox, name), 'utf8'));
+  // The bodies are quoted-printable (RFC 2045): undo soft line breaks and =XX escapes.
+  const decoded = (mail: string) => mail.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const mails = readdirSync(outbox).map((name) => decoded(readFileSync(join(outbox, name), 'utf8')));
   t.true(mails.some((mail) => mail.includes(email) && mail.includes(ticket.ticket)), 'the ticket was sent to the invitee');
 });
 
