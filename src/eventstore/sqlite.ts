@@ -69,14 +69,22 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       `INSERT INTO stream_retention (stream, max_count, max_age_s) VALUES (?, ?, ?)
        ON CONFLICT(stream) DO UPDATE SET max_count = excluded.max_count, max_age_s = excluded.max_age_s`,
     ),
-    readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
-    readStreamForwards: db.prepare<[string, number, number, number], EventRow>(
-      'SELECT * FROM events WHERE stream = ? AND revision >= ? AND created_at >= ? ORDER BY revision ASC LIMIT ?',
-    ),
-    readStreamBackwards: db.prepare<[string, number, number, number], EventRow>(
-      'SELECT * FROM events WHERE stream = ? AND revision <= ? AND created_at >= ? ORDER BY revision DESC LIMIT ?',
-    ),
     head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
+  };
+
+  // Reads are built per shape and cached. LIMIT is written into the text rather than bound: SQLite
+  // re-plans a statement whose bound LIMIT or range parameters change (STAT4), which costs more
+  // than the read itself.
+  const readStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
+  const readStatement = (sql: string) => {
+    let statement = readStatements.get(sql);
+    if (!statement) readStatements.set(sql, (statement = db.prepare<unknown[], EventRow>(sql)));
+    return statement;
+  };
+  const limitClause = (maxCount: number | undefined) => {
+    if (maxCount === undefined) return '';
+    if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new Error(`maxCount must be a non-negative integer, got ${maxCount}`);
+    return ` LIMIT ${maxCount}`;
   };
 
   const committed = new EventEmitter().setMaxListeners(0);
@@ -149,7 +157,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   };
 
   const readAllSync = (after: bigint, maxCount: number): RecordedEvent[] =>
-    statements.readAll.all(Number(after), maxCount).map(rowToEvent);
+    readStatement(`SELECT * FROM events WHERE position > ? ORDER BY position${limitClause(maxCount)}`).all(Number(after)).map(rowToEvent);
 
   const store: EventStore = {
     append(stream, events, { expectedRevision = 'any' } = {}) {
@@ -166,12 +174,19 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
 
     async readStream(stream, options: ReadStreamOptions = {}) {
       const backwards = options.direction === 'backwards';
-      const limit = options.maxCount ?? -1;
-      const info = statements.streamRetention.get(stream);
-      const minCreated = info?.max_age_s != null ? now() - info.max_age_s * 1000 : -Infinity;
-      const from = options.fromRevision !== undefined ? Number(options.fromRevision) : backwards ? Number.MAX_SAFE_INTEGER : 0;
-      const rows = (backwards ? statements.readStreamBackwards : statements.readStreamForwards).all(stream, from, minCreated === -Infinity ? Number.MIN_SAFE_INTEGER : minCreated, limit);
-      return rows.map(rowToEvent);
+      const maxAge = statements.streamRetention.get(stream)?.max_age_s;
+      const params: unknown[] = [stream];
+      let sql = 'SELECT * FROM events WHERE stream = ?';
+      if (options.fromRevision !== undefined) {
+        sql += backwards ? ' AND revision <= ?' : ' AND revision >= ?';
+        params.push(Number(options.fromRevision));
+      }
+      if (maxAge != null) {
+        sql += ' AND created_at >= ?';
+        params.push(now() - maxAge * 1000);
+      }
+      sql += ` ORDER BY revision ${backwards ? 'DESC' : 'ASC'}${limitClause(options.maxCount)}`;
+      return readStatement(sql).all(...params).map(rowToEvent);
     },
 
     async readAll(options: ReadAllOptions = {}) {

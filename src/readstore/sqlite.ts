@@ -63,8 +63,11 @@ function readerOn(db: Db): ReadModelReader {
       return guard([] as T[], () => {
         const where = whereClause(filter);
         const after = options.after ? afterClause(options.sort, options.after) : { sql: '1', params: [] };
-        const sql = `SELECT doc FROM ${tableOf(collection)} WHERE (${where.sql}) AND (${after.sql}) ORDER BY ${orderBy(options.sort)} LIMIT ?`;
-        const rows = prepare(sql).all(...where.params, ...after.params, options.limit ?? -1) as { doc: string }[];
+        // LIMIT is part of the text, not a bound parameter: SQLite re-plans statements whose bound
+        // LIMIT changes, which costs more than a small query itself.
+        const limit = options.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.trunc(options.limit))}`;
+        const sql = `SELECT doc FROM ${tableOf(collection)} WHERE (${where.sql}) AND (${after.sql}) ORDER BY ${orderBy(options.sort)}${limit}`;
+        const rows = prepare(sql).all(...where.params, ...after.params) as { doc: string }[];
         return rows.map((row) => JSON.parse(row.doc) as T);
       });
     },
