@@ -8,10 +8,13 @@
  * The simulator's clock moves one second per iteration, so every call computes a new instant.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, platform, release } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { cpus, platform, release, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.js';
+import { startPlatform } from '../src/platform.js';
 import { BUILTIN_METRIC_IDS } from '../src/gateways/warehouse/metric-catalogue.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import type { MetricRequest, WarehouseGateway } from '../src/gateways/warehouse/port.js';
@@ -87,6 +90,34 @@ function distinctCombinations(count: number): MetricRequest[] {
   return combos;
 }
 
+/** Each endpoint through the real app (token check, permissions, envelope), one request at a time. */
+async function httpEndpointFigures(): Promise<Record<string, Figures>> {
+  const platform = await startPlatform(loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-wh-')), LOG_LEVEL: 'warn', ALERT_EVALUATION_INTERVAL_SECONDS: '3600' }));
+  try {
+    const client = platform.devClient!;
+    const tokenResponse = await fetch(`${platform.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: 'http://127.0.0.1' }),
+    });
+    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+    const out: Record<string, Figures> = {};
+    for (const path of ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/vacuum', '/warehouse/tables/alerts', '/warehouse/storage']) {
+      out[path] = figures(await time(HTTP_ITERATIONS, async () => {
+        const response = await fetch(`${platform.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+        if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+        await response.arrayBuffer();
+      }));
+      console.log(`GET ${path.padEnd(26)} p50 ${out[path]!.p50_ms} ms  p99 ${out[path]!.p99_ms} ms`);
+    }
+    return out;
+  } finally {
+    await platform.stop();
+  }
+}
+
+const HTTP_ITERATIONS = 500;
+
 async function main() {
   const gatewayFigures: Record<string, Figures> = {};
   for (const [name, ask] of QUESTIONS) {
@@ -106,6 +137,8 @@ async function main() {
   const batch = { combinations: combos.length, gateway_reads_per_batch: readsPerBatch, failures, ...figures(batchSamples) };
   console.log(`batch of ${combos.length}     p50 ${batch.p50_ms} ms  p99 ${batch.p99_ms} ms  (${readsPerBatch} gateway reads per batch)`);
 
+  const http = await httpEndpointFigures();
+
   const cpu = cpus()[0];
   const result = {
     benchmark: 'warehouse',
@@ -113,6 +146,7 @@ async function main() {
     date: new Date().toISOString(),
     machine: { cpu: cpu?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${platform()} ${release()}` },
     gateway: gatewayFigures,
+    http_endpoints: http,
     metric_batch: batch,
   };
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'warehouse.json');
