@@ -1,0 +1,19 @@
+/** The README is part of the product: its permission table must match the code's. */
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { PERMISSIONS } from '../src/auth/permissions.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+test('the README lists every permission with the description the code has', (t) => {
+  for (const [permission, description] of Object.entries(PERMISSIONS)) {
+    t.true(readme.includes(`| \`${permission}\` | ${description} |`), permission);
+  }
+  const listed = [...readme.matchAll(/^\| `([a-z]+:[a-z]+)` \|/gm)].map((m) => m[1]);
+  t.deepEqual(listed.sort(), Object.keys(PERMISSIONS).sort(), 'no permission in the README that the code lacks');
+});
+
+test('the README shows the two commands', (t) => {
+  t.true(readme.includes('npm ci && npm start'));
+  t.true(readme.includes('npm ci && npm test'));
+});
