@@ -80,6 +80,9 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       if (buffer.length === 0) {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
+        // The subscription hands events over one microtask at a time; let it hand over everything
+        // it already has before taking a batch, so one read-store transaction covers them all.
+        await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
       const batch = buffer;
