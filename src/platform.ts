@@ -69,13 +69,18 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(config: Config): Promise<RunningPlatform> {
+export interface PlatformOptions {
+  /** The clock of commands, the evaluator and the warehouse (tests drive it; default: real time). */
+  now?: () => Date;
+}
+
+export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
   const stores = await openStores(config);
   const eventStore = instrumentedEventStore(stores.eventStore, metrics);
   const { readStore } = stores;
-  const now = () => new Date();
+  const now = options.now ?? (() => new Date());
 
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamStamps = iamChangeStamps();

@@ -78,3 +78,24 @@ test('evaluator and warehouse metrics are exported', async (t) => {
   t.regex(metrics.body, /evaluator_metric_read_errors_total/);
   t.regex(metrics.body, /incidents_triggered_total/);
 });
+
+test('nothing is cached: two reads a second apart on the live simulated workload differ', async (t) => {
+  let clock = Date.parse('2026-11-20T02:30:00Z'); // inside the nightly ETL window: long runners
+  const timed = await startTestApp({ now: () => new Date(clock) });
+  try {
+    const caller = timed.newTenant();
+    for (const path of ['/warehouse/queries/slow', '/warehouse/storage', '/warehouse/cluster']) {
+      const first = await timed.request('GET', path, { caller });
+      clock += 1000;
+      const second = await timed.request('GET', path, { caller });
+      t.is(first.status, 200);
+      t.not(first.body.data.generated_at, second.body.data.generated_at, path);
+      if (path === '/warehouse/queries/slow') {
+        t.true(first.body.data.queries.length > 0, 'the ETL window has long runners');
+        t.notDeepEqual(first.body.data.queries, second.body.data.queries, 'running queries aged by a second');
+      }
+    }
+  } finally {
+    await timed.close();
+  }
+});

@@ -36,7 +36,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { env?: Record<string, string>; dataDir?: string; idp?: TestIdentityProvider } = {}): Promise<TestApp> {
+export async function startTestApp(options: { env?: Record<string, string>; dataDir?: string; idp?: TestIdentityProvider; now?: () => Date } = {}): Promise<TestApp> {
   const idp = options.idp ?? (await startTestIdentityProvider());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ww-app-'));
   const config = loadConfig({
@@ -49,7 +49,7 @@ export async function startTestApp(options: { env?: Record<string, string>; data
     AUTH_ISSUER: TEST_ISSUER,
     ...options.env,
   });
-  const platform = await startPlatform(config);
+  const platform = await startPlatform(config, { now: options.now });
   const token = (caller: Caller, tokenOptions?: TokenOptions) => {
     const { tenantId, userId, envId, roles, ...rest } = caller;
     return idp.sign({ tenant_id: tenantId, user_id: userId, env_id: envId, ...(roles ? { roles } : {}), ...rest }, tokenOptions);
