@@ -27,6 +27,7 @@ import { outboxInvitations, outboxMailer } from './gateways/identity/outbox-mail
 import { createIam, IAM_PROJECTION_NAMES, iamProjections } from './iam-composition.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
+import { validatingEventStore } from './eventstore/validating.js';
 import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
@@ -78,7 +79,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
   const stores = await openStores(config);
-  const eventStore = instrumentedEventStore(stores.eventStore, metrics);
+  const eventStore = validatingEventStore(instrumentedEventStore(stores.eventStore, metrics));
   const { readStore } = stores;
   const now = options.now ?? (() => new Date());
 

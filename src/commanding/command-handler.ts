@@ -3,7 +3,7 @@
  * was read → wait until the projections have seen the new events (read your writes).
  */
 import { isWrongExpectedRevision, type EventStore, type EventToAppend, type RecordedEvent } from '../eventstore/port.js';
-import { readEventData, validateEventData } from '../events/catalogue.js';
+import { readEventData } from '../events/catalogue.js';
 import { fold, type Decider, type DomainEvent } from './decider.js';
 import { rejectConflict, rejectNotFound } from './domain-rejection.js';
 
@@ -94,7 +94,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     }
     const toAppend: EventToAppend[] = newEvents.map((event) => ({
       type: event.type,
-      data: validateEventData(event.type, event.data),
+      // Validated against the catalogue by the platform's event store (validatingEventStore).
+      data: event.data as Record<string, unknown>,
       metadata: { ...envelope, occurredAt: now.toISOString() },
     }));
     try {
