@@ -97,3 +97,31 @@ test('over HTTP, a GET right after a 2xx command sees the change', async (t) => 
   t.is((await app.request('GET', '/notification-channels?limit=200', { caller })).body.data.length, 20);
   await app.close();
 });
+
+test('a projection that fails stalls alone and catches up once the fault clears; others go on', async (t) => {
+  const { eventStore, readStore } = stores();
+  let failuresLeft = 3;
+  const flaky = {
+    name: 'flaky',
+    version: 1,
+    handles: ['ChannelCreated'],
+    collections: { flaky: [] },
+    async apply(event: { data: Record<string, unknown> }, writer: Parameters<typeof channelsProjection.apply>[1]) {
+      if (failuresLeft > 0) {
+        failuresLeft--;
+        throw new Error('downstream hiccup');
+      }
+      await writer.upsert('flaky', { id: String(event.data.channelId), tenantId: tenant });
+    },
+  };
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection, flaky], logger: pino({ level: 'silent' }) });
+  await runner.start();
+  const { position } = await eventStore.append('channel-7', [created(7)]);
+  await waitFor(async () => (await readStore.get(CHANNELS, channelId(7))) !== null, { message: 'the healthy projection applied the event' });
+  t.false(await runner.waitFor(position, 20), 'read-your-writes waits for every projection');
+  t.true(runner.status().some((s) => s.name === 'flaky' && s.failing === 'downstream hiccup'));
+  await waitFor(async () => (await readStore.get('flaky', channelId(7))) !== null, { timeoutMs: 10_000, message: 'the flaky projection caught up' });
+  t.true(await runner.waitFor(position, 1000));
+  t.is(runner.status().find((s) => s.name === 'flaky')!.failing, undefined);
+  await runner.stop();
+});
