@@ -118,4 +118,3 @@ export const incidentDecider: Decider<IncidentState, IncidentCommand, IncidentEv
   },
 };
 
-export const isActive = (status: IncidentStatus | undefined) => status === 'triggered' || status === 'acknowledged';

@@ -18,6 +18,5 @@ export class DomainRejection extends Error {
 
 export const rejectNotFound = (what: string) => new DomainRejection('not_found', `${what} not found`);
 export const rejectConflict = (message: string, details?: Record<string, unknown>) => new DomainRejection('conflict', message, details);
-export const rejectInvalid = (message: string, details?: Record<string, unknown>) => new DomainRejection('invalid', message, details);
 
 export const isDomainRejection = (error: unknown): error is DomainRejection => error instanceof DomainRejection;

@@ -34,14 +34,7 @@ export class UnknownEventTypeError extends Error {
   override readonly name = 'UnknownEventTypeError';
 }
 
-export function knownEventTypes(): string[] {
-  return Object.keys(schemas);
-}
 
-/** Registers further event types (used by later categories and by tests). */
-export function registerEventSchemas(more: Record<string, z.ZodType<Record<string, unknown>>>): void {
-  Object.assign(schemas, more);
-}
 
 /** Validates event data before it is appended. Throws a ZodError on invalid data. */
 export function validateEventData(type: string, data: unknown): Record<string, unknown> {
