@@ -11,7 +11,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import koaJwt from 'koa-jwt';
 import jwksRsa from 'jwks-rsa';
 import { unauthorized } from '../http/problem.js';
-import { principalFromClaims, tokenClaimsSchema } from './principal.js';
+import { principalFromClaims, tokenClaimsSchema, type Principal } from './principal.js';
 
 const KEY_CACHE_MS = 10 * 60 * 1000;
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
@@ -59,24 +59,21 @@ export function authenticate(options: AuthenticationOptions): Middleware {
     key: 'claims',
   }) as unknown as Middleware;
 
-  const readClaims: Middleware = async (ctx, next) => {
-    const parsed = tokenClaimsSchema.safeParse(ctx.state.claims);
+  const principalOf = (claims: unknown): Principal => {
+    const parsed = tokenClaimsSchema.safeParse(claims);
     if (!parsed.success) {
       const missing = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
       throw unauthorized(`the token's claims are invalid or missing: ${missing}`);
     }
-    ctx.state.principal = principalFromClaims(parsed.data);
-    await next();
+    return principalFromClaims(parsed.data);
   };
 
-  // A token whose signature was verified once is remembered until it expires, so a busy client
-  // does not pay an RSA verification per request. Keyed by the whole token text.
-  const verified = new Map<string, { claims: unknown; expiresAt: number }>();
-  const remember = (token: string, claims: unknown) => {
-    const exp = (claims as { exp?: unknown }).exp;
-    if (typeof exp !== 'number') return;
+  // A token whose signature and claims were checked once is remembered until it expires, so a
+  // busy client does not pay an RSA verification per request. Keyed by the whole token text.
+  const verified = new Map<string, { principal: Principal; expiresAt: number }>();
+  const remember = (token: string, claims: { exp: number }, principal: Principal) => {
     if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.clear();
-    verified.set(token, { claims, expiresAt: exp * 1000 });
+    verified.set(token, { principal, expiresAt: claims.exp * 1000 });
   };
 
   return async (ctx, next) => {
@@ -85,13 +82,16 @@ export function authenticate(options: AuthenticationOptions): Middleware {
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
     const known = verified.get(token);
     if (known && known.expiresAt > Date.now()) {
-      ctx.state.claims = known.claims;
-      return readClaims(ctx, next);
+      ctx.state.principal = known.principal;
+      return next();
     }
     if (known) verified.delete(token);
     await verify(ctx, async () => {
-      remember(token, ctx.state.claims);
-      await readClaims(ctx, next);
+      // Frozen: the same principal object serves every later request with this token.
+      const principal = Object.freeze(principalOf(ctx.state.claims));
+      remember(token, ctx.state.claims as { exp: number }, principal);
+      ctx.state.principal = principal;
+      await next();
     });
   };
 }

@@ -16,7 +16,9 @@ export function requestContext(logger: Logger, metrics: PlatformMetrics): Middle
     const incoming = ctx.get('X-Request-Id');
     const requestId = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = logger.child({ requestId });
+    // The child logger is made on first use: most requests log nothing below the configured level.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ requestId })), configurable: true });
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
@@ -24,7 +26,7 @@ export function requestContext(logger: Logger, metrics: PlatformMetrics): Middle
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+      if (logger.isLevelEnabled('info')) ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
     }
   };
 }
