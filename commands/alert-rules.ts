@@ -77,7 +77,10 @@ export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
     if (errors.length > 0) throw badRequest(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
   };
   const run = (ctx: Parameters<typeof envelopeFrom>[0], command: AlertRuleCommand, ruleId: string, expectedRevision?: bigint) =>
-    handleCommand(deps, alertRuleDecider, { stream: alertRuleStream(ruleId), resourceName: 'alert rule', command, envelope: envelopeFrom(ctx), expectedRevision });
+    handleCommand(deps, alertRuleDecider, {
+      stream: alertRuleStream(ruleId), resourceName: 'alert rule', command, envelope: envelopeFrom(ctx), expectedRevision,
+      newStream: command.kind === 'CreateAlertRule',
+    });
   const ruleIdParam = (ctx: { params: Record<string, string | undefined> }) => {
     if (!UUID.test(ctx.params.id ?? '')) throw notFound('alert rule');
     return ctx.params.id!;

@@ -73,6 +73,7 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
       command,
       envelope: envelopeFrom(ctx),
       expectedRevision,
+      newStream: command.kind === 'CreateChannel',
     });
 
   router.post('/notification-channels', requires('channels:write'), async (ctx) => {

@@ -32,6 +32,11 @@ export interface CommandRequest<Command> {
   expectedRevision?: bigint;
   /** System commands re-read and retry on a conflicting append; client commands get a 409. */
   retriesOnConflict?: number;
+  /**
+   * The stream is known to be new (its id was just generated): skip reading it and append with
+   * "no stream" expected, so a stream that exists after all is still a conflict, never overwritten.
+   */
+  newStream?: boolean;
 }
 
 export interface CommandOutcome<State, Event> {
@@ -81,7 +86,9 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandOutcome<State, Event>> {
   const { envelope } = request;
   for (let attempt = 0; ; attempt++) {
-    const loaded = await loadStream(deps.eventStore, decider, request.stream, envelope.tenantId, request.resourceName);
+    const loaded: LoadedStream<State, Event> = request.newStream && attempt === 0
+      ? { state: decider.initialState(), revision: null, events: [], domainEvents: [] }
+      : await loadStream(deps.eventStore, decider, request.stream, envelope.tenantId, request.resourceName);
     if (request.expectedRevision !== undefined && request.expectedRevision !== loaded.revision) {
       throw rejectConflict(`${request.resourceName} was changed by someone else (revision ${String(loaded.revision)}, not ${request.expectedRevision})`, {
         current_revision: loaded.revision === null ? null : String(loaded.revision),
