@@ -8,7 +8,7 @@ import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
 import type { LiveEventHub } from '../src/events/live-event-hub.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest } from '../src/http/problem.js';
-import { openSse } from '../src/http/sse.js';
+import { openSse, type SseChannel } from '../src/http/sse.js';
 import type { AppState } from '../src/http/state.js';
 
 const CATCH_UP_BATCH = 1000;
@@ -21,25 +21,32 @@ export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEv
     const tenantId = ctx.state.principal.tenantId;
     const belongs = (event: RecordedEvent) => event.streamName.startsWith('incident-') && event.metadata.tenantId === tenantId;
 
-    const sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
     let lastSent = rawLastId ? BigInt(rawLastId) : -1n;
     let catchingUp = true;
     const held: RecordedEvent[] = [];
+    // Listen first: if the log cannot be followed the client gets a 503, not an empty stream.
+    let sse: SseChannel | undefined;
+    let endedEarly = false;
+    const listener = await deps.hub.listen(
+      (event) => {
+        if (!belongs(event)) return;
+        if (catchingUp || !sse) held.push(event);
+        else send(event);
+      },
+      () => (sse ? sse.close() : (endedEarly = true)),
+    );
+    sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
+    sse.onClose(listener.stop);
+    if (endedEarly) sse.close();
     const send = (event: RecordedEvent) => {
       if (event.position <= lastSent) return;
       lastSent = event.position;
-      sse.send({
+      sse!.send({
         id: String(event.position),
         event: event.type,
         data: { type: event.type, incident_id: event.data.incidentId, revision: String(event.revision), occurred_at: event.metadata.occurredAt, actor: event.metadata.actor, data: event.data },
       });
     };
-    const listener = await deps.hub.listen((event) => {
-      if (!belongs(event)) return;
-      if (catchingUp) held.push(event);
-      else send(event);
-    });
-    sse.onClose(listener.stop);
 
     if (rawLastId) {
       // Replay (Last-Event-ID, hub position] from the log; the hub delivers everything after it.

@@ -45,6 +45,11 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
+// A promise nobody handled is a bug, not a reason to stop serving: log it loudly and go on.
+process.on('unhandledRejection', (reason) => {
+  console.error(JSON.stringify({ level: 50, msg: 'unhandled promise rejection', err: String((reason as Error)?.stack ?? reason) }));
+});
+
 main().catch((error) => {
   console.error('start-up failed:', error instanceof Error ? error.message : error);
   process.exit(1);

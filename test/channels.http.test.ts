@@ -142,3 +142,23 @@ test('unknown routes are problem+json 404; a wrong method is 405', async (t) => 
   const wrongMethod = await app.request('PATCH', '/api/v1/notification-channels', { caller });
   t.is(wrongMethod.status, 405);
 });
+
+test('a crafted cursor is a 400, never a query', async (t) => {
+  const caller = app.newTenant();
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  for (const cursor of [encode({ v: [{}], id: 'z' }), encode({ v: [{ $ne: null }], id: 'z' }), encode({ v: [null], id: 'z' }), encode({ v: ['a', 'b'], id: 'z' }), encode({ v: ['a'], id: 5 }), encode([])]) {
+    const response = await app.request('GET', `/notification-channels?cursor=${cursor}`, { caller });
+    t.is(response.status, 400, Buffer.from(cursor, 'base64url').toString());
+  }
+});
+
+test('an unavailable store answers 503 naming it, not 500', async (t) => {
+  const local = await startTestApp();
+  const caller = local.newTenant();
+  await local.platform.readStore.close();
+  const response = await local.request('GET', '/notification-channels', { caller });
+  t.is(response.status, 503);
+  t.is(response.headers.get('content-type'), 'application/problem+json');
+  t.regex(response.body.detail, /read store is unavailable/);
+  await local.close().catch(() => {});
+});

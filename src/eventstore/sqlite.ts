@@ -2,9 +2,9 @@
  * Embedded event store: one SQLite file (WAL, synchronous=FULL, so a 2xx survives power loss).
  *
  * Group commit: appends that arrive within one turn of the event loop are written in a single
- * transaction, so many concurrent commands share one fsync. Each append still runs in its own
- * savepoint and is checked against its own expected revision, so one conflict does not fail the
- * others.
+ * transaction, so many concurrent commands share one fsync. Each append is checked against its own
+ * expected revision before anything is written, so one conflict does not fail the others; a
+ * failure of the transaction itself (disk full, a lock held by another process) fails the batch.
  */
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';

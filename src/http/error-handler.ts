@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
 import { isDomainRejection } from '../commanding/domain-rejection.js';
+import { EventStoreUnavailableError } from '../eventstore/port.js';
+import { ReadStoreUnavailableError } from '../readstore/port.js';
 import { HttpProblem, type ProblemFieldError } from './problem.js';
 
 const TITLES: Record<number, string> = {
@@ -16,6 +18,8 @@ export const zodFieldErrors = (error: ZodError): ProblemFieldError[] =>
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error instanceof ZodError) return new HttpProblem(400, 'Bad Request', 'the request is invalid', zodFieldErrors(error));
+  if (error instanceof EventStoreUnavailableError) return new HttpProblem(503, TITLES[503]!, 'the event store is unavailable; retry later');
+  if (error instanceof ReadStoreUnavailableError) return new HttpProblem(503, TITLES[503]!, 'the read store is unavailable; retry later');
   if (isDomainRejection(error)) {
     const status = { not_found: 404, conflict: 409, invalid: 400 }[error.kind];
     return new HttpProblem(status, TITLES[status]!, error.message, undefined, error.details);

@@ -14,7 +14,8 @@ export interface PageRequest {
   after?: After;
 }
 
-export function pageRequest(ctx: Context): PageRequest {
+/** `sortKeys`: how many sort keys (besides id) the list's cursor carries. */
+export function pageRequest(ctx: Context, sortKeys = 1): PageRequest {
   const rawLimit = ctx.query.limit;
   let limit = DEFAULT_PAGE_SIZE;
   if (rawLimit !== undefined) {
@@ -25,17 +26,25 @@ export function pageRequest(ctx: Context): PageRequest {
   }
   const cursor = ctx.query.cursor;
   if (cursor === undefined || cursor === '') return { limit };
-  return { limit, after: decodeCursor(String(cursor)) };
+  return { limit, after: decodeCursor(String(cursor), sortKeys) };
 }
 
-function decodeCursor(cursor: string): After {
+const isScalar = (value: unknown): value is Scalar =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+
+/** The cursor comes from the client: only scalars, as many as the sort has keys, or it is refused. */
+function decodeCursor(cursor: string, sortKeys: number): After {
+  let parsed: { v?: unknown; id?: unknown };
   try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v: Scalar[]; id: string };
-    if (!Array.isArray(parsed.v) || typeof parsed.id !== 'string') throw new Error('shape');
-    return { values: parsed.v, id: parsed.id };
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
+    parsed = {};
+  }
+  const values = parsed?.v;
+  if (!Array.isArray(values) || values.length !== sortKeys || !values.every(isScalar) || typeof parsed.id !== 'string') {
     throw badRequest('cursor is not valid; use the next_cursor of a previous page', [{ path: '/cursor', message: 'invalid' }]);
   }
+  return { values, id: parsed.id };
 }
 
 const encodeCursor = (doc: Doc, sort: Sort) =>

@@ -9,8 +9,12 @@ export interface SseChannel {
   send(event: { id?: string; event?: string; data: unknown }): void;
   comment(text: string): void;
   onClose(cleanup: () => void): void;
+  /** Ends the response (the client reconnects with Last-Event-ID). */
+  close(): void;
   readonly closed: boolean;
 }
+
+const MAX_UNREAD_BYTES = 1024 * 1024;
 
 export function openSse(ctx: Context, options: { heartbeatMs: number }): SseChannel {
   const stream = new PassThrough();
@@ -39,6 +43,12 @@ export function openSse(ctx: Context, options: { heartbeatMs: number }): SseChan
   return {
     send({ id, event, data }) {
       if (closed) return;
+      // A client that stays connected but stops reading is cut off rather than buffered forever;
+      // it reconnects with Last-Event-ID and loses nothing.
+      if (stream.writableLength > MAX_UNREAD_BYTES) {
+        close();
+        return;
+      }
       let frame = '';
       if (id !== undefined) frame += `id: ${id}\n`;
       if (event !== undefined) frame += `event: ${event}\n`;
@@ -48,6 +58,7 @@ export function openSse(ctx: Context, options: { heartbeatMs: number }): SseChan
     comment(text) {
       if (!closed) stream.write(`: ${text}\n\n`);
     },
+    close,
     onClose(cleanup) {
       if (closed) cleanup();
       else cleanups.push(cleanup);

@@ -132,7 +132,14 @@ export function createEvaluator(deps: EvaluatorDeps) {
           report.errors++;
           readErrors.inc();
         }
-        evaluations.push(recordEvaluation(rule, now, decision, result, tickId));
+        // Handled where it starts: a failed write must not become an unhandled rejection while
+        // other workers are still busy; it is logged and counted, and the next tick evaluates again.
+        evaluations.push(
+          recordEvaluation(rule, now, decision, result, tickId).catch((error) => {
+            report.errors++;
+            deps.logger.error({ err: error, ruleId: rule.id }, 'could not record an evaluation');
+          }),
+        );
       }
     };
     await Promise.all(Array.from({ length: Math.min(ACTION_CONCURRENCY, rules.length) }, worker));

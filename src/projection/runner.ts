@@ -26,6 +26,9 @@ export interface ProjectionRunnerDeps {
   logger: Logger;
 }
 
+/** Events held in memory at most; beyond it the subscription is not read further. */
+const MAX_BUFFERED_EVENTS = 10_000;
+
 export type ProjectionRunner = ReturnType<typeof createProjectionRunner>;
 
 export function createProjectionRunner(deps: ProjectionRunnerDeps) {
@@ -36,6 +39,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
   const lock = serialLock();
   let buffer: RecordedEvent[] = [];
   let wake: (() => void) | undefined;
+  let drained: (() => void) | undefined;
   let subscription: Subscription | undefined;
   let running = false;
   let loop: Promise<void> | undefined;
@@ -93,7 +97,11 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
         buffer = [...batch, ...buffer];
         await new Promise((resolve) => setTimeout(resolve, retryDelay).unref());
         retryDelay = Math.min(retryDelay * 2, 5000);
-      } else retryDelay = 100;
+      } else {
+        retryDelay = 100;
+        drained?.();
+        drained = undefined;
+      }
     }
   }
 
@@ -101,6 +109,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
     for await (const event of sub) {
       buffer.push(event);
       wake?.();
+      // Backpressure: while a projection is stuck, stop pulling rather than hold the log in memory.
+      while (buffer.length >= MAX_BUFFERED_EVENTS && running) {
+        await new Promise<void>((resolve) => (drained = resolve));
+      }
     }
   }
 
@@ -131,6 +143,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       running = false;
       await subscription?.close();
       wake?.();
+      drained?.();
       await loop;
       waiters.cancelAll();
     },

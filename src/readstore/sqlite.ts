@@ -45,6 +45,7 @@ const missingTable = (error: unknown) => error instanceof SqliteError && /no suc
 function readerOn(db: Db): ReadModelReader {
   const prepare = cachedPrepare(db);
   const guard = <T>(fallback: T, run: () => T): T => {
+    if (!db.open) throw new ReadStoreUnavailableError('the read store is closed');
     try {
       return run();
     } catch (error) {
