@@ -98,10 +98,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     return { revision: revision === null ? 'no_stream' : BigInt(revision), retention };
   };
 
-  /**
-   * Writes one append whose expected revision has been checked. `known` holds the revisions this
-   * batch has written so far, so later appends in the batch see earlier ones.
-   */
+  /** Writes one append whose expected revision has been checked, then applies the stream's retention. */
   const writeAppend = (request: PendingAppend, current: bigint | 'no_stream', retention: StreamRetention | undefined, createdAt: number): AppendResult => {
     let next = current === 'no_stream' ? -1 : Number(current);
     let position = -1;
