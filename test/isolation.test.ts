@@ -122,6 +122,9 @@ function routeVariants(victim: Fixture, own: Fixture): RouteVariant[] {
   return [...variants.values()];
 }
 
+/** The longest an event stream is read while waiting for the caller's own incident. */
+const SSE_READ_DEADLINE_MS = 3_000;
+
 /**
  * One request as the intruder. Every request asks for a replay from the start of the log
  * (Last-Event-ID: 0), which only event streams heed. A stream never ends: it is read until the
@@ -137,7 +140,7 @@ async function probe(method: string, path: string, own: Fixture, body: unknown):
     signal: controller.signal,
   });
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return { status: response.status, text: await response.text() };
-  const deadline = setTimeout(() => controller.abort(), 3000);
+  const deadline = setTimeout(() => controller.abort(), SSE_READ_DEADLINE_MS);
   const decoder = new TextDecoder();
   let text = '';
   try {
