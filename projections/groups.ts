@@ -39,7 +39,7 @@ export const groupsProjection: Projection = {
   name: 'groups',
   version: 1,
   handles: ['GroupCreated', 'GroupUpdated', 'GroupDeleted', 'UserCreated', 'UserUpdated', 'UserRemoved'],
-  collections: { [GROUPS]: [{ name: 'tenant_created', fields: ['tenantId', 'createdAt'] }] },
+  collections: { [GROUPS]: [{ name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] }] },
   async apply(event, writer) {
     const at = event.metadata.occurredAt;
     const tenantId = event.metadata.tenantId;

@@ -22,7 +22,7 @@ export const rolesProjection: Projection = {
   handles: ['RoleCreated', 'RoleUpdated', 'RoleDeleted'],
   collections: {
     [ROLES]: [
-      { name: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+      { name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] },
       { name: 'tenant_name', fields: ['tenantId', 'name'] },
     ],
   },

@@ -41,7 +41,7 @@ export const usersProjection: Projection = {
   handles: USER_EVENT_TYPES,
   collections: {
     [USERS]: [
-      { name: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+      { name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] },
       { name: 'tenant_email', fields: ['tenantId', 'emailLower'] },
       { name: 'tenant_role', fields: ['tenantId', 'roleId'] },
     ],
