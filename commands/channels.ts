@@ -1,24 +1,52 @@
 /**
- * Notification channels: the decider (pure) and the command routes (POST/PUT/DELETE).
- * Events go to `channel-<id>`; projections/channels.ts builds the read model.
+ * Notification channels: the command schemas (config validated per type, SPEC.md Notification
+ * channel; unknown fields rejected) and the decider. The model is src/events/channel.ts; the
+ * routes are commands/channel-routes.ts.
  */
-import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
-import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
+import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
-import type { ChannelEvent } from '../src/events/channel.js';
-import { commandHeaders, envelopeFrom, ifMatchRevision } from '../src/http/command-context.js';
-import { ok } from '../src/http/envelope.js';
-import { requires } from '../src/http/guard.js';
-import { notFound } from '../src/http/problem.js';
-import type { AppState } from '../src/http/state.js';
-import { keepMaskedSecrets, parseChannelBody, type ChannelType } from './channel-config.js';
+import { evolveChannel, initialChannelState, type ChannelEvent, type ChannelState } from '../src/events/channel.js';
+import { keepMaskedSecrets } from '../src/events/channel-secrets.js';
+import { SEVERITIES, channelTypeSchema, type ChannelType } from '../src/events/vocabulary.js';
 
-export interface ChannelState {
-  status: 'absent' | 'active' | 'deleted';
-  type?: ChannelType;
-  config?: Record<string, unknown>;
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+/** What the pager Events API v2 accepts as a severity. */
+export const PAGER_SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
+
+export const channelConfigSchemas = {
+  chat: z.strictObject({ webhook_url: httpUrl, channel_name: z.string().trim().min(1) }),
+  email: z.strictObject({
+    recipients: z.array(z.email()).min(1, 'at least one recipient is required').max(100),
+    subject_template: z.string().trim().min(1).max(500),
+  }),
+  pager: z.strictObject({
+    integration_key: z.string().trim().min(1).max(200),
+    severity_mapping: z.strictObject(
+      Object.fromEntries(SEVERITIES.map((s) => [s, z.enum(PAGER_SEVERITIES)])) as Record<(typeof SEVERITIES)[number], z.ZodEnum<{ [K in (typeof PAGER_SEVERITIES)[number]]: K }>>,
+    ),
+  }),
+  webhook: z.strictObject({
+    url: httpUrl,
+    headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name'), z.string().max(4096)).default({}),
+    method: z.enum(['POST', 'PUT']),
+  }),
+} satisfies Record<ChannelType, z.ZodType>;
+
+export const channelBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  type: channelTypeSchema,
+  config: z.record(z.string(), z.unknown()),
+});
+
+/** Validates `config` for its type; issues carry paths under /config. */
+export function parseChannelBody(body: unknown) {
+  const base = channelBodySchema.parse(body);
+  const config = channelConfigSchemas[base.type].safeParse(base.config);
+  if (!config.success) {
+    throw new z.ZodError(config.error.issues.map((issue) => ({ ...issue, path: ['config', ...issue.path] })));
+  }
+  return { ...base, config: config.data as Record<string, unknown> };
 }
 
 export type ChannelCommand =
@@ -27,16 +55,8 @@ export type ChannelCommand =
   | { kind: 'DeleteChannel'; channelId: string };
 
 export const channelDecider: Decider<ChannelState, ChannelCommand, ChannelEvent> = {
-  initialState: () => ({ status: 'absent' }),
-  evolve: (state, event) => {
-    switch (event.type) {
-      case 'ChannelCreated':
-      case 'ChannelUpdated':
-        return { status: 'active', type: event.data.type, config: event.data.config };
-      case 'ChannelDeleted':
-        return { ...state, status: 'deleted' };
-    }
-  },
+  initialState: initialChannelState,
+  evolve: evolveChannel,
   decide: (command, state) => {
     switch (command.kind) {
       case 'CreateChannel':
@@ -53,57 +73,3 @@ export const channelDecider: Decider<ChannelState, ChannelCommand, ChannelEvent>
     }
   },
 };
-
-export const channelStream = (id: string) => `channel-${id}`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface ChannelCommandDeps extends CommandDeps {
-  /** Read-model view of a channel for the response (masked), after the command. */
-  viewChannel: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
-  /** Names of escalation policies that reference the channel (a referenced channel cannot be deleted). */
-  channelReferences: (tenantId: string, id: string) => Promise<string[]>;
-}
-
-export function channelCommandRoutes(deps: ChannelCommandDeps) {
-  const router = new Router<AppState>();
-  const run = (ctx: Parameters<typeof envelopeFrom>[0], command: ChannelCommand, expectedRevision?: bigint) =>
-    handleCommand(deps, channelDecider, {
-      stream: channelStream(command.channelId),
-      resourceName: 'notification channel',
-      command,
-      envelope: envelopeFrom(ctx),
-      expectedRevision,
-      newStream: command.kind === 'CreateChannel',
-    });
-
-  router.post('/notification-channels', requires('channels:write'), async (ctx) => {
-    const body = parseChannelBody(ctx.request.body);
-    const channelId = randomUUID();
-    const outcome = await run(ctx, { kind: 'CreateChannel', channelId, ...body });
-    commandHeaders(ctx, outcome);
-    ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${channelId}`);
-    ok(ctx, await deps.viewChannel(ctx.state.principal.tenantId, channelId), 201);
-  });
-
-  router.put('/notification-channels/:id', requires('channels:write'), async (ctx) => {
-    if (!UUID.test(ctx.params.id!)) throw notFound('notification channel');
-    const body = parseChannelBody(ctx.request.body);
-    const outcome = await run(ctx, { kind: 'UpdateChannel', channelId: ctx.params.id!, ...body }, ifMatchRevision(ctx));
-    commandHeaders(ctx, outcome);
-    ok(ctx, await deps.viewChannel(ctx.state.principal.tenantId, ctx.params.id!));
-  });
-
-  router.delete('/notification-channels/:id', requires('channels:write'), async (ctx) => {
-    const id = ctx.params.id!;
-    if (!UUID.test(id)) throw notFound('notification channel');
-    const expected = ifMatchRevision(ctx);
-    const references = await deps.channelReferences(ctx.state.principal.tenantId, id);
-    if (references.length > 0) {
-      throw rejectConflict(`the channel is referenced by escalation policies: ${references.join(', ')}`, { referenced_by: references });
-    }
-    const outcome = await run(ctx, { kind: 'DeleteChannel', channelId: id }, expected);
-    commandHeaders(ctx, outcome);
-    ok(ctx, { id, deleted: true });
-  });
-  return router;
-}

@@ -1,22 +1,22 @@
 /**
- * Roles and groups have the same life: a name, a description and a permission map, created,
- * replaced and deleted; deleting one still in use (users hold the role, the group has members) is
- * refused. This is that shared decider, instantiated by commands/roles.ts and commands/groups.ts.
+ * Roles and groups have the same life (src/events/grant-holder.ts); deleting one still in use
+ * (users hold the role, the group has members) is refused. This is that shared decider and the
+ * body both accept, instantiated by commands/roles.ts and commands/groups.ts.
  */
+import { z } from 'zod';
+import { permissionMapSchema } from '../src/auth/permission-map.js';
 import type { Decider, DomainEvent } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
-import type { PermissionGrants } from '../src/events/permission-grants.js';
+import { initialGrantHolderState, type GrantHolderFields, type GrantHolderState } from '../src/events/grant-holder.js';
+import { sameGrants } from '../src/events/permission-grants.js';
 
-export interface GrantHolderFields {
-  name: string;
-  description: string;
-  permissions: PermissionGrants;
-}
+/** Body of a role or a group. */
+export const grantHolderBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().trim().max(2000).default(''),
+  permissions: permissionMapSchema,
+});
 
-export interface GrantHolderState {
-  status: 'absent' | 'active' | 'deleted';
-  fields?: GrantHolderFields;
-}
 
 export type GrantHolderCommand =
   | { kind: 'Create'; id: string; fields: GrantHolderFields }
@@ -34,25 +34,20 @@ export interface GrantHolderVocabulary<E extends DomainEvent> {
   created: (id: string, fields: GrantHolderFields) => E;
   updated: (id: string, fields: GrantHolderFields) => E;
   deleted: (id: string) => E;
-  /** Reads an event back: its fields, or 'deleted'. */
-  read: (event: E) => GrantHolderFields | 'deleted';
+  /** The resource's fold (src/events/role.ts, src/events/group.ts). */
+  evolve: (state: GrantHolderState, event: E) => GrantHolderState;
 }
 
 const sameFields = (a: GrantHolderFields, b: GrantHolderFields) =>
-  a.name === b.name && a.description === b.description &&
-  Object.keys(a.permissions).length === Object.keys(b.permissions).length &&
-  Object.entries(a.permissions).every(([name, grant]) => b.permissions[name] === grant);
+  a.name === b.name && a.description === b.description && sameGrants(a.permissions, b.permissions);
 
 export function grantHolderDecider<E extends DomainEvent>(words: GrantHolderVocabulary<E>): Decider<GrantHolderState, GrantHolderCommand, E> {
   const assertNameFree = (fields: GrantHolderFields) => {
     if (words.reservedNames?.includes(fields.name)) throw rejectConflict(`the name ${fields.name} belongs to a built-in ${words.what}`);
   };
   return {
-    initialState: () => ({ status: 'absent' }),
-    evolve: (state, event) => {
-      const read = words.read(event);
-      return read === 'deleted' ? { ...state, status: 'deleted' } : { status: 'active', fields: read };
-    },
+    initialState: initialGrantHolderState,
+    evolve: words.evolve,
     decide: (command, state) => {
       if (command.kind === 'Create') {
         if (state.status !== 'absent') throw rejectConflict(`a ${words.what} with this id already exists`);

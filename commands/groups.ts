@@ -1,22 +1,6 @@
-/**
- * Groups: the decider and the command routes (POST/PUT/DELETE /api/v1/groups, and membership
- * PUT/DELETE /api/v1/groups/{id}/members/{user_id}). Events go to `group-<id>`; membership is the
- * user's group_ids, so the member routes change the user (commands/users.ts).
- */
-import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
-import type { Context } from 'koa';
-import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
-import { rejectNotFound } from '../src/commanding/domain-rejection.js';
-import type { GroupEvent } from '../src/events/group.js';
-import { commandHeaders, envelopeFrom, ifMatchRevision } from '../src/http/command-context.js';
-import { ok } from '../src/http/envelope.js';
-import { requires } from '../src/http/guard.js';
-import type { AppState } from '../src/http/state.js';
-import { grantHolderDecider, type GrantHolderCommand } from './grant-holder.js';
-import { grantHolderBodySchema } from './permission-map.js';
-import { storedResourceId } from './resource-id.js';
-import { userDecider, userStream } from './users.js';
+/** Groups: the decider. Events go to `group-<id>` (src/events/group.ts); membership lives on the user. Routes: commands/group-routes.ts. */
+import { evolveGroup, type GroupEvent } from '../src/events/group.js';
+import { grantHolderDecider } from './grant-holder.js';
 
 export const groupDecider = grantHolderDecider<GroupEvent>({
   what: 'group',
@@ -24,65 +8,6 @@ export const groupDecider = grantHolderDecider<GroupEvent>({
   created: (groupId, fields) => ({ type: 'GroupCreated', data: { groupId, ...fields } }),
   updated: (groupId, fields) => ({ type: 'GroupUpdated', data: { groupId, ...fields } }),
   deleted: (groupId) => ({ type: 'GroupDeleted', data: { groupId } }),
-  read: (event) => (event.type === 'GroupDeleted' ? 'deleted' : { name: event.data.name, description: event.data.description, permissions: event.data.permissions }),
+  evolve: evolveGroup,
 });
 
-export const groupStream = (id: string) => `group-${id}`;
-
-export interface GroupCommandDeps extends CommandDeps {
-  /** The group as clients see it (null: not a group of the tenant). */
-  viewGroup: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
-  /** How many live users of the tenant belong to the group. */
-  groupMembers: (tenantId: string, id: string) => Promise<number>;
-}
-
-type RouteContext = Context & { state: AppState };
-
-export function groupCommandRoutes(deps: GroupCommandDeps) {
-  const router = new Router<AppState>();
-  const run = (ctx: RouteContext, command: GrantHolderCommand, expectedRevision?: bigint) =>
-    handleCommand(deps, groupDecider, { stream: groupStream(command.id), resourceName: 'group', command, envelope: envelopeFrom(ctx), expectedRevision });
-  const respond = async (ctx: RouteContext, id: string, status = 200) => {
-    const view = await deps.viewGroup(ctx.state.principal.tenantId, id);
-    if (!view) throw rejectNotFound('group');
-    ok(ctx, view, status);
-  };
-
-  router.post('/groups', requires('iam:admin'), async (ctx) => {
-    const fields = grantHolderBodySchema.parse(ctx.request.body);
-    const id = randomUUID();
-    commandHeaders(ctx, await run(ctx, { kind: 'Create', id, fields }));
-    ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${id}`);
-    await respond(ctx, id, 201);
-  });
-
-  router.put('/groups/:id', requires('iam:admin'), async (ctx) => {
-    const id = storedResourceId(ctx.params.id, 'group');
-    const fields = grantHolderBodySchema.parse(ctx.request.body);
-    commandHeaders(ctx, await run(ctx, { kind: 'Update', id, fields }, ifMatchRevision(ctx)));
-    await respond(ctx, id);
-  });
-
-  router.delete('/groups/:id', requires('iam:admin'), async (ctx) => {
-    const id = storedResourceId(ctx.params.id, 'group');
-    const expected = ifMatchRevision(ctx);
-    const users = await deps.groupMembers(ctx.state.principal.tenantId, id);
-    commandHeaders(ctx, await run(ctx, { kind: 'Delete', id, users }, expected));
-    ok(ctx, { id, deleted: true });
-  });
-
-  /** Joins or leaves: the group must be the tenant's, the user a live user of the tenant. */
-  async function membership(ctx: RouteContext, kind: 'JoinGroup' | 'LeaveGroup') {
-    const groupId = storedResourceId(ctx.params.id, 'group');
-    if (!(await deps.viewGroup(ctx.state.principal.tenantId, groupId))) throw rejectNotFound('group');
-    const userId = storedResourceId(ctx.params.user_id, 'user');
-    await handleCommand(deps, userDecider, {
-      stream: userStream(userId), resourceName: 'user', command: { kind, userId, groupId }, envelope: envelopeFrom(ctx), retriesOnConflict: 2,
-    });
-    await respond(ctx, groupId);
-  }
-
-  router.put('/groups/:id/members/:user_id', requires('iam:admin'), (ctx) => membership(ctx, 'JoinGroup'));
-  router.delete('/groups/:id/members/:user_id', requires('iam:admin'), (ctx) => membership(ctx, 'LeaveGroup'));
-  return router;
-}

@@ -1,55 +1,64 @@
 /**
- * Incident command routes: acknowledge, resolve (with an optional note) and notes.
- * The decider lives in incident-decider.ts; incidents are created only by the evaluator.
+ * Incidents: the decider. Decisions taken where the spec is silent (PagerDuty-like): acknowledging
+ * an acknowledged incident changes nothing and succeeds; acknowledging or resolving a resolved one
+ * is 409; notes may be added in any state, also after resolution (post-mortems). Incidents are
+ * created only by the evaluator (src/process/evaluator.ts). The model is src/events/incident.ts.
  */
-import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
-import { envelopeFrom, commandHeaders } from '../src/http/command-context.js';
-import { ok } from '../src/http/envelope.js';
-import { requires } from '../src/http/guard.js';
-import { notFound } from '../src/http/problem.js';
-import type { AppState } from '../src/http/state.js';
-import { incidentDecider, incidentStream, type IncidentCommand, type IncidentView } from './incident-decider.js';
+import type { CommandDeps, CommandEnvelope } from '../src/commanding/command-handler.js';
+import { handleCommand } from '../src/commanding/command-handler.js';
+import type { Decider } from '../src/commanding/decider.js';
+import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
+import {
+  evolveIncident, incidentStream, initialIncidentState,
+  type IncidentEvent, type IncidentState, type IncidentTriggeredData, type IncidentView,
+} from '../src/events/incident.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const resolveBody = z.strictObject({ note: z.string().trim().min(1).max(10_000).optional() });
-const noteBody = z.strictObject({ text: z.string().trim().min(1).max(10_000) });
-const emptyBody = z.strictObject({});
+export type IncidentCommand =
+  | { kind: 'TriggerIncident'; incident: Omit<IncidentTriggeredData, 'triggeredAt'> }
+  | { kind: 'AcknowledgeIncident'; incidentId: string }
+  | { kind: 'ResolveIncident'; incidentId: string; reason: 'auto' | 'manual' | 'rule_deleted'; note?: string; value?: number }
+  | { kind: 'AddIncidentNote'; incidentId: string; text: string; noteId: string };
 
-export function incidentCommandRoutes(deps: CommandDeps) {
-  const router = new Router<AppState>();
+const conflictWithStatus = (action: string, state: IncidentView) =>
+  rejectConflict(`cannot ${action} an incident that is ${state.status}`, { current_status: state.status });
 
-  const run = async (ctx: Parameters<typeof envelopeFrom>[0], command: Exclude<IncidentCommand, { kind: 'TriggerIncident' }>) => {
-    const outcome = await handleCommand(deps, incidentDecider, {
-      stream: incidentStream(command.incidentId),
-      resourceName: 'incident',
-      command,
-      envelope: envelopeFrom(ctx),
-    });
-    commandHeaders(ctx, outcome);
-    const { exists: _exists, ...view } = outcome.state as { exists: true } & IncidentView;
-    ok(ctx, view);
-  };
-  const incidentId = (ctx: { params: Record<string, string | undefined> }) => {
-    const id = ctx.params.id ?? '';
-    if (!UUID.test(id)) throw notFound('incident');
-    return id;
-  };
+export const incidentDecider: Decider<IncidentState, IncidentCommand, IncidentEvent> = {
+  initialState: initialIncidentState,
+  evolve: evolveIncident,
+  decide(command, state, { now, actor }) {
+    const at = now.toISOString();
+    if (command.kind === 'TriggerIncident') {
+      // Someone else created this ordinal already: the decision has been taken, nothing to add.
+      if (state.exists) return [];
+      return [{ type: 'IncidentTriggered', data: { ...command.incident, triggeredAt: at } }];
+    }
+    if (!state.exists) throw rejectNotFound('incident');
+    switch (command.kind) {
+      case 'AcknowledgeIncident':
+        if (state.status === 'acknowledged') return [];
+        if (state.status === 'resolved') throw conflictWithStatus('acknowledge', state);
+        return [{ type: 'IncidentAcknowledged', data: { incidentId: state.id, by: actor, at } }];
+      case 'ResolveIncident':
+        if (state.status === 'resolved') {
+          // An automatic or cascading resolution of an already resolved incident is a no-op.
+          if (command.reason !== 'manual') return [];
+          throw conflictWithStatus('resolve', state);
+        }
+        return [{ type: 'IncidentResolved', data: { incidentId: state.id, by: actor, at, reason: command.reason, note: command.note ?? null, value: command.value ?? null } }];
+      case 'AddIncidentNote':
+        return [{ type: 'IncidentNoteAdded', data: { incidentId: state.id, noteId: command.noteId, text: command.text, by: actor, at } }];
+    }
+  },
+};
 
-  router.post('/incidents/:id/acknowledge', requires('incidents:write'), async (ctx) => {
-    emptyBody.parse(ctx.request.body ?? {});
-    await run(ctx, { kind: 'AcknowledgeIncident', incidentId: incidentId(ctx) });
+
+/** Resolves an incident for a system reason (its rule was deleted or disabled); a resolved one is left alone. */
+export async function resolveIncidentForRule(deps: CommandDeps, envelope: CommandEnvelope, incidentId: string, reason: 'rule_deleted'): Promise<void> {
+  await handleCommand(deps, incidentDecider, {
+    stream: incidentStream(incidentId),
+    resourceName: 'incident',
+    command: { kind: 'ResolveIncident', incidentId, reason },
+    envelope,
+    retriesOnConflict: 3,
   });
-  router.post('/incidents/:id/resolve', requires('incidents:write'), async (ctx) => {
-    const body = resolveBody.parse(ctx.request.body ?? {});
-    await run(ctx, { kind: 'ResolveIncident', incidentId: incidentId(ctx), reason: 'manual', note: body.note });
-  });
-  router.post('/incidents/:id/notes', requires('incidents:write'), async (ctx) => {
-    const body = noteBody.parse(ctx.request.body ?? {});
-    await run(ctx, { kind: 'AddIncidentNote', incidentId: incidentId(ctx), text: body.text, noteId: randomUUID() });
-    ctx.status = 201;
-  });
-  return router;
 }

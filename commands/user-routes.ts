@@ -1,28 +1,27 @@
 /**
  * User command routes (SPEC.md, Users): create, replace (PUT), change (PATCH), delete, and retry
- * the invitation. Uniqueness of the email is kept by commands/user-email-reservation.ts; the
- * invitation runs after the user is stored (src/process/user-invitations.ts).
+ * the invitation. Uniqueness of the email is kept by commands/user-email-reservations.ts; the
+ * invitation runs after the user is stored (commands/user-invitations.ts).
  */
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../src/commanding/command-handler.js';
+import { assertCallerMayAssign, resolveAssignments, type GrantSourceLookup } from '../src/auth/assignment-guard.js';
+import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope, type LoadedStream } from '../src/commanding/command-handler.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { envelopeFrom, etagOf, ifMatchRevision } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { HttpProblem } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
-import type { InviteUser } from '../src/process/user-invitations.js';
-import { assertCallerMayAssign } from './assignment-guard.js';
-import { storedResourceId } from './resource-id.js';
-import { emailKey, releaseEmail, reserveEmail } from './user-email-reservation.js';
+import { storedResourceId } from '../src/http/resource-id.js';
+import { emailKey, userStream, type UserEvent, type UserState } from '../src/events/user.js';
+import { releaseEmail, reserveEmail } from './user-email-reservations.js';
+import type { InviteUser } from './user-invitations.js';
 import {
-  createUserBodySchema, patchUserBodySchema, replaceUserBodySchema, resolveAssignments, userChangesFrom,
-  type GrantSourceLookup, type UserChanges,
-} from './user-input.js';
-import { userDecider, userStream, type UserCommand } from './users.js';
+  createUserBodySchema, patchUserBodySchema, replaceUserBodySchema, userChangesFrom, userDecider, type UserChanges, type UserCommand,
+} from './users.js';
 
 export interface UserCommandDeps extends CommandDeps {
   assignments: GrantSourceLookup;
@@ -36,8 +35,8 @@ type RouteContext = Context & { state: AppState };
 
 export function userCommandRoutes(deps: UserCommandDeps) {
   const router = new Router<AppState>();
-  const run = (ctx: RouteContext, command: UserCommand, expectedRevision?: bigint) =>
-    handleCommand(deps, userDecider, { stream: userStream(command.userId), resourceName: 'user', command, envelope: envelopeFrom(ctx), expectedRevision });
+  const run = (ctx: RouteContext, command: UserCommand, expectedRevision?: bigint, loaded?: LoadedStream<UserState, UserEvent>) =>
+    handleCommand(deps, userDecider, { stream: userStream(command.userId), resourceName: 'user', command, envelope: envelopeFrom(ctx), expectedRevision, loaded });
 
   /** Releasing is tidying up: if it fails, the reservation is taken over later (see the reservation module). */
   const releaseQuietly = (envelope: CommandEnvelope, email: string, userId: string) =>
@@ -93,7 +92,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     let outcome;
     try {
       // An email change must apply to the profile it was reserved against: expect the revision read above.
-      outcome = await run(ctx, { kind: 'UpdateUser', userId: id, changes, isActive }, ifMatch ?? (newEmail ? loaded.revision! : undefined));
+      outcome = await run(ctx, { kind: 'UpdateUser', userId: id, changes, isActive }, ifMatch ?? (newEmail ? loaded.revision! : undefined), loaded);
     } catch (error) {
       if (newEmail) await releaseQuietly(envelope, newEmail, id);
       throw error;

@@ -1,30 +1,50 @@
 /**
- * Users: the decider (pure). Events go to `user-<id>`; projections/users.ts builds the read
- * model; the routes are in commands/user-routes.ts. Group membership is part of the user, so the
- * group member routes issue JoinGroup/LeaveGroup here.
+ * Users: what clients send (SPEC.md, User: email, name, role_id, group_ids, is_active) and the
+ * decider. The model is src/events/user.ts; the routes are commands/user-routes.ts. Group
+ * membership is part of the user, so the group member routes issue JoinGroup/LeaveGroup here.
  */
+import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
-import type { PermissionGrants } from '../src/events/permission-grants.js';
-import type { UserEvent } from '../src/events/user.js';
+import { sameGrants, type PermissionGrants } from '../src/events/permission-grants.js';
+import { evolveUser, initialUserState, type UserEvent, type UserProfile, type UserState } from '../src/events/user.js';
 
-export interface UserProfile {
-  email: string;
-  name: string;
-  roleId: string | null;
-  groupIds: string[];
+const email = z.string().trim().max(254).pipe(z.email());
+const name = z.string().trim().min(1).max(200);
+/** null: no role, so the tenant defaults apply. */
+const roleId = z.string().trim().min(1).max(100).nullable();
+const groupIds = z.array(z.string().min(1).max(100)).max(100).transform((ids) => [...new Set(ids)]);
+
+export const createUserBodySchema = z.strictObject({
+  email,
+  name,
+  role_id: roleId.default(null),
+  group_ids: groupIds.default([]),
+  is_active: z.boolean().default(true),
+});
+
+/** PUT: the whole profile; is_active may be left out (then it stays as it is). */
+export const replaceUserBodySchema = z.strictObject({ email, name, role_id: roleId, group_ids: groupIds, is_active: z.boolean().optional() });
+
+export const patchUserBodySchema = z
+  .strictObject({ email: email.optional(), name: name.optional(), role_id: roleId.optional(), group_ids: groupIds.optional(), is_active: z.boolean().optional() })
+  .refine((body) => Object.keys(body).length > 0, { message: 'send at least one of email, name, role_id, group_ids, is_active' });
+
+export interface UserChanges {
+  changes: Partial<UserProfile>;
+  isActive?: boolean;
 }
 
-export type InvitationStatus = 'pending' | 'sent' | 'failed';
-
-export interface UserState {
-  status: 'absent' | 'active' | 'inactive' | 'removed';
-  profile?: UserProfile;
-  invitationStatus?: InvitationStatus;
-  /** iat of the newest token a login was recorded for. */
-  lastLoginTokenIssuedAt?: number;
-  overrides: PermissionGrants;
+export function userChangesFrom(body: z.infer<typeof patchUserBodySchema>): UserChanges {
+  const changes: Partial<UserProfile> = {};
+  if (body.email !== undefined) changes.email = body.email;
+  if (body.name !== undefined) changes.name = body.name;
+  if (body.role_id !== undefined) changes.roleId = body.role_id;
+  if (body.group_ids !== undefined) changes.groupIds = body.group_ids;
+  return { changes, isActive: body.is_active };
 }
+
+/** Read-model lookups of the caller's tenant (built-in roles included). */
 
 export type InvitationOutcome =
   | { sent: true; provider: string; reference: string }
@@ -40,12 +60,7 @@ export type UserCommand =
   | { kind: 'RecordInvitation'; userId: string; outcome: InvitationOutcome }
   | { kind: 'RecordLogin'; userId: string; tokenIssuedAt: number };
 
-export const userStream = (id: string) => `user-${id}`;
-
 const isPresent = (state: UserState) => state.status === 'active' || state.status === 'inactive';
-
-const sameGrants = (a: PermissionGrants, b: PermissionGrants) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([name, grant]) => b[name] === grant);
 
 const sameProfile = (a: UserProfile, b: UserProfile) =>
   a.email === b.email && a.name === b.name && a.roleId === b.roleId &&
@@ -69,33 +84,8 @@ function updated(userId: string, state: UserState, profile: UserProfile, isActiv
 }
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  initialState: () => ({ status: 'absent', overrides: {} }),
-  evolve: (state, event) => {
-    switch (event.type) {
-      case 'UserCreated': {
-        const { userId: _, isActive, ...profile } = event.data;
-        return { ...state, status: isActive ? 'active' : 'inactive', profile, invitationStatus: 'pending' };
-      }
-      case 'UserUpdated': {
-        const { userId: _, ...profile } = event.data;
-        return { ...state, profile };
-      }
-      case 'UserDeactivated':
-        return { ...state, status: 'inactive' };
-      case 'UserReactivated':
-        return { ...state, status: 'active' };
-      case 'UserRemoved':
-        return { ...state, status: 'removed', profile: state.profile && { ...state.profile, groupIds: [] } };
-      case 'UserInvited':
-        return { ...state, invitationStatus: 'sent' };
-      case 'UserInvitationFailed':
-        return { ...state, invitationStatus: 'failed' };
-      case 'UserLoggedIn':
-        return { ...state, lastLoginTokenIssuedAt: Math.max(state.lastLoginTokenIssuedAt ?? 0, event.data.tokenIssuedAt) };
-      case 'UserPermissionOverridesSet':
-        return { ...state, overrides: event.data.permissions };
-    }
-  },
+  initialState: initialUserState,
+  evolve: evolveUser,
   decide: (command, state, context) => {
     const { userId } = command;
     if (command.kind === 'CreateUser') {

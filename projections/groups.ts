@@ -1,22 +1,13 @@
-import type { PermissionGrants } from '../src/events/permission-grants.js';
 import type { Projection } from '../src/projection/projection.js';
 import type { ReadModelWriter } from '../src/readstore/port.js';
+import { applyGrantHolderEvent, type GrantHolderDoc } from './grant-holder-docs.js';
 
 /**
  * Read model `groups`: one document per live group. `memberIds` mirrors the members' `groupIds`
  * (membership is recorded on the user streams), so "who is in this group" is one read.
  */
-export interface GroupDoc {
-  id: string;
-  tenantId: string;
-  name: string;
-  description: string;
-  permissions: PermissionGrants;
+export interface GroupDoc extends GrantHolderDoc {
   memberIds: string[];
-  createdAt: string;
-  updatedAt: string;
-  revision: number;
-  [field: string]: unknown;
 }
 
 export const GROUPS = 'groups';
@@ -41,24 +32,9 @@ export const groupsProjection: Projection = {
   handles: ['GroupCreated', 'GroupUpdated', 'GroupDeleted', 'UserCreated', 'UserUpdated', 'UserRemoved'],
   collections: { [GROUPS]: [{ name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] }] },
   async apply(event, writer) {
-    const at = event.metadata.occurredAt;
     const tenantId = event.metadata.tenantId;
-    const data = event.data as { groupId: string; userId: string; name: string; description: string; permissions: PermissionGrants; groupIds: string[] };
+    const data = event.data as { userId: string; groupIds: string[] };
     switch (event.type) {
-      case 'GroupCreated':
-        await writer.upsert(GROUPS, {
-          id: data.groupId, tenantId, name: data.name, description: data.description, permissions: data.permissions,
-          memberIds: [], createdAt: at, updatedAt: at, revision: Number(event.revision),
-        } satisfies GroupDoc);
-        break;
-      case 'GroupUpdated':
-        await writer.patch(GROUPS, data.groupId, {
-          name: data.name, description: data.description, permissions: data.permissions, updatedAt: at, revision: Number(event.revision),
-        });
-        break;
-      case 'GroupDeleted':
-        await writer.delete(GROUPS, data.groupId);
-        break;
       case 'UserCreated':
       case 'UserUpdated':
         await syncMembership(writer, tenantId, data.userId, data.groupIds);
@@ -66,6 +42,8 @@ export const groupsProjection: Projection = {
       case 'UserRemoved':
         await syncMembership(writer, tenantId, data.userId, []);
         break;
+      default:
+        await applyGrantHolderEvent(GROUPS, { created: 'GroupCreated', updated: 'GroupUpdated', deleted: 'GroupDeleted', idField: 'groupId' }, event, writer, { memberIds: [] });
     }
   },
 };

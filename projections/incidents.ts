@@ -1,5 +1,4 @@
-import { evolveIncident, type IncidentState, type IncidentView } from '../commands/incident-decider.js';
-import type { IncidentEvent } from '../src/events/incident.js';
+import { evolveIncident, type IncidentEvent, type IncidentState, type IncidentView } from '../src/events/incident.js';
 import type { Projection } from '../src/projection/projection.js';
 
 /** Read model `incidents`: each incident folded with the decider's own evolve, plus its tenant. */

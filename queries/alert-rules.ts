@@ -1,14 +1,12 @@
-import Router from '@koa/router';
 import { z } from 'zod';
 import { ALERT_RULES, type AlertRuleDoc } from '../projections/alert-rules.js';
 import type { EventStore } from '../src/eventstore/port.js';
 import { EVALUATION_OUTCOMES, ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
-import { etagOf } from '../src/http/command-context.js';
-import { ok, okPage } from '../src/http/envelope.js';
+import { severitySchema } from '../src/events/vocabulary.js';
+import { okPage } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { pageRequest, readPage } from '../src/http/pagination.js';
 import { badRequest, notFound } from '../src/http/problem.js';
-import type { AppState } from '../src/http/state.js';
+import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 
 export const alertRuleView = (doc: AlertRuleDoc) => ({
@@ -30,15 +28,13 @@ export const alertRuleView = (doc: AlertRuleDoc) => ({
   updated_at: doc.updatedAt,
 });
 
-export async function findRule(reader: ReadModelReader, tenantId: string, id: string) {
-  const doc = await reader.get<AlertRuleDoc>(ALERT_RULES, id);
-  return doc && doc.tenantId === tenantId && !doc.deleted ? doc : null;
-}
+export const findRule = (reader: ReadModelReader, tenantId: string, id: string) =>
+  findTenantDoc<AlertRuleDoc>(reader, ALERT_RULES, tenantId, id, (doc) => !doc.deleted);
 
 const listQuery = z.object({
   is_enabled: z.enum(['true', 'false']).optional(),
   metric: z.string().optional(),
-  severity: z.enum(['critical', 'high', 'medium', 'low']).optional(),
+  severity: severitySchema.optional(),
 });
 
 const historyQuery = z.object({
@@ -52,23 +48,22 @@ const historyQuery = z.object({
 const HISTORY_READ_BATCH = 500;
 
 export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore: EventStore }) {
-  const router = new Router<AppState>();
-
-  router.get('/alert-rules', requires('alerts:read'), async (ctx) => {
-    const query = listQuery.parse(ctx.query);
-    const filter: Filter = { tenantId: ctx.state.principal.tenantId, deleted: false };
-    if (query.is_enabled) filter.isEnabled = query.is_enabled === 'true';
-    if (query.metric) filter.metric = query.metric;
-    if (query.severity) filter.severity = query.severity;
-    const { items, page } = await readPage<AlertRuleDoc>(deps.reader, ALERT_RULES, filter, [['createdAt', 'desc']], pageRequest(ctx));
-    okPage(ctx, items.map(alertRuleView), page);
-  });
-
-  router.get('/alert-rules/:id', requires('alerts:read'), async (ctx) => {
-    const doc = await findRule(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
-    if (!doc) throw notFound('alert rule');
-    ctx.set('ETag', etagOf(doc.revision));
-    ok(ctx, alertRuleView(doc));
+  const router = readModelRoutes<AlertRuleDoc>(deps.reader, {
+    path: '/alert-rules',
+    resourceName: 'alert rule',
+    permission: 'alerts:read',
+    collection: ALERT_RULES,
+    sort: [['createdAt', 'desc']],
+    view: alertRuleView,
+    visible: (doc) => !doc.deleted,
+    listFilter: (ctx) => {
+      const query = listQuery.parse(ctx.query);
+      const filter: Filter = { deleted: false };
+      if (query.is_enabled) filter.isEnabled = query.is_enabled === 'true';
+      if (query.metric) filter.metric = query.metric;
+      if (query.severity) filter.severity = query.severity;
+      return filter;
+    },
   });
 
   /** Evaluations newest first, straight from the rule's evaluation stream; the cursor is a revision. */

@@ -1,11 +1,5 @@
-import Router from '@koa/router';
 import { ESCALATION_POLICIES, type EscalationPolicyDoc } from '../projections/escalation-policies.js';
-import { etagOf } from '../src/http/command-context.js';
-import { ok, okPage } from '../src/http/envelope.js';
-import { requires } from '../src/http/guard.js';
-import { pageRequest, readPage } from '../src/http/pagination.js';
-import { notFound } from '../src/http/problem.js';
-import type { AppState } from '../src/http/state.js';
+import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
 /** The policy as clients see it: the body they sent, normalised, plus id and timestamps. */
@@ -20,10 +14,8 @@ export const escalationPolicyView = (doc: EscalationPolicyDoc) => ({
 });
 
 /** The tenant's policy, or null (also for another tenant's: its existence is never revealed). */
-export async function findEscalationPolicy(reader: ReadModelReader, tenantId: string, id: string) {
-  const doc = await reader.get<EscalationPolicyDoc>(ESCALATION_POLICIES, id);
-  return doc && doc.tenantId === tenantId ? doc : null;
-}
+export const findEscalationPolicy = (reader: ReadModelReader, tenantId: string, id: string) =>
+  findTenantDoc<EscalationPolicyDoc>(reader, ESCALATION_POLICIES, tenantId, id);
 
 async function namesOfPolicies(reader: ReadModelReader, tenantId: string, field: 'targetIds' | 'channelIds', id: string) {
   const docs = await reader.find<EscalationPolicyDoc>(ESCALATION_POLICIES, { tenantId, [field]: { $contains: id } }, { sort: [['name', 'asc']] });
@@ -39,19 +31,12 @@ export const policiesReferencingTarget = (reader: ReadModelReader, tenantId: str
   namesOfPolicies(reader, tenantId, 'targetIds', targetId.toLowerCase());
 
 export function escalationPolicyQueryRoutes(deps: { reader: ReadModelReader }) {
-  const router = new Router<AppState>();
-
-  router.get('/escalation-policies', requires('escalation:read'), async (ctx) => {
-    const filter = { tenantId: ctx.state.principal.tenantId };
-    const { items, page } = await readPage<EscalationPolicyDoc>(deps.reader, ESCALATION_POLICIES, filter, [['createdAt', 'desc']], pageRequest(ctx));
-    okPage(ctx, items.map(escalationPolicyView), page);
+  return readModelRoutes<EscalationPolicyDoc>(deps.reader, {
+    path: '/escalation-policies',
+    resourceName: 'escalation policy',
+    permission: 'escalation:read',
+    collection: ESCALATION_POLICIES,
+    sort: [['createdAt', 'desc']],
+    view: escalationPolicyView,
   });
-
-  router.get('/escalation-policies/:id', requires('escalation:read'), async (ctx) => {
-    const doc = await findEscalationPolicy(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
-    if (!doc) throw notFound('escalation policy');
-    ctx.set('ETag', etagOf(doc.revision));
-    ok(ctx, escalationPolicyView(doc));
-  });
-  return router;
 }

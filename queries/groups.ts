@@ -1,12 +1,6 @@
-import Router from '@koa/router';
 import { GROUPS, type GroupDoc } from '../projections/groups.js';
 import type { GrantSource } from '../src/auth/effective-permissions.js';
-import { etagOf } from '../src/http/command-context.js';
-import { ok, okPage } from '../src/http/envelope.js';
-import { requires } from '../src/http/guard.js';
-import { pageRequest, readPage } from '../src/http/pagination.js';
-import { notFound } from '../src/http/problem.js';
-import type { AppState } from '../src/http/state.js';
+import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
 export const groupView = (doc: GroupDoc) => ({
@@ -19,10 +13,7 @@ export const groupView = (doc: GroupDoc) => ({
   updated_at: doc.updatedAt,
 });
 
-export async function findGroup(reader: ReadModelReader, tenantId: string, id: string) {
-  const doc = await reader.get<GroupDoc>(GROUPS, id);
-  return doc && doc.tenantId === tenantId ? doc : null;
-}
+export const findGroup = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<GroupDoc>(reader, GROUPS, tenantId, id);
 
 /** The tenant's groups among `ids` (others, and other tenants' groups, are left out). */
 export async function findGroupsAmong(reader: ReadModelReader, tenantId: string, ids: string[]): Promise<GroupDoc[]> {
@@ -33,19 +24,12 @@ export async function findGroupsAmong(reader: ReadModelReader, tenantId: string,
 export const groupGrants = (doc: GroupDoc): GrantSource => ({ id: doc.id, permissions: doc.permissions });
 
 export function groupQueryRoutes(deps: { reader: ReadModelReader }) {
-  const router = new Router<AppState>();
-
-  router.get('/groups', requires('iam:read'), async (ctx) => {
-    const filter = { tenantId: ctx.state.principal.tenantId };
-    const { items, page } = await readPage<GroupDoc>(deps.reader, GROUPS, filter, [['createdAt', 'asc']], pageRequest(ctx));
-    okPage(ctx, items.map(groupView), page);
+  return readModelRoutes<GroupDoc>(deps.reader, {
+    path: '/groups',
+    resourceName: 'group',
+    permission: 'iam:read',
+    collection: GROUPS,
+    sort: [['createdAt', 'asc']],
+    view: groupView,
   });
-
-  router.get('/groups/:id', requires('iam:read'), async (ctx) => {
-    const doc = await findGroup(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
-    if (!doc) throw notFound('group');
-    ctx.set('ETag', etagOf(doc.revision));
-    ok(ctx, groupView(doc));
-  });
-  return router;
 }

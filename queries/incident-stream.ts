@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
-import type { LiveEventHub } from '../src/events/live-event-hub.js';
+import type { LiveEventHub } from '../src/eventstore/live-event-hub.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest } from '../src/http/problem.js';
 import { openSse, type SseChannel } from '../src/http/sse.js';

@@ -1,15 +1,14 @@
-import Router from '@koa/router';
 import { z } from 'zod';
-import { evolveIncident, incidentStream, type IncidentState } from '../commands/incident-decider.js';
 import { INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
 import { loadStream } from '../src/commanding/command-handler.js';
 import type { EventStore } from '../src/eventstore/port.js';
-import type { IncidentEvent } from '../src/events/incident.js';
-import { ok, okPage } from '../src/http/envelope.js';
+import { evolveIncident, incidentStream, initialIncidentState, type IncidentEvent, type IncidentState } from '../src/events/incident.js';
+import { severitySchema } from '../src/events/vocabulary.js';
+import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { pageRequest, readPage } from '../src/http/pagination.js';
+import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
+import { storedResourceId } from '../src/http/resource-id.js';
 import { badRequest, forbidden, notFound } from '../src/http/problem.js';
-import type { AppState } from '../src/http/state.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 
 const STATUSES = ['triggered', 'acknowledged', 'resolved'] as const;
@@ -21,51 +20,55 @@ const listQuery = z.object({
     if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown status ${unknown.join(', ')}; use ${STATUSES.join(', ')}` });
     return statuses;
   }),
-  severity: z.enum(['critical', 'high', 'medium', 'low']).optional(),
+  severity: severitySchema.optional(),
   rule_id: z.string().optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) => view;
 
 export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore: EventStore }) {
-  const router = new Router<AppState>();
+  const router = readModelRoutes<IncidentDoc>(deps.reader, {
+    path: '/incidents',
+    resourceName: 'incident',
+    permission: 'incidents:read',
+    collection: INCIDENTS,
+    sort: [['triggered_at', 'desc']],
+    view: incidentView,
+    item: false,
+    listFilter: (ctx) => {
+      const query = listQuery.parse(ctx.query);
+      const filter: Filter = {};
+      if (query.status) filter.status = { $in: query.status };
+      if (query.severity) filter.severity = query.severity;
+      if (query.rule_id) filter.rule_id = query.rule_id;
+      if (query.from || query.to) {
+        filter.triggered_at = {
+          ...(query.from ? { $gte: new Date(query.from).toISOString() } : {}),
+          ...(query.to ? { $lte: new Date(query.to).toISOString() } : {}),
+        };
+      }
+      return filter;
+    },
+  });
 
   const loadIncidentEvents = async (tenantId: string, id: string) => {
-    if (!UUID.test(id)) throw notFound('incident');
+    storedResourceId(id, 'incident');
     const loaded = await loadStream<IncidentState, IncidentEvent>(
-      deps.eventStore, { initialState: () => ({ exists: false }), evolve: evolveIncident }, incidentStream(id), tenantId, 'incident',
+      deps.eventStore, { initialState: initialIncidentState, evolve: evolveIncident }, incidentStream(id), tenantId, 'incident',
     );
     if (loaded.events.length === 0) throw notFound('incident');
     return loaded;
   };
-
-  router.get('/incidents', requires('incidents:read'), async (ctx) => {
-    const query = listQuery.parse(ctx.query);
-    const filter: Filter = { tenantId: ctx.state.principal.tenantId };
-    if (query.status) filter.status = { $in: query.status };
-    if (query.severity) filter.severity = query.severity;
-    if (query.rule_id) filter.rule_id = query.rule_id;
-    if (query.from || query.to) {
-      filter.triggered_at = {
-        ...(query.from ? { $gte: new Date(query.from).toISOString() } : {}),
-        ...(query.to ? { $lte: new Date(query.to).toISOString() } : {}),
-      };
-    }
-    const { items, page } = await readPage<IncidentDoc>(deps.reader, INCIDENTS, filter, [['triggered_at', 'desc']], pageRequest(ctx));
-    okPage(ctx, items.map(incidentView), page);
-  });
 
   /** The incident now (read model), or with ?as_of= as it was then, folded from its events. */
   router.get('/incidents/:id', requires('incidents:read'), async (ctx) => {
     const { tenantId } = ctx.state.principal;
     const asOf = ctx.query.as_of;
     if (asOf === undefined) {
-      const doc = await deps.reader.get<IncidentDoc>(INCIDENTS, ctx.params.id!);
-      if (!doc || doc.tenantId !== tenantId) throw notFound('incident');
+      const doc = await findTenantDoc<IncidentDoc>(deps.reader, INCIDENTS, tenantId, ctx.params.id!);
+      if (!doc) throw notFound('incident');
       ok(ctx, incidentView(doc));
       return;
     }
@@ -75,7 +78,7 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
     const at = Date.parse(moment.data);
     const loaded = await loadIncidentEvents(tenantId, ctx.params.id!);
     const upTo = loaded.domainEvents.filter((_, i) => Date.parse(loaded.events[i]!.metadata.occurredAt) <= at);
-    const state = upTo.reduce(evolveIncident, { exists: false } as IncidentState);
+    const state = upTo.reduce(evolveIncident, initialIncidentState());
     if (!state.exists) throw notFound(`incident at ${moment.data} (it was triggered later)`);
     const { exists: _e, ...view } = state;
     ok(ctx, { ...view, as_of: new Date(at).toISOString() });

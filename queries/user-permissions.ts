@@ -12,7 +12,7 @@ import { requires } from '../src/http/guard.js';
 import { notFound } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
-import { permissionLevelsOfUser } from './permission-sources.js';
+import { permissionLevelsOfUser } from '../src/auth/read-model-permission-sources.js';
 import { findUser } from './users.js';
 
 export function userPermissionQueryRoutes(deps: { reader: ReadModelReader }) {

@@ -7,15 +7,10 @@ import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { channelCommandRoutes } from '../commands/channels.js';
-import { channelsProjection } from '../projections/channels.js';
-import { channelQueryRoutes, channelView, findChannel } from '../queries/channels.js';
-import { escalationPolicyCommandRoutes } from '../commands/escalation-policies.js';
-import { escalationPoliciesProjection } from '../projections/escalation-policies.js';
-import { escalationPolicyQueryRoutes, escalationPolicyView, findEscalationPolicy, policiesReferencingChannel } from '../queries/escalation-policies.js';
-import { alertRulesProjection } from '../projections/alert-rules.js';
-import { incidentsProjection } from '../projections/incidents.js';
-import { composeAlerting } from './composition/alerting.js';
+import { alertingProjections, composeAlerting } from './composition/alerting.js';
+import type { PlatformArea } from './composition/area.js';
+import { composeIam, iamProjections } from './composition/iam.js';
+import { composeNotifications, notificationProjections } from './composition/notifications.js';
 import { composeWarehouse } from './composition/warehouse.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
@@ -24,7 +19,6 @@ import { iamChangeStamps, reportingIamCommits } from './auth/iam-change-stamps.j
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import { managementApiIdentityProvider } from './gateways/identity/management-api.js';
 import { outboxInvitations, outboxMailer } from './gateways/identity/outbox-mailer.js';
-import { createIam, IAM_PROJECTION_NAMES, iamProjections } from './iam-composition.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import { validatingEventStore } from './eventstore/validating.js';
@@ -41,7 +35,8 @@ import type { ReadStore } from './readstore/port.js';
 import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
-export const projections: Projection[] = [channelsProjection, escalationPoliciesProjection, ...iamProjections, alertRulesProjection, incidentsProjection];
+/** Every read model of the platform (also what `npm run rebuild` rebuilds). */
+export const projections: Projection[] = [...notificationProjections, ...iamProjections, ...alertingProjections];
 
 /** EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR otherwise. */
 export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore }> {
@@ -83,20 +78,12 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const { readStore } = stores;
   const now = options.now ?? (() => new Date());
 
-  // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
-  const iamStamps = iamChangeStamps();
-  const runner = createProjectionRunner({ eventStore, readStore: reportingIamCommits(readStore, IAM_PROJECTION_NAMES, iamStamps), projections, logger });
-  await runner.start();
-
+  // The runner is made once every area has said which projections it needs; commands run only after that.
   const commandDeps = {
     eventStore,
     now,
     waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs),
   };
-
-  const warehouse = await composeWarehouse(config, now);
-  const alerting = composeAlerting({ config, commandDeps, readStore, metrics: warehouse.metrics, logger, registry: metrics.registry });
-
   let listeningUrl = '';
   const embedded = config.auth.mode === 'embedded';
   const key = embedded ? loadOrCreateSigningKey(join(config.dataDir, 'idp-signing-key.pem')) : undefined;
@@ -122,7 +109,11 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   }
 
   const invitationMailer = outboxMailer({ directory: join(config.dataDir, 'outbox'), from: `warehouse-watch <no-reply@${new URL(config.baseUrl).hostname}>` });
-  const iam = createIam({
+  const iamStamps = iamChangeStamps();
+  const warehouse = await composeWarehouse(config, now);
+  const alerting = composeAlerting({ config, commandDeps, readStore, metrics: warehouse.metrics, logger, registry: metrics.registry });
+  const notifications = composeNotifications({ commandDeps, reader: readStore });
+  const iam = composeIam({
     ...commandDeps,
     reader: readStore,
     stamps: iamStamps,
@@ -131,6 +122,14 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       ? managementApiIdentityProvider({ ...config.identityProvider, mailer: invitationMailer, resultUrl: config.baseUrl })
       : outboxInvitations({ mailer: invitationMailer, signInUrl: config.baseUrl }),
   });
+
+  const areas: PlatformArea[] = [notifications, iam, warehouse, alerting];
+  // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
+  const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
+  const runner = createProjectionRunner({
+    eventStore, readStore: reportingIamCommits(readStore, iamProjectionNames, iamStamps), projections: areas.flatMap((area) => area.projections), logger,
+  });
+  await runner.start();
 
   const { app, routers } = createApp({
     logger,
@@ -143,37 +142,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       issuer: config.auth.issuer,
       audience: config.baseUrl,
     }),
-    modules: [
-      {
-        alias: true,
-        routes: () =>
-          channelCommandRoutes({
-            ...commandDeps,
-            viewChannel: async (tenantId, id) => {
-              const doc = await findChannel(readStore, tenantId, id);
-              return doc ? channelView(doc) : null;
-            },
-            channelReferences: (tenantId, id) => policiesReferencingChannel(readStore, tenantId, id),
-          }),
-      },
-      { alias: true, routes: () => channelQueryRoutes({ reader: readStore }) },
-      {
-        alias: false,
-        routes: () =>
-          escalationPolicyCommandRoutes({
-            ...commandDeps,
-            reader: readStore,
-            viewPolicy: async (tenantId, id) => {
-              const doc = await findEscalationPolicy(readStore, tenantId, id);
-              return doc ? escalationPolicyView(doc) : null;
-            },
-          }),
-      },
-      { alias: false, routes: () => escalationPolicyQueryRoutes({ reader: readStore }) },
-      ...iam.modules,
-      ...warehouse.modules,
-      ...alerting.modules,
-    ],
+    modules: areas.flatMap((area) => area.routes),
   });
 
   const server = app.listen(config.port, config.host);
@@ -182,7 +151,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   server.requestTimeout = 0;
   const { port } = server.address() as AddressInfo;
   listeningUrl = `http://127.0.0.1:${port}`;
-  alerting.start();
+  const processes = areas.flatMap((area) => area.processes);
+  for (const process of processes) process.start();
 
   return {
     url: listeningUrl,
@@ -196,7 +166,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     newEvaluator: alerting.newEvaluator,
     liveListeners: () => alerting.hub.listenerCount(),
     async stop() {
-      await alerting.stop();
+      for (const process of processes) await process.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

@@ -32,3 +32,15 @@ test('delete a live rule', (t) => {
 test('create twice is a conflict', (t) => {
   deciderSpec(t, alertRuleDecider).given([created]).when({ kind: 'CreateAlertRule', rule }).thenRejects('conflict');
 });
+
+test('a patch is merged onto the rule as its stream has it, keeping id and environment', (t) => {
+  const updated: AlertRuleEvent = { type: 'AlertRuleUpdated', data: { ...rule, threshold: 45 } };
+  deciderSpec(t, alertRuleDecider)
+    .given([created, updated])
+    .when({ kind: 'PatchAlertRule', ruleId: rule.ruleId, changes: { isEnabled: false, severity: 'critical' } })
+    .then([{ type: 'AlertRuleUpdated', data: { ...rule, threshold: 45, isEnabled: false, severity: 'critical' } }]);
+});
+
+test('a patch of a rule that does not exist is not found', (t) => {
+  deciderSpec(t, alertRuleDecider).given([]).when({ kind: 'PatchAlertRule', ruleId: rule.ruleId, changes: { isEnabled: false } }).thenRejects('not_found');
+});

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { channelDecider } from '../commands/channels.js';
-import { maskSecret } from '../commands/channel-config.js';
+import { maskSecret } from '../src/events/channel-secrets.js';
 import type { ChannelEvent } from '../src/events/channel.js';
 import { deciderSpec } from './support/decider-spec.js';
 

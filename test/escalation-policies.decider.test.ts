@@ -1,6 +1,5 @@
 import test from 'ava';
-import { escalationPolicyDecider, type EscalationPolicyCommand } from '../commands/escalation-policies.js';
-import type { EscalationPolicyDefinition } from '../commands/escalation-policy-body.js';
+import { escalationPolicyDecider, type EscalationPolicyCommand, type EscalationPolicyDefinition } from '../commands/escalation-policies.js';
 import type { EscalationPolicyEvent } from '../src/events/escalation-policy.js';
 import { deciderSpec } from './support/decider-spec.js';
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { enabledRulesUsingPolicy } from '../commands/escalation-policy-references.js';
+import { enabledRulesUsingPolicy } from '../queries/escalation-policy-references.js';
 import { ESCALATION_POLICIES, escalationPoliciesProjection, type EscalationPolicyDoc } from '../projections/escalation-policies.js';
 import { policiesReferencingChannel, policiesReferencingTarget } from '../queries/escalation-policies.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';

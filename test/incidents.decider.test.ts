@@ -1,5 +1,6 @@
 import test from 'ava';
-import { incidentDecider, incidentIdFor } from '../commands/incident-decider.js';
+import { incidentDecider } from '../commands/incidents.js';
+import { incidentIdFor } from '../src/events/incident.js';
 import type { IncidentEvent } from '../src/events/incident.js';
 import { deciderSpec, TEST_CONTEXT } from './support/decider-spec.js';
 

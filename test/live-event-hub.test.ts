@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
-import { createLiveEventHub } from '../src/events/live-event-hub.js';
+import { createLiveEventHub } from '../src/eventstore/live-event-hub.js';
 import { sampleEvent } from './support/eventstore-contract.js';
 import { waitFor } from './support/wait-for.js';
 

@@ -1,6 +1,6 @@
 /** The README is part of the product: its permission table must match the code's. */
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { PERMISSIONS } from '../src/auth/permissions.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -16,4 +16,14 @@ test('the README lists every permission with the description the code has', (t) 
 test('the README shows the two commands', (t) => {
   t.true(readme.includes('npm ci && npm start'));
   t.true(readme.includes('npm ci && npm test'));
+});
+
+test('every file and folder the README\'s "Where is X?" section names exists', (t) => {
+  const start = readme.indexOf('### Where is X?');
+  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+  t.true(start >= 0 && section.length > 0, 'the section is there');
+  const paths = [...section.matchAll(/`((?:src|commands|queries|projections|test|bench)\/[\w./-]+)`/g)].map((m) => m[1]!);
+  t.true(paths.length >= 20, `found ${paths.length} paths`);
+  const missing = paths.filter((path) => !path.includes('<') && !existsSync(new URL(`../${path}`, import.meta.url)));
+  t.deepEqual(missing, []);
 });

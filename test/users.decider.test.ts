@@ -1,7 +1,7 @@
 import test from 'ava';
-import { emailReservationDecider, emailReservationStream, ORPHANED_RESERVATION_AFTER_MS } from '../commands/user-email-reservation.js';
-import { userDecider, type UserProfile } from '../commands/users.js';
-import type { UserEmailEvent, UserEvent } from '../src/events/user.js';
+import { emailReservationDecider, ORPHANED_RESERVATION_AFTER_MS } from '../commands/user-email-reservations.js';
+import { userDecider } from '../commands/users.js';
+import { emailReservationStream, type UserEmailEvent, type UserEvent, type UserProfile } from '../src/events/user.js';
 import { deciderSpec, TEST_CONTEXT } from './support/decider-spec.js';
 
 const userId = '6f1c2f9e-3a7d-4e2b-9c1f-0d8e7a6b5c4d';

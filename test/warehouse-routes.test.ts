@@ -4,7 +4,7 @@ import test, { type ExecutionContext } from 'ava';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { simulatorRoutes } from '../queries/simulator.js';
+import { simulatorRoutes } from '../src/gateways/warehouse/simulated/control-routes.js';
 import { warehouseRoutes } from '../queries/warehouse.js';
 import { isPermission, type Permission } from '../src/auth/permissions.js';
 import {

@@ -37,6 +37,11 @@ export interface CommandRequest<Command> {
    * "no stream" expected, so a stream that exists after all is still a conflict, never overwritten.
    */
   newStream?: boolean;
+  /**
+   * The stream as the caller already read it (to check things before deciding): used for the
+   * first attempt instead of reading again; a conflicting append still re-reads.
+   */
+  loaded?: LoadedStream<unknown, unknown>;
 }
 
 export interface CommandOutcome<State, Event> {
@@ -86,9 +91,11 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandOutcome<State, Event>> {
   const { envelope } = request;
   for (let attempt = 0; ; attempt++) {
-    const loaded: LoadedStream<State, Event> = request.newStream && attempt === 0
-      ? { state: decider.initialState(), revision: null, events: [], domainEvents: [] }
-      : await loadStream(deps.eventStore, decider, request.stream, envelope.tenantId, request.resourceName);
+    const loaded: LoadedStream<State, Event> = attempt === 0 && request.loaded
+      ? (request.loaded as LoadedStream<State, Event>)
+      : request.newStream && attempt === 0
+        ? { state: decider.initialState(), revision: null, events: [], domainEvents: [] }
+        : await loadStream(deps.eventStore, decider, request.stream, envelope.tenantId, request.resourceName);
     if (request.expectedRevision !== undefined && request.expectedRevision !== loaded.revision) {
       throw rejectConflict(`${request.resourceName} was changed by someone else (revision ${String(loaded.revision)}, not ${request.expectedRevision})`, {
         current_revision: loaded.revision === null ? null : String(loaded.revision),

@@ -4,23 +4,26 @@
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { alertRuleCommandRoutes } from '../../commands/alert-rules.js';
-import { incidentDecider, incidentStream } from '../../commands/incident-decider.js';
-import { incidentCommandRoutes } from '../../commands/incidents.js';
-import { ALERT_RULES, type AlertRuleDoc } from '../../projections/alert-rules.js';
+import { alertRuleCommandRoutes } from '../../commands/alert-rule-routes.js';
+import { incidentCommandRoutes } from '../../commands/incident-routes.js';
+import { resolveIncidentForRule } from '../../commands/incidents.js';
+import { ALERT_RULES, alertRulesProjection, type AlertRuleDoc } from '../../projections/alert-rules.js';
+import { incidentsProjection } from '../../projections/incidents.js';
 import { alertRuleQueryRoutes, alertRuleView, findRule } from '../../queries/alert-rules.js';
 import { incidentStreamRoutes } from '../../queries/incident-stream.js';
 import { incidentQueryRoutes } from '../../queries/incidents.js';
 import { findEscalationPolicy } from '../../queries/escalation-policies.js';
-import { handleCommand, type CommandDeps } from '../commanding/command-handler.js';
+import type { CommandDeps, CommandEnvelope } from '../commanding/command-handler.js';
 import type { Config } from '../config.js';
-import { createLiveEventHub } from '../events/live-event-hub.js';
+import { createLiveEventHub } from '../eventstore/live-event-hub.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
-import { envelopeFrom } from '../http/command-context.js';
 import type { ApiModule } from '../http/app.js';
 import { createEvaluator, createEvaluatorInstruments } from '../process/evaluator.js';
 import { scheduleEvaluator } from '../process/evaluator-schedule.js';
 import type { ReadStore } from '../readstore/port.js';
+import type { PlatformArea } from './area.js';
+
+export const alertingProjections = [alertRulesProjection, incidentsProjection];
 
 export function composeAlerting(deps: { config: Config; commandDeps: CommandDeps; readStore: ReadStore; metrics: MetricRegistry; logger: Logger; registry: Registry }) {
   const { commandDeps, readStore, config } = deps;
@@ -29,20 +32,14 @@ export function composeAlerting(deps: { config: Config; commandDeps: CommandDeps
   const newEvaluator = () => createEvaluator({ ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments });
   const evaluator = newEvaluator();
 
-  const resolveActiveIncidentOfDeletedRule = async (ctx: Parameters<typeof envelopeFrom>[0], ruleId: string) => {
+  const resolveActiveIncidentOfDeletedRule = async (envelope: CommandEnvelope, ruleId: string) => {
     const rule = await readStore.get<AlertRuleDoc>(ALERT_RULES, ruleId);
     if (!rule?.activeIncidentId) return null;
-    await handleCommand(commandDeps, incidentDecider, {
-      stream: incidentStream(rule.activeIncidentId),
-      resourceName: 'incident',
-      command: { kind: 'ResolveIncident', incidentId: rule.activeIncidentId, reason: 'rule_deleted' },
-      envelope: envelopeFrom(ctx),
-      retriesOnConflict: 3,
-    });
+    await resolveIncidentForRule(commandDeps, envelope, rule.activeIncidentId, 'rule_deleted');
     return rule.activeIncidentId;
   };
 
-  const modules: ApiModule[] = [
+  const routes: ApiModule[] = [
     {
       alias: false,
       routes: () =>
@@ -65,17 +62,21 @@ export function composeAlerting(deps: { config: Config; commandDeps: CommandDeps
   ];
 
   let schedule: ReturnType<typeof scheduleEvaluator> | undefined;
-  return {
-    modules,
-    evaluator,
-    newEvaluator,
-    hub,
+  const evaluatorSchedule = {
     start() {
       schedule = scheduleEvaluator(evaluator, { intervalSeconds: config.alertEvaluationIntervalSeconds, logger: deps.logger });
     },
     async stop() {
       await schedule?.stop();
-      await hub.close();
     },
   };
+  const liveFeed = { start() {}, stop: () => hub.close() };
+  return {
+    routes,
+    projections: alertingProjections,
+    processes: [evaluatorSchedule, liveFeed],
+    evaluator,
+    newEvaluator,
+    hub,
+  } satisfies PlatformArea & Record<string, unknown>;
 }

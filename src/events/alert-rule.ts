@@ -1,15 +1,19 @@
+/**
+ * Alert rules, the model: events of the `alertRule-<id>` streams (each carries the whole rule, so
+ * the fold is trivial), the state a command sees, and how events change it.
+ */
 import { z } from 'zod';
+import { conditionSchema, severitySchema } from './vocabulary.js';
 
-/** Events of the `alertRule-<id>` streams. Each carries the whole rule, so a fold is trivial. */
 export const alertRuleFields = {
   ruleId: z.uuid(),
   name: z.string(),
   description: z.string().nullable(),
   metric: z.string(),
-  condition: z.enum(['gt', 'lt', 'gte', 'lte', 'eq']),
+  condition: conditionSchema,
   threshold: z.number(),
   evaluationWindowMinutes: z.number().int(),
-  severity: z.enum(['critical', 'high', 'medium', 'low']),
+  severity: severitySchema,
   escalationPolicyId: z.uuid(),
   clusterId: z.string().nullable(),
   isEnabled: z.boolean(),
@@ -29,3 +33,22 @@ export type AlertRuleEvent =
   | { type: 'AlertRuleCreated'; data: AlertRuleData }
   | { type: 'AlertRuleUpdated'; data: AlertRuleData }
   | { type: 'AlertRuleDeleted'; data: { ruleId: string } };
+
+export const alertRuleStream = (id: string) => `alertRule-${id}`;
+
+export interface AlertRuleState {
+  status: 'absent' | 'active' | 'deleted';
+  rule?: AlertRuleData;
+}
+
+export const initialAlertRuleState = (): AlertRuleState => ({ status: 'absent' });
+
+export function evolveAlertRule(state: AlertRuleState, event: AlertRuleEvent): AlertRuleState {
+  switch (event.type) {
+    case 'AlertRuleCreated':
+    case 'AlertRuleUpdated':
+      return { status: 'active', rule: event.data };
+    case 'AlertRuleDeleted':
+      return { ...state, status: 'deleted' };
+  }
+}

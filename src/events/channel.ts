@@ -1,10 +1,14 @@
+/**
+ * Notification channels, the model: events of the `channel-<id>` streams, the state a command
+ * sees, and how events change it. Folded by commands/channels.ts and projections/channels.ts.
+ */
 import { z } from 'zod';
+import { channelTypeSchema, type ChannelType } from './vocabulary.js';
 
-/** Events of the `channel-<id>` streams (notification channels). */
 const channelFields = {
   channelId: z.uuid(),
   name: z.string(),
-  type: z.enum(['chat', 'email', 'pager', 'webhook']),
+  type: channelTypeSchema,
   config: z.record(z.string(), z.unknown()),
 };
 
@@ -18,3 +22,23 @@ export type ChannelEvent =
   | { type: 'ChannelCreated'; data: z.infer<typeof channelEvents.ChannelCreated> }
   | { type: 'ChannelUpdated'; data: z.infer<typeof channelEvents.ChannelUpdated> }
   | { type: 'ChannelDeleted'; data: z.infer<typeof channelEvents.ChannelDeleted> };
+
+export const channelStream = (id: string) => `channel-${id}`;
+
+export interface ChannelState {
+  status: 'absent' | 'active' | 'deleted';
+  type?: ChannelType;
+  config?: Record<string, unknown>;
+}
+
+export const initialChannelState = (): ChannelState => ({ status: 'absent' });
+
+export function evolveChannel(state: ChannelState, event: ChannelEvent): ChannelState {
+  switch (event.type) {
+    case 'ChannelCreated':
+    case 'ChannelUpdated':
+      return { status: 'active', type: event.data.type, config: event.data.config };
+    case 'ChannelDeleted':
+      return { ...state, status: 'deleted' };
+  }
+}

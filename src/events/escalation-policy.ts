@@ -1,9 +1,10 @@
+/**
+ * Escalation policies, the model: events of the `escalationPolicy-<id>` streams (Created and
+ * Replaced carry the whole policy, so a fold is trivial and an auditor reads every version of a
+ * policy from its stream), the state a command sees, and how events change it.
+ */
 import { z } from 'zod';
 
-/**
- * Events of the `escalationPolicy-<id>` streams. Created and Replaced carry the whole policy, so a
- * fold is trivial and an auditor reads every version of a policy from its stream.
- */
 export const TARGET_TYPES = ['user', 'group', 'schedule', 'channel'] as const;
 export const DELIVERY_CHANNELS = ['email', 'sms', 'chat'] as const;
 
@@ -45,3 +46,21 @@ export type EscalationPolicyEvent =
   | { type: 'EscalationPolicyCreated'; data: EscalationPolicyData }
   | { type: 'EscalationPolicyReplaced'; data: EscalationPolicyData }
   | { type: 'EscalationPolicyDeleted'; data: { policyId: string } };
+
+export const escalationPolicyStream = (id: string) => `escalationPolicy-${id}`;
+
+export interface EscalationPolicyState {
+  status: 'absent' | 'active' | 'deleted';
+}
+
+export const initialEscalationPolicyState = (): EscalationPolicyState => ({ status: 'absent' });
+
+export function evolveEscalationPolicy(_state: EscalationPolicyState, event: EscalationPolicyEvent): EscalationPolicyState {
+  switch (event.type) {
+    case 'EscalationPolicyCreated':
+    case 'EscalationPolicyReplaced':
+      return { status: 'active' };
+    case 'EscalationPolicyDeleted':
+      return { status: 'deleted' };
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { grantHolderEvolve } from './grant-holder.js';
 import { permissionGrantsSchema } from './permission-grants.js';
 
 /** Events of the `group-<id>` streams. Membership lives on the user (UserCreated/UserUpdated groupIds). */
@@ -18,3 +19,9 @@ export const groupEvents = {
 export type GroupEvent = {
   [K in keyof typeof groupEvents]: { type: K; data: z.infer<(typeof groupEvents)[K]> };
 }[keyof typeof groupEvents];
+
+export const groupStream = (id: string) => `group-${id}`;
+
+export const evolveGroup = grantHolderEvolve<GroupEvent>((event) =>
+  event.type === 'GroupDeleted' ? 'deleted' : { name: event.data.name, description: event.data.description, permissions: event.data.permissions },
+);

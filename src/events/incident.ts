@@ -1,6 +1,15 @@
+/**
+ * Incidents, the model: events of the `incident-<id>` streams (the whole story of one incident,
+ * for auditors), the incident as it stands, and `evolveIncident`, which is at once the decider's
+ * fold, the projection's fold and the auditors' as-of view, so the three can never disagree.
+ *
+ *   triggered ──acknowledge──► acknowledged ──resolve──► resolved
+ *       └──────────────────resolve──────────────────────────┘
+ */
 import { z } from 'zod';
+import { deterministicUuid } from '../commanding/deterministic-id.js';
+import { conditionSchema, severitySchema } from './vocabulary.js';
 
-/** Events of the `incident-<id>` streams: the whole story of one incident, for auditors. */
 export const incidentEvents = {
   IncidentTriggered: z.object({
     incidentId: z.uuid(),
@@ -9,9 +18,9 @@ export const incidentEvents = {
     /** 1 for the rule's first incident, 2 for the next…; the incident id is derived from it. */
     ordinal: z.number().int().min(1),
     currentValue: z.number(),
-    severity: z.enum(['critical', 'high', 'medium', 'low']),
+    severity: severitySchema,
     metric: z.string(),
-    condition: z.enum(['gt', 'lt', 'gte', 'lte', 'eq']),
+    condition: conditionSchema,
     threshold: z.number(),
     envId: z.uuid(),
     clusterId: z.string().nullable(),
@@ -34,3 +43,71 @@ export const incidentEvents = {
 type Data<K extends keyof typeof incidentEvents> = z.infer<(typeof incidentEvents)[K]>;
 export type IncidentEvent = { [K in keyof typeof incidentEvents]: { type: K; data: Data<K> } }[keyof typeof incidentEvents];
 export type IncidentTriggeredData = Data<'IncidentTriggered'>;
+
+export type IncidentStatus = 'triggered' | 'acknowledged' | 'resolved';
+
+export interface IncidentNote {
+  id: string;
+  text: string;
+  author: string;
+  created_at: string;
+}
+
+/** The incident as clients see it (snake_case, as the API answers). */
+export interface IncidentView {
+  id: string;
+  rule_id: string;
+  rule_name: string;
+  status: IncidentStatus;
+  severity: string;
+  current_value: number;
+  metric: string;
+  condition: string;
+  threshold: number;
+  env_id: string;
+  cluster_id: string | null;
+  escalation_policy_id: string;
+  triggered_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  resolution_reason: string | null;
+  resolution_note: string | null;
+  resolution_value: number | null;
+  notes: IncidentNote[];
+  ordinal: number;
+}
+
+export type IncidentState = { exists: false } | ({ exists: true } & IncidentView);
+
+export const incidentStream = (id: string) => `incident-${id}`;
+/** The rule's n-th incident always has the same id (see deterministicUuid). */
+export const incidentIdFor = (ruleId: string, ordinal: number) => deterministicUuid(`incident:${ruleId}:${ordinal}`);
+
+export function evolveIncident(state: IncidentState, event: IncidentEvent): IncidentState {
+  switch (event.type) {
+    case 'IncidentTriggered': {
+      const d = event.data;
+      return {
+        exists: true, id: d.incidentId, rule_id: d.ruleId, rule_name: d.ruleName, status: 'triggered', severity: d.severity,
+        current_value: d.currentValue, metric: d.metric, condition: d.condition, threshold: d.threshold, env_id: d.envId,
+        cluster_id: d.clusterId, escalation_policy_id: d.escalationPolicyId, triggered_at: d.triggeredAt,
+        acknowledged_at: null, acknowledged_by: null, resolved_at: null, resolved_by: null, resolution_reason: null,
+        resolution_note: null, resolution_value: null, notes: [], ordinal: d.ordinal,
+      };
+    }
+    case 'IncidentAcknowledged':
+      return state.exists ? { ...state, status: 'acknowledged', acknowledged_at: event.data.at, acknowledged_by: event.data.by } : state;
+    case 'IncidentResolved':
+      return state.exists
+        ? { ...state, status: 'resolved', resolved_at: event.data.at, resolved_by: event.data.by, resolution_reason: event.data.reason, resolution_note: event.data.note, resolution_value: event.data.value }
+        : state;
+    case 'IncidentNoteAdded':
+      return state.exists
+        ? { ...state, notes: [...state.notes, { id: event.data.noteId, text: event.data.text, author: event.data.by, created_at: event.data.at }] }
+        : state;
+  }
+}
+
+export const initialIncidentState = (): IncidentState => ({ exists: false });

@@ -3,8 +3,11 @@ import type { CommandEnvelope, CommandOutcome } from '../commanding/command-hand
 import { HttpProblem } from './problem.js';
 import type { AppState } from './state.js';
 
+/** A Koa context after authentication: what every command route works with. */
+export type CommandContext = Context & { state: AppState };
+
 /** The envelope of a command issued over HTTP: tenant and actor from the token, ids from the request. */
-export function envelopeFrom(ctx: Context & { state: AppState }): CommandEnvelope {
+export function envelopeFrom(ctx: CommandContext): CommandEnvelope {
   return {
     tenantId: ctx.state.principal.tenantId,
     actor: ctx.state.principal.userId,

@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { incidentDecider, incidentIdFor, incidentStream, type IncidentCommand } from '../../commands/incident-decider.js';
+import { incidentDecider, type IncidentCommand } from '../../commands/incidents.js';
+import { incidentIdFor, incidentStream } from '../events/incident.js';
 import { ALERT_RULES, type AlertRuleDoc } from '../../projections/alert-rules.js';
 import { handleCommand, type CommandDeps } from '../commanding/command-handler.js';
 import type { EventStore } from '../eventstore/port.js';

@@ -3,16 +3,17 @@
  * Changing them needs iam:admin. PUT replaces the whole map; DELETE clears it.
  */
 import Router from '@koa/router';
+import { permissionsBodySchema } from '../src/auth/permission-map.js';
 import type { Context } from 'koa';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
 import type { PermissionGrants } from '../src/events/permission-grants.js';
+import { userStream } from '../src/events/user.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
+import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { permissionsBodySchema } from './permission-map.js';
-import { storedResourceId } from './resource-id.js';
-import { userDecider, userStream } from './users.js';
+import { userDecider } from './users.js';
 
 export function userOverrideRoutes(deps: CommandDeps) {
   const router = new Router<AppState>();

@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { MetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
-import { InvalidMetricRequestError, isUnknownCluster, isUnknownMetric } from '../src/gateways/warehouse/port.js';
-import type { SimulatorControl } from '../src/gateways/warehouse/simulated/control.js';
-import { ok } from '../src/http/envelope.js';
-import { requires } from '../src/http/guard.js';
-import { badRequest, HttpProblem, type ProblemFieldError } from '../src/http/problem.js';
-import type { AppState } from '../src/http/state.js';
+import type { MetricRegistry } from '../metrics/registry.js';
+import { InvalidMetricRequestError, isUnknownCluster, isUnknownMetric } from '../port.js';
+import type { SimulatorControl } from './control.js';
+import { ok } from '../../../http/envelope.js';
+import { requires } from '../../../http/guard.js';
+import { badRequest, HttpProblem, type ProblemFieldError } from '../../../http/problem.js';
+import type { AppState } from '../../../http/state.js';
 
 /**
  * POST /simulator/*: steer the simulated warehouse of the caller's environment, for demos and

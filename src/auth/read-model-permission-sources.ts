@@ -4,15 +4,15 @@
  * defaults. Every lookup is scoped to the principal's tenant: a user id of another tenant is
  * "no record".
  */
-import { USER_PERMISSION_OVERRIDES, type UserDoc, type UserOverridesDoc } from '../projections/users.js';
-import type { PermissionLevels } from '../src/auth/effective-permissions.js';
-import type { PermissionSourcesLookup, UserStanding } from '../src/auth/iam-permission-resolver.js';
-import type { Principal } from '../src/auth/principal.js';
-import type { ReadModelReader } from '../src/readstore/port.js';
-import { findGroupsAmong, groupGrants } from './groups.js';
-import { findRole, roleGrants, rolesNamed } from './roles.js';
-import { tenantDefaults } from './tenant-defaults.js';
-import { findUserRecord } from './users.js';
+import { USER_PERMISSION_OVERRIDES, type UserDoc, type UserOverridesDoc } from '../../projections/users.js';
+import type { PermissionLevels } from './effective-permissions.js';
+import type { PermissionSourcesLookup, UserStanding } from './iam-permission-resolver.js';
+import type { Principal } from './principal.js';
+import type { ReadModelReader } from '../readstore/port.js';
+import { findGroupsAmong, groupGrants } from '../../queries/groups.js';
+import { findRole, roleGrants, rolesNamed } from '../../queries/roles.js';
+import { tenantDefaults } from '../../queries/tenant-defaults.js';
+import { findUserRecord } from '../../queries/users.js';
 
 export async function permissionLevelsOfUser(reader: ReadModelReader, user: UserDoc): Promise<PermissionLevels> {
   const [overrides, groups, role, defaults] = await Promise.all([

@@ -5,9 +5,10 @@
  * and POST /users/{id}/invite runs this again.
  */
 import type { Logger } from 'pino';
-import { assertInvitable, userDecider, userStream, type InvitationOutcome } from '../../commands/users.js';
-import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../commanding/command-handler.js';
-import { isIdentityProviderError, type IdentityProvider } from '../gateways/identity/port.js';
+import { userStream } from '../src/events/user.js';
+import { assertInvitable, userDecider, type InvitationOutcome } from './users.js';
+import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../src/commanding/command-handler.js';
+import { isIdentityProviderError, type IdentityProvider } from '../src/gateways/identity/port.js';
 
 export interface UserInvitationDeps extends CommandDeps {
   identity: IdentityProvider;

@@ -4,8 +4,8 @@
  * its own path) rather than stored, so a typo never silently grants or denies nothing.
  */
 import { z } from 'zod';
-import { isPermission } from '../src/auth/permissions.js';
-import type { PermissionGrants } from '../src/events/permission-grants.js';
+import { isPermission } from './permissions.js';
+import type { PermissionGrants } from '../events/permission-grants.js';
 
 export const permissionMapSchema = z.record(z.string(), z.unknown()).transform((map, ctx) => {
   const grants: PermissionGrants = {};
@@ -19,13 +19,6 @@ export const permissionMapSchema = z.record(z.string(), z.unknown()).transform((
     }
   }
   return grants;
-});
-
-/** Body of a role or a group. */
-export const grantHolderBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().trim().max(2000).default(''),
-  permissions: permissionMapSchema,
 });
 
 /** Body of user overrides and tenant defaults. */

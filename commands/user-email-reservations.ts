@@ -9,34 +9,25 @@
  * grace period: a reservation is also "not yet used" for the few milliseconds between the
  * reservation and the UserCreated that follows it.
  */
-import { createHash } from 'node:crypto';
 import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../src/commanding/command-handler.js';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict } from '../src/commanding/domain-rejection.js';
-import type { UserEmailEvent } from '../src/events/user.js';
-import { userDecider, userStream } from './users.js';
+import {
+  emailKey, emailReservationStream, evolveEmailReservation, initialEmailReservationState, userStream,
+  type EmailReservationState, type UserEmailEvent,
+} from '../src/events/user.js';
+import { userDecider } from './users.js';
 
 export const ORPHANED_RESERVATION_AFTER_MS = 60_000;
-
-export interface EmailReservationState {
-  holder: string | null;
-  reservedAt?: string;
-}
 
 export type EmailReservationCommand =
   /** `staleHolder`: the caller found that this holder no longer has the address. */
   | { kind: 'ReserveEmail'; userId: string; staleHolder?: string }
   | { kind: 'ReleaseEmail'; userId: string };
 
-export const emailKey = (email: string) => email.trim().toLowerCase();
-
-export const emailReservationStream = (tenantId: string, email: string) =>
-  `userEmail-${tenantId}-${createHash('sha256').update(emailKey(email)).digest('hex')}`;
-
 export const emailReservationDecider: Decider<EmailReservationState, EmailReservationCommand, UserEmailEvent> = {
-  initialState: () => ({ holder: null }),
-  evolve: (_state, event) =>
-    event.type === 'UserEmailReserved' ? { holder: event.data.userId, reservedAt: event.data.reservedAt } : { holder: null },
+  initialState: initialEmailReservationState,
+  evolve: evolveEmailReservation,
   decide: (command, state, { now }) => {
     const { userId } = command;
     if (command.kind === 'ReleaseEmail') {

@@ -4,37 +4,37 @@
  * the composition root (platform.ts), which chooses the adapters (read store, identity provider).
  */
 import type { Logger } from 'pino';
-import { groupCommandRoutes } from '../commands/groups.js';
-import { roleCommandRoutes } from '../commands/roles.js';
-import { tenantDefaultsCommandRoutes } from '../commands/tenant-defaults.js';
-import type { GrantSourceLookup } from '../commands/user-input.js';
-import { recordLogins } from '../commands/user-logins.js';
-import { userOverrideRoutes } from '../commands/user-overrides.js';
-import { userCommandRoutes } from '../commands/user-routes.js';
-import { groupsProjection } from '../projections/groups.js';
-import { rolesProjection } from '../projections/roles.js';
-import { tenantDefaultsProjection } from '../projections/tenant-defaults.js';
-import { USERS, usersProjection } from '../projections/users.js';
-import { findGroup, findGroupsAmong, groupGrants, groupQueryRoutes, groupView } from '../queries/groups.js';
-import { readModelPermissionSources } from '../queries/permission-sources.js';
-import { findRole, roleGrants, roleQueryRoutes, roleView } from '../queries/roles.js';
-import { tenantDefaults, tenantDefaultsQueryRoutes, tenantDefaultsView } from '../queries/tenant-defaults.js';
-import { userPermissionQueryRoutes } from '../queries/user-permissions.js';
-import { findUser, userQueryRoutes, userView } from '../queries/users.js';
-import type { IamChangeStamps } from './auth/iam-change-stamps.js';
-import { iamPermissionResolver } from './auth/iam-permission-resolver.js';
-import { refuseInactiveUsers } from './auth/refuse-inactive-users.js';
-import type { CommandDeps } from './commanding/command-handler.js';
-import type { IdentityProvider } from './gateways/identity/port.js';
-import type { ApiModule } from './http/app.js';
-import type { Projection } from './projection/projection.js';
-import { userInvitations } from './process/user-invitations.js';
-import type { ReadModelReader } from './readstore/port.js';
+import { groupCommandRoutes } from '../../commands/group-routes.js';
+import { roleCommandRoutes } from '../../commands/role-routes.js';
+import { tenantDefaultsCommandRoutes } from '../../commands/tenant-defaults-routes.js';
+import { userInvitations } from '../../commands/user-invitations.js';
+import { userOverrideRoutes } from '../../commands/user-override-routes.js';
+import { userCommandRoutes } from '../../commands/user-routes.js';
+import { userDecider } from '../../commands/users.js';
+import { groupsProjection } from '../../projections/groups.js';
+import { rolesProjection } from '../../projections/roles.js';
+import { tenantDefaultsProjection } from '../../projections/tenant-defaults.js';
+import { USERS, usersProjection } from '../../projections/users.js';
+import { findGroup, findGroupsAmong, groupGrants, groupQueryRoutes, groupView } from '../../queries/groups.js';
+import { findRole, roleGrants, roleQueryRoutes, roleView } from '../../queries/roles.js';
+import { tenantDefaults, tenantDefaultsQueryRoutes, tenantDefaultsView } from '../../queries/tenant-defaults.js';
+import { userPermissionQueryRoutes } from '../../queries/user-permissions.js';
+import { findUser, userQueryRoutes, userView } from '../../queries/users.js';
+import type { GrantSourceLookup } from '../auth/assignment-guard.js';
+import type { IamChangeStamps } from '../auth/iam-change-stamps.js';
+import { iamPermissionResolver } from '../auth/iam-permission-resolver.js';
+import { readModelPermissionSources } from '../auth/read-model-permission-sources.js';
+import { recordLogins } from '../auth/record-logins.js';
+import { refuseInactiveUsers } from '../auth/refuse-inactive-users.js';
+import { handleCommand, type CommandDeps } from '../commanding/command-handler.js';
+import { userStream } from '../events/user.js';
+import type { IdentityProvider } from '../gateways/identity/port.js';
+import type { ApiModule } from '../http/app.js';
+import type { Projection } from '../projection/projection.js';
+import type { ReadModelReader } from '../readstore/port.js';
+import type { PlatformArea } from './area.js';
 
 export const iamProjections: Projection[] = [usersProjection, groupsProjection, rolesProjection, tenantDefaultsProjection];
-
-/** Their committed batches move the permission cache's stamps (src/auth/iam-change-stamps.ts). */
-export const IAM_PROJECTION_NAMES: ReadonlySet<string> = new Set(iamProjections.map((projection) => projection.name));
 
 export interface IamDeps extends CommandDeps {
   reader: ReadModelReader;
@@ -43,7 +43,7 @@ export interface IamDeps extends CommandDeps {
   logger: Logger;
 }
 
-export function createIam(deps: IamDeps) {
+export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnType<typeof iamPermissionResolver>; afterAuthentication: ReturnType<typeof recordLogins>[] } {
   const { reader, logger } = deps;
   const commandDeps: CommandDeps = { eventStore: deps.eventStore, waitForProjections: deps.waitForProjections, now: deps.now };
   const resolver = iamPermissionResolver({ lookup: readModelPermissionSources(reader), stamps: deps.stamps });
@@ -60,7 +60,13 @@ export function createIam(deps: IamDeps) {
     return doc ? groupView(doc) : null;
   };
 
-  const modules: ApiModule[] = [
+  const recordLogin = async (envelope: Parameters<typeof invite>[0], userId: string, tokenIssuedAt: number) => {
+    await handleCommand(commandDeps, userDecider, {
+      stream: userStream(userId), resourceName: 'user', command: { kind: 'RecordLogin', userId, tokenIssuedAt }, envelope, retriesOnConflict: 3,
+    });
+  };
+
+  const routes: ApiModule[] = [
     {
       alias: true,
       routes: () =>
@@ -105,9 +111,11 @@ export function createIam(deps: IamDeps) {
   ];
 
   return {
+    routes,
+    projections: iamProjections,
+    processes: [],
     permissions: resolver,
     /** Deactivated users are refused first; only then is a login recorded. */
-    afterAuthentication: [refuseInactiveUsers(resolver), recordLogins({ ...commandDeps, resolver })],
-    modules,
+    afterAuthentication: [refuseInactiveUsers(resolver), recordLogins({ resolver, recordLogin })],
   };
 }

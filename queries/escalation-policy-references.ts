@@ -6,16 +6,14 @@
  * create a policy naming it) can both pass. Targets are resolved at notification time (SPEC.md),
  * so whoever resolves them must still expect a target that has vanished since.
  */
+import { ALERT_RULES } from '../projections/alert-rules.js';
 import { CHANNELS } from '../projections/channels.js';
+import { GROUPS } from '../projections/groups.js';
+import { USERS } from '../projections/users.js';
 import type { EscalationStage, TargetType } from '../src/events/escalation-policy.js';
 import type { ProblemFieldError } from '../src/http/problem.js';
 import type { Doc, ReadModelReader } from '../src/readstore/port.js';
 
-/** Read models of the IAM module (projections/users.ts, projections/groups.ts). */
-const USERS = 'users';
-const GROUPS = 'groups';
-/** Read model of the alert-rule module (projections/alert-rules.ts). */
-const ALERT_RULES = 'alertRules';
 
 /**
  * Where each checked target type lives. Schedules are absent on purpose: they do not exist yet, so

@@ -1,0 +1,78 @@
+/**
+ * Group command routes: POST/PUT/DELETE /api/v1/groups, and membership PUT/DELETE
+ * /api/v1/groups/{id}/members/{user_id}. Membership is the user's group_ids, so the member routes
+ * change the user (commands/users.ts). The group decider is commands/groups.ts.
+ */
+import Router from '@koa/router';
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'koa';
+import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
+import { rejectNotFound } from '../src/commanding/domain-rejection.js';
+import { groupStream } from '../src/events/group.js';
+import { userStream } from '../src/events/user.js';
+import { commandHeaders, envelopeFrom, ifMatchRevision } from '../src/http/command-context.js';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import { storedResourceId } from '../src/http/resource-id.js';
+import type { AppState } from '../src/http/state.js';
+import { grantHolderBodySchema, type GrantHolderCommand } from './grant-holder.js';
+import { groupDecider } from './groups.js';
+import { userDecider } from './users.js';
+
+export interface GroupCommandDeps extends CommandDeps {
+  /** The group as clients see it (null: not a group of the tenant). */
+  viewGroup: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
+  /** How many live users of the tenant belong to the group. */
+  groupMembers: (tenantId: string, id: string) => Promise<number>;
+}
+
+type RouteContext = Context & { state: AppState };
+
+export function groupCommandRoutes(deps: GroupCommandDeps) {
+  const router = new Router<AppState>();
+  const run = (ctx: RouteContext, command: GrantHolderCommand, expectedRevision?: bigint) =>
+    handleCommand(deps, groupDecider, { stream: groupStream(command.id), resourceName: 'group', command, envelope: envelopeFrom(ctx), expectedRevision });
+  const respond = async (ctx: RouteContext, id: string, status = 200) => {
+    const view = await deps.viewGroup(ctx.state.principal.tenantId, id);
+    if (!view) throw rejectNotFound('group');
+    ok(ctx, view, status);
+  };
+
+  router.post('/groups', requires('iam:admin'), async (ctx) => {
+    const fields = grantHolderBodySchema.parse(ctx.request.body);
+    const id = randomUUID();
+    commandHeaders(ctx, await run(ctx, { kind: 'Create', id, fields }));
+    ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${id}`);
+    await respond(ctx, id, 201);
+  });
+
+  router.put('/groups/:id', requires('iam:admin'), async (ctx) => {
+    const id = storedResourceId(ctx.params.id, 'group');
+    const fields = grantHolderBodySchema.parse(ctx.request.body);
+    commandHeaders(ctx, await run(ctx, { kind: 'Update', id, fields }, ifMatchRevision(ctx)));
+    await respond(ctx, id);
+  });
+
+  router.delete('/groups/:id', requires('iam:admin'), async (ctx) => {
+    const id = storedResourceId(ctx.params.id, 'group');
+    const expected = ifMatchRevision(ctx);
+    const users = await deps.groupMembers(ctx.state.principal.tenantId, id);
+    commandHeaders(ctx, await run(ctx, { kind: 'Delete', id, users }, expected));
+    ok(ctx, { id, deleted: true });
+  });
+
+  /** Joins or leaves: the group must be the tenant's, the user a live user of the tenant. */
+  async function membership(ctx: RouteContext, kind: 'JoinGroup' | 'LeaveGroup') {
+    const groupId = storedResourceId(ctx.params.id, 'group');
+    if (!(await deps.viewGroup(ctx.state.principal.tenantId, groupId))) throw rejectNotFound('group');
+    const userId = storedResourceId(ctx.params.user_id, 'user');
+    await handleCommand(deps, userDecider, {
+      stream: userStream(userId), resourceName: 'user', command: { kind, userId, groupId }, envelope: envelopeFrom(ctx), retriesOnConflict: 2,
+    });
+    await respond(ctx, groupId);
+  }
+
+  router.put('/groups/:id/members/:user_id', requires('iam:admin'), (ctx) => membership(ctx, 'JoinGroup'));
+  router.delete('/groups/:id/members/:user_id', requires('iam:admin'), (ctx) => membership(ctx, 'LeaveGroup'));
+  return router;
+}

@@ -1,0 +1,48 @@
+/** Incident command routes: acknowledge, resolve (with an optional note) and notes; the decider is commands/incidents.ts. */
+import Router from '@koa/router';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
+import { incidentStream, type IncidentView } from '../src/events/incident.js';
+import { commandHeaders, envelopeFrom, type CommandContext } from '../src/http/command-context.js';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import { storedResourceId } from '../src/http/resource-id.js';
+import type { AppState } from '../src/http/state.js';
+import { incidentDecider, type IncidentCommand } from './incidents.js';
+
+const resolveBody = z.strictObject({ note: z.string().trim().min(1).max(10_000).optional() });
+const noteBody = z.strictObject({ text: z.string().trim().min(1).max(10_000) });
+const emptyBody = z.strictObject({});
+
+export function incidentCommandRoutes(deps: CommandDeps) {
+  const router = new Router<AppState>();
+
+  const run = async (ctx: CommandContext, command: Exclude<IncidentCommand, { kind: 'TriggerIncident' }>) => {
+    const outcome = await handleCommand(deps, incidentDecider, {
+      stream: incidentStream(command.incidentId),
+      resourceName: 'incident',
+      command,
+      envelope: envelopeFrom(ctx),
+    });
+    commandHeaders(ctx, outcome);
+    const { exists: _exists, ...view } = outcome.state as { exists: true } & IncidentView;
+    ok(ctx, view);
+  };
+  const incidentId = (ctx: { params: Record<string, string | undefined> }) => storedResourceId(ctx.params.id, 'incident');
+
+  router.post('/incidents/:id/acknowledge', requires('incidents:write'), async (ctx) => {
+    emptyBody.parse(ctx.request.body ?? {});
+    await run(ctx, { kind: 'AcknowledgeIncident', incidentId: incidentId(ctx) });
+  });
+  router.post('/incidents/:id/resolve', requires('incidents:write'), async (ctx) => {
+    const body = resolveBody.parse(ctx.request.body ?? {});
+    await run(ctx, { kind: 'ResolveIncident', incidentId: incidentId(ctx), reason: 'manual', note: body.note });
+  });
+  router.post('/incidents/:id/notes', requires('incidents:write'), async (ctx) => {
+    const body = noteBody.parse(ctx.request.body ?? {});
+    await run(ctx, { kind: 'AddIncidentNote', incidentId: incidentId(ctx), text: body.text, noteId: randomUUID() });
+    ctx.status = 201;
+  });
+  return router;
+}
