@@ -40,3 +40,9 @@ export function escalationPolicyQueryRoutes(deps: { reader: ReadModelReader }) {
     view: escalationPolicyView,
   });
 }
+
+/** The tenant's policies with a stage that targets this id, as `referenced_by` shows them. */
+export async function policiesWithTarget(reader: ReadModelReader, tenantId: string, targetId: string): Promise<{ id: string; name: string }[]> {
+  const docs = await reader.find<EscalationPolicyDoc>(ESCALATION_POLICIES, { tenantId, targetIds: { $contains: targetId.toLowerCase() } }, { sort: [['name', 'asc']] });
+  return docs.map((doc) => ({ id: doc.id, name: doc.name }));
+}

@@ -9,20 +9,19 @@
 import { ALERT_RULES } from '../projections/alert-rules.js';
 import { CHANNELS } from '../projections/channels.js';
 import { GROUPS } from '../projections/groups.js';
+import { SCHEDULES } from '../projections/schedules.js';
 import { USERS } from '../projections/users.js';
 import type { EscalationStage, TargetType } from '../src/events/escalation-policy.js';
 import type { ProblemFieldError } from '../src/http/problem.js';
 import type { Doc, ReadModelReader } from '../src/readstore/port.js';
 
 
-/**
- * Where each checked target type lives. Schedules are absent on purpose: they do not exist yet, so
- * any UUID is accepted for now; add `schedule: { collection: 'schedules', ... }` once they do.
- */
-const CHECKED: Partial<Record<TargetType, { collection: string; noun: string; counts: (doc: Doc) => boolean }>> = {
+/** Where each target type lives. */
+const CHECKED: Record<TargetType, { collection: string; noun: string; counts: (doc: Doc) => boolean }> = {
   user: { collection: USERS, noun: 'user', counts: (doc) => doc.removed !== true },
   group: { collection: GROUPS, noun: 'group', counts: () => true },
   channel: { collection: CHANNELS, noun: 'notification channel', counts: () => true },
+  schedule: { collection: SCHEDULES, noun: 'schedule', counts: () => true },
 };
 
 /** Ids of the given type that exist in the tenant, from one query per collection. */

@@ -11,6 +11,7 @@ import { alertingProjections, composeAlerting } from './composition/alerting.js'
 import type { PlatformArea } from './composition/area.js';
 import { composeIam, iamProjections } from './composition/iam.js';
 import { composeNotifications, notificationProjections } from './composition/notifications.js';
+import { composeSchedules, scheduleProjections } from './composition/schedules.js';
 import { composeWarehouse } from './composition/warehouse.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
@@ -36,7 +37,7 @@ import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
 /** Every read model of the platform (also what `npm run rebuild` rebuilds). */
-export const projections: Projection[] = [...notificationProjections, ...iamProjections, ...alertingProjections];
+export const projections: Projection[] = [...notificationProjections, ...iamProjections, ...scheduleProjections, ...alertingProjections];
 
 /** EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR otherwise. */
 export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore }> {
@@ -113,6 +114,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const warehouse = await composeWarehouse(config, now);
   const alerting = composeAlerting({ config, commandDeps, readStore, metrics: warehouse.metrics, logger, registry: metrics.registry });
   const notifications = composeNotifications({ commandDeps, reader: readStore });
+  const schedules = composeSchedules({ commandDeps, reader: readStore });
   const iam = composeIam({
     ...commandDeps,
     reader: readStore,
@@ -123,7 +125,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       : outboxInvitations({ mailer: invitationMailer, signInUrl: config.baseUrl }),
   });
 
-  const areas: PlatformArea[] = [notifications, iam, warehouse, alerting];
+  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
   const runner = createProjectionRunner({

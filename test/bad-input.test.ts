@@ -69,7 +69,15 @@ async function fixtures(caller: ReturnType<TestApp['newTenant']>): Promise<Recor
   const user = await post('/users', { email: 'u@example.com', name: 'u', role_id: 'viewer', group_ids: [group] });
   const policy = await post('/api/v1/escalation-policies', { name: 'p', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel }] }] });
   const rule = await post('/api/v1/alert-rules', { name: 'r', metric: 'queue_time_seconds', condition: 'gt', threshold: 1e9, evaluation_window_minutes: 5, severity: 'low', escalation_policy_id: policy, is_enabled: false });
-  return { 'notification-channels': channel, roles: role, groups: group, users: user, members: user, 'escalation-policies': policy, 'alert-rules': rule, incidents: '00000000-0000-4000-8000-000000000000' };
+  const schedule = await post('/schedules', {
+    name: 's', timezone: 'UTC', layers: [{ user_ids: [user], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+    overrides: [{ user_id: user, start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' }],
+  });
+  const override = (await app.request('GET', `/schedules/${schedule}`, { caller })).body.data.overrides[0].id as string;
+  return {
+    'notification-channels': channel, roles: role, groups: group, users: user, members: user, 'escalation-policies': policy, 'alert-rules': rule,
+    incidents: '00000000-0000-4000-8000-000000000000', schedules: schedule, overrides: override,
+  };
 }
 
 const withRealIds = (path: string, ids: Record<string, string>) =>

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { onCall, policy, POLICIES, stage, withTarget } from './support/escalation-policy-fixtures.js';
+import { onCallTenant, POLICIES } from './support/escalation-policy-fixtures.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -15,7 +15,7 @@ const create = (caller: Caller, body: unknown) => app.request('POST', POLICIES, 
 const listIds = async (caller: Caller) => (await app.request('GET', POLICIES, { caller })).body.data.map((p: { id: string }) => p.id);
 
 test('create, list, read, replace and delete a policy with envelopes and ETags', async (t) => {
-  const caller = app.newTenant();
+  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
   const channelId = await newChannel(caller);
   const created = await create(caller, {
     ...policy,
@@ -67,7 +67,7 @@ test('create, list, read, replace and delete a policy with envelopes and ETags',
 });
 
 test('a policy read with GET can be sent back unchanged with PUT', async (t) => {
-  const caller = app.newTenant();
+  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
   const channelId = await newChannel(caller);
   const id = (await create(caller, { ...policy, stages: [{ ...policy.stages[0]!, targets: [onCall, { type: 'channel', id: channelId }] }] })).body.data.id;
   const { name, description, stages, repeat_interval_minutes } = (await app.request('GET', `${POLICIES}/${id}`, { caller })).body.data;
@@ -77,14 +77,14 @@ test('a policy read with GET can be sent back unchanged with PUT', async (t) => 
 });
 
 test('the policy routes are served under /api/v1 only', async (t) => {
-  const caller = app.newTenant();
+  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
   t.is((await app.request('GET', '/escalation-policies', { caller })).status, 404);
   t.is((await app.request('POST', '/escalation-policies', { caller, body: policy })).status, 404);
   t.deepEqual(await listIds(caller), []);
 });
 
 test('users and groups of the tenant are valid targets; removed users and foreign ones are not', async (t) => {
-  const caller = app.newTenant();
+  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
   const stranger = app.newTenant();
   const newUser = async (who: Caller, email: string) => (await app.request('POST', '/users', { caller: who, body: { email, name: email } })).body.data.id as string;
   const [alice, bob, foreigner] = [await newUser(caller, 'alice@example.com'), await newUser(caller, 'bob@example.com'), await newUser(stranger, 'eve@example.com')];
@@ -109,7 +109,7 @@ test('users and groups of the tenant are valid targets; removed users and foreig
 });
 
 test("another tenant's channel is not a valid target", async (t) => {
-  const owner = app.newTenant();
+  const { caller: owner, withTarget } = await onCallTenant(app);
   const intruder = app.newTenant();
   const channelId = await newChannel(owner);
   const response = await create(intruder, withTarget({ type: 'channel', id: channelId }));
@@ -120,7 +120,7 @@ test("another tenant's channel is not a valid target", async (t) => {
 });
 
 test('a channel that a policy targets cannot be deleted until no policy targets it', async (t) => {
-  const caller = app.newTenant();
+  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
   const [freedByDelete, freedByReplace] = [await newChannel(caller), await newChannel(caller)];
   const first = (await create(caller, { ...policy, name: 'First', stages: [stage(1, 0, [{ type: 'channel', id: freedByDelete }])] })).body.data.id;
   const second = (await create(caller, { ...policy, name: 'Second', stages: [stage(1, 0, [onCall]), stage(2, 10, [{ type: 'channel', id: freedByReplace }])] })).body.data.id;
@@ -140,11 +140,11 @@ test('a channel that a policy targets cannot be deleted until no policy targets 
 });
 
 test("another tenant's policy is 404 for read, replace and delete, and absent from lists", async (t) => {
-  const owner = app.newTenant();
-  const intruder = app.newTenant();
+  const { caller: owner, policy } = await onCallTenant(app);
+  const { caller: intruder, policy: intruderPolicy } = await onCallTenant(app);
   const id = (await create(owner, policy)).body.data.id;
   t.is((await app.request('GET', `${POLICIES}/${id}`, { caller: intruder })).status, 404);
-  t.is((await app.request('PUT', `${POLICIES}/${id}`, { caller: intruder, body: policy })).status, 404);
+  t.is((await app.request('PUT', `${POLICIES}/${id}`, { caller: intruder, body: intruderPolicy })).status, 404);
   t.is((await app.request('DELETE', `${POLICIES}/${id}`, { caller: intruder })).status, 404);
   t.deepEqual(await listIds(intruder), []);
   const unchanged = await app.request('GET', `${POLICIES}/${id}`, { caller: owner });
@@ -153,7 +153,7 @@ test("another tenant's policy is 404 for read, replace and delete, and absent fr
 });
 
 test('a stale If-Match is 409 and changes nothing; a current one applies', async (t) => {
-  const caller = app.newTenant();
+  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
   const id = (await create(caller, policy)).body.data.id;
   await app.request('PUT', `${POLICIES}/${id}`, { caller, body: { ...policy, name: 'v2' } });
   const stale = await app.request('PUT', `${POLICIES}/${id}`, { caller, body: { ...policy, name: 'v3' }, headers: { 'if-match': '"0"' } });
@@ -169,7 +169,7 @@ test('a stale If-Match is 409 and changes nothing; a current one applies', async
 });
 
 test('an invalid replacement is 400 and leaves the policy as it was', async (t) => {
-  const caller = app.newTenant();
+  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
   const id = (await create(caller, policy)).body.data.id;
   const refused = await app.request('PUT', `${POLICIES}/${id}`, { caller, body: { ...policy, stages: [stage(1, 0), stage(2, 0)] } });
   t.is(refused.status, 400);
@@ -179,7 +179,7 @@ test('an invalid replacement is 400 and leaves the policy as it was', async (t) 
 });
 
 test('cursor pages visit every policy once, newest first', async (t) => {
-  const caller = app.newTenant();
+  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) ids.push((await create(caller, { ...policy, name: `p${i}` })).body.data.id);
   const seen: string[] = [];
@@ -195,6 +195,7 @@ test('cursor pages visit every policy once, newest first', async (t) => {
 });
 
 test('a caller without the escalation permissions is 403', async (t) => {
+  const { policy } = await onCallTenant(app);
   const caller = { ...app.newTenant(), roles: [] };
   t.is((await create(caller, policy)).status, 403);
   t.is((await app.request('DELETE', `${POLICIES}/${randomUUID()}`, { caller })).status, 403);

@@ -48,7 +48,8 @@ const invalidBodies: [string, unknown, string[]][] = [
   ['a body that is not an object', [policy], ['/']],
   ['a user that does not exist', withTarget({ type: 'user', id: randomUUID(), channels: ['email'] }), ['/stages/0/targets/0/id']],
   ['a group that does not exist', withTarget({ type: 'group', id: randomUUID(), channels: ['chat'] }), ['/stages/0/targets/0/id']],
-  ['a channel that does not exist', { ...policy, stages: [stage(1, 0, [onCall, { type: 'channel', id: randomUUID() }])] }, ['/stages/0/targets/1/id']],
+  ['a channel that does not exist', { ...policy, stages: [stage(1, 0, [onCall, { type: 'channel', id: randomUUID() }])] }, ['/stages/0/targets/0/id', '/stages/0/targets/1/id']],
+  ['a schedule that does not exist', withTarget(onCall), ['/stages/0/targets/0/id']],
 ];
 
 for (const [title, body, paths] of invalidBodies) {

@@ -30,6 +30,8 @@ interface Fixture {
   policy: string;
   rule: string;
   incident: string;
+  schedule: string;
+  override: string;
   /** Strings that only this tenant's data contains. */
   secrets: string[];
 }
@@ -44,6 +46,8 @@ const RESOURCE_BY_SEGMENT: Record<string, keyof Omit<Fixture, 'caller' | 'secret
   members: 'user',
   roles: 'role',
   groups: 'group',
+  schedules: 'schedule',
+  overrides: 'override',
 };
 
 /** Bodies that are valid in the caller's own tenant, so a route cannot hide behind a 400. */
@@ -58,6 +62,8 @@ const BODIES: Record<string, (own: Fixture) => unknown> = {
   'PUT /alert-rules/:id': (own) => ({ ...ruleBody('x'), escalation_policy_id: own.policy }),
   'PATCH /alert-rules/:id': () => ({ is_enabled: false }),
   'POST /incidents/:id/notes': () => ({ text: 'x' }),
+  'PUT /schedules/:id': (own) => ({ name: 'x', timezone: 'UTC', layers: [{ user_ids: [own.user], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] }),
+  'POST /schedules/:id/overrides': (own) => ({ user_id: own.user, start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' }),
 };
 
 const ruleBody = (name: string) => ({ name, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 5, severity: 'high' });
@@ -83,12 +89,17 @@ async function createFixture(label: string): Promise<Fixture> {
   await app.request('PUT', '/api/v1/tenant/permission-defaults', { caller, body: { permissions: { 'warehouse:read': 'allow' } } });
   await app.request('POST', '/api/v1/simulator/metrics', { caller, body: { metric: 'queue_time_seconds', value: 99, duration_seconds: 3600 } });
   const rule = await post('/api/v1/alert-rules', { ...ruleBody(`${secret} rule`), escalation_policy_id: policy });
+  const schedule = await post('/schedules', {
+    name: `${secret} schedule`, timezone: 'UTC', layers: [{ user_ids: [user], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+    overrides: [{ user_id: user, start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z', reason: `${secret} override` }],
+  });
+  const override = (await app.request('GET', `/schedules/${schedule}`, { caller })).body.data.overrides[0].id as string;
   let incident = '';
   await waitFor(async () => {
     incident = (await app.request('GET', `/api/v1/incidents?rule_id=${rule}`, { caller })).body.data?.[0]?.id ?? '';
     return incident !== '';
   }, { timeoutMs: 10_000, message: `the ${label} fixture's incident` });
-  return { caller, channel, role, group, user, policy, rule, incident, secrets: [secret, email, channel, role, group, user, policy, rule, incident, caller.tenantId] };
+  return { caller, channel, role, group, user, policy, rule, incident, schedule, override, secrets: [secret, email, channel, role, group, user, policy, rule, incident, schedule, override, caller.tenantId] };
 }
 
 interface RouteVariant {

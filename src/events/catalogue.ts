@@ -11,6 +11,7 @@ import { incidentEvents } from './incident.js';
 import { ruleEvaluationEvents } from './rule-evaluation.js';
 import { groupEvents } from './group.js';
 import { roleEvents } from './role.js';
+import { scheduleEvents } from './schedule.js';
 import { tenantEvents } from './tenant.js';
 import { userEmailEvents, userEvents } from './user.js';
 
@@ -25,6 +26,7 @@ const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...roleEvents,
   ...groupEvents,
   ...tenantEvents,
+  ...scheduleEvents,
 };
 
 /** Old stored shapes → current shape, by event type. Empty until a schema first changes. */

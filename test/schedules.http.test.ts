@@ -1,0 +1,211 @@
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+});
+test.after.always(async () => app?.close());
+
+const newUser = async (caller: Caller, name: string) =>
+  (await app.request('POST', '/users', { caller, body: { email: `${name}-${randomUUID()}@example.com`, name } })).body.data as { id: string; email: string; name: string };
+
+/** The worked example of the README ("On-call schedules"): Europe/Berlin around the spring-forward of 2026-03-29. */
+async function berlinExample(caller: Caller) {
+  const [alice, bob, carol, dave, erin] = [await newUser(caller, 'alice'), await newUser(caller, 'bob'), await newUser(caller, 'carol'), await newUser(caller, 'dave'), await newUser(caller, 'erin')];
+  const created = await app.request('POST', '/schedules', {
+    caller,
+    body: {
+      name: 'Warehouse primary',
+      timezone: 'Europe/Berlin',
+      layers: [
+        { user_ids: [alice.id, bob.id], rotation_type: 'weekly', start_time: '2026-03-16T09:00:00' },
+        { user_ids: [carol.id, dave.id], rotation_type: 'daily', start_time: '2026-03-30T09:00:00' },
+      ],
+      overrides: [{ user_id: erin.id, start: '2026-03-28T20:00:00', end: '2026-03-29T08:00:00', reason: 'bob is travelling' }],
+    },
+  });
+  return { created, alice, bob, carol, dave, erin };
+}
+
+test('a two-layer schedule in Europe/Berlin with an override: current-oncall and the rendered range agree with the README example', async (t) => {
+  const caller = app.newTenant();
+  const { created, bob, carol, erin } = await berlinExample(caller);
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const id = created.body.data.id as string;
+  t.is(created.headers.get('location'), `/schedules/${id}`);
+  t.is(created.body.data.overrides.length, 1);
+  t.regex(created.body.data.overrides[0].id, /^[0-9a-f-]{36}$/);
+
+  const atNight = await app.request('GET', `/schedules/${id}/current-oncall?at=2026-03-29T01:00:00Z`, { caller });
+  t.is(atNight.status, 200);
+  t.deepEqual(atNight.body.data.current_oncall, {
+    user_id: erin.id, name: 'erin', email: erin.email, on_call_since: '2026-03-28T20:00:00+01:00', on_call_until: '2026-03-29T08:00:00+02:00',
+    source: 'override', override_id: created.body.data.overrides[0].id,
+  });
+  t.is(atNight.body.data.schedule_id, id);
+
+  const atNoon = await app.request('GET', `/api/v1/schedules/${id}/current-oncall?at=2026-03-29T12:00:00Z`, { caller });
+  t.deepEqual(atNoon.body.data.current_oncall, {
+    user_id: bob.id, name: 'bob', email: bob.email, on_call_since: '2026-03-29T08:00:00+02:00', on_call_until: '2026-03-30T09:00:00+02:00', source: 'layer', layer: 0,
+  });
+
+  const range = await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-03-28T00:00:00Z&until=2026-03-31T00:00:00Z`, { caller });
+  t.is(range.status, 200);
+  t.deepEqual(range.body.data.segments.map((s: Record<string, unknown>) => [s.name, s.start, s.end, s.source]), [
+    ['bob', '2026-03-28T01:00:00+01:00', '2026-03-28T20:00:00+01:00', 'layer'],
+    ['erin', '2026-03-28T20:00:00+01:00', '2026-03-29T08:00:00+02:00', 'override'],
+    ['bob', '2026-03-29T08:00:00+02:00', '2026-03-30T09:00:00+02:00', 'layer'],
+    ['carol', '2026-03-30T09:00:00+02:00', '2026-03-31T02:00:00+02:00', 'layer'],
+  ]);
+  t.is(range.body.data.segments[3].user_id, carol.id);
+  t.is(range.body.data.segments[3].layer, 1);
+  // Every segment agrees with current-oncall at its start.
+  for (const segment of range.body.data.segments) {
+    const at = encodeURIComponent(segment.start);
+    const current = (await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.data.current_oncall;
+    t.is(current.user_id, segment.user_id, segment.start);
+  }
+});
+
+test('create, list, read, replace and delete with ETags; PUT without overrides keeps them', async (t) => {
+  const caller = app.newTenant();
+  const { created, alice } = await berlinExample(caller);
+  const id = created.body.data.id as string;
+  t.is(created.headers.get('etag'), '"0"');
+  const listed = await app.request('GET', '/schedules', { caller });
+  t.deepEqual(listed.body.data, [created.body.data]);
+  t.deepEqual(listed.body.page, { limit: 50, next_cursor: null });
+  const read = await app.request('GET', `/schedules/${id}`, { caller });
+  t.deepEqual(read.body.data, created.body.data);
+  t.is(read.headers.get('etag'), '"0"');
+
+  const replaced = await app.request('PUT', `/schedules/${id}`, {
+    caller, headers: { 'if-match': '"0"' },
+    body: { name: 'Renamed', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] },
+  });
+  t.is(replaced.status, 200);
+  t.like(replaced.body.data, { name: 'Renamed', timezone: 'UTC' });
+  t.deepEqual(replaced.body.data.overrides, created.body.data.overrides);
+  t.is((await app.request('PUT', `/schedules/${id}`, { caller, headers: { 'if-match': '"0"' }, body: { name: 'x', timezone: 'UTC', layers: replaced.body.data.layers } })).status, 409);
+
+  t.is((await app.request('DELETE', `/schedules/${id}`, { caller })).status, 200);
+  t.is((await app.request('GET', `/schedules/${id}`, { caller })).status, 404);
+  t.is((await app.request('GET', `/schedules/${id}/current-oncall`, { caller })).status, 404);
+});
+
+test('overrides are added and removed one at a time, so two editors do not overwrite each other', async (t) => {
+  const caller = app.newTenant();
+  const { created, dave, erin } = await berlinExample(caller);
+  const id = created.body.data.id as string;
+  const [first, second] = await Promise.all([
+    app.request('POST', `/schedules/${id}/overrides`, { caller, body: { user_id: dave.id, start: '2026-04-01T09:00:00', end: '2026-04-01T18:00:00' } }),
+    app.request('POST', `/api/v1/schedules/${id}/overrides`, { caller, body: { user_id: erin.id, start: '2026-04-02T09:00:00+02:00', end: '2026-04-02T18:00:00+02:00', reason: 'swap' } }),
+  ]);
+  const statuses = [first.status, second.status].sort();
+  // Both were accepted, or the loser was told to retry: never silently dropped.
+  t.true(statuses.every((s) => s === 201 || s === 409), String(statuses));
+  const after = (await app.request('GET', `/schedules/${id}`, { caller })).body.data;
+  t.is(after.overrides.length, 1 + statuses.filter((s) => s === 201).length);
+  const added = after.overrides.at(-1);
+  const removed = await app.request('DELETE', `/schedules/${id}/overrides/${added.id}`, { caller });
+  t.is(removed.status, 200);
+  t.false(removed.body.data.overrides.some((o: { id: string }) => o.id === added.id));
+  t.is((await app.request('DELETE', `/schedules/${id}/overrides/${added.id}`, { caller })).status, 404);
+  const bad = await app.request('POST', `/schedules/${id}/overrides`, { caller, body: { user_id: erin.id, start: '2026-04-02T18:00:00', end: '2026-04-02T09:00:00' } });
+  t.is(bad.status, 400);
+  t.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['/end']);
+});
+
+test('invalid schedules are 400 listing every offending path, and nothing is created', async (t) => {
+  const caller = app.newTenant();
+  const alice = await newUser(caller, 'alice');
+  const cases: [string, unknown, string[]][] = [
+    ['an unknown zone', { name: 's', timezone: 'Mars/Olympus', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] }, ['/timezone']],
+    ['no layers', { name: 's', timezone: 'UTC', layers: [] }, ['/layers']],
+    ['a bad rotation and start', { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'hourly', start_time: 'tomorrow' }] }, ['/layers/0/rotation_type']],
+    ['a start that is not a date-time', { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-02-30T00:00:00' }] }, ['/layers/0/start_time']],
+    ['an empty pool', { name: 's', timezone: 'UTC', layers: [{ user_ids: [], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] }, ['/layers/0/user_ids']],
+    ['an unknown user', { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id, randomUUID()], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] }, ['/layers/0/user_ids/1']],
+    ['a reversed override and a long reason', {
+      name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+      overrides: [{ user_id: alice.id, start: '2026-01-02T00:00:00Z', end: '2026-01-01T00:00:00Z', reason: 'x'.repeat(501) }],
+    }, ['/overrides/0/end', '/overrides/0/reason']],
+  ];
+  for (const [title, body, paths] of cases) {
+    const response = await app.request('POST', '/schedules', { caller, body });
+    t.is(response.status, 400, title);
+    t.is(response.headers.get('content-type'), 'application/problem+json');
+    t.deepEqual(response.body.errors.map((e: { path: string }) => e.path).sort(), [...paths].sort(), title);
+  }
+  t.deepEqual((await app.request('GET', '/schedules', { caller })).body.data, []);
+});
+
+test('nobody on call is 200 with current_oncall null; a deactivated user drops out of the rotation at once', async (t) => {
+  const caller = app.newTenant();
+  const [alice, bob] = [await newUser(caller, 'alice'), await newUser(caller, 'bob')];
+  const id = (await app.request('POST', '/schedules', {
+    caller, body: { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id, bob.id], rotation_type: 'daily', start_time: '2026-06-01T00:00:00Z' }] },
+  })).body.data.id;
+  const before = await app.request('GET', `/schedules/${id}/current-oncall?at=2026-05-01T00:00:00Z`, { caller });
+  t.is(before.status, 200);
+  t.is(before.body.data.current_oncall, null);
+  const at = '2026-06-01T12:00:00Z';
+  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.data.current_oncall.user_id, alice.id);
+  t.is((await app.request('PATCH', `/users/${alice.id}`, { caller, body: { is_active: false } })).status, 200);
+  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.data.current_oncall.user_id, bob.id);
+});
+
+test('ranges are bounded to 90 days; bad instants are 400', async (t) => {
+  const caller = app.newTenant();
+  const alice = await newUser(caller, 'alice');
+  const id = (await app.request('POST', '/schedules', {
+    caller, body: { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] },
+  })).body.data.id;
+  t.is((await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-01T00:00:00Z&until=2026-04-01T00:00:00Z`, { caller })).status, 200);
+  t.is((await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-01T00:00:00Z&until=2026-04-02T00:00:01Z`, { caller })).status, 400);
+  t.is((await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z`, { caller })).status, 400);
+  t.is((await app.request('GET', `/api/v1/schedules/${id}/oncall?since=yesterday&until=2026-01-01T00:00:00Z`, { caller })).status, 400);
+  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=noon`, { caller })).status, 400);
+});
+
+test('a schedule an escalation policy targets cannot be deleted (409 naming the policy); policies may target only existing schedules', async (t) => {
+  const caller = app.newTenant();
+  const alice = await newUser(caller, 'alice');
+  const id = (await app.request('POST', '/schedules', {
+    caller, body: { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] },
+  })).body.data.id;
+  const target = (scheduleId: string) => ({ name: 'Page on-call', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'schedule', id: scheduleId, channels: ['email'] }] }] });
+  const missing = await app.request('POST', '/api/v1/escalation-policies', { caller, body: target(randomUUID()) });
+  t.is(missing.status, 400);
+  const policy = await app.request('POST', '/api/v1/escalation-policies', { caller, body: target(id) });
+  t.is(policy.status, 201);
+  const refused = await app.request('DELETE', `/schedules/${id}`, { caller });
+  t.is(refused.status, 409);
+  t.deepEqual(refused.body.referenced_by, [{ id: policy.body.data.id, name: 'Page on-call' }]);
+  t.is((await app.request('DELETE', `/api/v1/escalation-policies/${policy.body.data.id}`, { caller })).status, 200);
+  t.is((await app.request('DELETE', `/schedules/${id}`, { caller })).status, 200);
+});
+
+test("another tenant's schedule is 404 everywhere and its users cannot be put in a schedule", async (t) => {
+  const owner = app.newTenant();
+  const intruder = app.newTenant();
+  const { created, alice } = await berlinExample(owner);
+  const id = created.body.data.id;
+  for (const path of [`/schedules/${id}`, `/schedules/${id}/current-oncall`, `/api/v1/schedules/${id}/oncall?since=2026-03-28T00:00:00Z&until=2026-03-29T00:00:00Z`]) {
+    t.is((await app.request('GET', path, { caller: intruder })).status, 404, path);
+  }
+  t.is((await app.request('DELETE', `/schedules/${id}`, { caller: intruder })).status, 404);
+  const foreign = await app.request('POST', '/schedules', {
+    caller: intruder, body: { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] },
+  });
+  t.is(foreign.status, 400);
+  t.deepEqual(foreign.body.errors, [{ path: '/layers/0/user_ids/0', message: `no user ${alice.id} in this tenant` }]);
+});
+
+test('reading needs schedules:read and changing needs schedules:write', async (t) => {
+  const viewer = { ...app.newTenant(), roles: ['viewer'] };
+  t.is((await app.request('GET', '/schedules', { caller: viewer })).status, 200);
+  t.is((await app.request('POST', '/schedules', { caller: viewer, body: {} })).status, 403);
+});
