@@ -202,7 +202,7 @@ test('another tenant gets 403/404 and none of the data on every route, and chang
 });
 
 test.serial('the walk fails loudly for a path parameter it does not know', (t) => {
-  const victim = { caller: app.newTenant(), channel: 'c', role: 'r', group: 'g', user: 'u', policy: 'p', rule: 'a', incident: 'i', secrets: [] };
+  const victim = { caller: app.newTenant(), channel: 'c', role: 'r', group: 'g', user: 'u', policy: 'p', rule: 'a', incident: 'i', schedule: 's', override: 'o', secrets: [] };
   const router = app.platform.routers[0]!;
   const layer = { path: '/api/v1/gadgets/:id', methods: ['GET'] } as unknown as (typeof router.stack)[number];
   router.stack.push(layer);
