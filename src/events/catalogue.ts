@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { alertRuleEvents } from './alert-rule.js';
 import { channelEvents } from './channel.js';
+import { escalationEvents } from './escalation.js';
 import { escalationPolicyEvents } from './escalation-policy.js';
 import { incidentEvents } from './incident.js';
 import { ruleEvaluationEvents } from './rule-evaluation.js';
@@ -20,6 +21,7 @@ const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...escalationPolicyEvents,
   ...alertRuleEvents,
   ...incidentEvents,
+  ...escalationEvents,
   ...ruleEvaluationEvents,
   ...userEvents,
   ...userEmailEvents,

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { deterministicUuid } from '../commanding/deterministic-id.js';
+import { evolveEscalation, initialEscalation, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
 export const incidentEvents = {
@@ -77,6 +78,10 @@ export interface IncidentView {
   resolution_value: number | null;
   notes: IncidentNote[];
   ordinal: number;
+  /** The escalation's own state (src/events/escalation.ts); the API shows a summary of it. */
+  escalation: IncidentEscalation;
+  /** When the next stage is due while the incident is triggered (null otherwise); queryable. */
+  next_escalation_at: string | null;
 }
 
 export type IncidentState = { exists: false } | ({ exists: true } & IncidentView);
@@ -85,7 +90,19 @@ export const incidentStream = (id: string) => `incident-${id}`;
 /** The rule's n-th incident always has the same id (see deterministicUuid). */
 export const incidentIdFor = (ruleId: string, ordinal: number) => deterministicUuid(`incident:${ruleId}:${ordinal}`);
 
-export function evolveIncident(state: IncidentState, event: IncidentEvent): IncidentState {
+/** Every event of an incident's stream: its own and its escalation's. */
+export type IncidentStreamEvent = IncidentEvent | EscalationEvent;
+
+export function evolveIncident(state: IncidentState, event: IncidentStreamEvent): IncidentState {
+  const next = evolveIncidentFacts(state, event);
+  if (!next.exists) return next;
+  const { plan, lastFired } = next.escalation;
+  const due = next.status === 'triggered' && plan ? nextDueStage(plan, lastFired) : null;
+  const nextEscalationAt = due ? new Date(due.dueAt).toISOString() : null;
+  return next.next_escalation_at === nextEscalationAt ? next : { ...next, next_escalation_at: nextEscalationAt };
+}
+
+function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): IncidentState {
   switch (event.type) {
     case 'IncidentTriggered': {
       const d = event.data;
@@ -94,7 +111,7 @@ export function evolveIncident(state: IncidentState, event: IncidentEvent): Inci
         current_value: d.currentValue, metric: d.metric, condition: d.condition, threshold: d.threshold, env_id: d.envId,
         cluster_id: d.clusterId, escalation_policy_id: d.escalationPolicyId, triggered_at: d.triggeredAt,
         acknowledged_at: null, acknowledged_by: null, resolved_at: null, resolved_by: null, resolution_reason: null,
-        resolution_note: null, resolution_value: null, notes: [], ordinal: d.ordinal,
+        resolution_note: null, resolution_value: null, notes: [], ordinal: d.ordinal, escalation: initialEscalation(), next_escalation_at: null,
       };
     }
     case 'IncidentAcknowledged':
@@ -107,6 +124,8 @@ export function evolveIncident(state: IncidentState, event: IncidentEvent): Inci
       return state.exists
         ? { ...state, notes: [...state.notes, { id: event.data.noteId, text: event.data.text, author: event.data.by, created_at: event.data.at }] }
         : state;
+    default:
+      return state.exists ? { ...state, escalation: evolveEscalation(state.escalation, event) } : state;
   }
 }
 
