@@ -1,11 +1,11 @@
 import test from 'ava';
 import { currentOnCall } from '../src/oncall/current-on-call.js';
 import { renderSchedule } from '../src/oncall/render-schedule.js';
-import type { CurrentOnCall, Layer, Override, ScheduleDefinition, ScheduleSegment } from '../src/oncall/schedule-definition.js';
+import type { CurrentOnCall, IsActiveUser, Layer, Override, ScheduleDefinition, ScheduleSegment } from '../src/oncall/schedule-definition.js';
 import { formatInZone } from '../src/oncall/zoned-iso.js';
 
-const everyoneActive = () => true;
-const allBut = (...inactive: string[]) => (userId: string) => !inactive.includes(userId);
+const everyoneActive: IsActiveUser = () => true;
+const allBut = (...inactive: string[]): IsActiveUser => (userId) => !inactive.includes(userId);
 
 const daily = (userIds: string[], startTime: string): Layer => ({ userIds, rotationType: 'daily', startTime });
 const weekly = (userIds: string[], startTime: string): Layer => ({ userIds, rotationType: 'weekly', startTime });
@@ -169,6 +169,19 @@ test('on call since and until across DST changes and in zones with non-hour offs
   ];
   t.deepEqual(
     rows.map(([zone, startTime, at]) => [zone, startTime, at, onCall(schedule(zone, [daily(['a', 'b'], startTime)]), at)]),
+    rows,
+  );
+});
+
+test('an instant inside a repeated or skipped hour is placed by instants, not by its wall clock', (t) => {
+  const rows: [name: string, startTime: string, at: string, answer: (string | null)[]][] = [
+    ['second 01:15 of 1 November comes after the 01:30 handoff (first reading)', '2026-10-30T01:30:00', '2026-11-01T01:15:00-05:00',
+      ['a', 'layer 0', '2026-11-01T01:30:00-04:00', '2026-11-02T01:30:00-05:00']],
+    ['03:10 on 8 March comes before the 02:30 handoff that moved to 03:30', '2026-03-06T02:30:00', '2026-03-08T03:10:00-04:00',
+      ['b', 'layer 0', '2026-03-07T02:30:00-05:00', '2026-03-08T03:30:00-04:00']],
+  ];
+  t.deepEqual(
+    rows.map(([name, startTime, at]) => [name, startTime, at, onCall(schedule('America/New_York', [daily(['a', 'b'], startTime)]), at)]),
     rows,
   );
 });

@@ -49,17 +49,15 @@ export function turnAt(timeZone: string, anchor: RotationAnchor, instant: number
   return turn;
 }
 
-/** Every handoff at or after `from` and before `to`, in order. */
-export function handoffsBetween(timeZone: string, anchor: RotationAnchor, from: number, to: number): Handoff[] {
+/** The turn running at `from` (-1 before the start) and every handoff in [from, to), in order. */
+export function turnsBetween(timeZone: string, anchor: RotationAnchor, from: number, to: number): { turnAtFrom: number; handoffs: Handoff[] } {
+  const turnAtFrom = turnAt(timeZone, anchor, from);
   const handoffs: Handoff[] = [];
-  let turn = from <= anchor.startInstant ? 0 : turnAt(timeZone, anchor, from);
-  let instant = handoffInstant(timeZone, anchor, turn);
-  if (instant < from) instant = handoffInstant(timeZone, anchor, ++turn);
-  while (instant < to) {
+  let turn = turnAtFrom < 0 || handoffInstant(timeZone, anchor, turnAtFrom) < from ? turnAtFrom + 1 : turnAtFrom;
+  for (let instant = handoffInstant(timeZone, anchor, turn); instant < to; instant = handoffInstant(timeZone, anchor, ++turn)) {
     handoffs.push({ instant, turn });
-    instant = handoffInstant(timeZone, anchor, ++turn);
   }
-  return handoffs;
+  return { turnAtFrom, handoffs };
 }
 
 /**
@@ -68,7 +66,7 @@ export function handoffsBetween(timeZone: string, anchor: RotationAnchor, from: 
  */
 export function layerHandoffs(layer: Pick<Layer, 'rotationType' | 'startTime'>, timeZone: string, from: Date, to: Date): Date[] {
   if (!isValidTimeZone(timeZone)) throw new RangeError(`unknown time zone: ${timeZone}`);
-  return handoffsBetween(timeZone, rotationAnchor(layer, timeZone), from.getTime(), to.getTime()).map(
+  return turnsBetween(timeZone, rotationAnchor(layer, timeZone), from.getTime(), to.getTime()).handoffs.map(
     (handoff) => new Date(handoff.instant),
   );
 }

@@ -7,7 +7,7 @@
  * intervals.
  */
 import { compileSchedule, type CompiledLayer, type CompiledOverride, type CompiledSchedule } from './compiled-schedule.js';
-import { handoffsBetween, turnAt, type Handoff } from './layer-rotation.js';
+import { turnsBetween, type Handoff } from './layer-rotation.js';
 import type { IsActiveUser, OnCallSource, ScheduleDefinition, ScheduleSegment } from './schedule-definition.js';
 
 /** The longest range callers should render in one go (the math itself has no limit). */
@@ -31,7 +31,8 @@ interface LayerTimeline {
 
 function timelineOf(schedule: CompiledSchedule, layer: CompiledLayer, from: number, to: number): LayerTimeline {
   if (!layer.hasAnyone) return { layer, turn: -1, handoffs: [], nextHandoff: 0 };
-  return { layer, turn: turnAt(schedule.timeZone, layer, from), handoffs: handoffsBetween(schedule.timeZone, layer, from, to), nextHandoff: 0 };
+  const { turnAtFrom, handoffs } = turnsBetween(schedule.timeZone, layer, from, to);
+  return { layer, turn: turnAtFrom, handoffs, nextHandoff: 0 };
 }
 
 function boundariesOf(from: number, to: number, timelines: LayerTimeline[], overrides: CompiledOverride[]): number[] {

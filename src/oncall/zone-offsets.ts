@@ -12,7 +12,7 @@
  * force before the gap (so it lands later by the gap's length: 02:30 becomes 03:30 when 02:00 jumps
  * to 03:00), and a wall clock repeated by a fall-back takes the earlier of its two instants.
  * Like the Temporal polyfill, it assumes a zone changes offset at most once within a day either side
- * of the wall clock, which holds for every zone in the tz database.
+ * of the wall clock: real offset changes are weeks or months apart.
  *
  * Supported instants: years 1000 to 9999, where `Intl` prints a plain four-digit year.
  */
@@ -25,12 +25,42 @@ const LAST_SUPPORTED_INSTANT = Date.UTC(9999, 11, 30);
 const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * Handoffs walk day by day, so the offset a day after one handoff is the offset a day before the
- * next: the last few answers per zone spare most `Intl` calls. Offsets never change for a given
- * (zone, instant), so a stale entry cannot exist.
+ * Stretches of time over which a zone's offset is known to stay put, so most offsets are answered
+ * without `Intl` (the cost of rendering is otherwise almost all `Intl` calls). A stretch is recorded
+ * when wall clock → instant finds the same offset a day either side; under the same assumption that
+ * conversion rests on (at most one change within those two days), nothing changes in between.
+ * Overlapping stretches with the same offset are merged, so a rendered range leaves a few long ones.
  */
-const RECENT_OFFSETS_PER_ZONE = 4;
-const recentOffsets = new Map<string, { instants: number[]; offsets: number[]; next: number }>();
+interface SteadyStretch {
+  from: number;
+  to: number;
+  offset: number;
+}
+const STRETCHES_PER_ZONE = 32;
+const steadyStretches = new Map<string, SteadyStretch[]>();
+
+function knownOffset(timeZone: string, instant: number): number | undefined {
+  const stretches = steadyStretches.get(timeZone);
+  if (stretches === undefined) return undefined;
+  for (const stretch of stretches) if (stretch.from <= instant && instant <= stretch.to) return stretch.offset;
+  return undefined;
+}
+
+function rememberSteady(timeZone: string, from: number, to: number, offset: number): void {
+  const stretches = steadyStretches.get(timeZone) ?? [];
+  steadyStretches.set(timeZone, stretches);
+  const merged: SteadyStretch = { from, to, offset };
+  for (let index = stretches.length - 1; index >= 0; index--) {
+    const stretch = stretches[index]!;
+    if (stretch.offset === offset && stretch.from <= merged.to && merged.from <= stretch.to) {
+      merged.from = Math.min(merged.from, stretch.from);
+      merged.to = Math.max(merged.to, stretch.to);
+      stretches.splice(index, 1);
+    }
+  }
+  stretches.push(merged);
+  if (stretches.length > STRETCHES_PER_ZONE) stretches.shift();
+}
 
 // "03/08/2026, 02:30:00" with hourCycle h23, month/day 2-digit, year numeric.
 const WALL_CLOCK_TEXT = /^(\d{2})\/(\d{2})\/(\d{4}), (\d{2}):(\d{2}):(\d{2})$/;
@@ -87,18 +117,7 @@ function offsetFromIntl(timeZone: string, instant: number): number {
 /** The zone's UTC offset at an instant, in milliseconds (+05:30 is 19,800,000). */
 export function utcOffsetMs(timeZone: string, instant: number): number {
   assertSupported(instant);
-  let recent = recentOffsets.get(timeZone);
-  if (recent === undefined) {
-    recent = { instants: [], offsets: [], next: 0 };
-    recentOffsets.set(timeZone, recent);
-  }
-  const seen = recent.instants.indexOf(instant);
-  if (seen >= 0) return recent.offsets[seen]!;
-  const offset = offsetFromIntl(timeZone, instant);
-  recent.instants[recent.next] = instant;
-  recent.offsets[recent.next] = offset;
-  recent.next = (recent.next + 1) % RECENT_OFFSETS_PER_ZONE;
-  return offset;
+  return knownOffset(timeZone, instant) ?? offsetFromIntl(timeZone, instant);
 }
 
 /** The local wall clock (see the header) the zone shows at an instant. */
@@ -110,7 +129,10 @@ export function wallClockAt(timeZone: string, instant: number): number {
 export function instantOfWallClock(timeZone: string, wallClock: number): number {
   const offsetBefore = utcOffsetMs(timeZone, wallClock - DAY_MS);
   const offsetAfter = utcOffsetMs(timeZone, wallClock + DAY_MS);
-  if (offsetBefore === offsetAfter) return wallClock - offsetBefore;
+  if (offsetBefore === offsetAfter) {
+    rememberSteady(timeZone, wallClock - DAY_MS, wallClock + DAY_MS, offsetBefore);
+    return wallClock - offsetBefore;
+  }
 
   const readBefore = wallClock - offsetBefore;
   const readAfter = wallClock - offsetAfter;
