@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
-import { incidentStream, type IncidentView } from '../src/events/incident.js';
+import { incidentStream, publicIncident, type IncidentView } from '../src/events/incident.js';
 import { commandHeaders, envelopeFrom, type CommandContext } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -27,7 +27,7 @@ export function incidentCommandRoutes(deps: CommandDeps) {
     });
     commandHeaders(ctx, outcome);
     const { exists: _exists, ...view } = outcome.state as { exists: true } & IncidentView;
-    ok(ctx, view);
+    ok(ctx, publicIncident(view));
   };
   const incidentId = (ctx: { params: Record<string, string | undefined> }) => storedResourceId(ctx.params.id, 'incident');
 

@@ -1,4 +1,5 @@
-import { evolveIncident, type IncidentEvent, type IncidentState, type IncidentView } from '../src/events/incident.js';
+import { ESCALATION_EVENT_TYPES } from '../src/events/escalation.js';
+import { evolveIncident, type IncidentState, type IncidentStreamEvent, type IncidentView } from '../src/events/incident.js';
 import type { Projection } from '../src/projection/projection.js';
 
 /** Read model `incidents`: each incident folded with the decider's own evolve, plus its tenant. */
@@ -8,19 +9,20 @@ export const INCIDENTS = 'incidents';
 
 export const incidentsProjection: Projection = {
   name: 'incidents',
-  version: 1,
-  handles: ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded'],
+  version: 2,
+  handles: ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded', ...ESCALATION_EVENT_TYPES],
   collections: {
     [INCIDENTS]: [
       { name: 'tenant_triggered', fields: ['tenantId', 'triggered_at', 'id'] },
       { name: 'status', fields: ['status'] },
+      { name: 'tenant_next_escalation', fields: ['tenantId', 'next_escalation_at', 'id'] },
     ],
   },
   async apply(event, writer) {
     const incidentId = String(event.data.incidentId);
     const current = await writer.get<IncidentDoc>(INCIDENTS, incidentId);
     const state: IncidentState = current ? { exists: true, ...current } : { exists: false };
-    const next = evolveIncident(state, { type: event.type, data: event.data } as IncidentEvent);
+    const next = evolveIncident(state, { type: event.type, data: event.data } as IncidentStreamEvent);
     if (!next.exists) return;
     const { exists: _exists, ...view } = next;
     await writer.upsert(INCIDENTS, { ...view, tenantId: event.metadata.tenantId, revision: Number(event.revision) });

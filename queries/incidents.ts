@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
 import { loadStream } from '../src/commanding/command-handler.js';
 import type { EventStore } from '../src/eventstore/port.js';
-import { evolveIncident, incidentStream, initialIncidentState, type IncidentEvent, type IncidentState } from '../src/events/incident.js';
+import { evolveIncident, incidentStream, initialIncidentState, publicIncident, type IncidentState, type IncidentStreamEvent } from '../src/events/incident.js';
 import { severitySchema } from '../src/events/vocabulary.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -26,7 +26,7 @@ const listQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
 });
 
-export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) => view;
+export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) => publicIncident(view);
 
 export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore: EventStore }) {
   const router = readModelRoutes<IncidentDoc>(deps.reader, {
@@ -55,7 +55,7 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
 
   const loadIncidentEvents = async (tenantId: string, id: string) => {
     storedResourceId(id, 'incident');
-    const loaded = await loadStream<IncidentState, IncidentEvent>(
+    const loaded = await loadStream<IncidentState, IncidentStreamEvent>(
       deps.eventStore, { initialState: initialIncidentState, evolve: evolveIncident }, incidentStream(id), tenantId, 'incident',
     );
     if (loaded.events.length === 0) throw notFound('incident');
@@ -81,7 +81,7 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
     const state = upTo.reduce(evolveIncident, initialIncidentState());
     if (!state.exists) throw notFound(`incident at ${moment.data} (it was triggered later)`);
     const { exists: _e, ...view } = state;
-    ok(ctx, { ...view, as_of: new Date(at).toISOString() });
+    ok(ctx, { ...publicIncident(view), as_of: new Date(at).toISOString() });
   });
 
   /** The raw event history, for auditors. */

@@ -130,3 +130,18 @@ function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): 
 }
 
 export const initialIncidentState = (): IncidentState => ({ exists: false });
+
+/** The incident as clients see it: its facts, and a summary of its escalation (the stream holds the rest). */
+export function publicIncident({ escalation, ...view }: IncidentView) {
+  return {
+    ...view,
+    escalation: {
+      status: escalation.status,
+      policy_name: escalation.plan?.policyName ?? null,
+      current_stage: escalation.lastFired
+        ? { stage_order: escalation.lastFired.stageOrder, cycle: escalation.lastFired.cycle, fired_at: escalation.lastFired.firedAt }
+        : null,
+      notified: escalation.notified,
+    },
+  };
+}
