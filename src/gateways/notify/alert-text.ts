@@ -1,0 +1,55 @@
+/**
+ * The words every medium uses for an alert, so chat, email, pager and sms say the same thing.
+ * Pure.
+ */
+import type { AlertMessage } from './port.js';
+
+const OPERATORS = { gt: '>', lt: '<', gte: '≥', lte: '≤', eq: '=' } as const;
+
+/** Numbers as people read them: no float noise (0.30000000000000004), no exponent for usual sizes. */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
+}
+
+const HOLDS = { gt: (v: number, t: number) => v > t, lt: (v: number, t: number) => v < t, gte: (v: number, t: number) => v >= t, lte: (v: number, t: number) => v <= t, eq: (v: number, t: number) => v === t };
+
+/**
+ * "95 > 90" while the rule's condition holds; "71 (threshold > 90)" once it does not (a
+ * resolution), so the text never claims 71 > 90. Without a condition: "95 (threshold 90)".
+ */
+export function valueAgainstThreshold(message: AlertMessage): string {
+  const value = formatNumber(message.currentValue);
+  const threshold = formatNumber(message.threshold);
+  if (!message.condition) return `${value} (threshold ${threshold})`;
+  const operator = OPERATORS[message.condition];
+  return HOLDS[message.condition](message.currentValue, message.threshold) ? `${value} ${operator} ${threshold}` : `${value} (threshold ${operator} ${threshold})`;
+}
+
+export const statusWord = (message: AlertMessage) => ({ triggered: 'Triggered', acknowledged: 'Acknowledged', resolved: 'Resolved' })[message.status];
+
+/** One line: "[CRITICAL] Triggered: Disk usage high (disk_used_percent 95 > 90) on prod-cluster". */
+export function alertSummary(message: AlertMessage): string {
+  const cluster = message.cluster ? ` on ${message.cluster}` : '';
+  return `[${message.severity.toUpperCase()}] ${statusWord(message)}: ${message.ruleName} (${message.metric} ${valueAgainstThreshold(message)})${cluster}`;
+}
+
+/** The plain-text body of email and outbox messages. */
+export function alertTextBody(message: AlertMessage): string {
+  return [
+    alertSummary(message),
+    '',
+    `Status:    ${message.status}`,
+    `Severity:  ${message.severity}`,
+    `Rule:      ${message.ruleName}`,
+    `Metric:    ${message.metric}`,
+    `Value:     ${valueAgainstThreshold(message)}`,
+    `Cluster:   ${message.cluster ?? '-'}`,
+    `Incident:  ${message.incidentId}`,
+    `At:        ${message.occurredAt}`,
+    '',
+    `Open the incident: ${message.incidentUrl}`,
+    '',
+    '-- warehouse-watch',
+  ].join('\n');
+}

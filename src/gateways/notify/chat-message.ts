@@ -1,0 +1,43 @@
+/**
+ * The chat message: a Slack-compatible incoming-webhook body (also accepted by Mattermost,
+ * Rocket.Chat and the Slack-compatible endpoints of other chat tools). `text` is the fallback shown
+ * in notifications; `blocks` lay the alert out. Pure.
+ */
+import { alertSummary, statusWord, valueAgainstThreshold } from './alert-text.js';
+import type { AlertMessage } from './port.js';
+
+/** Slack's mrkdwn gives &, < and > a meaning; user-supplied text must not create links or mentions. */
+export const escapeMrkdwn = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+const STATUS_MARK = { triggered: ':red_circle:', acknowledged: ':large_yellow_circle:', resolved: ':large_green_circle:' } as const;
+
+export function chatMessage(message: AlertMessage, channelName: string) {
+  const field = (label: string, value: string) => ({ type: 'mrkdwn', text: clip(`*${label}*\n${escapeMrkdwn(value)}`, 2000) });
+  const link = `<${message.incidentUrl.replace(/[|>]/g, encodeURIComponent)}|Open incident>`;
+  return {
+    channel: channelName,
+    text: `${escapeMrkdwn(alertSummary(message))} ${link}`,
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: clip(`${statusWord(message)}: ${message.ruleName}`, 150) } },
+      {
+        type: 'section',
+        fields: [
+          field('Severity', `${message.severity}`),
+          field('Rule', message.ruleName),
+          field('Metric', message.metric),
+          field('Value vs threshold', valueAgainstThreshold(message)),
+          field('Cluster', message.cluster ?? '-'),
+          field('Status', message.status),
+        ],
+      },
+      { type: 'section', text: { type: 'mrkdwn', text: `${STATUS_MARK[message.status]} ${link}` } },
+      {
+        type: 'actions',
+        elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open incident' }, url: message.incidentUrl }],
+      },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`Incident ${message.incidentId} · ${message.occurredAt}`) }] },
+    ],
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Email subject templates: `{{severity}} {{rule_name}} on {{metric}}`. Placeholders may carry
+ * spaces inside the braces (`{{ severity }}`). Channel validation refuses templates with unknown
+ * placeholders (`unknownPlaceholders`), so rendering leaves any it meets as written. Pure.
+ */
+import { formatNumber } from './alert-text.js';
+import type { AlertMessage } from './port.js';
+
+export const SUBJECT_PLACEHOLDERS = ['severity', 'rule_name', 'metric', 'current_value', 'threshold', 'status', 'incident_id'] as const;
+export type SubjectPlaceholder = (typeof SUBJECT_PLACEHOLDERS)[number];
+
+export const DEFAULT_SUBJECT_TEMPLATE = '[{{severity}}] {{status}}: {{rule_name}} ({{metric}} {{current_value}}, threshold {{threshold}})';
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Placeholder names in the template that rendering does not know, each once, in order. */
+export function unknownPlaceholders(template: string): string[] {
+  const known = new Set<string>(SUBJECT_PLACEHOLDERS);
+  const unknown = [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!).filter((name) => !known.has(name));
+  return [...new Set(unknown)];
+}
+
+function placeholderValues(message: AlertMessage): Record<SubjectPlaceholder, string> {
+  return {
+    severity: message.severity,
+    rule_name: message.ruleName,
+    metric: message.metric,
+    current_value: formatNumber(message.currentValue),
+    threshold: formatNumber(message.threshold),
+    status: message.status,
+    incident_id: message.incidentId,
+  };
+}
+
+/**
+ * The subject for a message. Line breaks and other control characters (from a rule name, say) are
+ * replaced by spaces: a subject is one header line.
+ */
+export function renderSubject(template: string, message: AlertMessage): string {
+  const values = placeholderValues(message) as Record<string, string>;
+  const rendered = template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]! : whole));
+  // eslint-disable-next-line no-control-regex
+  return rendered.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 900);
+}

@@ -1,0 +1,52 @@
+/**
+ * The webhook payload, version 1. Receivers switch on `version`; fields are only ever added within
+ * a version, and a change of meaning or a removal is a new version. Pure.
+ *
+ *   {
+ *     "version": 1,
+ *     "event": "incident.triggered" | "incident.acknowledged" | "incident.resolved",
+ *     "delivery_id": string,          // the idempotency key; equal on every retry of a delivery
+ *     "incident": {
+ *       "id": string,                 // incident id (UUID)
+ *       "status": "triggered" | "acknowledged" | "resolved",
+ *       "severity": "critical" | "high" | "medium" | "low",
+ *       "rule_name": string,
+ *       "metric": string,
+ *       "current_value": number,
+ *       "threshold": number,
+ *       "condition": "gt" | "lt" | "gte" | "lte" | "eq" | null,
+ *       "cluster": string | null,
+ *       "url": string,                // the incident's page in the platform
+ *       "occurred_at": string         // ISO 8601, when the state change happened
+ *     }
+ *   }
+ *
+ * Headers sent with it: Content-Type: application/json, Idempotency-Key (= delivery_id),
+ * X-Signature (webhook-signature.ts), X-Webhook-Version: 1, and the channel's configured headers.
+ */
+import type { AlertMessage } from './port.js';
+
+export const WEBHOOK_PAYLOAD_VERSION = 1;
+
+export function webhookPayload(message: AlertMessage, deliveryId: string) {
+  return {
+    version: WEBHOOK_PAYLOAD_VERSION,
+    event: `incident.${message.status}` as const,
+    delivery_id: deliveryId,
+    incident: {
+      id: message.incidentId,
+      status: message.status,
+      severity: message.severity,
+      rule_name: message.ruleName,
+      metric: message.metric,
+      current_value: message.currentValue,
+      threshold: message.threshold,
+      condition: message.condition ?? null,
+      cluster: message.cluster,
+      url: message.incidentUrl,
+      occurred_at: message.occurredAt,
+    },
+  };
+}
+
+export type WebhookPayloadV1 = ReturnType<typeof webhookPayload>;

@@ -1,0 +1,63 @@
+/**
+ * A stand-in for the PagerDuty Events API v2 (POST /v2/enqueue) that validates events the way the
+ * service documents: 202 {status: "success", dedup_key} for a valid event, 400 {status: "invalid
+ * event", errors} otherwise, and 429 when a test rate-limits it.
+ */
+import { json, startHttpReceiver, type HttpReceiver } from './http-receiver.js';
+
+export interface PagerStandIn extends HttpReceiver {
+  eventsUrl: string;
+  events: Array<Record<string, unknown>>;
+  /** The next `count` events are answered 429, with Retry-After when given. */
+  rateLimit(count: number, retryAfter?: string): void;
+}
+
+const SEVERITIES = ['critical', 'error', 'warning', 'info'];
+const ACTIONS = ['trigger', 'acknowledge', 'resolve'];
+
+/** The API's documented requirements, as error strings; empty when the event is valid. */
+export function eventProblems(event: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const text = (value: unknown, max: number) => typeof value === 'string' && value.length > 0 && value.length <= max;
+  if (!text(event.routing_key, 64)) problems.push("'routing_key' is missing or invalid");
+  if (!ACTIONS.includes(event.event_action as string)) problems.push("'event_action' is invalid");
+  if (event.dedup_key !== undefined && !text(event.dedup_key, 255)) problems.push("'dedup_key' is invalid");
+  if (event.event_action !== 'trigger' && event.dedup_key === undefined) problems.push("'dedup_key' is required for acknowledge and resolve");
+  if (event.event_action === 'trigger') {
+    const payload = event.payload as Record<string, unknown> | undefined;
+    if (!payload || typeof payload !== 'object') return [...problems, "'payload' is missing"];
+    if (!text(payload.summary, 1024)) problems.push("'payload.summary' is missing or longer than 1024 characters");
+    if (!text(payload.source, 255)) problems.push("'payload.source' is missing");
+    if (!SEVERITIES.includes(payload.severity as string)) problems.push("'payload.severity' must be one of critical, error, warning, info");
+    if (payload.timestamp !== undefined && Number.isNaN(Date.parse(String(payload.timestamp)))) problems.push("'payload.timestamp' is not ISO 8601");
+    if (payload.custom_details !== undefined && (typeof payload.custom_details !== 'object' || payload.custom_details === null)) problems.push("'payload.custom_details' must be an object");
+  }
+  return problems;
+}
+
+export async function startPagerStandIn(): Promise<PagerStandIn> {
+  const events: Array<Record<string, unknown>> = [];
+  const limits: Array<string | undefined> = [];
+  const receiver = await startHttpReceiver((request) => {
+    if (request.method !== 'POST' || request.path !== '/v2/enqueue') return json(404, { status: 'not found' });
+    if (limits.length > 0) {
+      const retryAfter = limits.shift();
+      return json(429, { status: 'throttled', message: 'Requests for this service are arriving too quickly' }, retryAfter ? { 'retry-after': retryAfter } : {});
+    }
+    let event: Record<string, unknown>;
+    try {
+      event = JSON.parse(request.body) as Record<string, unknown>;
+    } catch {
+      return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: ['body is not JSON'] });
+    }
+    const problems = eventProblems(event);
+    if (problems.length > 0) return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: problems });
+    events.push(event);
+    return json(202, { status: 'success', message: 'Event processed', dedup_key: event.dedup_key ?? 'generated' });
+  });
+  return Object.assign(receiver, {
+    eventsUrl: `${receiver.url}/v2/enqueue`,
+    events,
+    rateLimit: (count: number, retryAfter?: string) => void limits.push(...new Array<string | undefined>(count).fill(retryAfter)),
+  });
+}
