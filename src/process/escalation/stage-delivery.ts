@@ -1,0 +1,63 @@
+/**
+ * Delivering what a fired stage resolved to (or the all-clear), one recipient and medium at a
+ * time, and recording each outcome on the incident's stream as NotificationDelivered or
+ * NotificationFailed. Deliveries carry a key derived from (incident, stage, cycle, recipient,
+ * medium), so a delivery repeated after a crash reaches the receiver with the same key.
+ */
+import type { EventStore } from '../../eventstore/port.js';
+import { deliveryKey, type Recipient } from '../../events/escalation.js';
+import { incidentStream } from '../../events/incident.js';
+import type { AlertMessage, DeliveryOutcome, NotifyPort } from '../../gateways/notify/port.js';
+import type { ResolvedRecipient } from './target-resolution.js';
+
+export const ESCALATION_ACTOR = 'system:escalation';
+
+export interface DeliveryContext {
+  eventStore: EventStore;
+  notify: NotifyPort;
+  now: () => Date;
+  tenantId: string;
+  incidentId: string;
+  /** The event that caused these deliveries (stage fired, incident resolved). */
+  causationId: string;
+}
+
+export interface DeliveryRound {
+  kind: 'stage' | 'resolution';
+  stageOrder: number | null;
+  cycle: number | null;
+  message: AlertMessage;
+}
+
+function outcomeEvent(context: DeliveryContext, round: DeliveryRound, recipient: Recipient, key: string, outcome: DeliveryOutcome | { error: string }) {
+  const base = {
+    incidentId: context.incidentId, kind: round.kind, stageOrder: round.stageOrder, cycle: round.cycle, recipientKey: recipient.key,
+    via: recipient.via, medium: recipient.medium, idempotencyKey: key, at: context.now().toISOString(),
+  };
+  if ('ok' in outcome && outcome.ok) {
+    return { type: 'NotificationDelivered', data: { ...base, target: outcome.target, statusCode: outcome.status_code ?? null, latencyMs: outcome.latency_ms } };
+  }
+  const error = 'ok' in outcome
+    ? { kind: outcome.error?.kind ?? 'unknown', message: outcome.error?.message ?? 'delivery failed' }
+    : { kind: 'unreachable', message: outcome.error };
+  const target = 'ok' in outcome ? outcome.target : recipient.key ?? `${recipient.via.type}:${recipient.via.id}`;
+  const statusCode = 'ok' in outcome ? outcome.status_code ?? null : null;
+  const latencyMs = 'ok' in outcome ? outcome.latency_ms : null;
+  return { type: 'NotificationFailed', data: { ...base, target, statusCode, latencyMs, error } };
+}
+
+/** Delivers to every recipient (unreachable ones are recorded as failed) and records each outcome. */
+export async function deliverRound(context: DeliveryContext, round: DeliveryRound, recipients: ResolvedRecipient[]): Promise<number> {
+  let delivered = 0;
+  await Promise.all(recipients.map(async ({ recipient, target }) => {
+    const key = deliveryKey(context.incidentId, round.kind, round.stageOrder, round.cycle, recipient.key ?? `${recipient.via.type}:${recipient.via.id}`, recipient.medium ?? 'none');
+    const outcome = target ? await context.notify.deliver(target, round.message, key) : { error: recipient.unreachable ?? 'unreachable' };
+    if ('ok' in outcome && outcome.ok) delivered++;
+    const event = outcomeEvent(context, round, recipient, key, outcome);
+    await context.eventStore.append(incidentStream(context.incidentId), [{
+      type: event.type, data: event.data,
+      metadata: { tenantId: context.tenantId, actor: ESCALATION_ACTOR, correlationId: context.incidentId, causationId: context.causationId, occurredAt: context.now().toISOString() },
+    }], { expectedRevision: 'any' });
+  }));
+  return delivered;
+}
