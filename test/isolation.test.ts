@@ -60,7 +60,7 @@ const BODIES: Record<string, (own: Fixture) => unknown> = {
   'POST /incidents/:id/notes': () => ({ text: 'x' }),
 };
 
-const ruleBody = (name: string) => ({ name, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 5, severity: 'high' });
+const ruleBody = (name: string) => ({ name, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high' });
 
 async function createFixture(label: string): Promise<Fixture> {
   const caller = app.newTenant();
