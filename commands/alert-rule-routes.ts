@@ -1,7 +1,8 @@
 /**
  * Alert rule command routes. Checks that need I/O (the metric is registered, the escalation policy
- * exists in the tenant) run before the decider (commands/alert-rules.ts), so a refused request
- * changes nothing.
+ * exists in the tenant, the cluster is one of the environment's) run before the decider
+ * (commands/alert-rules.ts), so a refused request changes nothing. A rule left disabled or deleted
+ * has its open incident resolved: nobody evaluates it any more, so nothing else would.
  */
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
@@ -19,19 +20,26 @@ import { alertRuleBodySchema, alertRuleDecider, alertRulePatchSchema, patchedRul
 export interface AlertRuleCommandDeps extends CommandDeps {
   metricIds: () => string[];
   policyExists: (tenantId: string, policyId: string) => Promise<boolean>;
+  /** The cluster ids of an environment, or null when they are not known (then any cluster_id is accepted). */
+  clusterIds: (envId: string) => readonly string[] | null;
   viewRule: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
-  /** Resolves the rule's active incident, if any (reason rule_deleted); returns its id. */
-  resolveActiveIncidentOfDeletedRule: (envelope: CommandEnvelope, ruleId: string) => Promise<string | null>;
+  /** Resolves the rule's active incident, if any, for the reason given; returns its id. */
+  resolveActiveIncident: (envelope: CommandEnvelope, ruleId: string, reason: 'rule_deleted' | 'rule_disabled') => Promise<string | null>;
 }
 
 export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
   const router = new Router<AppState>();
 
-  /** The metric and the escalation policy the rule will name must exist (a patched rule is checked whole). */
-  const checkReferences = async (tenantId: string, rule: Pick<AlertRuleData, 'metric' | 'escalationPolicyId'>) => {
+  /** The metric, the escalation policy and the cluster the rule will name must exist (a patched rule is checked whole). */
+  const checkReferences = async (tenantId: string, rule: Pick<AlertRuleData, 'metric' | 'escalationPolicyId' | 'clusterId' | 'envId'>) => {
     const known = deps.metricIds();
     const errors = [];
     if (!known.includes(rule.metric)) errors.push({ path: '/metric', message: `unknown metric; known metrics: ${known.join(', ')}` });
+    // A cluster the environment does not have would make every evaluation fail: the rule would be blind.
+    const clusters = rule.clusterId === null ? null : deps.clusterIds(rule.envId);
+    if (clusters && !clusters.includes(rule.clusterId!)) {
+      errors.push({ path: '/cluster_id', message: `not a cluster of the environment; its clusters: ${clusters.join(', ')}` });
+    }
     if (!(await deps.policyExists(tenantId, rule.escalationPolicyId))) {
       errors.push({ path: '/escalation_policy_id', message: 'no escalation policy with this id in the tenant' });
     }
@@ -44,6 +52,9 @@ export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
     });
   const respond = async (ctx: CommandContext, ruleId: string, command: AlertRuleCommand, loaded?: LoadedStream<AlertRuleState, AlertRuleEvent>) => {
     const outcome = await run(ctx, command, ruleId, ifMatchRevision(ctx), loaded);
+    if (outcome.state.status === 'active' && !outcome.state.rule!.isEnabled) {
+      await deps.resolveActiveIncident(envelopeFrom(ctx), ruleId, 'rule_disabled');
+    }
     commandHeaders(ctx, outcome);
     ok(ctx, await deps.viewRule(ctx.state.principal.tenantId, ruleId));
   };
@@ -64,9 +75,13 @@ export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
 
   router.put('/alert-rules/:id', requires('alerts:write'), async (ctx) => {
     const ruleId = storedResourceId(ctx.params.id, 'alert rule');
-    const rule = toRuleData(ruleId, ctx.state.principal.envId, alertRuleBodySchema.parse(ctx.request.body));
+    const body = alertRuleBodySchema.parse(ctx.request.body);
+    // The rule keeps its environment: its cluster is checked against that one, read once here.
+    const loaded = await loadStream(deps.eventStore, alertRuleDecider, alertRuleStream(ruleId), ctx.state.principal.tenantId, 'alert rule');
+    if (loaded.state.status !== 'active') throw notFound('alert rule');
+    const rule = toRuleData(ruleId, loaded.state.rule!.envId, body);
     await checkReferences(ctx.state.principal.tenantId, rule);
-    await respond(ctx, ruleId, { kind: 'UpdateAlertRule', rule });
+    await respond(ctx, ruleId, { kind: 'UpdateAlertRule', rule }, loaded);
   });
 
   router.patch('/alert-rules/:id', requires('alerts:write'), async (ctx) => {
@@ -83,7 +98,7 @@ export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
     const ruleId = storedResourceId(ctx.params.id, 'alert rule');
     const outcome = await run(ctx, { kind: 'DeleteAlertRule', ruleId }, ruleId, ifMatchRevision(ctx));
     commandHeaders(ctx, outcome);
-    const resolved = await deps.resolveActiveIncidentOfDeletedRule(envelopeFrom(ctx), ruleId);
+    const resolved = await deps.resolveActiveIncident(envelopeFrom(ctx), ruleId, 'rule_deleted');
     ok(ctx, { id: ruleId, deleted: true, resolved_incident_id: resolved });
   });
   return router;

@@ -17,7 +17,8 @@ export const alertRuleBodySchema = z.strictObject({
   metric: z.string().min(1),
   condition: conditionSchema,
   threshold: z.number().refine(Number.isFinite, 'must be a finite number'),
-  evaluation_window_minutes: z.number().int().min(1).max(1440),
+  /** How long the condition must hold before an incident is triggered (0: at the first breach); also the metric's look-back. */
+  evaluation_window_minutes: z.number().int().min(0).max(1440),
   severity: severitySchema,
   escalation_policy_id: z.uuid(),
   cluster_id: z.string().trim().min(1).max(200).nullable().optional(),

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
-import { incidentStream, publicIncident, type IncidentView } from '../src/events/incident.js';
+import { incidentStream, publicIncident, type IncidentState, type IncidentView } from '../src/events/incident.js';
 import { commandHeaders, envelopeFrom, type CommandContext } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -15,7 +15,12 @@ const resolveBody = z.strictObject({ note: z.string().trim().min(1).max(10_000).
 const noteBody = z.strictObject({ text: z.string().trim().min(1).max(10_000) });
 const emptyBody = z.strictObject({});
 
-export function incidentCommandRoutes(deps: CommandDeps) {
+export interface IncidentCommandDeps extends CommandDeps {
+  /** Told of every command outcome that resolved an incident (the resolutions counter). */
+  onResolved: (outcome: { events: unknown[]; state: IncidentState }) => void;
+}
+
+export function incidentCommandRoutes(deps: IncidentCommandDeps) {
   const router = new Router<AppState>();
 
   const run = async (ctx: CommandContext, command: Exclude<IncidentCommand, { kind: 'TriggerIncident' }>) => {
@@ -25,6 +30,7 @@ export function incidentCommandRoutes(deps: CommandDeps) {
       command,
       envelope: envelopeFrom(ctx),
     });
+    if (command.kind === 'ResolveIncident') deps.onResolved(outcome);
     commandHeaders(ctx, outcome);
     const { exists: _exists, ...view } = outcome.state as { exists: true } & IncidentView;
     ok(ctx, publicIncident(view));

@@ -10,13 +10,13 @@ import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
   evolveIncident, incidentStream, initialIncidentState,
-  type IncidentEvent, type IncidentState, type IncidentTriggeredData, type IncidentView,
+  type IncidentEvent, type IncidentState, type IncidentTriggeredData, type IncidentView, type ResolutionReason,
 } from '../src/events/incident.js';
 
 export type IncidentCommand =
   | { kind: 'TriggerIncident'; incident: Omit<IncidentTriggeredData, 'triggeredAt'> }
   | { kind: 'AcknowledgeIncident'; incidentId: string }
-  | { kind: 'ResolveIncident'; incidentId: string; reason: 'auto' | 'manual' | 'rule_deleted'; note?: string; value?: number }
+  | { kind: 'ResolveIncident'; incidentId: string; reason: ResolutionReason; note?: string; value?: number }
   | { kind: 'AddIncidentNote'; incidentId: string; text: string; noteId: string };
 
 const conflictWithStatus = (action: string, state: IncidentView) =>
@@ -53,8 +53,8 @@ export const incidentDecider: Decider<IncidentState, IncidentCommand, IncidentEv
 
 
 /** Resolves an incident for a system reason (its rule was deleted or disabled); a resolved one is left alone. */
-export async function resolveIncidentForRule(deps: CommandDeps, envelope: CommandEnvelope, incidentId: string, reason: 'rule_deleted'): Promise<void> {
-  await handleCommand(deps, incidentDecider, {
+export function resolveIncidentForRule(deps: CommandDeps, envelope: CommandEnvelope, incidentId: string, reason: 'rule_deleted' | 'rule_disabled') {
+  return handleCommand(deps, incidentDecider, {
     stream: incidentStream(incidentId),
     resourceName: 'incident',
     command: { kind: 'ResolveIncident', incidentId, reason },

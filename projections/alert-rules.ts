@@ -1,12 +1,16 @@
 import type { Projection } from '../src/projection/projection.js';
 import type { AlertRuleData } from '../src/events/alert-rule.js';
+import {
+  initialRuleWatch, watchAfterEvaluation, watchAfterManualResolve, watchAfterRuleChange, type RuleEvaluatedData, type RuleWatch,
+} from '../src/events/rule-evaluation.js';
 
 /**
  * Read model `alertRules`: the rules, plus what the evaluator needs to decide quickly: how many
- * incidents the rule has had and which one is active. Deleted rules stay, marked, so an incident
- * left active by a crash can still be resolved.
+ * incidents the rule has had, which one is active, and the rule's watch state folded from its
+ * evaluations (pending since, re-armed, health). Deleted rules stay, marked, so an incident left
+ * active by a crash can still be resolved and their history stays readable.
  */
-export interface AlertRuleDoc extends Omit<AlertRuleData, 'ruleId'> {
+export interface AlertRuleDoc extends Omit<AlertRuleData, 'ruleId'>, Partial<RuleWatch> {
   id: string;
   tenantId: string;
   deleted: boolean;
@@ -20,10 +24,24 @@ export interface AlertRuleDoc extends Omit<AlertRuleData, 'ruleId'> {
 
 export const ALERT_RULES = 'alertRules';
 
+/** The watch fields of a doc (a doc written before they existed reads as a fresh watch). */
+export const watchOf = (doc: AlertRuleDoc): RuleWatch => {
+  const initial = initialRuleWatch();
+  return {
+    pendingSince: doc.pendingSince ?? initial.pendingSince, rearmed: doc.rearmed ?? initial.rearmed, health: doc.health ?? initial.health,
+    lastError: doc.lastError ?? initial.lastError, failingSince: doc.failingSince ?? initial.failingSince,
+  };
+};
+
+/** Fields whose change makes earlier breaching evaluations meaningless for the pending clock. */
+const WATCHED_FIELDS = ['metric', 'condition', 'threshold', 'clusterId', 'isEnabled'] as const;
+
+const changed = (a: RuleWatch, b: RuleWatch) => (Object.keys(a) as (keyof RuleWatch)[]).some((key) => a[key] !== b[key]);
+
 export const alertRulesProjection: Projection = {
   name: 'alertRules',
-  version: 1,
-  handles: ['AlertRuleCreated', 'AlertRuleUpdated', 'AlertRuleDeleted', 'IncidentTriggered', 'IncidentResolved'],
+  version: 2,
+  handles: ['AlertRuleCreated', 'AlertRuleUpdated', 'AlertRuleDeleted', 'IncidentTriggered', 'IncidentResolved', 'RuleEvaluated'],
   collections: {
     [ALERT_RULES]: [
       { name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] },
@@ -36,18 +54,22 @@ export const alertRulesProjection: Projection = {
       case 'AlertRuleCreated': {
         const { ruleId, ...rule } = event.data as unknown as AlertRuleData;
         await writer.upsert(ALERT_RULES, {
-          ...rule, id: ruleId, tenantId: event.metadata.tenantId, deleted: false, createdAt: at, updatedAt: at,
+          ...rule, ...initialRuleWatch(), id: ruleId, tenantId: event.metadata.tenantId, deleted: false, createdAt: at, updatedAt: at,
           revision: Number(event.revision), incidentCount: 0, activeIncidentId: null,
         });
         break;
       }
       case 'AlertRuleUpdated': {
         const { ruleId, ...rule } = event.data as unknown as AlertRuleData;
-        await writer.patch(ALERT_RULES, ruleId, { ...rule, updatedAt: at, revision: Number(event.revision) });
+        const current = await writer.get<AlertRuleDoc>(ALERT_RULES, ruleId);
+        const restart = current !== null && WATCHED_FIELDS.some((field) => current[field] !== rule[field]);
+        await writer.patch(ALERT_RULES, ruleId, {
+          ...rule, ...(restart ? watchAfterRuleChange(watchOf(current)) : {}), updatedAt: at, revision: Number(event.revision),
+        });
         break;
       }
       case 'AlertRuleDeleted':
-        await writer.patch(ALERT_RULES, String(event.data.ruleId), { deleted: true, isEnabled: false, updatedAt: at, revision: Number(event.revision) });
+        await writer.patch(ALERT_RULES, String(event.data.ruleId), { deleted: true, isEnabled: false, pendingSince: null, updatedAt: at, revision: Number(event.revision) });
         break;
       case 'IncidentTriggered': {
         const { ruleId, ordinal, incidentId } = event.data as { ruleId: string; ordinal: number; incidentId: string };
@@ -58,7 +80,19 @@ export const alertRulesProjection: Projection = {
       case 'IncidentResolved': {
         const incidentId = String(event.data.incidentId);
         const [rule] = await writer.find<AlertRuleDoc>(ALERT_RULES, { activeIncidentId: incidentId }, { limit: 1 });
-        if (rule) await writer.patch(ALERT_RULES, rule.id, { activeIncidentId: null });
+        if (!rule) break;
+        const disarm = event.data.reason === 'manual' ? watchAfterManualResolve(watchOf(rule)) : {};
+        await writer.patch(ALERT_RULES, rule.id, { activeIncidentId: null, ...disarm });
+        break;
+      }
+      case 'RuleEvaluated': {
+        const evaluation = event.data as unknown as RuleEvaluatedData;
+        const rule = await writer.get<AlertRuleDoc>(ALERT_RULES, evaluation.ruleId);
+        if (!rule) break;
+        const before = watchOf(rule);
+        const after = watchAfterEvaluation(before, evaluation);
+        // Most evaluations change nothing (ok after ok): no write then, the evaluator's hot path.
+        if (changed(before, after)) await writer.patch(ALERT_RULES, rule.id, { ...after });
         break;
       }
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALERT_RULES, type AlertRuleDoc } from '../projections/alert-rules.js';
+import { ALERT_RULES, watchOf, type AlertRuleDoc } from '../projections/alert-rules.js';
 import type { EventStore } from '../src/eventstore/port.js';
 import { EVALUATION_OUTCOMES, ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
 import { severitySchema } from '../src/events/vocabulary.js';
@@ -8,6 +8,21 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
+
+/** The rule's watch state, as its evaluations left it (see RuleWatch). */
+const watchView = (doc: AlertRuleDoc) => {
+  const watch = watchOf(doc);
+  return {
+    /** The condition has held since then, not yet for the whole window (null: it does not hold). */
+    pending_since: watch.pendingSince,
+    /** false after a manual resolve until the condition has cleared once (no re-trigger before). */
+    rearmed: watch.rearmed,
+    /** `failing` while the latest evaluation failed: the rule is blind until it reads again. */
+    health: watch.health,
+    last_error: watch.lastError,
+    failing_since: watch.failingSince,
+  };
+};
 
 export const alertRuleView = (doc: AlertRuleDoc) => ({
   id: doc.id,
@@ -24,6 +39,7 @@ export const alertRuleView = (doc: AlertRuleDoc) => ({
   cluster_id: doc.clusterId,
   is_enabled: doc.isEnabled,
   active_incident_id: doc.activeIncidentId,
+  ...watchView(doc),
   created_at: doc.createdAt,
   updated_at: doc.updatedAt,
 });
@@ -41,7 +57,7 @@ const historyQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   outcome: z.enum(EVALUATION_OUTCOMES).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: z.string().regex(/^\d+$/, 'not a cursor from this API').optional(),
 });
 
@@ -66,9 +82,12 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
     },
   });
 
-  /** Evaluations newest first, straight from the rule's evaluation stream; the cursor is a revision. */
+  /**
+   * Evaluations newest first, straight from the rule's evaluation stream; the cursor is a revision.
+   * A deleted rule's history stays readable (auditors); only another tenant's or a never-existing rule is 404.
+   */
   router.get('/alert-rules/:id/history', requires('alerts:read'), async (ctx) => {
-    const doc = await findRule(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
+    const doc = await findTenantDoc<AlertRuleDoc>(deps.reader, ALERT_RULES, ctx.state.principal.tenantId, ctx.params.id!);
     if (!doc) throw notFound('alert rule');
     const query = historyQuery.parse(ctx.query);
     if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) throw badRequest('from must not be after to');

@@ -112,7 +112,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const invitationMailer = outboxMailer({ directory: join(config.dataDir, 'outbox'), from: `warehouse-watch <no-reply@${new URL(config.baseUrl).hostname}>` });
   const iamStamps = iamChangeStamps();
   const warehouse = await composeWarehouse(config, now);
-  const alerting = composeAlerting({ config, commandDeps, readStore, metrics: warehouse.metrics, logger, registry: metrics.registry });
+  const alerting = composeAlerting({
+    config, commandDeps, readStore, metrics: warehouse.metrics, clusterIds: warehouse.clusterIds, logger, registry: metrics.registry,
+  });
   const notifications = composeNotifications({ commandDeps, reader: readStore });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   const iam = composeIam({

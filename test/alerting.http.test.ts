@@ -6,6 +6,7 @@ import test from 'ava';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { connectSse } from './support/sse-client.js';
 import { waitFor } from './support/wait-for.js';
+import { simulatedClusters } from '../src/gateways/warehouse/simulated/fleet.js';
 
 let app: TestApp;
 test.before(async () => {
@@ -34,7 +35,8 @@ const incidentsOf = async (caller: Caller, ruleId: string) =>
 async function queueRule(caller: Caller, extra: Record<string, unknown> = {}) {
   const created = await app.request('POST', '/api/v1/alert-rules', {
     caller,
-    body: { name: 'Queue wait', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 5, severity: 'high', escalation_policy_id: await policyFor(caller), ...extra },
+    // Window 0: trigger on the first breaching evaluation (a window is minutes of persistence).
+    body: { name: 'Queue wait', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: await policyFor(caller), ...extra },
   });
   if (created.status !== 201) throw new Error(`rule: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body.data;
@@ -130,7 +132,15 @@ test.serial('a warehouse outage changes no incident and is recorded as an evalua
   await waitFor(async () => (await history()).length >= 2, { timeoutMs: 6000, message: 'evaluation errors' });
   t.regex((await history())[0].error, /paused/);
   t.is((await incidentsOf(caller, rule.id))[0].status, 'triggered');
+  // The rule shows it is blind while its evaluations fail, and since when.
+  const failing = (await app.request('GET', `/api/v1/alert-rules/${rule.id}`, { caller })).body.data;
+  t.like(failing, { health: 'failing', failing_since: (await history()).at(-1).at });
+  t.regex(failing.last_error, /paused/);
+  const metricsText = (await app.request('GET', '/metrics')).body as string;
+  t.regex(metricsText, /alert_rule_evaluation_errors_total\{reason="warehouse_unavailable"\} [1-9]/);
   await app.request('POST', '/api/v1/simulator/cluster', { caller, body: { paused: false } });
+  await waitFor(async () => (await app.request('GET', `/api/v1/alert-rules/${rule.id}`, { caller })).body.data.health === 'ok', { timeoutMs: 6000, message: 'health back to ok' });
+  t.like((await app.request('GET', `/api/v1/alert-rules/${rule.id}`, { caller })).body.data, { last_error: null, failing_since: null });
 });
 
 test.serial('the SSE feed delivers a trigger live and resumes from Last-Event-ID without loss or duplicates', async (t) => {
@@ -171,7 +181,7 @@ test('rule validation: unknown metric lists the known ones, missing policy, bad 
   t.regex(unknown.body.detail, /query_runtime_seconds/);
   const noPolicy = await app.request('POST', '/api/v1/alert-rules', { caller, body: { ...base, escalation_policy_id: '00000000-0000-4000-8000-000000000000' } });
   t.is(noPolicy.status, 400);
-  for (const bad of [{ evaluation_window_minutes: 0 }, { evaluation_window_minutes: 1441 }, { condition: 'ne' }, { severity: 'urgent' }, { threshold: 'high' }, { extra: 1 }]) {
+  for (const bad of [{ evaluation_window_minutes: -1 }, { evaluation_window_minutes: 1.5 }, { evaluation_window_minutes: 1441 }, { condition: 'ne' }, { severity: 'urgent' }, { threshold: 'high' }, { extra: 1 }]) {
     t.is((await app.request('POST', '/api/v1/alert-rules', { caller, body: { ...base, ...bad } })).status, 400, JSON.stringify(bad));
   }
   t.deepEqual((await app.request('GET', '/api/v1/alert-rules', { caller })).body.data, []);
@@ -208,4 +218,94 @@ test('an escalation policy used by an enabled rule cannot be deleted; once the r
   t.is((await app.request('DELETE', `/api/v1/escalation-policies/${rule.escalation_policy_id}`, { caller })).status, 200);
   // A disabled rule cannot be re-enabled onto a policy that no longer exists.
   t.is((await app.request('PATCH', `/api/v1/alert-rules/${rule.id}`, { caller, body: { is_enabled: true } })).status, 400);
+});
+
+/** The value of one series of /metrics (0 when absent). */
+async function metricValue(series: string): Promise<number> {
+  const text = (await app.request('GET', '/metrics')).body as string;
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+test.serial('a rule with a window stays pending (pending_since on the rule) and triggers nothing before the window has passed', async (t) => {
+  const caller = app.newTenant();
+  await pin(caller, 'queue_time_seconds', 45);
+  const rule = await queueRule(caller, { evaluation_window_minutes: 5 });
+  const history = async () => (await app.request('GET', `/api/v1/alert-rules/${rule.id}/history`, { caller })).body.data as any[];
+  await waitFor(async () => (await history()).length >= 2, { timeoutMs: 6000, message: 'two evaluations' });
+  t.deepEqual([...new Set((await history()).map((h) => h.outcome))], ['pending']);
+  const view = (await app.request('GET', `/api/v1/alert-rules/${rule.id}`, { caller })).body.data;
+  t.is(view.pending_since, (await history()).at(-1).at, 'pending since the first breaching evaluation');
+  t.deepEqual(await incidentsOf(caller, rule.id), []);
+});
+
+test.serial('disabling a rule resolves its open incident (rule_disabled); every resolution is counted with the incident severity', async (t) => {
+  const caller = app.newTenant();
+  await pin(caller, 'queue_time_seconds', 90);
+  const disabledBefore = await metricValue('incidents_resolved_total{severity="critical",reason="rule_disabled"}');
+  const manualBefore = await metricValue('incidents_resolved_total{severity="critical",reason="manual"}');
+  const deletedBefore = await metricValue('incidents_resolved_total{severity="critical",reason="rule_deleted"}');
+
+  const viaPatch = await queueRule(caller, { severity: 'critical', name: 'patched off' });
+  const viaPut = await queueRule(caller, { severity: 'critical', name: 'put off' });
+  const manual = await queueRule(caller, { severity: 'critical', name: 'manual' });
+  const deleted = await queueRule(caller, { severity: 'critical', name: 'deleted' });
+  for (const rule of [viaPatch, viaPut, manual, deleted]) {
+    await waitFor(async () => (await incidentsOf(caller, rule.id)).length > 0, { timeoutMs: 5000, message: `incident of ${rule.name}` });
+  }
+  // The severity is changed in the same edit: the counter keeps the incident's own severity.
+  const patched = await app.request('PATCH', `/api/v1/alert-rules/${viaPatch.id}`, { caller, body: { is_enabled: false, severity: 'low' } });
+  t.is(patched.status, 200);
+  t.is(patched.body.data.active_incident_id, null);
+  const { id: _id, tenant_id: _t, env_id: _e, active_incident_id: _a, pending_since: _p, rearmed: _r, health: _h, last_error: _l, failing_since: _f, created_at: _c, updated_at: _u, ...body } = viaPut;
+  t.is((await app.request('PUT', `/api/v1/alert-rules/${viaPut.id}`, { caller, body: { ...body, is_enabled: false } })).status, 200);
+  for (const rule of [viaPatch, viaPut]) {
+    t.like((await incidentsOf(caller, rule.id))[0], { status: 'resolved', resolution_reason: 'rule_disabled', resolved_by: caller.userId });
+  }
+  const [manualIncident] = await incidentsOf(caller, manual.id);
+  t.is((await app.request('POST', `/api/v1/incidents/${manualIncident.id}/resolve`, { caller, body: {} })).status, 200);
+  t.is((await app.request('DELETE', `/api/v1/alert-rules/${deleted.id}`, { caller })).status, 200);
+
+  t.is(await metricValue('incidents_resolved_total{severity="critical",reason="rule_disabled"}'), disabledBefore + 2);
+  t.is(await metricValue('incidents_resolved_total{severity="critical",reason="manual"}'), manualBefore + 1);
+  t.is(await metricValue('incidents_resolved_total{severity="critical",reason="rule_deleted"}'), deletedBefore + 1);
+
+  // Manually resolved while the condition still holds: no new incident until it clears once.
+  await waitFor(async () => (await app.request('GET', `/api/v1/alert-rules/${manual.id}/history?outcome=unchanged`, { caller })).body.data.some((h: any) => h.at > manualIncident.triggered_at), { timeoutMs: 6000, message: 'a tick after the resolve' });
+  t.is((await incidentsOf(caller, manual.id)).length, 1);
+  t.is((await app.request('GET', `/api/v1/alert-rules/${manual.id}`, { caller })).body.data.rearmed, false);
+});
+
+test('a cluster the environment does not have is refused on POST, PUT and PATCH; one it has is accepted', async (t) => {
+  const caller = app.newTenant();
+  const [cluster] = simulatedClusters(caller.envId);
+  const base = { name: 'scoped', metric: 'queue_time_seconds', condition: 'gt', threshold: 1e9, evaluation_window_minutes: 5, severity: 'low', escalation_policy_id: await policyFor(caller) };
+  const refused = await app.request('POST', '/api/v1/alert-rules', { caller, body: { ...base, cluster_id: 'rs-elsewhere-main' } });
+  t.is(refused.status, 400);
+  t.regex(refused.headers.get('content-type')!, /application\/problem\+json/);
+  t.regex(refused.body.detail, new RegExp(cluster!.id));
+  t.deepEqual((await app.request('GET', '/api/v1/alert-rules', { caller })).body.data, [], 'nothing was created');
+
+  const created = await app.request('POST', '/api/v1/alert-rules', { caller, body: { ...base, cluster_id: cluster!.id } });
+  t.is(created.status, 201);
+  const id = created.body.data.id;
+  t.is((await app.request('PATCH', `/api/v1/alert-rules/${id}`, { caller, body: { cluster_id: 'rs-elsewhere-main' } })).status, 400);
+  t.is((await app.request('PUT', `/api/v1/alert-rules/${id}`, { caller, body: { ...base, cluster_id: 'rs-elsewhere-main' } })).status, 400);
+  t.is((await app.request('GET', `/api/v1/alert-rules/${id}`, { caller })).body.data.cluster_id, cluster!.id, 'unchanged');
+});
+
+test('a deleted rule keeps its evaluation history readable; the history page is 50 by default', async (t) => {
+  const caller = app.newTenant();
+  await pin(caller, 'queue_time_seconds', 1);
+  const rule = await queueRule(caller, { threshold: 1e9 });
+  const history = (who: Caller) => app.request('GET', `/api/v1/alert-rules/${rule.id}/history`, { caller: who });
+  await waitFor(async () => (await history(caller)).body.data.length > 0, { timeoutMs: 5000, message: 'an evaluation' });
+  t.is((await history(caller)).body.page.limit, 50);
+  t.is((await app.request('DELETE', `/api/v1/alert-rules/${rule.id}`, { caller })).status, 200);
+  const afterDelete = await history(caller);
+  t.is(afterDelete.status, 200);
+  t.true(afterDelete.body.data.length > 0);
+  t.is((await history(app.newTenant())).status, 404, "another tenant's rule");
+  t.is((await app.request('GET', '/api/v1/alert-rules/00000000-0000-4000-8000-000000000000/history', { caller })).status, 404, 'never existed');
+  t.is((await app.request('GET', `/api/v1/alert-rules/${rule.id}`, { caller })).status, 404, 'the rule itself is gone');
 });

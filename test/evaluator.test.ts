@@ -34,7 +34,7 @@ test('evaluation writes that fail while other rules are still acting are counted
     const ruleId = randomUUID();
     last = (await real.append(`alertRule-${ruleId}`, [{
       type: 'AlertRuleCreated',
-      data: { ruleId, name: `t${threshold}`, description: null, metric: 'queue_time_seconds', condition: 'gt', threshold, evaluationWindowMinutes: 5, severity: 'low', escalationPolicyId: randomUUID(), clusterId: null, isEnabled: true, envId },
+      data: { ruleId, name: `t${threshold}`, description: null, metric: 'queue_time_seconds', condition: 'gt', threshold, evaluationWindowMinutes: 0, severity: 'low', escalationPolicyId: randomUUID(), clusterId: null, isEnabled: true, envId },
       metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
     }])).position;
   }

@@ -66,7 +66,7 @@ const BODIES: Record<string, (own: Fixture) => unknown> = {
   'POST /schedules/:id/overrides': (own) => ({ user_id: own.user, start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' }),
 };
 
-const ruleBody = (name: string) => ({ name, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 5, severity: 'high' });
+const ruleBody = (name: string) => ({ name, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high' });
 
 async function createFixture(label: string): Promise<Fixture> {
   const caller = app.newTenant();

@@ -18,24 +18,35 @@ import type { Config } from '../config.js';
 import { createLiveEventHub } from '../eventstore/live-event-hub.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { ApiModule } from '../http/app.js';
-import { createEvaluator, createEvaluatorInstruments } from '../process/evaluator.js';
+import { countResolution, createEvaluator, createEvaluatorInstruments } from '../process/evaluator.js';
 import { scheduleEvaluator } from '../process/evaluator-schedule.js';
 import type { ReadStore } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
 
 export const alertingProjections = [alertRulesProjection, incidentsProjection];
 
-export function composeAlerting(deps: { config: Config; commandDeps: CommandDeps; readStore: ReadStore; metrics: MetricRegistry; logger: Logger; registry: Registry }) {
+export interface AlertingDeps {
+  config: Config;
+  commandDeps: CommandDeps;
+  readStore: ReadStore;
+  metrics: MetricRegistry;
+  /** The cluster ids of an environment (null: not known), to refuse rules on a cluster it does not have. */
+  clusterIds: (envId: string) => readonly string[] | null;
+  logger: Logger;
+  registry: Registry;
+}
+
+export function composeAlerting(deps: AlertingDeps) {
   const { commandDeps, readStore, config } = deps;
   const hub = createLiveEventHub(commandDeps.eventStore, deps.logger);
   const instruments = createEvaluatorInstruments(deps.registry);
   const newEvaluator = () => createEvaluator({ ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments });
   const evaluator = newEvaluator();
 
-  const resolveActiveIncidentOfDeletedRule = async (envelope: CommandEnvelope, ruleId: string) => {
+  const resolveActiveIncident = async (envelope: CommandEnvelope, ruleId: string, reason: 'rule_deleted' | 'rule_disabled') => {
     const rule = await readStore.get<AlertRuleDoc>(ALERT_RULES, ruleId);
     if (!rule?.activeIncidentId) return null;
-    await resolveIncidentForRule(commandDeps, envelope, rule.activeIncidentId, 'rule_deleted');
+    countResolution(instruments, await resolveIncidentForRule(commandDeps, envelope, rule.activeIncidentId, reason));
     return rule.activeIncidentId;
   };
 
@@ -47,17 +58,18 @@ export function composeAlerting(deps: { config: Config; commandDeps: CommandDeps
           ...commandDeps,
           metricIds: () => deps.metrics.ids(),
           policyExists: async (tenantId, id) => (await findEscalationPolicy(readStore, tenantId, id)) !== null,
+          clusterIds: deps.clusterIds,
           viewRule: async (tenantId, id) => {
             const doc = await findRule(readStore, tenantId, id);
             return doc ? alertRuleView(doc) : null;
           },
-          resolveActiveIncidentOfDeletedRule,
+          resolveActiveIncident,
         }),
     },
     { alias: false, routes: () => alertRuleQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
     // The live feed is registered before /incidents/:id so "stream" is never taken for an id.
     { alias: false, routes: () => incidentStreamRoutes({ eventStore: commandDeps.eventStore, hub, heartbeatMs: config.sseHeartbeatMs }) },
-    { alias: false, routes: () => incidentCommandRoutes(commandDeps) },
+    { alias: false, routes: () => incidentCommandRoutes({ ...commandDeps, onResolved: (outcome) => countResolution(instruments, outcome) }) },
     { alias: false, routes: () => incidentQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
   ];
 

@@ -4,11 +4,12 @@
  */
 import { warehouseRoutes } from '../../queries/warehouse.js';
 import type { Config } from '../config.js';
-import { environmentResolverFor } from '../gateways/warehouse/environments.js';
+import { clusterIdOf, environmentResolverFor, type EnvironmentResolver } from '../gateways/warehouse/environments.js';
 import { createMetricRegistry, type MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
 import { createRedshiftGateway } from '../gateways/warehouse/redshift/redshift-gateway.js';
 import { simulatorRoutes } from '../gateways/warehouse/simulated/control-routes.js';
+import { simulatedClusters } from '../gateways/warehouse/simulated/fleet.js';
 import { createSimulatedWarehouse } from '../gateways/warehouse/simulated/simulated-gateway.js';
 import type { ApiModule } from '../http/app.js';
 import type { PlatformArea } from './area.js';
@@ -17,6 +18,20 @@ export interface WarehouseComposition extends PlatformArea {
   mode: 'simulated' | 'redshift';
   gateway: WarehouseGateway;
   metrics: MetricRegistry;
+  /** The cluster ids of an environment; null when the environment is not known (its rules fail anyway, visibly). */
+  clusterIds: (envId: string) => readonly string[] | null;
+}
+
+function clusterIdsFrom(environments: EnvironmentResolver) {
+  return (envId: string): readonly string[] | null => {
+    if (environments.mode === 'simulated') return simulatedClusters(envId).map((cluster) => cluster.id);
+    try {
+      const target = environments.resolve(envId);
+      return target.kind === 'simulated' ? simulatedClusters(envId).map((cluster) => cluster.id) : [clusterIdOf(target)];
+    } catch {
+      return null;
+    }
+  };
 }
 
 export async function composeWarehouse(config: Config, now: () => Date): Promise<WarehouseComposition> {
@@ -29,5 +44,7 @@ export async function composeWarehouse(config: Config, now: () => Date): Promise
   const routes: ApiModule[] = [{ alias: true, routes: () => warehouseRoutes({ gateway, environments, now }) }];
   // The simulator's steering endpoints exist only while the simulated warehouse is active.
   if (simulated) routes.push({ alias: false, routes: () => simulatorRoutes({ control: simulated.control, metrics: registry }) });
-  return { mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, routes, projections: [], processes: [] };
+  return {
+    mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, clusterIds: clusterIdsFrom(environments), routes, projections: [], processes: [],
+  };
 }

@@ -11,6 +11,10 @@ import { deterministicUuid } from '../commanding/deterministic-id.js';
 import { evolveEscalation, initialEscalation, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
+/** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
+export const RESOLUTION_REASONS = ['auto', 'manual', 'rule_deleted', 'rule_disabled'] as const;
+export type ResolutionReason = (typeof RESOLUTION_REASONS)[number];
+
 export const incidentEvents = {
   IncidentTriggered: z.object({
     incidentId: z.uuid(),
@@ -33,7 +37,7 @@ export const incidentEvents = {
     incidentId: z.uuid(),
     by: z.string(),
     at: z.iso.datetime(),
-    reason: z.enum(['auto', 'manual', 'rule_deleted']),
+    reason: z.enum(RESOLUTION_REASONS),
     note: z.string().nullable(),
     /** The metric value that cleared the condition (automatic resolution). */
     value: z.number().nullable(),

@@ -3,8 +3,11 @@ import { z } from 'zod';
 /**
  * One evaluation of one rule, on `ruleEvaluations-<ruleId>` (high volume: the stream keeps
  * 30 days or 10,000 events, whichever is less).
+ *
+ * `pending` (added after the first release; old events never carry it, so reading them is
+ * unchanged): the condition holds but has not yet held for the rule's whole window.
  */
-export const EVALUATION_OUTCOMES = ['triggered', 'resolved', 'unchanged', 'ok', 'error'] as const;
+export const EVALUATION_OUTCOMES = ['triggered', 'resolved', 'unchanged', 'ok', 'error', 'pending'] as const;
 
 export const ruleEvaluationEvents = {
   RuleEvaluated: z.object({
@@ -21,3 +24,36 @@ export const ruleEvaluationEvents = {
 export type RuleEvaluatedData = z.infer<typeof ruleEvaluationEvents.RuleEvaluated>;
 export const ruleEvaluationStream = (ruleId: string) => `ruleEvaluations-${ruleId}`;
 export const RULE_EVALUATION_RETENTION = { maxCount: 10_000, maxAgeSeconds: 30 * 24 * 3600 };
+
+/**
+ * What a rule's evaluations (and a manual resolve) say about it now. Folded from events by the
+ * alertRules read model, so every evaluator instance, and one started after a crash, sees the same
+ * pending clock; nothing of it lives in process memory.
+ */
+export interface RuleWatch {
+  /** When the condition started holding without a break (the first `pending` evaluation); null when it does not hold. */
+  pendingSince: string | null;
+  /** false after a manual resolve until an evaluation finds the condition cleared: no re-trigger before. */
+  rearmed: boolean;
+  /** `failing` while the latest evaluation is an error. */
+  health: 'ok' | 'failing';
+  lastError: string | null;
+  /** The first error of the current run of errors. */
+  failingSince: string | null;
+}
+
+export const initialRuleWatch = (): RuleWatch => ({ pendingSince: null, rearmed: true, health: 'ok', lastError: null, failingSince: null });
+
+export function watchAfterEvaluation(watch: RuleWatch, evaluation: Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'error'>): RuleWatch {
+  const rearmed = evaluation.conditionMet === false ? true : watch.rearmed;
+  if (evaluation.outcome === 'error') {
+    // An error neither resets nor advances the pending clock (see README, The evaluator).
+    return { ...watch, rearmed, health: 'failing', lastError: evaluation.error ?? 'evaluation failed', failingSince: watch.failingSince ?? evaluation.at };
+  }
+  const pendingSince = evaluation.outcome === 'pending' ? (watch.pendingSince ?? evaluation.at) : null;
+  return { pendingSince, rearmed, health: 'ok', lastError: null, failingSince: null };
+}
+
+/** A manual resolve disarms the rule; an edit of what the rule watches, or disabling it, restarts the pending clock. */
+export const watchAfterManualResolve = (watch: RuleWatch): RuleWatch => ({ ...watch, rearmed: false, pendingSince: null });
+export const watchAfterRuleChange = (watch: RuleWatch): RuleWatch => ({ ...watch, pendingSince: null });

@@ -1,13 +1,27 @@
 /**
- * What one evaluation of one rule means, as a pure function of the rule's condition, whether it
- * has an active incident, and the metric reading (SPEC.md, Alert incident state table).
+ * What one evaluation of one rule means, as a pure function of the rule's condition and window,
+ * its state as the read model has it (active incident, pending since, re-armed) and the metric
+ * reading (SPEC.md, Alert incident state table; README, The evaluator).
  */
 export type Condition = 'gt' | 'lt' | 'gte' | 'lte' | 'eq';
 
 export type MetricReading = { ok: true; value: number } | { ok: false; error: string };
 
+export interface RuleUnderEvaluation {
+  condition: Condition;
+  threshold: number;
+  /** How long the condition must hold before an incident is triggered; 0 triggers at once. */
+  windowMinutes: number;
+  hasActiveIncident: boolean;
+  /** ISO time of the first of the unbroken run of breaching evaluations, or null. */
+  pendingSince: string | null;
+  /** false after a manual resolve, until the condition has cleared once. */
+  rearmed: boolean;
+}
+
 export type EvaluationDecision =
   | { outcome: 'triggered'; action: 'trigger'; value: number; conditionMet: true }
+  | { outcome: 'pending'; action: 'none'; value: number; conditionMet: true }
   | { outcome: 'resolved'; action: 'resolve'; value: number; conditionMet: false }
   | { outcome: 'unchanged'; action: 'none'; value: number; conditionMet: true }
   | { outcome: 'ok'; action: 'none'; value: number; conditionMet: false }
@@ -31,16 +45,19 @@ export function conditionMet(condition: Condition, value: number, threshold: num
   }
 }
 
-export function decideEvaluation(rule: { condition: Condition; threshold: number; hasActiveIncident: boolean }, reading: MetricReading): EvaluationDecision {
-  // A metric that cannot be read says nothing about the condition: no incident changes.
+export function decideEvaluation(rule: RuleUnderEvaluation, reading: MetricReading, now: Date): EvaluationDecision {
+  // A metric that cannot be read says nothing about the condition: no incident changes, and the
+  // pending clock neither resets nor advances (the trigger still needs a breaching reading).
   if (!reading.ok) return { outcome: 'error', action: 'none', error: reading.error };
-  const met = conditionMet(rule.condition, reading.value, rule.threshold);
-  if (met) {
+  const value = reading.value;
+  if (!conditionMet(rule.condition, value, rule.threshold)) {
     return rule.hasActiveIncident
-      ? { outcome: 'unchanged', action: 'none', value: reading.value, conditionMet: true }
-      : { outcome: 'triggered', action: 'trigger', value: reading.value, conditionMet: true };
+      ? { outcome: 'resolved', action: 'resolve', value, conditionMet: false }
+      : { outcome: 'ok', action: 'none', value, conditionMet: false };
   }
-  return rule.hasActiveIncident
-    ? { outcome: 'resolved', action: 'resolve', value: reading.value, conditionMet: false }
-    : { outcome: 'ok', action: 'none', value: reading.value, conditionMet: false };
+  // Held by an open incident, or by a manual resolve until the condition clears once.
+  if (rule.hasActiveIncident || !rule.rearmed) return { outcome: 'unchanged', action: 'none', value, conditionMet: true };
+  const since = rule.pendingSince === null ? now.getTime() : Date.parse(rule.pendingSince);
+  if (now.getTime() - since >= rule.windowMinutes * 60_000) return { outcome: 'triggered', action: 'trigger', value, conditionMet: true };
+  return { outcome: 'pending', action: 'none', value, conditionMet: true };
 }

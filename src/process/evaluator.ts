@@ -11,14 +11,15 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { incidentDecider, type IncidentCommand } from '../../commands/incidents.js';
-import { incidentIdFor, incidentStream } from '../events/incident.js';
-import { ALERT_RULES, type AlertRuleDoc } from '../../projections/alert-rules.js';
+import { incidentIdFor, incidentStream, type IncidentState } from '../events/incident.js';
+import { ALERT_RULES, watchOf, type AlertRuleDoc } from '../../projections/alert-rules.js';
 import { handleCommand, type CommandDeps } from '../commanding/command-handler.js';
 import type { EventStore } from '../eventstore/port.js';
 import { ruleEvaluationStream, type RuleEvaluatedData } from '../events/rule-evaluation.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { decideEvaluation, type EvaluationDecision } from './evaluation-decision.js';
+import { evaluationErrorReason, EVALUATION_ERROR_REASONS } from './evaluation-error-reason.js';
 
 export const EVALUATOR_ACTOR = 'system:evaluator';
 const ACTION_CONCURRENCY = 16;
@@ -38,8 +39,24 @@ export function createEvaluatorInstruments(registry: Registry) {
     rulesEvaluated: new Counter({ name: 'evaluator_rules_evaluated_total', help: 'Rule evaluations', registers: [registry] }),
     readErrors: new Counter({ name: 'evaluator_metric_read_errors_total', help: 'Rule evaluations whose metric could not be read', registers: [registry] }),
     triggered: new Counter({ name: 'incidents_triggered_total', help: 'Incidents triggered', labelNames: ['severity'] as const, registers: [registry] }),
+    // Every resolution path counts here, where its event is appended (see countResolution).
     resolved: new Counter({ name: 'incidents_resolved_total', help: 'Incidents resolved', labelNames: ['severity', 'reason'] as const, registers: [registry] }),
+    evaluationErrors: new Counter({
+      name: 'alert_rule_evaluation_errors_total', help: `Rule evaluations that failed, by reason (${EVALUATION_ERROR_REASONS.join(', ')})`,
+      labelNames: ['reason'] as const, registers: [registry],
+    }),
   };
+}
+
+/**
+ * Counts one resolution, with the severity the incident was raised with (not the rule's current
+ * one). Called where the IncidentResolved event is appended, by the one instance that appended it:
+ * counting in a projection would count again on every rebuild, and counting in the live feed would
+ * count once per instance.
+ */
+export function countResolution(instruments: Pick<EvaluatorInstruments, 'resolved'>, outcome: { events: unknown[]; state: IncidentState }) {
+  if (outcome.events.length === 0 || !outcome.state.exists || outcome.state.resolution_reason === null) return;
+  instruments.resolved.inc({ severity: outcome.state.severity, reason: outcome.state.resolution_reason });
 }
 
 export type EvaluatorInstruments = ReturnType<typeof createEvaluatorInstruments>;
@@ -53,8 +70,15 @@ export interface TickReport {
   durationMs: number;
 }
 
+interface ActResult {
+  outcome: RuleEvaluatedData['outcome'];
+  incidentId: string | null;
+  /** Why the action itself failed (the reading was fine). */
+  error?: string;
+}
+
 export function createEvaluator(deps: EvaluatorDeps) {
-  const { tickDuration, rulesEvaluated, readErrors, triggered, resolved } = deps.instruments;
+  const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors } = deps.instruments;
 
   const command = (rule: AlertRuleDoc, incidentId: string, cmd: IncidentCommand, tickId: string) =>
     handleCommand(deps, incidentDecider, {
@@ -65,7 +89,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
       retriesOnConflict: 3,
     });
 
-  async function act(rule: AlertRuleDoc, decision: EvaluationDecision, tickId: string): Promise<{ outcome: RuleEvaluatedData['outcome']; incidentId: string | null }> {
+  async function act(rule: AlertRuleDoc, decision: EvaluationDecision, tickId: string): Promise<ActResult> {
     if (decision.action === 'trigger') {
       const ordinal = rule.incidentCount + 1;
       const incidentId = incidentIdFor(rule.id, ordinal);
@@ -84,18 +108,23 @@ export function createEvaluator(deps: EvaluatorDeps) {
     }
     if (decision.action === 'resolve' && rule.activeIncidentId) {
       const outcome = await command(rule, rule.activeIncidentId, { kind: 'ResolveIncident', incidentId: rule.activeIncidentId, reason: 'auto', value: decision.value }, tickId);
-      if (outcome.events.length > 0) resolved.inc({ severity: rule.severity, reason: 'auto' });
+      countResolution(deps.instruments, outcome);
       return { outcome: outcome.events.length > 0 ? 'resolved' : 'unchanged', incidentId: rule.activeIncidentId };
     }
     return { outcome: decision.outcome, incidentId: rule.activeIncidentId };
   }
 
-  /** Incidents left active by a deleted rule (e.g. a crash between the delete and the resolve). */
+  /**
+   * Incidents left active by a deleted or disabled rule: a crash between the rule's change and the
+   * resolve, or a trigger decided on the rule as it was when this tick started.
+   */
   async function resolveOrphans(tickId: string) {
-    const orphans = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { deleted: true, activeIncidentId: { $ne: null } });
+    // A deleted rule is also disabled (see the projection), so one query finds both.
+    const orphans = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: false, activeIncidentId: { $ne: null } });
     for (const rule of orphans) {
-      const outcome = await command(rule, rule.activeIncidentId!, { kind: 'ResolveIncident', incidentId: rule.activeIncidentId!, reason: 'rule_deleted' }, tickId);
-      if (outcome.events.length > 0) resolved.inc({ severity: rule.severity, reason: 'rule_deleted' });
+      const reason = rule.deleted ? 'rule_deleted' : 'rule_disabled';
+      const outcome = await command(rule, rule.activeIncidentId!, { kind: 'ResolveIncident', incidentId: rule.activeIncidentId!, reason }, tickId);
+      countResolution(deps.instruments, outcome);
     }
   }
 
@@ -106,45 +135,60 @@ export function createEvaluator(deps: EvaluatorDeps) {
     const rules = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: true, deleted: false });
     const readsBefore = deps.metrics.providerReads;
     const readings = await deps.metrics.readMany(
-      rules.map((rule) => ({ envId: rule.envId, clusterId: rule.clusterId ?? undefined, metric: rule.metric, windowMinutes: rule.evaluationWindowMinutes })),
+      // A window of 0 (trigger on the first breach) still reads the metric over the last minute.
+      rules.map((rule) => ({ envId: rule.envId, clusterId: rule.clusterId ?? undefined, metric: rule.metric, windowMinutes: Math.max(1, rule.evaluationWindowMinutes) })),
     );
     const report: TickReport = { rules: rules.length, metricReads: deps.metrics.providerReads - readsBefore, triggered: 0, resolved: 0, errors: 0, durationMs: 0 };
-    const evaluations: Promise<unknown>[] = [];
+    const evaluations: Promise<bigint>[] = [];
     let next = 0;
     const worker = async () => {
       while (next < rules.length) {
         const index = next++;
         const rule = rules[index]!;
         const reading = readings[index]!;
+        const { pendingSince, rearmed } = watchOf(rule);
         const decision = decideEvaluation(
-          { condition: rule.condition, threshold: rule.threshold, hasActiveIncident: rule.activeIncidentId !== null },
+          {
+            condition: rule.condition, threshold: rule.threshold, windowMinutes: rule.evaluationWindowMinutes,
+            hasActiveIncident: rule.activeIncidentId !== null, pendingSince, rearmed,
+          },
           reading.ok ? { ok: true, value: reading.value } : { ok: false, error: reading.error.message },
+          now,
         );
-        let result: { outcome: RuleEvaluatedData['outcome']; incidentId: string | null };
+        let result: ActResult;
         try {
           result = await act(rule, decision, tickId);
         } catch (error) {
           deps.logger.error({ err: error, ruleId: rule.id }, 'evaluation action failed');
-          result = { outcome: 'error', incidentId: rule.activeIncidentId };
+          result = { outcome: 'error', incidentId: rule.activeIncidentId, error: `could not change the incident: ${(error as Error).message}` };
+          evaluationErrors.inc({ reason: 'other' });
         }
         if (result.outcome === 'triggered') report.triggered++;
         if (result.outcome === 'resolved') report.resolved++;
         if (decision.outcome === 'error') {
           report.errors++;
           readErrors.inc();
+          evaluationErrors.inc({ reason: reading.ok ? 'other' : evaluationErrorReason(reading.error) });
         }
         // Handled where it starts: a failed write must not become an unhandled rejection while
         // other workers are still busy; it is logged and counted, and the next tick evaluates again.
         evaluations.push(
-          recordEvaluation(rule, now, decision, result, tickId).catch((error) => {
-            report.errors++;
-            deps.logger.error({ err: error, ruleId: rule.id }, 'could not record an evaluation');
-          }),
+          recordEvaluation(rule, now, decision, result, tickId).then(
+            ({ position }) => position,
+            (error) => {
+              report.errors++;
+              deps.logger.error({ err: error, ruleId: rule.id }, 'could not record an evaluation');
+              return -1n;
+            },
+          ),
         );
       }
     };
     await Promise.all(Array.from({ length: Math.min(ACTION_CONCURRENCY, rules.length) }, worker));
-    await Promise.all(evaluations);
+    const positions = await Promise.all(evaluations);
+    // The next tick decides on the pending clock these evaluations move: let the read model catch up.
+    const last = positions.reduce((max, position) => (position > max ? position : max), -1n);
+    if (last >= 0n && !(await deps.waitForProjections(last))) deps.logger.warn({ position: String(last) }, 'evaluations not yet projected when the tick ended');
     await resolveOrphans(tickId);
     rulesEvaluated.inc(rules.length);
     report.durationMs = performance.now() - started;
@@ -152,7 +196,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     return report;
   }
 
-  function recordEvaluation(rule: AlertRuleDoc, now: Date, decision: EvaluationDecision, result: { outcome: RuleEvaluatedData['outcome']; incidentId: string | null }, tickId: string) {
+  function recordEvaluation(rule: AlertRuleDoc, now: Date, decision: EvaluationDecision, result: ActResult, tickId: string) {
     const data: RuleEvaluatedData = {
       ruleId: rule.id,
       at: now.toISOString(),
@@ -160,7 +204,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
       conditionMet: 'conditionMet' in decision ? decision.conditionMet : null,
       outcome: result.outcome,
       incidentId: result.incidentId,
-      error: decision.outcome === 'error' ? decision.error : null,
+      error: decision.outcome === 'error' ? decision.error : (result.error ?? null),
     };
     return deps.eventStore.append(ruleEvaluationStream(rule.id), [
       { type: 'RuleEvaluated', data, metadata: { tenantId: rule.tenantId, actor: EVALUATOR_ACTOR, correlationId: tickId, causationId: tickId, occurredAt: now.toISOString() } },

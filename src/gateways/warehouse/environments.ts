@@ -122,6 +122,10 @@ export async function environmentResolverFor(path: string | undefined): Promise<
   return path ? fileEnvironmentResolver(await loadEnvironmentsFile(path)) : simulatedEnvironmentResolver;
 }
 
+/** The one cluster (or serverless workgroup) an environment of the file maps to. */
+export const clusterIdOf = (target: RedshiftTarget): string =>
+  target.kind === 'provisioned' ? target.cluster_identifier : target.workgroup_name;
+
 /** How error messages name a target, e.g. `provisioned cluster "analytics-prod"`. */
 export function describeTarget(target: WarehouseTarget): string {
   switch (target.kind) {
