@@ -11,6 +11,17 @@ const booleanFlag = z
   .transform((value) => ['true', '1', 'yes'].includes(value));
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
+/** Outbound notifications (src/gateways/notify): unset SMTP or SMS provider means the DATA_DIR/outbox. */
+const notificationVariables = {
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  NOTIFY_EMAIL_FROM: z.string().min(3).optional(),
+  PAGER_EVENTS_URL: optionalUrl,
+  SMS_PROVIDER_URL: optionalUrl,
+  SMS_PROVIDER_TOKEN: z.string().min(1).optional(),
+  /** Public address of the platform, for links in notifications; default BASE_URL. */
+  PUBLIC_URL: optionalUrl,
+};
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -34,6 +45,7 @@ const environmentSchema = z.object({
   IDP_MANAGEMENT_URL: optionalUrl,
   IDP_CLIENT_ID: z.string().min(1).optional(),
   IDP_CLIENT_SECRET: z.string().min(1).optional(),
+  ...notificationVariables,
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -57,6 +69,14 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     alertEvaluationIntervalSeconds: env.ALERT_EVALUATION_INTERVAL_SECONDS,
     sseHeartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     /** Unset: invitations are written to DATA_DIR/outbox. */
+    notify: {
+      smtpUrl: env.SMTP_URL,
+      emailFrom: env.NOTIFY_EMAIL_FROM ?? `warehouse-watch <alerts@${new URL(baseUrl).hostname}>`,
+      pagerEventsUrl: env.PAGER_EVENTS_URL,
+      smsProviderUrl: env.SMS_PROVIDER_URL,
+      smsProviderToken: env.SMS_PROVIDER_TOKEN,
+      publicUrl: (env.PUBLIC_URL ?? baseUrl).replace(/\/$/, ''),
+    },
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET
         ? { managementUrl: env.IDP_MANAGEMENT_URL, clientId: env.IDP_CLIENT_ID, clientSecret: env.IDP_CLIENT_SECRET }

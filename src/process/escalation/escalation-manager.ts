@@ -1,0 +1,145 @@
+/**
+ * The escalation manager: an RxJS process manager fed by the event log. Every event on an
+ * incident's stream wakes that incident up; each wake-up is one reconcile (incident-reconciler.ts)
+ * that answers when to look again, and the manager keeps one timer per incident for that moment
+ * (a newer answer replaces the timer). Wake-ups of one incident run one after another, different
+ * incidents in parallel. Time comes from the injected clock and RxJS scheduler, so tests run it in
+ * virtual time.
+ *
+ * After a restart, the manager follows the log from its head and looks at every triggered
+ * incident once: timers are rebuilt from the incidents' events, and a stage that came due while the
+ * platform was down fires once.
+ */
+import type { Logger } from 'pino';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { asyncScheduler, EMPTY, from, Subject, timer, type SchedulerLike, type Subscription as RxSubscription } from 'rxjs';
+import { catchError, concatMap, groupBy, map, mergeMap, switchMap } from 'rxjs/operators';
+import type { EventStore, Subscription } from '../../eventstore/port.js';
+import type { ReadModelReader } from '../../readstore/port.js';
+import { reconcileIncident, type ReconcilerDeps } from './incident-reconciler.js';
+
+const INCIDENT_STREAM = /^incident-([0-9a-f-]{36})$/;
+/** A wake-up group with nothing to do for this long is let go (a timer still pending keeps running). */
+const IDLE_GROUP_MS = 10 * 60_000;
+const RESUBSCRIBE_AFTER_MS = 1000;
+
+export interface EscalationManagerDeps extends Omit<ReconcilerDeps, 'onStageFired'> {
+  /** Where the triggered incidents are listed at start (the incidents read model). */
+  activeIncidents: () => Promise<string[]>;
+  registry: Registry;
+  scheduler?: SchedulerLike;
+}
+
+export function createEscalationInstruments(registry: Registry) {
+  return {
+    lateness: new Histogram({ name: 'escalation_stage_lateness_seconds', help: 'How late stages fired (fired_at - due_at)', buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300], registers: [registry] }),
+    fired: new Counter({ name: 'escalation_stages_fired_total', help: 'Escalation stages fired', registers: [registry] }),
+    pending: new Gauge({ name: 'escalation_pending', help: 'Incidents with an escalation stage waiting to fire', registers: [registry] }),
+  };
+}
+
+export interface EscalationManager {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Look at an incident now (tests, and the log follower). */
+  wake(incidentId: string): void;
+  /** Resolves once every wake-up so far has been handled (tests). */
+  idle(): Promise<void>;
+}
+
+export function createEscalationManager(deps: EscalationManagerDeps & { instruments: ReturnType<typeof createEscalationInstruments> }): EscalationManager {
+  const scheduler = deps.scheduler ?? asyncScheduler;
+  const { lateness, fired, pending } = deps.instruments;
+  const reconcilerDeps: ReconcilerDeps = { ...deps, onStageFired: (late) => { lateness.observe(Math.max(0, late)); fired.inc(); } };
+  const wakeups = new Subject<string>();
+  const waiting = new Set<string>();
+  let inFlight = 0;
+  let idleWaiters: (() => void)[] = [];
+  const settle = () => {
+    if (inFlight === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+  let pipeline: RxSubscription | undefined;
+  let follower: Subscription | undefined;
+  let stopped = false;
+
+  const reconcile = (incidentId: string) => from((async () => {
+    try {
+      return await reconcileIncident(reconcilerDeps, incidentId);
+    } catch (error) {
+      deps.logger.error({ err: error, incidentId }, 'escalation: could not handle the incident; trying again shortly');
+      return deps.now().getTime() + 5000;
+    } finally {
+      inFlight--;
+      queueMicrotask(settle);
+    }
+  })());
+
+  const wake = (incidentId: string) => {
+    if (stopped) return;
+    inFlight++;
+    wakeups.next(incidentId);
+  };
+
+  function startPipeline() {
+    pipeline = wakeups.pipe(
+      groupBy((id) => id, { duration: (group) => group.pipe(switchMap(() => timer(IDLE_GROUP_MS, scheduler))) }),
+      mergeMap((group) => group.pipe(
+        concatMap((id) => reconcile(id)),
+        switchMap((dueAt) => {
+          if (dueAt === null) {
+            waiting.delete(group.key);
+            pending.set(waiting.size);
+            return EMPTY;
+          }
+          waiting.add(group.key);
+          pending.set(waiting.size);
+          return timer(Math.max(0, dueAt - deps.now().getTime()), scheduler).pipe(map(() => group.key));
+        }),
+      )),
+      catchError((error, caught) => {
+        deps.logger.error({ err: error }, 'escalation pipeline failed; restarting it');
+        return caught;
+      }),
+    ).subscribe((incidentId) => wake(incidentId));
+  }
+
+  /** Follows the log from `after`; resubscribes from the last seen position when the subscription drops. */
+  async function follow(eventStore: EventStore, after: bigint) {
+    let position = after;
+    while (!stopped) {
+      follower = eventStore.subscribeToAll({ after: position });
+      try {
+        for await (const event of follower) {
+          position = event.position;
+          const match = INCIDENT_STREAM.exec(event.streamName);
+          if (match) wake(match[1]!);
+        }
+      } catch (error) {
+        if (!stopped) deps.logger.warn({ err: error }, 'escalation: the log subscription dropped; resubscribing');
+      }
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, RESUBSCRIBE_AFTER_MS));
+    }
+  }
+
+  return {
+    wake,
+    async start() {
+      startPipeline();
+      // Follow first, then list: an incident that changes in between is woken twice, never missed.
+      const head = await deps.eventStore.headPosition();
+      void follow(deps.eventStore, head);
+      for (const incidentId of await deps.activeIncidents()) wake(incidentId);
+    },
+    async stop() {
+      stopped = true;
+      await follower?.close();
+      pipeline?.unsubscribe();
+      wakeups.complete();
+      pending.set(0);
+    },
+    idle: () => new Promise<void>((resolve) => {
+      idleWaiters.push(resolve);
+      settle();
+    }),
+  };
+}
