@@ -16,7 +16,7 @@ async function receiver(t: TestContext, handler?: ReplyHandler): Promise<HttpRec
 
 function client(t: TestContext, options: Partial<GuardedClientOptions> & { allowPrivateNetworks: boolean }) {
   const time = virtualTime();
-  const made = createGuardedClient({ timeoutMs: 2000, sleep: time.sleep, now: time.now, random: time.random, ...options });
+  const made = createGuardedClient({ timeoutMs: 10_000, sleep: time.sleep, now: time.now, random: time.random, ...options });
   t.teardown(() => made.close());
   return { client: made, time };
 }

@@ -123,10 +123,9 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedHttpC
       return { ok: false, latency_ms: Math.max(0, now() - startedAt), error: { kind: 'refused_address', message: refusal ?? 'refused' }, attempts: 1 };
     }
     const destination = destinationOf(url);
-    const body = request.body !== undefined ? Buffer.from(request.body) : undefined;
     const agent = url.protocol === 'https:' ? agents.https : agents.http;
     for (let attempts = 1; ; attempts += 1) {
-      const result = await exchange({ url, method: request.method, headers: headersFor(request), body, timeoutMs, maxBodyBytes, lookup, agent });
+      const result = await exchange({ url, method: request.method, headers: headersFor(request), body: request.body, timeoutMs, maxBodyBytes, lookup, agent });
       const summary =
         result.type === 'response'
           ? { type: 'response' as const, status: result.status, retryAfter: [result.headers['retry-after']].flat()[0] }

@@ -14,7 +14,11 @@ export interface Exchange {
   url: URL;
   method: string;
   headers: Record<string, string>;
-  body?: Buffer;
+  /**
+   * A string, not a Buffer: Node sends a string body in one write with the headers, whereas a
+   * Buffer goes out as a second chunk through writev (measured: a third of the throughput).
+   */
+  body?: string;
   timeoutMs: number;
   maxBodyBytes: number;
   lookup: LookupFunction;
@@ -63,7 +67,7 @@ export function exchange(spec: Exchange): Promise<AttemptResult> {
         port: spec.url.port || undefined,
         path: `${spec.url.pathname}${spec.url.search}`,
         method: spec.method,
-        headers: { ...spec.headers, ...(spec.body ? { 'content-length': String(spec.body.length) } : {}) },
+        headers: { ...spec.headers, ...(spec.body !== undefined ? { 'content-length': String(Buffer.byteLength(spec.body)) } : {}) },
         agent: spec.agent,
         lookup: spec.lookup,
       });
