@@ -7,12 +7,15 @@ import { z } from 'zod';
 import { permissionMapSchema } from '../src/auth/permission-map.js';
 import type { Decider, DomainEvent } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
+import { grantHolderNameKey, looksLikeUuid } from '../src/events/grant-holder-names.js';
 import { initialGrantHolderState, type GrantHolderFields, type GrantHolderState } from '../src/events/grant-holder.js';
 import { sameGrants } from '../src/events/permission-grants.js';
 
-/** Body of a role or a group. */
+/** Body of a role or a group. A name shaped like a UUID is refused: names and ids are separate namespaces. */
 export const grantHolderBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(200)
+    .refine((name) => grantHolderNameKey(name) !== '', 'must contain visible characters')
+    .refine((name) => !looksLikeUuid(name), 'must not look like a UUID: names and ids are separate namespaces'),
   description: z.string().trim().max(2000).default(''),
   permissions: permissionMapSchema,
 });
@@ -29,7 +32,7 @@ export interface GrantHolderVocabulary<E extends DomainEvent> {
   what: string;
   /** Why users block a deletion, e.g. "users hold this role". */
   inUse: (users: number) => string;
-  /** Names a custom one may not take (e.g. the built-in role names); refused as a conflict. */
+  /** Names a custom one may not take in any case or form (the built-in role names); refused as a conflict. */
   reservedNames?: readonly string[];
   created: (id: string, fields: GrantHolderFields) => E;
   updated: (id: string, fields: GrantHolderFields) => E;
@@ -41,11 +44,18 @@ export interface GrantHolderVocabulary<E extends DomainEvent> {
 const sameFields = (a: GrantHolderFields, b: GrantHolderFields) =>
   a.name === b.name && a.description === b.description && sameGrants(a.permissions, b.permissions);
 
-export function grantHolderDecider<E extends DomainEvent>(words: GrantHolderVocabulary<E>): Decider<GrantHolderState, GrantHolderCommand, E> {
+export type GrantHolderDecider<E extends DomainEvent> = Decider<GrantHolderState, GrantHolderCommand, E> & {
+  /** Throws the decider's 409 for a reserved name; routes check it before reserving the name. */
+  assertNameFree: (fields: GrantHolderFields) => void;
+};
+
+export function grantHolderDecider<E extends DomainEvent>(words: GrantHolderVocabulary<E>): GrantHolderDecider<E> {
+  const reservedKeys = new Set((words.reservedNames ?? []).map(grantHolderNameKey));
   const assertNameFree = (fields: GrantHolderFields) => {
-    if (words.reservedNames?.includes(fields.name)) throw rejectConflict(`the name ${fields.name} belongs to a built-in ${words.what}`);
+    if (reservedKeys.has(grantHolderNameKey(fields.name))) throw rejectConflict(`the name ${fields.name} belongs to a built-in ${words.what}`);
   };
   return {
+    assertNameFree,
     initialState: initialGrantHolderState,
     evolve: words.evolve,
     decide: (command, state) => {

@@ -6,20 +6,21 @@
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
-import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
+import { handleCommand } from '../src/commanding/command-handler.js';
 import { rejectNotFound } from '../src/commanding/domain-rejection.js';
-import { groupStream } from '../src/events/group.js';
+import { evolveGroup, groupStream } from '../src/events/group.js';
 import { userStream } from '../src/events/user.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { grantHolderBodySchema, type GrantHolderCommand } from './grant-holder.js';
+import { grantHolderBodySchema } from './grant-holder.js';
 import { groupDecider } from './groups.js';
+import { namedGrantHolderCommands, type NamedGrantHolderDeps } from './named-grant-holder-commands.js';
 import { userDecider } from './users.js';
 
-export interface GroupCommandDeps extends CommandDeps {
+export interface GroupCommandDeps extends NamedGrantHolderDeps {
   /** The group as clients see it (null: not a group of the tenant). */
   viewGroup: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
   /** How many live users of the tenant belong to the group. */
@@ -30,8 +31,7 @@ type RouteContext = Context & { state: AppState };
 
 export function groupCommandRoutes(deps: GroupCommandDeps) {
   const router = new Router<AppState>();
-  const run = (ctx: RouteContext, command: GrantHolderCommand, expectedRevision?: bigint) =>
-    handleCommand(deps, groupDecider, { stream: groupStream(command.id), resourceName: 'group', command, envelope: envelopeFrom(ctx), expectedRevision });
+  const groups = namedGrantHolderCommands(deps, groupDecider, { kind: 'group', stream: groupStream, decider: { initialState: groupDecider.initialState, evolve: evolveGroup } });
   const respond = async (ctx: RouteContext, id: string, status = 200) => {
     const view = await deps.viewGroup(ctx.state.principal.tenantId, id);
     if (!view) throw rejectNotFound('group');
@@ -41,7 +41,7 @@ export function groupCommandRoutes(deps: GroupCommandDeps) {
   router.post('/groups', requires('iam:admin'), async (ctx) => {
     const fields = grantHolderBodySchema.parse(ctx.request.body);
     const id = randomUUID();
-    commandHeaders(ctx, await run(ctx, { kind: 'Create', id, fields }));
+    commandHeaders(ctx, await groups.create(envelopeFrom(ctx), id, fields));
     ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${id}`);
     await respond(ctx, id, 201);
   });
@@ -49,7 +49,7 @@ export function groupCommandRoutes(deps: GroupCommandDeps) {
   router.put('/groups/:id', requires('iam:admin'), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'group');
     const fields = grantHolderBodySchema.parse(ctx.request.body);
-    commandHeaders(ctx, await run(ctx, { kind: 'Update', id, fields }, ifMatchRevision(ctx)));
+    commandHeaders(ctx, await groups.replace(envelopeFrom(ctx), id, fields, ifMatchRevision(ctx)));
     await respond(ctx, id);
   });
 
@@ -57,7 +57,7 @@ export function groupCommandRoutes(deps: GroupCommandDeps) {
     const id = storedResourceId(ctx.params.id, 'group');
     const expected = ifMatchRevision(ctx);
     const users = await deps.groupMembers(ctx.state.principal.tenantId, id);
-    commandHeaders(ctx, await run(ctx, { kind: 'Delete', id, users }, expected));
+    commandHeaders(ctx, await groups.delete(envelopeFrom(ctx), id, users, expected));
     ok(ctx, { id, deleted: true });
   });
 

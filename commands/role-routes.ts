@@ -3,18 +3,18 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { isBuiltInRoleId } from '../src/auth/built-in-roles.js';
-import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
-import { roleStream } from '../src/events/role.js';
+import { evolveRole, roleStream } from '../src/events/role.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { grantHolderBodySchema, type GrantHolderCommand } from './grant-holder.js';
+import { grantHolderBodySchema } from './grant-holder.js';
+import { namedGrantHolderCommands, type NamedGrantHolderDeps } from './named-grant-holder-commands.js';
 import { roleDecider } from './roles.js';
 
-export interface RoleCommandDeps extends CommandDeps {
+export interface RoleCommandDeps extends NamedGrantHolderDeps {
   viewRole: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
   /** How many live users of the tenant hold the role. */
   roleHolders: (tenantId: string, id: string) => Promise<number>;
@@ -22,8 +22,7 @@ export interface RoleCommandDeps extends CommandDeps {
 
 export function roleCommandRoutes(deps: RoleCommandDeps) {
   const router = new Router<AppState>();
-  const run = (ctx: Context & { state: AppState }, command: GrantHolderCommand, expectedRevision?: bigint) =>
-    handleCommand(deps, roleDecider, { stream: roleStream(command.id), resourceName: 'role', command, envelope: envelopeFrom(ctx), expectedRevision });
+  const roles = namedGrantHolderCommands(deps, roleDecider, { kind: 'role', stream: roleStream, decider: { initialState: roleDecider.initialState, evolve: evolveRole } });
   const customRoleId = (id: string | undefined) => {
     if (id !== undefined && isBuiltInRoleId(id)) throw rejectConflict(`${id} is a built-in role; built-in roles cannot be changed or deleted`);
     return storedResourceId(id, 'role');
@@ -37,7 +36,7 @@ export function roleCommandRoutes(deps: RoleCommandDeps) {
   router.post('/roles', requires('iam:admin'), async (ctx) => {
     const fields = grantHolderBodySchema.parse(ctx.request.body);
     const id = randomUUID();
-    commandHeaders(ctx, await run(ctx, { kind: 'Create', id, fields }));
+    commandHeaders(ctx, await roles.create(envelopeFrom(ctx), id, fields));
     ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${id}`);
     await respond(ctx, id, 201);
   });
@@ -45,7 +44,7 @@ export function roleCommandRoutes(deps: RoleCommandDeps) {
   router.put('/roles/:id', requires('iam:admin'), async (ctx) => {
     const id = customRoleId(ctx.params.id);
     const fields = grantHolderBodySchema.parse(ctx.request.body);
-    commandHeaders(ctx, await run(ctx, { kind: 'Update', id, fields }, ifMatchRevision(ctx)));
+    commandHeaders(ctx, await roles.replace(envelopeFrom(ctx), id, fields, ifMatchRevision(ctx)));
     await respond(ctx, id);
   });
 
@@ -53,7 +52,7 @@ export function roleCommandRoutes(deps: RoleCommandDeps) {
     const id = customRoleId(ctx.params.id);
     const expected = ifMatchRevision(ctx);
     const users = await deps.roleHolders(ctx.state.principal.tenantId, id);
-    commandHeaders(ctx, await run(ctx, { kind: 'Delete', id, users }, expected));
+    commandHeaders(ctx, await roles.delete(envelopeFrom(ctx), id, users, expected));
     ok(ctx, { id, deleted: true });
   });
   return router;

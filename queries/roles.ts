@@ -35,19 +35,33 @@ export async function findRole(reader: ReadModelReader, tenantId: string, id: st
 
 export const roleGrants = (role: RoleDoc | BuiltInRole): GrantSource => ({ id: role.id, permissions: role.permissions });
 
+/** Why a name of a token's `roles` claim grants nothing. */
+export interface IgnoredRoleName {
+  name: string;
+  reason: 'no role has this name' | 'several custom roles have this name';
+}
+
 /**
- * The roles a token's `roles` claim names, for a principal without a user record: built-in roles
- * by name, custom roles by id or by name.
+ * The roles a token's `roles` claim names, for a principal without a user record. The claim holds
+ * role names, as identity providers send them, matched exactly: built-in roles by their name,
+ * custom roles by their name, never by id (ids and names are separate namespaces, so a role named
+ * like another role's id can take nothing over). Names are unique per tenant; a name that still
+ * matches several custom roles (created before names were reserved) is ambiguous and grants nothing.
  */
-export async function rolesNamed(reader: ReadModelReader, tenantId: string, names: string[]): Promise<GrantSource[]> {
-  if (names.length === 0) return [];
-  const builtIn = BUILT_IN_ROLES.filter((role) => names.includes(role.id));
-  const custom = [
-    ...(await reader.find<RoleDoc>(ROLES, { tenantId, id: { $in: names } })),
-    ...(await reader.find<RoleDoc>(ROLES, { tenantId, name: { $in: names } })),
-  ];
-  const unique = new Map([...builtIn, ...custom].map((role) => [role.id, role]));
-  return [...unique.values()].map(roleGrants);
+export async function rolesNamed(reader: ReadModelReader, tenantId: string, names: string[]): Promise<{ roles: GrantSource[]; ignored: IgnoredRoleName[] }> {
+  if (names.length === 0) return { roles: [], ignored: [] };
+  const wanted = [...new Set(names)];
+  const custom = await reader.find<RoleDoc>(ROLES, { tenantId, name: { $in: wanted } });
+  const roles: GrantSource[] = [];
+  const ignored: IgnoredRoleName[] = [];
+  for (const name of wanted) {
+    const builtIn = BUILT_IN_ROLES.find((role) => role.name === name);
+    const named = custom.filter((role) => role.name === name);
+    if (builtIn) roles.push(roleGrants(builtIn));
+    else if (named.length === 1) roles.push(roleGrants(named[0]!));
+    else ignored.push({ name, reason: named.length === 0 ? 'no role has this name' : 'several custom roles have this name' });
+  }
+  return { roles, ignored };
 }
 
 /**

@@ -24,7 +24,8 @@ const notificationVariables = {
 
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Loopback by default: `npm start` prints the development client's owner secret. */
+  HOST: z.string().min(1).default('127.0.0.1'),
   BASE_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: logLevel,

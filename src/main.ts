@@ -28,8 +28,8 @@ async function main() {
       'Get a token and list notification channels:',
       `  TOKEN=$(curl -s -X POST ${config.baseUrl}/oauth/token -H 'Content-Type: application/json' \\`,
       `    -d '{"grant_type":"client_credentials","client_id":"${c.client_id}","client_secret":"${c.client_secret}","audience":"${config.baseUrl}"}' \\`,
-      `    | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
-      `  curl -s ${config.baseUrl}/api/v1/notification-channels -H "Authorization: Bearer $TOKEN"`,
+      `    | node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!r.access_token) { console.error(r.error + ": " + r.error_description); process.exit(1) } console.log(r.access_token)') \\`,
+      `    && curl -s ${config.baseUrl}/api/v1/notification-channels -H "Authorization: Bearer $TOKEN"`,
     );
   } else {
     lines.push(`Tokens come from the identity provider ${config.auth.issuer} (audience ${config.baseUrl}).`);

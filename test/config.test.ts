@@ -1,9 +1,11 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 test('defaults give an embedded platform on port 3000', (t) => {
   const config = loadConfig({});
   t.is(config.port, 3000);
+  t.is(config.host, '127.0.0.1', 'loopback only: npm start prints the dev client secret');
   t.is(config.baseUrl, 'http://localhost:3000');
   t.is(config.dataDir, './data');
   t.deepEqual(config.auth, { mode: 'embedded', issuer: 'http://localhost:3000' });
@@ -39,4 +41,10 @@ for (const [title, env, message] of bad) {
 test('an external identity provider is selected by AUTH_JWKS_URI and AUTH_ISSUER', (t) => {
   const config = loadConfig({ AUTH_JWKS_URI: 'https://tenant.auth.example/.well-known/jwks.json', AUTH_ISSUER: 'https://tenant.auth.example/' });
   t.deepEqual(config.auth, { mode: 'external', jwksUri: 'https://tenant.auth.example/.well-known/jwks.json', issuer: 'https://tenant.auth.example/' });
+});
+
+test('docker compose binds the app to every interface (the container port is published)', (t) => {
+  const compose = readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8');
+  const app = compose.slice(compose.indexOf('\n  app:'), compose.indexOf('\n  eventstore:'));
+  t.regex(app, /^\s+HOST: "?0\.0\.0\.0"?$/m);
 });

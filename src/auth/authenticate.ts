@@ -1,17 +1,24 @@
 /**
  * Verifies the bearer token on every request before any business logic (SPEC.md, Authentication):
- * RS256 signature against the provider's JWKS (jwks-rsa, cached and rate-limited), expiry, audience
- * (= BASE_URL) and issuer; then the claims with zod. Any failure is 401.
+ * the JWS header (RS256, a key id, no `crit` extension), the RS256 signature against the
+ * provider's JWKS (jwks-rsa, cached and rate-limited), expiry, audience (= BASE_URL) and issuer;
+ * then the claims with zod. Any failure is 401 with a challenge naming the failed check
+ * (src/auth/token-rejection.ts), logged at debug level.
  *
- * Decision: a token must name its key (`kid`), even when the JWKS holds a single key, so a key
- * rotation can never make a token ambiguous.
+ * Decisions: a token must name its key (`kid`), even when the JWKS holds a single key, so a key
+ * rotation can never make a token ambiguous. A header with `crit` is refused whatever it lists:
+ * the platform understands no JWS extension, and RFC 7515 4.1.11 says a token marking one critical
+ * must then be rejected. A JWKS that cannot be fetched at all is 503 (the provider is unavailable),
+ * not 401: the token may be fine.
  */
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
 import koaJwt from 'koa-jwt';
 import jwksRsa from 'jwks-rsa';
-import { unauthorized } from '../http/problem.js';
+import { serviceUnavailable, unauthorized } from '../http/problem.js';
 import { principalFromClaims, tokenClaimsSchema, type Principal } from './principal.js';
+import { bearerChallenge, isUnknownSigningKey, TokenRejection, tokenRejectionFrom } from './token-rejection.js';
 
 const KEY_CACHE_MS = 10 * 60 * 1000;
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
@@ -47,23 +54,51 @@ export function authenticate(options: AuthenticationOptions): Middleware {
     return key;
   };
 
+  /** The header checks jsonwebtoken does not make (it ignores `crit`), before any key is fetched. */
+  const checkedHeader = (token: string): { kid: string } => {
+    const decoded = jwt.decode(token, { complete: true });
+    if (!decoded || typeof decoded.header !== 'object') throw new TokenRejection('malformed', 'the token is not a well-formed signed JWT');
+    const header = decoded.header as { alg?: unknown; kid?: unknown; crit?: unknown };
+    if (header.crit !== undefined) {
+      throw new TokenRejection('critical_header', 'the token marks header extensions critical (crit) that this service does not understand');
+    }
+    if (header.alg !== 'RS256') throw new TokenRejection('algorithm', 'only RS256 tokens are accepted');
+    if (typeof header.kid !== 'string' || header.kid === '') throw new TokenRejection('key_id', 'the token names no signing key (kid)');
+    return { kid: header.kid };
+  };
+
+  const signingKeyFor = async (kid: string) => {
+    try {
+      return await publicKeyFor(kid);
+    } catch (error) {
+      if (isUnknownSigningKey(error)) throw new TokenRejection('key_id', "the token's signing key (kid) is not published by the identity provider");
+      throw Object.assign(serviceUnavailable("the identity provider's signing keys (JWKS) could not be fetched"), { cause: error });
+    }
+  };
+
   const verify = koaJwt({
-    secret: (async (header: { kid?: string; alg?: string }) => {
-      if (header.alg !== 'RS256') throw new Error('only RS256 tokens are accepted');
-      if (!header.kid) throw new Error('the token names no signing key (kid)');
-      return publicKeyFor(header.kid);
-    }) as unknown as string,
+    secret: (async (header: { kid: string }) => signingKeyFor(header.kid)) as unknown as string,
     algorithms: ['RS256'],
     audience: options.audience,
     issuer: options.issuer,
     key: 'claims',
+    // Failures are left in ctx.state.jwtOriginalError, so they are told apart (and errors thrown
+    // further down the chain are never mistaken for token failures).
+    passthrough: true,
+    getToken: (ctx: Context) => ctx.state.bearerToken as string,
   }) as unknown as Middleware;
+
+  const reject = (ctx: Context, rejection?: TokenRejection): never => {
+    ctx.set('WWW-Authenticate', bearerChallenge(options.audience, rejection));
+    ctx.state.log?.debug({ failure: rejection?.failure ?? 'missing' }, `bearer token refused: ${rejection?.description ?? 'no token'}`);
+    throw unauthorized(rejection?.description ?? 'a bearer token is required (Authorization: Bearer <token>)');
+  };
 
   const principalOf = (claims: unknown): Principal => {
     const parsed = tokenClaimsSchema.safeParse(claims);
     if (!parsed.success) {
-      const missing = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
-      throw unauthorized(`the token's claims are invalid or missing: ${missing}`);
+      const missing = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ');
+      throw new TokenRejection('claims', `the token's claims are invalid or missing: ${missing}`);
     }
     return principalFromClaims(parsed.data);
   };
@@ -78,20 +113,33 @@ export function authenticate(options: AuthenticationOptions): Middleware {
 
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
-    if (!header) throw unauthorized('a bearer token is required (Authorization: Bearer <token>)');
-    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    // No bearer credentials at all (also another scheme, e.g. Basic): the bare challenge (RFC 6750 3.1).
+    const scheme = /^Bearer +(\S+)\s*$/i.exec(header);
+    if (!scheme && !/^Bearer\b/i.test(header)) return reject(ctx);
+    const token = scheme?.[1] ?? '';
     const known = verified.get(token);
     if (known && known.expiresAt > Date.now()) {
       ctx.state.principal = known.principal;
       return next();
     }
     if (known) verified.delete(token);
-    await verify(ctx, async () => {
+    let principal: Principal;
+    try {
+      checkedHeader(token);
+      ctx.state.bearerToken = token;
+      await verify(ctx, async () => undefined);
+      if (ctx.state.jwtOriginalError) throw ctx.state.jwtOriginalError;
       // Frozen: the same principal object serves every later request with this token.
-      const principal = Object.freeze(principalOf(ctx.state.claims));
-      remember(token, ctx.state.claims as { exp: number }, principal);
-      ctx.state.principal = principal;
-      await next();
-    });
+      principal = Object.freeze(principalOf(ctx.state.claims));
+    } catch (error) {
+      if ((error as { status?: number }).status === 503) throw error;
+      return reject(ctx, tokenRejectionFrom(error, options));
+    } finally {
+      delete ctx.state.bearerToken;
+      delete ctx.state.jwtOriginalError;
+    }
+    remember(token, ctx.state.claims as { exp: number }, principal);
+    ctx.state.principal = principal;
+    return next();
   };
 }

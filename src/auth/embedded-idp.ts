@@ -2,14 +2,20 @@
  * The platform as its own identity provider (when AUTH_JWKS_URI is unset): a JWKS endpoint and an
  * OAuth client-credentials token endpoint for registered clients. Its tokens are verified through
  * the same JWKS-over-HTTP path as an external provider's.
+ *
+ * The token endpoint follows RFC 6749: the body is JSON (as SPEC.md shows) or
+ * application/x-www-form-urlencoded (4.4.2); the client authenticates with HTTP Basic or with
+ * client_id/client_secret in the body (2.3.1), never both; errors are application/json
+ * `{ error, error_description }` (5.2): invalid_request and unsupported_grant_type 400,
+ * invalid_client 401 (with a Basic challenge).
  */
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
-import { HttpProblem } from '../http/problem.js';
 import type { SigningKey } from './signing-key.js';
 
 export interface ClientRegistration {
@@ -24,11 +30,38 @@ export interface ClientRegistration {
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
 const tokenRequestSchema = z.object({
-  grant_type: z.literal('client_credentials'),
-  client_id: z.string().min(1),
-  client_secret: z.string().min(1),
+  client_id: z.string().min(1).optional(),
+  client_secret: z.string().min(1).optional(),
   audience: z.string().min(1),
 });
+
+type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type';
+
+/** An RFC 6749 5.2 error response. */
+function oauthError(ctx: Context, status: 400 | 401, error: OAuthError, description: string) {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Pragma', 'no-cache');
+  if (error === 'invalid_client') ctx.set('WWW-Authenticate', `Basic realm="oauth", charset="UTF-8"`);
+  ctx.body = { error, error_description: description };
+  ctx.type = 'application/json';
+}
+
+/** HTTP Basic client credentials: base64 of form-urlencoded id ":" secret (RFC 6749 2.3.1). */
+function basicCredentials(header: string): { client_id: string; client_secret: string } | 'absent' | 'malformed' {
+  const match = /^Basic +([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!header) return 'absent';
+  if (!match) return /^Basic\b/i.test(header) ? 'malformed' : 'absent';
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  try {
+    const formDecode = (text: string) => decodeURIComponent(text.replace(/\+/g, ' '));
+    return { client_id: formDecode(decoded.slice(0, colon)), client_secret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    return 'malformed';
+  }
+}
 
 /** The development client printed at start: created once and kept in DATA_DIR. */
 export function loadOrCreateDevClient(path: string): ClientRegistration {
@@ -70,17 +103,35 @@ export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; au
     ctx.body = { keys: [options.key.publicJwk] };
   });
   router.post('/oauth/token', (ctx) => {
-    const parsed = tokenRequestSchema.safeParse(ctx.request.body);
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    if (ctx.state.unreadableBody || !ctx.request.is('application/json', 'application/x-www-form-urlencoded')) {
+      return oauthError(ctx, 400, 'invalid_request', 'send the parameters as application/x-www-form-urlencoded or application/json');
+    }
+    if (body.grant_type === undefined) return oauthError(ctx, 400, 'invalid_request', 'grant_type is required');
+    if (body.grant_type !== 'client_credentials') {
+      return oauthError(ctx, 400, 'unsupported_grant_type', 'only the client_credentials grant is supported');
+    }
+    const parsed = tokenRequestSchema.safeParse(body);
     if (!parsed.success) {
-      throw new HttpProblem(400, 'Bad Request', 'expected { grant_type: "client_credentials", client_id, client_secret, audience }', undefined, { error: 'invalid_request' });
+      const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ');
+      return oauthError(ctx, 400, 'invalid_request', `missing or invalid parameters: ${fields}`);
     }
-    const request = parsed.data;
-    const client = options.clients().find((c) => c.client_id === request.client_id);
-    if (!client || !sameSecret(client.client_secret, request.client_secret)) {
-      throw new HttpProblem(401, 'Unauthorized', 'unknown client or wrong secret', undefined, { error: 'invalid_client' });
+    const basic = basicCredentials(ctx.get('Authorization'));
+    if (basic === 'malformed') return oauthError(ctx, 401, 'invalid_client', 'the Basic credentials are malformed');
+    const inBody = parsed.data.client_id !== undefined || parsed.data.client_secret !== undefined;
+    if (basic !== 'absent' && inBody) {
+      return oauthError(ctx, 400, 'invalid_request', 'authenticate the client with HTTP Basic or with client_id/client_secret in the body, not both');
     }
-    if (request.audience !== options.audience) {
-      throw new HttpProblem(400, 'Bad Request', `audience must be ${options.audience}`, undefined, { error: 'invalid_request' });
+    const credentials = basic !== 'absent' ? basic : parsed.data;
+    if (!credentials.client_id || !credentials.client_secret) {
+      return oauthError(ctx, 401, 'invalid_client', 'client authentication is required (client_id and client_secret, or HTTP Basic)');
+    }
+    const client = options.clients().find((c) => c.client_id === credentials.client_id);
+    if (!client || !sameSecret(client.client_secret, credentials.client_secret)) {
+      return oauthError(ctx, 401, 'invalid_client', 'unknown client or wrong secret');
+    }
+    if (parsed.data.audience !== options.audience) {
+      return oauthError(ctx, 400, 'invalid_request', `audience must be ${options.audience}`);
     }
     const accessToken = issueToken(options.key, {
       issuer: options.issuer,
@@ -89,6 +140,7 @@ export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; au
       claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: client.user_id, roles: client.roles },
     });
     ctx.set('Cache-Control', 'no-store');
+    ctx.set('Pragma', 'no-cache');
     ctx.body = { access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS };
   });
   return router;

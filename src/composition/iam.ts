@@ -46,7 +46,7 @@ export interface IamDeps extends CommandDeps {
 export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnType<typeof iamPermissionResolver>; afterAuthentication: ReturnType<typeof recordLogins>[] } {
   const { reader, logger } = deps;
   const commandDeps: CommandDeps = { eventStore: deps.eventStore, waitForProjections: deps.waitForProjections, now: deps.now };
-  const resolver = iamPermissionResolver({ lookup: readModelPermissionSources(reader), stamps: deps.stamps });
+  const resolver = iamPermissionResolver({ lookup: readModelPermissionSources(reader, logger), stamps: deps.stamps });
   const invite = userInvitations({ ...commandDeps, identity: deps.identity, logger });
   const assignments: GrantSourceLookup = {
     findRole: async (tenantId, id) => {
@@ -85,7 +85,7 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
       alias: false,
       routes: () =>
         roleCommandRoutes({
-          ...commandDeps,
+          ...commandDeps, logger,
           viewRole: async (tenantId, id) => {
             const role = await findRole(reader, tenantId, id);
             return role ? roleView(role) : null;
@@ -98,7 +98,7 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
       alias: false,
       routes: () =>
         groupCommandRoutes({
-          ...commandDeps, viewGroup,
+          ...commandDeps, viewGroup, logger,
           groupMembers: (tenantId, id) => reader.count(USERS, { tenantId, groupIds: { $contains: id }, removed: false }),
         }),
     },

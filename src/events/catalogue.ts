@@ -11,6 +11,7 @@ import { escalationPolicyEvents } from './escalation-policy.js';
 import { incidentEvents } from './incident.js';
 import { ruleEvaluationEvents } from './rule-evaluation.js';
 import { groupEvents } from './group.js';
+import { grantHolderNameEvents } from './grant-holder-names.js';
 import { roleEvents } from './role.js';
 import { scheduleEvents } from './schedule.js';
 import { tenantEvents } from './tenant.js';
@@ -27,6 +28,7 @@ const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...userEmailEvents,
   ...roleEvents,
   ...groupEvents,
+  ...grantHolderNameEvents,
   ...tenantEvents,
   ...scheduleEvents,
 };

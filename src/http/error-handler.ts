@@ -47,7 +47,8 @@ export const problemJson: Middleware = async (ctx, next) => {
     else ctx.state.log?.debug({ err: error }, 'request rejected');
     ctx.status = problem.status;
     ctx.type = 'application/problem+json';
-    if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+    // Authentication sets a challenge naming the failed check (src/auth/token-rejection.ts).
+    if (problem.status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', 'Bearer');
     ctx.body = {
       type: 'about:blank',
       title: problem.title,

@@ -17,6 +17,8 @@ export interface TokenOptions {
   kid?: string | null;
   /** Sign with another key that the JWKS does not publish. */
   foreignKey?: boolean;
+  /** Extra JWS header parameters (e.g. `crit`). */
+  header?: Record<string, unknown>;
 }
 
 export interface TestIdentityProvider {
@@ -51,6 +53,7 @@ export async function startTestIdentityProvider(): Promise<TestIdentityProvider>
         issuer: options.issuer ?? TEST_ISSUER,
         expiresIn: options.expiresInSeconds ?? 3600,
         ...header,
+        ...(options.header ? { header: { alg: 'RS256', ...options.header } as jwt.JwtHeader } : {}),
       });
     },
     requests: () => requests,
