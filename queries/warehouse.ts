@@ -20,7 +20,8 @@ import type { AppState } from '../src/http/state.js';
 
 /**
  * GET /warehouse/*: live warehouse health (SPEC "Warehouse health"). No parameters: the cluster
- * and schema come from the token's env_id. Every request reads the warehouse; nothing is cached.
+ * and schema come from the token's env_id. Every request reads the warehouse; nothing is cached
+ * here (the gateway remembers the monitoring user's visibility, which changes only with grants).
  * Response shapes are documented in docs-warehouse.md.
  */
 
@@ -41,37 +42,41 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
   const router = new Router<AppState>();
   const now = deps.now ?? systemClock;
 
-  /** Resolves the caller's environment (404 if unknown), asks one question, stamps generated_at. */
+  const { gateway } = deps;
+
+  /**
+   * Resolves the caller's environment (404 if unknown), asks one question, stamps generated_at.
+   * Answers drawn from the query views (`fromQueryViews`) also say whose queries they could see.
+   */
   const answer =
-    <T>(question: (envId: string) => Promise<T>, shape: (result: T) => Record<string, unknown>) =>
+    <T>(question: (envId: string) => Promise<T>, shape: (result: T) => Record<string, unknown>, fromQueryViews = false) =>
     async (ctx: RouterContext<AppState>) => {
       const { envId } = ctx.state.principal;
       try {
         deps.environments.resolve(envId);
-        const result = await question(envId);
-        ok(ctx, { ...shape(result), generated_at: now().toISOString() });
+        const [result, visibility] = await Promise.all([question(envId), fromQueryViews ? gateway.queryVisibility(envId) : undefined]);
+        ok(ctx, { ...shape(result), ...(visibility ? { visibility } : {}), generated_at: now().toISOString() });
       } catch (error) {
         throw warehouseProblem(error);
       }
     };
 
-  const { gateway } = deps;
   const read = requires('warehouse:read');
 
   router.get(
     '/warehouse/cluster',
     read,
-    answer((envId) => gateway.cluster(envId), (health) => ({ clusters: health.clusters, nodes: health.nodes, totals: health.totals })),
+    answer((envId) => gateway.cluster(envId), (health) => ({ clusters: health.clusters, nodes: health.nodes, totals: health.totals }), true),
   );
   router.get(
     '/warehouse/queries/slow',
     read,
-    answer((envId) => gateway.slowQueries(envId), (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS })),
+    answer((envId) => gateway.slowQueries(envId), (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS }), true),
   );
   router.get(
     '/warehouse/queries/spill',
     read,
-    answer((envId) => gateway.spillQueries(envId), (queries) => ({ queries, lookback_hours: SPILL_LOOKBACK_HOURS, limit: SPILL_TOP_N })),
+    answer((envId) => gateway.spillQueries(envId), (queries) => ({ queries, lookback_hours: SPILL_LOOKBACK_HOURS, limit: SPILL_TOP_N }), true),
   );
   router.get(
     '/warehouse/tables/vacuum',
@@ -87,7 +92,8 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
   router.get(
     '/warehouse/tables/alerts',
     read,
-    answer((envId) => gateway.tableAlerts(envId), (alerts) => ({ alerts, lookback_days: TABLE_ALERT_LOOKBACK_DAYS })),
+    // stl_alert_event_log and sys_query_detail are query views too: restricted, they hold our own queries' alerts only.
+    answer((envId) => gateway.tableAlerts(envId), (alerts) => ({ alerts, lookback_days: TABLE_ALERT_LOOKBACK_DAYS }), true),
   );
   router.get(
     '/warehouse/storage',

@@ -102,7 +102,8 @@ withStore('writes of one event all apply; a stale event changes nothing and does
       await w.upsert(c, { id: 'y', tenantId: 't' });
       await w.delete(c, 'y');
       await w.upsert(c, { id: 'z', tenantId: 't' });
-      t.is(await w.deleteMany(c, { id: 'z' }), 1, 'deleteMany sees what this event wrote');
+      // Redelivered (or stale), z's tombstone keeps the upsert from recreating it: nothing left to delete.
+      t.is(await w.deleteMany(c, { id: 'z' }), name === 'five' ? 1 : 0, 'deleteMany sees what this event wrote');
     });
   await batch(5n, 'five');
   t.like(await store.get(c, 'x'), { name: 'five', step: 2 });

@@ -28,6 +28,7 @@ function countingGateway(valueOf: (request: MetricRequest) => number | Error = (
     vacuumCandidates: unused,
     tableAlerts: unused,
     storage: unused,
+    queryVisibility: unused,
     async readMetric(request) {
       reads.push(request);
       inFlight += 1;

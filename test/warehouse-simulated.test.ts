@@ -45,7 +45,7 @@ test('different environments get different clusters', async (t) => {
 test('a known instant has the exact figures the model defines', async (t) => {
   const { gateway } = simulator();
   const health = await gateway.cluster(ENV);
-  t.deepEqual(health.totals, { node_count: 4, slices: 8, capacity_gb: 640, used_gb: 298.64, pct_used: 46.66 });
+  t.deepEqual(health.totals, { node_count: 4, slices: 8, capacity_gb: 640, used_gb: 295.62, pct_used: 46.19 });
   const slow = await gateway.slowQueries(ENV);
   t.deepEqual(slow.map((q) => q.exec_time_seconds), [1259, 1042, 653, 479]);
 });
@@ -75,6 +75,26 @@ test('the nightly ETL window brings queue waits and spill; business hours bring 
   t.true(share(night, 'etl') > share(day, 'etl'));
   t.true(share(day, 'dashboard') > share(night, 'dashboard'));
   t.true(day.length > night.length);
+});
+
+test('the top spill queries are a heavy-tailed slope, not a plateau at the cap, and the same for the same instant', async (t) => {
+  const daySpan: number[] = [];
+  for (const envId of [ENV, TWO_CLUSTER_ENV, 'another-env']) {
+    const sim = simulator(Date.parse('2025-03-12T00:00:00Z'));
+    for (let hour = 0; hour < 24; hour += 3) {
+      const spill = (await sim.gateway.spillQueries(envId)).map((q) => q.spill_mb);
+      t.is(spill.length, 20, `${envId} at +${hour}h`);
+      t.deepEqual(spill, [...spill].sort((a, b) => b - a), `${envId} at +${hour}h: largest first`);
+      t.true(new Set(spill).size >= spill.length - 2, `${envId} at +${hour}h: distinct values, not a cap repeated: ${spill.join(',')}`);
+      t.true(spill[0]! >= 3 * spill.at(-1)!, `${envId} at +${hour}h: ${spill.join(',')}`);
+      daySpan.push(...spill);
+      sim.advance(3 * 3600);
+    }
+  }
+  t.true(Math.max(...daySpan) >= 10 * Math.min(...daySpan), 'a day of top lists spans at least an order of magnitude');
+  const again = simulator(Date.parse('2025-03-12T21:00:00Z'));
+  const first = simulator(Date.parse('2025-03-12T21:00:00Z'));
+  t.deepEqual(await again.gateway.spillQueries(ENV), await first.gateway.spillQueries(ENV));
 });
 
 test('metrics are scoped by cluster_id; unknown clusters and metrics fail typed', async (t) => {

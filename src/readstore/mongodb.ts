@@ -2,11 +2,14 @@
  * The MongoDB adapter of the read store port. It works on a standalone server: no transactions or
  * change streams; idempotence comes from position-guarded writes (see mongodb-writer.ts) and the
  * checkpoint is a document per projection in `_checkpoints`, written after the batch's writes.
+ * Deletes leave tombstones in a sibling collection (mongodb-tombstones.ts), which travels with its
+ * collection here: dropped with it, swapped in with it.
  */
 import { MongoClient, type Db } from 'mongodb';
 import { isNamespaceNotFoundError, translateMongoError } from './mongodb-errors.js';
 import { fieldPath } from './mongodb-query.js';
 import { MongoReader, sameCollectionNames } from './mongodb-reader.js';
+import { tombstonesOf } from './mongodb-tombstones.js';
 import { PositionGuardedWriter } from './mongodb-writer.js';
 import {
   ReadStoreUnavailableError,
@@ -99,6 +102,11 @@ class MongoReadStore extends MongoReader implements ReadStore {
   }
 
   async dropCollection(collection: string): Promise<void> {
+    await this.dropOne(collection);
+    await this.dropOne(tombstonesOf(collection));
+  }
+
+  private async dropOne(collection: string): Promise<void> {
     try {
       await this.db.dropCollection(collection);
     } catch (error) {
@@ -111,12 +119,18 @@ class MongoReadStore extends MongoReader implements ReadStore {
     // Indexes travel with the renamed collection, so give the source the target's indexes first;
     // a rebuild that violates a unique index then fails before the swap, not after it.
     await this.createIndexes(source, this.declaredIndexes.get(target) ?? []);
+    // The rebuild's tombstones first: until the documents are swapped, the old ones still guard the old documents.
+    await this.renameOver(tombstonesOf(source), tombstonesOf(target));
+    await this.renameOver(source, target);
+  }
+
+  private async renameOver(source: string, target: string): Promise<void> {
     try {
       // One server-side rename that drops the target: readers see the old or the new collection.
       await this.db.renameCollection(source, target, { dropTarget: true });
     } catch (error) {
       // Nothing was rebuilt: the target must end up empty, like a rebuild that produced no documents.
-      if (isNamespaceNotFoundError(error)) return this.dropCollection(target);
+      if (isNamespaceNotFoundError(error)) return this.dropOne(target);
       throw translateMongoError(error, target);
     }
   }

@@ -6,7 +6,6 @@
  */
 import Database, { SqliteError } from 'better-sqlite3';
 import {
-  DuplicateKeyError,
   ReadStoreUnavailableError,
   type Checkpoint,
   type Doc,
@@ -19,6 +18,8 @@ import {
 } from './port.js';
 import { afterClause, fieldExpression, orderBy, whereClause } from './sqlite-query.js';
 import { serialLock } from './serial-lock.js';
+import { sqliteTombstones, tombstoneTableOf } from './sqlite-tombstones.js';
+import { sqliteEventWriter } from './sqlite-writer.js';
 
 const COLLECTION_NAME = /^[A-Za-z0-9_]+$/;
 const tableOf = (collection: string) => {
@@ -99,12 +100,14 @@ export function openSqliteReadStore(filename: string): ReadStore {
   const lock = serialLock();
   const knownTables = new Set<string>();
   const indexSpecs = new Map<string, IndexSpec[]>();
+  const tombstones = sqliteTombstones(prepare, (sql) => writerDb.exec(sql));
   let closed = false;
 
   const ensureTable = (collection: string) => {
     const table = tableOf(collection);
     if (knownTables.has(table)) return table;
     writerDb.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, pos INTEGER NOT NULL)`);
+    tombstones.ensure(table);
     knownTables.add(table);
     return table;
   };
@@ -117,43 +120,8 @@ export function openSqliteReadStore(filename: string): ReadStore {
     }
   };
 
-  /** A writer for one event: position-guarded, but several writes to one document in one event all apply. */
-  const writerFor = (position: number, physical: (name: string) => string): ReadModelWriter => {
-    const writtenThisEvent = new Set<string>();
-    const write = (collection: string, doc: Doc) => {
-      const table = ensureTable(collection);
-      const key = `${table}/${doc.id}`;
-      const current = prepare(`SELECT pos FROM ${table} WHERE id = ?`).get(doc.id) as { pos: number } | undefined;
-      if (current && (current.pos > position || (current.pos === position && !writtenThisEvent.has(key)))) return;
-      try {
-        prepare(`INSERT INTO ${table} (id, doc, pos) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc, pos = excluded.pos`)
-          .run(doc.id, JSON.stringify(doc), position);
-      } catch (error) {
-        if (error instanceof SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError(collection, error.message);
-        throw error;
-      }
-      writtenThisEvent.add(key);
-    };
-    return {
-      get: (c, id) => inTransaction.get(physical(c), id),
-      find: (c, filter, options) => inTransaction.find(physical(c), filter, options),
-      count: (c, filter) => inTransaction.count(physical(c), filter),
-      async upsert(c, doc) {
-        write(physical(c), doc);
-      },
-      async patch(c, id, fields) {
-        const existing = await inTransaction.get(physical(c), id);
-        if (existing) write(physical(c), { ...existing, ...fields, id });
-      },
-      async delete(c, id) {
-        prepare(`DELETE FROM ${ensureTable(physical(c))} WHERE id = ?`).run(id);
-      },
-      async deleteMany(c, filter) {
-        const where = whereClause(filter);
-        return prepare(`DELETE FROM ${ensureTable(physical(c))} WHERE ${where.sql}`).run(...where.params).changes;
-      },
-    };
-  };
+  const writerFor = (position: number, physical: (name: string) => string): ReadModelWriter =>
+    sqliteEventWriter({ prepare, ensureTable, inTransaction, tombstones }, position, physical);
 
   const store: ReadStore = {
     get: (c, id) => reader.get(c, id),
@@ -195,6 +163,7 @@ export function openSqliteReadStore(filename: string): ReadStore {
     async dropCollection(collection) {
       await lock(async () => {
         writerDb.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
+        writerDb.exec(`DROP TABLE IF EXISTS ${tombstoneTableOf(tableOf(collection))}`);
         knownTables.delete(tableOf(collection));
       });
     },
@@ -206,6 +175,9 @@ export function openSqliteReadStore(filename: string): ReadStore {
         writerDb.transaction(() => {
           writerDb.exec(`DROP TABLE IF EXISTS ${to}`);
           writerDb.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
+          // The tombstones follow their documents (ensureTable created both).
+          writerDb.exec(`DROP TABLE IF EXISTS ${tombstoneTableOf(to)}`);
+          writerDb.exec(`ALTER TABLE ${tombstoneTableOf(from)} RENAME TO ${tombstoneTableOf(to)}`);
           // Indexes keep their old names through a rename; recreate them under the target's names.
           const renamed = writerDb.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(to) as { name: string }[];
           for (const { name } of renamed) writerDb.exec(`DROP INDEX IF EXISTS "${name}"`);

@@ -4,7 +4,7 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError, type Doc, type ReadStore } from '../../src/readstore/port.js';
+import { DuplicateKeyError, type Doc, type ReadModelWriter, type ReadStore } from '../../src/readstore/port.js';
 
 export interface ReadStoreTarget {
   open(): Promise<ReadStore>;
@@ -156,6 +156,79 @@ export function readStoreContract(label: string, target: ReadStoreTarget): void 
     // The same events again (a redelivery after a crash between write and checkpoint).
     await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 1n, n: 1 }, { position: 2n, n: 10 }], apply);
     t.is((await store.get(c, 'counter'))?.n, 11);
+  });
+
+  withStore('a delete leaves a tombstone: re-applying an older upsert does not bring the document back', async (store, t, c) => {
+    await store.ensureIndexes(c, [{ name: 'tenant_email', fields: ['tenantId', 'email'], unique: true }]);
+    const batch = (position: bigint, write: (w: ReadModelWriter) => Promise<unknown>) =>
+      store.applyBatch({ projection: `p-${c}`, version: 1 }, [{ position }], async (_e, w) => void (await write(w)));
+    const ada = { id: 'a', tenantId: 't', email: 'ada@x.y', name: 'Ada' };
+    const bob = { id: 'b', tenantId: 't', email: 'bob@x.y', name: 'Bob' };
+    await batch(1n, async (w) => {
+      await w.upsert(c, ada);
+      await w.upsert(c, bob);
+    });
+    await batch(2n, (w) => w.delete(c, 'a'));
+    await batch(3n, (w) => w.deleteMany(c, { name: 'Bob' }));
+    // The first batch again, as after a crash before its checkpoint, or late.
+    await batch(1n, async (w) => {
+      await w.upsert(c, ada);
+      await w.upsert(c, bob);
+      await w.patch(c, 'a', { name: 'patched' });
+    });
+    t.is(await store.get(c, 'a'), null, 'deleted by delete');
+    t.is(await store.get(c, 'b'), null, 'deleted by deleteMany');
+    t.deepEqual(await store.find(c, { tenantId: 't' }), []);
+    t.is(await store.count(c, {}), 0, 'tombstones are not counted');
+    // An upsert at a position after the delete recreates; the tombstone holds no unique key.
+    await batch(4n, async (w) => {
+      await w.upsert(c, { id: 'a2', tenantId: 't', email: 'ada@x.y', name: 'Ada again' });
+      await w.upsert(c, { ...ada, name: 'Ada back' });
+    }).catch((error: unknown) => t.true(error instanceof DuplicateKeyError, 'a2 and a share the email'));
+    await batch(5n, (w) => w.upsert(c, { ...ada, email: 'ada@new.y', name: 'Ada back' }));
+    t.like(await store.get(c, 'a'), { name: 'Ada back' });
+    t.is(await store.count(c, { tenantId: 't' }), (await store.find(c, { tenantId: 't' })).length);
+  });
+
+  withStore('tombstones follow their collection through a rebuild swap and a drop', async (store, t, c) => {
+    const shadow = `${c}_rebuild`;
+    const batch = (collection: string, position: bigint, write: (w: ReadModelWriter) => Promise<unknown>) =>
+      store.applyBatch({ projection: `p-${collection}`, version: 1 }, [{ position }], async (_e, w) => void (await write(w)));
+    await batch(shadow, 1n, (w) => w.upsert(shadow, { id: 'a', tenantId: 't' }));
+    await batch(shadow, 2n, (w) => w.delete(shadow, 'a'));
+    await store.replaceCollection(shadow, c);
+    await batch(c, 1n, (w) => w.upsert(c, { id: 'a', tenantId: 't' }));
+    t.is(await store.get(c, 'a'), null, 'the rebuilt tombstone guards the swapped-in collection');
+    await store.dropCollection(c);
+    await batch(c, 1n, (w) => w.upsert(c, { id: 'a', tenantId: 't' }));
+    t.like(await store.get(c, 'a'), { id: 'a' }, 'a dropped collection starts without tombstones');
+  });
+
+  withStore('a stale delete leaves a newer document alone', async (store, t, c) => {
+    const batch = (position: bigint, write: (w: ReadModelWriter) => Promise<unknown>) =>
+      store.applyBatch({ projection: `p-${c}`, version: 1 }, [{ position }], async (_e, w) => void (await write(w)));
+    await batch(5n, (w) => w.upsert(c, { id: 'a', tenantId: 't', name: 'five' }));
+    await batch(4n, (w) => w.delete(c, 'a'));
+    await batch(4n, (w) => w.deleteMany(c, { tenantId: 't' }));
+    t.like(await store.get(c, 'a'), { name: 'five' });
+  });
+
+  withStore('one event may write a document several times, and re-applying it changes nothing', async (store, t, c) => {
+    // Like a projection that patches one document twice for one event (e.g. two membership changes).
+    const apply = async (e: { position: bigint; members: string[] }, w: ReadModelWriter) => {
+      if (!(await w.get(c, 'g'))) await w.upsert(c, { id: 'g', tenantId: 't', memberIds: [], changes: 0 });
+      for (const member of e.members) {
+        const group = (await w.get(c, 'g'))!;
+        await w.patch(c, 'g', { memberIds: [...(group.memberIds as string[]), member], changes: (group.changes as number) + 1 });
+      }
+    };
+    const events = [{ position: 1n, members: ['u1', 'u2'] }, { position: 2n, members: ['u3', 'u4', 'u5'] }];
+    await store.applyBatch({ projection: `p-${c}`, version: 1 }, events, apply);
+    const once = await store.get(c, 'g');
+    t.like(once, { memberIds: ['u1', 'u2', 'u3', 'u4', 'u5'], changes: 5 }, 'every write of an event applies');
+    await store.applyBatch({ projection: `p-${c}`, version: 1 }, events, apply);
+    await store.applyBatch({ projection: `p-${c}`, version: 1 }, [events[1]!], apply);
+    t.deepEqual(await store.get(c, 'g'), once, 'a redelivered event writes nothing twice');
   });
 
   withStore('replaceCollection swaps a rebuilt collection in', async (store, t, c) => {

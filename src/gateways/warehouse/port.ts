@@ -3,7 +3,7 @@
  * Adapters: redshift/ (Data API against system views) and simulated/ (embedded default).
  *
  * Every operation is scoped by env_id (the cluster and schema come from the environment, never
- * from the caller) and reads live: nothing here is cached. Failures are typed (errors.ts):
+ * from the caller) and reads live: nothing here is cached but the monitoring user's visibility. Failures are typed (errors.ts):
  * WarehouseUnavailableError for a warehouse that cannot answer, UnknownClusterError,
  * UnknownMetricError and MetricNotSupportedError for metric requests that cannot be answered.
  */
@@ -122,6 +122,15 @@ export interface StorageTable {
   cluster_id: string;
 }
 
+/**
+ * Whose queries the warehouse shows the monitoring user. On Redshift the STL/STV/SVL and SYS views
+ * show a regular user only its own rows unless it is a superuser, has SYSLOG ACCESS UNRESTRICTED
+ * or holds a system role (sys:monitor, sys:operator): then every query answer and metric would
+ * silently cover the monitor's own statements alone. `unknown`: the check itself failed (asked
+ * again on the next request).
+ */
+export type QueryVisibility = 'all_queries' | 'own_queries_only' | 'unknown';
+
 /** Where a metric is read: an environment, optionally narrowed to one of its clusters. */
 export interface MetricScope {
   envId: string;
@@ -149,4 +158,9 @@ export interface WarehouseGateway {
   storage(envId: string): Promise<StorageTable[]>;
   /** One built-in metric (metric-catalogue.ts) over the window, optionally scoped to a cluster. */
   readMetric(request: MetricRequest): Promise<number>;
+  /**
+   * Whether the query views show every user's queries to us. The one answer that may be cached
+   * (by the adapter, per environment): it changes only when an administrator changes grants.
+   */
+  queryVisibility(envId: string): Promise<QueryVisibility>;
 }

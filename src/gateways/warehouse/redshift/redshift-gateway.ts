@@ -17,6 +17,7 @@ import {
   type WarehouseGateway,
 } from '../port.js';
 import { createRedshiftDataClient, type RedshiftDataClientOptions } from './data-client.js';
+import { queryVisibilityStatement, visibilityCache, visibilityFrom } from './query-visibility.js';
 import { numberOf, toRedshiftTimestamp, type ResultRow } from './result-rows.js';
 import {
   clusterHealthFrom,
@@ -96,6 +97,8 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
     return rows.map(mapRow(clusterIdOf(target)));
   };
 
+  const rememberedVisibility = visibilityCache(now);
+
   return {
     async cluster(envId) {
       const target = targetOf(envId);
@@ -132,6 +135,11 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
       if (isUnsupported(statement)) throw new MetricNotSupportedError(metric, statement.unsupported);
       const [row] = await run(envId, target, statement);
       return row ? numberOf(row, 'value') : 0;
+    },
+
+    async queryVisibility(envId) {
+      const target = targetOf(envId);
+      return rememberedVisibility(envId, async () => visibilityFrom(await run(envId, target, queryVisibilityStatement(target.kind))));
     },
   };
 }

@@ -187,6 +187,12 @@ export function createSimulatedWarehouse(options: SimulatedWarehouseOptions): Si
       });
       return measureMetric(metric, windows, at, windowSeconds);
     },
+
+    async queryVisibility(envId) {
+      open(envId);
+      // The simulator has no users to hide from each other.
+      return 'all_queries';
+    },
   };
 
   return { gateway, control };

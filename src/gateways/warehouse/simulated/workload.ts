@@ -47,8 +47,11 @@ interface KindProfile {
   queue: string;
   execSeconds(random: Random): number;
   queueSeconds(random: Random, etlWindow: boolean): number;
-  /** Disk spill written per second of execution; 0 for queries that fit in memory. */
-  spillMbPerSecond(random: Random): number;
+  /**
+   * Disk spill of the whole query in MB; 0 for queries that fit in memory. Heavy-tailed (see
+   * spillOf): most spilling queries write tens to hundreds of MB, a few write tens of GB.
+   */
+  spillMb(random: Random, execSeconds: number): number;
   cpuPct(random: Random): number;
 }
 
@@ -56,13 +59,31 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 const longRunner = (random: Random, probability: number, min: number, max: number, otherwise: () => number) =>
   random.chance(probability) ? random.between(min, max) : otherwise();
 
+/**
+ * Spill is heavy-tailed, as on a real cluster: most spilling queries write a little, a few write
+ * a lot. Whether a query spills is a coin with the kind's probability; the amount is Pareto
+ * (tail index SPILL_TAIL_INDEX < 1: one spilling query in ten writes ~13x the minimum, one in a
+ * hundred ~170x, one in a thousand ~2,000x), scaled by the square root of the runtime (a long
+ * query spills more, though not in proportion) and blurred by a second draw. `minMbPerMinute` is
+ * the least a one-minute query writes once it spills. A log-normal with the spread of real
+ * workloads would make a day's top list a plateau; the Pareto tail makes it a slope. (Two draws
+ * after the coin, as the model before this one used, so the other queries of a slot keep theirs.)
+ */
+const SPILL_TAIL_INDEX = 0.9;
+function spillOf(random: Random, execSeconds: number, probability: number, minMbPerMinute: number): number {
+  if (!random.chance(probability)) return 0;
+  const tail = (1 - random.next()) ** (-1 / SPILL_TAIL_INDEX);
+  const blur = random.between(0.8, 1.25);
+  return minMbPerMinute * tail * blur * Math.sqrt(execSeconds / 60);
+}
+
 const PROFILES: Record<QueryKind, KindProfile> = {
   dashboard: {
     users: ['looker_svc', 'tableau_svc'],
     queue: 'dashboards',
     execSeconds: (r) => clamp(r.logNormal(4, 0.9), 0.3, 600),
     queueSeconds: (r) => clamp(r.logNormal(0.5, 1), 0, 60),
-    spillMbPerSecond: (r) => (r.chance(0.02) ? r.logNormal(2, 0.6) : 0),
+    spillMb: (r, exec) => spillOf(r, exec, 0.02, 2),
     cpuPct: (r) => r.between(1, 4),
   },
   adhoc: {
@@ -70,7 +91,7 @@ const PROFILES: Record<QueryKind, KindProfile> = {
     queue: 'adhoc',
     execSeconds: (r) => longRunner(r, 0.07, 360, 3000, () => clamp(r.logNormal(40, 1.1), 1, 1800)),
     queueSeconds: (r) => clamp(r.logNormal(3, 1.2), 0, 600),
-    spillMbPerSecond: (r) => (r.chance(0.12) ? r.logNormal(4, 0.7) : 0),
+    spillMb: (r, exec) => spillOf(r, exec, 0.12, 4),
     cpuPct: (r) => r.between(3, 12),
   },
   etl: {
@@ -78,7 +99,7 @@ const PROFILES: Record<QueryKind, KindProfile> = {
     queue: 'etl',
     execSeconds: (r) => longRunner(r, 0.3, 420, 4500, () => clamp(r.logNormal(180, 0.8), 5, 4500)),
     queueSeconds: (r, etlWindow) => clamp(r.logNormal(20, 1.2) * (etlWindow ? 3 : 1), 0, 900),
-    spillMbPerSecond: (r) => (r.chance(0.45) ? r.logNormal(6, 0.7) : 0),
+    spillMb: (r, exec) => spillOf(r, exec, 0.45, 6),
     cpuPct: (r) => r.between(8, 25),
   },
   report: {
@@ -86,7 +107,7 @@ const PROFILES: Record<QueryKind, KindProfile> = {
     queue: 'default',
     execSeconds: (r) => longRunner(r, 0.08, 360, 1800, () => clamp(r.logNormal(90, 0.9), 2, 1800)),
     queueSeconds: (r) => clamp(r.logNormal(5, 1), 0, 600),
-    spillMbPerSecond: (r) => (r.chance(0.15) ? r.logNormal(5, 0.7) : 0),
+    spillMb: (r, exec) => spillOf(r, exec, 0.15, 4),
     cpuPct: (r) => r.between(4, 14),
   },
 };
@@ -185,6 +206,7 @@ export function queriesInSlot(
     const submittedAt = slotStart + random.next() * SLOT_SECONDS;
     const execStartAt = submittedAt + profile.queueSeconds(random, mix.etlWindow);
     const execSeconds = profile.execSeconds(random);
+    const spillMb = profile.spillMb(random, execSeconds);
     queries.push({
       clusterId: cluster.id,
       queryId: queryIdOf(cluster, slot, i),
@@ -195,7 +217,7 @@ export function queriesInSlot(
       submittedAt,
       execStartAt,
       endAt: execStartAt + execSeconds,
-      spillMb: Math.round(Math.min(spillCeilingMb, profile.spillMbPerSecond(random) * execSeconds)),
+      spillMb: spillMb > 0 ? Math.max(1, Math.round(Math.min(spillCeilingMb, spillMb))) : 0,
       cpuPct: profile.cpuPct(random),
       tables,
       textSeed: random.int(0, 0x7fff_ffff),

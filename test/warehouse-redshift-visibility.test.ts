@@ -1,0 +1,143 @@
+/**
+ * Whose queries the Redshift monitoring user can see: checked once per environment through the
+ * Data API (against the stand-in), remembered, and carried by the warehouse answers.
+ */
+import Router from '@koa/router';
+import test, { type ExecutionContext } from 'ava';
+import Koa from 'koa';
+import type { AddressInfo } from 'node:net';
+import { warehouseRoutes } from '../queries/warehouse.js';
+import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
+import type { QueryVisibility, WarehouseGateway } from '../src/gateways/warehouse/port.js';
+import { VISIBILITY_TTL_MS } from '../src/gateways/warehouse/redshift/query-visibility.js';
+import { createRedshiftGateway } from '../src/gateways/warehouse/redshift/redshift-gateway.js';
+import type { AppState } from '../src/http/state.js';
+import { startRedshiftDataStandin, type RecordedStatement, type RedshiftDataStandin, type StandinValue } from './support/redshift-data-standin.js';
+
+const START = Date.parse('2025-03-12T14:30:00Z');
+
+const environments = fileEnvironmentResolver(
+  parseEnvironments({
+    'env-prov': { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: 'analytics' },
+    'env-sls': { kind: 'serverless', workgroup_name: 'bi-workgroup', database: 'dev', region: 'eu-west-1', schema: 'marts' },
+  }),
+);
+
+const VISIBILITY_COLUMNS = ['is_superuser', 'syslog_access', 'system_roles'];
+const isVisibilityCheck = (statement: RecordedStatement) => statement.statementName === 'warehouse-watch:query-visibility';
+
+interface Harness {
+  standin: RedshiftDataStandin;
+  gateway: WarehouseGateway;
+  advance(ms: number): void;
+  /** The visibility statements executed so far. */
+  checks(): RecordedStatement[];
+}
+
+async function harness(t: ExecutionContext, visibilityRows: StandinValue[][] | 'fail'): Promise<Harness> {
+  const standin = await startRedshiftDataStandin();
+  t.teardown(() => standin.close());
+  let nowMs = START;
+  standin.script((statement) => {
+    if (!isVisibilityCheck(statement)) return {};
+    return visibilityRows === 'fail'
+      ? { outcome: 'FAILED', error: 'ERROR: permission denied for relation svl_user_info' }
+      : { columns: VISIBILITY_COLUMNS, rows: visibilityRows };
+  });
+  const gateway = createRedshiftGateway({
+    environments,
+    clientOptions: { endpoint: standin.url, credentials: { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' }, maxAttempts: 1 },
+    backoff: { initialDelayMs: 10, maxDelayMs: 80, factor: 2 },
+    now: () => new Date(nowMs),
+    sleep: async (ms) => void (nowMs += ms),
+  });
+  return { standin, gateway, advance: (ms) => void (nowMs += ms), checks: () => standin.executed.filter(isVisibilityCheck) };
+}
+
+const VISIBILITY_CASES: [title: string, row: StandinValue[][], expected: QueryVisibility][] = [
+  ['a regular user sees only its own queries', [[0, 'RESTRICTED', 0]], 'own_queries_only'],
+  ['SYSLOG ACCESS UNRESTRICTED sees all queries', [[0, 'UNRESTRICTED', 0]], 'all_queries'],
+  ['a superuser sees all queries', [[1, 'RESTRICTED', 0]], 'all_queries'],
+  ['a holder of sys:monitor or sys:operator sees all queries', [[0, 'RESTRICTED', 1]], 'all_queries'],
+  ['a user missing from the catalogue view counts as restricted', [], 'own_queries_only'],
+];
+
+for (const [title, rows, expected] of VISIBILITY_CASES) {
+  for (const envId of ['env-prov', 'env-sls']) {
+    test(`${envId}: ${title}`, async (t) => {
+      const { gateway } = await harness(t, rows);
+      t.is(await gateway.queryVisibility(envId), expected);
+    });
+  }
+}
+
+test('provisioned asks svl_user_info and the system roles; serverless never touches STL/STV/SVL', async (t) => {
+  const { gateway, checks } = await harness(t, [[0, 'RESTRICTED', 0]]);
+  await gateway.queryVisibility('env-prov');
+  await gateway.queryVisibility('env-sls');
+  const [provisioned, serverless] = checks();
+  t.regex(provisioned!.sql, /svl_user_info.*current_user/);
+  t.regex(provisioned!.sql, /svv_user_grants.*'sys:monitor', 'sys:operator'/);
+  t.like(provisioned, { clusterIdentifier: 'analytics-prod', dbUser: 'monitor', parameters: {} });
+  t.regex(serverless!.sql, /pg_user.*current_user/);
+  t.notRegex(serverless!.sql, /\b(stl|stv|svl)_/);
+  t.like(serverless, { workgroupName: 'bi-workgroup' });
+});
+
+test('the answer is checked once per environment and remembered for an hour', async (t) => {
+  const { gateway, checks, advance } = await harness(t, [[0, 'RESTRICTED', 0]]);
+  const answers = await Promise.all([gateway.queryVisibility('env-prov'), gateway.queryVisibility('env-prov')]);
+  t.deepEqual(answers, ['own_queries_only', 'own_queries_only']);
+  await gateway.queryVisibility('env-prov');
+  t.is(checks().length, 1, 'concurrent and later requests share one check');
+  await gateway.queryVisibility('env-sls');
+  t.is(checks().length, 2, 'each environment is checked on its own');
+  advance(VISIBILITY_TTL_MS);
+  await gateway.queryVisibility('env-prov');
+  t.is(checks().length, 3, 'after an hour a changed grant shows');
+});
+
+test('a check that fails answers unknown and is asked again next time', async (t) => {
+  const { gateway, checks } = await harness(t, 'fail');
+  t.is(await gateway.queryVisibility('env-prov'), 'unknown');
+  t.is(await gateway.queryVisibility('env-prov'), 'unknown');
+  t.is(checks().length, 2);
+});
+
+/** The warehouse routes over the Redshift gateway, with a principal of `envId` allowed to read. */
+async function routesOver(t: ExecutionContext, gateway: WarehouseGateway) {
+  const router = new Router<AppState>();
+  router.use(warehouseRoutes({ gateway, environments, now: () => new Date(START) }).routes());
+  const app = new Koa<AppState>();
+  app.use(async (ctx, next) => {
+    ctx.state.principal = { subject: 's', userId: 'u', tenantId: 't', envId: ctx.get('x-test-env'), roles: [] };
+    ctx.state.can = async () => true;
+    await next();
+  });
+  app.use(router.routes());
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return async (path: string, envId = 'env-prov') => {
+    const response = await fetch(url + path, { headers: { 'x-test-env': envId } });
+    return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
+  };
+}
+
+for (const [rows, expected] of [[[[0, 'RESTRICTED', 0]], 'own_queries_only'], [[[0, 'UNRESTRICTED', 0]], 'all_queries']] as const) {
+  test(`the cluster, query and alert answers say ${expected}; table answers do not depend on it`, async (t) => {
+    const { gateway, checks } = await harness(t, rows as unknown as StandinValue[][]);
+    const get = await routesOver(t, gateway);
+    for (const path of ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/alerts']) {
+      const { status, body } = await get(path);
+      t.is(status, 200, path);
+      t.is(body.data.visibility, expected, path);
+    }
+    for (const path of ['/warehouse/tables/vacuum', '/warehouse/storage']) {
+      const { body } = await get(path);
+      t.false('visibility' in body.data, path);
+    }
+    t.is(checks().length, 1);
+  });
+}
