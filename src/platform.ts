@@ -25,7 +25,9 @@ import { validatingEventStore } from './eventstore/validating.js';
 import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
-import { createApp } from './http/app.js';
+import { API_PREFIX, createApp } from './http/app.js';
+import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
+import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
 import { operationalRoutes } from './http/public-routes.js';
 import { createLogger } from './logger.js';
 import { createPlatformMetrics } from './metrics.js';
@@ -131,18 +133,25 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   });
   await runner.start();
 
+  // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
+  const streamTickets = createStreamTicketStore({ now });
+  const streamFeeds = [`${API_PREFIX}${INCIDENT_STREAM_PATH}`];
   const { app, routers } = createApp({
+    corsOrigins: config.corsOrigins,
     logger,
     metrics,
     publicRoutes,
     permissions: iam.permissions,
     afterAuthentication: iam.afterAuthentication,
-    authenticate: authenticate({
+    authenticate: bearerOrStreamTicket(streamTickets, authenticate({
       jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
       issuer: config.auth.issuer,
       audience: config.baseUrl,
-    }),
-    modules: areas.flatMap((area) => area.routes),
+    })),
+    modules: [
+      ...areas.flatMap((area) => area.routes),
+      { alias: false, routes: () => streamTicketRoutes({ tickets: streamTickets, feeds: streamFeeds }) },
+    ],
   });
 
   const server = app.listen(config.port, config.host);
