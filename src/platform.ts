@@ -52,6 +52,26 @@ export async function openStores(config: Config): Promise<{ eventStore: EventSto
   return { eventStore, readStore };
 }
 
+/** How long in-flight requests may take to finish on stop before their connections are cut. */
+export const SHUTDOWN_DRAIN_MS = 5_000;
+
+/**
+ * Stops accepting connections and lets in-flight requests finish: idle keep-alive connections are
+ * closed at once and again as requests complete; whatever is still busy after `ms` is cut.
+ */
+async function drain(server: Server, ms: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
+  let deadline: NodeJS.Timeout | undefined;
+  const cut = new Promise<void>((resolve) => (deadline = setTimeout(resolve, ms)));
+  await Promise.race([closed, cut]);
+  clearInterval(reapIdle);
+  clearTimeout(deadline);
+  server.closeAllConnections();
+  await closed;
+}
+
 export interface RunningPlatform {
   url: string;
   server: Server;
@@ -175,10 +195,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     newEvaluator: alerting.newEvaluator,
     liveListeners: () => alerting.hub.listenerCount(),
     async stop() {
+      // Processes first: the live feed's stop ends every SSE response.
       for (const process of processes) await process.stop();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await drain(server, SHUTDOWN_DRAIN_MS);
       await runner.stop();
       await eventStore.close();
       await readStore.close();
