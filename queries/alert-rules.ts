@@ -4,9 +4,12 @@ import type { EventStore } from '../src/eventstore/port.js';
 import { EVALUATION_OUTCOMES, ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
 import { severitySchema } from '../src/events/vocabulary.js';
 import { okPage } from '../src/http/envelope.js';
+import { DEFAULT_PAGE_SIZE } from '../src/http/pagination.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';
+import { optionalString } from '../src/http/optional-string.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
+import { listParameters } from '../src/http/query-parameters.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 
 /** The rule's watch state, as its evaluations left it (see RuleWatch). */
@@ -29,14 +32,14 @@ export const alertRuleView = (doc: AlertRuleDoc) => ({
   tenant_id: doc.tenantId,
   env_id: doc.envId,
   name: doc.name,
-  description: doc.description,
+  description: optionalString(doc.description),
   metric: doc.metric,
   condition: doc.condition,
   threshold: doc.threshold,
   evaluation_window_minutes: doc.evaluationWindowMinutes,
   severity: doc.severity,
   escalation_policy_id: doc.escalationPolicyId,
-  cluster_id: doc.clusterId,
+  cluster_id: optionalString(doc.clusterId),
   is_enabled: doc.isEnabled,
   active_incident_id: doc.activeIncidentId,
   ...watchView(doc),
@@ -57,11 +60,12 @@ const historyQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   outcome: z.enum(EVALUATION_OUTCOMES).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  limit: z.coerce.number().int().min(1).max(500).default(DEFAULT_PAGE_SIZE),
   cursor: z.string().regex(/^\d+$/, 'not a cursor from this API').optional(),
 });
 
 const HISTORY_READ_BATCH = 500;
+const HISTORY_FILTERS = ['from', 'to', 'outcome'];
 
 export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore: EventStore }) {
   const router = readModelRoutes<AlertRuleDoc>(deps.reader, {
@@ -72,6 +76,7 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
     sort: [['createdAt', 'desc']],
     view: alertRuleView,
     visible: (doc) => !doc.deleted,
+    accepts: Object.keys(listQuery.shape),
     listFilter: (ctx) => {
       const query = listQuery.parse(ctx.query);
       const filter: Filter = { deleted: false };
@@ -86,7 +91,7 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
    * Evaluations newest first, straight from the rule's evaluation stream; the cursor is a revision.
    * A deleted rule's history stays readable (auditors); only another tenant's or a never-existing rule is 404.
    */
-  router.get('/alert-rules/:id/history', requires('alerts:read'), async (ctx) => {
+  router.get('/alert-rules/:id/history', requires('alerts:read'), listParameters(HISTORY_FILTERS), async (ctx) => {
     const doc = await findTenantDoc<AlertRuleDoc>(deps.reader, ALERT_RULES, ctx.state.principal.tenantId, ctx.params.id!);
     if (!doc) throw notFound('alert rule');
     const query = historyQuery.parse(ctx.query);

@@ -26,6 +26,7 @@ export function channelQueryRoutes(deps: { reader: ReadModelReader }) {
     collection: CHANNELS,
     sort: [['createdAt', 'desc']],
     view: channelView,
+    accepts: ['type'],
     listFilter: (ctx): Filter => {
       const type = ctx.query.type;
       if (type === undefined) return {};

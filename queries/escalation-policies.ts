@@ -1,4 +1,5 @@
 import { ESCALATION_POLICIES, type EscalationPolicyDoc } from '../projections/escalation-policies.js';
+import { optionalString } from '../src/http/optional-string.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
@@ -6,7 +7,7 @@ import type { ReadModelReader } from '../src/readstore/port.js';
 export const escalationPolicyView = (doc: EscalationPolicyDoc) => ({
   id: doc.id,
   name: doc.name,
-  description: doc.description,
+  description: optionalString(doc.description),
   stages: doc.stages,
   repeat_interval_minutes: doc.repeatIntervalMinutes,
   created_at: doc.createdAt,

@@ -1,12 +1,13 @@
 import { GROUPS, type GroupDoc } from '../projections/groups.js';
 import type { GrantSource } from '../src/auth/effective-permissions.js';
+import { optionalString } from '../src/http/optional-string.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
 export const groupView = (doc: GroupDoc) => ({
   id: doc.id,
   name: doc.name,
-  description: doc.description,
+  description: optionalString(doc.description),
   permissions: doc.permissions,
   member_ids: doc.memberIds,
   created_at: doc.createdAt,

@@ -7,17 +7,35 @@ import Router from '@koa/router';
 import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
 import type { LiveEventHub } from '../src/eventstore/live-event-hub.js';
 import { requires } from '../src/http/guard.js';
-import { badRequest } from '../src/http/problem.js';
+import { badRequest, HttpProblem } from '../src/http/problem.js';
+import { queryParameters } from '../src/http/query-parameters.js';
 import { openSse, type SseChannel } from '../src/http/sse.js';
 import type { AppState } from '../src/http/state.js';
 
 const CATCH_UP_BATCH = 1000;
 
+/** Under /api/v1; a browser's EventSource authenticates with a stream ticket (src/http/stream-tickets.ts). */
+export const INCIDENT_STREAM_PATH = '/incidents/stream';
+
+/**
+ * An id past the log's head was never sent by this log (another deployment's, or a log that was
+ * reset): following from it would silently skip every event until the log got there.
+ */
+async function refuseBeyondHead(eventStore: EventStore, lastEventId: bigint) {
+  const head = await eventStore.headPosition();
+  if (lastEventId <= head) return;
+  throw new HttpProblem(
+    400, 'Bad Request', `Last-Event-ID ${lastEventId} is beyond the head of the log (${head}); reconnect without it`,
+    [{ path: '/last_event_id', message: 'beyond the head of the log' }], { head_position: String(head) },
+  );
+}
+
 export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEventHub; heartbeatMs: number }) {
   const router = new Router<AppState>();
-  router.get('/incidents/stream', requires('incidents:read'), async (ctx) => {
+  router.get(INCIDENT_STREAM_PATH, requires('incidents:read'), queryParameters(['last_event_id', 'ticket']), async (ctx) => {
     const rawLastId = ctx.get('Last-Event-ID') || (ctx.query.last_event_id as string | undefined) || '';
     if (rawLastId && !/^\d+$/.test(rawLastId)) throw badRequest('Last-Event-ID must be an id this stream sent');
+    if (rawLastId) await refuseBeyondHead(deps.eventStore, BigInt(rawLastId));
     const tenantId = ctx.state.principal.tenantId;
     const belongs = (event: RecordedEvent) => event.streamName.startsWith('incident-') && event.metadata.tenantId === tenantId;
 

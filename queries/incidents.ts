@@ -7,7 +7,9 @@ import { severitySchema } from '../src/events/vocabulary.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
+import { optionalString } from '../src/http/optional-string.js';
 import { storedResourceId } from '../src/http/resource-id.js';
+import { queryParameters } from '../src/http/query-parameters.js';
 import { badRequest, forbidden, notFound } from '../src/http/problem.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 
@@ -26,7 +28,12 @@ const listQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
 });
 
-export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) => publicIncident(view);
+export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) => publicIncident(withOptionalStrings(view));
+
+/** The incident's optional strings, null when unset (a note may have been sent as ""). */
+const withOptionalStrings = <V extends { cluster_id: string | null; resolution_note: string | null }>(view: V): V => ({
+  ...view, cluster_id: optionalString(view.cluster_id), resolution_note: optionalString(view.resolution_note),
+});
 
 export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore: EventStore }) {
   const router = readModelRoutes<IncidentDoc>(deps.reader, {
@@ -37,6 +44,7 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
     sort: [['triggered_at', 'desc']],
     view: incidentView,
     item: false,
+    accepts: Object.keys(listQuery.shape),
     listFilter: (ctx) => {
       const query = listQuery.parse(ctx.query);
       const filter: Filter = {};
@@ -63,7 +71,7 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
   };
 
   /** The incident now (read model), or with ?as_of= as it was then, folded from its events. */
-  router.get('/incidents/:id', requires('incidents:read'), async (ctx) => {
+  router.get('/incidents/:id', requires('incidents:read'), queryParameters(['as_of']), async (ctx) => {
     const { tenantId } = ctx.state.principal;
     const asOf = ctx.query.as_of;
     if (asOf === undefined) {
@@ -81,11 +89,11 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
     const state = upTo.reduce(evolveIncident, initialIncidentState());
     if (!state.exists) throw notFound(`incident at ${moment.data} (it was triggered later)`);
     const { exists: _e, ...view } = state;
-    ok(ctx, { ...publicIncident(view), as_of: new Date(at).toISOString() });
+    ok(ctx, { ...publicIncident(withOptionalStrings(view)), as_of: new Date(at).toISOString() });
   });
 
   /** The raw event history, for auditors. */
-  router.get('/incidents/:id/events', requires('audit:read'), async (ctx) => {
+  router.get('/incidents/:id/events', requires('audit:read'), queryParameters([]), async (ctx) => {
     const loaded = await loadIncidentEvents(ctx.state.principal.tenantId, ctx.params.id!);
     ok(
       ctx,

@@ -7,6 +7,8 @@ import { ok, okPage } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { pageRequest, type PageRequest } from '../src/http/pagination.js';
 import { notFound } from '../src/http/problem.js';
+import { listParameters, queryParameters } from '../src/http/query-parameters.js';
+import { optionalString } from '../src/http/optional-string.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader, Scalar } from '../src/readstore/port.js';
 
@@ -16,7 +18,7 @@ const isCustomRole = (role: RoleDoc | BuiltInRole): role is RoleDoc => typeof (r
 export const roleView = (role: RoleDoc | BuiltInRole) => ({
   id: role.id,
   name: role.name,
-  description: role.description,
+  description: optionalString(role.description),
   permissions: role.permissions,
   built_in: !isCustomRole(role),
   created_at: isCustomRole(role) ? role.createdAt : null,
@@ -86,12 +88,12 @@ async function readRolePage(reader: ReadModelReader, tenantId: string, page: Pag
 export function roleQueryRoutes(deps: { reader: ReadModelReader }) {
   const router = new Router<AppState>();
 
-  router.get('/roles', requires('iam:read'), async (ctx) => {
+  router.get('/roles', requires('iam:read'), listParameters(), async (ctx) => {
     const { items, page } = await readRolePage(deps.reader, ctx.state.principal.tenantId, pageRequest(ctx));
     okPage(ctx, items.map(roleView), page);
   });
 
-  router.get('/roles/:id', requires('iam:read'), async (ctx) => {
+  router.get('/roles/:id', requires('iam:read'), queryParameters([]), async (ctx) => {
     const role = await findRole(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
     if (!role) throw notFound('role');
     if (isCustomRole(role)) ctx.set('ETag', etagOf(role.revision));

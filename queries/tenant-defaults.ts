@@ -4,6 +4,7 @@ import type { PermissionGrants } from '../src/events/permission-grants.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
+import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
@@ -19,7 +20,7 @@ export const tenantDefaultsView = (doc: TenantDefaultsDoc | null) => ({
 
 export function tenantDefaultsQueryRoutes(deps: { reader: ReadModelReader }) {
   const router = new Router<AppState>();
-  router.get('/tenant/permission-defaults', requires('iam:read'), async (ctx) => {
+  router.get('/tenant/permission-defaults', requires('iam:read'), queryParameters([]), async (ctx) => {
     const doc = await tenantDefaults(deps.reader, ctx.state.principal.tenantId);
     if (doc) ctx.set('ETag', etagOf(doc.revision));
     ok(ctx, tenantDefaultsView(doc));

@@ -9,6 +9,7 @@ import { USER_PERMISSION_OVERRIDES, type UserOverridesDoc } from '../projections
 import { allowedPermissions, effectivePermissions } from '../src/auth/effective-permissions.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
+import { queryParameters } from '../src/http/query-parameters.js';
 import { notFound } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
@@ -18,14 +19,14 @@ import { findUser } from './users.js';
 export function userPermissionQueryRoutes(deps: { reader: ReadModelReader }) {
   const router = new Router<AppState>();
 
-  router.get('/users/:id/permission-overrides', requires('iam:read'), async (ctx) => {
+  router.get('/users/:id/permission-overrides', requires('iam:read'), queryParameters([]), async (ctx) => {
     const user = await findUser(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
     if (!user) throw notFound('user');
     const overrides = await deps.reader.get<UserOverridesDoc>(USER_PERMISSION_OVERRIDES, user.id);
     ok(ctx, { user_id: user.id, permissions: overrides?.permissions ?? {} });
   });
 
-  router.get('/users/:id/permissions', requires('iam:read'), async (ctx) => {
+  router.get('/users/:id/permissions', requires('iam:read'), queryParameters([]), async (ctx) => {
     const user = await findUser(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
     if (!user) throw notFound('user');
     const effective = effectivePermissions(await permissionLevelsOfUser(deps.reader, user));

@@ -1,5 +1,6 @@
 import { USERS, type UserDoc } from '../projections/users.js';
 import { badRequest } from '../src/http/problem.js';
+import { optionalString } from '../src/http/optional-string.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 
@@ -8,7 +9,7 @@ export const userView = (doc: UserDoc) => ({
   id: doc.id,
   email: doc.email,
   name: doc.name,
-  role_id: doc.roleId,
+  role_id: optionalString(doc.roleId),
   group_ids: doc.groupIds,
   created_at: doc.createdAt,
   last_login: doc.lastLogin,
@@ -49,6 +50,7 @@ export function userQueryRoutes(deps: { reader: ReadModelReader }) {
     sort: [['createdAt', 'desc']],
     view: userView,
     visible: (doc) => !doc.removed,
+    accepts: ['is_active', 'email', 'group_id'],
     listFilter: (ctx) => listFilter(ctx.query),
   });
 }

@@ -15,6 +15,7 @@ import {
 } from '../src/gateways/warehouse/port.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
+import { queryParameters } from '../src/http/query-parameters.js';
 import { HttpProblem, serviceUnavailable } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
 
@@ -61,26 +62,27 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
       }
     };
 
-  const read = requires('warehouse:read');
+  // The cluster and schema come from the token: these routes take no query parameters.
+  const read = [requires('warehouse:read'), queryParameters([])] as const;
 
   router.get(
     '/warehouse/cluster',
-    read,
+    ...read,
     answer((envId) => gateway.cluster(envId), (health) => ({ clusters: health.clusters, nodes: health.nodes, totals: health.totals }), true),
   );
   router.get(
     '/warehouse/queries/slow',
-    read,
+    ...read,
     answer((envId) => gateway.slowQueries(envId), (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS }), true),
   );
   router.get(
     '/warehouse/queries/spill',
-    read,
+    ...read,
     answer((envId) => gateway.spillQueries(envId), (queries) => ({ queries, lookback_hours: SPILL_LOOKBACK_HOURS, limit: SPILL_TOP_N }), true),
   );
   router.get(
     '/warehouse/tables/vacuum',
-    read,
+    ...read,
     answer(
       (envId) => gateway.vacuumCandidates(envId),
       (tables) => ({
@@ -91,13 +93,13 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
   );
   router.get(
     '/warehouse/tables/alerts',
-    read,
     // stl_alert_event_log and sys_query_detail are query views too: restricted, they hold our own queries' alerts only.
+    ...read,
     answer((envId) => gateway.tableAlerts(envId), (alerts) => ({ alerts, lookback_days: TABLE_ALERT_LOOKBACK_DAYS }), true),
   );
   router.get(
     '/warehouse/storage',
-    read,
+    ...read,
     answer((envId) => gateway.storage(envId), (tables) => ({ tables })),
   );
   return router;

@@ -9,6 +9,14 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .default('false')
   .transform((value) => ['true', '1', 'yes'].includes(value));
+/** `scheme://host[:port]` and nothing else: a wildcard or a path would never match a browser's Origin. */
+const isExactOrigin = (origin: string) => {
+  try {
+    return new URL(origin).origin === origin;
+  } catch {
+    return false;
+  }
+};
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /** Outbound notifications (src/gateways/notify): unset SMTP or SMS provider means the DATA_DIR/outbox. */
@@ -42,6 +50,12 @@ const environmentSchema = z.object({
   ALERT_EVALUATION_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** Heartbeat comment period on server-sent event streams. */
   SSE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  /** Browser origins allowed by CORS: comma-separated exact origins (`https://app.example.com`); none by default. */
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
+    .refine((origins) => origins.every(isExactOrigin), 'must be comma-separated origins like https://app.example.com (no *, no path)')
+    .default([]),
   /** Identity provider management API (Auth0-style) for invitations; all three or none. */
   IDP_MANAGEMENT_URL: optionalUrl,
   IDP_CLIENT_ID: z.string().min(1).optional(),
@@ -69,6 +83,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     warehouseEnvironmentsFile: env.WAREHOUSE_ENVIRONMENTS,
     alertEvaluationIntervalSeconds: env.ALERT_EVALUATION_INTERVAL_SECONDS,
     sseHeartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
+    corsOrigins: env.CORS_ORIGINS,
     /** Unset: invitations are written to DATA_DIR/outbox. */
     notify: {
       smtpUrl: env.SMTP_URL,

@@ -5,6 +5,9 @@
 import { ConfigError, loadConfig } from './config.js';
 import { startPlatform } from './platform.js';
 
+/** `docker stop` waits 10 s before SIGKILL; the platform stops well within it. */
+const SHUTDOWN_BOUND_MS = 9_000;
+
 async function main() {
   let config;
   try {
@@ -17,7 +20,7 @@ async function main() {
     throw error;
   }
   const platform = await startPlatform(config);
-  const lines = [`warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${config.port})`];
+  const lines = [`warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${new URL(platform.url).port})`];
   if (platform.devClient) {
     const c = platform.devClient;
     lines.push(
@@ -36,13 +39,27 @@ async function main() {
   }
   console.log(lines.join('\n'));
 
+  // Drain in-flight requests, close SSE streams, flush and close the stores, exit 0; a stop that
+  // hangs past SHUTDOWN_BOUND_MS exits 1 rather than leaving a process nobody waits for.
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     console.log(`${signal}: shutting down`);
-    await platform.stop();
+    setTimeout(() => {
+      console.error(`shutdown did not finish within ${SHUTDOWN_BOUND_MS} ms; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_BOUND_MS).unref();
+    try {
+      await platform.stop();
+    } catch (error) {
+      console.error('shutdown failed:', error instanceof Error ? error.message : error);
+      process.exit(1);
+    }
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 // A promise nobody handled is a bug, not a reason to stop serving: log it loudly and go on.

@@ -26,7 +26,9 @@ import { validatingEventStore } from './eventstore/validating.js';
 import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
-import { createApp } from './http/app.js';
+import { API_PREFIX, createApp } from './http/app.js';
+import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
+import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
 import { operationalRoutes } from './http/public-routes.js';
 import { createLogger } from './logger.js';
 import { createPlatformMetrics } from './metrics.js';
@@ -49,6 +51,26 @@ export async function openStores(config: Config): Promise<{ eventStore: EventSto
     ? await openMongoReadStore(config.mongodb.url, { dbName: config.mongodb.database })
     : openSqliteReadStore(join(config.dataDir, 'read-models.db'));
   return { eventStore, readStore };
+}
+
+/** How long in-flight requests may take to finish on stop before their connections are cut. */
+export const SHUTDOWN_DRAIN_MS = 5_000;
+
+/**
+ * Stops accepting connections and lets in-flight requests finish: idle keep-alive connections are
+ * closed at once and again as requests complete; whatever is still busy after `ms` is cut.
+ */
+async function drain(server: Server, ms: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
+  let deadline: NodeJS.Timeout | undefined;
+  const cut = new Promise<void>((resolve) => (deadline = setTimeout(resolve, ms)));
+  await Promise.race([closed, cut]);
+  clearInterval(reapIdle);
+  clearTimeout(deadline);
+  server.closeAllConnections();
+  await closed;
 }
 
 export interface RunningPlatform {
@@ -135,18 +157,25 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   });
   await runner.start();
 
+  // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
+  const streamTickets = createStreamTicketStore({ now });
+  const streamFeeds = [`${API_PREFIX}${INCIDENT_STREAM_PATH}`];
   const { app, routers } = createApp({
+    corsOrigins: config.corsOrigins,
     logger,
     metrics,
     publicRoutes,
     permissions: iam.permissions,
     afterAuthentication: iam.afterAuthentication,
-    authenticate: authenticate({
+    authenticate: bearerOrStreamTicket(streamTickets, authenticate({
       jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
       issuer: config.auth.issuer,
       audience: config.baseUrl,
-    }),
-    modules: areas.flatMap((area) => area.routes),
+    })),
+    modules: [
+      ...areas.flatMap((area) => area.routes),
+      { alias: false, routes: () => streamTicketRoutes({ tickets: streamTickets, feeds: streamFeeds }) },
+    ],
   });
 
   const server = app.listen(config.port, config.host);
@@ -170,10 +199,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     newEvaluator: alerting.newEvaluator,
     liveListeners: () => alerting.hub.listenerCount(),
     async stop() {
+      // Processes first: the live feed's stop ends every SSE response.
       for (const process of processes) await process.stop();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await drain(server, SHUTDOWN_DRAIN_MS);
       await runner.stop();
       await eventStore.close();
       await readStore.close();

@@ -78,7 +78,7 @@ const invalidBodies: [string, unknown, string[]][] = [
   ['a pager mapping missing a severity', { ...pager, config: { ...pager.config, severity_mapping: { critical: 'critical', high: 'error', medium: 'warning' } } }, ['/config/severity_mapping/low']],
   ['a webhook with a bad method', { name: 'w', type: 'webhook', config: { url: 'https://h.example', headers: {}, method: 'GET' } }, ['/config/method']],
   ['a missing name', { type: 'email', config: email.config }, ['/name']],
-  ['a body that is not an object', [1, 2], ['/']],
+  ['a body that is not an object', [1, 2], ['']],
 ];
 
 for (const [title, body, paths] of invalidBodies) {

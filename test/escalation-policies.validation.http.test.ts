@@ -45,7 +45,7 @@ const invalidBodies: [string, unknown, string[]][] = [
   ['an unknown target field', withTarget({ ...onCall, phone: '+100' }), ['/stages/0/targets/0']],
   ['a missing name', { stages: policy.stages }, ['/name']],
   ['a blank name', { ...policy, name: '  ' }, ['/name']],
-  ['a body that is not an object', [policy], ['/']],
+  ['a body that is not an object', [policy], ['']],
   ['a user that does not exist', withTarget({ type: 'user', id: randomUUID(), channels: ['email'] }), ['/stages/0/targets/0/id']],
   ['a group that does not exist', withTarget({ type: 'group', id: randomUUID(), channels: ['chat'] }), ['/stages/0/targets/0/id']],
   ['a channel that does not exist', { ...policy, stages: [stage(1, 0, [onCall, { type: 'channel', id: randomUUID() }])] }, ['/stages/0/targets/0/id', '/stages/0/targets/1/id']],

@@ -46,3 +46,15 @@ test('when the subscription ends, listeners are told and the next listener start
   await hub.close();
   await real.close();
 });
+
+test('closing the hub ends every listener, so SSE responses end and a shutdown is not held up', async (t) => {
+  const real = store();
+  const hub = createLiveEventHub(real, logger);
+  let ended = 0;
+  await hub.listen(() => {}, () => ended++);
+  await hub.listen(() => {}, () => ended++);
+  await hub.close();
+  t.is(ended, 2);
+  t.is(hub.listenerCount(), 0);
+  await real.close();
+});

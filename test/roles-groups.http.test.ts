@@ -46,7 +46,7 @@ test('custom roles: create, read, replace and delete; unknown permission names a
   t.is((await app.request('POST', '/api/v1/roles', { caller: owner, body: { name: 'owner', permissions: {} } })).status, 409, 'built-in names are taken');
 
   const role = await post(owner, '/api/v1/roles', { name: 'Triage', permissions: { 'incidents:write': 'allow' } });
-  t.like(role, { name: 'Triage', description: '', built_in: false, permissions: { 'incidents:write': 'allow' } });
+  t.like(role, { name: 'Triage', description: null, built_in: false, permissions: { 'incidents:write': 'allow' } });
   const replaced = await app.request('PUT', `/api/v1/roles/${role.id}`, { caller: owner, body: { name: 'Triage', description: 'First line', permissions: { 'incidents:read': 'allow' } } });
   t.is(replaced.status, 200);
   t.like(replaced.body.data, { description: 'First line', permissions: { 'incidents:read': 'allow' } });
@@ -99,7 +99,7 @@ test('groups: CRUD, membership by route and by group_ids, and no deletion while 
   t.deepEqual((await app.request('GET', `/api/v1/groups/${group.id}`, { caller: owner })).body.data.member_ids, []);
 
   const renamed = await app.request('PUT', `/api/v1/groups/${group.id}`, { caller: owner, body: { name: 'Data engineers', permissions: {} } });
-  t.like(renamed.body.data, { name: 'Data engineers', description: '', permissions: {} });
+  t.like(renamed.body.data, { name: 'Data engineers', description: null, permissions: {} });
   t.is((await app.request('DELETE', `/api/v1/groups/${group.id}`, { caller: owner })).status, 200);
   t.deepEqual((await app.request('GET', '/api/v1/groups', { caller: owner })).body.data, []);
 });

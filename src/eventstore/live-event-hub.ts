@@ -68,10 +68,13 @@ export function createLiveEventHub(eventStore: EventStore, logger: Logger) {
       return { from: position, stop: () => registrations.delete(registration) };
     },
     listenerCount: () => registrations.size,
+    /** Stops following the log and ends every listener (SSE responses close, so a shutdown is not held up). */
     async close() {
       closed = true;
       await subscription?.close();
+      const ended = [...registrations];
       registrations.clear();
+      for (const registration of ended) registration.onEnd();
     },
   };
 }

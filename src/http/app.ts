@@ -3,7 +3,8 @@
  *
  *   request id + access log + duration metric
  *   → problem+json errors
- *   → JSON body (1 MiB)
+ *   → CORS (preflights answered here, before authentication)
+ *   → JSON body (1 MiB; 415 for other types, form bodies only on FORM_BODY_PATHS)
  *   → public routes (health, metrics, identity provider)
  *   → authentication (every other route) → permission check helper
  *   → API routes, under /api/v1 and, for the paths the spec lists unprefixed, also at the root
@@ -14,6 +15,7 @@ import type { Logger } from 'pino';
 import type { PermissionResolver } from '../auth/permission-resolver.js';
 import type { PlatformMetrics } from '../metrics.js';
 import { jsonBody } from './body.js';
+import { cors } from './cors.js';
 import { problemJson } from './error-handler.js';
 import { requestContext } from './request-context.js';
 import type { AppState } from './state.js';
@@ -34,6 +36,8 @@ export interface AppDeps {
   /** Runs after authentication and before any route: e.g. deactivated users are refused here. */
   afterAuthentication?: Middleware<AppState>[];
   modules: ApiModule[];
+  /** Browser origins allowed by CORS (CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 export const API_PREFIX = '/api/v1';
@@ -62,6 +66,7 @@ export function createApp(deps: AppDeps) {
 
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(problemJson);
+  app.use(cors(deps.corsOrigins ?? []));
   app.use(jsonBody());
   for (const router of deps.publicRoutes) app.use(router.routes());
   app.use(deps.authenticate);

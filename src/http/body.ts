@@ -1,24 +1,89 @@
+/**
+ * Request bodies: JSON objects up to 1 MiB. A body that is not JSON is 415 (on POST, PUT, PATCH),
+ * malformed JSON is 400 naming the position (never echoing the body, which may hold secrets),
+ * `null`, arrays and scalars are 400 "body must be a JSON object", more than 1 MiB is 413.
+ * A POST, PUT or PATCH without a body gets `{}`, as before.
+ */
 import { bodyParser } from '@koa/bodyparser';
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import { jsonErrorPosition } from './json-error-position.js';
+import { badRequest, HttpProblem } from './problem.js';
 
-/** JSON bodies up to 1 MiB; larger ones are 413, malformed JSON is 400 (both as problem+json). */
-export const MAX_BODY = '1mb';
+export const MAX_BODY_BYTES = 1024 * 1024;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * The OAuth token endpoint of the built-in identity provider also takes form bodies: RFC 6749
- * (4.4.2) has clients send application/x-www-form-urlencoded. Every other route takes JSON only.
+ * The hook for endpoints that must also take form-encoded bodies: the OAuth token endpoint
+ * (RFC 6749 section 4.4.2 has clients send `application/x-www-form-urlencoded`). On these paths a
+ * form body is parsed into `ctx.request.body` (an object of strings) instead of being a 415.
  */
-const FORM_BODY_PATHS = new Set(['/oauth/token']);
+export const FORM_BODY_PATHS: ReadonlySet<string> = new Set(['/oauth/token']);
 
-export function jsonBody(): Middleware {
-  const json = bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY, encoding: 'utf-8' }) as unknown as Middleware;
-  const jsonOrForm = bodyParser({
-    enableTypes: ['json', 'form'], jsonLimit: MAX_BODY, formLimit: MAX_BODY, encoding: 'utf-8',
-    // The token endpoint answers an unreadable body with its own (RFC 6749) error; too large stays 413.
-    onError: (error, ctx) => {
-      if ((error as { status?: number }).status === 413) throw error;
+/** Whether the request carries body bytes (an empty POST sends `Content-Length: 0`). */
+function hasBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return Number.isFinite(length) && length > 0;
+}
+
+async function readText(ctx: Context): Promise<string> {
+  const tooLarge = () => new HttpProblem(413, 'Payload Too Large', `the body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (Number(ctx.get('Content-Length') || 0) > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+}
+
+export function parseJsonObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest('the request body is not valid JSON', [{ path: '', message: `invalid JSON at position ${jsonErrorPosition(text)}` }]);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw badRequest('body must be a JSON object', [{ path: '', message: 'body must be a JSON object' }]);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export function jsonBody(formPaths: ReadonlySet<string> = FORM_BODY_PATHS): Middleware {
+  const formParser = bodyParser({ enableTypes: ['form'], formLimit: String(MAX_BODY_BYTES) }) as unknown as Middleware;
+  /**
+   * The token endpoint answers an unreadable or unexpected body with its own RFC 6749 error
+   * (invalid_request), so here it is only marked, never refused; too large stays 413.
+   */
+  const tokenEndpointBody = async (ctx: Context, next: Next) => {
+    try {
+      if (ctx.is('application/x-www-form-urlencoded')) return await formParser(ctx, next);
+      if (ctx.is('application/json', 'application/*+json')) ctx.request.body = parseJsonObject(await readText(ctx));
+      else ctx.state.unreadableBody = true;
+    } catch (error) {
+      if (error instanceof HttpProblem && error.status === 413) throw error;
       ctx.state.unreadableBody = true;
-    },
-  }) as unknown as Middleware;
-  return (ctx, next) => (FORM_BODY_PATHS.has(ctx.path) ? jsonOrForm(ctx, next) : json(ctx, next));
+    }
+    return next();
+  };
+  return async (ctx: Context, next: Next) => {
+    if (!hasBody(ctx.req)) {
+      if (BODY_METHODS.has(ctx.method)) ctx.request.body = {};
+      return next();
+    }
+    if (formPaths.has(ctx.path)) return tokenEndpointBody(ctx, next);
+    if (ctx.is('application/json', 'application/*+json')) {
+      ctx.request.body = await parseJsonObject(await readText(ctx));
+      return next();
+    }
+    if (BODY_METHODS.has(ctx.method)) {
+      throw new HttpProblem(415, 'Unsupported Media Type', 'the body must be JSON (Content-Type: application/json)');
+    }
+    return next();
+  };
 }

@@ -11,6 +11,7 @@ import { ok, okPage } from './envelope.js';
 import { requires } from './guard.js';
 import { pageRequest, readPage } from './pagination.js';
 import { notFound } from './problem.js';
+import { listParameters, queryParameters } from './query-parameters.js';
 import type { AppState } from './state.js';
 
 /** The tenant's document with this id, or null (also for another tenant's, or one `visible` hides). */
@@ -34,6 +35,8 @@ export interface ReadModelResource<D extends Doc> {
   visible?: (doc: D) => boolean;
   /** Filters from the query string, beyond the tenant (validated; throws a 400). */
   listFilter?: (ctx: CommandContext) => Filter;
+  /** The query parameters `listFilter` reads; any other but `limit` and `cursor` is a 400. */
+  accepts?: readonly string[];
   /** The item answer carries the document's revision as its ETag (default true). */
   etag?: boolean;
   /** Serve `${path}/:id` too (default true; false where the resource answers it in its own way). */
@@ -42,13 +45,13 @@ export interface ReadModelResource<D extends Doc> {
 
 export function readModelRoutes<D extends Doc>(reader: ReadModelReader, resource: ReadModelResource<D>): Router<AppState> {
   const router = new Router<AppState>();
-  router.get(resource.path, requires(resource.permission), async (ctx) => {
+  router.get(resource.path, requires(resource.permission), listParameters(resource.accepts), async (ctx) => {
     const filter: Filter = { ...resource.listFilter?.(ctx), tenantId: ctx.state.principal.tenantId };
     const { items, page } = await readPage<D>(reader, resource.collection, filter, resource.sort, pageRequest(ctx));
     okPage(ctx, items.map(resource.view), page);
   });
   if (resource.item === false) return router;
-  router.get(`${resource.path}/:id`, requires(resource.permission), async (ctx) => {
+  router.get(`${resource.path}/:id`, requires(resource.permission), queryParameters([]), async (ctx) => {
     const doc = await findTenantDoc(reader, resource.collection, ctx.state.principal.tenantId, ctx.params.id!, resource.visible);
     if (!doc) throw notFound(resource.resourceName);
     if (resource.etag !== false) ctx.set('ETag', etagOf(Number(doc.revision)));
