@@ -11,6 +11,7 @@ import { USERS, type UserDoc } from '../projections/users.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';
+import { queryParameters } from '../src/http/query-parameters.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { AppState } from '../src/http/state.js';
 import { currentOnCall } from '../src/oncall/current-on-call.js';
@@ -69,7 +70,7 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
     return { doc, users: await scheduleUsers(deps.reader, tenantId, doc) };
   };
 
-  router.get('/schedules/:id/current-oncall', requires('schedules:read'), async (ctx) => {
+  router.get('/schedules/:id/current-oncall', requires('schedules:read'), queryParameters(['at']), async (ctx) => {
     const query = currentQuery.parse(ctx.query);
     const { doc, users } = await load(ctx.state.principal.tenantId, ctx.params.id!);
     const at = query.at ? new Date(query.at) : deps.now();
@@ -89,7 +90,7 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
     });
   });
 
-  router.get('/schedules/:id/oncall', requires('schedules:read'), async (ctx) => {
+  router.get('/schedules/:id/oncall', requires('schedules:read'), queryParameters(['since', 'until']), async (ctx) => {
     const query = rangeQuery.parse(ctx.query);
     const since = query.since ? new Date(query.since) : deps.now();
     const until = query.until ? new Date(query.until) : new Date(since.getTime() + DEFAULT_RANGE_DAYS * 86_400_000);

@@ -12,6 +12,10 @@ import type { PlatformArea } from './composition/area.js';
 import { composeIam, iamProjections } from './composition/iam.js';
 import { composeNotifications, notificationProjections } from './composition/notifications.js';
 import { composeSchedules, scheduleProjections } from './composition/schedules.js';
+import { composeEscalation } from './composition/escalation.js';
+import type { EscalationManager } from './process/escalation/escalation-manager.js';
+import type { NotifyPort } from './gateways/notify/port.js';
+import type { SchedulerLike } from 'rxjs';
 import { composeWarehouse } from './composition/warehouse.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
@@ -82,6 +86,8 @@ export interface RunningPlatform {
   runner: ReturnType<typeof createProjectionRunner>;
   routers: ReturnType<typeof createApp>['routers'];
   evaluator: Evaluator;
+  escalation: EscalationManager;
+  notify: NotifyPort;
   /** A second evaluator over the same stores (tests of concurrent instances). */
   newEvaluator(): Evaluator;
   liveListeners(): number;
@@ -91,6 +97,10 @@ export interface RunningPlatform {
 export interface PlatformOptions {
   /** The clock of commands, the evaluator and the warehouse (tests drive it; default: real time). */
   now?: () => Date;
+  /** The escalation manager's timers (tests drive them in virtual time; default: real timers). */
+  scheduler?: SchedulerLike;
+  /** Tests: deliveries go to this port instead of the real adapters. */
+  notify?: NotifyPort;
 }
 
 export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
@@ -139,6 +149,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   });
   const notifications = composeNotifications({ commandDeps, reader: readStore });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
+  const escalation = composeEscalation({
+    config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify,
+  });
   const iam = composeIam({
     ...commandDeps,
     reader: readStore,
@@ -149,7 +162,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       : outboxInvitations({ mailer: invitationMailer, signInUrl: config.baseUrl }),
   });
 
-  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting];
+  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
   const runner = createProjectionRunner({
@@ -198,6 +211,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     evaluator: alerting.evaluator,
     newEvaluator: alerting.newEvaluator,
     liveListeners: () => alerting.hub.listenerCount(),
+    escalation: escalation.manager,
+    notify: escalation.notify,
     async stop() {
       // Processes first: the live feed's stop ends every SSE response.
       for (const process of processes) await process.stop();

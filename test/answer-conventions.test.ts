@@ -8,6 +8,7 @@ import { channelView } from '../queries/channels.js';
 import { escalationPolicyView } from '../queries/escalation-policies.js';
 import { groupView } from '../queries/groups.js';
 import { incidentView } from '../queries/incidents.js';
+import { initialEscalation } from '../src/events/escalation.js';
 import { roleView } from '../queries/roles.js';
 import { tenantDefaultsView } from '../queries/tenant-defaults.js';
 import { userView } from '../queries/users.js';
@@ -23,7 +24,7 @@ const VIEWS: [string, () => unknown][] = [
   ['group', () => groupView({ id, tenantId: id, name: 'g', description: '', permissions: {}, memberIds: [], createdAt: at, updatedAt: at, revision: 0 } as never)],
   ['alert rule', () => alertRuleView({ id, tenantId: id, envId: id, name: 'a', description: '', metric: 'm', condition: 'gt', threshold: 1, evaluationWindowMinutes: 5, severity: 'high', escalationPolicyId: id, clusterId: '', isEnabled: true, activeIncidentId: null, createdAt: at, updatedAt: at } as never)],
   ['escalation policy', () => escalationPolicyView({ id, tenantId: id, name: 'p', description: '', stages: [], repeatIntervalMinutes: 0, createdAt: at, updatedAt: at } as never)],
-  ['incident', () => incidentView({ id, tenantId: id, revision: 0, rule_id: id, rule_name: 'r', status: 'resolved', severity: 'high', metric: 'm', condition: 'gt', threshold: 1, env_id: id, cluster_id: '', escalation_policy_id: id, triggered_at: at, acknowledged_at: null, acknowledged_by: null, resolved_at: at, resolved_by: id, resolution_reason: 'manual', resolution_note: '', resolution_value: null, notes: [] } as never)],
+  ['incident', () => incidentView({ id, tenantId: id, revision: 0, rule_id: id, rule_name: 'r', status: 'resolved', severity: 'high', metric: 'm', condition: 'gt', threshold: 1, env_id: id, cluster_id: '', escalation_policy_id: id, triggered_at: at, acknowledged_at: null, acknowledged_by: null, resolved_at: at, resolved_by: id, resolution_reason: 'manual', resolution_note: '', resolution_value: null, notes: [], escalation: initialEscalation(), next_escalation_at: null } as never)],
   ['user', () => userView({ id, tenantId: id, email: 'u@example.com', name: 'u', roleId: '', groupIds: [], createdAt: at, lastLogin: null, isActive: true, invitationStatus: 'pending' } as never)],
   ['channel', () => channelView({ id, tenantId: id, name: 'c', type: 'email', config: { recipients: ['u@example.com'] }, createdAt: at, updatedAt: at } as never)],
   ['tenant defaults', () => tenantDefaultsView(null)],

@@ -1,0 +1,117 @@
+/**
+ * The escalation manager in virtual time over a real embedded event store: a VirtualTimeScheduler
+ * drives its timers and the clock, a recording notify port stands in for the outside world, and a
+ * directory of plain maps stands in for the read models.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
+import { validatingEventStore } from '../../src/eventstore/validating.js';
+import type { EventStore } from '../../src/eventstore/port.js';
+import type { StageSnapshot } from '../../src/events/escalation.js';
+import { incidentStream } from '../../src/events/incident.js';
+import type { AlertMessage, DeliveryOutcome, NotifyPort, NotifyTarget } from '../../src/gateways/notify/port.js';
+import { createEscalationInstruments, createEscalationManager, type EscalationManager } from '../../src/process/escalation/escalation-manager.js';
+import type { ContactUser, TargetDirectory } from '../../src/process/escalation/target-resolution.js';
+
+export const T0 = Date.parse('2026-05-01T10:00:00.000Z');
+export const TENANT = '00000000-0000-4000-8000-0000000000t1'.replace('t1', '01');
+export const POLICY = '00000000-0000-4000-8000-00000000p011'.replace('p011', '0011');
+export const minutes = (m: number) => T0 + m * 60_000;
+
+export interface Delivered {
+  at: number;
+  medium: string;
+  to: string;
+  status: AlertMessage['status'];
+  key: string;
+}
+
+export const user = (id: string, extra: Partial<ContactUser> = {}): ContactUser => ({ id, name: id, email: `${id.slice(0, 8)}@example.com`, phone: null, active: true, ...extra });
+
+export class VirtualClock {
+  readonly scheduler = new VirtualTimeScheduler(VirtualAction, Infinity);
+  now = () => new Date(T0 + this.scheduler.frame);
+}
+
+export function createHarness(options: { stages: StageSnapshot[]; repeatIntervalMinutes?: number; directory?: Partial<TargetDirectory>; eventStore?: EventStore; clock?: VirtualClock }) {
+  const clock = options.clock ?? new VirtualClock();
+  const eventStore = options.eventStore ?? validatingEventStore(openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'ww-esc-')), 'events.db') }));
+  const delivered: Delivered[] = [];
+  const notify: NotifyPort = {
+    async deliver(target: NotifyTarget, message: AlertMessage, key: string): Promise<DeliveryOutcome> {
+      const to = target.medium === 'email' ? target.config.recipients.join(',') : target.medium === 'sms' ? target.phone : (target as { channelId: string }).channelId;
+      delivered.push({ at: clock.now().getTime() - T0, medium: target.medium, to, status: message.status, key });
+      return { ok: true, medium: target.medium, target: to, latency_ms: 1, status_code: 202 };
+    },
+  };
+  const users = new Map<string, ContactUser>();
+  const directory: TargetDirectory = {
+    user: async (_tenant, id) => users.get(id) ?? null,
+    activeGroupMembers: async () => [],
+    onCall: async () => null,
+    channel: async () => null,
+    ...options.directory,
+  };
+  const registry = new Registry();
+  const newManager = (): EscalationManager => createEscalationManager({
+    eventStore, notify, directory, now: clock.now, logger: pino({ level: 'silent' }), registry, scheduler: clock.scheduler,
+    instruments: createEscalationInstruments(new Registry()),
+    incidentUrl: (id) => `http://platform.test/api/v1/incidents/${id}`,
+    findPolicy: async () => ({ policyName: 'Primary', stages: options.stages, repeatIntervalMinutes: options.repeatIntervalMinutes ?? 0 }),
+    activeIncidents: async () => [],
+  });
+  const managers: EscalationManager[] = [newManager()];
+
+  const meta = () => ({ tenantId: TENANT, actor: 'tester', correlationId: 'c', causationId: 'c', occurredAt: clock.now().toISOString() });
+  const append = (incidentId: string, type: string, data: Record<string, unknown>) =>
+    eventStore.append(incidentStream(incidentId), [{ type, data, metadata: meta() }]);
+
+  /** Lets every manager handle what is due up to `ms` (virtual), timer by timer, each one's async work awaited. */
+  async function advanceTo(ms: number) {
+    for (let guard = 0; guard < 1000; guard++) {
+      await Promise.all(managers.map((m) => m.idle()));
+      const next = clock.scheduler.actions.find((action) => action.delay <= ms - T0);
+      if (!next) break;
+      clock.scheduler.maxFrames = next.delay;
+      clock.scheduler.flush();
+    }
+    if (clock.scheduler.frame < ms - T0) clock.scheduler.frame = ms - T0;
+    clock.scheduler.maxFrames = Infinity;
+    await Promise.all(managers.map((m) => m.idle()));
+  }
+
+  return {
+    clock, eventStore, delivered, users, managers, append, advanceTo,
+    addManager() {
+      const manager = newManager();
+      managers.push(manager);
+      return manager;
+    },
+    wakeAll(incidentId: string) {
+      for (const manager of managers) manager.wake(incidentId);
+    },
+    async trigger(incidentId: string) {
+      await append(incidentId, 'IncidentTriggered', {
+        incidentId, ruleId: '00000000-0000-4000-8000-000000000099', ruleName: 'Queue wait', ordinal: 1, currentValue: 95, severity: 'high',
+        metric: 'queue_time_seconds', condition: 'gt', threshold: 30, envId: '00000000-0000-4000-8000-000000000098', clusterId: null,
+        escalationPolicyId: POLICY, triggeredAt: clock.now().toISOString(),
+      });
+    },
+    async eventTypes(incidentId: string) {
+      return (await eventStore.readStream(incidentStream(incidentId))).map((e) => e.type);
+    },
+    async firedStages(incidentId: string) {
+      return (await eventStore.readStream(incidentStream(incidentId))).filter((e) => e.type === 'EscalationStageFired')
+        .map((e) => ({ stage: e.data.stageOrder as number, cycle: e.data.cycle as number, at: Date.parse(String(e.data.firedAt)) - T0 }));
+    },
+    async close() {
+      for (const manager of managers) await manager.stop();
+      await eventStore.close();
+    },
+  };
+}
