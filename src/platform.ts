@@ -22,6 +22,9 @@ import { outboxInvitations, outboxMailer } from './gateways/identity/outbox-mail
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import { validatingEventStore } from './eventstore/validating.js';
+import { encryptingEventStore } from './eventstore/encrypting.js';
+import { channelEventSecrets } from './events/channel-secrets.js';
+import { loadSecretBox } from './secrets/key-file.js';
 import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
@@ -38,12 +41,17 @@ import { openSqliteReadStore } from './readstore/sqlite.js';
 /** Every read model of the platform (also what `npm run rebuild` rebuilds). */
 export const projections: Projection[] = [...notificationProjections, ...iamProjections, ...alertingProjections];
 
-/** EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR otherwise. */
+/**
+ * EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR
+ * otherwise. The event store seals channel secrets (src/eventstore/encrypting.ts).
+ */
 export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore }> {
   mkdirSync(config.dataDir, { recursive: true });
-  const eventStore = config.eventStoreUrl
+  const logStore = config.eventStoreUrl
     ? createEventStoreDbStore(config.eventStoreUrl)
     : openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });
+  // Channel secrets are sealed in the log; everything above this line sees them plain (rebuilds too).
+  const eventStore = encryptingEventStore(logStore, loadSecretBox(config.secrets, join(config.dataDir, 'secrets.key')), channelEventSecrets);
   const readStore = config.mongodb
     ? await openMongoReadStore(config.mongodb.url, { dbName: config.mongodb.database })
     : openSqliteReadStore(join(config.dataDir, 'read-models.db'));

@@ -102,3 +102,15 @@ export function keepMaskedSecrets(incoming: ChannelConfigOf, stored: ChannelConf
   if (kept.length > 0 && !sameDestination) return { mustBeGivenAgain: kept };
   return { config };
 }
+
+type ChannelEventData = Record<string, unknown>;
+const replaceConfigSecrets = (data: ChannelEventData, replace: (secret: string) => string): ChannelEventData =>
+  typeof data.type === 'string' && typeof data.config === 'object' && data.config !== null
+    ? { ...data, config: mapChannelSecrets(data.type, data.config as Record<string, unknown>, replace) }
+    : data;
+
+/** The channel events that carry secrets, for encryption at rest (src/eventstore/encrypting.ts). */
+export const channelEventSecrets = {
+  ChannelCreated: replaceConfigSecrets,
+  ChannelUpdated: replaceConfigSecrets,
+};
