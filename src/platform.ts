@@ -25,6 +25,7 @@ import { validatingEventStore } from './eventstore/validating.js';
 import { encryptingEventStore } from './eventstore/encrypting.js';
 import { channelEventSecrets } from './events/channel-secrets.js';
 import { loadSecretBox } from './secrets/key-file.js';
+import type { SecretBox } from './secrets/secret-box.js';
 import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
@@ -38,24 +39,25 @@ import type { ReadStore } from './readstore/port.js';
 import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
-/** Every read model of the platform (also what `npm run rebuild` rebuilds). */
-export const projections: Projection[] = [...notificationProjections, ...iamProjections, ...alertingProjections];
+/** Every read model of the platform (also what `npm run rebuild` rebuilds); secrets seal channel docs. */
+export const projectionsOf = (secrets: SecretBox): Projection[] => [...notificationProjections(secrets), ...iamProjections, ...alertingProjections];
 
 /**
  * EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR
  * otherwise. The event store seals channel secrets (src/eventstore/encrypting.ts).
  */
-export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore }> {
+export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore; secrets: SecretBox }> {
   mkdirSync(config.dataDir, { recursive: true });
   const logStore = config.eventStoreUrl
     ? createEventStoreDbStore(config.eventStoreUrl)
     : openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });
   // Channel secrets are sealed in the log; everything above this line sees them plain (rebuilds too).
-  const eventStore = encryptingEventStore(logStore, loadSecretBox(config.secrets, join(config.dataDir, 'secrets.key')), channelEventSecrets);
+  const secrets = loadSecretBox(config.secrets, join(config.dataDir, 'secrets.key'));
+  const eventStore = encryptingEventStore(logStore, secrets, channelEventSecrets);
   const readStore = config.mongodb
     ? await openMongoReadStore(config.mongodb.url, { dbName: config.mongodb.database })
     : openSqliteReadStore(join(config.dataDir, 'read-models.db'));
-  return { eventStore, readStore };
+  return { eventStore, readStore, secrets };
 }
 
 export interface RunningPlatform {
@@ -120,7 +122,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const iamStamps = iamChangeStamps();
   const warehouse = await composeWarehouse(config, now);
   const alerting = composeAlerting({ config, commandDeps, readStore, metrics: warehouse.metrics, logger, registry: metrics.registry });
-  const notifications = composeNotifications({ commandDeps, reader: readStore });
+  const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets });
   const iam = composeIam({
     ...commandDeps,
     reader: readStore,

@@ -27,17 +27,19 @@ async function createPager(app: TestApp) {
   return { caller, id: created.body.data.id as string, created };
 }
 
-test('the raw bytes of events.db hold no secret after a pager channel is created through the API', async (t) => {
-  const app = await startTestApp();
-  const { id, created } = await createPager(app);
-  t.is(created.status, 201);
-  const events = databaseBytes(app.dataDir, 'events.db');
-  await app.close();
-  t.true(events.includes(id), 'the event is in these files');
-  t.true(events.includes('enc:v1:'), 'sealed');
-  t.false(events.includes(INTEGRATION_KEY));
-  t.false(events.includes(INTEGRATION_KEY.slice(-8)));
-});
+for (const database of ['events.db', 'read-models.db']) {
+  test(`the raw bytes of ${database} hold no secret after a pager channel is created through the API`, async (t) => {
+    const app = await startTestApp();
+    const { id, created } = await createPager(app);
+    t.is(created.status, 201);
+    const bytes = databaseBytes(app.dataDir, database);
+    await app.close();
+    t.true(bytes.includes(id), 'the channel is in these files');
+    t.true(bytes.includes('enc:v1:'), 'sealed');
+    t.false(bytes.includes(INTEGRATION_KEY));
+    t.false(bytes.includes(INTEGRATION_KEY.slice(-8)));
+  });
+}
 
 test('the API still answers masked secrets, and a GET → PUT round trip keeps the secret', async (t) => {
   const app = await startTestApp();
