@@ -5,16 +5,20 @@
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { channelsProjection } from '../projections/channels.js';
+import { secretBox } from '../src/secrets/secret-box.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createProjectionRunner } from '../src/projection/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { devToken, freePort } from '../test/support/platform-process.js';
 import { machine, percentile } from './support/machine.js';
+
+const channels = channelsProjection(secretBox(randomBytes(32)));
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -45,7 +49,7 @@ async function projectionLag() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-lag-'));
   const eventStore = openSqliteEventStore({ filename: join(dir, 'events.db') });
   const readStore = openSqliteReadStore(join(dir, 'read.db'));
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection], logger: pino({ level: 'silent' }) });
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channels], logger: pino({ level: 'silent' }) });
   await runner.start();
   const lags: number[] = [];
   const metadata = { tenantId: '00000000-0000-4000-8000-000000000001', actor: 'bench', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() };

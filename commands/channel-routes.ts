@@ -14,8 +14,8 @@ import { channelDecider, parseChannelBody, type ChannelCommand } from './channel
 export interface ChannelCommandDeps extends CommandDeps {
   /** Read-model view of a channel for the response (masked), after the command. */
   viewChannel: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
-  /** Names of escalation policies that reference the channel (a referenced channel cannot be deleted). */
-  channelReferences: (tenantId: string, id: string) => Promise<string[]>;
+  /** Escalation policies that reference the channel (a referenced channel cannot be deleted). */
+  channelReferences: (tenantId: string, id: string) => Promise<{ id: string; name: string }[]>;
 }
 
 export function channelCommandRoutes(deps: ChannelCommandDeps) {
@@ -52,7 +52,7 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     const expected = ifMatchRevision(ctx);
     const references = await deps.channelReferences(ctx.state.principal.tenantId, id);
     if (references.length > 0) {
-      throw rejectConflict(`the channel is referenced by escalation policies: ${references.join(', ')}`, { referenced_by: references });
+      throw rejectConflict(`the channel is referenced by escalation policies: ${references.map((policy) => policy.name).join(', ')}`, { referenced_by: references });
     }
     const outcome = await run(ctx, { kind: 'DeleteChannel', channelId: id }, expected);
     commandHeaders(ctx, outcome);

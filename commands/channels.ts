@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
-import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
+import { rejectConflict, rejectInvalid, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { evolveChannel, initialChannelState, type ChannelEvent, type ChannelState } from '../src/events/channel.js';
-import { keepMaskedSecrets } from '../src/events/channel-secrets.js';
+import { keepMaskedSecrets, secretPointer } from '../src/events/channel-secrets.js';
 import { SEVERITIES, channelTypeSchema, type ChannelType } from '../src/events/vocabulary.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
@@ -64,7 +64,15 @@ export const channelDecider: Decider<ChannelState, ChannelCommand, ChannelEvent>
         return [{ type: 'ChannelCreated', data: { channelId: command.channelId, name: command.name, type: command.type, config: command.config } }];
       case 'UpdateChannel': {
         if (state.status !== 'active') throw rejectNotFound('notification channel');
-        const config = keepMaskedSecrets(command.type, command.config, state.config, state.type);
+        const stored = state.type && state.config ? { type: state.type, config: state.config } : undefined;
+        const kept = keepMaskedSecrets({ type: command.type, config: command.config }, stored);
+        if ('mustBeGivenAgain' in kept) {
+          throw rejectInvalid(
+            'a masked secret keeps the stored one only while the destination (type, url, webhook_url) is unchanged; give it again in clear',
+            kept.mustBeGivenAgain.map((path) => ({ path: secretPointer(path), message: 'masked: give the secret again for the new destination' })),
+          );
+        }
+        const { config } = kept;
         return [{ type: 'ChannelUpdated', data: { channelId: command.channelId, name: command.name, type: command.type, config } }];
       }
       case 'DeleteChannel':

@@ -1,12 +1,21 @@
 /** Notification channels, read side: list and get, secrets masked. */
 import { CHANNELS, type ChannelDoc } from '../projections/channels.js';
-import { maskChannelConfig } from '../src/events/channel-secrets.js';
+import { mapChannelSecrets, maskChannelConfig } from '../src/events/channel-secrets.js';
 import { CHANNEL_TYPES, type ChannelType } from '../src/events/vocabulary.js';
 import { badRequest } from '../src/http/problem.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
+import { isSealed, type SecretBox } from '../src/secrets/secret-box.js';
 
-/** The channel as clients see it: secrets masked. */
+type SecretOpener = Pick<SecretBox, 'open'>;
+
+/** The document with its secrets opened (the read model keeps them sealed; older plain ones pass). */
+export const openChannelDoc = (doc: ChannelDoc, secrets: SecretOpener): ChannelDoc => ({
+  ...doc,
+  config: mapChannelSecrets(doc.type, doc.config, (value) => (isSealed(value) ? secrets.open(value) : value)),
+});
+
+/** The channel as clients see it (from an opened document): secrets masked. */
 export const channelView = (doc: ChannelDoc) => ({
   id: doc.id,
   name: doc.name,
@@ -16,16 +25,20 @@ export const channelView = (doc: ChannelDoc) => ({
   updated_at: doc.updatedAt,
 });
 
-export const findChannel = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<ChannelDoc>(reader, CHANNELS, tenantId, id);
+/** The tenant's channel with its secrets opened, or null. */
+export async function findChannel(reader: ReadModelReader, secrets: SecretOpener, tenantId: string, id: string) {
+  const doc = await findTenantDoc<ChannelDoc>(reader, CHANNELS, tenantId, id);
+  return doc && openChannelDoc(doc, secrets);
+}
 
-export function channelQueryRoutes(deps: { reader: ReadModelReader }) {
+export function channelQueryRoutes(deps: { reader: ReadModelReader; secrets: SecretOpener }) {
   return readModelRoutes<ChannelDoc>(deps.reader, {
     path: '/notification-channels',
     resourceName: 'notification channel',
     permission: 'channels:read',
     collection: CHANNELS,
     sort: [['createdAt', 'desc']],
-    view: channelView,
+    view: (doc) => channelView(openChannelDoc(doc, deps.secrets)),
     accepts: ['type'],
     listFilter: (ctx): Filter => {
       const type = ctx.query.type;

@@ -18,18 +18,24 @@ export const escalationPolicyView = (doc: EscalationPolicyDoc) => ({
 export const findEscalationPolicy = (reader: ReadModelReader, tenantId: string, id: string) =>
   findTenantDoc<EscalationPolicyDoc>(reader, ESCALATION_POLICIES, tenantId, id);
 
-async function namesOfPolicies(reader: ReadModelReader, tenantId: string, field: 'targetIds' | 'channelIds', id: string) {
-  const docs = await reader.find<EscalationPolicyDoc>(ESCALATION_POLICIES, { tenantId, [field]: { $contains: id } }, { sort: [['name', 'asc']] });
-  return docs.map((doc) => doc.name);
+/** A policy as a reference answer names it: `referenced_by: [{ id, name }]`. */
+export interface PolicyReference {
+  id: string;
+  name: string;
 }
 
-/** Names of the tenant's policies with a stage that targets this notification channel. */
+async function policiesTargeting(reader: ReadModelReader, tenantId: string, field: 'targetIds' | 'channelIds', id: string): Promise<PolicyReference[]> {
+  const docs = await reader.find<EscalationPolicyDoc>(ESCALATION_POLICIES, { tenantId, [field]: { $contains: id } }, { sort: [['name', 'asc']] });
+  return docs.map((doc) => ({ id: doc.id, name: doc.name }));
+}
+
+/** The tenant's policies (id and name, by name) with a stage that targets this notification channel. */
 export const policiesReferencingChannel = (reader: ReadModelReader, tenantId: string, channelId: string) =>
-  namesOfPolicies(reader, tenantId, 'channelIds', channelId.toLowerCase());
+  policiesTargeting(reader, tenantId, 'channelIds', channelId.toLowerCase());
 
 /** Names of the tenant's policies with a stage that targets this id (user, group, schedule or channel). */
-export const policiesReferencingTarget = (reader: ReadModelReader, tenantId: string, targetId: string) =>
-  namesOfPolicies(reader, tenantId, 'targetIds', targetId.toLowerCase());
+export const policiesReferencingTarget = async (reader: ReadModelReader, tenantId: string, targetId: string) =>
+  (await policiesTargeting(reader, tenantId, 'targetIds', targetId.toLowerCase())).map((policy) => policy.name);
 
 export function escalationPolicyQueryRoutes(deps: { reader: ReadModelReader }) {
   return readModelRoutes<EscalationPolicyDoc>(deps.reader, {

@@ -17,6 +17,12 @@ const isExactOrigin = (origin: string) => {
     return false;
   }
 };
+/** A 32-byte key, base64 (`openssl rand -base64 32`). */
+const secretsKey = z
+  .string()
+  .trim()
+  .refine((value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+  .transform((value) => Buffer.from(value, 'base64'));
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /** Outbound notifications (src/gateways/notify): unset SMTP or SMS provider means the DATA_DIR/outbox. */
@@ -61,6 +67,14 @@ const environmentSchema = z.object({
   IDP_CLIENT_ID: z.string().min(1).optional(),
   IDP_CLIENT_SECRET: z.string().min(1).optional(),
   ...notificationVariables,
+  /** Seals channel secrets in the event log; unset: DATA_DIR/secrets.key (made on first start). */
+  SECRETS_KEY: secretsKey.optional(),
+  /** Comma-separated older keys, still accepted for reading what they sealed. */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .transform((value) => value.split(',').filter((key) => key.trim() !== ''))
+    .pipe(z.array(secretsKey))
+    .optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -84,6 +98,8 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     alertEvaluationIntervalSeconds: env.ALERT_EVALUATION_INTERVAL_SECONDS,
     sseHeartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     corsOrigins: env.CORS_ORIGINS,
+    /** Keys sealing secrets at rest; without `key`, DATA_DIR/secrets.key. */
+    secrets: { key: env.SECRETS_KEY, previousKeys: env.SECRETS_KEY_PREVIOUS ?? [] },
     /** Unset: invitations are written to DATA_DIR/outbox. */
     notify: {
       smtpUrl: env.SMTP_URL,

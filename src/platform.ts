@@ -27,6 +27,10 @@ import { outboxInvitations, outboxMailer } from './gateways/identity/outbox-mail
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import { validatingEventStore } from './eventstore/validating.js';
+import { encryptingEventStore } from './eventstore/encrypting.js';
+import { channelEventSecrets } from './events/channel-secrets.js';
+import { loadSecretBox } from './secrets/key-file.js';
+import type { SecretBox } from './secrets/secret-box.js';
 import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
@@ -42,19 +46,25 @@ import type { ReadStore } from './readstore/port.js';
 import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
-/** Every read model of the platform (also what `npm run rebuild` rebuilds). */
-export const projections: Projection[] = [...notificationProjections, ...iamProjections, ...scheduleProjections, ...alertingProjections];
+/** Every read model of the platform (also what `npm run rebuild` rebuilds); secrets seal channel docs. */
+export const projectionsOf = (secrets: SecretBox): Projection[] => [...notificationProjections(secrets), ...iamProjections, ...scheduleProjections, ...alertingProjections];
 
-/** EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR otherwise. */
-export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore }> {
+/**
+ * EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR
+ * otherwise. The event store seals channel secrets (src/eventstore/encrypting.ts).
+ */
+export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore; secrets: SecretBox }> {
   mkdirSync(config.dataDir, { recursive: true });
-  const eventStore = config.eventStoreUrl
+  const logStore = config.eventStoreUrl
     ? createEventStoreDbStore(config.eventStoreUrl)
     : openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });
+  // Channel secrets are sealed in the log; everything above this line sees them plain (rebuilds too).
+  const secrets = loadSecretBox(config.secrets, join(config.dataDir, 'secrets.key'));
+  const eventStore = encryptingEventStore(logStore, secrets, channelEventSecrets);
   const readStore = config.mongodb
     ? await openMongoReadStore(config.mongodb.url, { dbName: config.mongodb.database })
     : openSqliteReadStore(join(config.dataDir, 'read-models.db'));
-  return { eventStore, readStore };
+  return { eventStore, readStore, secrets };
 }
 
 /** How long in-flight requests may take to finish on stop before their connections are cut. */
@@ -147,10 +157,10 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const alerting = composeAlerting({
     config, commandDeps, readStore, metrics: warehouse.metrics, clusterIds: warehouse.clusterIds, logger, registry: metrics.registry,
   });
-  const notifications = composeNotifications({ commandDeps, reader: readStore });
+  const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   const escalation = composeEscalation({
-    config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify,
+    config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
   });
   const iam = composeIam({
     ...commandDeps,

@@ -4,7 +4,7 @@
  * Run it while the platform is stopped (a running instance keeps its own in-memory positions).
  */
 import { ConfigError, loadConfig } from './config.js';
-import { openStores, projections } from './platform.js';
+import { openStores, projectionsOf } from './platform.js';
 import { rebuildProjection } from './projection/rebuild.js';
 
 function bar(done: bigint, total: bigint, width = 30) {
@@ -16,13 +16,15 @@ function bar(done: bigint, total: bigint, width = 30) {
 async function main() {
   const config = loadConfig();
   const names = process.argv.slice(2);
+  const { eventStore, readStore, secrets } = await openStores(config);
+  const projections = projectionsOf(secrets);
   const unknown = names.filter((name) => !projections.some((p) => p.name === name));
   if (unknown.length > 0) {
     console.error(`unknown projection ${unknown.join(', ')}; known: ${projections.map((p) => p.name).join(', ')}`);
+    await Promise.all([eventStore.close(), readStore.close()]);
     process.exit(2);
   }
   const selected = names.length > 0 ? projections.filter((p) => names.includes(p.name)) : projections;
-  const { eventStore, readStore } = await openStores(config);
   try {
     for (const projection of selected) {
       for (const [collection, indexes] of Object.entries(projection.collections)) await readStore.ensureIndexes(collection, indexes);

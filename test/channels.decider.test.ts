@@ -1,8 +1,9 @@
-import test from 'ava';
-import { channelDecider } from '../commands/channels.js';
-import { maskSecret } from '../src/events/channel-secrets.js';
+import test, { type ExecutionContext } from 'ava';
+import { channelDecider, type ChannelCommand } from '../commands/channels.js';
+import { DomainRejection } from '../src/commanding/domain-rejection.js';
+import { maskChannelConfig, maskSecret, maskSecretUrl } from '../src/events/channel-secrets.js';
 import type { ChannelEvent } from '../src/events/channel.js';
-import { deciderSpec } from './support/decider-spec.js';
+import { deciderSpec, TEST_CONTEXT } from './support/decider-spec.js';
 
 const id = '5b1c2f9e-3a7d-4e2b-9c1f-0d8e7a6b5c4d';
 const pagerConfig = { integration_key: 'R0UTINGKEY123456', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } };
@@ -64,4 +65,59 @@ for (const [title, history] of missing) {
 
 test('delete of a live channel records ChannelDeleted', (t) => {
   deciderSpec(t, channelDecider).given([created]).when({ kind: 'DeleteChannel', channelId: id }).then([deleted]);
+});
+
+const hookConfig = { url: 'https://hooks.example.com/x', method: 'POST', headers: { Authorization: 'Bearer secret-token-1', 'X-Team': 'data-platform' } };
+const hookCreated: ChannelEvent = { type: 'ChannelCreated', data: { channelId: id, name: 'Hook', type: 'webhook', config: hookConfig } };
+const chatConfig = { webhook_url: 'https://hooks.slack.com/services/T000/B000/XXXXsecret', channel_name: '#ops' };
+const chatCreated: ChannelEvent = { type: 'ChannelCreated', data: { channelId: id, name: 'Chat', type: 'chat', config: chatConfig } };
+
+/** The field errors of a refused command (given → when), or a failed assertion. */
+function refusedFields(t: ExecutionContext, history: ChannelEvent[], command: ChannelCommand) {
+  const state = history.reduce(channelDecider.evolve, channelDecider.initialState());
+  const error = t.throws(() => channelDecider.decide(command, state, TEST_CONTEXT), { instanceOf: DomainRejection });
+  t.is(error?.kind, 'invalid');
+  return error?.errors?.map((e) => e.path);
+}
+
+test('a masked header sent with a new url is refused, naming the header to give again', (t) => {
+  const redirected = { ...hookConfig, url: 'https://attacker.example/collect', headers: { ...hookConfig.headers, Authorization: maskSecret(hookConfig.headers.Authorization) } };
+  t.deepEqual(refusedFields(t, [hookCreated], { kind: 'UpdateChannel', channelId: id, name: 'Hook', type: 'webhook', config: redirected }), ['/config/headers/Authorization']);
+});
+
+test('a new url with every secret given in clear is accepted', (t) => {
+  const moved = { ...hookConfig, url: 'https://elsewhere.example/hook', headers: { Authorization: 'Bearer another-token', 'X-Team': 'data-platform' } };
+  deciderSpec(t, channelDecider)
+    .given([hookCreated])
+    .when({ kind: 'UpdateChannel', channelId: id, name: 'Hook', type: 'webhook', config: moved })
+    .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Hook', type: 'webhook', config: moved } }]);
+});
+
+test('a masked header under a header name of its own is not a secret of the channel: stored as sent', (t) => {
+  const renamed = { ...hookConfig, headers: { 'X-Api-Key': maskSecret(hookConfig.headers.Authorization) } };
+  deciderSpec(t, channelDecider)
+    .given([hookCreated])
+    .when({ kind: 'UpdateChannel', channelId: id, name: 'Hook', type: 'webhook', config: renamed })
+    .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Hook', type: 'webhook', config: renamed } }]);
+});
+
+test('the chat webhook_url is masked as scheme, host and the last four characters', (t) => {
+  t.is(maskChannelConfig('chat', chatConfig).webhook_url, 'https://hooks.slack.com/****cret');
+  t.is(maskSecretUrl('https://user:pw@hooks.example.com:8443/a?b=1'), 'https://hooks.example.com:8443/****');
+});
+
+test('a masked chat webhook_url means "unchanged" and keeps the stored one', (t) => {
+  const sentBack = { webhook_url: maskSecretUrl(chatConfig.webhook_url), channel_name: '#ops-renamed' };
+  deciderSpec(t, channelDecider)
+    .given([chatCreated])
+    .when({ kind: 'UpdateChannel', channelId: id, name: 'Chat', type: 'chat', config: sentBack })
+    .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Chat', type: 'chat', config: { ...chatConfig, channel_name: '#ops-renamed' } } }]);
+});
+
+test('a masked secret of another channel type is stored as sent, never swapped for a stored secret', (t) => {
+  const asHook = { url: 'https://attacker.example/collect', method: 'POST', headers: { integration_key: maskSecret(pagerConfig.integration_key) } };
+  deciderSpec(t, channelDecider)
+    .given([created])
+    .when({ kind: 'UpdateChannel', channelId: id, name: 'Pager', type: 'webhook', config: asHook })
+    .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Pager', type: 'webhook', config: asHook } }]);
 });

@@ -162,3 +162,40 @@ test('an unavailable store answers 503 naming it, not 500', async (t) => {
   t.regex(response.body.detail, /read store is unavailable/);
   await local.close().catch(() => {});
 });
+
+test('a masked header PUT back with a new url is 400 naming the header, and the stored secret stays with its url', async (t) => {
+  const caller = app.newTenant();
+  const hook = { name: 'Hook', type: 'webhook', config: { url: 'https://hooks.example.com/in', method: 'POST', headers: { Authorization: 'Bearer stored-secret-token' } } };
+  const created = await app.request('POST', '/notification-channels', { caller, body: hook });
+  const id = created.body.data.id as string;
+  t.is(created.body.data.config.headers.Authorization, '****oken');
+
+  const redirect = { ...hook, config: { ...created.body.data.config, url: 'https://attacker.example/collect' } };
+  const refused = await app.request('PUT', `/notification-channels/${id}`, { caller, body: redirect });
+  t.is(refused.status, 400);
+  t.is(refused.headers.get('content-type'), 'application/problem+json');
+  t.deepEqual(refused.body.errors.map((e: { path: string }) => e.path), ['/config/headers/Authorization']);
+
+  const events = await app.platform.eventStore.readStream(`channel-${id}`);
+  t.is(events.length, 1, 'nothing recorded');
+  t.deepEqual(events[0]!.data.config, hook.config);
+  t.is((await app.request('GET', `/notification-channels/${id}`, { caller })).body.data.config.url, hook.config.url);
+
+  const sameUrl = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { ...hook, name: 'Renamed', config: created.body.data.config } });
+  t.is(sameUrl.status, 200, 'a masked header with the url unchanged keeps the secret');
+  t.deepEqual((await app.platform.eventStore.readStream(`channel-${id}`)).at(-1)!.data.config, hook.config);
+});
+
+test('a chat webhook_url is answered masked; PUT back masked it keeps the stored URL', async (t) => {
+  const caller = app.newTenant();
+  const chat = { name: 'Ops chat', type: 'chat', config: { webhook_url: 'https://hooks.slack.com/services/T0/B0/abcdefSECRET', channel_name: '#ops' } };
+  const created = await app.request('POST', '/notification-channels', { caller, body: chat });
+  t.is(created.status, 201);
+  t.is(created.body.data.config.webhook_url, 'https://hooks.slack.com/****CRET');
+  const id = created.body.data.id as string;
+  const listed = await app.request('GET', '/notification-channels', { caller });
+  t.is(listed.body.data[0].config.webhook_url, 'https://hooks.slack.com/****CRET');
+  const updated = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { ...chat, config: { ...created.body.data.config, channel_name: '#ops-2' } } });
+  t.is(updated.status, 200);
+  t.deepEqual((await app.platform.eventStore.readStream(`channel-${id}`)).at(-1)!.data.config, { ...chat.config, channel_name: '#ops-2' });
+});

@@ -125,11 +125,12 @@ test('a channel that a policy targets cannot be deleted until no policy targets 
   const first = (await create(caller, { ...policy, name: 'First', stages: [stage(1, 0, [{ type: 'channel', id: freedByDelete }])] })).body.data.id;
   const second = (await create(caller, { ...policy, name: 'Second', stages: [stage(1, 0, [onCall]), stage(2, 10, [{ type: 'channel', id: freedByReplace }])] })).body.data.id;
 
-  for (const [channelId, name] of [[freedByDelete, 'First'], [freedByReplace, 'Second']] as const) {
+  for (const [channelId, name, policyId] of [[freedByDelete, 'First', first], [freedByReplace, 'Second', second]] as const) {
     const refused = await app.request('DELETE', `/notification-channels/${channelId}`, { caller });
     t.is(refused.status, 409);
     t.is(refused.headers.get('content-type'), 'application/problem+json');
-    t.deepEqual(refused.body.referenced_by, [name]);
+    t.deepEqual(refused.body.referenced_by, [{ id: policyId, name }], 'the same shape as a refused policy delete');
+    t.regex(refused.body.detail, new RegExp(name));
     t.is((await app.request('GET', `/notification-channels/${channelId}`, { caller })).status, 200, 'still there');
   }
 

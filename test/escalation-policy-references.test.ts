@@ -70,8 +70,10 @@ test('reference lookups name the policies of the tenant that target an id, sorte
     recorded('EscalationPolicyCreated', { ...definition(randomUUID(), 'Schedule', [{ type: 'schedule', id: schedule, channels: ['chat'] }]) }, 0),
     recorded('EscalationPolicyCreated', { ...definition(randomUUID(), 'Foreign', [{ type: 'channel', id: channel, channels: [] }]) }, 0, otherTenant),
   ]);
-  t.deepEqual(await policiesReferencingChannel(store, tenant, channel), ['Alpha', 'Zulu']);
-  t.deepEqual(await policiesReferencingChannel(store, tenant, channel.toUpperCase()), ['Alpha', 'Zulu']);
+  const names = async (id: string) => (await policiesReferencingChannel(store, tenant, id)).map((policy) => policy.name);
+  t.deepEqual(await names(channel), ['Alpha', 'Zulu']);
+  t.deepEqual(await names(channel.toUpperCase()), ['Alpha', 'Zulu']);
+  t.true((await policiesReferencingChannel(store, tenant, channel)).every((policy) => typeof policy.id === 'string' && Object.keys(policy).length === 2), '[{ id, name }]');
   t.deepEqual(await policiesReferencingChannel(store, tenant, user), [], 'a user target is not a channel reference');
   t.deepEqual(await policiesReferencingTarget(store, tenant, user), ['Alpha']);
   t.deepEqual(await policiesReferencingTarget(store, tenant, schedule), ['Schedule']);

@@ -1,9 +1,11 @@
 import test from 'ava';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { channelsProjection, CHANNELS, type ChannelDoc } from '../projections/channels.js';
+import { secretBox } from '../src/secrets/secret-box.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { readEventData } from '../src/events/catalogue.js';
 import { createProjectionRunner } from '../src/projection/runner.js';
@@ -11,6 +13,8 @@ import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { sampleEvent } from './support/eventstore-contract.js';
 import { startTestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
+
+const channels = channelsProjection(secretBox(randomBytes(32)));
 
 const tenant = '00000000-0000-4000-8000-000000000001';
 const channelId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -31,7 +35,7 @@ test('applying the same events twice leaves the same read model (idempotence)', 
   await eventStore.append('channel-1', [sampleEvent('ChannelUpdated', { channelId: channelId(1), name: 'renamed', type: 'email', config: { recipients: ['x@y.co'], subject_template: 's' } })]);
   const events = (await eventStore.readAll()).map((e) => ({ ...e, data: readEventData(e.type, e.data) }));
   const apply = (batch: typeof events) =>
-    readStore.applyBatch({ projection: 'channels', version: 1 }, batch, (event, writer) => channelsProjection.apply(event, writer));
+    readStore.applyBatch({ projection: 'channels', version: 1 }, batch, (event, writer) => channels.apply(event, writer));
   await apply(events);
   const once = await snapshot(readStore);
   await apply(events);
@@ -42,7 +46,7 @@ test('applying the same events twice leaves the same read model (idempotence)', 
 
 test('waitFor resolves once every projection has applied the position (read your writes)', async (t) => {
   const { eventStore, readStore } = stores();
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection], logger: pino({ level: 'silent' }) });
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channels], logger: pino({ level: 'silent' }) });
   await runner.start();
   const { position } = await eventStore.append('channel-2', [created(2)]);
   t.true(await runner.waitFor(position, 5000));
@@ -53,7 +57,7 @@ test('waitFor resolves once every projection has applied the position (read your
 
 test('a rebuild from the log ends in the same read model, and the runner continues after it', async (t) => {
   const { eventStore, readStore } = stores();
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection], logger: pino({ level: 'silent' }) });
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channels], logger: pino({ level: 'silent' }) });
   await runner.start();
   for (let n = 1; n <= 30; n++) await eventStore.append(`channel-${n}`, [created(n)]);
   await eventStore.append('channel-3', [sampleEvent('ChannelDeleted', { channelId: channelId(3) })]);
@@ -75,11 +79,11 @@ test('a projection whose version changed is rebuilt at start', async (t) => {
   const { eventStore, readStore } = stores();
   await eventStore.append('channel-5', [created(5)]);
   await readStore.applyBatch({ projection: 'channels', version: 0 }, [{ position: 1n }], async (_e, w) => w.upsert(CHANNELS, { id: 'stale', tenantId: tenant }));
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection], logger: pino({ level: 'silent' }) });
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channels], logger: pino({ level: 'silent' }) });
   await runner.start();
   await waitFor(async () => (await readStore.get(CHANNELS, channelId(5))) !== null);
   t.is(await readStore.get(CHANNELS, 'stale'), null, 'the old model was replaced');
-  t.deepEqual(await readStore.getCheckpoint('channels'), { position: 1n, version: 1 });
+  t.deepEqual(await readStore.getCheckpoint('channels'), { position: 1n, version: channels.version });
   await runner.stop();
 });
 
@@ -106,7 +110,7 @@ test('a projection that fails stalls alone and catches up once the fault clears;
     version: 1,
     handles: ['ChannelCreated'],
     collections: { flaky: [] },
-    async apply(event: { data: Record<string, unknown> }, writer: Parameters<typeof channelsProjection.apply>[1]) {
+    async apply(event: { data: Record<string, unknown> }, writer: Parameters<typeof channels.apply>[1]) {
       if (failuresLeft > 0) {
         failuresLeft--;
         throw new Error('downstream hiccup');
@@ -114,7 +118,7 @@ test('a projection that fails stalls alone and catches up once the fault clears;
       await writer.upsert('flaky', { id: String(event.data.channelId), tenantId: tenant });
     },
   };
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [channelsProjection, flaky], logger: pino({ level: 'silent' }) });
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [channels, flaky], logger: pino({ level: 'silent' }) });
   await runner.start();
   const { position } = await eventStore.append('channel-7', [created(7)]);
   await waitFor(async () => (await readStore.get(CHANNELS, channelId(7))) !== null, { message: 'the healthy projection applied the event' });

@@ -4,6 +4,11 @@
  */
 export type RejectionKind = 'not_found' | 'conflict' | 'invalid';
 
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
 export class DomainRejection extends Error {
   override readonly name = 'DomainRejection';
   constructor(
@@ -11,6 +16,8 @@ export class DomainRejection extends Error {
     message: string,
     /** Extra members for the problem body, e.g. { current_status: 'resolved' }. */
     readonly details: Record<string, unknown> = {},
+    /** The fields at fault, as JSON pointers into the request body (the problem's `errors`). */
+    readonly errors?: FieldError[],
   ) {
     super(message);
   }
@@ -18,5 +25,7 @@ export class DomainRejection extends Error {
 
 export const rejectNotFound = (what: string) => new DomainRejection('not_found', `${what} not found`);
 export const rejectConflict = (message: string, details?: Record<string, unknown>) => new DomainRejection('conflict', message, details);
+
+export const rejectInvalid = (message: string, errors?: FieldError[]) => new DomainRejection('invalid', message, {}, errors);
 
 export const isDomainRejection = (error: unknown): error is DomainRejection => error instanceof DomainRejection;

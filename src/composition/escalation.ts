@@ -23,13 +23,16 @@ import { createEscalationInstruments, createEscalationManager } from '../process
 import type { ContactUser, TargetDirectory } from '../process/escalation/target-resolution.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { SchedulerLike } from 'rxjs';
+import type { SecretBox } from '../secrets/secret-box.js';
+
+type SecretOpener = Pick<SecretBox, 'open'>;
 import type { PlatformArea } from './area.js';
 
 const contact = (user: UserDoc): ContactUser => ({
   id: user.id, name: user.name, email: user.email, phone: (user.phone as string | null | undefined) ?? null, active: user.isActive && !user.removed,
 });
 
-export function readModelDirectory(reader: ReadModelReader): TargetDirectory {
+export function readModelDirectory(reader: ReadModelReader, secrets: SecretOpener): TargetDirectory {
   return {
     async user(tenantId, userId) {
       const user = await reader.get<UserDoc>(USERS, userId);
@@ -49,7 +52,7 @@ export function readModelDirectory(reader: ReadModelReader): TargetDirectory {
       return current ? contact(users.get(current.userId)!) : null;
     },
     async channel(tenantId, channelId) {
-      const channel = await findChannel(reader, tenantId, channelId);
+      const channel = await findChannel(reader, secrets, tenantId, channelId);
       if (!channel) return null;
       return { id: channel.id, type: channel.type as 'chat' | 'email' | 'pager' | 'webhook', config: channel.config, signingSecret: channel.signingSecret as string | undefined };
     },
@@ -67,6 +70,8 @@ export interface EscalationOptions {
   scheduler?: SchedulerLike;
   /** Tests: a notify port of their own. */
   notify?: NotifyPort;
+  /** Opens the sealed secrets of channel read models. */
+  secrets: SecretOpener;
 }
 
 export function composeEscalation(options: EscalationOptions): PlatformArea & { notify: NotifyPort; manager: ReturnType<typeof createEscalationManager> } {
@@ -81,7 +86,7 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & { 
   const manager = createEscalationManager({
     eventStore: options.eventStore,
     notify,
-    directory: readModelDirectory(reader),
+    directory: readModelDirectory(reader, options.secrets),
     now: options.now,
     logger: options.logger,
     registry: options.registry,

@@ -8,14 +8,16 @@ import { enabledRulesUsingPolicy, unknownTargetErrors } from '../../queries/esca
 import { escalationPolicyQueryRoutes, escalationPolicyView, findEscalationPolicy, policiesReferencingChannel } from '../../queries/escalation-policies.js';
 import type { CommandDeps } from '../commanding/command-handler.js';
 import type { ReadModelReader } from '../readstore/port.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import type { PlatformArea } from './area.js';
 
-export const notificationProjections = [channelsProjection, escalationPoliciesProjection];
+/** The channels read model seals secrets with the same box as the event log. */
+export const notificationProjections = (secrets: SecretBox) => [channelsProjection(secrets), escalationPoliciesProjection];
 
-export function composeNotifications(deps: { commandDeps: CommandDeps; reader: ReadModelReader }): PlatformArea {
-  const { commandDeps, reader } = deps;
+export function composeNotifications(deps: { commandDeps: CommandDeps; reader: ReadModelReader; secrets: SecretBox }): PlatformArea {
+  const { commandDeps, reader, secrets } = deps;
   return {
-    projections: notificationProjections,
+    projections: notificationProjections(secrets),
     processes: [],
     routes: [
       {
@@ -24,13 +26,13 @@ export function composeNotifications(deps: { commandDeps: CommandDeps; reader: R
           channelCommandRoutes({
             ...commandDeps,
             viewChannel: async (tenantId, id) => {
-              const doc = await findChannel(reader, tenantId, id);
+              const doc = await findChannel(reader, secrets, tenantId, id);
               return doc ? channelView(doc) : null;
             },
             channelReferences: (tenantId, id) => policiesReferencingChannel(reader, tenantId, id),
           }),
       },
-      { alias: true, routes: () => channelQueryRoutes({ reader }) },
+      { alias: true, routes: () => channelQueryRoutes({ reader, secrets }) },
       {
         alias: false,
         routes: () =>

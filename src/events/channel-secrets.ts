@@ -1,38 +1,116 @@
 /**
- * Which parts of a channel's config are secrets, and how they are masked. Secrets (pager
- * integration_key, webhook header values) are write-only: answers show them masked, and a PUT
- * that sends a masked value back keeps the stored secret.
+ * Which parts of a channel's config are secrets: the one list that masking in answers, keeping a
+ * masked secret on update, and encryption at rest (src/secrets, src/eventstore/encrypting.ts) all
+ * follow. Secrets (pager integration_key, webhook header values, the chat webhook_url, whose path
+ * is a bearer secret) are write-only: answers show them masked.
  */
-import type { ChannelType } from './vocabulary.js';
+
+/** Where a secret sits under `config`, e.g. ['headers', 'Authorization']. */
+export type SecretPath = readonly string[];
+
+interface SecretField {
+  path: SecretPath;
+  mask: (secret: string) => string;
+}
 
 const MASK_PREFIX = '****';
 export const maskSecret = (secret: string) => `${MASK_PREFIX}${secret.length > 8 ? secret.slice(-4) : ''}`;
 
-/** The config as clients see it. */
-export function maskChannelConfig(type: ChannelType, config: Record<string, unknown>): Record<string, unknown> {
-  if (type === 'pager') return { ...config, integration_key: maskSecret(String(config.integration_key)) };
-  if (type === 'webhook') {
-    const headers = (config.headers ?? {}) as Record<string, string>;
-    return { ...config, headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, maskSecret(value)])) };
-  }
-  return config;
+/** A URL whose path is the secret (Slack-style incoming webhooks): scheme and host stay readable. */
+export function maskSecretUrl(secret: string) {
+  if (!URL.canParse(secret)) return maskSecret(secret);
+  const url = new URL(secret);
+  return `${url.origin}/${maskSecret(`${url.pathname}${url.search}${url.hash}`)}`;
 }
 
-/** On update: a secret sent back exactly as we masked it means "keep the stored one". */
-export function keepMaskedSecrets(type: ChannelType, incoming: Record<string, unknown>, stored: Record<string, unknown> | undefined, storedType: ChannelType | undefined) {
-  if (!stored || storedType !== type) return incoming;
-  if (type === 'pager') {
-    const key = String(stored.integration_key);
-    return incoming.integration_key === maskSecret(key) ? { ...incoming, integration_key: key } : incoming;
+const asRecord = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+
+function secretFields(type: string, config: Record<string, unknown>): SecretField[] {
+  switch (type) {
+    case 'pager':
+      return [{ path: ['integration_key'], mask: maskSecret }];
+    case 'chat':
+      return [{ path: ['webhook_url'], mask: maskSecretUrl }];
+    case 'webhook':
+      return Object.keys(asRecord(config.headers)).map((name) => ({ path: ['headers', name], mask: maskSecret }));
+    default:
+      return [];
   }
-  if (type === 'webhook') {
-    const old = (stored.headers ?? {}) as Record<string, string>;
-    const headers = Object.fromEntries(
-      Object.entries((incoming.headers ?? {}) as Record<string, string>).map(([name, value]) =>
-        [name, old[name] !== undefined && value === maskSecret(old[name]!) ? old[name]! : value],
-      ),
-    );
-    return { ...incoming, headers };
-  }
-  return incoming;
 }
+
+function valueAt(config: Record<string, unknown>, path: SecretPath): unknown {
+  return path.reduce<unknown>((node, key) => asRecord(node)[key], config);
+}
+
+function withValueAt(config: Record<string, unknown>, path: SecretPath, value: string): Record<string, unknown> {
+  const [key, ...rest] = path;
+  if (key === undefined) return config;
+  return { ...config, [key]: rest.length === 0 ? value : withValueAt(asRecord(config[key]), rest, value) };
+}
+
+/** The config with every (string) secret replaced: masked, encrypted, decrypted. Everything else is kept as is. */
+export function mapChannelSecrets(type: string, config: Record<string, unknown>, replace: (secret: string, path: SecretPath) => string) {
+  return secretFields(type, config).reduce((result, { path }) => {
+    const value = valueAt(result, path);
+    return typeof value === 'string' ? withValueAt(result, path, replace(value, path)) : result;
+  }, config);
+}
+
+/** The config as clients see it. */
+export function maskChannelConfig(type: string, config: Record<string, unknown>): Record<string, unknown> {
+  const masks = new Map(secretFields(type, config).map((field) => [field.path.join('\u0000'), field.mask]));
+  return mapChannelSecrets(type, config, (secret, path) => masks.get(path.join('\u0000'))!(secret));
+}
+
+/**
+ * Where the channel sends to. A stored secret may stay (come back masked) only while this is
+ * unchanged: otherwise anyone allowed to edit the channel could point it, and the secret, at a
+ * host of their own. The pager destination is the fixed Events API; the chat one is webhook_url.
+ */
+function destinationOf(type: string, config: Record<string, unknown>) {
+  if (type === 'webhook') return String(config.url);
+  if (type === 'chat') return String(config.webhook_url);
+  return '';
+}
+
+/** JSON pointer (RFC 6901) of a secret in the request body. */
+export const secretPointer = (path: SecretPath) => `/config/${path.map((key) => key.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+
+export interface ChannelConfigOf {
+  type: string;
+  config: Record<string, unknown>;
+}
+
+export type KeptSecrets = { config: Record<string, unknown> } | { mustBeGivenAgain: SecretPath[] };
+
+/**
+ * On update: a secret sent back exactly as we masked it means "keep the stored one", but only
+ * while the destination (type, url, webhook_url) is unchanged; otherwise the masked fields must
+ * be given again in clear.
+ */
+export function keepMaskedSecrets(incoming: ChannelConfigOf, stored: ChannelConfigOf | undefined): KeptSecrets {
+  if (!stored) return { config: incoming.config };
+  const kept: SecretPath[] = [];
+  const config = mapChannelSecrets(incoming.type, incoming.config, (value, path) => {
+    const secret = valueAt(stored.config, path);
+    const field = secretFields(stored.type, stored.config).find((f) => f.path.join('\u0000') === path.join('\u0000'));
+    if (typeof secret !== 'string' || !field || value !== field.mask(secret)) return value;
+    kept.push(path);
+    return secret;
+  });
+  const sameDestination = incoming.type === stored.type && destinationOf(incoming.type, config) === destinationOf(stored.type, stored.config);
+  if (kept.length > 0 && !sameDestination) return { mustBeGivenAgain: kept };
+  return { config };
+}
+
+type ChannelEventData = Record<string, unknown>;
+const replaceConfigSecrets = (data: ChannelEventData, replace: (secret: string) => string): ChannelEventData =>
+  typeof data.type === 'string' && typeof data.config === 'object' && data.config !== null
+    ? { ...data, config: mapChannelSecrets(data.type, data.config as Record<string, unknown>, replace) }
+    : data;
+
+/** The channel events that carry secrets, for encryption at rest (src/eventstore/encrypting.ts). */
+export const channelEventSecrets = {
+  ChannelCreated: replaceConfigSecrets,
+  ChannelUpdated: replaceConfigSecrets,
+};

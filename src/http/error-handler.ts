@@ -22,7 +22,7 @@ function toProblem(error: unknown): HttpProblem {
   if (error instanceof ReadStoreUnavailableError) return new HttpProblem(503, TITLES[503]!, 'the read store is unavailable; retry later');
   if (isDomainRejection(error)) {
     const status = { not_found: 404, conflict: 409, invalid: 400 }[error.kind];
-    return new HttpProblem(status, TITLES[status]!, error.message, undefined, error.details);
+    return new HttpProblem(status, TITLES[status]!, error.message, error.errors, error.details);
   }
   const status = (error as { status?: unknown }).status;
   const expose = (error as { expose?: unknown }).expose;
