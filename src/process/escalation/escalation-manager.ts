@@ -121,10 +121,11 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
     }
   }
 
+  // Wake-ups are handled from creation on; start() adds the log follower and the incidents to look at.
+  startPipeline();
   return {
     wake,
     async start() {
-      startPipeline();
       // Follow first, then list: an incident that changes in between is woken twice, never missed.
       const head = await deps.eventStore.headPosition();
       void follow(deps.eventStore, head);
