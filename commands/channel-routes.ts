@@ -1,4 +1,7 @@
-/** Notification channel command routes (POST/PUT/DELETE); the decider is commands/channels.ts. */
+/**
+ * Notification channel command routes: POST/PUT/DELETE, the webhook signing secret (returned once,
+ * at creation and on rotation) and the test send. The decider is commands/channels.ts.
+ */
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
@@ -7,6 +10,7 @@ import { channelStream } from '../src/events/channel.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision, type CommandContext } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
+import { notFound } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import { channelDecider, parseChannelBody, type ChannelCommand } from './channels.js';
@@ -16,7 +20,17 @@ export interface ChannelCommandDeps extends CommandDeps {
   viewChannel: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
   /** Escalation policies that reference the channel (a referenced channel cannot be deleted). */
   channelReferences: (tenantId: string, id: string) => Promise<{ id: string; name: string }[]>;
+  /** Sends a sample alert through the channel's real adapter (null: no such channel). */
+  sendTest: (tenantId: string, id: string) => Promise<ChannelTestResult | null>;
+  /** A new webhook signing secret. */
+  newSigningSecret: () => string;
 }
+
+export type ChannelTestResult = Omit<Extract<ChannelCommand, { kind: 'RecordChannelTest' }>['result'], never>;
+
+/** The secret set by a command's events, if any: shown once, in the answer to that command. */
+const signingSecretIn = (events: { type: string; data: Record<string, unknown> }[]) =>
+  events.find((event) => event.type === 'ChannelSigningSecretSet')?.data.signingSecret as string | undefined;
 
 export function channelCommandRoutes(deps: ChannelCommandDeps) {
   const router = new Router<AppState>();
@@ -33,18 +47,44 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
   router.post('/notification-channels', requires('channels:write'), async (ctx) => {
     const body = parseChannelBody(ctx.request.body);
     const channelId = randomUUID();
-    const outcome = await run(ctx, { kind: 'CreateChannel', channelId, ...body });
+    const outcome = await run(ctx, { kind: 'CreateChannel', channelId, ...body, signingSecret: deps.newSigningSecret() });
     commandHeaders(ctx, outcome);
     ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${channelId}`);
-    ok(ctx, await deps.viewChannel(ctx.state.principal.tenantId, channelId), 201);
+    const secret = signingSecretIn(outcome.events);
+    ok(ctx, { ...(await deps.viewChannel(ctx.state.principal.tenantId, channelId)), ...(secret ? { signing_secret: secret } : {}) }, 201);
   });
 
   router.put('/notification-channels/:id', requires('channels:write'), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'notification channel');
     const body = parseChannelBody(ctx.request.body);
-    const outcome = await run(ctx, { kind: 'UpdateChannel', channelId: id, ...body }, ifMatchRevision(ctx));
+    const outcome = await run(ctx, { kind: 'UpdateChannel', channelId: id, ...body, signingSecret: deps.newSigningSecret() }, ifMatchRevision(ctx));
     commandHeaders(ctx, outcome);
-    ok(ctx, await deps.viewChannel(ctx.state.principal.tenantId, id));
+    const secret = signingSecretIn(outcome.events);
+    ok(ctx, { ...(await deps.viewChannel(ctx.state.principal.tenantId, id)), ...(secret ? { signing_secret: secret } : {}) });
+  });
+
+  /** A new signing secret for a webhook channel; the old one stops working at once. Shown once, here. */
+  router.post('/notification-channels/:id/rotate-secret', requires('channels:write'), async (ctx) => {
+    const id = storedResourceId(ctx.params.id, 'notification channel');
+    const signingSecret = deps.newSigningSecret();
+    commandHeaders(ctx, await run(ctx, { kind: 'RotateSigningSecret', channelId: id, signingSecret }, ifMatchRevision(ctx)));
+    ok(ctx, { id, signing_secret: signingSecret });
+  });
+
+  /**
+   * Sends a sample alert through the channel's real adapter and answers what came of it; the
+   * attempt is recorded on the channel's stream (ChannelTestSent). A downstream failure is still a
+   * 200: the test ran, and its answer says what the destination did.
+   */
+  router.post('/notification-channels/:id/test', requires('channels:write'), async (ctx) => {
+    const id = storedResourceId(ctx.params.id, 'notification channel');
+    const result = await deps.sendTest(ctx.state.principal.tenantId, id);
+    if (!result) throw notFound('notification channel');
+    commandHeaders(ctx, await run(ctx, { kind: 'RecordChannelTest', channelId: id, result }));
+    ok(ctx, {
+      success: result.ok, target: result.target, status_code: result.statusCode, latency_ms: result.latencyMs,
+      response_excerpt: result.responseExcerpt, error: result.error,
+    });
   });
 
   router.delete('/notification-channels/:id', requires('channels:write'), async (ctx) => {

@@ -23,9 +23,9 @@ export const CHANNELS = 'channels';
 
 export const channelsProjection = (secrets: Pick<SecretBox, 'seal'>): Projection => ({
   name: 'channels',
-  // 2: secrets sealed (a read model of version 1 holds them plain and is rebuilt).
-  version: 2,
-  handles: ['ChannelCreated', 'ChannelUpdated', 'ChannelDeleted'],
+  // 2: secrets sealed (a read model of version 1 holds them plain and is rebuilt); 3: webhook signing secrets.
+  version: 3,
+  handles: ['ChannelCreated', 'ChannelUpdated', 'ChannelDeleted', 'ChannelSigningSecretSet'],
   collections: { [CHANNELS]: [{ name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] }] },
   async apply(event, writer) {
     const data = event.data as { channelId: string; name: string; type: string; config: Record<string, unknown> };
@@ -43,6 +43,9 @@ export const channelsProjection = (secrets: Pick<SecretBox, 'seal'>): Projection
         break;
       case 'ChannelDeleted':
         await writer.delete(CHANNELS, data.channelId);
+        break;
+      case 'ChannelSigningSecretSet':
+        await writer.patch(CHANNELS, data.channelId, { signingSecret: secrets.seal(String(event.data.signingSecret)), revision: Number(event.revision) });
         break;
     }
   },

@@ -157,7 +157,6 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const alerting = composeAlerting({
     config, commandDeps, readStore, metrics: warehouse.metrics, clusterIds: warehouse.clusterIds, logger, registry: metrics.registry,
   });
-  const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   const escalation = composeEscalation({
     config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
@@ -172,6 +171,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       : outboxInvitations({ mailer: invitationMailer, signInUrl: config.baseUrl }),
   });
 
+  const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
   const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));

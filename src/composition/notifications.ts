@@ -6,7 +6,11 @@ import { escalationPoliciesProjection } from '../../projections/escalation-polic
 import { channelQueryRoutes, channelView, findChannel } from '../../queries/channels.js';
 import { enabledRulesUsingPolicy, unknownTargetErrors } from '../../queries/escalation-policy-references.js';
 import { escalationPolicyQueryRoutes, escalationPolicyView, findEscalationPolicy, policiesReferencingChannel } from '../../queries/escalation-policies.js';
+import { randomUUID } from 'node:crypto';
 import type { CommandDeps } from '../commanding/command-handler.js';
+import type { AlertMessage, NotifyPort } from '../gateways/notify/port.js';
+import { generateSigningSecret } from '../gateways/notify/webhook-signature.js';
+import { channelTarget } from '../process/escalation/target-resolution.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { PlatformArea } from './area.js';
@@ -14,8 +18,24 @@ import type { PlatformArea } from './area.js';
 /** The channels read model seals secrets with the same box as the event log. */
 export const notificationProjections = (secrets: SecretBox) => [channelsProjection(secrets), escalationPoliciesProjection];
 
-export function composeNotifications(deps: { commandDeps: CommandDeps; reader: ReadModelReader; secrets: SecretBox }): PlatformArea {
+/** What a test send says: clearly a test, with every field a real alert has. */
+const sampleAlert = (publicUrl: string, at: Date): AlertMessage => ({
+  incidentId: randomUUID(), status: 'triggered', severity: 'low', ruleName: 'Test alert from warehouse-watch (no action needed)',
+  metric: 'queue_time_seconds', currentValue: 42, threshold: 30, condition: 'gt', cluster: null, incidentUrl: `${publicUrl}/api/v1/incidents`, occurredAt: at.toISOString(),
+});
+
+export function composeNotifications(deps: { commandDeps: CommandDeps; reader: ReadModelReader; secrets: SecretBox; notify: NotifyPort; publicUrl: string }): PlatformArea {
   const { commandDeps, reader, secrets } = deps;
+  const sendTest = async (tenantId: string, id: string) => {
+    const doc = await findChannel(reader, secrets, tenantId, id);
+    if (!doc) return null;
+    const target = channelTarget({ id: doc.id, type: doc.type as 'chat', config: doc.config, signingSecret: doc.signingSecret as string | undefined });
+    const outcome = await deps.notify.deliver(target, sampleAlert(deps.publicUrl, commandDeps.now()), `test:${id}:${randomUUID()}`);
+    return {
+      ok: outcome.ok, target: outcome.target, statusCode: outcome.status_code ?? null, latencyMs: outcome.latency_ms,
+      responseExcerpt: outcome.response_excerpt ?? null, error: outcome.error ?? null,
+    };
+  };
   return {
     projections: notificationProjections(secrets),
     processes: [],
@@ -29,6 +49,8 @@ export function composeNotifications(deps: { commandDeps: CommandDeps; reader: R
               const doc = await findChannel(reader, secrets, tenantId, id);
               return doc ? channelView(doc) : null;
             },
+            sendTest,
+            newSigningSecret: generateSigningSecret,
             channelReferences: (tenantId, id) => policiesReferencingChannel(reader, tenantId, id),
           }),
       },

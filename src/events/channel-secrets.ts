@@ -113,4 +113,6 @@ const replaceConfigSecrets = (data: ChannelEventData, replace: (secret: string) 
 export const channelEventSecrets = {
   ChannelCreated: replaceConfigSecrets,
   ChannelUpdated: replaceConfigSecrets,
+  ChannelSigningSecretSet: (data: ChannelEventData, replace: (secret: string) => string): ChannelEventData =>
+    typeof data.signingSecret === 'string' ? { ...data, signingSecret: replace(data.signingSecret) } : data,
 };

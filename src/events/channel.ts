@@ -16,12 +16,22 @@ export const channelEvents = {
   ChannelCreated: z.object(channelFields),
   ChannelUpdated: z.object(channelFields),
   ChannelDeleted: z.object({ channelId: z.uuid() }),
+  /** A webhook channel's signing secret (X-Signature), set at creation and on rotation; sealed at rest. */
+  ChannelSigningSecretSet: z.object({ channelId: z.uuid(), signingSecret: z.string().min(16) }),
+  /** A sample alert sent through the channel's real adapter (POST …/test), with the downstream answer. */
+  ChannelTestSent: z.object({
+    channelId: z.uuid(),
+    ok: z.boolean(),
+    target: z.string(),
+    statusCode: z.number().int().nullable(),
+    latencyMs: z.number(),
+    responseExcerpt: z.string().nullable(),
+    error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  }),
 };
 
-export type ChannelEvent =
-  | { type: 'ChannelCreated'; data: z.infer<typeof channelEvents.ChannelCreated> }
-  | { type: 'ChannelUpdated'; data: z.infer<typeof channelEvents.ChannelUpdated> }
-  | { type: 'ChannelDeleted'; data: z.infer<typeof channelEvents.ChannelDeleted> };
+type Data<K extends keyof typeof channelEvents> = z.infer<(typeof channelEvents)[K]>;
+export type ChannelEvent = { [K in keyof typeof channelEvents]: { type: K; data: Data<K> } }[keyof typeof channelEvents];
 
 export const channelStream = (id: string) => `channel-${id}`;
 
@@ -29,6 +39,7 @@ export interface ChannelState {
   status: 'absent' | 'active' | 'deleted';
   type?: ChannelType;
   config?: Record<string, unknown>;
+  signingSecret?: string;
 }
 
 export const initialChannelState = (): ChannelState => ({ status: 'absent' });
@@ -37,8 +48,12 @@ export function evolveChannel(state: ChannelState, event: ChannelEvent): Channel
   switch (event.type) {
     case 'ChannelCreated':
     case 'ChannelUpdated':
-      return { status: 'active', type: event.data.type, config: event.data.config };
+      return { ...state, status: 'active', type: event.data.type, config: event.data.config };
     case 'ChannelDeleted':
       return { ...state, status: 'deleted' };
+    case 'ChannelSigningSecretSet':
+      return { ...state, signingSecret: event.data.signingSecret };
+    case 'ChannelTestSent':
+      return state;
   }
 }
