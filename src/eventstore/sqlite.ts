@@ -48,6 +48,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   const db = new Database(options.filename);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  // Another process writing the same file holds the write lock for one commit: wait for it.
   db.pragma('busy_timeout = 5000');
   // Event ids and stream names are random, so index pages are touched at random: keep them in
   // memory (64 MiB) rather than re-reading them from the OS on every append.
@@ -140,7 +141,11 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     if (batch.length === 0) return;
     let outcomes: ({ ok: AppendResult } | { error: unknown })[];
     try {
-      outcomes = appendBatch(batch);
+      // IMMEDIATE: take the write lock before reading the current revisions. A deferred transaction
+      // reads first and upgrades later; when another process (a second instance, the rebuild CLI)
+      // committed in between, SQLite cannot upgrade the stale snapshot and fails at once with
+      // "database is locked" instead of waiting busy_timeout for the lock.
+      outcomes = appendBatch.immediate(batch);
     } catch (error) {
       for (const request of batch) request.reject(new EventStoreUnavailableError(`append failed: ${(error as Error).message}`));
       return;

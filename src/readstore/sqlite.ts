@@ -209,7 +209,8 @@ export function openSqliteReadStore(filename: string): ReadStore {
           // Indexes keep their old names through a rename; recreate them under the target's names.
           const renamed = writerDb.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(to) as { name: string }[];
           for (const { name } of renamed) writerDb.exec(`DROP INDEX IF EXISTS "${name}"`);
-        })();
+          // IMMEDIATE, like applyBatch: the rebuild CLI may write this file from another process.
+        }).immediate();
         knownTables.delete(from);
         knownTables.delete(to);
         createIndexes(target, indexSpecs.get(target) ?? indexSpecs.get(source) ?? []);
