@@ -3,6 +3,7 @@
  * A bad configuration stops start-up with one line naming the variable.
  */
 import { ConfigError, loadConfig } from './config.js';
+import { acquireDataDirLock } from './eventstore/data-dir-lock.js';
 import { startPlatform } from './platform.js';
 
 async function main() {
@@ -16,6 +17,9 @@ async function main() {
     }
     throw error;
   }
+  // The embedded event store is single-instance: hold DATA_DIR's lock for this process's life, so
+  // a second platform on the same directory stops here instead of failing this one's writes.
+  const releaseDataDir = config.eventStoreUrl ? undefined : acquireDataDirLock(config.dataDir);
   const platform = await startPlatform(config);
   const lines = [`warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${config.port})`];
   if (platform.devClient) {
@@ -39,6 +43,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     console.log(`${signal}: shutting down`);
     await platform.stop();
+    releaseDataDir?.();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
