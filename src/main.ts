@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from './config.js';
 import { acquireDataDirLock } from './eventstore/data-dir-lock.js';
+import { ensurePrivateDirectory } from './eventstore/private-files.js';
 import { startPlatform } from './platform.js';
 
 async function main() {
@@ -17,6 +18,8 @@ async function main() {
     }
     throw error;
   }
+  // DATA_DIR holds the identity provider's key even when the stores are servers: owner-only.
+  ensurePrivateDirectory(config.dataDir);
   // The embedded event store is single-instance: hold DATA_DIR's lock for this process's life, so
   // a second platform on the same directory stops here instead of failing this one's writes.
   const releaseDataDir = config.eventStoreUrl ? undefined : acquireDataDirLock(config.dataDir);

@@ -22,6 +22,19 @@ test('a second opener in the same process is refused, naming the directory and t
   again();
 });
 
+test('a refused second opener in this process does not weaken the lock held against other processes', async (t) => {
+  const dir = tempDir();
+  const release = acquireDataDirLock(dir);
+  // POSIX drops a process's file locks when it closes any descriptor of the file: a refused
+  // opener that touched the lock file through its own descriptor would free it for everyone.
+  t.throws(() => acquireDataDirLock(dir), { instanceOf: DataDirLockedError });
+  const other = holdDataDirLockInChild(dir);
+  void other.then((holder) => holder.kill(), () => {}); // should it get the lock after all
+  const error = await t.throwsAsync(other);
+  t.regex(error!.message, new RegExp(`in use by another platform instance \\(pid ${process.pid}\\b`));
+  release();
+});
+
 test('a lock held by another process refuses this one; once that process dies (SIGKILL) its stale lock is taken over', async (t) => {
   const dir = tempDir();
   const holder = await holdDataDirLockInChild(dir);

@@ -19,7 +19,8 @@
 import Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { ensurePrivateDirectory, preparePrivateSqliteFile, writePrivateFile } from './private-files.js';
 
 export const LOCK_FILE = 'instance.lock';
 const OWNER_FILE = `${LOCK_FILE}.owner`;
@@ -50,7 +51,8 @@ export class DataDirLockedError extends Error {
  */
 export function acquireDataDirLock(dir: string): () => void {
   const absolute = resolve(dir);
-  mkdirSync(absolute, { recursive: true });
+  ensurePrivateDirectory(absolute);
+  preparePrivateSqliteFile(join(absolute, LOCK_FILE));
   // timeout 0: a held lock is an answer, not something to wait for.
   const db = new Database(join(absolute, LOCK_FILE), { timeout: 0 });
   try {
@@ -64,7 +66,7 @@ export function acquireDataDirLock(dir: string): () => void {
     throw new DataDirLockedError(absolute, owner?.pid, owner ? `pid ${owner.pid} on ${owner.hostname}, since ${owner.since}` : 'pid unknown');
   }
   const owner: Owner = { pid: process.pid, hostname: hostname(), since: new Date().toISOString() };
-  writeFileSync(join(absolute, OWNER_FILE), JSON.stringify(owner));
+  writePrivateFile(join(absolute, OWNER_FILE), JSON.stringify(owner));
   let released = false;
   return () => {
     if (released) return;

@@ -25,6 +25,7 @@ import {
 import { pollingSubscription } from './polling-subscription.js';
 import { SCHEMA, type EventRow, rowToEvent } from './sqlite-schema.js';
 import { serialiseAppend, type SerialisedEvent } from './sqlite-serialise.js';
+import { preparePrivateSqliteFile } from './private-files.js';
 
 interface PendingAppend {
   stream: string;
@@ -45,6 +46,8 @@ export interface SqliteEventStoreOptions {
 
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   const now = options.now ?? Date.now;
+  // The log holds every tenant's data: owner-only file in an owner-only directory.
+  preparePrivateSqliteFile(options.filename);
   const db = new Database(options.filename);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

@@ -19,6 +19,7 @@ import {
 } from './port.js';
 import { afterClause, fieldExpression, orderBy, whereClause } from './sqlite-query.js';
 import { serialLock } from './serial-lock.js';
+import { preparePrivateSqliteFile } from '../eventstore/private-files.js';
 
 const COLLECTION_NAME = /^[A-Za-z0-9_]+$/;
 const tableOf = (collection: string) => {
@@ -83,6 +84,8 @@ function readerOn(db: Db): ReadModelReader {
 }
 
 export function openSqliteReadStore(filename: string): ReadStore {
+  // Read models hold tenant data too: owner-only file in an owner-only directory.
+  preparePrivateSqliteFile(filename);
   const writerDb = new Database(filename);
   writerDb.pragma('journal_mode = WAL');
   writerDb.pragma('synchronous = NORMAL');
