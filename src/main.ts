@@ -3,6 +3,8 @@
  * A bad configuration stops start-up with one line naming the variable.
  */
 import { ConfigError, loadConfig } from './config.js';
+import { acquireDataDirLock } from './eventstore/data-dir-lock.js';
+import { ensurePrivateDirectory } from './eventstore/private-files.js';
 import { startPlatform } from './platform.js';
 
 /** `docker stop` waits 10 s before SIGKILL; the platform stops well within it. */
@@ -19,6 +21,11 @@ async function main() {
     }
     throw error;
   }
+  // DATA_DIR holds the identity provider's key even when the stores are servers: owner-only.
+  ensurePrivateDirectory(config.dataDir);
+  // The embedded event store is single-instance: hold DATA_DIR's lock for this process's life, so
+  // a second platform on the same directory stops here instead of failing this one's writes.
+  const releaseDataDir = config.eventStoreUrl ? undefined : acquireDataDirLock(config.dataDir);
   const platform = await startPlatform(config);
   const lines = [`warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${new URL(platform.url).port})`];
   if (platform.devClient) {
@@ -56,6 +63,7 @@ async function main() {
       console.error('shutdown failed:', error instanceof Error ? error.message : error);
       process.exit(1);
     }
+    releaseDataDir?.();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

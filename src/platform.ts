@@ -4,7 +4,6 @@
  * through `startPlatform`.
  */
 import type { Server } from 'node:http';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { alertingProjections, composeAlerting } from './composition/alerting.js';
@@ -38,6 +37,7 @@ import { API_PREFIX, createApp } from './http/app.js';
 import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
 import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
 import { operationalRoutes } from './http/public-routes.js';
+import { ensurePrivateDirectory } from './eventstore/private-files.js';
 import { createLogger } from './logger.js';
 import { createPlatformMetrics } from './metrics.js';
 import { createProjectionRunner } from './projection/runner.js';
@@ -54,7 +54,7 @@ export const projectionsOf = (secrets: SecretBox): Projection[] => [...notificat
  * otherwise. The event store seals channel secrets (src/eventstore/encrypting.ts).
  */
 export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore; secrets: SecretBox }> {
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDirectory(config.dataDir);
   const logStore = config.eventStoreUrl
     ? createEventStoreDbStore(config.eventStoreUrl)
     : openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });

@@ -116,3 +116,17 @@ export const isWrongExpectedRevision = (error: unknown): error is WrongExpectedR
 export class EventStoreUnavailableError extends Error {
   override readonly name = 'EventStoreUnavailableError';
 }
+
+/**
+ * Thrown by an adapter when an append's events are malformed or cannot be serialised (data holding
+ * a BigInt or a circular reference): a bug in the caller, not an outage; only that append fails.
+ */
+export class InvalidEventError extends Error {
+  override readonly name = 'InvalidEventError';
+  constructor(
+    readonly stream: string,
+    reason: string,
+  ) {
+    super(`invalid append to ${stream}: ${reason}`);
+  }
+}

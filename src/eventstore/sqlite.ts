@@ -3,18 +3,17 @@
  *
  * Group commit: appends that arrive within one turn of the event loop are written in a single
  * transaction, so many concurrent commands share one fsync. Each append is checked against its own
- * expected revision before anything is written, so one conflict does not fail the others; a
- * failure of the transaction itself (disk full, a lock held by another process) fails the batch.
+ * expected revision before anything is written, and serialised before it joins the batch, so one
+ * conflict or one bad event does not fail the others; a failure of the transaction itself (disk
+ * full, a lock held by another process beyond busy_timeout) fails the batch.
  */
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { randomUUID } from 'node:crypto';
 import {
   EventStoreUnavailableError,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
-  type EventToAppend,
   type ExpectedRevision,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -25,10 +24,12 @@ import {
 } from './port.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { SCHEMA, type EventRow, rowToEvent } from './sqlite-schema.js';
+import { serialiseAppend, type SerialisedEvent } from './sqlite-serialise.js';
+import { preparePrivateSqliteFile } from './private-files.js';
 
 interface PendingAppend {
   stream: string;
-  events: EventToAppend[];
+  events: SerialisedEvent[];
   expected: ExpectedRevision;
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
@@ -45,9 +46,12 @@ export interface SqliteEventStoreOptions {
 
 export function openSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   const now = options.now ?? Date.now;
+  // The log holds every tenant's data: owner-only file in an owner-only directory.
+  preparePrivateSqliteFile(options.filename);
   const db = new Database(options.filename);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  // Another process writing the same file holds the write lock for one commit: wait for it.
   db.pragma('busy_timeout = 5000');
   // Event ids and stream names are random, so index pages are touched at random: keep them in
   // memory (64 MiB) rather than re-reading them from the OS on every append.
@@ -104,10 +108,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     let position = -1;
     for (const event of request.events) {
       next += 1;
-      const info = statements.insertEvent.run(
-        event.id ?? randomUUID(), request.stream, next, event.type,
-        JSON.stringify(event.data), JSON.stringify(event.metadata), createdAt,
-      );
+      const info = statements.insertEvent.run(event.id, request.stream, next, event.type, event.data, event.metadata, createdAt);
       position = Number(info.lastInsertRowid);
     }
     if (retention?.maxCount !== undefined) statements.trimByCount.run(request.stream, next - retention.maxCount);
@@ -140,7 +141,11 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     if (batch.length === 0) return;
     let outcomes: ({ ok: AppendResult } | { error: unknown })[];
     try {
-      outcomes = appendBatch(batch);
+      // IMMEDIATE: take the write lock before reading the current revisions. A deferred transaction
+      // reads first and upgrades later; when another process (a second instance, the rebuild CLI)
+      // committed in between, SQLite cannot upgrade the stale snapshot and fails at once with
+      // "database is locked" instead of waiting busy_timeout for the lock.
+      outcomes = appendBatch.immediate(batch);
     } catch (error) {
       for (const request of batch) request.reject(new EventStoreUnavailableError(`append failed: ${(error as Error).message}`));
       return;
@@ -159,9 +164,14 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   const store: EventStore = {
     append(stream, events, { expectedRevision = 'any' } = {}) {
       if (closed) return Promise.reject(new EventStoreUnavailableError('event store is closed'));
-      if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+      let serialised: SerialisedEvent[];
+      try {
+        serialised = serialiseAppend(stream, events);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       return new Promise<AppendResult>((resolve, reject) => {
-        pending.push({ stream, events, expected: expectedRevision, resolve, reject });
+        pending.push({ stream, events: serialised, expected: expectedRevision, resolve, reject });
         if (!flushScheduled) {
           flushScheduled = true;
           setImmediate(flush);

@@ -20,6 +20,7 @@ import { afterClause, fieldExpression, orderBy, whereClause } from './sqlite-que
 import { serialLock } from './serial-lock.js';
 import { sqliteTombstones, tombstoneTableOf } from './sqlite-tombstones.js';
 import { sqliteEventWriter } from './sqlite-writer.js';
+import { preparePrivateSqliteFile } from '../eventstore/private-files.js';
 
 const COLLECTION_NAME = /^[A-Za-z0-9_]+$/;
 const tableOf = (collection: string) => {
@@ -84,6 +85,8 @@ function readerOn(db: Db): ReadModelReader {
 }
 
 export function openSqliteReadStore(filename: string): ReadStore {
+  // Read models hold tenant data too: owner-only file in an owner-only directory.
+  preparePrivateSqliteFile(filename);
   const writerDb = new Database(filename);
   writerDb.pragma('journal_mode = WAL');
   writerDb.pragma('synchronous = NORMAL');
@@ -181,7 +184,8 @@ export function openSqliteReadStore(filename: string): ReadStore {
           // Indexes keep their old names through a rename; recreate them under the target's names.
           const renamed = writerDb.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(to) as { name: string }[];
           for (const { name } of renamed) writerDb.exec(`DROP INDEX IF EXISTS "${name}"`);
-        })();
+          // IMMEDIATE, like applyBatch: the rebuild CLI may write this file from another process.
+        }).immediate();
         knownTables.delete(from);
         knownTables.delete(to);
         createIndexes(target, indexSpecs.get(target) ?? indexSpecs.get(source) ?? []);

@@ -1,0 +1,76 @@
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
+import type { RecordedEvent } from '../src/eventstore/port.js';
+
+const CHILDREN = 3;
+const ROUNDS = 40;
+const BURST = 4;
+const EVENTS_PER_APPEND = 2;
+
+/** Starts a concurrent-appender child; resolves once it has opened the store. */
+function startAppender(filename: string, label: string) {
+  const child = spawn(process.execPath, ['--import=tsx', 'test/support/concurrent-appender.ts', filename, label, String(ROUNDS), String(BURST)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (stdout.startsWith('ready\n')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`appender ${label} exited with ${code} before it was ready: ${stderr}`)));
+  });
+  const result = new Promise<{ ok: number; failures: string[] }>((resolve, reject) => {
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`appender ${label} exited with ${code}: ${stderr}`));
+      resolve(JSON.parse(stdout.slice('ready\n'.length)));
+    });
+  });
+  result.catch(() => {}); // awaited by the test; a child that never got ready fails `ready` first
+  return { go: () => child.stdin.end('go\n'), ready, result };
+}
+
+async function readEverything(filename: string): Promise<RecordedEvent[]> {
+  const store = openSqliteEventStore({ filename });
+  const all: RecordedEvent[] = [];
+  for (;;) {
+    const page = await store.readAll({ after: all.at(-1)?.position, maxCount: 500 });
+    if (page.length === 0) break;
+    all.push(...page);
+  }
+  await store.close();
+  return all;
+}
+
+test('several processes append to one file at once: none fails, positions are gap-free and revisions contiguous', async (t) => {
+  t.timeout(60_000);
+  const filename = join(mkdtempSync(join(tmpdir(), 'es-procs-')), 'events.db');
+  // Create the file (and its schema) before the children race to do it.
+  await openSqliteEventStore({ filename }).close();
+
+  const appenders = Array.from({ length: CHILDREN }, (_, i) => startAppender(filename, `p${i}`));
+  await Promise.all(appenders.map((a) => a.ready));
+  for (const appender of appenders) appender.go();
+  const results = await Promise.all(appenders.map((a) => a.result));
+
+  const failures = results.flatMap((r) => r.failures);
+  t.is(failures.length, 0, `appends failed, e.g. ${failures.slice(0, 3).join('; ')}`);
+  t.is(results.reduce((sum, r) => sum + r.ok, 0), CHILDREN * ROUNDS * BURST);
+
+  const all = await readEverything(filename);
+  t.is(all.length, CHILDREN * ROUNDS * BURST * EVENTS_PER_APPEND);
+  t.deepEqual(all.map((e) => e.position), all.map((_, i) => BigInt(i + 1)), 'positions 1..n, strictly increasing, no gap');
+
+  const revisions = new Map<string, bigint[]>();
+  for (const event of all) revisions.set(event.streamName, [...(revisions.get(event.streamName) ?? []), event.revision]);
+  for (const [stream, seen] of revisions) {
+    t.deepEqual(seen, seen.map((_, i) => BigInt(i)), `${stream}: revisions 0..n in log order`);
+  }
+  t.is(revisions.get('shared-1')?.length, CHILDREN * ROUNDS * EVENTS_PER_APPEND, 'the stream every process appends to has every event');
+});
