@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
+import type { SchedulerLike } from 'rxjs';
 import { startPlatform, type RunningPlatform } from '../../src/platform.js';
 import { startTestIdentityProvider, TEST_AUDIENCE, TEST_ISSUER, type TestIdentityProvider, type TokenOptions } from './jwks-server.js';
 
@@ -36,7 +37,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { env?: Record<string, string>; dataDir?: string; idp?: TestIdentityProvider; now?: () => Date } = {}): Promise<TestApp> {
+export async function startTestApp(options: { env?: Record<string, string>; dataDir?: string; idp?: TestIdentityProvider; now?: () => Date; scheduler?: SchedulerLike } = {}): Promise<TestApp> {
   const idp = options.idp ?? (await startTestIdentityProvider());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ww-app-'));
   const config = loadConfig({
@@ -49,7 +50,7 @@ export async function startTestApp(options: { env?: Record<string, string>; data
     AUTH_ISSUER: TEST_ISSUER,
     ...options.env,
   });
-  const platform = await startPlatform(config, { now: options.now });
+  const platform = await startPlatform(config, { now: options.now, scheduler: options.scheduler });
   const token = (caller: Caller, tokenOptions?: TokenOptions) => {
     const { tenantId, userId, envId, roles, ...rest } = caller;
     return idp.sign({ tenant_id: tenantId, user_id: userId, env_id: envId, ...(roles ? { roles } : {}), ...rest }, tokenOptions);

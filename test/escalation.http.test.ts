@@ -1,0 +1,130 @@
+/**
+ * Paging end to end through the real platform: a webhook channel pointing at a local receiver,
+ * a two-stage policy with stage 2 one minute later, a rule that triggers. The escalation manager's
+ * timers run on a virtual clock (the platform's injected time source); deliveries go through the
+ * real adapter and the guarded client (private networks allowed for loopback).
+ */
+import test from 'ava';
+import { verifyWebhookSignature } from '../src/gateways/notify/webhook-signature.js';
+import { VirtualClock } from './support/escalation-harness.js';
+import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
+import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+import { waitFor } from './support/wait-for.js';
+
+let app: TestApp;
+let receiver: HttpReceiver;
+const clock = new VirtualClock();
+
+test.before(async () => {
+  receiver = await startHttpReceiver(() => ({ status: 204 }));
+  app = await startTestApp({ now: clock.now, scheduler: clock.scheduler, env: { ALERT_EVALUATION_INTERVAL_SECONDS: '1', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' } });
+});
+test.after.always(async () => {
+  await app?.close();
+  await receiver?.stop();
+});
+
+/** Moves the virtual clock to `ms` after T0, firing the manager's timers on the way. */
+function advanceTo(ms: number) {
+  const target = ms;
+  const due = clock.scheduler.actions.filter((action) => action.delay <= target).length;
+  clock.scheduler.maxFrames = target;
+  clock.scheduler.flush();
+  if (clock.scheduler.frame < target) clock.scheduler.frame = target;
+  clock.scheduler.maxFrames = Infinity;
+  return due;
+}
+
+async function pagingSetup(caller: Caller, name: string) {
+  const channel = async (path: string) => {
+    const created = await app.request('POST', '/notification-channels', { caller, body: { name: `${name} ${path}`, type: 'webhook', config: { url: `${receiver.url}/${name}/${path}`, method: 'POST', headers: {} } } });
+    if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+    return created.body.data as { id: string; signing_secret: string };
+  };
+  const [first, second] = [await channel('stage1'), await channel('stage2')];
+  const policy = await app.request('POST', '/api/v1/escalation-policies', {
+    caller,
+    body: { name: `${name} policy`, stages: [
+      { stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: first.id }] },
+      { stage_order: 2, delay_minutes: 1, targets: [{ type: 'channel', id: second.id }] },
+    ] },
+  });
+  await app.request('POST', '/api/v1/simulator/metrics', { caller, body: { metric: 'queue_time_seconds', value: 99, duration_seconds: 3600 } });
+  const rule = await app.request('POST', '/api/v1/alert-rules', {
+    caller, body: { name: `${name} rule`, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.body.data.id },
+  });
+  let incidentId = '';
+  await waitFor(async () => {
+    incidentId = (await app.request('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`, { caller })).body.data?.[0]?.id ?? '';
+    return incidentId !== '';
+  }, { timeoutMs: 15_000, message: 'the incident' });
+  return { first, second, incidentId };
+}
+
+const requestsTo = (name: string, path: string) => receiver.requests.filter((r) => r.path === `/${name}/${path}`);
+
+test.serial('stage 1 pages at once, stage 2 one minute later, signed; the incident events tell the story in order', async (t) => {
+  const caller = app.newTenant();
+  const { first, incidentId } = await pagingSetup(caller, 'story');
+  await waitFor(() => requestsTo('story', 'stage1').length === 1, { timeoutMs: 10_000, message: 'stage 1 delivered' });
+  const delivered = requestsTo('story', 'stage1')[0]!;
+  const signature = verifyWebhookSignature(first.signing_secret, String(delivered.headers['x-signature']), delivered.body, Math.floor(Date.now() / 1000), 300);
+  t.true(signature.valid, 'signed with the secret the channel was created with');
+  t.regex(String(delivered.headers['idempotency-key']), new RegExp(incidentId));
+
+  advanceTo(59_000 + (clock.scheduler.frame));
+  await waitFor(async () => (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data.some((e: any) => e.type === 'NotificationDelivered'), { timeoutMs: 5000 });
+  t.is(requestsTo('story', 'stage2').length, 0, 'not before its minute');
+  advanceTo(61_000 + (clock.scheduler.frame));
+  await waitFor(() => requestsTo('story', 'stage2').length === 1, { timeoutMs: 10_000, message: 'stage 2 delivered after its delay' });
+  await waitFor(async () => (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data.filter((e: any) => e.type === 'NotificationDelivered').length === 2, { timeoutMs: 5000, message: 'stage 2 outcome recorded' });
+
+  const events = (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data as { type: string; data: any }[];
+  t.deepEqual(events.map((e) => e.type), ['IncidentTriggered', 'EscalationStarted', 'EscalationStageFired', 'NotificationDelivered', 'EscalationStageFired', 'NotificationDelivered']);
+  t.deepEqual(events.filter((e) => e.type === 'EscalationStageFired').map((e) => e.data.stageOrder), [1, 2]);
+  const incident = (await app.request('GET', `/api/v1/incidents/${incidentId}`, { caller })).body.data;
+  t.like(incident.escalation, { status: 'running', policy_name: 'story policy', current_stage: { stage_order: 2, cycle: 0 } });
+  t.is(incident.next_escalation_at, null, 'no repeat: nothing further is due');
+});
+
+test.serial('an acknowledgement before stage 2 stops the escalation: nothing more is sent', async (t) => {
+  const caller = app.newTenant();
+  const { incidentId } = await pagingSetup(caller, 'acked');
+  await waitFor(() => requestsTo('acked', 'stage1').length === 1, { timeoutMs: 10_000, message: 'stage 1 delivered' });
+  const pending = (await app.request('GET', '/api/v1/escalations', { caller })).body.data;
+  t.deepEqual(pending.map((p: any) => [p.incident_id, p.next_stage]), [[incidentId, 2]]);
+  t.is((await app.request('POST', `/api/v1/incidents/${incidentId}/acknowledge`, { caller, body: {} })).status, 200);
+  await waitFor(async () => (await app.request('GET', '/api/v1/escalations', { caller })).body.data.length === 0, { timeoutMs: 5000, message: 'no longer pending' });
+  advanceTo(10 * 60_000 + clock.scheduler.frame);
+  await app.request('GET', '/health');
+  t.is(requestsTo('acked', 'stage2').length, 0);
+  const types = (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data.map((e: any) => e.type);
+  t.deepEqual(types.filter((type: string) => type === 'EscalationStageFired'), ['EscalationStageFired']);
+});
+
+test.serial('a channel test sends a signed sample through the real adapter and records it; a metadata address is refused with the reason', async (t) => {
+  const caller = app.newTenant();
+  const created = (await app.request('POST', '/notification-channels', { caller, body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/tested`, method: 'PUT', headers: { Authorization: 'Bearer s3cr3t-value' } } } })).body.data;
+  const tested = await app.request('POST', `/notification-channels/${created.id}/test`, { caller, body: {} });
+  t.is(tested.status, 200);
+  t.like(tested.body.data, { success: true, status_code: 204, error: null });
+  const request = receiver.requests.find((r) => r.path === '/tested')!;
+  t.is(request.method, 'PUT');
+  t.is(request.headers.authorization, 'Bearer s3cr3t-value');
+  t.true(verifyWebhookSignature(created.signing_secret, String(request.headers['x-signature']), request.body, Math.floor(Date.now() / 1000), 300).valid);
+  const recorded = await app.platform.eventStore.readStream(`channel-${created.id}`);
+  t.deepEqual(recorded.map((e) => e.type), ['ChannelCreated', 'ChannelSigningSecretSet', 'ChannelTestSent']);
+  t.is(JSON.stringify(recorded.at(-1)!.data).includes('s3cr3t'), false, 'the test record holds no secret');
+
+  const metadata = (await app.request('POST', '/notification-channels', { caller, body: { name: 'meta', type: 'webhook', config: { url: 'http://169.254.169.254/latest/meta-data', method: 'POST', headers: {} } } })).body.data;
+  const refused = await app.request('POST', `/notification-channels/${metadata.id}/test`, { caller, body: {} });
+  t.is(refused.status, 200);
+  t.false(refused.body.data.success);
+  t.is(refused.body.data.error.kind, 'refused_address');
+  t.regex(refused.body.data.error.message, /metadata/i);
+
+  const rotated = await app.request('POST', `/notification-channels/${created.id}/rotate-secret`, { caller, body: {} });
+  t.is(rotated.status, 200);
+  t.not(rotated.body.data.signing_secret, created.signing_secret);
+  t.is((await app.request('GET', `/notification-channels/${created.id}`, { caller })).body.data.signing_secret, undefined, 'never shown again');
+});
