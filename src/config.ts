@@ -34,6 +34,8 @@ const notificationVariables = {
   SMS_PROVIDER_TOKEN: z.string().min(1).optional(),
   /** Public address of the platform, for links in notifications; default BASE_URL. */
   PUBLIC_URL: optionalUrl,
+  /** Shifts the platform's clock (seconds). For drills and restart tests only: never set it in production. */
+  CLOCK_OFFSET_SECONDS: z.coerce.number().int().min(-31_536_000).max(31_536_000).default(0),
 };
 
 const environmentSchema = z.object({
@@ -101,6 +103,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     /** Keys sealing secrets at rest; without `key`, DATA_DIR/secrets.key. */
     secrets: { key: env.SECRETS_KEY, previousKeys: env.SECRETS_KEY_PREVIOUS ?? [] },
     /** Unset: invitations are written to DATA_DIR/outbox. */
+    clockOffsetMs: env.CLOCK_OFFSET_SECONDS * 1000,
     notify: {
       smtpUrl: env.SMTP_URL,
       emailFrom: env.NOTIFY_EMAIL_FROM ?? `warehouse-watch <alerts@${new URL(baseUrl).hostname}>`,

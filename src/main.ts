@@ -26,7 +26,8 @@ async function main() {
   // The embedded event store is single-instance: hold DATA_DIR's lock for this process's life, so
   // a second platform on the same directory stops here instead of failing this one's writes.
   const releaseDataDir = config.eventStoreUrl ? undefined : acquireDataDirLock(config.dataDir);
-  const platform = await startPlatform(config);
+  const offset = config.clockOffsetMs;
+  const platform = await startPlatform(config, offset === 0 ? {} : { now: () => new Date(Date.now() + offset) });
   const lines = [`warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${new URL(platform.url).port})`];
   if (platform.devClient) {
     const c = platform.devClient;
