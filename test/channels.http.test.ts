@@ -177,7 +177,7 @@ test('a masked header PUT back with a new url is 400 naming the header, and the 
   t.deepEqual(refused.body.errors.map((e: { path: string }) => e.path), ['/config/headers/Authorization']);
 
   const events = await app.platform.eventStore.readStream(`channel-${id}`);
-  t.is(events.length, 1, 'nothing recorded');
+  t.deepEqual(events.map((e) => e.type), ['ChannelCreated', 'ChannelSigningSecretSet'], 'nothing recorded by the refused PUT');
   t.deepEqual(events[0]!.data.config, hook.config);
   t.is((await app.request('GET', `/notification-channels/${id}`, { caller })).body.data.config.url, hook.config.url);
 
