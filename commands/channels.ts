@@ -4,6 +4,7 @@
  * routes are commands/channel-routes.ts.
  */
 import { z } from 'zod';
+import { SUBJECT_PLACEHOLDERS, unknownPlaceholders } from '../src/gateways/notify/subject-template.js';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectInvalid, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { evolveChannel, initialChannelState, type ChannelEvent, type ChannelState } from '../src/events/channel.js';
@@ -18,7 +19,10 @@ export const channelConfigSchemas = {
   chat: z.strictObject({ webhook_url: httpUrl, channel_name: z.string().trim().min(1) }),
   email: z.strictObject({
     recipients: z.array(z.email()).min(1, 'at least one recipient is required').max(100),
-    subject_template: z.string().trim().min(1).max(500),
+    subject_template: z.string().trim().min(1).max(500).superRefine((template, ctx) => {
+      const unknown = unknownPlaceholders(template);
+      if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown placeholders ${unknown.map((p) => `{{${p}}}`).join(', ')}; known: ${SUBJECT_PLACEHOLDERS.map((p) => `{{${p}}}`).join(' ')}` });
+    }),
   }),
   pager: z.strictObject({
     integration_key: z.string().trim().min(1).max(200),

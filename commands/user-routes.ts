@@ -59,7 +59,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     await reserveEmail(deps, envelope, body.email, userId);
     let created;
     try {
-      const profile = { email: body.email, name: body.name, roleId: body.role_id, groupIds: body.group_ids };
+      const profile = { email: body.email, name: body.name, roleId: body.role_id, groupIds: body.group_ids, phone: body.phone };
       created = await run(ctx, { kind: 'CreateUser', userId, profile, isActive: body.is_active });
     } catch (error) {
       await releaseQuietly(envelope, body.email, userId);

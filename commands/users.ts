@@ -4,6 +4,7 @@
  * membership is part of the user, so the group member routes issue JoinGroup/LeaveGroup here.
  */
 import { z } from 'zod';
+import { isE164 } from '../src/gateways/notify/phone-number.js';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { sameGrants, type PermissionGrants } from '../src/events/permission-grants.js';
@@ -14,6 +15,8 @@ const name = z.string().trim().min(1).max(200);
 /** null: no role, so the tenant defaults apply. */
 const roleId = z.string().trim().min(1).max(100).nullable();
 const groupIds = z.array(z.string().min(1).max(100)).max(100).transform((ids) => [...new Set(ids)]);
+/** For sms pages: E.164 (+ and up to 15 digits), or null for none. */
+const phone = z.string().trim().refine(isE164, 'must be an E.164 number such as +447700900123').nullable();
 
 export const createUserBodySchema = z.strictObject({
   email,
@@ -21,14 +24,15 @@ export const createUserBodySchema = z.strictObject({
   role_id: roleId.default(null),
   group_ids: groupIds.default([]),
   is_active: z.boolean().default(true),
+  phone: phone.default(null),
 });
 
 /** PUT: the whole profile; is_active may be left out (then it stays as it is). */
-export const replaceUserBodySchema = z.strictObject({ email, name, role_id: roleId, group_ids: groupIds, is_active: z.boolean().optional() });
+export const replaceUserBodySchema = z.strictObject({ email, name, role_id: roleId, group_ids: groupIds, is_active: z.boolean().optional(), phone: phone.default(null) });
 
 export const patchUserBodySchema = z
-  .strictObject({ email: email.optional(), name: name.optional(), role_id: roleId.optional(), group_ids: groupIds.optional(), is_active: z.boolean().optional() })
-  .refine((body) => Object.keys(body).length > 0, { message: 'send at least one of email, name, role_id, group_ids, is_active' });
+  .strictObject({ email: email.optional(), name: name.optional(), role_id: roleId.optional(), group_ids: groupIds.optional(), is_active: z.boolean().optional(), phone: phone.optional() })
+  .refine((body) => Object.keys(body).length > 0, { message: 'send at least one of email, name, role_id, group_ids, is_active, phone' });
 
 export interface UserChanges {
   changes: Partial<UserProfile>;
@@ -41,6 +45,7 @@ export function userChangesFrom(body: z.infer<typeof patchUserBodySchema>): User
   if (body.name !== undefined) changes.name = body.name;
   if (body.role_id !== undefined) changes.roleId = body.role_id;
   if (body.group_ids !== undefined) changes.groupIds = body.group_ids;
+  if (body.phone !== undefined) changes.phone = body.phone;
   return { changes, isActive: body.is_active };
 }
 
@@ -63,7 +68,7 @@ export type UserCommand =
 const isPresent = (state: UserState) => state.status === 'active' || state.status === 'inactive';
 
 const sameProfile = (a: UserProfile, b: UserProfile) =>
-  a.email === b.email && a.name === b.name && a.roleId === b.roleId &&
+  a.email === b.email && a.name === b.name && a.roleId === b.roleId && (a.phone ?? null) === (b.phone ?? null) &&
   a.groupIds.length === b.groupIds.length && a.groupIds.every((id, i) => b.groupIds[i] === id);
 
 /** Why an invitation cannot be (re)sent to this user, if it cannot. */

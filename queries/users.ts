@@ -8,6 +8,7 @@ import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 export const userView = (doc: UserDoc) => ({
   id: doc.id,
   email: doc.email,
+  phone: (doc.phone as string | null | undefined) ?? null,
   name: doc.name,
   role_id: optionalString(doc.roleId),
   group_ids: doc.groupIds,

@@ -12,7 +12,7 @@ const pager = {
   type: 'pager',
   config: { integration_key: 'R0UTINGKEY1234567890', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } },
 };
-const email = { name: 'DBA mail', type: 'email', config: { recipients: ['dba@example.com'], subject_template: '[{{severity}}] {{rule}}' } };
+const email = { name: 'DBA mail', type: 'email', config: { recipients: ['dba@example.com'], subject_template: '[{{severity}}] {{rule_name}}' } };
 
 test('create, list, read, update and delete a channel with envelopes, ETags and masked secrets', async (t) => {
   const caller = app.newTenant();
@@ -198,4 +198,14 @@ test('a chat webhook_url is answered masked; PUT back masked it keeps the stored
   const updated = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { ...chat, config: { ...created.body.data.config, channel_name: '#ops-2' } } });
   t.is(updated.status, 200);
   t.deepEqual((await app.platform.eventStore.readStream(`channel-${id}`)).at(-1)!.data.config, { ...chat.config, channel_name: '#ops-2' });
+});
+
+test('an email subject template may use only the known placeholders', async (t) => {
+  const caller = app.newTenant();
+  const refused = await app.request('POST', '/notification-channels', { caller, body: { ...email, config: { ...email.config, subject_template: '{{severity}} {{rule}} on {{host}}' } } });
+  t.is(refused.status, 400);
+  t.deepEqual(refused.body.errors.map((e: { path: string }) => e.path), ['/config/subject_template']);
+  t.regex(refused.body.errors[0].message, /\{\{rule\}\}, \{\{host\}\}/);
+  const accepted = await app.request('POST', '/notification-channels', { caller, body: { ...email, config: { ...email.config, subject_template: '[{{severity}}] {{status}} {{rule_name}} {{metric}} {{current_value}}/{{threshold}} {{incident_id}}' } } });
+  t.is(accepted.status, 201);
 });

@@ -9,7 +9,7 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-const emailChannel = { name: 'DBA mail', type: 'email', config: { recipients: ['dba@example.com'], subject_template: '[{{severity}}] {{rule}}' } };
+const emailChannel = { name: 'DBA mail', type: 'email', config: { recipients: ['dba@example.com'], subject_template: '[{{severity}}] {{rule_name}}' } };
 const newChannel = async (caller: Caller) => (await app.request('POST', '/notification-channels', { caller, body: emailChannel })).body.data.id as string;
 const create = (caller: Caller, body: unknown) => app.request('POST', POLICIES, { caller, body });
 const listIds = async (caller: Caller) => (await app.request('GET', POLICIES, { caller })).body.data.map((p: { id: string }) => p.id);

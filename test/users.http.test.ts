@@ -192,3 +192,15 @@ test('last_login is the first request with each newly issued token: one event pe
   t.deepEqual(logins.map((e) => e.data.tokenIssuedAt), [issuedAt, issuedAt + 10]);
   t.is((await app.request('GET', `/users/${user.id}`, { caller: owner })).body.data.last_login, logins[1]!.data.at);
 });
+
+test('a user may have a phone number for sms pages: E.164 or null', async (t) => {
+  const owner = app.newTenant();
+  const created = await app.request('POST', '/users', { caller: owner, body: { email: `p-${Date.now()}@example.com`, name: 'Pat', phone: '+447700900123' } });
+  t.is(created.status, 201);
+  t.is(created.body.data.phone, '+447700900123');
+  const bad = await app.request('PATCH', `/users/${created.body.data.id}`, { caller: owner, body: { phone: '07700 900123' } });
+  t.is(bad.status, 400);
+  t.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['/phone']);
+  const cleared = await app.request('PATCH', `/users/${created.body.data.id}`, { caller: owner, body: { phone: null } });
+  t.is(cleared.body.data.phone, null);
+});

@@ -14,6 +14,8 @@ const profile = {
   /** A built-in role name or a custom role's id; null: no role (tenant defaults apply). */
   roleId: z.string().nullable(),
   groupIds: z.array(z.string()),
+  /** E.164, for sms pages; absent in events written before users had phones. */
+  phone: z.string().nullable().optional(),
 };
 
 export const userEvents = {
@@ -55,6 +57,7 @@ export interface UserProfile {
   name: string;
   roleId: string | null;
   groupIds: string[];
+  phone?: string | null;
 }
 
 export type InvitationStatus = 'pending' | 'sent' | 'failed';
