@@ -16,7 +16,7 @@ const create = async (owner: Caller, body: Record<string, unknown> = {}) => {
   return response.body.data as { id: string; email: string };
 };
 
-test('a created user has exactly the spec fields plus invitation_status', async (t) => {
+test('a created user has exactly the spec fields plus invitation_status and phone (for sms pages)', async (t) => {
   const owner = app.newTenant();
   const response = await app.request('POST', '/users', { caller: owner, body: { email: ' Kim@Example.com ', name: ' Kim ', role_id: 'responder' } });
   t.is(response.status, 201);
@@ -24,7 +24,7 @@ test('a created user has exactly the spec fields plus invitation_status', async 
   const { id, created_at: createdAt, ...rest } = response.body.data;
   t.regex(id, /^[0-9a-f-]{36}$/);
   t.regex(createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  t.deepEqual(rest, { email: 'Kim@Example.com', name: 'Kim', role_id: 'responder', group_ids: [], last_login: null, is_active: true, invitation_status: 'sent' });
+  t.deepEqual(rest, { email: 'Kim@Example.com', name: 'Kim', role_id: 'responder', group_ids: [], last_login: null, is_active: true, invitation_status: 'sent', phone: null });
   t.deepEqual((await app.request('GET', `/api/v1/users/${id}`, { caller: owner })).body.data, response.body.data);
 });
 
