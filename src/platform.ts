@@ -160,6 +160,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   const escalation = composeEscalation({
     config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
+    waitForProjections: (position) => runner.waitFor(position, 60_000),
   });
   const iam = composeIam({
     ...commandDeps,

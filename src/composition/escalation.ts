@@ -72,6 +72,8 @@ export interface EscalationOptions {
   notify?: NotifyPort;
   /** Opens the sealed secrets of channel read models. */
   secrets: SecretOpener;
+  /** Resolves once the read models have applied the log up to `position` (false on timeout). */
+  waitForProjections: (position: bigint) => Promise<boolean>;
 }
 
 export function composeEscalation(options: EscalationOptions): PlatformArea & { notify: NotifyPort; manager: ReturnType<typeof createEscalationManager> } {
@@ -105,8 +107,14 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & { 
         })),
       };
     },
-    // Every incident still escalating (or not yet started); the reconcile decides what is due.
-    activeIncidents: async () => (await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' })).map((doc) => doc.id),
+    // Every incident still escalating (or not yet started); the reconcile decides what is due. The
+    // incidents read model is caught up to the log's head first, so none triggered before a restart is missed.
+    activeIncidents: async () => {
+      if (!(await options.waitForProjections(await options.eventStore.headPosition()))) {
+        options.logger.warn('escalation: the incidents read model had not caught up at start; listing what it has');
+      }
+      return (await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' })).map((doc) => doc.id);
+    },
   });
   return {
     notify,
