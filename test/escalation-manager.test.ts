@@ -196,3 +196,29 @@ test('targets resolve when the stage fires: on-call changing between stages, ina
   t.deepEqual(failures, ['the notification channel no longer exists', 'nobody is on call']);
   await h.close();
 });
+
+test('a pager service paged is told of the acknowledgement (so it stops escalating too) and then of the resolution, once each', async (t) => {
+  const pagerChannel = '00000000-0000-4000-8000-0000000000pd'.replace('pd', 'dd');
+  const h = createHarness({
+    stages: [{ stageOrder: 1, delayMinutes: 0, targets: [{ type: 'channel', id: pagerChannel, channels: [] }, { type: 'user', id: alice, channels: ['email'] }] }],
+    directory: {
+      user: async (_tenant, id) => user(id),
+      channel: async () => ({ id: pagerChannel, type: 'pager', config: { integration_key: 'k'.repeat(32), severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } } }),
+    },
+  });
+  const id = randomUUID();
+  await h.trigger(id);
+  h.wakeAll(id);
+  await h.advanceTo(minutes(2));
+  await h.append(id, 'IncidentAcknowledged', { incidentId: id, by: alice, at: h.clock.now().toISOString() });
+  h.wakeAll(id);
+  h.wakeAll(id);
+  await h.advanceTo(minutes(4));
+  await h.append(id, 'IncidentResolved', { incidentId: id, by: alice, at: h.clock.now().toISOString(), reason: 'manual', note: null, value: null });
+  h.wakeAll(id);
+  await h.advanceTo(minutes(6));
+  t.deepEqual(h.delivered.map((d) => [d.medium, d.status]), [
+    ['pager', 'triggered'], ['email', 'triggered'], ['pager', 'acknowledged'], ['pager', 'resolved'], ['email', 'resolved'],
+  ]);
+  await h.close();
+});

@@ -20,6 +20,8 @@ const stageSnapshot = z.object({
 });
 
 export const NOTIFY_MEDIA = ['chat', 'email', 'pager', 'webhook', 'sms'] as const;
+export const DELIVERY_KINDS = ['stage', 'resolution', 'acknowledgement'] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** One person or channel a stage reached (or tried to), resolved from a policy target when the stage fired. */
 const recipient = z.object({
@@ -34,8 +36,11 @@ const recipient = z.object({
 
 const delivery = {
   incidentId: z.uuid(),
-  /** `stage`: a stage's page; `resolution`: the all-clear to everyone paged before. */
-  kind: z.enum(['stage', 'resolution']),
+  /**
+   * `stage`: a stage's page; `resolution`: the all-clear to everyone paged before; `acknowledgement`:
+   * the pager services paged before are told, so they stop escalating on their side.
+   */
+  kind: z.enum(DELIVERY_KINDS),
   stageOrder: z.number().int().nullable(),
   cycle: z.number().int().nullable(),
   recipientKey: z.string().nullable(),
@@ -104,7 +109,7 @@ export function nextDueStage(plan: Pick<EscalationPlan, 'stages' | 'repeatInterv
 }
 
 /** One key per delivery: the same on every retry and after a restart, so a receiver can drop duplicates. */
-export const deliveryKey = (incidentId: string, kind: 'stage' | 'resolution', stageOrder: number | null, cycle: number | null, recipientKey: string, medium: string) =>
+export const deliveryKey = (incidentId: string, kind: DeliveryKind, stageOrder: number | null, cycle: number | null, recipientKey: string, medium: string) =>
   `${incidentId}:${kind}:${stageOrder ?? '-'}:${cycle ?? '-'}:${recipientKey}:${medium}`;
 
 /** What an incident knows of its escalation: folded from the escalation events on its stream. */
@@ -119,14 +124,16 @@ export interface IncidentEscalation {
   paged: { key: string; medium: (typeof NOTIFY_MEDIA)[number]; via: { type: (typeof TARGET_TYPES)[number]; id: string } }[];
   /** `<recipientKey>:<medium>` that have a resolution outcome. */
   resolutionOutcomes: string[];
+  /** `<recipientKey>:<medium>` of pagers told of the acknowledgement. */
+  acknowledgementOutcomes: string[];
   /** The most recent deliveries, newest last (the stream holds all of them). */
-  notified: { kind: 'stage' | 'resolution'; stage_order: number | null; cycle: number | null; recipient: string | null; medium: string | null; target: string; ok: boolean; at: string; error: string | null }[];
+  notified: { kind: DeliveryKind; stage_order: number | null; cycle: number | null; recipient: string | null; medium: string | null; target: string; ok: boolean; at: string; error: string | null }[];
 }
 
 export const NOTIFIED_KEPT = 100;
 
 export const initialEscalation = (): IncidentEscalation => ({
-  status: 'pending', plan: null, lastFired: null, lastFiredOutcomes: [], paged: [], resolutionOutcomes: [], notified: [],
+  status: 'pending', plan: null, lastFired: null, lastFiredOutcomes: [], paged: [], resolutionOutcomes: [], acknowledgementOutcomes: [], notified: [],
 });
 
 const outcomeKey = (recipientKey: string | null, medium: string | null) => `${recipientKey ?? '-'}:${medium ?? '-'}`;
@@ -154,6 +161,7 @@ export function evolveEscalation(state: IncidentEscalation, event: EscalationEve
         ok: event.type === 'NotificationDelivered', at: d.at, error: event.type === 'NotificationFailed' ? event.data.error.message : null,
       }].slice(-NOTIFIED_KEPT);
       if (d.kind === 'resolution') return { ...state, notified, resolutionOutcomes: [...state.resolutionOutcomes, key] };
+      if (d.kind === 'acknowledgement') return { ...state, notified, acknowledgementOutcomes: [...(state.acknowledgementOutcomes ?? []), key] };
       const current = state.lastFired && d.stageOrder === state.lastFired.stageOrder && d.cycle === state.lastFired.cycle;
       return { ...state, notified, lastFiredOutcomes: current ? [...state.lastFiredOutcomes, key] : state.lastFiredOutcomes };
     }
@@ -167,3 +175,7 @@ export const undeliveredRecipients = (state: IncidentEscalation): Recipient[] =>
 /** Everyone paged who has not had the all-clear yet. */
 export const awaitingAllClear = (state: IncidentEscalation) =>
   state.paged.filter((p) => !state.resolutionOutcomes.includes(outcomeKey(p.key, p.medium)));
+
+/** Pager services paged that have not been told of the acknowledgement (the other media hold no state to update). */
+export const awaitingAcknowledgement = (state: IncidentEscalation) =>
+  state.paged.filter((p) => p.medium === 'pager' && !(state.acknowledgementOutcomes ?? []).includes(outcomeKey(p.key, p.medium)));

@@ -5,6 +5,7 @@
  *   triggered, escalation pending → EscalationStarted with the policy as it is now (or NotStarted)
  *   triggered, a stage due        → EscalationStageFired, expecting the revision read, then deliveries
  *   a fired stage without outcomes (a crash) and older than the grace → deliver the missing ones again
+ *   acknowledged                  → pager services paged so far are told (they stop escalating too)
  *   resolved                      → the all-clear to everyone paged who has not had it
  *
  * Appends expect the revision that was read, so among several instances exactly one fires each
@@ -13,7 +14,7 @@
 import type { Logger } from 'pino';
 import { toDomainEvent } from '../../commanding/command-handler.js';
 import { isWrongExpectedRevision, type EventStore, type EventToAppend } from '../../eventstore/port.js';
-import { awaitingAllClear, nextDueStage, undeliveredRecipients, type EscalationPlan } from '../../events/escalation.js';
+import { awaitingAcknowledgement, awaitingAllClear, nextDueStage, undeliveredRecipients, type EscalationPlan } from '../../events/escalation.js';
 import { evolveIncident, incidentStream, initialIncidentState, type IncidentState, type IncidentStreamEvent } from '../../events/incident.js';
 import type { NotifyPort } from '../../gateways/notify/port.js';
 import { alertMessageOf } from './alert-message.js';
@@ -78,6 +79,13 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
       const recipients = await Promise.all(waiting.map((p) => reachAgain(deps.directory, tenantId, { key: p.key, via: p.via, medium: p.medium, unreachable: null })));
       await deliverRound(context, round({ kind: 'resolution', stageOrder: null, cycle: null }), recipients);
       return null;
+    }
+    if (state.status === 'acknowledged') {
+      const pagers = awaitingAcknowledgement(escalation);
+      if (pagers.length === 0) return null;
+      const recipients = await Promise.all(pagers.map((p) => reachAgain(deps.directory, tenantId, { key: p.key, via: p.via, medium: p.medium, unreachable: null })));
+      await deliverRound(context, round({ kind: 'acknowledgement', stageOrder: null, cycle: null }), recipients);
+      continue;
     }
     if (state.status !== 'triggered') return null;
 

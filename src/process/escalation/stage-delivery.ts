@@ -5,7 +5,7 @@
  * medium), so a delivery repeated after a crash reaches the receiver with the same key.
  */
 import type { EventStore } from '../../eventstore/port.js';
-import { deliveryKey, type Recipient } from '../../events/escalation.js';
+import { deliveryKey, type DeliveryKind, type Recipient } from '../../events/escalation.js';
 import { incidentStream } from '../../events/incident.js';
 import type { AlertMessage, DeliveryOutcome, NotifyPort } from '../../gateways/notify/port.js';
 import type { ResolvedRecipient } from './target-resolution.js';
@@ -23,7 +23,7 @@ export interface DeliveryContext {
 }
 
 export interface DeliveryRound {
-  kind: 'stage' | 'resolution';
+  kind: DeliveryKind;
   stageOrder: number | null;
   cycle: number | null;
   message: AlertMessage;
