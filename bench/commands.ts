@@ -1,13 +1,22 @@
 /**
  * Command and query throughput on the embedded stores with full durability, against a bare Koa
  * hello-world measured in the same run, plus append-to-visible projection lag.
+ *
+ * One run: the hello process and the platform (started like `npm start`: same V8 flags, default
+ * LOG_LEVEL) are both up; each of three rounds loads hello, create and list in turn, and the
+ * figures are the medians of the rounds, so every ratio compares loads of the same minute on this
+ * shared machine. Server CPU per request comes from /proc (user + system of the whole process, its
+ * threads included). Afterwards every 2xx create is looked up in the event log.
  * Writes bench/results/commands.json. Run: npm run bench (or npx tsx bench/commands.ts).
+ * BENCH_CPU_PROF=dir writes a V8 CPU profile of the platform process into dir (with BENCH_ONLY=create
+ * or list, of that route alone; bench/profile-breakdown.ts sorts it into components).
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { channelsProjection } from '../projections/channels.js';
@@ -21,27 +30,64 @@ import { machine, percentile } from './support/machine.js';
 const channels = channelsProjection(secretBox(randomBytes(32)));
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
+/** The V8 flags of `npm start` (package.json), so the benchmark measures what runs in production. */
+const START_FLAGS = /exec node (.*) src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)![1]!.split(' ');
+const CLOCK_TICKS_PER_SECOND = 100;
+/**
+ * Another checkout of the platform (e.g. `git archive <commit> | tar -x -C dir`, with node_modules
+ * linked) loaded in the same rounds: before/after figures of one run on this shared machine.
+ */
+const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
+/** Profiling: load only one route (create or list), so the profile is that route's alone. */
+const ONLY = process.env.BENCH_ONLY;
 
-async function startProcess(script: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startProcess(args: string[], env: Record<string, string>, cwd = '.') {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('is listening on') && resolve());
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
   return child;
 }
 
-async function load(options: autocannon.Options) {
+/** CPU seconds (user + system, all threads) the process has used so far. */
+function cpuSeconds(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+const rssMiB = (child: ChildProcess) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024);
+
+async function load(server: ChildProcess, options: autocannon.Options) {
   // Warm up first (JIT, caches, the JWKS fetch), then measure.
   await autocannon({ duration: 2, connections: CONNECTIONS, ...options });
+  const cpuBefore = cpuSeconds(server);
   const result = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...options });
+  const cpu = cpuSeconds(server) - cpuBefore;
   return {
     requests_per_second: Math.round(result.requests.average),
     latency_p50_ms: result.latency.p50,
     latency_p99_ms: result.latency.p99,
+    server_cpu_us_per_request: Math.round((cpu * 1e6) / Math.max(1, result.requests.total)),
     non_2xx: result.non2xx,
     errors: result.errors,
+  };
+}
+
+type Figures = Awaited<ReturnType<typeof load>>;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The round with the median requests per second, and the median of the same-round ratios. */
+function summary(rounds: Figures[], ratios?: number[]) {
+  if (rounds.length === 0) return null;
+  const middle = rounds.find((r) => r.requests_per_second === median(rounds.map((x) => x.requests_per_second)))!;
+  return {
+    ...middle,
+    server_cpu_us_per_request: median(rounds.map((r) => r.server_cpu_us_per_request)),
+    ...(ratios ? { ratio_to_bare_koa: +median(ratios).toFixed(3), ratio_per_round: ratios.map((r) => +r.toFixed(3)) } : {}),
+    requests_per_second_per_round: rounds.map((r) => r.requests_per_second),
   };
 }
 
@@ -73,38 +119,109 @@ async function projectionLag() {
   return { appends: lags.length, concurrent_writers: 20, p50_ms: +percentile(lags, 50).toFixed(2), p99_ms: +percentile(lags, 99).toFixed(2) };
 }
 
-async function main() {
-  const helloPort = await freePort();
-  const hello = await startProcess('bench/support/hello-koa.ts', { PORT: String(helloPort) });
-  const bareKoa = await load({ url: `http://127.0.0.1:${helloPort}/` });
-  hello.kill('SIGTERM');
+/** Every create answered 2xx must be in the log (the platform has stopped; its files are closed). */
+function checkAcknowledgedCreates(dataDir: string, acknowledged: Set<string>) {
+  const db = new Database(join(dataDir, 'events.db'), { readonly: true });
+  const stored = new Set(db.prepare(`SELECT stream FROM events WHERE type = 'ChannelCreated'`).pluck().all() as string[]);
+  db.close();
+  const missing = [...acknowledged].filter((id) => !stored.has(`channel-${id}`));
+  return { acknowledged_creates: acknowledged.size, missing_from_log: missing.length };
+}
 
+/** A platform started like `npm start` from `dir` (its own package.json's flags), with a dev token. */
+async function startPlatform(dir: string, profileDir?: string) {
+  const flags = /exec node (.*) src\/main\.ts/.exec(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.start)![1]!.split(' ');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
-  const platform = await startProcess('src/main.ts', { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = await startProcess([...flags, ...profile, 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: dataDir }, dir);
   const token = await devToken(baseUrl, dataDir);
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const body = JSON.stringify({ name: 'bench', type: 'email', config: { recipients: ['oncall@example.com'], subject_template: '[{{severity}}] {{rule}}' } });
-  const create = await load({ url: `${baseUrl}/api/v1/notification-channels`, method: 'POST', headers, body });
-  const list = await load({ url: `${baseUrl}/api/v1/notification-channels?limit=20`, headers });
-  platform.kill('SIGTERM');
+  const acknowledged = new Set<string>();
+  return {
+    child,
+    baseUrl,
+    dataDir,
+    acknowledged,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    onResponse: (status: number, responseBody: string) => {
+      if (status >= 200 && status < 300) acknowledged.add((JSON.parse(responseBody) as { data: { id: string } }).data.id);
+    },
+  };
+}
 
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+async function main() {
+  const loadBefore = loadavg().map((l) => +l.toFixed(2));
+  const helloPort = await freePort();
+  const hello = await startProcess(['--import', 'tsx', 'bench/support/hello-koa.ts'], { PORT: String(helloPort) });
+
+  const body = JSON.stringify({ name: 'bench', type: 'email', config: { recipients: ['oncall@example.com'], subject_template: '[{{severity}}] {{rule_name}}' } });
+  delete process.env.LOG_LEVEL; // the default level, as `npm start` runs
+  const current = await startPlatform('.', process.env.BENCH_CPU_PROF);
+  const baseline = BASELINE_DIR ? await startPlatform(BASELINE_DIR) : undefined;
+  const platforms = baseline ? [current, baseline] : [current];
+
+  const rounds = { hello: [] as Figures[], create: [] as Figures[], list: [] as Figures[], baselineCreate: [] as Figures[], baselineList: [] as Figures[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    rounds.hello.push(await load(hello, { url: `http://127.0.0.1:${helloPort}/` }));
+    for (const platform of platforms) {
+      const into = platform === current ? rounds : { create: rounds.baselineCreate, list: rounds.baselineList };
+      const { headers, onResponse } = platform;
+      if (ONLY !== 'list') into.create.push(await load(platform.child, { url: `${platform.baseUrl}/api/v1/notification-channels`, requests: [{ method: 'POST', headers, body, onResponse }] }));
+      if (ONLY !== 'create') into.list.push(await load(platform.child, { url: `${platform.baseUrl}/api/v1/notification-channels?limit=1`, headers }));
+    }
+  }
+  const rss = platforms.map((p) => rssMiB(p.child));
+  hello.kill('SIGTERM');
+  for (const platform of platforms) {
+    platform.child.kill('SIGTERM');
+    await exited(platform.child);
+  }
+  const loadAfter = loadavg().map((l) => +l.toFixed(2));
+  const check = checkAcknowledgedCreates(current.dataDir, current.acknowledged);
+  const baselineCheck = baseline && checkAcknowledgedCreates(baseline.dataDir, baseline.acknowledged);
+
+  const ratios = (route: Figures[]) => route.map((r, i) => r.requests_per_second / rounds.hello[i]!.requests_per_second);
   const lag = await projectionLag();
   const results = {
     benchmark: 'commands',
     date: new Date().toISOString(),
     machine: machine(),
-    settings: { duration_seconds: DURATION, connections: CONNECTIONS, durability: 'SQLite WAL, synchronous=FULL, group commit' },
-    bare_koa_hello_world: bareKoa,
-    create_notification_channel: { ...create, ratio_to_bare_koa: +(create.requests_per_second / bareKoa.requests_per_second).toFixed(3) },
-    list_notification_channels: { ...list, ratio_to_bare_koa: +(list.requests_per_second / bareKoa.requests_per_second).toFixed(3) },
+    load_average_1_5_15: { before: loadBefore, after: loadAfter },
+    settings: {
+      duration_seconds: DURATION,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      platform_node_flags: START_FLAGS,
+      log_level: 'default (info)',
+      durability: 'SQLite WAL, synchronous=FULL, group commit',
+    },
+    bare_koa_hello_world: summary(rounds.hello),
+    create_notification_channel: summary(rounds.create, ratios(rounds.create)),
+    list_notification_channels_limit_1: summary(rounds.list, ratios(rounds.list)),
+    platform_rss_mib_after_run: rss[0],
+    acknowledged_creates_in_log: check,
+    ...(baseline
+      ? {
+          baseline_same_run: {
+            source: process.env.BENCH_BASELINE_LABEL ?? BASELINE_DIR,
+            create_notification_channel: summary(rounds.baselineCreate, ratios(rounds.baselineCreate)),
+            list_notification_channels_limit_1: summary(rounds.baselineList, ratios(rounds.baselineList)),
+            platform_rss_mib_after_run: rss[1],
+            acknowledged_creates_in_log: baselineCheck,
+          },
+        }
+      : {}),
     append_to_visible_projection_lag: lag,
-    targets: { create_ratio_min: 0.25, projection_lag_p99_ms_max: 20 },
+    targets: { create_ratio_min: 0.25, list_ratio_min: 0.25, projection_lag_p99_ms_max: 5 },
   };
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/commands.json', `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(process.env.BENCH_OUT ?? 'bench/results/commands.json', `${JSON.stringify(results, null, 2)}\n`);
   console.log(JSON.stringify(results, null, 2));
+  const failed = [check, baselineCheck].some((c) => c && c.missing_from_log > 0) || Object.values(rounds).some((route) => route.some((r) => r.non_2xx > 0 || r.errors > 0));
+  if (failed) process.exitCode = 1;
 }
 
 main().catch((error) => {

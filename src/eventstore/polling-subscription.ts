@@ -14,8 +14,10 @@ export interface PollingSubscriptionSource {
 
 /**
  * Catch-up then live subscription over a store whose reads are synchronous. Because the read and
- * the decision to wait happen in the same synchronous step, a commit cannot slip between them:
- * there is no gap or duplicate at the hand-over from catch-up to live.
+ * the decision to wait happen in the same synchronous step, a commit notice cannot slip between
+ * them: there is no gap or duplicate at the hand-over from catch-up to live. (A writer on another
+ * thread may commit between the two, but its notice reaches this thread only afterwards, so it
+ * still wakes the wait.)
  */
 export function pollingSubscription(source: PollingSubscriptionSource): Subscription {
   let position = source.after;

@@ -1,13 +1,14 @@
 /**
  * Embedded event store: one SQLite file (WAL, synchronous=FULL, so a 2xx survives power loss).
  *
- * Group commit: appends that arrive within one turn of the event loop are written in a single
- * transaction, so many concurrent commands share one fsync. Each append is checked against its own
- * expected revision before anything is written, and serialised before it joins the batch, so one
- * conflict or one bad event does not fail the others; a failure of the transaction itself (disk
- * full, a lock held by another process beyond busy_timeout) fails the batch.
+ * Group commit: appends that arrive while the previous commit is on its way to disk (or within
+ * one turn of the event loop) are written in a single transaction, so many concurrent commands
+ * share one fsync. The commit runs on a writer thread (sqlite-writer.ts), so the fsync does not
+ * block this event loop; reads stay here, on their own connection. Each append is checked against
+ * its own expected revision before anything is written, and serialised before it joins the batch,
+ * so one conflict or one bad event does not fail the others; a failure of the transaction itself
+ * (disk full, a lock held by another process beyond busy_timeout) fails the batch.
  */
-import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import {
   EventStoreUnavailableError,
@@ -18,7 +19,6 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
-  type StreamRetention,
   type SubscribeOptions,
   type Subscription,
 } from './port.js';
@@ -26,6 +26,8 @@ import { pollingSubscription } from './polling-subscription.js';
 import { SCHEMA, type EventRow, rowToEvent } from './sqlite-schema.js';
 import { serialiseAppend, type SerialisedEvent } from './sqlite-serialise.js';
 import { preparePrivateSqliteFile } from './private-files.js';
+import { openLogConnection } from './sqlite-connection.js';
+import { inProcessWriter, threadWriter } from './sqlite-writer.js';
 
 interface PendingAppend {
   stream: string;
@@ -48,30 +50,14 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   const now = options.now ?? Date.now;
   // The log holds every tenant's data: owner-only file in an owner-only directory.
   preparePrivateSqliteFile(options.filename);
-  const db = new Database(options.filename);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  // Another process writing the same file holds the write lock for one commit: wait for it.
-  db.pragma('busy_timeout = 5000');
-  // Event ids and stream names are random, so index pages are touched at random: keep them in
-  // memory (64 MiB) rather than re-reading them from the OS on every append.
-  db.pragma('cache_size = -65536');
+  const db = openLogConnection(options.filename);
+  // Created here, before the writer thread opens its own connection, so both see the tables.
   db.exec(SCHEMA);
+  const writer = options.filename === ':memory:' ? inProcessWriter(db) : threadWriter(options.filename);
 
   const statements = {
-    streamRevision: db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
     streamRetention: db.prepare<[string], { max_count: number | null; max_age_s: number | null }>(
       'SELECT max_count, max_age_s FROM stream_retention WHERE stream = ?',
-    ),
-    insertEvent: db.prepare(
-      'INSERT INTO events (id, stream, revision, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-    trimByCount: db.prepare('DELETE FROM events WHERE stream = ? AND revision <= ?'),
-    // Never the newest event: it carries the stream's current revision (reads hide it once expired).
-    trimByAge: db.prepare('DELETE FROM events WHERE stream = ? AND created_at < ? AND revision < ?'),
-    setRetention: db.prepare(
-      `INSERT INTO stream_retention (stream, max_count, max_age_s) VALUES (?, ?, ?)
-       ON CONFLICT(stream) DO UPDATE SET max_count = excluded.max_count, max_age_s = excluded.max_age_s`,
     ),
     head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
   };
@@ -79,7 +65,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   // Reads are built per shape and cached. LIMIT is written into the text rather than bound: SQLite
   // re-plans a statement whose bound LIMIT or range parameters change (STAT4), which costs more
   // than the read itself.
-  const readStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
+  const readStatements = new Map<string, ReturnType<typeof db.prepare<unknown[], EventRow>>>();
   const readStatement = (sql: string) => {
     let statement = readStatements.get(sql);
     if (!statement) readStatements.set(sql, (statement = db.prepare<unknown[], EventRow>(sql)));
@@ -94,68 +80,37 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   const committed = new EventEmitter().setMaxListeners(0);
   let pending: PendingAppend[] = [];
   let flushScheduled = false;
+  /** The batch on its way to disk; at most one, so the next one groups everything that arrives meanwhile. */
+  let inFlight: Promise<void> | undefined;
   let closed = false;
 
-  const currentRevision = (stream: string): { revision: bigint | 'no_stream'; retention?: StreamRetention } => {
-    const { revision } = statements.streamRevision.get(stream)!;
-    const retention = retentionOf(statements.streamRetention.get(stream));
-    return { revision: revision === null ? 'no_stream' : BigInt(revision), retention };
-  };
-
-  /** Writes one append whose expected revision has been checked, then applies the stream's retention. */
-  const writeAppend = (request: PendingAppend, current: bigint | 'no_stream', retention: StreamRetention | undefined, createdAt: number): AppendResult => {
-    let next = current === 'no_stream' ? -1 : Number(current);
-    let position = -1;
-    for (const event of request.events) {
-      next += 1;
-      const info = statements.insertEvent.run(event.id, request.stream, next, event.type, event.data, event.metadata, createdAt);
-      position = Number(info.lastInsertRowid);
-    }
-    if (retention?.maxCount !== undefined) statements.trimByCount.run(request.stream, next - retention.maxCount);
-    if (retention?.maxAgeSeconds !== undefined) statements.trimByAge.run(request.stream, createdAt - retention.maxAgeSeconds * 1000, next);
-    return { nextRevision: BigInt(next), position: BigInt(position) };
-  };
-
-  // The group commit: one transaction for the whole batch. Expected revisions are checked before
-  // anything is written (against the stored revision or an earlier append of the same batch), so
-  // a conflicting append simply writes nothing and the others are unaffected.
-  const appendBatch = db.transaction((batch: PendingAppend[]) => {
-    const createdAt = now();
-    const revisions = new Map<string, bigint | 'no_stream'>();
-    return batch.map((request): { ok: AppendResult } | { error: unknown } => {
-      const stored = currentRevision(request.stream);
-      const revision = revisions.get(request.stream) ?? stored.revision;
-      if (!revisionMatches(request.expected, revision)) {
-        return { error: new WrongExpectedRevisionError(request.stream, request.expected, revision) };
-      }
-      const result = writeAppend(request, revision, stored.retention, createdAt);
-      revisions.set(request.stream, result.nextRevision);
-      return { ok: result };
-    });
-  });
-
-  const flush = () => {
-    flushScheduled = false;
-    const batch = pending;
-    pending = [];
-    if (batch.length === 0) return;
-    let outcomes: ({ ok: AppendResult } | { error: unknown })[];
-    try {
-      // IMMEDIATE: take the write lock before reading the current revisions. A deferred transaction
-      // reads first and upgrades later; when another process (a second instance, the rebuild CLI)
-      // committed in between, SQLite cannot upgrade the stale snapshot and fails at once with
-      // "database is locked" instead of waiting busy_timeout for the lock.
-      outcomes = appendBatch.immediate(batch);
-    } catch (error) {
-      for (const request of batch) request.reject(new EventStoreUnavailableError(`append failed: ${(error as Error).message}`));
-      return;
-    }
+  const settle = (batch: PendingAppend[], outcomes: Awaited<ReturnType<typeof writer.appendBatch>>) => {
     batch.forEach((request, i) => {
       const outcome = outcomes[i]!;
       if ('ok' in outcome) request.resolve(outcome.ok);
-      else request.reject(outcome.error);
+      else request.reject(new WrongExpectedRevisionError(request.stream, request.expected, outcome.conflict));
     });
     committed.emit('commit');
+  };
+
+  const flush = () => {
+    flushScheduled = false;
+    if (inFlight || pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    const requests = batch.map(({ stream, events, expected }) => ({ stream, events, expected }));
+    inFlight = writer
+      .appendBatch(requests, now())
+      .then(
+        (outcomes) => settle(batch, outcomes),
+        (error: Error) => {
+          for (const request of batch) request.reject(new EventStoreUnavailableError(`append failed: ${error.message}`));
+        },
+      )
+      .finally(() => {
+        inFlight = undefined;
+        flush();
+      });
   };
 
   const readAllSync = (after: bigint, maxCount: number): RecordedEvent[] =>
@@ -224,7 +179,8 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     },
 
     async setStreamRetention(stream, retention) {
-      statements.setRetention.run(stream, retention.maxCount ?? null, retention.maxAgeSeconds ?? null);
+      if (closed) throw new EventStoreUnavailableError('event store is closed');
+      await writer.setRetention(stream, retention);
     },
 
     async ping() {
@@ -234,25 +190,18 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
 
     async close() {
       if (closed) return;
-      flush();
       closed = true;
+      // Appends already accepted are still written: drain them, then stop the writer.
+      while (inFlight || pending.length > 0) {
+        flush();
+        await inFlight;
+      }
       committed.emit('close');
       committed.removeAllListeners();
+      await writer.close().catch(() => {});
       db.close();
     },
   };
 
   return store;
-}
-
-function retentionOf(info: { max_count: number | null; max_age_s: number | null } | undefined): StreamRetention | undefined {
-  if (!info || (info.max_count === null && info.max_age_s === null)) return undefined;
-  return { maxCount: info.max_count ?? undefined, maxAgeSeconds: info.max_age_s ?? undefined };
-}
-
-function revisionMatches(expected: ExpectedRevision, actual: bigint | 'no_stream'): boolean {
-  if (expected === 'any') return true;
-  if (expected === 'no_stream') return actual === 'no_stream';
-  if (expected === 'stream_exists') return actual !== 'no_stream';
-  return actual === expected;
 }
