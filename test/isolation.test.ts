@@ -15,6 +15,8 @@ let app: TestApp;
 test.before(async () => {
   // Incidents come only from the evaluator: tick every second so the fixtures get theirs quickly.
   app = await startTestApp({ env: { ALERT_EVALUATION_INTERVAL_SECONDS: '1' } });
+  // The fixtures run a sync job: open the embedded PostgreSQL first (its start blocks for seconds).
+  await app.platform.syncStore.ping();
 });
 test.after.always(async () => app?.close());
 
