@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
+/** The platform's clock runs this far ahead of real time (the purge test moves it). */
+let clockOffsetMs = 0;
 test.before(async () => {
-  app = await startTestApp({ env: { SYNC_SCHEDULER: 'off', SYNC_STREAM_PERIOD_SECONDS: '1', SYNC_STREAMS_PER_TENANT: '2', SYNC_INTERVALS: 'query_history=600' } });
+  app = await startTestApp({ now: () => new Date(Date.now() + clockOffsetMs), env: { SYNC_SCHEDULER: 'off', SYNC_STREAM_PERIOD_SECONDS: '1', SYNC_STREAMS_PER_TENANT: '2', SYNC_INTERVALS: 'query_history=600' } });
   // The embedded PostgreSQL opens on first use and its start keeps the event loop busy for a few
   // seconds: open it before the tests so no request races a keep-alive socket closing meanwhile.
   await app.platform.syncStore.ping();
@@ -104,13 +106,23 @@ test('sync:read may read but not trigger; no token is a 401', async (t) => {
   t.is((await app.request('GET', '/api/v1/sync/status')).status, 401);
 });
 
-test('purging history removes old entries, answers the count and records it', async (t) => {
+test.serial('purging history removes old entries, answers the count and records it', async (t) => {
   const caller = app.newTenant();
   await app.request('POST', '/api/v1/sync/trigger', { caller, body: { job_id: 'wlm_queue_stats' } });
   await finished(caller, 'wlm_queue_stats');
   const kept = await app.request('DELETE', '/api/v1/sync/history?older_than_days=1', { caller });
   t.like(kept.body.data, { removed: 0, older_than_days: 1 });
   t.is((await app.request('GET', '/api/v1/sync/history', { caller })).body.data.length, 1);
+  clockOffsetMs = 2 * 86_400_000;
+  try {
+    const purged = await app.request('DELETE', '/api/v1/sync/history?older_than_days=1', { caller });
+    t.like(purged.body.data, { removed: 1, older_than_days: 1 });
+  } finally {
+    clockOffsetMs = 0;
+  }
+  t.is((await app.request('GET', '/api/v1/sync/history', { caller })).body.data.length, 0);
+  const stream = await app.platform.eventStore.readStream(`sync-job-${caller.tenantId}-${caller.envId}-wlm_queue_stats`);
+  t.like(stream.at(-1), { type: 'SyncHistoryPurged', data: { older_than_days: 1, removed: 1 } });
 });
 
 test('the stream sends sync_update at connect and every period; a third stream of the tenant is a 429', async (t) => {
