@@ -38,6 +38,34 @@ const notificationVariables = {
   CLOCK_OFFSET_SECONDS: z.coerce.number().int().min(-31_536_000).max(31_536_000).default(0),
 };
 
+/** Data sync (src/process/sync, src/syncstore): unset SYNC_DATABASE_URL means the embedded PostgreSQL under DATA_DIR. */
+const SYNC_JOB_NAMES = ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events'];
+const syncIntervals = z
+  .string()
+  .transform((value, ctx) => {
+    const intervals: Record<string, number> = {};
+    for (const part of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+      const match = /^([a-z_]+)=(\d+)$/.exec(part);
+      const seconds = match ? Number(match[2]) : NaN;
+      if (!match || !SYNC_JOB_NAMES.includes(match[1]!) || seconds < 60 || seconds > 86_400) {
+        ctx.addIssue({ code: 'custom', message: `"${part}": must be job=seconds, a job of ${SYNC_JOB_NAMES.join(', ')}, 60 to 86400 seconds` });
+        return z.NEVER;
+      }
+      intervals[match[1]!] = seconds;
+    }
+    return intervals;
+  });
+const syncVariables = {
+  SYNC_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string').optional(),
+  /** Per-job intervals in seconds, e.g. `query_history=300,table_storage=3600`; unnamed jobs keep their default. */
+  SYNC_INTERVALS: syncIntervals.optional(),
+  SYNC_TIMEZONE: z.string().refine((zone) => { try { new Intl.DateTimeFormat('en', { timeZone: zone }); return true; } catch { return false; } }, 'must be an IANA time zone').default('UTC'),
+  SYNC_STREAM_PERIOD_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  SYNC_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Turns the scheduler off (manual triggers still run); for tests and one-off instances. */
+  SYNC_SCHEDULER: z.enum(['on', 'off']).default('on'),
+};
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Loopback by default: `npm start` prints the development client's owner secret. */
@@ -69,6 +97,7 @@ const environmentSchema = z.object({
   IDP_CLIENT_ID: z.string().min(1).optional(),
   IDP_CLIENT_SECRET: z.string().min(1).optional(),
   ...notificationVariables,
+  ...syncVariables,
   /** Seals channel secrets in the event log; unset: DATA_DIR/secrets.key (made on first start). */
   SECRETS_KEY: secretsKey.optional(),
   /** Comma-separated older keys, still accepted for reading what they sealed. */
@@ -111,6 +140,14 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       smsProviderUrl: env.SMS_PROVIDER_URL,
       smsProviderToken: env.SMS_PROVIDER_TOKEN,
       publicUrl: (env.PUBLIC_URL ?? baseUrl).replace(/\/$/, ''),
+    },
+    sync: {
+      databaseUrl: env.SYNC_DATABASE_URL,
+      intervals: env.SYNC_INTERVALS ?? {},
+      timeZone: env.SYNC_TIMEZONE,
+      streamPeriodMs: env.SYNC_STREAM_PERIOD_SECONDS * 1000,
+      streamsPerTenant: env.SYNC_STREAMS_PER_TENANT,
+      scheduler: env.SYNC_SCHEDULER === 'on',
     },
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET

@@ -11,6 +11,7 @@ import type { PlatformArea } from './composition/area.js';
 import { composeIam, iamProjections } from './composition/iam.js';
 import { composeNotifications, notificationProjections } from './composition/notifications.js';
 import { composeSchedules, scheduleProjections } from './composition/schedules.js';
+import { composeSync, syncProjections } from './composition/sync.js';
 import { composeEscalation } from './composition/escalation.js';
 import type { EscalationManager } from './process/escalation/escalation-manager.js';
 import type { NotifyPort } from './gateways/notify/port.js';
@@ -47,7 +48,7 @@ import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
 /** Every read model of the platform (also what `npm run rebuild` rebuilds); secrets seal channel docs. */
-export const projectionsOf = (secrets: SecretBox): Projection[] => [...notificationProjections(secrets), ...iamProjections, ...scheduleProjections, ...alertingProjections];
+export const projectionsOf = (secrets: SecretBox): Projection[] => [...notificationProjections(secrets), ...iamProjections, ...scheduleProjections, ...alertingProjections, ...syncProjections];
 
 /**
  * EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR
@@ -101,6 +102,9 @@ export interface RunningPlatform {
   /** A second evaluator over the same stores (tests of concurrent instances). */
   newEvaluator(): Evaluator;
   liveListeners(): number;
+  /** The relational store sync jobs write to, and the open sync stream feeds (tests). */
+  syncStore: import('./syncstore/store.js').SyncStore;
+  syncFeeds(): { listeners: number; computations: number }[];
   stop(): Promise<void>;
 }
 
@@ -111,6 +115,8 @@ export interface PlatformOptions {
   scheduler?: SchedulerLike;
   /** Tests: deliveries go to this port instead of the real adapters. */
   notify?: NotifyPort;
+  /** The sync scheduler's timers (tests drive them in virtual time; default: real timers). */
+  syncTimers?: import('./process/sync/sync-scheduler.js').Timers;
 }
 
 export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
@@ -141,6 +147,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
         event_store: async () => eventStore.ping(),
         read_store: async () => readStore.ping(),
         warehouse: async () => ({ mode: warehouse.mode }),
+        relational_store: async () => sync.check(),
       },
       extra: () => ({
         projections: runner.status().map((s) => ({ name: s.name, position: String(s.position), lag: s.lag, ...(s.failing ? { failing: s.failing } : {}) })),
@@ -173,7 +180,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   });
 
   const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
-  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation];
+  const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers });
+  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation, sync];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
   const runner = createProjectionRunner({
@@ -222,6 +230,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     evaluator: alerting.evaluator,
     newEvaluator: alerting.newEvaluator,
     liveListeners: () => alerting.hub.listenerCount(),
+    syncStore: sync.store,
+    syncFeeds: sync.feeds,
     escalation: escalation.manager,
     notify: escalation.notify,
     async stop() {

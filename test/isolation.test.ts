@@ -15,6 +15,8 @@ let app: TestApp;
 test.before(async () => {
   // Incidents come only from the evaluator: tick every second so the fixtures get theirs quickly.
   app = await startTestApp({ env: { ALERT_EVALUATION_INTERVAL_SECONDS: '1' } });
+  // The fixtures run a sync job: open the embedded PostgreSQL first (its start blocks for seconds).
+  await app.platform.syncStore.ping();
 });
 test.after.always(async () => app?.close());
 
@@ -32,6 +34,9 @@ interface Fixture {
   incident: string;
   schedule: string;
   override: string;
+  /** A sync run's log id, and a job id (job ids are names, the same in every tenant). */
+  syncLog: string;
+  syncJob: string;
   /** Strings that only this tenant's data contains. */
   secrets: string[];
 }
@@ -48,6 +53,8 @@ const RESOURCE_BY_SEGMENT: Record<string, keyof Omit<Fixture, 'caller' | 'secret
   groups: 'group',
   schedules: 'schedule',
   overrides: 'override',
+  history: 'syncLog',
+  jobs: 'syncJob',
 };
 
 /** Bodies that are valid in the caller's own tenant, so a route cannot hide behind a 400. */
@@ -99,7 +106,16 @@ async function createFixture(label: string): Promise<Fixture> {
     incident = (await app.request('GET', `/api/v1/incidents?rule_id=${rule}`, { caller })).body.data?.[0]?.id ?? '';
     return incident !== '';
   }, { timeoutMs: 10_000, message: `the ${label} fixture's incident` });
-  return { caller, channel, role, group, user, policy, rule, incident, schedule, override, secrets: [secret, email, channel, role, group, user, policy, rule, incident, schedule, override, caller.tenantId] };
+  await app.request('POST', '/api/v1/sync/trigger', { caller, body: { job_id: 'wlm_queue_stats' } });
+  let syncLog = '';
+  await waitFor(async () => {
+    syncLog = (await app.request('GET', '/api/v1/sync/history', { caller })).body.data?.[0]?.log_id ?? '';
+    return syncLog !== '';
+  }, { timeoutMs: 30_000, message: `the ${label} fixture's sync run` });
+  return {
+    caller, channel, role, group, user, policy, rule, incident, schedule, override, syncLog, syncJob: 'wlm_queue_stats',
+    secrets: [secret, email, channel, role, group, user, policy, rule, incident, schedule, override, syncLog, caller.tenantId],
+  };
 }
 
 interface RouteVariant {
@@ -202,7 +218,7 @@ test('another tenant gets 403/404 and none of the data on every route, and chang
 });
 
 test.serial('the walk fails loudly for a path parameter it does not know', (t) => {
-  const victim = { caller: app.newTenant(), channel: 'c', role: 'r', group: 'g', user: 'u', policy: 'p', rule: 'a', incident: 'i', schedule: 's', override: 'o', secrets: [] };
+  const victim = { caller: app.newTenant(), channel: 'c', role: 'r', group: 'g', user: 'u', policy: 'p', rule: 'a', incident: 'i', schedule: 's', override: 'o', syncLog: 'l', syncJob: 'j', secrets: [] };
   const router = app.platform.routers[0]!;
   const layer = { path: '/api/v1/gadgets/:id', methods: ['GET'] } as unknown as (typeof router.stack)[number];
   router.stack.push(layer);

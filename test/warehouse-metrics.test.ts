@@ -29,6 +29,10 @@ function countingGateway(valueOf: (request: MetricRequest) => number | Error = (
     tableAlerts: unused,
     storage: unused,
     queryVisibility: unused,
+    finishedQueries: unused,
+    tableStats: unused,
+    wlmQueues: unused,
+    alertLog: unused,
     async readMetric(request) {
       reads.push(request);
       inFlight += 1;

@@ -14,6 +14,7 @@ import { groupEvents } from './group.js';
 import { grantHolderNameEvents } from './grant-holder-names.js';
 import { roleEvents } from './role.js';
 import { scheduleEvents } from './schedule.js';
+import { syncJobEvents } from './sync-job.js';
 import { tenantEvents } from './tenant.js';
 import { userEmailEvents, userEvents } from './user.js';
 
@@ -31,6 +32,7 @@ const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...grantHolderNameEvents,
   ...tenantEvents,
   ...scheduleEvents,
+  ...syncJobEvents,
 };
 
 /** Old stored shapes → current shape, by event type. Empty until a schema first changes. */

@@ -9,6 +9,8 @@
  */
 
 export * from './errors.js';
+export type * from './sync-sources.js';
+import type { WarehouseSyncSources } from './sync-sources.js';
 
 /** The injected clock; logic never reads the system time itself. */
 export type Clock = () => Date;
@@ -143,7 +145,8 @@ export interface MetricRequest extends MetricScope {
   metric: string;
 }
 
-export interface WarehouseGateway {
+/** The sync sources (sync-sources.ts) are part of the port: every adapter answers them. */
+export interface WarehouseGateway extends WarehouseSyncSources {
   /** Nodes with their storage, per cluster, and totals over the environment. */
   cluster(envId: string): Promise<ClusterHealth>;
   /** Queries executing for more than SLOW_QUERY_THRESHOLD_SECONDS, longest first. */

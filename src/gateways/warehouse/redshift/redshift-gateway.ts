@@ -33,6 +33,8 @@ import { storageStatement, vacuumCandidatesStatement } from './sql/table-info-sq
 import { isUnsupported, type KindSql } from './sql/warehouse-sql.js';
 import { defaultBackoff, realSleep, runStatement, type PollBackoff, type SqlStatement } from './statement-runner.js';
 import { unavailableFrom } from './unavailable-errors.js';
+import { alertLogStatement, finishedQueriesStatement, tableStatsStatement, wlmQueuesStatement } from './sql/sync-sources-sql.js';
+import { alertLogEntryFrom, finishedQueryFrom, tableStatsFrom, wlmQueueFrom } from './sync-row-mappers.js';
 
 /**
  * The production adapter: each question is one statement against the system views of the
@@ -140,6 +142,15 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
     async queryVisibility(envId) {
       const target = targetOf(envId);
       return rememberedVisibility(envId, async () => visibilityFrom(await run(envId, target, queryVisibilityStatement(target.kind))));
+    },
+
+    finishedQueries: (envId, { from, to }) => ask(envId, () => finishedQueriesStatement(from, to), finishedQueryFrom),
+    tableStats: (envId) => ask(envId, (_sql, target) => tableStatsStatement(target.schema), tableStatsFrom),
+    wlmQueues: (envId) => ask(envId, () => wlmQueuesStatement(), wlmQueueFrom),
+    async alertLog(envId, { from, to }) {
+      // STL_ALERT_EVENT_LOG exists on provisioned clusters only.
+      if (targetOf(envId).kind === 'serverless') return [];
+      return ask(envId, (_sql, target) => alertLogStatement(target.schema, from, to), alertLogEntryFrom);
     },
   };
 }

@@ -18,6 +18,7 @@ import { alertEventsBetween, summarizeAlerts } from './alert-log.js';
 import { clusterStorage, envLayout, snapshotAt, temporarySpillMb } from './cluster-state.js';
 import { createSimulatorControl, type SimulatorControl } from './control.js';
 import { measureMetric, type ClusterWindow } from './simulated-metrics.js';
+import { simulatedSyncSources } from './sync-sources.js';
 import { isExecutingAt, queriesOverlapping, queryTextOf } from './workload.js';
 
 /**
@@ -193,6 +194,8 @@ export function createSimulatedWarehouse(options: SimulatedWarehouseOptions): Si
       // The simulator has no users to hide from each other.
       return 'all_queries';
     },
+
+    ...simulatedSyncSources(open),
   };
 
   return { gateway, control };

@@ -1,0 +1,60 @@
+/**
+ * Data sync jobs: the command schemas and the decider. Pause and resume come from the API; start,
+ * finish and interrupted come from the sync runner (src/process/sync/). The model is
+ * src/events/sync-job.ts.
+ */
+import { z } from 'zod';
+import type { Decider } from '../src/commanding/decider.js';
+import { rejectConflict } from '../src/commanding/domain-rejection.js';
+import { evolveSyncJob, initialSyncJobState, INTERRUPTED, SYNC_JOB_IDS, type SyncJobEvent, type SyncJobId, type SyncJobState, type SyncRunResult } from '../src/events/sync-job.js';
+
+/** POST /api/v1/sync/trigger: `{}` = every active job, `{job_id}` = one. */
+export const triggerBodySchema = z.strictObject({ job_id: z.string().min(1).max(100).optional() });
+
+export const isSyncJobId = (value: string): value is SyncJobId => (SYNC_JOB_IDS as readonly string[]).includes(value);
+
+interface JobRef {
+  envId: string;
+  jobId: SyncJobId;
+}
+
+export type SyncJobCommand =
+  | ({ type: 'PauseSyncJob' } & JobRef)
+  | ({ type: 'ResumeSyncJob' } & JobRef)
+  | ({ type: 'StartSyncRun'; runId: string; trigger: 'schedule' | 'manual' } & JobRef)
+  | ({ type: 'FinishSyncRun'; runId: string; outcome: { status: 'succeeded'; result: SyncRunResult } | { status: 'failed'; error: string; duration_ms: number } } & JobRef)
+  | ({ type: 'MarkInterruptedRun' } & JobRef)
+  | ({ type: 'PurgeSyncHistory'; olderThanDays: number; before: string; removed: number } & JobRef);
+
+export const syncJobDecider: Decider<SyncJobState, SyncJobCommand, SyncJobEvent> = {
+  initialState: initialSyncJobState,
+  evolve: evolveSyncJob,
+  decide(command, state, context) {
+    const ref = { envId: command.envId, jobId: command.jobId };
+    const at = context.now.toISOString();
+    switch (command.type) {
+      case 'PauseSyncJob':
+        if (state.paused) throw rejectConflict(`sync job ${command.jobId} is already paused`, { job_status: 'paused' });
+        return [{ type: 'SyncJobPaused', data: ref }];
+      case 'ResumeSyncJob':
+        if (!state.paused) throw rejectConflict(`sync job ${command.jobId} is already active`, { job_status: 'active' });
+        return [{ type: 'SyncJobResumed', data: ref }];
+      case 'StartSyncRun':
+        if (state.paused) throw rejectConflict(`sync job ${command.jobId} is paused: resume it first`, { job_status: 'paused' });
+        if (state.running) throw rejectConflict(`sync job ${command.jobId} is already running`, { job_status: 'running', run_id: state.running.runId });
+        return [{ type: 'SyncRunStarted', data: { ...ref, runId: command.runId, trigger: command.trigger, startedAt: at } }];
+      case 'FinishSyncRun':
+        if (state.running?.runId !== command.runId) throw rejectConflict(`run ${command.runId} of sync job ${command.jobId} is not running`);
+        return command.outcome.status === 'succeeded'
+          ? [{ type: 'SyncRunSucceeded', data: { ...ref, runId: command.runId, finishedAt: at, ...command.outcome.result } }]
+          : [{ type: 'SyncRunFailed', data: { ...ref, runId: command.runId, finishedAt: at, duration_ms: command.outcome.duration_ms, error: command.outcome.error } }];
+      case 'MarkInterruptedRun': {
+        if (!state.running) return [];
+        const duration = Math.max(0, context.now.getTime() - Date.parse(state.running.startedAt));
+        return [{ type: 'SyncRunFailed', data: { ...ref, runId: state.running.runId, finishedAt: at, duration_ms: duration, error: INTERRUPTED } }];
+      }
+      case 'PurgeSyncHistory':
+        return [{ type: 'SyncHistoryPurged', data: { ...ref, older_than_days: command.olderThanDays, before: command.before, removed: command.removed } }];
+    }
+  },
+};

@@ -1,0 +1,88 @@
+/**
+ * Data sync command routes: POST /api/v1/sync/trigger, POST /sync/jobs/{job_id}/pause and
+ * /resume, DELETE /sync/history?older_than_days=N. A triggered run starts (an event) before the
+ * answer; its extraction continues in the background and shows in status, history and the stream.
+ */
+import Router from '@koa/router';
+import { isDomainRejection, rejectNotFound } from '../src/commanding/domain-rejection.js';
+import { SYNC_JOB_IDS, type SyncJobId } from '../src/events/sync-job.js';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import { badRequest } from '../src/http/problem.js';
+import { queryParameters } from '../src/http/query-parameters.js';
+import type { AppState } from '../src/http/state.js';
+import { executeSyncRun, startSyncRun, syncCommand, type SyncRunnerDeps } from '../src/process/sync/run-sync-job.js';
+import { isSyncJobId, triggerBodySchema } from './sync-jobs.js';
+
+export interface SyncCommandDeps {
+  runner: SyncRunnerDeps;
+  enroll: (tenantId: string, envId: string) => void;
+  /** Runs started by a trigger, so shutdown can wait for them. */
+  track: (run: Promise<unknown>) => void;
+  /** History entries of a job that started before `before` and are finished (the purge's count). */
+  countHistoryBefore: (tenantId: string, envId: string, jobId: SyncJobId, before: string) => Promise<number>;
+}
+
+const MAX_PURGE_DAYS = 36_500;
+
+export function syncCommandRoutes(deps: SyncCommandDeps) {
+  const router = new Router<AppState>();
+  const targetOf = (ctx: { state: AppState }, jobId: SyncJobId) => {
+    const { tenantId, envId } = ctx.state.principal;
+    deps.enroll(tenantId, envId);
+    return { tenantId, envId, jobId };
+  };
+
+  router.post('/sync/trigger', requires('sync:write'), async (ctx) => {
+    const body = triggerBodySchema.parse(ctx.request.body ?? {});
+    if (body.job_id !== undefined && !isSyncJobId(body.job_id)) throw rejectNotFound(`sync job ${body.job_id}`);
+    const jobIds: SyncJobId[] = body.job_id !== undefined ? [body.job_id as SyncJobId] : [...SYNC_JOB_IDS];
+    const triggered: SyncJobId[] = [];
+    const skipped: string[] = [];
+    for (const jobId of jobIds) {
+      const target = targetOf(ctx, jobId);
+      try {
+        const started = await startSyncRun(deps.runner, target, 'manual', ctx.state.principal.userId);
+        triggered.push(jobId);
+        deps.track(executeSyncRun(deps.runner, target, started.runId, started.state));
+      } catch (error) {
+        // One named job that cannot start is the answer (409); with `{}` it is skipped.
+        if (body.job_id !== undefined || !isDomainRejection(error)) throw error;
+        skipped.push(`${jobId} (${error.message.replace(/^sync job \S+ is /, '')})`);
+      }
+    }
+    const message = triggered.length > 0
+      ? `started ${triggered.join(', ')}${skipped.length > 0 ? `; skipped ${skipped.join(', ')}` : ''}`
+      : `no job started; skipped ${skipped.join(', ')}`;
+    ok(ctx, { success: triggered.length > 0, triggered_jobs: triggered, message }, triggered.length > 0 ? 202 : 200);
+  });
+
+  for (const action of ['pause', 'resume'] as const) {
+    router.post(`/sync/jobs/:job_id/${action}`, requires('sync:write'), async (ctx) => {
+      const jobId = ctx.params.job_id!;
+      if (!isSyncJobId(jobId)) throw rejectNotFound(`sync job ${jobId}`);
+      const target = targetOf(ctx, jobId);
+      await syncCommand(deps.runner, target, { type: action === 'pause' ? 'PauseSyncJob' : 'ResumeSyncJob', ...target }, ctx.state.principal.userId);
+      ok(ctx, { job_id: jobId, state: action === 'pause' ? 'paused' : 'active' });
+    });
+  }
+
+  router.delete('/sync/history', requires('sync:write'), queryParameters(['older_than_days']), async (ctx) => {
+    const raw = ctx.query.older_than_days;
+    const days = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(days) || days < 1 || days > MAX_PURGE_DAYS) {
+      throw badRequest(`older_than_days must be a whole number from 1 to ${MAX_PURGE_DAYS}`, [{ path: '/older_than_days', message: 'must be a whole number ≥ 1' }]);
+    }
+    const before = new Date(deps.runner.commandDeps.now().getTime() - days * 86_400_000).toISOString();
+    let removed = 0;
+    for (const jobId of SYNC_JOB_IDS) {
+      const target = targetOf(ctx, jobId);
+      const count = await deps.countHistoryBefore(target.tenantId, target.envId, jobId, before);
+      if (count === 0) continue;
+      await syncCommand(deps.runner, target, { type: 'PurgeSyncHistory', ...target, olderThanDays: days, before, removed: count }, ctx.state.principal.userId);
+      removed += count;
+    }
+    ok(ctx, { removed, older_than_days: days, before });
+  });
+  return router;
+}

@@ -1,0 +1,83 @@
+/**
+ * GET /api/v1/sync/stream: `event: sync_update`, data = the sync status object, once at connect
+ * and then every SYNC_STREAM_PERIOD_SECONDS. One timer and one status computation per environment
+ * serve every listener of it; the timer stops with the last listener. A tenant may hold
+ * SYNC_STREAMS_PER_TENANT streams at once; one more is a 429.
+ */
+import Router from '@koa/router';
+import { requires } from '../src/http/guard.js';
+import { HttpProblem } from '../src/http/problem.js';
+import { queryParameters } from '../src/http/query-parameters.js';
+import { openSse, type SseChannel } from '../src/http/sse.js';
+import type { AppState } from '../src/http/state.js';
+import type { ReadModelReader } from '../src/readstore/port.js';
+import { syncStatus, type SyncScheduleSettings } from './sync-status.js';
+
+export const SYNC_STREAM_PATH = '/sync/stream';
+
+export interface SyncStreamDeps extends SyncScheduleSettings {
+  reader: ReadModelReader;
+  heartbeatMs: number;
+  periodMs: number;
+  perTenant: number;
+  enroll: (tenantId: string, envId: string) => void;
+}
+
+interface Feed {
+  listeners: Set<SseChannel>;
+  timer: NodeJS.Timeout;
+  /** Status computations so far (tests check they are shared). */
+  computations: number;
+}
+
+export function syncStreamRoutes(deps: SyncStreamDeps) {
+  const feeds = new Map<string, Feed>();
+  const perTenant = new Map<string, number>();
+  const router = new Router<AppState>();
+
+  const broadcast = async (tenantId: string, envId: string, feed: Feed) => {
+    feed.computations += 1;
+    const status = await syncStatus(deps.reader, deps, tenantId, envId).catch(() => null);
+    if (status) for (const listener of feed.listeners) listener.send({ event: 'sync_update', data: status });
+  };
+
+  router.get(SYNC_STREAM_PATH, requires('sync:read'), queryParameters(['ticket']), async (ctx) => {
+    const { tenantId, envId } = ctx.state.principal;
+    const open = perTenant.get(tenantId) ?? 0;
+    if (open >= deps.perTenant) {
+      ctx.set('Retry-After', String(Math.ceil(deps.periodMs / 1000)));
+      throw new HttpProblem(429, 'Too Many Requests', `at most ${deps.perTenant} sync streams per tenant are open at once; close one first`);
+    }
+    deps.enroll(tenantId, envId);
+    const first = await syncStatus(deps.reader, deps, tenantId, envId);
+    perTenant.set(tenantId, open + 1);
+    const key = `${tenantId}:${envId}`;
+    let feed = feeds.get(key);
+    if (!feed) {
+      const created: Feed = { listeners: new Set(), computations: 0, timer: setInterval(() => void broadcast(tenantId, envId, created), deps.periodMs) };
+      created.timer.unref();
+      feeds.set(key, (feed = created));
+    }
+    const sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
+    feed.listeners.add(sse);
+    const joined = feed;
+    sse.onClose(() => {
+      joined.listeners.delete(sse);
+      perTenant.set(tenantId, (perTenant.get(tenantId) ?? 1) - 1);
+      if (joined.listeners.size === 0) {
+        clearInterval(joined.timer);
+        feeds.delete(key);
+      }
+    });
+    sse.send({ event: 'sync_update', data: first });
+  });
+
+  return {
+    router,
+    /** Open feeds and their listeners (tests). */
+    feeds: () => [...feeds.values()].map((feed) => ({ listeners: feed.listeners.size, computations: feed.computations })),
+    stop() {
+      for (const feed of feeds.values()) for (const listener of [...feed.listeners]) listener.close();
+    },
+  };
+}

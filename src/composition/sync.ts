@@ -1,0 +1,91 @@
+/**
+ * Composition of data sync: the relational store (PostgreSQL server or embedded), the runner over
+ * the warehouse port, the scheduler, the read model, the routes and the live stream.
+ */
+import type { Registry } from 'prom-client';
+import { syncCommandRoutes } from '../../commands/sync-routes.js';
+import { SYNC_HISTORY, SYNC_JOBS_COLLECTION, syncJobDocId, syncProjection, type SyncJobDoc } from '../../projections/sync.js';
+import { syncQueryRoutes } from '../../queries/sync.js';
+import { syncStreamRoutes } from '../../queries/sync-stream.js';
+import type { CommandDeps } from '../commanding/command-handler.js';
+import type { Config } from '../config.js';
+import type { WarehouseGateway } from '../gateways/warehouse/port.js';
+import type { Logger } from 'pino';
+import { markInterruptedRun, type SyncRunnerDeps } from '../process/sync/run-sync-job.js';
+import { syncMetrics } from '../process/sync/sync-metrics.js';
+import { createSyncScheduler, type Timers } from '../process/sync/sync-scheduler.js';
+import type { ReadModelReader } from '../readstore/port.js';
+import { lazySyncStore } from '../syncstore/lazy.js';
+import { openSyncStore } from '../syncstore/open.js';
+import type { SyncStore } from '../syncstore/store.js';
+import type { PlatformArea } from './area.js';
+
+export const syncProjections = [syncProjection];
+
+export interface SyncComposition extends PlatformArea {
+  store: SyncStore;
+  feeds(): { listeners: number; computations: number }[];
+  /** For /health: resolves when the relational store answers. */
+  check(): Promise<{ kind: string }>;
+}
+
+export function composeSync(deps: {
+  config: Config; commandDeps: CommandDeps; reader: ReadModelReader; warehouse: WarehouseGateway; logger: Logger; registry: Registry; timers?: Timers;
+}): SyncComposition {
+  const { config, commandDeps, reader, logger } = deps;
+  const store = lazySyncStore(config.sync.databaseUrl ? 'postgresql' : 'embedded', () => openSyncStore({ databaseUrl: config.sync.databaseUrl, dataDir: config.dataDir }));
+  const runner: SyncRunnerDeps = { commandDeps, warehouse: deps.warehouse, store, onFinished: syncMetrics(deps.registry, commandDeps.now) };
+  const settings = { intervals: config.sync.intervals, timeZone: config.sync.timeZone, now: commandDeps.now };
+  const scheduler = createSyncScheduler({
+    ...settings, runner, timers: deps.timers,
+    isPaused: async (tenantId, envId, jobId) => (await reader.get<SyncJobDoc>(SYNC_JOBS_COLLECTION, syncJobDocId(tenantId, envId, jobId)))?.paused ?? false,
+    onError: (error) => logger.error({ err: error }, 'sync run could not be recorded'),
+  });
+  const enroll = (tenantId: string, envId: string) => scheduler.enroll(tenantId, envId);
+  const triggered = new Set<Promise<unknown>>();
+  const track = (run: Promise<unknown>) => {
+    triggered.add(run);
+    void run.catch((error: unknown) => logger.error({ err: error }, 'triggered sync run could not be recorded')).finally(() => triggered.delete(run));
+  };
+  const stream = syncStreamRoutes({ ...settings, reader, heartbeatMs: config.sseHeartbeatMs, periodMs: config.sync.streamPeriodMs, perTenant: config.sync.streamsPerTenant, enroll });
+
+  return {
+    store,
+    feeds: stream.feeds,
+    check: async () => (await store.ping(), { kind: store.kind }),
+    projections: syncProjections,
+    routes: [
+      { alias: false, routes: () => syncQueryRoutes({ ...settings, reader, enroll }) },
+      { alias: false, routes: () => stream.router },
+      {
+        alias: false,
+        routes: () => syncCommandRoutes({
+          runner, enroll, track,
+          countHistoryBefore: (tenantId, envId, jobId, before) =>
+            reader.count(SYNC_HISTORY, { tenantId, envId, jobId, startedAt: { $lt: before }, status: { $ne: 'running' } }),
+        }),
+      },
+    ],
+    processes: [
+      {
+        start() {
+          // Runs a crashed instance left "running" fail (interrupted); their environments are scheduled again.
+          void (async () => {
+            const jobs = await reader.find<SyncJobDoc>(SYNC_JOBS_COLLECTION, {});
+            for (const job of jobs) {
+              if (job.runningRunId) await markInterruptedRun(runner, job);
+              enroll(job.tenantId, job.envId);
+            }
+            if (config.sync.scheduler) scheduler.start();
+          })().catch((error: unknown) => logger.error({ err: error }, 'sync start-up failed'));
+        },
+        async stop() {
+          stream.stop();
+          await scheduler.stop();
+          await Promise.allSettled([...triggered]);
+          await store.close();
+        },
+      },
+    ],
+  };
+}

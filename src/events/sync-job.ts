@@ -1,0 +1,80 @@
+/**
+ * Data sync jobs, the model: events of the per-job streams `sync-job-<tenant>-<env>-<job>`, the
+ * job as it stands, and how events change it. A run starts with an append at the revision the
+ * starter read, so of two schedulers racing on one job exactly one run starts (the other's append
+ * fails with a wrong expected revision). Field names of results are the API's (snake_case).
+ */
+import { z } from 'zod';
+
+/** The built-in jobs: each copies one warehouse source into the table of the same name. */
+export const SYNC_JOB_IDS = ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events'] as const;
+export type SyncJobId = (typeof SYNC_JOB_IDS)[number];
+
+const jobRef = { envId: z.string().min(1), jobId: z.enum(SYNC_JOB_IDS) };
+
+export const syncJobEvents = {
+  SyncJobPaused: z.object(jobRef),
+  SyncJobResumed: z.object(jobRef),
+  SyncRunStarted: z.object({ ...jobRef, runId: z.uuid(), trigger: z.enum(['schedule', 'manual']), startedAt: z.string() }),
+  SyncRunSucceeded: z.object({
+    ...jobRef,
+    runId: z.uuid(),
+    finishedAt: z.string(),
+    rows_extracted: z.number().int().min(0),
+    rows_upserted: z.number().int().min(0),
+    duration_ms: z.number().int().min(0),
+    /** Where the next incremental run resumes (ISO time of the newest source row); null: full copy. */
+    high_water: z.string().nullable(),
+  }),
+  SyncRunFailed: z.object({ ...jobRef, runId: z.uuid(), finishedAt: z.string(), duration_ms: z.number().int().min(0), error: z.string() }),
+  /** History entries that started before `before` are gone from the history read model. */
+  SyncHistoryPurged: z.object({ ...jobRef, older_than_days: z.number().int().min(1), before: z.string(), removed: z.number().int().min(0) }),
+};
+
+type Data<K extends keyof typeof syncJobEvents> = z.infer<(typeof syncJobEvents)[K]>;
+export type SyncJobEvent = { [K in keyof typeof syncJobEvents]: { type: K; data: Data<K> } }[keyof typeof syncJobEvents];
+export type SyncRunResult = Omit<Data<'SyncRunSucceeded'>, 'envId' | 'jobId' | 'runId' | 'finishedAt'>;
+
+export const syncJobStream = (tenantId: string, envId: string, jobId: SyncJobId) => `sync-job-${tenantId}-${envId}-${jobId}`;
+
+/** Why a run left running at start-up failed. */
+export const INTERRUPTED = 'interrupted';
+
+export interface SyncJobState {
+  paused: boolean;
+  /** The run in progress, if any. */
+  running?: { runId: string; startedAt: string };
+  lastRun?: { runId: string; startedAt: string; finishedAt: string; status: 'succeeded' | 'failed'; result?: SyncRunResult; error?: string };
+  /** From the last successful run; null or absent: the next run copies everything the source offers. */
+  highWater: string | null;
+}
+
+export const initialSyncJobState = (): SyncJobState => ({ paused: false, highWater: null });
+
+export function evolveSyncJob(state: SyncJobState, event: SyncJobEvent): SyncJobState {
+  switch (event.type) {
+    case 'SyncJobPaused':
+      return { ...state, paused: true };
+    case 'SyncJobResumed':
+      return { ...state, paused: false };
+    case 'SyncRunStarted':
+      return { ...state, running: { runId: event.data.runId, startedAt: event.data.startedAt } };
+    case 'SyncRunSucceeded': {
+      const { envId: _env, jobId: _job, runId, finishedAt, ...result } = event.data;
+      return {
+        ...state,
+        running: undefined,
+        highWater: result.high_water ?? state.highWater,
+        lastRun: { runId, startedAt: state.running?.startedAt ?? finishedAt, finishedAt, status: 'succeeded', result },
+      };
+    }
+    case 'SyncRunFailed':
+      return {
+        ...state,
+        running: undefined,
+        lastRun: { runId: event.data.runId, startedAt: state.running?.startedAt ?? event.data.finishedAt, finishedAt: event.data.finishedAt, status: 'failed', error: event.data.error },
+      };
+    case 'SyncHistoryPurged':
+      return state;
+  }
+}

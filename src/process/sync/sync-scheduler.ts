@@ -1,0 +1,100 @@
+/**
+ * The sync scheduler: one timer, set for the earliest due job of every enrolled environment; when
+ * it fires, every due job of every environment starts (runSyncJob: an instance that loses the
+ * start race runs nothing). Timers and the clock are injected, so tests drive it in virtual time.
+ * An environment is enrolled at start-up from the sync read model and on its first sync request.
+ */
+import { SYNC_JOB_IDS, type SyncJobId } from '../../events/sync-job.js';
+import { intervalOf, nextRunAfter } from './schedule-grid.js';
+import { runSyncJob, type RunOutcome, type SyncRunnerDeps } from './run-sync-job.js';
+
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface SyncSchedulerOptions {
+  runner: SyncRunnerDeps;
+  intervals: Partial<Record<string, number>>;
+  timeZone: string;
+  now: () => Date;
+  timers?: Timers;
+  /** Whether a job is paused now (read model); paused jobs are skipped, not started. */
+  isPaused: (tenantId: string, envId: string, jobId: SyncJobId) => Promise<boolean>;
+  onError?: (error: unknown) => void;
+}
+
+export interface SyncScheduler {
+  enroll(tenantId: string, envId: string): void;
+  start(): void;
+  stop(): Promise<void>;
+  /** Runs in flight (tests wait on it). */
+  idle(): Promise<void>;
+}
+
+const realTimers: Timers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
+
+export function createSyncScheduler(options: SyncSchedulerOptions): SyncScheduler {
+  const timers = options.timers ?? realTimers;
+  const environments = new Map<string, { tenantId: string; envId: string }>();
+  const nextRuns = new Map<string, Date>();
+  const inFlight = new Set<Promise<unknown>>();
+  let handle: unknown;
+  let running = false;
+
+  const keyOf = (tenantId: string, envId: string, jobId: SyncJobId) => `${tenantId}:${envId}:${jobId}`;
+
+  function arm() {
+    if (!running) return;
+    if (handle !== undefined) timers.clearTimeout(handle);
+    handle = undefined;
+    const earliest = Math.min(...[...nextRuns.values()].map((date) => date.getTime()));
+    if (!Number.isFinite(earliest)) return;
+    handle = timers.setTimeout(fire, Math.max(0, earliest - options.now().getTime()));
+  }
+
+  function fire() {
+    handle = undefined;
+    const now = options.now();
+    for (const { tenantId, envId } of environments.values()) {
+      for (const jobId of SYNC_JOB_IDS) {
+        const key = keyOf(tenantId, envId, jobId);
+        const due = nextRuns.get(key);
+        if (!due || due > now) continue;
+        nextRuns.set(key, nextRunAfter(now, intervalOf(options.intervals, jobId), options.timeZone));
+        const run: Promise<RunOutcome | null | void> = options
+          .isPaused(tenantId, envId, jobId)
+          .then((paused) => (paused ? null : runSyncJob(options.runner, { tenantId, envId, jobId }, 'schedule')))
+          .catch((error: unknown) => options.onError?.(error));
+        inFlight.add(run);
+        void run.finally(() => inFlight.delete(run));
+      }
+    }
+    arm();
+  }
+
+  return {
+    enroll(tenantId, envId) {
+      const key = `${tenantId}:${envId}`;
+      if (environments.has(key)) return;
+      environments.set(key, { tenantId, envId });
+      for (const jobId of SYNC_JOB_IDS) {
+        nextRuns.set(keyOf(tenantId, envId, jobId), nextRunAfter(options.now(), intervalOf(options.intervals, jobId), options.timeZone));
+      }
+      arm();
+    },
+    start() {
+      running = true;
+      arm();
+    },
+    async stop() {
+      running = false;
+      if (handle !== undefined) timers.clearTimeout(handle);
+      handle = undefined;
+      await Promise.allSettled([...inFlight]);
+    },
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Chooses the relational store's adapter: a PostgreSQL server when SYNC_DATABASE_URL is set,
+ * else the embedded PostgreSQL under DATA_DIR/sync-pg. Migrates before answering.
+ */
+import { join } from 'node:path';
+import { openPgConnection } from './pg-connection.js';
+import { openPgliteConnection } from './pglite-connection.js';
+import { createSyncStore, type SyncStore } from './store.js';
+
+export interface SyncStoreSettings {
+  databaseUrl?: string;
+  /** DATA_DIR; with `inMemory`, nothing is written (tests). */
+  dataDir: string;
+  inMemory?: boolean;
+  schema?: string;
+}
+
+export async function openSyncStore(settings: SyncStoreSettings): Promise<SyncStore> {
+  const connection = settings.databaseUrl
+    ? await openPgConnection({ url: settings.databaseUrl, schema: settings.schema })
+    : await openPgliteConnection({ dataDir: settings.inMemory ? undefined : join(settings.dataDir, 'sync-pg'), schema: settings.schema });
+  const store = createSyncStore(connection);
+  await store.migrate();
+  return store;
+}

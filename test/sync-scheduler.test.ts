@@ -1,0 +1,86 @@
+import test from 'ava';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
+import { validatingEventStore } from '../src/eventstore/validating.js';
+import { syncJobStream } from '../src/events/sync-job.js';
+import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
+import { nextRunAfter } from '../src/process/sync/schedule-grid.js';
+import { createSyncScheduler, type Timers } from '../src/process/sync/sync-scheduler.js';
+import { openPgliteConnection } from '../src/syncstore/pglite-connection.js';
+import { createSyncStore } from '../src/syncstore/store.js';
+
+const grid: [string, string, number, string, string][] = [
+  ['every 5 minutes, UTC', '2026-03-02T10:02:30.000Z', 300, 'UTC', '2026-03-02T10:05:00.000Z'],
+  ['exactly on a slot goes to the next', '2026-03-02T10:05:00.000Z', 300, 'UTC', '2026-03-02T10:10:00.000Z'],
+  ['hourly in Kolkata (UTC+5:30) is on the local hour', '2026-03-02T10:02:00.000Z', 3600, 'Asia/Kolkata', '2026-03-02T10:30:00.000Z'],
+  ['daily in Berlin is local midnight', '2026-03-02T10:00:00.000Z', 86_400, 'Europe/Berlin', '2026-03-02T23:00:00.000Z'],
+  ['an interval that does not divide the day restarts at midnight', '2026-03-02T23:50:00.000Z', 7000, 'UTC', '2026-03-03T00:00:00.000Z'],
+];
+for (const [name, after, interval, zone, expected] of grid) {
+  test(`next run: ${name}`, (t) => {
+    t.is(nextRunAfter(new Date(after), interval, zone).toISOString(), expected);
+  });
+}
+
+/** Virtual timers: nothing fires until the test advances the clock. */
+function virtualTimers(clock: { ms: number }) {
+  const pending = new Map<number, { at: number; callback: () => void }>();
+  let ids = 0;
+  const timers: Timers = {
+    setTimeout: (callback, ms) => (pending.set(++ids, { at: clock.ms + ms, callback }), ids),
+    clearTimeout: (handle) => void pending.delete(handle as number),
+  };
+  const advanceTo = (ms: number) => {
+    for (;;) {
+      const due = [...pending.entries()].filter(([, timer]) => timer.at <= ms).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      pending.delete(due[0]);
+      clock.ms = due[1].at;
+      due[1].callback();
+    }
+    clock.ms = ms;
+  };
+  return { timers, advanceTo, pending: () => pending.size };
+}
+
+test('the scheduler runs each job on its grid in virtual time, skips paused jobs, and two schedulers run a job once', async (t) => {
+  t.timeout(120_000);
+  const clock = { ms: Date.parse('2026-03-02T10:02:00.000Z') };
+  const now = () => new Date(clock.ms);
+  const store = createSyncStore(await openPgliteConnection());
+  t.teardown(() => store.close());
+  await store.migrate();
+  const eventStore = validatingEventStore(openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'sched-')), 'e.db') }));
+  const { gateway } = createSimulatedWarehouse({ now });
+  const runner = { commandDeps: { eventStore, now, waitForProjections: async () => true }, warehouse: gateway, store };
+  // Only query_history runs (keeps the test light); wlm_queue_stats is due at 10:05 too but paused.
+  const paused = new Set(['wlm_queue_stats', 'cluster_metrics', 'alert_events']);
+  const { timers, advanceTo } = virtualTimers(clock);
+  const options = { runner, intervals: { query_history: 300 }, timeZone: 'UTC', now, timers, isPaused: async (_t: string, _e: string, job: string) => paused.has(job) };
+  const first = createSyncScheduler(options);
+  const second = createSyncScheduler(options);
+  const tenantId = randomUUID();
+  const envId = randomUUID();
+  for (const scheduler of [first, second]) {
+    scheduler.start();
+    scheduler.enroll(tenantId, envId);
+  }
+  const starts = async (jobId: 'query_history' | 'wlm_queue_stats' | 'table_storage') =>
+    (await eventStore.readStream(syncJobStream(tenantId, envId, jobId))).filter((e) => e.type === 'SyncRunStarted').map((e) => e.metadata.occurredAt);
+
+  advanceTo(Date.parse('2026-03-02T10:04:59.000Z'));
+  await Promise.all([first.idle(), second.idle()]);
+  t.deepEqual(await starts('query_history'), [], 'nothing before the first slot');
+  advanceTo(Date.parse('2026-03-02T10:05:00.000Z'));
+  await Promise.all([first.idle(), second.idle()]);
+  advanceTo(Date.parse('2026-03-02T10:10:00.000Z'));
+  await Promise.all([first.idle(), second.idle()]);
+  t.deepEqual(await starts('query_history'), ['2026-03-02T10:05:00.000Z', '2026-03-02T10:10:00.000Z'], 'one run per slot although two schedulers fired');
+  t.deepEqual(await starts('wlm_queue_stats'), [], 'paused');
+  t.deepEqual(await starts('table_storage'), [], 'hourly: not yet');
+  await first.stop();
+  await second.stop();
+});
