@@ -13,8 +13,8 @@ export interface MilvusVectorStoreConfig {
   collection: string;
   /** Per-call deadline; the SDK otherwise waits forever for a silent server. */
   timeoutMs?: number;
-  /** Test seam: a client built elsewhere (the stand-in tests construct their own). */
-  client?: MilvusClient;
+  /** The SDK retries failed calls with back-off by default; tests set 0 to fail fast. */
+  maxRetries?: number;
 }
 
 // Field bounds: chunk ids and text are bounded by chunks.ts (MAX_CHUNK_CHARS), with headroom.
@@ -34,7 +34,12 @@ function ok<T extends { status?: StatusLike } | StatusLike>(what: string, res: T
 
 export function milvusVectorStore(config: MilvusVectorStoreConfig): VectorStore & { release(): Promise<void> } {
   const timeout = config.timeoutMs ?? 10_000;
-  const client = config.client ?? new MilvusClient({ address: config.address, token: config.token, timeout });
+  const client = new MilvusClient({
+    address: config.address, token: config.token, timeout, maxRetries: config.maxRetries,
+    // The SDK logs every request and response at debug level and sends client telemetry
+    // heartbeats to the server; neither is wanted in the platform's own logs.
+    logLevel: 'warn', telemetry: { enabled: false },
+  });
   const collection_name = config.collection;
   let dim: number | undefined;
 
