@@ -14,7 +14,7 @@ const stores: [name: string, open: () => Promise<Harness>][] = [
     const standin = await startMilvusStandin();
     const open = () => milvusVectorStore({
       // No retries: a stand-in refusal should fail the test at once, not after back-off.
-      address: standin.address, collection: 'runbooks', timeoutMs: 5_000, maxRetries: 0,
+      address: standin.address, collection: 'runbooks', timeoutMs: 30_000, maxRetries: 0,
     });
     return { store: open(), reopen: open, standin };
   }],
@@ -73,6 +73,12 @@ for (const [name, open] of stores) {
     await t.throwsAsync(store.search([1, 0, 0], 51), { instanceOf: RangeError });
   });
 }
+
+test('milvus: an unreachable server fails the call, not the process', async (t) => {
+  const store = milvusVectorStore({ address: '127.0.0.1:1', collection: 'rb', timeoutMs: 2_000, maxRetries: 0 });
+  t.teardown(() => store.close());
+  await t.throwsAsync(store.ensureCollection(3));
+});
 
 test('milvus: the collection has the declared schema, a COSINE index, and is loaded before use', async (t) => {
   const standin = await startMilvusStandin();

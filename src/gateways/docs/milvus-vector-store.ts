@@ -40,6 +40,10 @@ export function milvusVectorStore(config: MilvusVectorStoreConfig): VectorStore 
     // heartbeats to the server; neither is wanted in the platform's own logs.
     logLevel: 'warn', telemetry: { enabled: false },
   });
+  // The client starts connecting in its constructor and nobody awaits that promise until the first
+  // call: an unreachable server would be an unhandled rejection that ends the process. Marking it
+  // handled here is enough; every later call awaits the same promise and reports the failure.
+  client.connectPromise.catch(() => undefined);
   const collection_name = config.collection;
   let dim: number | undefined;
 
