@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateLineItems, type CurLineItem } from '../../src/gateways/cost/embedded/line-items.js';
 import { sumBy } from '../../src/gateways/cost/embedded/embedded-cost-store.js';
+import { readJson, reply } from './aws-json-protocol.js';
 
 /**
  * A loopback stand-in for Amazon Athena (AWS JSON 1.1: POST /, X-Amz-Target
@@ -57,21 +58,6 @@ interface LiveQuery {
 
 const OPERATIONS = ['StartQueryExecution', 'GetQueryExecution', 'GetQueryResults', 'StopQueryExecution'];
 
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
-
-function reply(response: ServerResponse, status: number, body: unknown, errorType?: string): void {
-  response.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.1',
-    'x-amzn-requestid': 'standin-request',
-    ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
-  });
-  response.end(JSON.stringify(body));
-}
 
 const cell = (value: StandinValue) => (value === null ? {} : { VarCharValue: String(value) });
 

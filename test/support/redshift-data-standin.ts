@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readJson, reply } from './aws-json-protocol.js';
 
 /**
  * A loopback stand-in for the Redshift Data API (AWS JSON 1.1: POST /, X-Amz-Target
@@ -72,21 +73,6 @@ function field(value: StandinValue): Record<string, unknown> {
   return { stringValue: value };
 }
 
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
-
-function reply(response: ServerResponse, status: number, body: unknown, errorType?: string): void {
-  response.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.1',
-    'x-amzn-requestid': 'standin-request',
-    ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
-  });
-  response.end(JSON.stringify(body));
-}
 
 export async function startRedshiftDataStandin(): Promise<RedshiftDataStandin> {
   const statements = new Map<string, LiveStatement>();
