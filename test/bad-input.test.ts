@@ -11,6 +11,9 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 let app: TestApp;
 test.before(async () => {
   app = await startTestApp({ env: { ALERT_EVALUATION_INTERVAL_SECONDS: '3600' } });
+  // The walk reaches the sync routes: open the embedded PostgreSQL first, since its start blocks the
+  // event loop for seconds (mid-walk, that stall let a kept-alive connection close under a request).
+  await app.platform.syncStore.ping();
 });
 test.after.always(async () => app?.close());
 
@@ -91,7 +94,9 @@ test('every route answers malformed ids, bodies and queries without a 500, and t
   const failures: string[] = [];
   let validationAnswers = 0;
   const check = async (method: string, path: string, body?: unknown, raw = false) => {
-    const response = await app.request(method, path, { caller, body: raw ? String(body) : body });
+    const response = await app.request(method, path, { caller, body: raw ? String(body) : body }).catch((error: Error & { cause?: unknown }) => {
+      throw new Error(`${method} ${path}: ${error.message} (${String(error.cause)})`);
+    });
     if (response.status === 400 || response.status === 413) validationAnswers++;
     if (response.status >= 500) failures.push(`${method} ${path} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
   };
