@@ -26,7 +26,7 @@ export interface ChannelCommandDeps extends CommandDeps {
   newSigningSecret: () => string;
 }
 
-export type ChannelTestResult = Omit<Extract<ChannelCommand, { kind: 'RecordChannelTest' }>['result'], never>;
+export type ChannelTestResult = Extract<ChannelCommand, { kind: 'RecordChannelTest' }>['result'];
 
 /** The secret set by a command's events, if any: shown once, in the answer to that command. */
 const signingSecretIn = (events: { type: string; data: Record<string, unknown> }[]) =>

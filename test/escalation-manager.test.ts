@@ -171,7 +171,7 @@ test('a crash between firing a stage and delivering it: the deliveries are made 
 
 test('targets resolve when the stage fires: on-call changing between stages, inactive group members skipped, nobody on call and a deleted channel recorded as failures', async (t) => {
   const schedule = '00000000-0000-4000-8000-00000000005c';
-  const group = '00000000-0000-4000-8000-0000000000g1'.replace('g1', '91');
+  const group = '00000000-0000-4000-8000-000000000091';
   const channel = '00000000-0000-4000-8000-0000000000c1';
   const h = createHarness({
     stages: [
@@ -198,7 +198,7 @@ test('targets resolve when the stage fires: on-call changing between stages, ina
 });
 
 test('a pager service paged is told of the acknowledgement (so it stops escalating too) and then of the resolution, once each', async (t) => {
-  const pagerChannel = '00000000-0000-4000-8000-0000000000pd'.replace('pd', 'dd');
+  const pagerChannel = '00000000-0000-4000-8000-0000000000dd';
   const h = createHarness({
     stages: [{ stageOrder: 1, delayMinutes: 0, targets: [{ type: 'channel', id: pagerChannel, channels: [] }, { type: 'user', id: alice, channels: ['email'] }] }],
     directory: {

@@ -19,8 +19,8 @@ import { createEscalationInstruments, createEscalationManager, type EscalationMa
 import type { ContactUser, TargetDirectory } from '../../src/process/escalation/target-resolution.js';
 
 export const T0 = Date.parse('2026-05-01T10:00:00.000Z');
-export const TENANT = '00000000-0000-4000-8000-0000000000t1'.replace('t1', '01');
-export const POLICY = '00000000-0000-4000-8000-00000000p011'.replace('p011', '0011');
+export const TENANT = '00000000-0000-4000-8000-000000000001';
+export const POLICY = '00000000-0000-4000-8000-000000000011';
 export const minutes = (m: number) => T0 + m * 60_000;
 
 export interface Delivered {

@@ -47,17 +47,14 @@ function outcomeEvent(context: DeliveryContext, round: DeliveryRound, recipient:
 }
 
 /** Delivers to every recipient (unreachable ones are recorded as failed) and records each outcome. */
-export async function deliverRound(context: DeliveryContext, round: DeliveryRound, recipients: ResolvedRecipient[]): Promise<number> {
-  let delivered = 0;
+export async function deliverRound(context: DeliveryContext, round: DeliveryRound, recipients: ResolvedRecipient[]): Promise<void> {
   await Promise.all(recipients.map(async ({ recipient, target }) => {
     const key = deliveryKey(context.incidentId, round.kind, round.stageOrder, round.cycle, recipient.key ?? `${recipient.via.type}:${recipient.via.id}`, recipient.medium ?? 'none');
     const outcome = target ? await context.notify.deliver(target, round.message, key) : { error: recipient.unreachable ?? 'unreachable' };
-    if ('ok' in outcome && outcome.ok) delivered++;
     const event = outcomeEvent(context, round, recipient, key, outcome);
     await context.eventStore.append(incidentStream(context.incidentId), [{
       type: event.type, data: event.data,
       metadata: { tenantId: context.tenantId, actor: ESCALATION_ACTOR, correlationId: context.incidentId, causationId: context.causationId, occurredAt: context.now().toISOString() },
     }], { expectedRevision: 'any' });
   }));
-  return delivered;
 }
