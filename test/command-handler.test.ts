@@ -44,3 +44,42 @@ test("another tenant's stream is not found, and a stale expected revision is a c
   t.is((await eventStore.readStream(channelStream(id))).length, 1);
   await eventStore.close();
 });
+
+/** An event store whose first append finds that another writer got to the stream just before it. */
+function racedBy(eventStore: ReturnType<typeof openSqliteEventStore>, otherWriter: () => Promise<unknown>) {
+  let raced = false;
+  return new Proxy(eventStore, {
+    get(target, key, receiver) {
+      if (key !== 'append') return Reflect.get(target, key, receiver);
+      return async (...args: Parameters<typeof target.append>) => {
+        if (!raced) { raced = true; await otherWriter(); }
+        return target.append(...args);
+      };
+    },
+  });
+}
+
+test('a command without If-Match that loses a race re-reads, re-decides on the fresh state and lands', async (t) => {
+  const { eventStore, deps } = setup();
+  const command = (name: string) => ({ kind: 'UpdateChannel' as const, channelId: id, name, type: 'email' as const, config });
+  await handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config } });
+  // Given another writer (an escalation stage, say) appends to the stream between our read and our append
+  const raced = racedBy(eventStore, () => handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: command('theirs') }));
+  // When our command arrives without If-Match
+  const outcome = await handleCommand({ ...deps, eventStore: raced }, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: command('ours') });
+  // Then it is decided again on the fresh stream and appended after theirs
+  t.is(outcome.revision, 2n);
+  t.deepEqual((await eventStore.readStream(channelStream(id))).map((e) => e.data.name), ['x', 'theirs', 'ours']);
+  await eventStore.close();
+});
+
+test('a command with If-Match that loses a race is a conflict and appends nothing', async (t) => {
+  const { eventStore, deps } = setup();
+  await handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config } });
+  const update = (name: string) => ({ kind: 'UpdateChannel' as const, channelId: id, name, type: 'email' as const, config });
+  const raced = racedBy(eventStore, () => handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: update('theirs') }));
+  const error = await t.throwsAsync(handleCommand({ ...deps, eventStore: raced }, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, expectedRevision: 0n, command: update('ours') }), { instanceOf: DomainRejection });
+  t.is(error?.kind, 'conflict');
+  t.deepEqual((await eventStore.readStream(channelStream(id))).map((e) => e.data.name), ['x', 'theirs']);
+  await eventStore.close();
+});

@@ -30,7 +30,12 @@ export interface CommandRequest<Command> {
   envelope: CommandEnvelope;
   /** A client's If-Match: the command applies only at exactly this revision. */
   expectedRevision?: bigint;
-  /** System commands re-read and retry on a conflicting append; client commands get a 409. */
+  /**
+   * How often a conflicting append is re-read, re-decided and retried. Default: 3 when no
+   * expectedRevision was given (the decider re-checks its rules against the fresh state, so an
+   * engineer's acknowledge that races an escalation stage on the same stream just lands), 0 with
+   * an If-Match (the client asked for exactly that revision, so a change in between is a 409).
+   */
   retriesOnConflict?: number;
   /**
    * The stream is known to be new (its id was just generated): skip reading it and append with
@@ -84,6 +89,8 @@ export async function loadStream<State, Event extends DomainEvent>(
   };
 }
 
+const DEFAULT_RETRIES_ON_CONFLICT = 3;
+
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   deps: CommandDeps,
   decider: Decider<State, Command, Event>,
@@ -126,7 +133,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       };
     } catch (error) {
       if (!isWrongExpectedRevision(error)) throw error;
-      if (attempt >= (request.retriesOnConflict ?? 0)) {
+      const retries = request.retriesOnConflict ?? (request.expectedRevision === undefined ? DEFAULT_RETRIES_ON_CONFLICT : 0);
+      if (attempt >= retries) {
         throw rejectConflict(`${request.resourceName} was changed concurrently; retry the request`);
       }
     }
