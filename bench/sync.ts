@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { openPgConnection } from '../src/syncstore/pg-connection.js';
@@ -70,12 +71,15 @@ async function main() {
     rows_written: written,
     rows_stored: stored,
     batch_size: DEFAULT_BATCH_SIZE,
+    parallel_writes: connection.parallelSessions,
     seconds: Number(seconds.toFixed(2)),
     rows_per_second: Math.round(written / seconds),
     rss_before_mib: Math.round(rssBefore / 2 ** 20),
     peak_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
     stopped_by_time_limit: written < ROWS,
     machine: machine(),
+    // Other work on this shared machine during the run: the figure is a floor when this is high.
+    load_average_1m_after: Number(loadavg()[0]!.toFixed(2)),
     measured_at: new Date().toISOString(),
   };
   mkdirSync('bench/results', { recursive: true });

@@ -146,7 +146,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       checks: {
         event_store: async () => eventStore.ping(),
         read_store: async () => readStore.ping(),
-        warehouse: async () => ({ mode: warehouse.mode }),
+        warehouse: async () => ({ ...(await warehouse.check()) }),
         relational_store: async () => sync.check(),
       },
       extra: () => ({

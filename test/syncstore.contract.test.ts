@@ -156,6 +156,42 @@ for (const adapter of adaptersUnderTest) {
     });
   });
 
+  test.serial(`${adapter.name}: text survives the array encoding exactly: quotes, backslashes, braces, commas, NULL, empty, unicode`, async (t) => {
+    await withStore(adapter, async (store) => {
+      const texts = ['say "hi"', 'C:\\temp\\x', '{a,b}', 'a, b', 'NULL', 'null', '', ' padded ', 'multi\nline\ttab', 'zoë 東京 🚀', '\\"', '"'];
+      await store.upsert('query_history', texts.map((text, index) => queryRow(index + 1, { query_text: text, user_name: text })), 5);
+      const stored = await store.query<{ query_id: string; query_text: string; user_name: string }>('SELECT query_id, query_text, user_name FROM query_history ORDER BY query_id');
+      t.deepEqual(stored.map((row) => row.query_text), texts);
+      t.deepEqual(stored.map((row) => row.user_name), texts);
+      await store.upsert('query_history', [queryRow(99, { query_text: 'nul\u0000byte', elapsed_ms: null })]);
+      const [withNul] = await store.query<{ query_text: string; elapsed_ms: string | null }>('SELECT query_text, elapsed_ms FROM query_history WHERE query_id = 99');
+      t.deepEqual(withNul, { query_text: 'nulbyte', elapsed_ms: null }, 'PostgreSQL text cannot hold NUL: it is dropped, the row kept');
+    });
+  });
+
+  test.serial(`${adapter.name}: with batches in flight at once, a key repeated in a later batch still ends with the later row`, async (t) => {
+    await withStore(adapter, async (store) => {
+      // Batches of 2: query 1 is in the first, third and fifth batch; whatever runs in parallel, the last one wins.
+      const source = [1, 2, 3, 4, 1, 5, 6, 7, 1, 8].map((id, index) => queryRow(id, { user_name: `v${index}` }));
+      t.is(await store.upsert('query_history', source, 2), 10);
+      const [one] = await store.query<{ user_name: string }>('SELECT user_name FROM query_history WHERE query_id = 1');
+      t.is(one!.user_name, 'v8');
+      t.is(await store.count('query_history'), 8);
+    });
+  });
+
+  test.serial(`${adapter.name}: a batch the server refuses fails the upsert with the server's reason; no batch is sent after it`, async (t) => {
+    await withStore(adapter, async (store) => {
+      // 50 batches of 2; the second is refused. Batches already in flight with it may commit (a
+      // pool has at most 4 sessions), nothing is sent once the refusal is known.
+      const source = rows(100).map((row, index) => (index === 2 ? { ...row, elapsed_ms: 'not a number' } : row));
+      await t.throwsAsync(store.upsert('query_history', source, 2), { message: /bigint|invalid input/i });
+      const stored = await store.count('query_history');
+      t.true(stored <= 2 + 2 * 4, `only batches before the refused one or in flight with it committed: ${stored}`);
+      t.is(stored % 2, 0, 'whole batches only');
+    });
+  });
+
   test.serial(`${adapter.name}: ping answers while open`, async (t) => {
     await withStore(adapter, async (store) => {
       await t.notThrowsAsync(store.ping());

@@ -76,7 +76,12 @@ export function composeSync(deps: {
               if (job.runningRunId) await markInterruptedRun(runner, job);
               enroll(job.tenantId, job.envId);
             }
-            if (config.sync.scheduler) scheduler.start();
+            if (config.sync.scheduler) {
+              // Open the store now rather than inside the first run or request: the embedded
+              // PostgreSQL compiles its WebAssembly for a few seconds on this thread.
+              await store.ping().catch((error: unknown) => logger.warn({ err: error }, 'the relational store did not open at start; retried on first use'));
+              scheduler.start();
+            }
           })().catch((error: unknown) => logger.error({ err: error }, 'sync start-up failed'));
         },
         async stop() {

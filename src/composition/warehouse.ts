@@ -6,6 +6,7 @@ import { warehouseRoutes } from '../../queries/warehouse.js';
 import type { Config } from '../config.js';
 import { clusterIdOf, environmentResolverFor, type EnvironmentResolver } from '../gateways/warehouse/environments.js';
 import { createMetricRegistry, type MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
+import { warehouseHealthProbe, type WarehouseProbeResult } from '../gateways/warehouse/health-probe.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
 import { createRedshiftGateway } from '../gateways/warehouse/redshift/redshift-gateway.js';
 import { simulatorRoutes } from '../gateways/warehouse/simulated/control-routes.js';
@@ -20,6 +21,8 @@ export interface WarehouseComposition extends PlatformArea {
   metrics: MetricRegistry;
   /** The cluster ids of an environment; null when the environment is not known (its rules fail anyway, visibly). */
   clusterIds: (envId: string) => readonly string[] | null;
+  /** For /health: every configured environment answers, or this rejects naming those that do not. */
+  check: () => Promise<WarehouseProbeResult>;
 }
 
 function clusterIdsFrom(environments: EnvironmentResolver) {
@@ -46,5 +49,6 @@ export async function composeWarehouse(config: Config, now: () => Date): Promise
   if (simulated) routes.push({ alias: false, routes: () => simulatorRoutes({ control: simulated.control, metrics: registry }) });
   return {
     mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, clusterIds: clusterIdsFrom(environments), routes, projections: [], processes: [],
+    check: warehouseHealthProbe({ gateway, environments, now }),
   };
 }

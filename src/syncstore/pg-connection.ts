@@ -10,6 +10,8 @@ export interface PgOptions {
   schema?: string;
   /** Pool size; writes are batched, so a few sessions suffice. */
   maxConnections?: number;
+  /** Batches written at once by an upsert (bench/sync.ts: 3 beats 1 by about 1.5x on 2 cores). Default 3, at most the pool size minus one, so reads still get a session. */
+  parallelWrites?: number;
 }
 
 const runnerOver = (client: pg.Pool | pg.PoolClient): SqlRunner => ({
@@ -21,9 +23,10 @@ const runnerOver = (client: pg.Pool | pg.PoolClient): SqlRunner => ({
 
 export async function openPgConnection(options: PgOptions): Promise<SqlConnection> {
   const schema = assertSchemaName(options.schema ?? 'public');
+  const maxConnections = options.maxConnections ?? 4;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.maxConnections ?? 4,
+    max: maxConnections,
     // Fail fast when the server is down: /health reports it instead of hanging.
     connectionTimeoutMillis: 5000,
     options: `-c search_path=${schema}`,
@@ -34,6 +37,7 @@ export async function openPgConnection(options: PgOptions): Promise<SqlConnectio
   const runner = runnerOver(pool);
   return {
     kind: 'postgresql',
+    parallelSessions: Math.max(1, Math.min(options.parallelWrites ?? 3, maxConnections - 1)),
     query: runner.query,
     async transaction(work) {
       const client = await pool.connect();

@@ -33,6 +33,7 @@ export async function openPgliteConnection(options: PgliteOptions = {}): Promise
   const runner = runnerOver(db);
   return {
     kind: 'embedded',
+    parallelSessions: 1,
     query: runner.query,
     transaction: (work) => db.transaction((tx) => work(runnerOver(tx))),
     close: () => db.close(),

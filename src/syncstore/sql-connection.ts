@@ -20,6 +20,8 @@ export interface SqlConnection extends SqlRunner {
   transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T>;
   /** `embedded` or `postgresql`, for /health and logs. */
   readonly kind: 'embedded' | 'postgresql';
+  /** Sessions that can run transactions at once (PGlite has one; a pool has several). */
+  readonly parallelSessions: number;
   close(): Promise<void>;
 }
 

@@ -5,7 +5,8 @@
 import { migrate } from './migrations.js';
 import type { SqlConnection } from './sql-connection.js';
 import type { SyncTableName } from './tables.js';
-import { DEFAULT_BATCH_SIZE, upsertBatch, type SyncRow } from './upsert.js';
+import { writeInBatches } from './batch-writer.js';
+import { DEFAULT_BATCH_SIZE, type SyncRow } from './upsert.js';
 
 export interface SyncStore {
   readonly kind: SqlConnection['kind'];
@@ -13,7 +14,8 @@ export interface SyncStore {
   migrate(): Promise<number>;
   /**
    * Upserts rows in batches of `batchSize`, each batch committed on its own; answers rows written.
-   * Accepts an async iterable so a large extract streams with flat memory.
+   * Accepts an async iterable so a large extract streams with flat memory. Batches go out over
+   * the connection's parallel sessions (batch-writer.ts); a later row with the same key still wins.
    */
   upsert(table: SyncTableName, rows: Iterable<SyncRow> | AsyncIterable<SyncRow>, batchSize?: number): Promise<number>;
   count(table: SyncTableName, envId?: string): Promise<number>;
@@ -28,21 +30,7 @@ export function createSyncStore(connection: SqlConnection): SyncStore {
   return {
     kind: connection.kind,
     migrate: () => migrate(connection),
-    async upsert(table, rows, batchSize = DEFAULT_BATCH_SIZE) {
-      let written = 0;
-      let batch: SyncRow[] = [];
-      const flush = async () => {
-        const rowsOfBatch = batch;
-        batch = [];
-        written += await connection.transaction((tx) => upsertBatch(tx, table, rowsOfBatch));
-      };
-      for await (const row of rows) {
-        batch.push(row);
-        if (batch.length >= batchSize) await flush();
-      }
-      if (batch.length > 0) await flush();
-      return written;
-    },
+    upsert: (table, rows, batchSize = DEFAULT_BATCH_SIZE) => writeInBatches(connection, table, rows, { batchSize, parallel: connection.parallelSessions }),
     async count(table, envId) {
       const result = envId
         ? await connection.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE env_id = $1`, [envId])

@@ -8,6 +8,7 @@
  * statement. Each batch is its own transaction, so a crash mid-run keeps whole batches only and a
  * re-run rewrites them in place: no duplicates, no gaps.
  */
+import { arrayLiteral } from './array-literal.js';
 import type { SqlRunner } from './sql-connection.js';
 import { SYNC_TABLES, type SyncTableName, type TableDefinition } from './tables.js';
 
@@ -31,7 +32,15 @@ export function upsertStatement(table: TableDefinition): string {
   return sql;
 }
 
-const keyOf = (table: TableDefinition, row: SyncRow) => JSON.stringify(table.key.map((name) => normalise(row[name])));
+// Key parts joined by a control character no warehouse identifier holds; typed so 1 and "1" differ.
+const keyOf = (table: TableDefinition, row: SyncRow) => {
+  let key = '';
+  for (const name of table.key) {
+    const value = normalise(row[name]);
+    key += `${typeof value}:${String(value)}\u0001`;
+  }
+  return key;
+};
 
 function normalise(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
@@ -39,26 +48,52 @@ function normalise(value: unknown): unknown {
   return value ?? null;
 }
 
-/** One column array per column, last row per key winning. */
-export function columnArrays(table: TableDefinition, rows: SyncRow[]): unknown[][] {
+/** The rows of a batch by natural key, last row per key winning. */
+function lastRowPerKey(table: TableDefinition, rows: SyncRow[]): Map<string, SyncRow> {
   const unique = new Map<string, SyncRow>();
   for (const row of rows) {
     const key = keyOf(table, row);
     unique.delete(key);
     unique.set(key, row);
   }
-  const kept = [...unique.values()];
+  return unique;
+}
+
+/** One column array per column, last row per key winning. */
+export function columnArrays(table: TableDefinition, rows: SyncRow[]): unknown[][] {
+  const kept = [...lastRowPerKey(table, rows).values()];
   return table.columns.map((column) => kept.map((row) => normalise(row[column.name])));
 }
 
-/** Upserts one batch; answers the rows written (inserted or updated). */
-export async function upsertBatch(runner: SqlRunner, tableName: SyncTableName, rows: SyncRow[]): Promise<number> {
-  if (rows.length === 0) return 0;
+/** A batch ready to send: its statement parameters, one array literal per column. */
+export interface EncodedBatch {
+  table: SyncTableName;
+  params: string[];
+  /** The natural keys the batch writes, to keep batches sharing a key from running at once. */
+  keys: ReadonlySet<string>;
+}
+
+/** Checks the keys and encodes one batch; throws (writing nothing) on a row without its key. */
+export function encodeBatch(tableName: SyncTableName, rows: SyncRow[]): EncodedBatch {
   const table = SYNC_TABLES[tableName];
   for (const name of table.key) {
     const missing = rows.findIndex((row) => row[name] === undefined || row[name] === null);
     if (missing >= 0) throw new Error(`${tableName}: row ${missing} has no ${name} (part of the key)`);
   }
-  const result = await runner.query(upsertStatement(table), columnArrays(table, rows));
+  const unique = lastRowPerKey(table, rows);
+  const kept = [...unique.values()];
+  const params = table.columns.map((column) => arrayLiteral(kept.map((row) => normalise(row[column.name])), column.type));
+  return { table: tableName, params, keys: new Set(unique.keys()) };
+}
+
+/** Writes one encoded batch; answers the rows written (inserted or updated). */
+export async function writeBatch(runner: SqlRunner, batch: EncodedBatch): Promise<number> {
+  const result = await runner.query(upsertStatement(SYNC_TABLES[batch.table]), batch.params);
   return result.affectedRows;
+}
+
+/** Upserts one batch; answers the rows written (inserted or updated). */
+export async function upsertBatch(runner: SqlRunner, tableName: SyncTableName, rows: SyncRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  return writeBatch(runner, encodeBatch(tableName, rows));
 }

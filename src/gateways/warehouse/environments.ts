@@ -61,6 +61,8 @@ export interface EnvironmentResolver {
   readonly mode: 'file' | 'simulated';
   /** Throws UnknownEnvironmentError for an env_id a configured file does not list. */
   resolve(envId: string): WarehouseTarget;
+  /** The environments a file configures; none for the simulated default (any env_id is valid there). */
+  configured(): readonly string[];
 }
 
 export class EnvironmentsFileError extends Error {
@@ -104,6 +106,7 @@ export async function loadEnvironmentsFile(path: string): Promise<EnvironmentMap
 export function fileEnvironmentResolver(environments: EnvironmentMap): EnvironmentResolver {
   return {
     mode: 'file',
+    configured: () => [...environments.keys()],
     resolve(envId) {
       const target = environments.get(envId);
       if (!target) throw new UnknownEnvironmentError(envId);
@@ -114,6 +117,7 @@ export function fileEnvironmentResolver(environments: EnvironmentMap): Environme
 
 export const simulatedEnvironmentResolver: EnvironmentResolver = {
   mode: 'simulated',
+  configured: () => [],
   resolve: (envId) => ({ kind: 'simulated', env_id: envId }),
 };
 

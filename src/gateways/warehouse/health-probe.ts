@@ -1,0 +1,53 @@
+/**
+ * The warehouse's part of /health: every environment the environments file configures is asked
+ * one real question (its cluster and storage) in parallel, and any that cannot answer makes the
+ * check fail, naming the environment and the reason. The answer is remembered for `ttlMs`
+ * (default 30 s): load balancers call /health every few seconds, and each Data API statement is
+ * billed and takes a second or more. With the simulated default there is nothing to ask.
+ */
+import type { EnvironmentResolver } from './environments.js';
+import type { WarehouseGateway } from './port.js';
+
+export interface WarehouseProbeResult {
+  mode: 'simulated' | 'redshift';
+  environments: Record<string, { status: 'ok' | 'unavailable'; reason?: string }>;
+  checked_at: string;
+}
+
+export class WarehouseDownError extends Error {
+  override readonly name = 'WarehouseDownError';
+}
+
+export function warehouseHealthProbe(deps: {
+  gateway: WarehouseGateway;
+  environments: EnvironmentResolver;
+  now: () => Date;
+  ttlMs?: number;
+}): () => Promise<WarehouseProbeResult> {
+  const ttlMs = deps.ttlMs ?? 30_000;
+  let remembered: { at: number; result: Promise<WarehouseProbeResult> } | undefined;
+
+  const probe = async (): Promise<WarehouseProbeResult> => {
+    const envIds = deps.environments.configured();
+    const answers = await Promise.all(
+      envIds.map(async (envId) => {
+        try {
+          await deps.gateway.cluster(envId);
+          return [envId, { status: 'ok' as const }] as const;
+        } catch (error) {
+          return [envId, { status: 'unavailable' as const, reason: (error as Error).message }] as const;
+        }
+      }),
+    );
+    return { mode: deps.environments.mode === 'file' ? 'redshift' : 'simulated', environments: Object.fromEntries(answers), checked_at: deps.now().toISOString() };
+  };
+
+  return async () => {
+    const at = deps.now().getTime();
+    if (!remembered || at - remembered.at >= ttlMs) remembered = { at, result: probe() };
+    const result = await remembered.result;
+    const down = Object.entries(result.environments).filter(([, answer]) => answer.status === 'unavailable');
+    if (down.length > 0) throw new WarehouseDownError(`unavailable: ${down.map(([envId, answer]) => `${envId} (${answer.reason})`).join('; ')}`);
+    return result;
+  };
+}
