@@ -64,6 +64,8 @@ const syncVariables = {
   SYNC_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
   /** Turns the scheduler off (manual triggers still run); for tests and one-off instances. */
   SYNC_SCHEDULER: z.enum(['on', 'off']).default('on'),
+  /** A run stops (failed, "timed out") after this long; 5 minutes later any instance may take it for dead. */
+  SYNC_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
 };
 
 const environmentSchema = z.object({
@@ -148,6 +150,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       streamPeriodMs: env.SYNC_STREAM_PERIOD_SECONDS * 1000,
       streamsPerTenant: env.SYNC_STREAMS_PER_TENANT,
       scheduler: env.SYNC_SCHEDULER === 'on',
+      runTimeoutMs: env.SYNC_RUN_TIMEOUT_SECONDS * 1000,
     },
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET

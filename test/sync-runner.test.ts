@@ -8,7 +8,7 @@ import { validatingEventStore } from '../src/eventstore/validating.js';
 import { syncJobStream } from '../src/events/sync-job.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { INITIAL_BACKFILL_MS } from '../src/process/sync/jobs.js';
-import { markInterruptedRun, runSyncJob, startSyncRun, type SyncJobTarget } from '../src/process/sync/run-sync-job.js';
+import { markInterruptedRun, runSyncJob, startSyncRun, TAKEOVER_GRACE_MS, type SyncJobTarget } from '../src/process/sync/run-sync-job.js';
 import { openPgliteConnection } from '../src/syncstore/pglite-connection.js';
 import { createSyncStore, type SyncStore } from '../src/syncstore/store.js';
 
@@ -29,7 +29,8 @@ function harness() {
   const commandDeps = { eventStore, now, waitForProjections: async () => true };
   const target: SyncJobTarget = { tenantId: randomUUID(), envId: randomUUID(), jobId: 'query_history' };
   const events = async () => (await eventStore.readStream(syncJobStream(target.tenantId, target.envId, target.jobId))).map((e) => e.type);
-  return { deps: { commandDeps, warehouse: gateway, store }, control, target, events, advance: (ms: number) => (nowMs += ms), now };
+  const deps = { commandDeps, warehouse: gateway, store, instanceId: 'host-a', runTimeoutMs: 3_600_000 };
+  return { deps, control, target, events, advance: (ms: number) => (nowMs += ms), now };
 }
 
 async function storedIds(envId: string) {
@@ -98,4 +99,37 @@ test.serial('every built-in job runs against the simulated warehouse and fills i
     t.is(outcome?.status, 'succeeded', jobId);
     t.true(await store.count(jobId, h.target.envId) > 0, jobId);
   }
+});
+
+test.serial("a second instance starting leaves a live instance's run alone, and takes the job over once the run is past its staleAfter", async (t) => {
+  const h = harness();
+  const other = { ...h.deps, instanceId: 'host-b' };
+  const { runId } = await startSyncRun(h.deps, h.target, 'schedule');
+  h.advance(60_000);
+  t.false(await markInterruptedRun(other, h.target), "host-a's run is fresh: host-b's start-up leaves it");
+  t.is(await runSyncJob(other, h.target, 'schedule'), null, 'and runs nothing beside it');
+  // host-a dies silently; an hour of timeout and five minutes of grace later host-b's next start takes over.
+  h.advance(h.deps.runTimeoutMs + TAKEOVER_GRACE_MS);
+  t.is((await runSyncJob(other, h.target, 'schedule'))?.status, 'succeeded');
+  const stream = await h.deps.commandDeps.eventStore.readStream(syncJobStream(h.target.tenantId, h.target.envId, h.target.jobId));
+  t.deepEqual(stream.map((e) => e.type), ['SyncRunStarted', 'SyncRunFailed', 'SyncRunStarted', 'SyncRunSucceeded']);
+  t.like(stream[1], { data: { runId, error: 'interrupted' } });
+  t.like(stream[2], { data: { instanceId: 'host-b' } });
+});
+
+test.serial('a run that passes its timeout stops at the next page and is recorded as failed (timed out); the high-water mark stays', async (t) => {
+  const h = harness();
+  // Every page of the source takes 25 minutes of the clock: the third page starts past the hour.
+  const slow = new Proxy(h.deps.warehouse, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (key !== 'finishedQueries') return value;
+      return async (...args: unknown[]) => { const page = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args); h.advance(25 * 60_000); return page; };
+    },
+  });
+  const outcome = await runSyncJob({ ...h.deps, warehouse: slow }, h.target, 'manual');
+  t.like(outcome, { status: 'failed' });
+  t.regex(outcome?.status === 'failed' ? outcome.error : '', /timed out.*3600 s/);
+  const stream = await h.deps.commandDeps.eventStore.readStream(syncJobStream(h.target.tenantId, h.target.envId, h.target.jobId));
+  t.deepEqual(stream.map((e) => e.type), ['SyncRunStarted', 'SyncRunFailed']);
 });

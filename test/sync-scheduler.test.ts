@@ -55,7 +55,7 @@ test('the scheduler runs each job on its grid in virtual time, skips paused jobs
   await store.migrate();
   const eventStore = validatingEventStore(openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'sched-')), 'e.db') }));
   const { gateway } = createSimulatedWarehouse({ now });
-  const runner = { commandDeps: { eventStore, now, waitForProjections: async () => true }, warehouse: gateway, store };
+  const runner = { commandDeps: { eventStore, now, waitForProjections: async () => true }, warehouse: gateway, store, instanceId: 'host-a', runTimeoutMs: 3_600_000 };
   // Only query_history runs (keeps the test light); wlm_queue_stats is due at 10:05 too but paused.
   const paused = new Set(['wlm_queue_stats', 'cluster_metrics', 'alert_events']);
   const { timers, advanceTo } = virtualTimers(clock);

@@ -18,6 +18,7 @@ import type { ReadModelReader } from '../readstore/port.js';
 import { lazySyncStore } from '../syncstore/lazy.js';
 import { openSyncStore } from '../syncstore/open.js';
 import type { SyncStore } from '../syncstore/store.js';
+import { loadOrCreateInstanceId } from '../instance-id.js';
 import type { PlatformArea } from './area.js';
 
 export const syncProjections = [syncProjection];
@@ -34,7 +35,10 @@ export function composeSync(deps: {
 }): SyncComposition {
   const { config, commandDeps, reader, logger } = deps;
   const store = lazySyncStore(config.sync.databaseUrl ? 'postgresql' : 'embedded', () => openSyncStore({ databaseUrl: config.sync.databaseUrl, dataDir: config.dataDir }));
-  const runner: SyncRunnerDeps = { commandDeps, warehouse: deps.warehouse, store, onFinished: syncMetrics(deps.registry, commandDeps.now) };
+  const runner: SyncRunnerDeps = {
+    commandDeps, warehouse: deps.warehouse, store, onFinished: syncMetrics(deps.registry, commandDeps.now),
+    instanceId: loadOrCreateInstanceId(config.dataDir), runTimeoutMs: config.sync.runTimeoutMs,
+  };
   const settings = { intervals: config.sync.intervals, timeZone: config.sync.timeZone, now: commandDeps.now };
   const scheduler = createSyncScheduler({
     ...settings, runner, timers: deps.timers,
@@ -69,7 +73,8 @@ export function composeSync(deps: {
     processes: [
       {
         start() {
-          // Runs a crashed instance left "running" fail (interrupted); their environments are scheduled again.
+          // Runs this instance's previous process left "running" (or any run past its staleAfter) fail
+          // as interrupted; another live instance's run is left alone. Environments are scheduled again.
           void (async () => {
             const jobs = await reader.find<SyncJobDoc>(SYNC_JOBS_COLLECTION, {});
             for (const job of jobs) {

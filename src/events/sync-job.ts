@@ -15,7 +15,19 @@ const jobRef = { envId: z.string().min(1), jobId: z.enum(SYNC_JOB_IDS) };
 export const syncJobEvents = {
   SyncJobPaused: z.object(jobRef),
   SyncJobResumed: z.object(jobRef),
-  SyncRunStarted: z.object({ ...jobRef, runId: z.uuid(), trigger: z.enum(['schedule', 'manual']), startedAt: z.string() }),
+  SyncRunStarted: z.object({
+    ...jobRef,
+    runId: z.uuid(),
+    trigger: z.enum(['schedule', 'manual']),
+    startedAt: z.string(),
+    /** The instance running it (stable per DATA_DIR); absent on runs recorded before instances were named. */
+    instanceId: z.string().min(1).optional(),
+    /**
+     * When the run may be taken for dead by any instance: its start plus the run timeout (the
+     * runner gives up by then) plus a grace. Absent on older runs.
+     */
+    staleAfter: z.string().optional(),
+  }),
   SyncRunSucceeded: z.object({
     ...jobRef,
     runId: z.uuid(),
@@ -37,13 +49,23 @@ export type SyncRunResult = Omit<Data<'SyncRunSucceeded'>, 'envId' | 'jobId' | '
 
 export const syncJobStream = (tenantId: string, envId: string, jobId: SyncJobId) => `sync-job-${tenantId}-${envId}-${jobId}`;
 
-/** Why a run left running at start-up failed. */
+/** Why a run left running by a crashed instance failed (the history's `error`). */
 export const INTERRUPTED = 'interrupted';
+
+/**
+ * Whether `instanceId` may declare the running run dead: it is its own (it just started, so the
+ * run died with its previous process), the run predates named instances, or the run is past its
+ * staleAfter (the instance running it gave up or died). Another instance's live run is left alone.
+ */
+export function runIsAbandoned(running: NonNullable<SyncJobState['running']>, instanceId: string, now: Date): boolean {
+  if (running.instanceId === undefined || running.instanceId === instanceId) return true;
+  return running.staleAfter !== undefined && now.getTime() >= Date.parse(running.staleAfter);
+}
 
 export interface SyncJobState {
   paused: boolean;
   /** The run in progress, if any. */
-  running?: { runId: string; startedAt: string };
+  running?: { runId: string; startedAt: string; instanceId?: string; staleAfter?: string };
   lastRun?: { runId: string; startedAt: string; finishedAt: string; status: 'succeeded' | 'failed'; result?: SyncRunResult; error?: string };
   /** From the last successful run; null or absent: the next run copies everything the source offers. */
   highWater: string | null;
@@ -58,7 +80,15 @@ export function evolveSyncJob(state: SyncJobState, event: SyncJobEvent): SyncJob
     case 'SyncJobResumed':
       return { ...state, paused: false };
     case 'SyncRunStarted':
-      return { ...state, running: { runId: event.data.runId, startedAt: event.data.startedAt } };
+      return {
+        ...state,
+        running: {
+          runId: event.data.runId,
+          startedAt: event.data.startedAt,
+          ...(event.data.instanceId ? { instanceId: event.data.instanceId } : {}),
+          ...(event.data.staleAfter ? { staleAfter: event.data.staleAfter } : {}),
+        },
+      };
     case 'SyncRunSucceeded': {
       const { envId: _env, jobId: _job, runId, finishedAt, ...result } = event.data;
       return {

@@ -14,10 +14,20 @@ import { SYNC_JOBS } from './jobs.js';
 
 export const SYNC_ACTOR = 'system:sync';
 
+/**
+ * Past its timeout a run stops at the next page; this much later any instance may take it for
+ * dead (a page in flight at the timeout still finishes, and clocks of instances differ a little).
+ */
+export const TAKEOVER_GRACE_MS = 5 * 60_000;
+
 export interface SyncRunnerDeps {
   commandDeps: CommandDeps;
   warehouse: WarehouseGateway;
   store: SyncStore;
+  /** This instance (stable per DATA_DIR): recorded on each run it starts. */
+  instanceId: string;
+  /** A run gives up (failed, "timed out") once it has run this long; checked between pages. */
+  runTimeoutMs: number;
   /** Observes every finished run (metrics). */
   onFinished?: (jobId: SyncJobId, outcome: RunOutcome) => void;
 }
@@ -48,10 +58,11 @@ export async function syncCommand(deps: Pick<SyncRunnerDeps, 'commandDeps'>, tar
  * Starts a run; throws a DomainRejection (conflict) when the job is paused, already running, or
  * another instance started it first. Answers the started run's id and the state it started from.
  */
-export async function startSyncRun(deps: Pick<SyncRunnerDeps, 'commandDeps'>, target: SyncJobTarget, trigger: 'schedule' | 'manual', actor = SYNC_ACTOR) {
+export async function startSyncRun(deps: Pick<SyncRunnerDeps, 'commandDeps' | 'instanceId' | 'runTimeoutMs'>, target: SyncJobTarget, trigger: 'schedule' | 'manual', actor = SYNC_ACTOR) {
   const runId = randomUUID();
+  const staleAfter = new Date(deps.commandDeps.now().getTime() + deps.runTimeoutMs + TAKEOVER_GRACE_MS).toISOString();
   // No retry: a conflicting append means someone else started (or paused) the job meanwhile.
-  const outcome = await syncCommand(deps, target, { type: 'StartSyncRun', ...target, runId, trigger }, actor, 0);
+  const outcome = await syncCommand(deps, target, { type: 'StartSyncRun', ...target, runId, trigger, instanceId: deps.instanceId, staleAfter }, actor, 0);
   return { runId, state: outcome.state };
 }
 
@@ -64,7 +75,9 @@ export async function executeSyncRun(deps: SyncRunnerDeps, target: SyncJobTarget
   try {
     let extracted = 0;
     let upserted = 0;
+    const deadline = now.getTime() + deps.runTimeoutMs;
     for await (const page of job.extract({ warehouse: deps.warehouse, envId: target.envId, now, highWater: state.highWater })) {
+      if (deps.commandDeps.now().getTime() > deadline) throw new Error(`timed out: the run passed its limit of ${Math.round(deps.runTimeoutMs / 1000)} s`);
       extracted += page.length;
       upserted += await deps.store.upsert(job.table, page);
     }
@@ -92,8 +105,11 @@ export async function runSyncJob(deps: SyncRunnerDeps, target: SyncJobTarget, tr
   return executeSyncRun(deps, target, started.runId, started.state);
 }
 
-/** At start-up: a run a crashed instance left "running" is failed with reason `interrupted`. */
-export async function markInterruptedRun(deps: Pick<SyncRunnerDeps, 'commandDeps'>, target: SyncJobTarget): Promise<boolean> {
-  const outcome = await syncCommand(deps, target, { type: 'MarkInterruptedRun', ...target });
+/**
+ * At start-up: a run this instance's previous process left "running", or any run past its
+ * staleAfter, is failed with reason `interrupted`; another live instance's run is left alone.
+ */
+export async function markInterruptedRun(deps: Pick<SyncRunnerDeps, 'commandDeps' | 'instanceId'>, target: SyncJobTarget): Promise<boolean> {
+  const outcome = await syncCommand(deps, target, { type: 'MarkInterruptedRun', ...target, instanceId: deps.instanceId });
   return outcome.events.length > 0;
 }
