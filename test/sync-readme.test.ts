@@ -16,7 +16,7 @@ for (const table of Object.values(SYNC_TABLES)) {
 }
 
 test('the README names every SYNC_ configuration variable', (t) => {
-  for (const name of ['SYNC_DATABASE_URL', 'SYNC_INTERVALS', 'SYNC_TIMEZONE', 'SYNC_STREAM_PERIOD_SECONDS', 'SYNC_STREAMS_PER_TENANT', 'SYNC_SCHEDULER']) {
+  for (const name of ['SYNC_DATABASE_URL', 'SYNC_INTERVALS', 'SYNC_TIMEZONE', 'SYNC_STREAM_PERIOD_SECONDS', 'SYNC_STREAMS_PER_TENANT', 'SYNC_SCHEDULER', 'SYNC_RUN_TIMEOUT_SECONDS']) {
     t.true(readme.includes(`| \`${name}\` |`), name);
   }
 });
