@@ -39,6 +39,8 @@ import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } fro
 import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
 import { SYNC_STREAM_PATH } from '../queries/sync-stream.js';
 import { operationalRoutes } from './http/public-routes.js';
+import { dashboardBundle } from './dashboard/bundle.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { ensurePrivateDirectory } from './eventstore/private-files.js';
 import { createLogger } from './logger.js';
 import { createPlatformMetrics } from './metrics.js';
@@ -155,6 +157,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       }),
     }),
   ];
+  // The web dashboard: static, no token (its API calls carry one).
+  publicRoutes.push(dashboardRoutes({ bundle: dashboardBundle(), logger, settings: { audience: config.baseUrl, identityProvider: embedded ? 'embedded' : 'external' } }));
   if (key && devClient) {
     publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient] }));
   }
