@@ -4,10 +4,17 @@
  * readings (one line per rule, with its threshold). Without such a rule there is nothing recorded
  * to draw, and the chart says so.
  */
+import { number } from '../format';
 import { useSession } from './session-context';
 import { ErrorNote } from './ErrorNote';
 import { Sparkline } from './Sparkline';
 import { useLoad } from './use-load';
+
+function range(values: (number | null)[]): string {
+  const read = values.filter((value): value is number => value !== null);
+  if (read.length === 0) return 'no readings yet';
+  return `${read.length} readings from ${number(Math.min(...read), 1)} s to ${number(Math.max(...read), 1)} s, latest ${number(read[0], 1)} s`;
+}
 
 export function QueueWaitChart() {
   const { calls, can } = useSession();
@@ -26,7 +33,10 @@ export function QueueWaitChart() {
             width={760} height={120} threshold={rule.threshold} label={`queue wait readings of ${rule.name}`}
             points={history.map((entry) => ({ at: Date.parse(entry.at), value: entry.value, marked: entry.condition_met }))}
           />
-          <figcaption>{rule.name}: longest WLM queue wait (s) per evaluation{rule.cluster_id ? ` on ${rule.cluster_id}` : ''}; the line across is the threshold ({rule.threshold} s), dots held the condition.</figcaption>
+          <figcaption>
+            {rule.name}: longest WLM queue wait per evaluation{rule.cluster_id ? ` on ${rule.cluster_id}` : ''}, {range(history.map((entry) => entry.value))};
+            the dashed line is the threshold ({rule.threshold} s), dots held the condition.
+          </figcaption>
         </figure>
       ))}
     </div>

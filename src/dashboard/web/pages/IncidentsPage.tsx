@@ -13,7 +13,7 @@ import { useSession } from '../components/session-context';
 
 export const INCIDENT_FEED_EVENTS = [
   'IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded',
-  'EscalationStarted', 'EscalationStageFired', 'NotificationDelivered', 'NotificationFailed',
+  'EscalationStarted', 'EscalationNotStarted', 'EscalationStageFired', 'NotificationDelivered', 'NotificationFailed',
 ] as const;
 
 const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 };
