@@ -41,9 +41,11 @@ async function main() {
       `    -d '{"grant_type":"client_credentials","client_id":"${c.client_id}","client_secret":"${c.client_secret}","audience":"${config.baseUrl}"}' \\`,
       `    | node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!r.access_token) { console.error(r.error + ": " + r.error_description); process.exit(1) } console.log(r.access_token)') \\`,
       `    && curl -s ${config.baseUrl}/api/v1/notification-channels -H "Authorization: Bearer $TOKEN"`,
+      '',
+      `Dashboard: ${config.baseUrl}/ (sign in by pasting the client_id=… client_secret=… line above)`,
     );
   } else {
-    lines.push(`Tokens come from the identity provider ${config.auth.issuer} (audience ${config.baseUrl}).`);
+    lines.push(`Tokens come from the identity provider ${config.auth.issuer} (audience ${config.baseUrl}).`, `Dashboard: ${config.baseUrl}/ (sign in with such a token)`);
   }
   console.log(lines.join('\n'));
 

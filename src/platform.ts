@@ -37,7 +37,10 @@ import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
 import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
+import { SYNC_STREAM_PATH } from '../queries/sync-stream.js';
 import { operationalRoutes } from './http/public-routes.js';
+import { dashboardBundle } from './dashboard/bundle.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { ensurePrivateDirectory } from './eventstore/private-files.js';
 import { createLogger } from './logger.js';
 import { createPlatformMetrics } from './metrics.js';
@@ -154,6 +157,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       }),
     }),
   ];
+  // The web dashboard: static, no token (its API calls carry one).
+  publicRoutes.push(dashboardRoutes({ bundle: dashboardBundle(), logger, settings: { audience: config.baseUrl, identityProvider: embedded ? 'embedded' : 'external' } }));
   if (key && devClient) {
     publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient] }));
   }
@@ -191,7 +196,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
   const streamTickets = createStreamTicketStore({ now });
-  const streamFeeds = [`${API_PREFIX}${INCIDENT_STREAM_PATH}`];
+  const streamFeeds = [`${API_PREFIX}${INCIDENT_STREAM_PATH}`, `${API_PREFIX}${SYNC_STREAM_PATH}`];
   const { app, routers } = createApp({
     corsOrigins: config.corsOrigins,
     logger,

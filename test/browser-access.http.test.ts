@@ -86,6 +86,19 @@ test.serial('a stream ticket opens its feed once', async (t) => {
   t.is(await openWithTicket(issued.body.data.ticket), 401, 'a used ticket is spent');
 });
 
+test.serial('a stream ticket opens the sync stream too (the dashboard\'s sync page), with its first sync_update', async (t) => {
+  const path = '/api/v1/sync/stream';
+  const issued = await ticketFor(owner, path);
+  t.is(issued.status, 201);
+  const stream = connectSse(`${app.url}${path}?ticket=${encodeURIComponent(issued.body.data.ticket)}`, {});
+  await waitFor(() => stream.events.length > 0, { message: 'the first sync_update' });
+  t.is(stream.status(), 200);
+  t.is(stream.events[0]!.event, 'sync_update');
+  t.true(Array.isArray(stream.events[0]!.data.jobs));
+  await stream.close();
+  t.is(await openWithTicket(issued.body.data.ticket, path), 401, 'a used ticket is spent');
+});
+
 test.serial('a stream ticket is refused after 60 seconds, on another path, and when unknown', async (t) => {
   const expiring = (await ticketFor(owner)).body.data.ticket;
   clock = new Date(clock.getTime() + 60_001);

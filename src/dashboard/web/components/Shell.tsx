@@ -1,0 +1,56 @@
+/** The header (pages the principal may read, who is signed in) and the page the route names. */
+import type { Permission } from '../api/types';
+import { AlertRulesPage } from '../pages/AlertRulesPage';
+import { IncidentPage } from '../pages/IncidentPage';
+import { IncidentsPage } from '../pages/IncidentsPage';
+import { OncallPage } from '../pages/OncallPage';
+import { SyncPage } from '../pages/SyncPage';
+import { WarehousePage } from '../pages/WarehousePage';
+import { useSession } from './session-context';
+import { useHashRoute } from './use-hash-route';
+
+const PAGES: { path: string; title: string; permission: Permission }[] = [
+  { path: 'incidents', title: 'Incidents', permission: 'incidents:read' },
+  { path: 'oncall', title: 'On call', permission: 'schedules:read' },
+  { path: 'sync', title: 'Sync', permission: 'sync:read' },
+  { path: 'warehouse', title: 'Warehouse', permission: 'warehouse:read' },
+  { path: 'alert-rules', title: 'Alert rules', permission: 'alerts:read' },
+];
+
+function Page({ route }: { route: string[] }) {
+  const [page, id] = route;
+  if (page === 'incidents' && id) return <IncidentPage incidentId={id} />;
+  if (page === 'incidents') return <IncidentsPage />;
+  if (page === 'oncall') return <OncallPage />;
+  if (page === 'sync') return <SyncPage />;
+  if (page === 'warehouse') return <WarehousePage />;
+  if (page === 'alert-rules') return <AlertRulesPage />;
+  return <p>No such page. <a href="#/incidents">Incidents</a></p>;
+}
+
+export function Shell({ signOut }: { signOut: () => void }) {
+  const { me, can } = useSession();
+  const route = useHashRoute();
+  const visible = PAGES.filter((page) => can(page.permission));
+  const current = PAGES.find((page) => page.path === route[0]);
+  const who = me.principal.name ?? me.principal.email ?? me.principal.subject;
+  return (
+    <>
+      <header class="top">
+        <strong class="brand">warehouse-watch</strong>
+        <nav>
+          {visible.map((page) => (
+            <a key={page.path} href={`#/${page.path}`} class={route[0] === page.path ? 'current' : undefined}>{page.title}</a>
+          ))}
+        </nav>
+        <span class="who" title={`tenant ${me.principal.tenant_id}, environment ${me.principal.env_id}`} data-testid="principal">
+          {who} ({me.principal.kind})
+        </span>
+        <button type="button" class="button plain" onClick={signOut}>Sign out</button>
+      </header>
+      <main class="page">
+        {current && !can(current.permission) ? <p class="error">This page needs the permission {current.permission}.</p> : <Page route={route} />}
+      </main>
+    </>
+  );
+}
