@@ -26,8 +26,8 @@ export const syncProjections = [syncProjection];
 export interface SyncComposition extends PlatformArea {
   store: SyncStore;
   feeds(): { listeners: number; computations: number }[];
-  /** For /health: resolves when the relational store answers. */
-  check(): Promise<{ kind: string }>;
+  /** For /health: resolves when the relational store answers (or the embedded one is still opening). */
+  check(): Promise<{ kind: string; state?: 'opening' }>;
 }
 
 export function composeSync(deps: {
@@ -56,7 +56,18 @@ export function composeSync(deps: {
   return {
     store,
     feeds: stream.feeds,
-    check: async () => (await store.ping(), { kind: store.kind }),
+    check: async () => {
+      // The embedded store runs in this process and cannot be unreachable; while it compiles its
+      // WebAssembly (seconds, longer on a busy machine) it is reported as opening, not down.
+      if (store.kind === 'embedded' && store.state() !== 'open') {
+        const failed = store.state() === 'failed' ? store.lastFailure() : undefined;
+        void store.ping().catch((error: unknown) => logger.warn({ err: error }, 'the embedded relational store did not open'));
+        if (failed !== undefined) throw failed instanceof Error ? failed : new Error(String(failed));
+        return { kind: store.kind, state: 'opening' };
+      }
+      await store.ping();
+      return { kind: store.kind };
+    },
     projections: syncProjections,
     routes: [
       { alias: false, routes: () => syncQueryRoutes({ ...settings, reader, enroll }) },

@@ -5,20 +5,41 @@
  */
 import type { SyncStore } from './store.js';
 
-export function lazySyncStore(kind: SyncStore['kind'], open: () => Promise<SyncStore>): SyncStore & { opened(): boolean } {
+export type LazyState = 'not_opened' | 'opening' | 'open' | 'failed';
+
+export interface LazySyncStore extends SyncStore {
+  opened(): boolean;
+  state(): LazyState;
+  /** Why the last open failed (state `failed`); the next use tries again. */
+  lastFailure(): unknown;
+}
+
+export function lazySyncStore(kind: SyncStore['kind'], open: () => Promise<SyncStore>): LazySyncStore {
   let pending: Promise<SyncStore> | undefined;
+  let ready = false;
+  let failure: unknown;
   let closed = false;
   const store = () => {
     if (closed) return Promise.reject(new Error('the sync store is closed'));
-    pending ??= open().catch((error: unknown) => {
-      pending = undefined;
-      throw error;
-    });
+    pending ??= open().then(
+      (opened) => {
+        ready = true;
+        failure = undefined;
+        return opened;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        failure = error;
+        throw error;
+      },
+    );
     return pending;
   };
   return {
     kind,
     opened: () => pending !== undefined,
+    state: () => (ready && pending ? 'open' : pending ? 'opening' : failure !== undefined ? 'failed' : 'not_opened'),
+    lastFailure: () => failure,
     migrate: async () => (await store()).migrate(),
     upsert: async (table, rows, batchSize) => (await store()).upsert(table, rows, batchSize),
     count: async (table, envId) => (await store()).count(table, envId),
@@ -26,6 +47,7 @@ export function lazySyncStore(kind: SyncStore['kind'], open: () => Promise<SyncS
     ping: async () => (await store()).ping(),
     async close() {
       closed = true;
+      ready = false;
       const opening = pending;
       pending = undefined;
       if (opening) await (await opening.catch(() => undefined))?.close();
