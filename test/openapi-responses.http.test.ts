@@ -12,7 +12,8 @@ import { waitFor } from './support/wait-for.js';
 let app: TestApp;
 let owner: Caller;
 let document: any;
-const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+// Formats (uuid, date-time, email) are documentation here: ajv-formats is not a dependency.
+const ajv = new Ajv2020({ strict: true, validateFormats: false, allErrors: true });
 
 test.before(async () => {
   app = await startTestApp();
@@ -56,6 +57,11 @@ test.serial('notification channels, escalation policies and alert rules: create,
   });
   await documented(t, 'GET', '/api/v1/notification-channels', '/api/v1/notification-channels', 200);
   await documented(t, 'GET', '/notification-channels/{id}', `/notification-channels/${channel.body.data.id}`, 200);
+  const etag = channel.headers.get('etag')!;
+  await documented(t, 'PUT', '/api/v1/notification-channels/{id}', `/api/v1/notification-channels/${channel.body.data.id}`, 200, { name: 'ops hook 2', type: channel.body.data.type, config: channel.body.data.config });
+  const stale = await app.request('PUT', `/api/v1/notification-channels/${channel.body.data.id}`, { caller: owner, headers: { 'if-match': etag }, body: { name: 'x', type: 'webhook', config: channel.body.data.config } });
+  t.is(stale.status, 409, 'a stale If-Match');
+  t.truthy(document.paths['/api/v1/notification-channels/{id}'].put.responses['409']);
   const policy = await documented(t, 'POST', '/api/v1/escalation-policies', '/api/v1/escalation-policies', 201, {
     name: 'ops', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
   });
@@ -65,6 +71,7 @@ test.serial('notification channels, escalation policies and alert rules: create,
   });
   await documented(t, 'GET', '/api/v1/alert-rules', '/api/v1/alert-rules', 200);
   await documented(t, 'GET', '/api/v1/alert-rules/{id}', `/api/v1/alert-rules/${rule.body.data.id}`, 200);
+  await documented(t, 'PATCH', '/api/v1/alert-rules/{id}', `/api/v1/alert-rules/${rule.body.data.id}`, 200, { threshold: 40 });
 
   // An incident: the simulated warehouse breaches the rule, one evaluator tick triggers it.
   await documented(t, 'POST', '/api/v1/simulator/metrics', '/api/v1/simulator/metrics', 200, { metric: 'queue_time_seconds', value: 95, duration_seconds: 3600 });
@@ -75,11 +82,13 @@ test.serial('notification channels, escalation policies and alert rules: create,
   const incident = incidents.body.data[0];
   await documented(t, 'GET', '/api/v1/incidents/{id}', `/api/v1/incidents/${incident.id}`, 200);
   await documented(t, 'GET', '/api/v1/incidents/{id}/events', `/api/v1/incidents/${incident.id}/events`, 200);
+  await documented(t, 'GET', '/api/v1/incidents/{id}', `/api/v1/incidents/${incident.id}?as_of=${encodeURIComponent(incident.triggered_at)}`, 200);
   await documented(t, 'GET', '/api/v1/escalations', '/api/v1/escalations', 200);
   await documented(t, 'POST', '/api/v1/incidents/{id}/acknowledge', `/api/v1/incidents/${incident.id}/acknowledge`, 200, {});
   await documented(t, 'POST', '/api/v1/incidents/{id}/notes', `/api/v1/incidents/${incident.id}/notes`, 201, { text: 'looking' });
   await documented(t, 'POST', '/api/v1/incidents/{id}/resolve', `/api/v1/incidents/${incident.id}/resolve`, 200, { note: 'drained' });
   await documented(t, 'POST', '/api/v1/incidents/{id}/resolve', `/api/v1/incidents/${incident.id}/resolve`, 409, {});
+  await documented(t, 'DELETE', '/api/v1/notification-channels/{id}', `/api/v1/notification-channels/${channel.body.data.id}`, 409);
   await documented(t, 'DELETE', '/api/v1/alert-rules/{id}', `/api/v1/alert-rules/${rule.body.data.id}`, 200);
 });
 
@@ -88,7 +97,12 @@ test.serial('users, roles, groups, schedules and who is on call', async (t) => {
   await documented(t, 'GET', '/users', '/users', 200);
   await documented(t, 'GET', '/api/v1/users/{id}', `/api/v1/users/${user.body.data.id}`, 200);
   await documented(t, 'GET', '/api/v1/users/{id}/permissions', `/api/v1/users/${user.body.data.id}/permissions`, 200);
+  await documented(t, 'PATCH', '/users/{id}', `/users/${user.body.data.id}`, 200, { name: 'On Call 2' });
+  await documented(t, 'PUT', '/api/v1/users/{id}/permission-overrides', `/api/v1/users/${user.body.data.id}/permission-overrides`, 200, { permissions: { 'sync:write': 'deny' } });
   await documented(t, 'GET', '/api/v1/roles', '/api/v1/roles', 200);
+  const role = await documented(t, 'POST', '/api/v1/roles', '/api/v1/roles', 201, { name: 'auditor', permissions: { 'audit:read': 'allow' } });
+  await documented(t, 'GET', '/api/v1/roles/{id}', `/api/v1/roles/${role.body.data.id}`, 200);
+  await documented(t, 'GET', '/api/v1/roles/{id}', '/api/v1/roles/owner', 200);
   const group = await documented(t, 'POST', '/api/v1/groups', '/api/v1/groups', 201, { name: 'dbas', permissions: { 'alerts:read': 'allow' } });
   await documented(t, 'PUT', '/api/v1/groups/{id}/members/{user_id}', `/api/v1/groups/${group.body.data.id}/members/${user.body.data.id}`, 200);
   await documented(t, 'GET', '/api/v1/tenant/permission-defaults', '/api/v1/tenant/permission-defaults', 200);
@@ -98,12 +112,17 @@ test.serial('users, roles, groups, schedules and who is on call', async (t) => {
   await documented(t, 'GET', '/api/v1/schedules', '/api/v1/schedules', 200);
   await documented(t, 'GET', '/api/v1/schedules/{id}/current-oncall', `/api/v1/schedules/${schedule.body.data.id}/current-oncall`, 200);
   await documented(t, 'GET', '/api/v1/schedules/{id}/oncall', `/api/v1/schedules/${schedule.body.data.id}/oncall`, 200);
+  await documented(t, 'POST', '/api/v1/schedules/{id}/overrides', `/api/v1/schedules/${schedule.body.data.id}/overrides`, 201, {
+    user_id: user.body.data.id, start: '2030-01-01T09:00:00', end: '2030-01-02T09:00:00', reason: 'swap',
+  });
 });
 
 test.serial('warehouse health, data sync and stream tickets', async (t) => {
   await documented(t, 'GET', '/warehouse/cluster', '/warehouse/cluster', 200);
   await documented(t, 'GET', '/api/v1/warehouse/storage', '/api/v1/warehouse/storage', 200);
-  await documented(t, 'GET', '/api/v1/warehouse/queries/slow', '/api/v1/warehouse/queries/slow', 200);
+  for (const path of ['/api/v1/warehouse/queries/slow', '/api/v1/warehouse/queries/spill', '/api/v1/warehouse/tables/vacuum', '/api/v1/warehouse/tables/alerts']) {
+    await documented(t, 'GET', path, path, 200);
+  }
   await documented(t, 'GET', '/api/v1/sync/status', '/api/v1/sync/status', 200);
   await documented(t, 'GET', '/api/v1/sync/jobs', '/api/v1/sync/jobs', 200);
   await documented(t, 'GET', '/api/v1/sync/history', '/api/v1/sync/history', 200);

@@ -10,7 +10,14 @@ import type Router from '@koa/router';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import KoaRouter from '@koa/router';
+import { z } from 'zod';
 import { loadConfig } from '../src/config.js';
+import { requires } from '../src/http/guard.js';
+import { queryParameters } from '../src/http/query-parameters.js';
+import { openApiDocument } from '../src/openapi/document.js';
+import { platformApiDocument } from '../src/openapi/platform-document.js';
+import { servedRoutes } from '../src/openapi/route-table.js';
 import { startPlatform, type RunningPlatform } from '../src/platform.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 
@@ -90,7 +97,7 @@ test('the document holds nothing the router does not serve', (t) => {
 test('the document is valid OpenAPI 3.1 (and the validator does refuse an invalid one)', async (t) => {
   t.is(document.openapi, '3.1.0');
   const result = await validate(structuredClone(document));
-  t.true(result.valid, JSON.stringify(result.errors ?? result, null, 1).slice(0, 2000));
+  t.true(result.valid, JSON.stringify(result, null, 1).slice(0, 2000));
   const broken = structuredClone(document);
   broken.paths['/api/v1/alert-rules'].get.responses['200'].content['application/json'].schema.properties.page = { $ref: '#/components/schemas/NoSuchSchema' };
   t.false((await validate(broken)).valid);
@@ -111,4 +118,32 @@ test('bodies, ETags, If-Match, problems and streams are documented', (t) => {
   t.truthy(document.paths['/api/v1/incidents/stream'].get.responses['200'].content['text/event-stream']);
   t.truthy(document.paths['/api/v1/sync/stream'].get.responses['429']);
   t.deepEqual(document.components.schemas.Problem.properties.errors.items.required, ['path', 'message']);
+});
+
+test('the generator reports no route without an entry, no entry without a route, no stray parameter', (t) => {
+  const built = platformApiDocument({ public: platform.publicRouters, api: platform.routers }, true);
+  t.deepEqual(built.undocumented.map((route) => `${route.method} ${route.path}`), ['get /docs/:asset']);
+  t.deepEqual(built.unmatched, []);
+  t.deepEqual(built.inconsistencies, []);
+});
+
+test('the generator does report a route without an entry, an entry without a route and a stray parameter', (t) => {
+  const api = new KoaRouter({ prefix: '/api/v1' });
+  api.get('/things', requires('alerts:read'), queryParameters(['colour']), () => undefined);
+  api.get('/undocumented', requires('alerts:read'), () => undefined);
+  const routes = servedRoutes({ public: [], api, alias: new KoaRouter() });
+  const response = { kind: 'envelope', status: 200, description: 'things', data: z.object({ id: z.string() }), list: true } as const;
+  const built = openApiDocument({
+    routes, version: '0', embeddedIdp: false,
+    operations: [
+      { method: 'get', path: '/things', tag: 'x', summary: 'things', query: { colour: z.string(), size: z.string() }, response },
+      { method: 'post', path: '/things', tag: 'x', summary: 'make a thing', response },
+    ],
+  });
+  t.deepEqual(built.undocumented.map((route) => `${route.method} ${route.path}`), ['get /api/v1/undocumented']);
+  t.deepEqual(built.unmatched.map((doc) => `${doc.method} ${doc.path}`), ['post /things']);
+  t.deepEqual(built.inconsistencies, ['get /api/v1/things: documents query parameters the route does not accept: size']);
+  const things = (built.document.paths as any)['/api/v1/things'].get;
+  t.is(things['x-required-permission'], 'alerts:read');
+  t.deepEqual(things.parameters.map((p: any) => p.name), ['colour']);
 });

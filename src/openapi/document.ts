@@ -2,7 +2,8 @@
  * The OpenAPI 3.1 document: every served route (route-table.ts) with its documentation entry
  * (operation.ts, one file per area listed in operations.ts). Served at GET /openapi.json and read
  * by the reference page at /docs. A route without an entry is left out and reported in
- * `undocumented` (test/openapi.test.ts fails on it); an entry without a route in `unmatched`.
+ * `undocumented` (test/openapi.test.ts fails on it); an entry without a route in `unmatched`; an
+ * entry that documents a query parameter its route does not accept in `inconsistencies`.
  */
 import { API_PREFIX } from '../http/app.js';
 import { MAX_BODY_BYTES } from '../http/body.js';
@@ -93,8 +94,9 @@ function parameters(route: ServedRoute, doc: OperationDoc): unknown[] {
     const schema = doc.query?.[name] ?? pageQuery[name as keyof typeof pageQuery];
     return { name, in: 'query', required: false, schema: schema ? jsonSchemaOf(schema, 'input') : { type: 'string' } };
   });
+  const headers = Object.entries(doc.headers ?? {}).map(([name, header]) => ({ name, in: 'header', required: false, description: header.description, schema: jsonSchemaOf(header.schema, 'input') }));
   const ifMatch = doc.ifMatch ? [ref('#/components/parameters/IfMatch')] : [];
-  return [...path, ...query, ...ifMatch];
+  return [...path, ...query, ...headers, ...ifMatch];
 }
 
 function describe(route: ServedRoute, doc: OperationDoc): string {
@@ -112,6 +114,7 @@ export function openApiDocument(options: DocumentOptions) {
   const byKey = new Map(options.operations.map((doc) => [`${doc.method} ${doc.path}`, doc]));
   const used = new Set<OperationDoc>();
   const undocumented: ServedRoute[] = [];
+  const inconsistencies: string[] = [];
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of options.routes) {
     const doc = byKey.get(`${route.method} ${route.key}`);
@@ -132,8 +135,11 @@ export function openApiDocument(options: DocumentOptions) {
     if (route.mount === 'alias') operation['x-alias-of'] = openApiPath(API_PREFIX + route.key);
     if (route.mount === 'public') operation.security = [];
     if (doc.body) {
-      operation.requestBody = { required: !doc.bodyOptional, content: { 'application/json': { schema: jsonSchemaOf(doc.body, 'input') } } };
+      const schema = jsonSchemaOf(doc.body, 'input');
+      operation.requestBody = { required: !doc.bodyOptional, content: Object.fromEntries((doc.bodyTypes ?? ['application/json']).map((type) => [type, { schema }])) };
     }
+    const undeclared = Object.keys(doc.query ?? {}).filter((name) => !(route.queryParameters ?? []).includes(name));
+    if (undeclared.length > 0) inconsistencies.push(`${route.method} ${route.path}: documents query parameters the route does not accept: ${undeclared.join(', ')}`);
     (paths[openApiPath(route.path)] ??= {})[route.method] = operation;
   }
   const unmatched = options.operations.filter((doc) => !used.has(doc));
@@ -154,7 +160,7 @@ export function openApiDocument(options: DocumentOptions) {
     paths,
     components: components(options.embeddedIdp),
   };
-  return { document, undocumented, unmatched };
+  return { document, undocumented, unmatched, inconsistencies };
 }
 
 function components(embeddedIdp: boolean) {

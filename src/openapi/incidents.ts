@@ -84,7 +84,10 @@ export const incidentOperations: OperationDoc[] = [
     method: 'get', path: '/incidents/:id', tag, summary: 'Get an incident, now or as it was at a moment',
     description: 'With `as_of` (needs `audit:read` as well): the incident folded from its events up to that moment, with `as_of` added.',
     query: { as_of: z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 moment' }) },
-    response: incidentAnswer('The incident'),
+    response: {
+      kind: 'envelope', status: 200, description: 'The incident',
+      data: incidentSchema.extend({ as_of: instant.optional().meta({ description: 'the moment asked for (only with `?as_of=`)' }) }),
+    },
   },
   {
     method: 'get', path: '/incidents/:id/events', tag, summary: 'An incident\'s raw event history',
@@ -113,6 +116,7 @@ export const incidentOperations: OperationDoc[] = [
       last_event_id: z.string().regex(/^\d+$/).meta({ description: 'replay from after this log position (as the Last-Event-ID header)' }),
       ticket: z.string().meta({ description: 'a stream ticket instead of the Authorization header' }),
     },
+    headers: { 'Last-Event-ID': { description: 'the `id:` of the last event received: replay what came after it, then continue live', schema: z.string().regex(/^\d+$/) } },
     problems: { 400: 'Unknown query parameter, or a Last-Event-ID beyond the log\'s head (`head_position`)' },
     response: {
       kind: 'event-stream', description: 'Server-sent events',

@@ -25,6 +25,10 @@ export interface OperationDoc {
   body?: z.ZodType;
   /** An empty body is accepted too (e.g. acknowledge, trigger). */
   bodyOptional?: boolean;
+  /** The body's media types (default `application/json`). */
+  bodyTypes?: readonly string[];
+  /** Request headers the route reads besides Authorization and If-Match (e.g. Last-Event-ID). */
+  headers?: Record<string, { description: string; schema: z.ZodType }>;
   /** Takes an optional `If-Match` (stale → 409). */
   ifMatch?: boolean;
   response: SuccessDoc;

@@ -45,6 +45,7 @@ export const platformOperations: OperationDoc[] = [
     method: 'post', path: '/oauth/token', tag, summary: 'A token from the built-in identity provider (client-credentials grant)',
     description: 'Only without AUTH_JWKS_URI. RFC 6749: the body as JSON or `application/x-www-form-urlencoded`; the client authenticates with `client_id`/`client_secret` in the body or with HTTP Basic, not both. Errors are `{ error, error_description }` (not problem+json).',
     body: tokenRequestSchema.extend({ grant_type: z.literal('client_credentials') }),
+    bodyTypes: ['application/json', 'application/x-www-form-urlencoded'],
     otherResponses: {
       400: { description: '`invalid_request` or `unsupported_grant_type`', contentType: 'application/json', schema: oauthError },
       401: { description: '`invalid_client` (with a `WWW-Authenticate: Basic` challenge)', contentType: 'application/json', schema: oauthError },
