@@ -31,7 +31,7 @@ test.before(async () => {
 });
 test.after.always(async () => platform?.stop());
 
-/** Served on purpose without an entry of their own. */
+/** Served on purpose without an entry of their own (method in capitals, the path as the router has it), with the reason. */
 const EXCLUDED: Record<string, string> = {
   'GET /docs/:asset': 'the static files of the reference page (Swagger UI\'s script and stylesheet), not an API',
 };
@@ -122,7 +122,7 @@ test('bodies, ETags, If-Match, problems and streams are documented', (t) => {
 
 test('the generator reports no route without an entry, no entry without a route, no stray parameter', (t) => {
   const built = platformApiDocument({ public: platform.publicRouters, api: platform.routers }, true);
-  t.deepEqual(built.undocumented.map((route) => `${route.method} ${route.path}`), ['get /docs/:asset']);
+  t.deepEqual(built.undocumented.map((route) => `${route.method.toUpperCase()} ${route.path}`), Object.keys(EXCLUDED));
   t.deepEqual(built.unmatched, []);
   t.deepEqual(built.inconsistencies, []);
 });

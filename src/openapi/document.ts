@@ -92,7 +92,9 @@ function parameters(route: ServedRoute, doc: OperationDoc): unknown[] {
   const path = pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   const query = (route.queryParameters ?? []).map((name) => {
     const schema = doc.query?.[name] ?? pageQuery[name as keyof typeof pageQuery];
-    return { name, in: 'query', required: false, schema: schema ? jsonSchemaOf(schema, 'input') : { type: 'string' } };
+    // The schema's description is the parameter's (where the reference page shows it).
+    const { description, ...rendered } = schema ? jsonSchemaOf(schema, 'input') : { type: 'string' };
+    return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rendered };
   });
   const headers = Object.entries(doc.headers ?? {}).map(([name, header]) => ({ name, in: 'header', required: false, description: header.description, schema: jsonSchemaOf(header.schema, 'input') }));
   const ifMatch = doc.ifMatch ? [ref('#/components/parameters/IfMatch')] : [];
