@@ -129,6 +129,30 @@ test.serial('warehouse health, data sync and stream tickets', async (t) => {
   await documented(t, 'POST', '/api/v1/stream-tickets', '/api/v1/stream-tickets', 201, { path: '/api/v1/incidents/stream' });
 });
 
+test.serial('the other writes: rotation, defaults, membership, invitations, deletions, simulator and sync controls', async (t) => {
+  const hook = await documented(t, 'POST', '/notification-channels', '/notification-channels', 201, {
+    name: 'signed hook', type: 'webhook', config: { url: 'https://hooks.example/signed', method: 'PUT' },
+  });
+  await documented(t, 'POST', '/api/v1/notification-channels/{id}/rotate-secret', `/api/v1/notification-channels/${hook.body.data.id}/rotate-secret`, 200, {});
+  await documented(t, 'DELETE', '/notification-channels/{id}', `/notification-channels/${hook.body.data.id}`, 200);
+  await documented(t, 'PUT', '/api/v1/tenant/permission-defaults', '/api/v1/tenant/permission-defaults', 200, { permissions: { 'alerts:read': 'allow' } });
+  const user = await documented(t, 'POST', '/api/v1/users', '/api/v1/users', 201, { email: `member-${randomUUID()}@example.com`, name: 'Member' });
+  await documented(t, 'POST', '/api/v1/users/{id}/invite', `/api/v1/users/${user.body.data.id}/invite`, 200, {});
+  const group = await documented(t, 'POST', '/api/v1/groups', '/api/v1/groups', 201, { name: 'night shift', permissions: {} });
+  await documented(t, 'PUT', '/api/v1/groups/{id}/members/{user_id}', `/api/v1/groups/${group.body.data.id}/members/${user.body.data.id}`, 200);
+  await documented(t, 'DELETE', '/api/v1/groups/{id}', `/api/v1/groups/${group.body.data.id}`, 409);
+  await documented(t, 'DELETE', '/api/v1/groups/{id}/members/{user_id}', `/api/v1/groups/${group.body.data.id}/members/${user.body.data.id}`, 200);
+  await documented(t, 'DELETE', '/api/v1/groups/{id}', `/api/v1/groups/${group.body.data.id}`, 200);
+  await documented(t, 'DELETE', '/api/v1/users/{id}/permission-overrides', `/api/v1/users/${user.body.data.id}/permission-overrides`, 200);
+  await documented(t, 'DELETE', '/users/{id}', `/users/${user.body.data.id}`, 200);
+  await documented(t, 'POST', '/api/v1/sync/jobs/{job_id}/pause', '/api/v1/sync/jobs/wlm_queue_stats/pause', 200);
+  await documented(t, 'POST', '/api/v1/sync/jobs/{job_id}/pause', '/api/v1/sync/jobs/wlm_queue_stats/pause', 409);
+  await documented(t, 'POST', '/api/v1/sync/jobs/{job_id}/resume', '/api/v1/sync/jobs/wlm_queue_stats/resume', 200);
+  await documented(t, 'POST', '/api/v1/simulator/cluster', '/api/v1/simulator/cluster', 200, { paused: true });
+  await documented(t, 'GET', '/warehouse/cluster', '/warehouse/cluster', 503);
+  await documented(t, 'POST', '/api/v1/simulator/cluster', '/api/v1/simulator/cluster', 200, { paused: false });
+});
+
 test.serial('problems: 400 with its errors, 404, 403, 401', async (t) => {
   const invalid = await documented(t, 'POST', '/api/v1/notification-channels', '/api/v1/notification-channels', 400, { name: '', type: 'fax', config: {} });
   t.true(invalid.body.errors.length > 0);

@@ -6,6 +6,7 @@
  */
 import test from 'ava';
 import { validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type Router from '@koa/router';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,4 +147,23 @@ test('the generator does report a route without an entry, an entry without a rou
   const things = (built.document.paths as any)['/api/v1/things'].get;
   t.is(things['x-required-permission'], 'alerts:read');
   t.deepEqual(things.parameters.map((p: any) => p.name), ['colour']);
+});
+
+test('the built-in identity provider answers as documented', async (t) => {
+  const ajv = new Ajv2020({ strict: true, validateFormats: false });
+  const client = platform.devClient!;
+  const token = await fetch(`${platform.url}/oauth/token`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: 'http://localhost:3000' }).toString(),
+  });
+  t.is(token.status, 200);
+  t.true(ajv.validate(document.paths['/oauth/token'].post.responses['200'].content['application/json'].schema, await token.json()), ajv.errorsText());
+  const refused = await fetch(`${platform.url}/oauth/token`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: 'wrong', audience: 'http://localhost:3000' }),
+  });
+  t.is(refused.status, 401);
+  t.true(ajv.validate(document.paths['/oauth/token'].post.responses['401'].content['application/json'].schema, await refused.json()), ajv.errorsText());
+  const keys = await fetch(`${platform.url}/.well-known/jwks.json`);
+  t.true(ajv.validate(document.paths['/.well-known/jwks.json'].get.responses['200'].content['application/json'].schema, await keys.json()), ajv.errorsText());
 });

@@ -59,6 +59,7 @@ export const channelOperations: OperationDoc[] = [
   {
     method: 'post', path: '/notification-channels/:id/rotate-secret', tag, summary: 'Rotate a webhook channel\'s signing secret', ifMatch: true,
     description: 'The old secret stops working at once; the new one is shown once, here.',
+    problems: { 409: 'Stale If-Match, or the channel is not a webhook channel' },
     response: { kind: 'envelope', status: 200, description: 'The new secret', data: z.object({ id: resourceId, signing_secret: z.string() }), etag: true },
   },
   {

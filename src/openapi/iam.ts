@@ -79,7 +79,7 @@ export const iamOperations: OperationDoc[] = [
   },
   {
     method: 'post', path: '/users/:id/invite', tag: users, summary: '(Re)send the invitation',
-    problems: { 503: 'The identity provider refused or failed again (`invitation_status: failed`)' }, response: envelope(userSchema, 'The user', { etag: true }),
+    problems: { 409: 'The user is deactivated', 503: 'The identity provider refused or failed again (`invitation_status: failed`)' }, response: envelope(userSchema, 'The user', { etag: true }),
   },
   { method: 'get', path: '/users/:id/permissions', tag: users, summary: 'A user\'s effective permissions and what decided each', response: envelope(effectiveSchema, 'The effective permissions') },
   { method: 'get', path: '/users/:id/permission-overrides', tag: users, summary: 'A user\'s permission overrides', response: envelope(overridesSchema, 'The overrides') },
@@ -93,7 +93,7 @@ export const iamOperations: OperationDoc[] = [
   { method: 'post', path: '/roles', tag: roles, summary: 'Create a custom role', body: grantHolderBodySchema, problems: { 409: 'The name is taken' }, response: envelope(roleSchema, 'The role', { status: 201, etag: true }) },
   { method: 'get', path: '/roles/:id', tag: roles, summary: 'Get a role (built-in ones have no ETag)', response: envelope(roleSchema, 'The role', { etag: true }) },
   { method: 'put', path: '/roles/:id', tag: roles, summary: 'Replace a custom role', body: grantHolderBodySchema, ifMatch: true, response: envelope(roleSchema, 'The role', { etag: true }) },
-  { method: 'delete', path: '/roles/:id', tag: roles, summary: 'Delete a custom role', ifMatch: true, problems: { 409: 'Stale If-Match, or users still hold the role' }, response: envelope(deletedSchema, 'Deleted') },
+  { method: 'delete', path: '/roles/:id', tag: roles, summary: 'Delete a custom role', ifMatch: true, problems: { 409: 'Stale If-Match, a built-in role, or users still hold the role' }, response: envelope(deletedSchema, 'Deleted') },
 
   { method: 'get', path: '/groups', tag: roles, summary: 'List groups', description: 'Oldest first.', response: envelope(groupSchema, 'A page of groups', { list: true }) },
   { method: 'post', path: '/groups', tag: roles, summary: 'Create a group', body: grantHolderBodySchema, problems: { 409: 'The name is taken' }, response: envelope(groupSchema, 'The group', { status: 201, etag: true }) },

@@ -83,6 +83,7 @@ export const syncOperations: OperationDoc[] = [
   },
   ...(['pause', 'resume'] as const).map((action): OperationDoc => ({
     method: 'post', path: `/sync/jobs/:job_id/${action}`, tag, summary: `${action === 'pause' ? 'Pause' : 'Resume'} a sync job`,
+    problems: { 404: 'No such sync job', 409: `The job is already ${action === 'pause' ? 'paused' : 'active'} (\`job_status\`)` },
     response: { kind: 'envelope', status: 200, description: 'The job\'s state', data: z.object({ job_id: jobId, state: z.enum(['paused', 'active']) }) },
   })),
 ];
