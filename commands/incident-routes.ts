@@ -11,9 +11,9 @@ import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import { incidentDecider, type IncidentCommand } from './incidents.js';
 
-const resolveBody = z.strictObject({ note: z.string().trim().min(1).max(10_000).optional() });
-const noteBody = z.strictObject({ text: z.string().trim().min(1).max(10_000) });
-const emptyBody = z.strictObject({});
+export const resolveBody = z.strictObject({ note: z.string().trim().min(1).max(10_000).optional() });
+export const noteBody = z.strictObject({ text: z.string().trim().min(1).max(10_000) });
+export const emptyBody = z.strictObject({});
 
 export interface IncidentCommandDeps extends CommandDeps {
   /** Told of every command outcome that resolved an incident (the resolutions counter). */

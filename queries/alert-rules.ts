@@ -50,13 +50,13 @@ export const alertRuleView = (doc: AlertRuleDoc) => ({
 export const findRule = (reader: ReadModelReader, tenantId: string, id: string) =>
   findTenantDoc<AlertRuleDoc>(reader, ALERT_RULES, tenantId, id, (doc) => !doc.deleted);
 
-const listQuery = z.object({
+export const alertRuleListQuery = z.object({
   is_enabled: z.enum(['true', 'false']).optional(),
   metric: z.string().optional(),
   severity: severitySchema.optional(),
 });
 
-const historyQuery = z.object({
+export const alertRuleHistoryQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   outcome: z.enum(EVALUATION_OUTCOMES).optional(),
@@ -76,9 +76,9 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
     sort: [['createdAt', 'desc']],
     view: alertRuleView,
     visible: (doc) => !doc.deleted,
-    accepts: Object.keys(listQuery.shape),
+    accepts: Object.keys(alertRuleListQuery.shape),
     listFilter: (ctx) => {
-      const query = listQuery.parse(ctx.query);
+      const query = alertRuleListQuery.parse(ctx.query);
       const filter: Filter = { deleted: false };
       if (query.is_enabled) filter.isEnabled = query.is_enabled === 'true';
       if (query.metric) filter.metric = query.metric;
@@ -94,7 +94,7 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
   router.get('/alert-rules/:id/history', requires('alerts:read'), listParameters(HISTORY_FILTERS), async (ctx) => {
     const doc = await findTenantDoc<AlertRuleDoc>(deps.reader, ALERT_RULES, ctx.state.principal.tenantId, ctx.params.id!);
     if (!doc) throw notFound('alert rule');
-    const query = historyQuery.parse(ctx.query);
+    const query = alertRuleHistoryQuery.parse(ctx.query);
     if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) throw badRequest('from must not be after to');
     const from = query.from ? Date.parse(query.from) : -Infinity;
     const to = query.to ? Date.parse(query.to) : Infinity;

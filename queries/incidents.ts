@@ -14,7 +14,7 @@ import { badRequest, forbidden, notFound } from '../src/http/problem.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 
 const STATUSES = ['triggered', 'acknowledged', 'resolved'] as const;
-const listQuery = z.object({
+export const incidentListQuery = z.object({
   status: z.string().optional().transform((value, ctx) => {
     if (value === undefined) return undefined;
     const statuses = value.split(',').map((s) => s.trim());
@@ -44,9 +44,9 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
     sort: [['triggered_at', 'desc']],
     view: incidentView,
     item: false,
-    accepts: Object.keys(listQuery.shape),
+    accepts: Object.keys(incidentListQuery.shape),
     listFilter: (ctx) => {
-      const query = listQuery.parse(ctx.query);
+      const query = incidentListQuery.parse(ctx.query);
       const filter: Filter = {};
       if (query.status) filter.status = { $in: query.status };
       if (query.severity) filter.severity = query.severity;

@@ -49,8 +49,8 @@ const sourceView = (source: OnCallSource) =>
   source.source === 'layer' ? { source: 'layer' as const, layer: source.layerIndex } : { source: 'override' as const, override_id: source.overrideId };
 
 const instant = z.iso.datetime({ offset: true });
-const currentQuery = z.strictObject({ at: instant.optional() });
-const rangeQuery = z.strictObject({ since: instant.optional(), until: instant.optional() });
+export const currentOnCallQuery = z.strictObject({ at: instant.optional() });
+export const onCallRangeQuery = z.strictObject({ since: instant.optional(), until: instant.optional() });
 /** Without `until`, a range shows a week, like an on-call calendar's default view. */
 const DEFAULT_RANGE_DAYS = 7;
 
@@ -71,7 +71,7 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
   };
 
   router.get('/schedules/:id/current-oncall', requires('schedules:read'), queryParameters(['at']), async (ctx) => {
-    const query = currentQuery.parse(ctx.query);
+    const query = currentOnCallQuery.parse(ctx.query);
     const { doc, users } = await load(ctx.state.principal.tenantId, ctx.params.id!);
     const at = query.at ? new Date(query.at) : deps.now();
     const current = currentOnCall(scheduleDefinition(doc), at, (userId) => users.has(userId));
@@ -91,7 +91,7 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
   });
 
   router.get('/schedules/:id/oncall', requires('schedules:read'), queryParameters(['since', 'until']), async (ctx) => {
-    const query = rangeQuery.parse(ctx.query);
+    const query = onCallRangeQuery.parse(ctx.query);
     const since = query.since ? new Date(query.since) : deps.now();
     const until = query.until ? new Date(query.until) : new Date(since.getTime() + DEFAULT_RANGE_DAYS * 86_400_000);
     if (until <= since) throw badRequest('until must be after since', [{ path: '/until', message: 'must be after since' }]);

@@ -34,7 +34,7 @@ export const historyView = (doc: SyncHistoryDoc) => ({
 });
 
 const instant = z.iso.datetime({ offset: true });
-const historyQuery = z.object({
+export const syncHistoryQuery = z.object({
   job_id: z.enum(SYNC_JOB_IDS).optional(),
   from: instant.optional(),
   to: instant.optional(),
@@ -43,7 +43,7 @@ const historyQuery = z.object({
 
 /** The problem names the offending parameter, like a body field. */
 function parseHistoryQuery(query: Record<string, unknown>) {
-  const parsed = historyQuery.safeParse(query);
+  const parsed = syncHistoryQuery.safeParse(query);
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => ({ path: `/${issue.path.join('/')}`, message: issue.message }));
     throw badRequest(`invalid query parameter ${errors.map((e) => e.path.slice(1)).join(', ')}`, errors);

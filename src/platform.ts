@@ -41,6 +41,9 @@ import { SYNC_STREAM_PATH } from '../queries/sync-stream.js';
 import { operationalRoutes } from './http/public-routes.js';
 import { dashboardBundle } from './dashboard/bundle.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { platformApiDocument } from './openapi/platform-document.js';
+import { apiReferenceRoutes } from './openapi/reference-routes.js';
+import type Router from '@koa/router';
 import { ensurePrivateDirectory } from './eventstore/private-files.js';
 import { createLogger } from './logger.js';
 import { createPlatformMetrics } from './metrics.js';
@@ -99,6 +102,8 @@ export interface RunningPlatform {
   readStore: ReadStore;
   runner: ReturnType<typeof createProjectionRunner>;
   routers: ReturnType<typeof createApp>['routers'];
+  /** The routers served without a token (health, metrics, identity provider, API document). */
+  publicRouters: Router[];
   evaluator: Evaluator;
   escalation: EscalationManager;
   notify: NotifyPort;
@@ -162,6 +167,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   if (key && devClient) {
     publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient] }));
   }
+  // Built on first request from the routers as served (they exist once createApp has run).
+  let apiDocument: unknown;
+  publicRoutes.push(apiReferenceRoutes({ document: () => (apiDocument ??= platformApiDocument({ public: publicRoutes, api: routers }, embedded).document) }));
 
   const invitationMailer = outboxMailer({ directory: join(config.dataDir, 'outbox'), from: `warehouse-watch <no-reply@${new URL(config.baseUrl).hostname}>` });
   const iamStamps = iamChangeStamps();
@@ -232,6 +240,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     readStore,
     runner,
     routers,
+    publicRouters: publicRoutes,
     evaluator: alerting.evaluator,
     newEvaluator: alerting.newEvaluator,
     liveListeners: () => alerting.hub.listenerCount(),

@@ -29,7 +29,7 @@ export interface ClientRegistration {
 
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
-const tokenRequestSchema = z.object({
+export const tokenRequestSchema = z.object({
   client_id: z.string().min(1).optional(),
   client_secret: z.string().min(1).optional(),
   audience: z.string().min(1),

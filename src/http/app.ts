@@ -5,7 +5,7 @@
  *   → problem+json errors
  *   → CORS (preflights answered here, before authentication)
  *   → JSON body (1 MiB; 415 for other types, form bodies only on FORM_BODY_PATHS)
- *   → public routes (health, metrics, identity provider)
+ *   → public routes (health, metrics, identity provider, OpenAPI document and reference page)
  *   → authentication (every other route) → permission check helper
  *   → API routes, under /api/v1 and, for the paths the spec lists unprefixed, also at the root
  */

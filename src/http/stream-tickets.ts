@@ -62,7 +62,7 @@ export function createStreamTicketStore(options: { now: () => Date; ttlMs?: numb
 
 export type StreamTicketStore = ReturnType<typeof createStreamTicketStore>;
 
-const ticketRequestSchema = z.strictObject({ path: z.string().min(1) });
+export const ticketRequestSchema = z.strictObject({ path: z.string().min(1) });
 
 /** `POST /stream-tickets`; `feeds` are the full paths (with /api/v1) a ticket may name. */
 export function streamTicketRoutes(deps: { tickets: StreamTicketStore; feeds: readonly string[] }): Router<AppState> {

@@ -20,14 +20,14 @@ export interface SimulatorRouteDeps {
 
 const WEEK_SECONDS = 7 * 24 * 3600;
 
-const pinBodySchema = z.strictObject({
+export const pinBodySchema = z.strictObject({
   cluster_id: z.string().min(1).optional(),
   metric: z.string().min(1),
   value: z.number(),
   duration_seconds: z.number().int().positive().max(WEEK_SECONDS),
 });
 
-const clusterBodySchema = z.strictObject({ paused: z.boolean() });
+export const clusterBodySchema = z.strictObject({ paused: z.boolean() });
 
 function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});

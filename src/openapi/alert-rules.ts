@@ -1,0 +1,75 @@
+/** Alert rules and their evaluation history (commands/alert-rule-routes.ts, queries/alert-rules.ts). */
+import { z } from 'zod';
+import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-rules.js';
+import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
+import { EVALUATION_OUTCOMES } from '../events/rule-evaluation.js';
+import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
+import type { OperationDoc } from './operation.js';
+import { instant, optionalText, resourceId } from './shared-schemas.js';
+
+const tag = 'Alert rules';
+
+export const alertRuleSchema = z.object({
+  id: resourceId,
+  tenant_id: resourceId,
+  env_id: resourceId,
+  name: z.string(),
+  description: optionalText,
+  metric: z.string(),
+  condition: z.enum(CONDITIONS),
+  threshold: z.number(),
+  evaluation_window_minutes: z.number().int(),
+  severity: z.enum(SEVERITIES),
+  escalation_policy_id: resourceId,
+  cluster_id: optionalText,
+  is_enabled: z.boolean(),
+  active_incident_id: resourceId.nullable(),
+  pending_since: instant.nullable().meta({ description: 'the condition has held since then, not yet for the whole window' }),
+  rearmed: z.boolean().meta({ description: 'false after a manual resolve until the condition has cleared once' }),
+  health: z.enum(['ok', 'failing']),
+  last_error: optionalText,
+  failing_since: instant.nullable(),
+  created_at: instant,
+  updated_at: instant,
+});
+
+const evaluationSchema = z.object({
+  at: instant,
+  value: z.number().nullable(),
+  condition_met: z.boolean().nullable(),
+  outcome: z.enum(EVALUATION_OUTCOMES),
+  incident_id: resourceId.nullable(),
+  error: optionalText,
+});
+
+const ruleResponse = (description: string, status: 200 | 201 = 200) =>
+  ({ kind: 'envelope', status, description, data: alertRuleSchema, etag: true, ...(status === 201 ? { location: true } : {}) }) as const;
+
+export const alertRuleOperations: OperationDoc[] = [
+  {
+    method: 'get', path: '/alert-rules', tag, summary: 'List alert rules', description: 'Newest first.',
+    query: alertRuleListQuery.shape,
+    response: { kind: 'envelope', status: 200, description: 'A page of rules', data: alertRuleSchema, list: true },
+  },
+  { method: 'post', path: '/alert-rules', tag, summary: 'Create an alert rule', body: alertRuleBodySchema, response: ruleResponse('The rule', 201) },
+  { method: 'get', path: '/alert-rules/:id', tag, summary: 'Get an alert rule', response: ruleResponse('The rule') },
+  {
+    method: 'put', path: '/alert-rules/:id', tag, summary: 'Replace an alert rule', body: alertRuleBodySchema, ifMatch: true,
+    description: 'Disabling a rule resolves its active incident (reason `rule_disabled`).', response: ruleResponse('The rule'),
+  },
+  {
+    method: 'patch', path: '/alert-rules/:id', tag, summary: 'Change some fields of an alert rule', body: alertRulePatchSchema, ifMatch: true,
+    description: 'The merged rule is validated whole.', response: ruleResponse('The rule'),
+  },
+  {
+    method: 'delete', path: '/alert-rules/:id', tag, summary: 'Delete an alert rule', ifMatch: true,
+    description: 'Resolves its active incident (reason `rule_deleted`).',
+    response: { kind: 'envelope', status: 200, description: 'Deleted', data: z.object({ id: resourceId, deleted: z.literal(true), resolved_incident_id: resourceId.nullable() }) },
+  },
+  {
+    method: 'get', path: '/alert-rules/:id/history', tag, summary: 'A rule\'s evaluations, newest first',
+    description: 'Read from the rule\'s evaluation stream; readable after the rule is deleted. Page size up to 500.',
+    query: alertRuleHistoryQuery.shape,
+    response: { kind: 'envelope', status: 200, description: 'A page of evaluations', data: evaluationSchema, list: true },
+  },
+];

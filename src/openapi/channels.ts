@@ -1,0 +1,70 @@
+/** Notification channels (commands/channel-routes.ts, queries/channels.ts). */
+import { z } from 'zod';
+import { channelBodySchema, channelConfigSchemas } from '../../commands/channels.js';
+import { CHANNEL_TYPES } from '../events/vocabulary.js';
+import type { OperationDoc } from './operation.js';
+import { deletedSchema, instant, resourceId } from './shared-schemas.js';
+
+const tag = 'Notification channels';
+
+/** The body the routes parse (channelBodySchema), with `config` shown per type (channelConfigSchemas). */
+const channelBody = channelBodySchema.extend({
+  config: z.union(CHANNEL_TYPES.map((type) => channelConfigSchemas[type].meta({ title: `${type} config` }))).meta({ description: 'per `type`; unknown fields are refused' }),
+});
+
+export const channelSchema = z.object({
+  id: resourceId,
+  name: z.string(),
+  type: z.enum(CHANNEL_TYPES),
+  config: z.record(z.string(), z.unknown()).meta({ description: 'as sent, with secrets masked (`****` + the last four characters)' }),
+  created_at: instant,
+  updated_at: instant,
+  signing_secret: z.string().optional().meta({ description: 'webhook channels, on create (and when a change issued one): shown once' }),
+});
+
+const testResultSchema = z.object({
+  success: z.boolean(),
+  target: z.string().nullable(),
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().nullable(),
+  response_excerpt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+
+export const channelOperations: OperationDoc[] = [
+  {
+    method: 'get', path: '/notification-channels', tag, summary: 'List notification channels',
+    description: 'Newest first; secrets masked.',
+    query: { type: z.enum(CHANNEL_TYPES).meta({ description: 'only channels of this type' }) },
+    response: { kind: 'envelope', status: 200, description: 'A page of channels', data: channelSchema, list: true },
+  },
+  {
+    method: 'post', path: '/notification-channels', tag, summary: 'Create a notification channel', body: channelBody,
+    response: { kind: 'envelope', status: 201, description: 'The channel', data: channelSchema, etag: true, location: true },
+  },
+  {
+    method: 'get', path: '/notification-channels/:id', tag, summary: 'Get a notification channel',
+    response: { kind: 'envelope', status: 200, description: 'The channel', data: channelSchema, etag: true },
+  },
+  {
+    method: 'put', path: '/notification-channels/:id', tag, summary: 'Replace a notification channel', body: channelBody, ifMatch: true,
+    description: 'A masked secret sent back unchanged keeps the stored one, as long as the destination is unchanged.',
+    response: { kind: 'envelope', status: 200, description: 'The channel', data: channelSchema, etag: true },
+  },
+  {
+    method: 'delete', path: '/notification-channels/:id', tag, summary: 'Delete a notification channel', ifMatch: true,
+    problems: { 409: 'Stale If-Match, or escalation policies reference the channel (`referenced_by`)' },
+    response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema, etag: true },
+  },
+  {
+    method: 'post', path: '/notification-channels/:id/rotate-secret', tag, summary: 'Rotate a webhook channel\'s signing secret', ifMatch: true,
+    description: 'The old secret stops working at once; the new one is shown once, here.',
+    problems: { 409: 'Stale If-Match, or the channel is not a webhook channel' },
+    response: { kind: 'envelope', status: 200, description: 'The new secret', data: z.object({ id: resourceId, signing_secret: z.string() }), etag: true },
+  },
+  {
+    method: 'post', path: '/notification-channels/:id/test', tag, summary: 'Send a test alert through the channel',
+    description: 'A downstream failure is still a 200: the answer says what the destination did.',
+    response: { kind: 'envelope', status: 200, description: 'What came of the test', data: testResultSchema },
+  },
+];

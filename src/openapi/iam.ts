@@ -1,0 +1,111 @@
+/** Identity and access: users, permission overrides, roles, groups, tenant defaults (commands/*-routes.ts, queries/users.ts, roles.ts, …). */
+import { z } from 'zod';
+import { grantHolderBodySchema } from '../../commands/grant-holder.js';
+import { createUserBodySchema, patchUserBodySchema, replaceUserBodySchema } from '../../commands/users.js';
+import { permissionsBodySchema } from '../auth/permission-map.js';
+import type { OperationDoc } from './operation.js';
+import { deletedSchema, instant, optionalText, permissionGrants, resourceId } from './shared-schemas.js';
+
+export const userSchema = z.object({
+  id: resourceId,
+  email: z.string(),
+  phone: optionalText,
+  name: z.string(),
+  role_id: optionalText,
+  group_ids: z.array(z.string()),
+  created_at: instant,
+  last_login: instant.nullable(),
+  is_active: z.boolean(),
+  invitation_status: z.enum(['pending', 'sent', 'failed']),
+});
+
+const overridesSchema = z.object({ user_id: resourceId, permissions: permissionGrants });
+
+const effectiveSchema = z.object({
+  user_id: resourceId,
+  is_active: z.boolean(),
+  allowed: z.array(z.string()),
+  permissions: z.record(z.string(), z.object({
+    allowed: z.boolean(),
+    decided_by: z.enum(['user_override', 'group', 'role', 'tenant_default', 'none']),
+    sources: z.array(z.string()).meta({ description: 'ids of the groups or role that decided' }),
+  })),
+});
+
+export const roleSchema = z.object({
+  id: z.string().meta({ description: 'a UUID, or the name of a built-in role' }),
+  name: z.string(),
+  description: optionalText,
+  permissions: permissionGrants,
+  built_in: z.boolean(),
+  created_at: instant.nullable(),
+  updated_at: instant.nullable(),
+});
+
+export const groupSchema = z.object({
+  id: resourceId,
+  name: z.string(),
+  description: optionalText,
+  permissions: permissionGrants,
+  member_ids: z.array(z.string()),
+  created_at: instant,
+  updated_at: instant,
+});
+
+const defaultsSchema = z.object({ permissions: permissionGrants, updated_at: instant.nullable() });
+
+const users = 'Users';
+const roles = 'Roles and groups';
+const envelope = (data: z.ZodType, description: string, extra: { status?: 200 | 201; etag?: boolean; list?: boolean } = {}) =>
+  ({ kind: 'envelope', status: extra.status ?? 200, description, data, etag: extra.etag, list: extra.list, location: extra.status === 201 }) as const;
+const userQuery = {
+  is_active: z.enum(['true', 'false']),
+  email: z.string().meta({ description: 'exact address, any case' }),
+  group_id: z.string().meta({ description: 'members of this group' }),
+};
+
+export const iamOperations: OperationDoc[] = [
+  { method: 'get', path: '/users', tag: users, summary: 'List users', description: 'Newest first.', query: userQuery, response: envelope(userSchema, 'A page of users', { list: true }) },
+  {
+    method: 'post', path: '/users', tag: users, summary: 'Create a user and send the invitation', body: createUserBodySchema,
+    problems: { 409: 'The email address is taken in the tenant' }, response: envelope(userSchema, 'The user', { status: 201, etag: true }),
+  },
+  { method: 'get', path: '/users/:id', tag: users, summary: 'Get a user', response: envelope(userSchema, 'The user', { etag: true }) },
+  { method: 'put', path: '/users/:id', tag: users, summary: 'Replace a user\'s profile', body: replaceUserBodySchema, ifMatch: true, response: envelope(userSchema, 'The user', { etag: true }) },
+  { method: 'patch', path: '/users/:id', tag: users, summary: 'Change some fields of a user', body: patchUserBodySchema, ifMatch: true, response: envelope(userSchema, 'The user', { etag: true }) },
+  {
+    method: 'delete', path: '/users/:id', tag: users, summary: 'Deactivate a user and remove them from the tenant', ifMatch: true,
+    response: envelope(deletedSchema, 'Removed', { etag: true }),
+  },
+  {
+    method: 'post', path: '/users/:id/invite', tag: users, summary: '(Re)send the invitation',
+    problems: { 409: 'The user is deactivated', 503: 'The identity provider refused or failed again (`invitation_status: failed`)' }, response: envelope(userSchema, 'The user', { etag: true }),
+  },
+  { method: 'get', path: '/users/:id/permissions', tag: users, summary: 'A user\'s effective permissions and what decided each', response: envelope(effectiveSchema, 'The effective permissions') },
+  { method: 'get', path: '/users/:id/permission-overrides', tag: users, summary: 'A user\'s permission overrides', response: envelope(overridesSchema, 'The overrides') },
+  {
+    method: 'put', path: '/users/:id/permission-overrides', tag: users, summary: 'Replace a user\'s permission overrides (`{}` clears)', body: permissionsBodySchema, ifMatch: true,
+    response: envelope(overridesSchema, 'The overrides'),
+  },
+  { method: 'delete', path: '/users/:id/permission-overrides', tag: users, summary: 'Clear a user\'s permission overrides', ifMatch: true, response: envelope(overridesSchema, 'The (empty) overrides') },
+
+  { method: 'get', path: '/roles', tag: roles, summary: 'List roles', description: 'Built-in roles first, then custom roles oldest first.', response: envelope(roleSchema, 'A page of roles', { list: true }) },
+  { method: 'post', path: '/roles', tag: roles, summary: 'Create a custom role', body: grantHolderBodySchema, problems: { 409: 'The name is taken' }, response: envelope(roleSchema, 'The role', { status: 201, etag: true }) },
+  { method: 'get', path: '/roles/:id', tag: roles, summary: 'Get a role (built-in ones have no ETag)', response: envelope(roleSchema, 'The role', { etag: true }) },
+  { method: 'put', path: '/roles/:id', tag: roles, summary: 'Replace a custom role', body: grantHolderBodySchema, ifMatch: true, response: envelope(roleSchema, 'The role', { etag: true }) },
+  { method: 'delete', path: '/roles/:id', tag: roles, summary: 'Delete a custom role', ifMatch: true, problems: { 409: 'Stale If-Match, a built-in role, or users still hold the role' }, response: envelope(deletedSchema, 'Deleted') },
+
+  { method: 'get', path: '/groups', tag: roles, summary: 'List groups', description: 'Oldest first.', response: envelope(groupSchema, 'A page of groups', { list: true }) },
+  { method: 'post', path: '/groups', tag: roles, summary: 'Create a group', body: grantHolderBodySchema, problems: { 409: 'The name is taken' }, response: envelope(groupSchema, 'The group', { status: 201, etag: true }) },
+  { method: 'get', path: '/groups/:id', tag: roles, summary: 'Get a group', response: envelope(groupSchema, 'The group', { etag: true }) },
+  { method: 'put', path: '/groups/:id', tag: roles, summary: 'Replace a group', body: grantHolderBodySchema, ifMatch: true, response: envelope(groupSchema, 'The group', { etag: true }) },
+  { method: 'delete', path: '/groups/:id', tag: roles, summary: 'Delete a group', ifMatch: true, problems: { 409: 'Stale If-Match, or the group has members' }, response: envelope(deletedSchema, 'Deleted') },
+  { method: 'put', path: '/groups/:id/members/:user_id', tag: roles, summary: 'Add a user to a group', response: envelope(groupSchema, 'The group', { etag: true }) },
+  { method: 'delete', path: '/groups/:id/members/:user_id', tag: roles, summary: 'Remove a user from a group', response: envelope(groupSchema, 'The group', { etag: true }) },
+
+  { method: 'get', path: '/tenant/permission-defaults', tag: roles, summary: 'The tenant\'s default permissions', response: envelope(defaultsSchema, 'The defaults', { etag: true }) },
+  {
+    method: 'put', path: '/tenant/permission-defaults', tag: roles, summary: 'Replace the tenant\'s default permissions', body: permissionsBodySchema, ifMatch: true,
+    response: envelope(defaultsSchema, 'The defaults', { etag: true }),
+  },
+];

@@ -1,0 +1,64 @@
+/**
+ * The routes outside the areas: the public ones at the root (health, metrics, the built-in identity
+ * provider, this document and its reference page) and stream tickets.
+ */
+import { z } from 'zod';
+import { tokenRequestSchema } from '../auth/embedded-idp.js';
+import { ticketRequestSchema } from '../http/stream-tickets.js';
+import type { OperationDoc } from './operation.js';
+import { instant } from './shared-schemas.js';
+
+const tag = 'Platform';
+const check = z.looseObject({ status: z.enum(['up', 'down']), latency_ms: z.number().optional(), error: z.string().optional() });
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  checks: z.record(z.string(), check),
+  projections: z.array(z.object({ name: z.string(), position: z.string(), lag: z.number(), failing: z.unknown().optional() })),
+});
+
+const oauthError = z.object({ error: z.enum(['invalid_request', 'invalid_client', 'unsupported_grant_type']), error_description: z.string() });
+
+export const platformOperations: OperationDoc[] = [
+  {
+    method: 'get', path: '/health', tag, summary: 'Health of the platform and its dependencies',
+    response: { kind: 'raw', status: 200, alsoStatus: 503, contentType: 'application/json', description: '200 when every check is up, 503 otherwise', schema: healthSchema },
+  },
+  {
+    method: 'get', path: '/metrics', tag, summary: 'Prometheus metrics',
+    response: { kind: 'raw', status: 200, contentType: 'text/plain', description: 'Prometheus text exposition format' },
+  },
+  {
+    method: 'get', path: '/openapi.json', tag, summary: 'This document (OpenAPI 3.1)',
+    response: { kind: 'raw', status: 200, contentType: 'application/json', description: 'The OpenAPI document' },
+  },
+  {
+    method: 'get', path: '/docs', tag, summary: 'The API reference page (Swagger UI, served locally)',
+    response: { kind: 'raw', status: 200, contentType: 'text/html', description: 'The reference page' },
+  },
+  {
+    method: 'get', path: '/.well-known/jwks.json', tag, summary: 'The built-in identity provider\'s public keys',
+    description: 'Only without AUTH_JWKS_URI (the platform is its own identity provider).',
+    response: { kind: 'raw', status: 200, contentType: 'application/json', description: 'A JWK set', schema: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }) },
+  },
+  {
+    method: 'post', path: '/oauth/token', tag, summary: 'A token from the built-in identity provider (client-credentials grant)',
+    description: 'Only without AUTH_JWKS_URI. RFC 6749: the body as JSON or `application/x-www-form-urlencoded`; the client authenticates with `client_id`/`client_secret` in the body or with HTTP Basic, not both. Errors are `{ error, error_description }` (not problem+json).',
+    body: tokenRequestSchema.extend({ grant_type: z.literal('client_credentials') }),
+    bodyTypes: ['application/json', 'application/x-www-form-urlencoded'],
+    otherResponses: {
+      400: { description: '`invalid_request` or `unsupported_grant_type`', contentType: 'application/json', schema: oauthError },
+      401: { description: '`invalid_client` (with a `WWW-Authenticate: Basic` challenge)', contentType: 'application/json', schema: oauthError },
+    },
+    response: {
+      kind: 'raw', status: 200, contentType: 'application/json', description: 'The access token',
+      schema: z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() }),
+    },
+  },
+  {
+    method: 'post', path: '/stream-tickets', tag, summary: 'A one-use ticket for an event stream (browsers\' EventSource cannot send a token)',
+    description: 'The ticket authenticates one GET of that path (`?ticket=`) as the token\'s principal, within 60 s; the stream\'s permission is checked at use.',
+    body: ticketRequestSchema,
+    response: { kind: 'envelope', status: 201, description: 'The ticket', data: z.object({ ticket: z.string(), expires_at: instant }) },
+  },
+];

@@ -1,0 +1,88 @@
+/** On-call schedules and escalation policies (commands/schedule-routes.ts, escalation-policy-routes.ts, queries/schedules.ts, escalation-policies.ts). */
+import { z } from 'zod';
+import { escalationPolicyBodySchema } from '../../commands/escalation-policies.js';
+import { overrideBodySchema, scheduleBodySchema } from '../../commands/schedules.js';
+import { currentOnCallQuery, onCallRangeQuery } from '../../queries/schedules.js';
+import { DELIVERY_CHANNELS, TARGET_TYPES } from '../events/escalation-policy.js';
+import type { OperationDoc } from './operation.js';
+import { deletedSchema, instant, optionalText, resourceId } from './shared-schemas.js';
+
+export const scheduleSchema = z.object({
+  id: resourceId,
+  name: z.string(),
+  timezone: z.string(),
+  layers: z.array(z.object({ user_ids: z.array(resourceId), rotation_type: z.enum(['daily', 'weekly']), start_time: z.string() })),
+  overrides: z.array(z.object({ id: resourceId, user_id: resourceId, start: z.string(), end: z.string(), reason: optionalText })),
+  created_at: instant,
+  updated_at: instant,
+});
+
+/** Who is on call, and from where: a layer (its index) or an override. */
+const onCallSource = {
+  source: z.enum(['layer', 'override']),
+  layer: z.number().int().optional(),
+  override_id: resourceId.optional(),
+};
+
+const currentOnCallSchema = z.object({
+  schedule_id: resourceId,
+  at: instant.meta({ description: 'in the schedule\'s zone' }),
+  current_oncall: z.object({
+    user_id: resourceId, name: z.string(), email: z.string(), on_call_since: instant, on_call_until: instant.nullable(), ...onCallSource,
+  }).nullable(),
+});
+
+const onCallRangeSchema = z.object({
+  schedule_id: resourceId,
+  since: instant,
+  until: instant,
+  segments: z.array(z.object({ user_id: resourceId, name: z.string(), email: z.string(), start: instant, end: instant, ...onCallSource })),
+});
+
+export const escalationPolicySchema = z.object({
+  id: resourceId,
+  name: z.string(),
+  description: optionalText,
+  stages: z.array(z.object({
+    stage_order: z.number().int(),
+    delay_minutes: z.number().int(),
+    targets: z.array(z.object({ type: z.enum(TARGET_TYPES), id: resourceId, channels: z.array(z.enum(DELIVERY_CHANNELS)) })),
+  })),
+  repeat_interval_minutes: z.number().int(),
+  created_at: instant,
+  updated_at: instant,
+});
+
+const schedules = 'On-call schedules';
+const policies = 'Escalation';
+const scheduleAnswer = (description: string, status: 200 | 201 = 200) =>
+  ({ kind: 'envelope', status, description, data: scheduleSchema, location: status === 201 }) as const;
+const policyAnswer = (description: string, status: 200 | 201 = 200, etag = false) =>
+  ({ kind: 'envelope', status, description, data: escalationPolicySchema, etag, location: status === 201 }) as const;
+
+export const scheduleOperations: OperationDoc[] = [
+  { method: 'get', path: '/schedules', tag: schedules, summary: 'List on-call schedules', description: 'Newest first.', response: { ...scheduleAnswer('A page of schedules'), list: true } },
+  { method: 'post', path: '/schedules', tag: schedules, summary: 'Create an on-call schedule', body: scheduleBodySchema, response: scheduleAnswer('The schedule', 201) },
+  { method: 'get', path: '/schedules/:id', tag: schedules, summary: 'Get an on-call schedule', response: { ...scheduleAnswer('The schedule'), etag: true } },
+  { method: 'put', path: '/schedules/:id', tag: schedules, summary: 'Replace an on-call schedule', body: scheduleBodySchema, ifMatch: true, response: scheduleAnswer('The schedule') },
+  { method: 'delete', path: '/schedules/:id', tag: schedules, summary: 'Delete an on-call schedule', ifMatch: true, problems: { 409: 'Stale If-Match, or escalation policies target the schedule' }, response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema } },
+  { method: 'post', path: '/schedules/:id/overrides', tag: schedules, summary: 'Add an override to a schedule', body: overrideBodySchema, ifMatch: true, response: scheduleAnswer('The schedule', 201) },
+  { method: 'delete', path: '/schedules/:id/overrides/:override_id', tag: schedules, summary: 'Remove an override from a schedule', ifMatch: true, response: scheduleAnswer('The schedule') },
+  {
+    method: 'get', path: '/schedules/:id/current-oncall', tag: schedules, summary: 'Who is on call now (or at `at`)',
+    query: currentOnCallQuery.shape, response: { kind: 'envelope', status: 200, description: 'Who is on call; `current_oncall` is null when nobody is', data: currentOnCallSchema },
+  },
+  {
+    method: 'get', path: '/schedules/:id/oncall', tag: schedules, summary: 'The final schedule over a range (default: a week from now)',
+    query: onCallRangeQuery.shape, response: { kind: 'envelope', status: 200, description: 'Who is on call when', data: onCallRangeSchema },
+  },
+
+  { method: 'get', path: '/escalation-policies', tag: policies, summary: 'List escalation policies', description: 'Newest first.', response: { ...policyAnswer('A page of policies'), list: true } },
+  { method: 'post', path: '/escalation-policies', tag: policies, summary: 'Create an escalation policy', body: escalationPolicyBodySchema, response: policyAnswer('The policy', 201, true) },
+  { method: 'get', path: '/escalation-policies/:id', tag: policies, summary: 'Get an escalation policy', response: policyAnswer('The policy', 200, true) },
+  { method: 'put', path: '/escalation-policies/:id', tag: policies, summary: 'Replace an escalation policy', body: escalationPolicyBodySchema, ifMatch: true, response: policyAnswer('The policy', 200, true) },
+  {
+    method: 'delete', path: '/escalation-policies/:id', tag: policies, summary: 'Delete an escalation policy', ifMatch: true,
+    problems: { 409: 'Stale If-Match, or alert rules use the policy' }, response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema },
+  },
+];

@@ -1,0 +1,38 @@
+/**
+ * Pieces every area's documentation uses: ids, timestamps, the problem body, page parameters and
+ * the common small answers (`{ id, deleted: true }`).
+ */
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination.js';
+
+/** A resource id (a UUID, as the API creates them). */
+export const resourceId = z.string().meta({ format: 'uuid', description: 'resource id (UUID)' });
+/** An ISO 8601 date-time, as the API writes them. */
+export const instant = z.string().meta({ format: 'date-time' });
+export const optionalText = z.string().nullable();
+
+/** The page parameters every list takes (src/http/pagination.ts). */
+export const pageQuery = {
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).meta({ description: `page size, 1 to ${MAX_PAGE_SIZE}` }),
+  cursor: z.string().meta({ description: 'opaque: the `page.next_cursor` of the previous page' }),
+};
+
+export const pageSchema = z.object({
+  limit: z.number().int(),
+  next_cursor: z.string().nullable().meta({ description: 'null on the last page' }),
+});
+
+/** RFC 9457 problem details (src/http/problem.ts, error-handler.ts). */
+export const problemSchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string().optional(),
+  errors: z.array(z.object({ path: z.string().meta({ description: 'JSON pointer of the offending field or query parameter' }), message: z.string() })).optional(),
+  request_id: z.string().optional(),
+}).meta({ description: 'Extensions may follow, e.g. `current_status` or `referenced_by` on a 409.' });
+
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+
+/** A permission map: permission → allow | deny. */
+export const permissionGrants = z.record(z.string(), z.enum(['allow', 'deny']));
