@@ -52,6 +52,23 @@ export const groupSchema = z.object({
   updated_at: instant,
 });
 
+const meSchema = z.object({
+  principal: z.object({
+    kind: z.enum(['user', 'client']).meta({ description: '`client`: no user record in the tenant (the development client, a service client); its role level is the token\'s roles claim' }),
+    subject: z.string(),
+    user_id: z.string(),
+    tenant_id: z.string(),
+    env_id: z.string(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    role_id: z.string().nullable(),
+    group_ids: z.array(z.string()),
+    token_roles: z.array(z.string()),
+  }),
+  allowed: z.array(z.string()),
+  permissions: effectiveSchema.shape.permissions,
+});
+
 const defaultsSchema = z.object({ permissions: permissionGrants, updated_at: instant.nullable() });
 
 const users = 'Users';
@@ -81,6 +98,7 @@ export const iamOperations: OperationDoc[] = [
     method: 'post', path: '/users/:id/invite', tag: users, summary: '(Re)send the invitation',
     problems: { 409: 'The user is deactivated', 503: 'The identity provider refused or failed again (`invitation_status: failed`)' }, response: envelope(userSchema, 'The user', { etag: true }),
   },
+  { method: 'get', path: '/me', tag: users, summary: 'Who the token speaks for and what it may do', description: 'Any valid token may ask; the permissions are the ones the route guards use.', response: envelope(meSchema, 'The principal and its effective permissions') },
   { method: 'get', path: '/users/:id/permissions', tag: users, summary: 'A user\'s effective permissions and what decided each', response: envelope(effectiveSchema, 'The effective permissions') },
   { method: 'get', path: '/users/:id/permission-overrides', tag: users, summary: 'A user\'s permission overrides', response: envelope(overridesSchema, 'The overrides') },
   {
