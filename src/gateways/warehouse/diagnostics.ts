@@ -216,6 +216,13 @@ export interface CatalogColumn {
   sortkey: number;
 }
 
+/** Look-backs are whole hours, 1 to MAX_LOOKBACK_HOURS; adapters check before they ask. */
+export function assertLookback(hours: number): void {
+  if (!Number.isInteger(hours) || hours < 1 || hours > MAX_LOOKBACK_HOURS) {
+    throw new RangeError(`a look-back is a whole number of hours from 1 to ${MAX_LOOKBACK_HOURS}, got ${hours}`);
+  }
+}
+
 /** The SQL handed to explain() names a relation the warehouse does not have. */
 export class UnknownRelationError extends Error {
   override readonly name = 'UnknownRelationError';

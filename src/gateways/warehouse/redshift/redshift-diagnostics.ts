@@ -1,4 +1,4 @@
-import { RefusedSqlError, type WarehouseDiagnostics } from '../diagnostics.js';
+import { assertLookback, RefusedSqlError, type WarehouseDiagnostics } from '../diagnostics.js';
 import { clusterIdOf, type RedshiftTarget } from '../environments.js';
 import { checkReadOnlySelect } from '../read-only-select.js';
 import {
@@ -47,7 +47,11 @@ export interface RedshiftStatements {
 /** The environment schema as Redshift stores unquoted names (lower case). */
 const sameSchema = (target: RedshiftTarget, schema: string) => schema.toLowerCase() === target.schema.toLowerCase();
 
-export function redshiftDiagnostics({ targetOf, run, since }: RedshiftStatements): WarehouseDiagnostics {
+export function redshiftDiagnostics({ targetOf, run, since: hoursBack }: RedshiftStatements): WarehouseDiagnostics {
+  const since = (hours: number) => {
+    assertLookback(hours);
+    return hoursBack(hours);
+  };
   const rowsOf = async (envId: string, statementFor: (target: RedshiftTarget) => SqlStatement) => {
     const target = targetOf(envId);
     return { target, clusterId: clusterIdOf(target), rows: await run(envId, target, statementFor(target)) };
@@ -86,8 +90,8 @@ export function redshiftDiagnostics({ targetOf, run, since }: RedshiftStatements
     lockWaits: (envId) => ask(envId, (target) => lockWaitsStatement(target.kind), lockWaitFrom),
 
     async commitQueue(envId, hours) {
-      const target = targetOf(envId);
       const from = since(hours);
+      const target = targetOf(envId);
       const [summary, worst] = await Promise.all([
         run(envId, target, commitSummaryStatement(target.kind, from)),
         run(envId, target, worstCommitsStatement(target.kind, from)),

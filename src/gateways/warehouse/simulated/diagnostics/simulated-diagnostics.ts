@@ -5,6 +5,7 @@
  * time passes.
  */
 import {
+  assertLookback,
   LOAD_ERRORS_CAP,
   LONGEST_QUERIES_CAP,
   MAX_LOOKBACK_HOURS,
@@ -28,6 +29,12 @@ import { columnsOf } from './table-columns.js';
 import { commitsBetween, lockWaitsAt, pidOf } from './transactions.js';
 
 type Open = (envId: string) => { at: number; snapshots: ClusterSnapshot[] };
+
+/** Opens the environment for a look-back question: the hours are checked first, like the Redshift adapter does. */
+const openFor = (open: Open) => (envId: string, hours: number) => {
+  assertLookback(hours);
+  return open(envId);
+};
 
 const HOUR = 3600;
 const iso = (seconds: number) => new Date(Math.floor(seconds * 1000)).toISOString();
@@ -64,6 +71,7 @@ function planOf(text: string, snapshot: ClusterSnapshot): string[] {
 }
 
 export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
+  const openBack = openFor(open);
   /** Every query of the environment whose life overlaps [from, at]. */
   const queriesBetween = (snapshots: readonly ClusterSnapshot[], from: number, at: number) =>
     snapshots.flatMap((s) => queriesOverlapping(s.cluster, s.tables, from, at));
@@ -92,7 +100,7 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
     },
 
     async longestQueries(envId, hours) {
-      const { at, snapshots } = open(envId);
+      const { at, snapshots } = openBack(envId, hours);
       return finishedBetween(snapshots, at - hours * HOUR, at)
         .sort((a, b) => b.endAt - b.execStartAt - (a.endAt - a.execStartAt) || a.queryId - b.queryId)
         .slice(0, LONGEST_QUERIES_CAP)
@@ -155,7 +163,7 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
     },
 
     async queueWaits(envId, hours) {
-      const { at, snapshots } = open(envId);
+      const { at, snapshots } = openBack(envId, hours);
       const from = at - hours * HOUR;
       const byQueue = new Map<string, { stats: QueueWaitStats; execTotal: number }>();
       for (const q of queriesBetween(snapshots, from, at).filter((q) => q.submittedAt >= from)) {
@@ -189,7 +197,7 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
     },
 
     async commitQueue(envId, hours) {
-      const { at, snapshots } = open(envId);
+      const { at, snapshots } = openBack(envId, hours);
       const { summaries, records } = commitsBetween(snapshots, at - hours * HOUR, at);
       const worst = records
         .sort((a, b) => (b.queue_seconds ?? 0) - (a.queue_seconds ?? 0) || b.commit_seconds - a.commit_seconds || a.xid - b.xid)
@@ -198,12 +206,12 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
     },
 
     async loadErrors(envId, hours) {
-      const { at, snapshots } = open(envId);
+      const { at, snapshots } = openBack(envId, hours);
       return loadErrorsBetween(snapshots, at - hours * HOUR, at).slice(0, LOAD_ERRORS_CAP);
     },
 
     async userWorkload(envId, hours) {
-      const { at, snapshots } = open(envId);
+      const { at, snapshots } = openBack(envId, hours);
       const byUser = new Map<string, UserWorkload>();
       for (const q of finishedBetween(snapshots, at - hours * HOUR, at)) {
         const key = `${q.clusterId}\u0000${q.userName}`;
@@ -232,7 +240,7 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
     },
 
     async concurrencyScaling(envId, hours) {
-      const { at, snapshots } = open(envId);
+      const { at, snapshots } = openBack(envId, hours);
       return scalingPeriodsBetween(snapshots, at - hours * HOUR, at);
     },
 
