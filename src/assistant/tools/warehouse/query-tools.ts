@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LONGEST_QUERIES_CAP, PLAN_LINES_CAP, QUERY_STEPS_CAP } from '../../../gateways/warehouse/diagnostics.js';
 import { SLOW_QUERY_THRESHOLD_SECONDS, SPILL_LOOKBACK_HOURS, SPILL_TOP_N, type WarehouseGateway } from '../../../gateways/warehouse/port.js';
 import { defineTool } from '../../tool.js';
-import { capQueryText, cappedTextShape, clusterId, DETAIL_QUERY_TEXT_CAP, identifier, isoTime, limit, lookbackHours, ofCluster, QUERY_TEXT_CAP, round } from './shared.js';
+import { capQueryText, cappedTextShape, clusterId, DETAIL_QUERY_TEXT_CAP, isoTime, limit, lookbackHours, ofCluster, QUERY_TEXT_CAP, round, userName } from './shared.js';
 
 /** Characters per plan line sent to the model (Redshift's filter lines can be very long). */
 const PLAN_LINE_CAP = 300;
@@ -15,9 +15,9 @@ export function runningQueriesTool(warehouse: WarehouseGateway) {
     input: z
       .object({
         state: z.enum(['all', 'running', 'queued']).default('all'),
-        user_name: identifier('user name').optional(),
+        user_name: userName.optional(),
         cluster_id: clusterId.optional(),
-        limit: limit(100, 20),
+        limit: limit(100, 10),
       })
       .strict(),
     output: z.object({
@@ -69,8 +69,8 @@ export function slowQueriesTool(warehouse: WarehouseGateway) {
       .object({
         lookback_hours: lookbackHours,
         min_exec_seconds: z.number().min(0).max(86_400).default(60).describe('finished queries shorter than this are left out'),
-        user_name: identifier('user name').optional(),
-        limit: limit(LONGEST_QUERIES_CAP, 10),
+        user_name: userName.optional(),
+        limit: limit(LONGEST_QUERIES_CAP, 5),
       })
       .strict(),
     output: z.object({
@@ -160,7 +160,7 @@ export function diskSpillTool(warehouse: WarehouseGateway) {
     name: 'disk_spill',
     family: 'warehouse',
     description: `Queries that spilled to disk (ran out of working memory) in the last ${SPILL_LOOKBACK_HOURS} hours, largest spill first (the top ${SPILL_TOP_N}), with user, execution time and text, and the total spill per user. Heavy spill points at under-sized WLM memory, missing statistics or a bad join.`,
-    input: z.object({ user_name: identifier('user name').optional(), cluster_id: clusterId.optional(), limit: limit(SPILL_TOP_N, 10) }).strict(),
+    input: z.object({ user_name: userName.optional(), cluster_id: clusterId.optional(), limit: limit(SPILL_TOP_N, 10) }).strict(),
     output: z.object({
       lookback_hours: z.number().int(),
       total_spill_mb: z.number().min(0),

@@ -29,6 +29,12 @@ export const identifier = (what: string) =>
     .regex(/^[A-Za-z_][A-Za-z0-9_$]{0,126}$/, `${what} must be a plain identifier (letters, digits, _ or $, not starting with a digit)`)
     .describe(`${what} (an unquoted identifier)`);
 
+/** Database user names may carry IAM prefixes ("IAM:alice", "IAMR:role"); they only filter answers, never reach SQL. */
+export const userName = z
+  .string()
+  .regex(/^[A-Za-z0-9_.@:$+-]{1,128}$/, 'a database user name: letters, digits and _ . @ : $ + -')
+  .describe('only this database user');
+
 export const clusterId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/, 'a cluster or workgroup id: letters, digits and -')

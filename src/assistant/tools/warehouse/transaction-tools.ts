@@ -10,7 +10,7 @@ export function lockWaitsTool(warehouse: WarehouseGateway) {
     family: 'warehouse',
     description:
       'Sessions blocked right now waiting for a table lock, each with the session that holds it: table, waiting and blocking pid and user, lock modes, how long the waiter has waited and the blocker has been open, and both query texts. An empty list means nothing is blocked. A long-open blocker can be ended with PG_TERMINATE_BACKEND(pid) by an administrator (this tool changes nothing).',
-    input: z.object({ table_name: identifier('table name').optional(), cluster_id: clusterId.optional(), limit: limit(100, 20) }).strict(),
+    input: z.object({ table_name: identifier('table name').optional(), cluster_id: clusterId.optional(), limit: limit(100, 10) }).strict(),
     output: z.object({
       total: z.number().int().min(0),
       blocking_pids: z.array(z.number().int()).describe('sessions that block others, most blocked sessions first'),

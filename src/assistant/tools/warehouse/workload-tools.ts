@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { USER_WORKLOAD_CAP } from '../../../gateways/warehouse/diagnostics.js';
 import type { WarehouseGateway } from '../../../gateways/warehouse/port.js';
 import { defineTool } from '../../tool.js';
-import { clusterId, identifier, isoTime, limit, lookbackHours, ofCluster, round } from './shared.js';
+import { clusterId, isoTime, limit, lookbackHours, ofCluster, round, userName } from './shared.js';
 
 export function wlmQueueWaitsTool(warehouse: WarehouseGateway) {
   return defineTool({
@@ -58,7 +58,7 @@ export function userWorkloadTool(warehouse: WarehouseGateway) {
     family: 'warehouse',
     description:
       'Who uses the warehouse: per database user, the queries that finished in the look-back, total/average/longest execution time, total and average queue wait, and disk spill, busiest first. Use it to find the users or services (ETL, BI tools) behind load, queueing or spill.',
-    input: z.object({ lookback_hours: lookbackHours, user_name: identifier('user name').optional(), limit: limit(USER_WORKLOAD_CAP, 20) }).strict(),
+    input: z.object({ lookback_hours: lookbackHours, user_name: userName.optional(), limit: limit(USER_WORKLOAD_CAP, 20) }).strict(),
     output: z.object({
       lookback_hours: z.number().int(),
       users: z.array(

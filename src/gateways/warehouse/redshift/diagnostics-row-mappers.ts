@@ -15,6 +15,7 @@ import type {
   ScalingPeriod,
   UserWorkload,
 } from '../diagnostics.js';
+import { planLayout } from '../plan-layout.js';
 import { roundTo } from '../table-health.js';
 import { integerOf, isoTimestampOf, numberOf, textOf, type ResultRow } from './result-rows.js';
 
@@ -71,7 +72,7 @@ export const queryStepFrom = (row: ResultRow): QueryStep => ({
   disk_based: flag(row, 'disk_based'),
 });
 
-/** Plan rows (node, parent, text, info) → lines indented by depth, info lines under their node. */
+/** Plan rows (node, parent, text, info) → lines laid out as EXPLAIN prints them (planLayout), info under its node. */
 export function planLinesFrom(rows: readonly ResultRow[]): string[] {
   const parents = new Map(rows.map((row) => [integerOf(row, 'node_id'), integerOf(row, 'parent_id')]));
   const depthOf = (node: number) => {
@@ -79,11 +80,7 @@ export function planLinesFrom(rows: readonly ResultRow[]): string[] {
     for (let parent = parents.get(node); parent !== undefined && parents.has(parent) && depth < 100; parent = parents.get(parent)) depth++;
     return depth;
   };
-  return rows.flatMap((row) => {
-    const indent = '  '.repeat(depthOf(integerOf(row, 'node_id')));
-    const info = textOf(row, 'info');
-    return [`${indent}${depthOf(integerOf(row, 'node_id')) > 0 ? '->  ' : ''}${textOf(row, 'plan_node')}`, ...(info ? [`${indent}      ${info}`] : [])];
-  });
+  return rows.flatMap((row) => planLayout(depthOf(integerOf(row, 'node_id')), textOf(row, 'plan_node'), textOf(row, 'info') ? [textOf(row, 'info')] : []));
 }
 
 export function queryDetailsFrom(clusterId: string, header: ResultRow, steps: readonly ResultRow[], plan: readonly ResultRow[]): QueryDetails {

@@ -52,13 +52,11 @@ export function redshiftDiagnostics({ targetOf, run, since: hoursBack }: Redshif
     assertLookback(hours);
     return hoursBack(hours);
   };
-  const rowsOf = async (envId: string, statementFor: (target: RedshiftTarget) => SqlStatement) => {
-    const target = targetOf(envId);
-    return { target, clusterId: clusterIdOf(target), rows: await run(envId, target, statementFor(target)) };
-  };
+  /** Resolve, build the statement for the target, run it, map every row with the cluster id. */
   const ask = async <T>(envId: string, statementFor: (target: RedshiftTarget) => SqlStatement, mapRow: (clusterId: string) => (row: ResultRow) => T) => {
-    const { clusterId, rows } = await rowsOf(envId, statementFor);
-    return rows.map(mapRow(clusterId));
+    const target = targetOf(envId);
+    const rows = await run(envId, target, statementFor(target));
+    return rows.map(mapRow(clusterIdOf(target)));
   };
 
   return {

@@ -1,4 +1,5 @@
 import { UnknownRelationError } from '../../diagnostics.js';
+import { planLayout } from '../../plan-layout.js';
 import type { TableFigures } from '../table-state.js';
 import type { SimulatedTable } from '../table-catalogue.js';
 
@@ -56,14 +57,21 @@ export function joinDistribution(outer: SimulatedTable, inner: SimulatedTable, o
   return keyOf(outer) === inner.key ? 'DS_DIST_INNER' : 'DS_DIST_BOTH';
 }
 
-function scan(planned: PlannedTable, filtered: boolean): PlanNode {
-  const rows = Math.max(1, Math.round(planned.figures.tbl_rows * (filtered ? 0.1 : 1)));
+/** The WHERE clause of the outermost query, as the scan's filter line shows it (cut at 200 characters). */
+function whereClause(statement: string): string | undefined {
+  const match = /\bwhere\b([\s\S]*?)(?:\bgroup\s+by\b|\border\s+by\b|\blimit\b|\bunion\b|$)/i.exec(statement);
+  const clause = match?.[1]?.replace(/\s+/g, ' ').trim();
+  return clause ? clause.slice(0, 200) : undefined;
+}
+
+function scan(planned: PlannedTable, filter: string | undefined): PlanNode {
+  const rows = Math.max(1, Math.round(planned.figures.tbl_rows * (filter ? 0.1 : 1)));
   const label = planned.alias === planned.table.name ? planned.table.name : `${planned.table.name} ${planned.alias}`;
-  return { text: `XN Seq Scan on ${label}`, rows, cost: planned.figures.tbl_rows * 0.01, width: planned.table.columns * 8, info: filtered ? ['Filter: (predicate on the leading columns)'] : [], children: [] };
+  return { text: `XN Seq Scan on ${label}`, rows, cost: planned.figures.tbl_rows * 0.01, width: planned.table.columns * 8, info: filter ? [`Filter: (${filter})`] : [], children: [] };
 }
 
 function join(outer: PlanNode, outerTable: PlannedTable, inner: PlannedTable): PlanNode {
-  const innerScan = scan(inner, false);
+  const innerScan = scan(inner, undefined);
   const distribution = joinDistribution(outerTable.table, inner.table, outer.rows, innerScan.rows);
   // Moving rows costs: Redshift's estimates grow by orders of magnitude for a broadcast or redistribution.
   const movement = distribution === 'DS_BCAST_INNER' ? innerScan.rows * 1000 : distribution.startsWith('DS_DIST_BOTH') ? (outer.rows + innerScan.rows) * 100 : distribution === 'DS_DIST_INNER' ? innerScan.rows * 100 : 0;
@@ -83,16 +91,15 @@ function wrap(child: PlanNode, text: string, rows = child.rows, info: string[] =
 }
 
 function render(node: PlanNode, depth = 0): string[] {
-  const indent = '  '.repeat(depth * 3);
-  const line = `${indent}${depth > 0 ? '->  ' : ''}${node.text}  (cost=0.00..${node.cost.toFixed(2)} rows=${node.rows} width=${node.width})`;
-  return [line, ...node.info.map((info) => `${indent}${depth > 0 ? '      ' : '  '}${info}`), ...node.children.flatMap((child) => render(child, depth + 1))];
+  const text = `${node.text}  (cost=0.00..${node.cost.toFixed(2)} rows=${node.rows} width=${node.width})`;
+  return [...planLayout(depth, text, node.info), ...node.children.flatMap((child) => render(child, depth + 1))];
 }
 
 /** The EXPLAIN lines of a SELECT over the given tables (as referencedTables found them). */
 export function planLines(statement: string, tables: readonly PlannedTable[]): string[] {
   const text = statement.toLowerCase();
   if (tables.length === 0) return ['XN Result  (cost=0.00..0.01 rows=1 width=0)'];
-  let node = scan(tables[0]!, /\bwhere\b/.test(text));
+  let node = scan(tables[0]!, whereClause(statement));
   for (const inner of tables.slice(1)) node = join(node, tables[0]!, inner);
   if (/\bgroup\s+by\b/.test(text)) node = wrap(node, 'XN HashAggregate', Math.max(1, Math.min(node.rows, 5000)));
   if (/\border\s+by\b/.test(text)) {
