@@ -10,12 +10,9 @@ import {
   LONGEST_QUERIES_CAP,
   MAX_LOOKBACK_HOURS,
   RefusedSqlError,
-  USER_WORKLOAD_CAP,
   WORST_COMMITS_CAP,
   type LongQuery,
   type QueryDetails,
-  type QueueWaitStats,
-  type UserWorkload,
   type WarehouseDiagnostics,
 } from '../../diagnostics.js';
 import { checkReadOnlySelect } from '../../read-only-select.js';
@@ -25,8 +22,9 @@ import { isExecutingAt, isQueuedAt, queriesInSlot, queriesOverlapping, queryText
 import { loadErrorsBetween, scalingPeriodsBetween } from './loads.js';
 import { planLines, referencedTables } from './planner.js';
 import { querySteps } from './query-steps.js';
-import { columnsOf } from './table-columns.js';
+import { columnsIn, schemasIn, tablesIn } from './catalogue.js';
 import { commitsBetween, lockWaitsAt, pidOf } from './transactions.js';
+import { queueWaitStats, userWorkloadStats } from './workload-stats.js';
 
 type Open = (envId: string) => { at: number; snapshots: ClusterSnapshot[] };
 
@@ -41,7 +39,6 @@ const iso = (seconds: number) => new Date(Math.floor(seconds * 1000)).toISOStrin
 const seconds = (value: number) => roundTo(value, 3);
 /** Query ids are laid out 8 to a one-minute slot (workload.ts). */
 const ARRIVALS_PER_SLOT = 8;
-const SCHEMA_OWNERS: Record<string, string> = { analytics: 'dbt_runner', staging: 'etl_airflow', marts: 'dbt_runner' };
 
 const catalogueOf = (snapshot: ClusterSnapshot) => snapshot.tables.map((table, i) => ({ table, figures: snapshot.figures[i]! }));
 
@@ -165,30 +162,7 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
     async queueWaits(envId, hours) {
       const { at, snapshots } = openBack(envId, hours);
       const from = at - hours * HOUR;
-      const byQueue = new Map<string, { stats: QueueWaitStats; execTotal: number }>();
-      for (const q of queriesBetween(snapshots, from, at).filter((q) => q.submittedAt >= from)) {
-        const key = `${q.clusterId}\u0000${q.queue}`;
-        const entry = byQueue.get(key) ?? {
-          stats: { cluster_id: q.clusterId, queue: q.queue, queries: 0, queued_queries: 0, avg_queue_seconds: 0, max_queue_seconds: 0, total_queue_seconds: 0, avg_exec_seconds: 0 },
-          execTotal: 0,
-        };
-        const waited = Math.min(at, q.execStartAt) - q.submittedAt;
-        entry.stats.queries += 1;
-        if (waited >= 1) entry.stats.queued_queries += 1;
-        entry.stats.total_queue_seconds += waited;
-        entry.stats.max_queue_seconds = Math.max(entry.stats.max_queue_seconds, waited);
-        entry.execTotal += Math.max(0, Math.min(at, q.endAt) - q.execStartAt);
-        byQueue.set(key, entry);
-      }
-      return [...byQueue.values()]
-        .map(({ stats, execTotal }) => ({
-          ...stats,
-          avg_queue_seconds: seconds(stats.total_queue_seconds / stats.queries),
-          max_queue_seconds: seconds(stats.max_queue_seconds),
-          total_queue_seconds: seconds(stats.total_queue_seconds),
-          avg_exec_seconds: seconds(execTotal / stats.queries),
-        }))
-        .sort((a, b) => b.total_queue_seconds - a.total_queue_seconds || a.queue.localeCompare(b.queue));
+      return queueWaitStats(queriesBetween(snapshots, from, at), from, at);
     },
 
     async lockWaits(envId) {
@@ -212,31 +186,7 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
 
     async userWorkload(envId, hours) {
       const { at, snapshots } = openBack(envId, hours);
-      const byUser = new Map<string, UserWorkload>();
-      for (const q of finishedBetween(snapshots, at - hours * HOUR, at)) {
-        const key = `${q.clusterId}\u0000${q.userName}`;
-        const user = byUser.get(key) ?? {
-          cluster_id: q.clusterId, user_name: q.userName, queries: 0, total_exec_seconds: 0, avg_exec_seconds: 0,
-          max_exec_seconds: 0, total_queue_seconds: 0, avg_queue_seconds: 0, spill_mb: 0,
-        };
-        user.queries += 1;
-        user.total_exec_seconds += q.endAt - q.execStartAt;
-        user.max_exec_seconds = Math.max(user.max_exec_seconds, q.endAt - q.execStartAt);
-        user.total_queue_seconds += q.execStartAt - q.submittedAt;
-        user.spill_mb += q.spillMb;
-        byUser.set(key, user);
-      }
-      return [...byUser.values()]
-        .map((u) => ({
-          ...u,
-          total_exec_seconds: seconds(u.total_exec_seconds),
-          avg_exec_seconds: seconds(u.total_exec_seconds / u.queries),
-          max_exec_seconds: seconds(u.max_exec_seconds),
-          total_queue_seconds: seconds(u.total_queue_seconds),
-          avg_queue_seconds: seconds(u.total_queue_seconds / u.queries),
-        }))
-        .sort((a, b) => b.total_exec_seconds - a.total_exec_seconds || a.user_name.localeCompare(b.user_name))
-        .slice(0, USER_WORKLOAD_CAP);
+      return userWorkloadStats(finishedBetween(snapshots, at - hours * HOUR, at));
     },
 
     async concurrencyScaling(envId, hours) {
@@ -244,45 +194,8 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
       return scalingPeriodsBetween(snapshots, at - hours * HOUR, at);
     },
 
-    async schemas(envId) {
-      const { snapshots } = open(envId);
-      return snapshots.flatMap((snapshot) => {
-        const bySchema = new Map<string, { count: number; size: number }>();
-        catalogueOf(snapshot).forEach(({ table, figures }) => {
-          const entry = bySchema.get(table.schema) ?? { count: 0, size: 0 };
-          bySchema.set(table.schema, { count: entry.count + 1, size: entry.size + figures.size_mb });
-        });
-        return [...bySchema.entries()]
-          .sort(([a], [b]) => a.localeCompare(b))
-          .map(([schema, { count, size }]) => ({ cluster_id: snapshot.cluster.id, schema, owner: SCHEMA_OWNERS[schema] ?? 'admin', table_count: count, size_mb: size }));
-      });
-    },
-
-    async tables(envId, schema) {
-      const { snapshots } = open(envId);
-      return snapshots.flatMap((snapshot) =>
-        catalogueOf(snapshot)
-          .filter(({ table }) => table.schema === schema.toLowerCase())
-          .sort((a, b) => a.table.name.localeCompare(b.table.name))
-          .map(({ table, figures }) => ({
-            cluster_id: table.clusterId, schema: table.schema, table_name: table.name, table_type: 'TABLE',
-            size_mb: figures.size_mb, tbl_rows: figures.tbl_rows, dist_style: table.distStyle, sortkey1: table.sortkey1,
-          })),
-      );
-    },
-
-    async columns(envId, schema, table) {
-      const { snapshots } = open(envId);
-      return snapshots.flatMap((snapshot) =>
-        snapshot.tables
-          .filter((t) => t.schema === schema.toLowerCase() && t.name === table.toLowerCase())
-          .flatMap((t) =>
-            columnsOf(t).map((c) => ({
-              cluster_id: t.clusterId, position: c.position, column_name: c.name, data_type: c.dataType,
-              nullable: c.nullable, encoding: c.encoding, distkey: c.distkey, sortkey: c.sortkey,
-            })),
-          ),
-      );
-    },
+    schemas: async (envId) => schemasIn(open(envId).snapshots),
+    tables: async (envId, schema) => tablesIn(open(envId).snapshots, schema),
+    columns: async (envId, schema, table) => columnsIn(open(envId).snapshots, schema, table),
   };
 }
