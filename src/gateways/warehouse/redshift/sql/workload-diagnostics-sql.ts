@@ -85,7 +85,15 @@ const sessionText = (kind: WarehouseKind) =>
     : sql`(SELECT session_id AS pid, MAX(LEFT(TRIM(query_text), ${TEXT_CAP})) AS query_text, MIN(start_time) AS started
            FROM sys_query_history WHERE status IN ('planning', 'queued', 'running', 'returning') GROUP BY session_id)`;
 
-/** A waiting lock request (granted = false) paired with every granted lock on the same table. */
+/**
+ * Redshift's three table lock modes and what blocks what: AccessExclusiveLock (DDL, TRUNCATE,
+ * VACUUM's final step) conflicts with every lock; ShareRowExclusiveLock (writes) with itself and
+ * AccessExclusiveLock; AccessShareLock (reads) only with AccessExclusiveLock.
+ */
+const CONFLICTS = sql`(TRIM(w.lock_mode) = 'AccessExclusiveLock' OR TRIM(h.lock_mode) = 'AccessExclusiveLock'
+  OR (TRIM(w.lock_mode) = 'ShareRowExclusiveLock' AND TRIM(h.lock_mode) = 'ShareRowExclusiveLock'))`;
+
+/** A waiting lock request (granted = false) paired with every granted lock on the same table that it conflicts with. */
 export function lockWaitsStatement(kind: WarehouseKind): SqlStatement {
   return statement('lock-waits', sql`
     SELECT TRIM(COALESCE(t.schema, '')) AS schema, TRIM(COALESCE(t."table", CAST(w.relation AS VARCHAR))) AS table_name,
@@ -100,7 +108,7 @@ export function lockWaitsStatement(kind: WarehouseKind): SqlStatement {
     LEFT JOIN svv_table_info t ON t.table_id = w.relation
     LEFT JOIN ${sessionText(kind)} wq ON wq.pid = w.pid
     LEFT JOIN ${sessionText(kind)} hq ON hq.pid = h.pid
-    WHERE NOT w.granted AND w.lockable_object_type = 'relation'
+    WHERE NOT w.granted AND w.lockable_object_type = 'relation' AND ${CONFLICTS}
     ORDER BY waiting_seconds DESC, waiting_pid, blocking_pid
     LIMIT 100`);
 }
