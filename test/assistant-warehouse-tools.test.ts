@@ -4,6 +4,7 @@
  * input schema; the environment comes from the scope only.
  */
 import test, { type ExecutionContext } from 'ava';
+import { z } from 'zod';
 import { RefusedSqlError } from '../src/gateways/warehouse/diagnostics.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import type { AssistantTool, ToolScope } from '../src/assistant/tool.js';
@@ -41,6 +42,17 @@ test('exactly 19 warehouse tools, snake_case, unique, each with a description an
     t.is(each.family, 'warehouse');
     t.true(each.description.length > 60, each.name);
     t.true(each.input.safeParse(each.example).success, `${each.name} example`);
+  }
+});
+
+test('every input schema converts to the JSON schema the model sees, an object whose fields are described', (t) => {
+  for (const each of tools) {
+    const schema = z.toJSONSchema(each.input, { io: 'input' }) as { type: string; properties?: Record<string, { description?: string }>; additionalProperties?: boolean };
+    t.is(schema.type, 'object', each.name);
+    t.is(schema.additionalProperties, false, each.name);
+    for (const [field, property] of Object.entries(schema.properties ?? {})) {
+      if (!['state', 'order_by', 'only_problems'].includes(field)) t.truthy(property.description, `${each.name}.${field} has no description`);
+    }
   }
 });
 
@@ -178,6 +190,7 @@ test('query text sent to the model is cut at the stated cap and flagged', async 
 
 const BAD_INPUT: [string, unknown][] = [
   ['cluster_overview', { verbose: true }],
+  ['node_storage', { cluster_id: '../other-env' }],
   ['running_queries', { limit: 0 }],
   ['running_queries', { limit: 101 }],
   ['running_queries', { state: 'sleeping' }],
