@@ -33,6 +33,19 @@ function countingGateway(valueOf: (request: MetricRequest) => number | Error = (
     tableStats: unused,
     wlmQueues: unused,
     alertLog: unused,
+    runningQueries: unused,
+    longestQueries: unused,
+    queryDetails: unused,
+    explain: unused,
+    queueWaits: unused,
+    lockWaits: unused,
+    commitQueue: unused,
+    loadErrors: unused,
+    userWorkload: unused,
+    concurrencyScaling: unused,
+    schemas: unused,
+    tables: unused,
+    columns: unused,
     async readMetric(request) {
       reads.push(request);
       inFlight += 1;

@@ -10,6 +10,8 @@
 
 export * from './errors.js';
 export type * from './sync-sources.js';
+export * from './diagnostics.js';
+import type { WarehouseDiagnostics } from './diagnostics.js';
 import type { WarehouseSyncSources } from './sync-sources.js';
 
 /** The injected clock; logic never reads the system time itself. */
@@ -145,8 +147,8 @@ export interface MetricRequest extends MetricScope {
   metric: string;
 }
 
-/** The sync sources (sync-sources.ts) are part of the port: every adapter answers them. */
-export interface WarehouseGateway extends WarehouseSyncSources {
+/** The sync sources (sync-sources.ts) and the diagnostics (diagnostics.ts) are part of the port: every adapter answers them. */
+export interface WarehouseGateway extends WarehouseSyncSources, WarehouseDiagnostics {
   /** Nodes with their storage, per cluster, and totals over the environment. */
   cluster(envId: string): Promise<ClusterHealth>;
   /** Queries executing for more than SLOW_QUERY_THRESHOLD_SECONDS, longest first. */

@@ -18,6 +18,7 @@ import {
 } from '../port.js';
 import { createRedshiftDataClient, type RedshiftDataClientOptions } from './data-client.js';
 import { queryVisibilityStatement, visibilityCache, visibilityFrom } from './query-visibility.js';
+import { redshiftDiagnostics } from './redshift-diagnostics.js';
 import { numberOf, toRedshiftTimestamp, type ResultRow } from './result-rows.js';
 import {
   clusterHealthFrom,
@@ -152,5 +153,7 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
       if (targetOf(envId).kind === 'serverless') return [];
       return ask(envId, (_sql, target) => alertLogStatement(target.schema, from, to), alertLogEntryFrom);
     },
+
+    ...redshiftDiagnostics({ targetOf, run, since }),
   };
 }

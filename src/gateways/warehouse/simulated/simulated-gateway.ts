@@ -18,6 +18,7 @@ import { alertEventsBetween, summarizeAlerts } from './alert-log.js';
 import { clusterStorage, envLayout, snapshotAt, temporarySpillMb } from './cluster-state.js';
 import { createSimulatorControl, type SimulatorControl } from './control.js';
 import { measureMetric, type ClusterWindow } from './simulated-metrics.js';
+import { simulatedDiagnostics } from './diagnostics/simulated-diagnostics.js';
 import { simulatedSyncSources } from './sync-sources.js';
 import { isExecutingAt, queriesOverlapping, queryTextOf } from './workload.js';
 
@@ -196,6 +197,7 @@ export function createSimulatedWarehouse(options: SimulatedWarehouseOptions): Si
     },
 
     ...simulatedSyncSources(open),
+    ...simulatedDiagnostics(open),
   };
 
   return { gateway, control };
