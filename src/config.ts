@@ -77,7 +77,7 @@ const assistantVariables = {
   ANTHROPIC_API_KEY: z.string().trim().min(1).optional(),
   /** A gateway (or proxy) speaking the Messages API instead of api.anthropic.com. */
   ANTHROPIC_BASE_URL: optionalUrl,
-  ASSISTANT_MODEL: z.string().trim().min(1).default('claude-sonnet-4-5'),
+  ASSISTANT_MODEL: z.string().trim().min(1).default('claude-sonnet-4-6'),
   /** 0 to 1, or `omit` for models that refuse any temperature but their own. */
   ASSISTANT_TEMPERATURE: z
     .union([z.literal('omit'), z.coerce.number().min(0).max(1)])

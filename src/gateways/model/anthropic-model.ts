@@ -24,7 +24,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelPort {
   return {
     async createMessage(request, { signal, timeoutMs }) {
       try {
-        return await client.messages.create(request as MessageCreateParamsNonStreaming, { signal, timeout: Math.max(1, timeoutMs) });
+        return await client.messages.create(request as MessageCreateParamsNonStreaming, { signal, timeout: Math.max(1, Math.ceil(timeoutMs)) });
       } catch (error) {
         throw classify(error);
       }
