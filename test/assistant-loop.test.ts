@@ -151,6 +151,7 @@ test('a model that does not answer in time ends the loop as a timeout, with the 
   const { agent } = await setUp(t, (request) => (request.index === 0 ? { content: [toolUse('cost_by_service', {})] } : { hang: true }), { settings: { answerTimeoutMs: 600 } });
   const error = await t.throwsAsync(agent.answer(question), { instanceOf: AgentStopped });
   t.is(error!.reason, 'timeout');
+  t.is(error!.detail, 'no answer within 600 ms');
   t.is(error!.progress.rounds, 2);
   t.deepEqual(error!.progress.tools_used.map((u) => [u.name, u.ok]), [['cost_by_service', true]]);
   t.deepEqual(error!.progress.usage, { input_tokens: 100, output_tokens: 20 });

@@ -11,7 +11,8 @@ import { waitFor } from './support/wait-for.js';
 import { createEmbeddedCostStore } from '../src/gateways/cost/embedded/embedded-cost-store.js';
 
 const API_KEY = 'sk-ant-standin-do-not-leak-7f3a';
-const ANSWER_TIMEOUT_MS = 5_000;
+// Room for every tool at once on a loaded machine; the 504 test waits this long.
+const ANSWER_TIMEOUT_MS = 8_000;
 const registry = embeddedTools();
 const scripts = new Map<string, Script>();
 let standin: AnthropicStandin;

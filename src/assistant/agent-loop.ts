@@ -11,6 +11,7 @@
  */
 import type { ContentBlock, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { ModelCallError, type ModelPort, type ModelRequest } from '../gateways/model/port.js';
+import { deadline } from './deadline.js';
 import { systemPrompt } from './system-prompt.js';
 import type { AssistantTool } from './tool.js';
 import { callTool, type ToolCallContext, type ToolUsed } from './tool-call.js';
@@ -94,15 +95,23 @@ export function createAgent(deps: AgentDeps) {
   const clock = deps.clock ?? (() => performance.now());
 
   async function answer(question: Question): Promise<AgentAnswer> {
-    const deadline = AbortSignal.timeout(settings.answerTimeoutMs);
-    const signal = question.signal ? AbortSignal.any([deadline, question.signal]) : deadline;
+    const answerDeadline = deadline(settings.answerTimeoutMs, question.signal ? [question.signal] : []);
+    try {
+      return await loop(question, answerDeadline.signal);
+    } finally {
+      answerDeadline.dispose();
+    }
+  }
+
+  async function loop(question: Question, signal: AbortSignal): Promise<AgentAnswer> {
     const started = clock();
     const progress: AgentProgress = { tools_used: [], usage: { input_tokens: 0, output_tokens: 0 }, rounds: 0 };
     const stopped = (error?: unknown): AgentStopped => {
       if (question.signal?.aborted) return new AgentStopped('cancelled', 'the caller went away', progress, error);
       if (signal.aborted) return new AgentStopped('timeout', `no answer within ${settings.answerTimeoutMs} ms`, progress, error);
       if (error instanceof ModelCallError) {
-        if (error.failure === 'timeout') return new AgentStopped('timeout', error.detail, progress, error);
+        // The SDK's own timeout is the time left for the answer: the same deadline, said the same way.
+        if (error.failure === 'timeout') return new AgentStopped('timeout', `no answer within ${settings.answerTimeoutMs} ms`, progress, error);
         return new AgentStopped(error.failure === 'refused' ? 'model_refused' : 'model_unavailable', error.detail, progress, error);
       }
       return new AgentStopped('model_unavailable', 'the model call failed', progress, error);

@@ -9,6 +9,7 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ZodError } from 'zod';
 import type { AssistantTool, ToolScope } from './tool.js';
+import { deadline } from './deadline.js';
 import { capToolOutput } from './tool-output-cap.js';
 
 /** Why a call failed, as reported in `tools_used` (the model gets the words, the caller the reason). */
@@ -88,7 +89,8 @@ export async function callTool(use: ToolUse, context: ToolCallContext): Promise<
   const input = tool.input.safeParse(use.input);
   if (!input.success) return fail('invalid_input', `invalid input: ${issuesText(input.error)}`);
 
-  const signal = AbortSignal.any([context.answerSignal, AbortSignal.timeout(context.toolTimeoutMs)]);
+  const toolDeadline = deadline(context.toolTimeoutMs, [context.answerSignal]);
+  const { signal } = toolDeadline;
   let output: unknown;
   try {
     output = await raceAbort(tool.run(input.data, { ...context.scope, signal }), signal);
@@ -99,6 +101,8 @@ export async function callTool(use: ToolUse, context: ToolCallContext): Promise<
         : fail('timeout', `the tool did not answer within ${context.toolTimeoutMs} ms`);
     }
     return fail('failed', `the tool failed: ${errorText(error)}`, error);
+  } finally {
+    toolDeadline.dispose();
   }
   const checked = tool.output.safeParse(output);
   if (!checked.success) return fail('invalid_output', 'the tool answered something it should not have (logged); do not rely on it', checked.error);

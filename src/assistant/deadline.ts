@@ -1,0 +1,28 @@
+/**
+ * A signal that aborts after `ms`, or as soon as one of its parents aborts. Built from a plain
+ * timer rather than `AbortSignal.timeout` + `AbortSignal.any`: on Node 20 a composite signal does
+ * not keep its timeout source alive, so a collected source never fires (seen here: a tool's
+ * 100 ms timeout that never came). A pending timer is a GC root, so this one always fires.
+ * `dispose` clears the timer and the parent listeners once the work is done.
+ */
+export interface Deadline {
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+export function deadline(ms: number, parents: readonly AbortSignal[] = []): Deadline {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  const timer = setTimeout(abort, ms);
+  for (const parent of parents) {
+    if (parent.aborted) abort();
+    else parent.addEventListener('abort', abort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      for (const parent of parents) parent.removeEventListener('abort', abort);
+    },
+  };
+}
