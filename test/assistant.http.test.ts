@@ -187,7 +187,7 @@ test('a model provider failing with 5xx is a 503 naming it, after the SDK\'s ret
 
 test('the assistant\'s health names the model, warehouse, cost store and vector store', async (t) => {
   const caller = app.newTenant();
-  await waitFor(async () => (await app.request('GET', '/api/v1/ask/health', { caller })).body.data.vector_store.index === 'ready', { message: 'the runbook index' });
+  await waitFor(async () => (await app.request('GET', '/api/v1/ask/health', { caller })).body.data.vector_store.index === 'ready', { timeoutMs: 30_000, message: 'the runbook index' });
   const response = await app.request('GET', '/api/v1/ask/health', { caller: app.newTenant() });
   t.is(response.status, 200);
   const { data } = response.body;
