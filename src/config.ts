@@ -68,6 +68,44 @@ const syncVariables = {
   SYNC_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
 };
 
+/**
+ * The analytics assistant (src/assistant): the model provider, and where its cost and document
+ * tools read. Without ANTHROPIC_API_KEY the assistant answers 503 "assistant not configured";
+ * without COST_ATHENA_DATABASE the cost tools read the embedded bill, without MILVUS_ADDRESS the
+ * runbooks live in an in-process index, without EMBEDDINGS_URL embeddings are computed locally.
+ */
+const assistantVariables = {
+  /** A secret: never logged, never in an answer. */
+  ANTHROPIC_API_KEY: z.string().trim().min(1).optional(),
+  /** A gateway (or proxy) speaking the Messages API instead of api.anthropic.com. */
+  ANTHROPIC_BASE_URL: optionalUrl,
+  ASSISTANT_MODEL: z.string().trim().min(1).default('claude-sonnet-4-6'),
+  /** 0 to 1, or `omit` for models that refuse any temperature but their own. */
+  ASSISTANT_TEMPERATURE: z
+    .union([z.literal('omit'), z.coerce.number().min(0).max(1)])
+    .default(0)
+    .transform((value) => (value === 'omit' ? null : value)),
+  ASSISTANT_MAX_TOKENS: z.coerce.number().int().min(256).max(64_000).default(4096),
+  ASSISTANT_MAX_ROUNDS: z.coerce.number().int().min(1).max(8).default(8),
+  ASSISTANT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(50).max(300_000).default(15_000),
+  ASSISTANT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  COST_ATHENA_DATABASE: z.string().trim().min(1).optional(),
+  COST_ATHENA_TABLE: z.string().trim().min(1).optional(),
+  COST_ATHENA_WORKGROUP: z.string().trim().min(1).default('primary'),
+  COST_ATHENA_OUTPUT_LOCATION: z.string().regex(/^s3:\/\/[^/]+/, 'must be an s3:// URL').optional(),
+  /** The CUR column holding the environment tag (the environment id of the token). */
+  COST_ATHENA_ENVIRONMENT_COLUMN: z.string().trim().min(1).optional(),
+  AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'expected an AWS region such as eu-west-1').optional(),
+  MILVUS_ADDRESS: z.string().trim().min(1).optional(),
+  MILVUS_TOKEN: z.string().min(1).optional(),
+  MILVUS_COLLECTION: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,254}$/, 'letters, digits and _ only').default('runbooks'),
+  /** An OpenAI-compatible embeddings endpoint (POST {url}/embeddings); all of URL, MODEL and DIM, or none. */
+  EMBEDDINGS_URL: optionalUrl,
+  EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
+  EMBEDDINGS_DIM: z.coerce.number().int().min(8).max(32_768).optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+};
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Loopback by default: `npm start` prints the development client's owner secret. */
@@ -100,6 +138,7 @@ const environmentSchema = z.object({
   IDP_CLIENT_SECRET: z.string().min(1).optional(),
   ...notificationVariables,
   ...syncVariables,
+  ...assistantVariables,
   /** Seals channel secrets in the event log; unset: DATA_DIR/secrets.key (made on first start). */
   SECRETS_KEY: secretsKey.optional(),
   /** Comma-separated older keys, still accepted for reading what they sealed. */
@@ -152,12 +191,51 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       scheduler: env.SYNC_SCHEDULER === 'on',
       runTimeoutMs: env.SYNC_RUN_TIMEOUT_SECONDS * 1000,
     },
+    assistant: assistantConfig(env),
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET
         ? { managementUrl: env.IDP_MANAGEMENT_URL, clientId: env.IDP_CLIENT_ID, clientSecret: env.IDP_CLIENT_SECRET }
         : undefined,
   };
 }
+
+function assistantConfig(env: z.infer<typeof environmentSchema>) {
+  return {
+    /** Unset: /ask answers 503 "assistant not configured" (the rest of the platform runs). */
+    anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY, baseUrl: env.ANTHROPIC_BASE_URL } : undefined,
+    model: env.ASSISTANT_MODEL,
+    temperature: env.ASSISTANT_TEMPERATURE,
+    maxTokens: env.ASSISTANT_MAX_TOKENS,
+    maxRounds: env.ASSISTANT_MAX_ROUNDS,
+    toolTimeoutMs: env.ASSISTANT_TOOL_TIMEOUT_MS,
+    answerTimeoutMs: env.ASSISTANT_TIMEOUT_MS,
+    /** Unset: the embedded cost store (a generated bill per environment). */
+    athena:
+      env.COST_ATHENA_DATABASE && env.COST_ATHENA_TABLE && env.COST_ATHENA_OUTPUT_LOCATION && env.AWS_REGION
+        ? {
+            region: env.AWS_REGION,
+            database: env.COST_ATHENA_DATABASE,
+            table: env.COST_ATHENA_TABLE,
+            workGroup: env.COST_ATHENA_WORKGROUP,
+            outputLocation: env.COST_ATHENA_OUTPUT_LOCATION,
+            environmentColumn: env.COST_ATHENA_ENVIRONMENT_COLUMN,
+          }
+        : undefined,
+    /** Unset: the in-process vector index. */
+    milvus: env.MILVUS_ADDRESS ? { address: env.MILVUS_ADDRESS, token: env.MILVUS_TOKEN, collection: env.MILVUS_COLLECTION } : undefined,
+    /** Unset: the deterministic local embedding. */
+    embeddings:
+      env.EMBEDDINGS_URL && env.EMBEDDINGS_MODEL && env.EMBEDDINGS_DIM
+        ? { url: env.EMBEDDINGS_URL, model: env.EMBEDDINGS_MODEL, dim: env.EMBEDDINGS_DIM, apiKey: env.EMBEDDINGS_API_KEY }
+        : undefined,
+  };
+}
+
+/** Variables that only make sense together: naming some but not all is a configuration error. */
+const ALL_OR_NONE: { when: string; names: readonly string[] }[] = [
+  { when: 'COST_ATHENA_DATABASE', names: ['COST_ATHENA_DATABASE', 'COST_ATHENA_TABLE', 'COST_ATHENA_OUTPUT_LOCATION', 'AWS_REGION'] },
+  { when: 'EMBEDDINGS_URL', names: ['EMBEDDINGS_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_DIM'] },
+];
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -178,6 +256,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const idpMissing = idp.filter((name) => !parsed.data[name]);
   if (idpMissing.length > 0 && idpMissing.length < idp.length) {
     throw new ConfigError(`invalid configuration: ${idpMissing.join(', ')}: required when any of ${idp.join(', ')} is set`);
+  }
+  const data = parsed.data as Record<string, unknown>;
+  for (const group of ALL_OR_NONE) {
+    const missing = group.names.filter((name) => data[name] === undefined);
+    if (data[group.when] !== undefined && missing.length > 0) {
+      throw new ConfigError(`invalid configuration: ${missing.join(', ')}: required when ${group.when} is set`);
+    }
   }
   return toConfig(parsed.data);
 }

@@ -17,6 +17,7 @@ import type { EscalationManager } from './process/escalation/escalation-manager.
 import type { NotifyPort } from './gateways/notify/port.js';
 import type { SchedulerLike } from 'rxjs';
 import { composeWarehouse } from './composition/warehouse.js';
+import { composeAssistant } from './composition/assistant.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
 import { embeddedIdpRoutes, loadOrCreateDevClient, type ClientRegistration } from './auth/embedded-idp.js';
@@ -156,6 +157,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
         read_store: async () => readStore.ping(),
         warehouse: async () => ({ ...(await warehouse.check()) }),
         relational_store: async () => sync.check(),
+        assistant: async () => assistant.healthCheck(),
       },
       extra: () => ({
         projections: runner.status().map((s) => ({ name: s.name, position: String(s.position), lag: s.lag, ...(s.failing ? { failing: s.failing } : {}) })),
@@ -194,7 +196,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 
   const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
   const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers });
-  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation, sync];
+  const assistant = composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
+  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation, sync, assistant];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
   const runner = createProjectionRunner({

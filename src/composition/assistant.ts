@@ -1,0 +1,130 @@
+/**
+ * Composition of the analytics assistant: the model (Anthropic when ANTHROPIC_API_KEY is set,
+ * none otherwise: /ask answers 503), the cost store (Athena or the embedded bill), the runbook
+ * index (Milvus or in-process, embeddings over HTTP or local), the tools over them and the
+ * warehouse, the agent loop and its routes. The runbooks are indexed in the background at start
+ * when the collection is empty.
+ */
+import type { Logger } from 'pino';
+import { createAgent, type Agent } from '../assistant/agent-loop.js';
+import { askInfoRoutes, askRoutes } from '../assistant/routes.js';
+import { runbookIndexHandle } from '../assistant/runbook-index-handle.js';
+import { assistantTools } from '../assistant/tools/index.js';
+import type { AssistantTool } from '../assistant/tool.js';
+import type { Config } from '../config.js';
+import { createAthenaCostStore } from '../gateways/cost/athena/athena-cost-store.js';
+import { createEmbeddedCostStore } from '../gateways/cost/embedded/embedded-cost-store.js';
+import type { CostPort } from '../gateways/cost/port.js';
+import { localEmbeddings, type Embeddings } from '../gateways/docs/embeddings.js';
+import { embeddedVectorStore } from '../gateways/docs/embedded-vector-store.js';
+import { httpEmbeddings } from '../gateways/docs/http-embeddings.js';
+import { milvusVectorStore } from '../gateways/docs/milvus-vector-store.js';
+import { startRunbookIndex } from '../gateways/docs/runbook-index.js';
+import type { VectorStore } from '../gateways/docs/vector-store.js';
+import { anthropicModel } from '../gateways/model/anthropic-model.js';
+import type { WarehouseGateway } from '../gateways/warehouse/port.js';
+import type { PlatformArea } from './area.js';
+
+export interface AssistantComposition extends PlatformArea {
+  tools: AssistantTool[];
+  agent: Agent | undefined;
+  /** The assistant's part of GET /health: never down for a missing key (that is "not configured"). */
+  healthCheck(): Promise<Record<string, unknown>>;
+}
+
+export interface AssistantDeps {
+  config: Config;
+  warehouse: { gateway: WarehouseGateway; mode: string };
+  logger: Logger;
+  now: () => Date;
+}
+
+const HEALTH_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function composeAssistant(deps: AssistantDeps): AssistantComposition {
+  const { config, logger } = deps;
+  const settings = config.assistant;
+  const log = logger.child({ area: 'assistant' });
+
+  const cost: CostPort = settings.athena ? createAthenaCostStore(settings.athena) : createEmbeddedCostStore();
+  const vectors: VectorStore = settings.milvus ? milvusVectorStore(settings.milvus) : embeddedVectorStore();
+  const embeddings: Embeddings = settings.embeddings ? httpEmbeddings(settings.embeddings) : localEmbeddings();
+  const runbooks = runbookIndexHandle(
+    () => startRunbookIndex(vectors, embeddings),
+    (error) => log.error({ err: error }, 'indexing the runbooks failed; the next runbook search retries'),
+  );
+
+  const tools = assistantTools({ warehouse: deps.warehouse.gateway, cost, runbooks: runbooks.get });
+  const agent = settings.anthropic
+    ? createAgent({
+        model: anthropicModel({ apiKey: settings.anthropic.apiKey, baseUrl: settings.anthropic.baseUrl }),
+        tools,
+        settings: {
+          model: settings.model,
+          temperature: settings.temperature,
+          maxTokens: settings.maxTokens,
+          maxRounds: settings.maxRounds,
+          toolTimeoutMs: settings.toolTimeoutMs,
+          answerTimeoutMs: settings.answerTimeoutMs,
+        },
+        onToolFailure: ({ tool, reason, error }) => log.warn({ tool, reason, err: error }, 'an assistant tool call failed'),
+      })
+    : undefined;
+
+  const model = () => ({ status: agent ? 'configured' : 'not configured', model: settings.model, ...(agent ? {} : { detail: 'set ANTHROPIC_API_KEY' }) });
+  const costStore = () => (settings.athena ? { adapter: 'athena', database: settings.athena.database, workgroup: settings.athena.workGroup } : { adapter: 'embedded' });
+  const vectorStore = async () => {
+    const adapter = settings.milvus ? 'milvus' : 'embedded';
+    try {
+      const chunks = await withTimeout(vectors.count(), HEALTH_TIMEOUT_MS);
+      return { adapter, status: 'up', chunks, index: runbooks.state().status, embeddings: embeddings.model };
+    } catch (error) {
+      return { adapter, status: 'down', error: message(error), index: runbooks.state().status };
+    }
+  };
+  const warehouse = async (envId: string) => {
+    const started = performance.now();
+    try {
+      await withTimeout(deps.warehouse.gateway.cluster(envId), HEALTH_TIMEOUT_MS);
+      return { mode: deps.warehouse.mode, status: 'up', latency_ms: Math.round(performance.now() - started) };
+    } catch (error) {
+      return { mode: deps.warehouse.mode, status: 'down', error: message(error) };
+    }
+  };
+
+  const routeDeps = {
+    agent,
+    tools,
+    now: deps.now,
+    health: async (envId: string) => ({
+      model: model(),
+      warehouse: await warehouse(envId),
+      cost_store: costStore(),
+      vector_store: await vectorStore(),
+      tools: tools.length,
+    }),
+    onAnswer: (fields: Record<string, unknown>) => log.info(fields, 'assistant answer'),
+  };
+
+  return {
+    tools,
+    agent,
+    routes: [
+      { alias: true, routes: () => askRoutes(routeDeps) },
+      { alias: false, routes: () => askInfoRoutes(routeDeps) },
+    ],
+    projections: [],
+    processes: [{ start: () => undefined, stop: () => vectors.close() }],
+    async healthCheck() {
+      return { model: model().status, cost_store: costStore().adapter, vector_store: await vectorStore(), tools: tools.length };
+    },
+  };
+}
