@@ -230,6 +230,11 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   // Long-lived responses (SSE) must not be cut by Node's request timeout.
   server.requestTimeout = 0;
+  // Idle keep-alive sockets stay open longer than a load balancer's idle timeout (60 s on AWS), so
+  // the balancer, not us, closes them; Node's 5 s default also resets a client's next request
+  // whenever the event loop was busy for a few seconds (the embedded PostgreSQL's start).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
   listeningUrl = `http://127.0.0.1:${port}`;
   const processes = areas.flatMap((area) => area.processes);

@@ -129,6 +129,14 @@ test.serial('warehouse health, data sync and stream tickets', async (t) => {
   await documented(t, 'POST', '/api/v1/stream-tickets', '/api/v1/stream-tickets', 201, { path: '/api/v1/incidents/stream' });
 });
 
+test.serial('the assistant: its tool listing, its health, and /ask without a model key (503)', async (t) => {
+  const listing = await documented(t, 'GET', '/api/v1/ask/tools', '/api/v1/ask/tools', 200);
+  t.is(listing.body.data.count, 26);
+  await documented(t, 'GET', '/api/v1/ask/health', '/api/v1/ask/health', 200);
+  await documented(t, 'POST', '/ask', '/ask', 503, { prompt: 'why are my queries slow?' });
+  await documented(t, 'POST', '/api/v1/ask', '/api/v1/ask', 400, { prompt: '' });
+});
+
 test.serial('the other writes: rotation, defaults, membership, invitations, deletions, simulator and sync controls', async (t) => {
   const hook = await documented(t, 'POST', '/notification-channels', '/notification-channels', 201, {
     name: 'signed hook', type: 'webhook', config: { url: 'https://hooks.example/signed', method: 'PUT' },

@@ -32,6 +32,7 @@ const PROBLEM_TITLES: Record<ProblemStatus, string> = {
   415: 'Body is not JSON',
   429: 'Too many concurrent requests of this kind',
   503: 'A dependency is unavailable (the detail says which)',
+  504: 'A dependency did not answer in time (the detail says which, with what was done so far)',
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);

@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import type { HttpMethod } from './route-table.js';
 
-export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 503;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 503 | 504;
 
 export interface OperationDoc {
   method: HttpMethod;

@@ -4,6 +4,7 @@
  * without an entry and for an entry without a route.
  */
 import { alertRuleOperations } from './alert-rules.js';
+import { assistantOperations } from './assistant.js';
 import { channelOperations } from './channels.js';
 import { iamOperations } from './iam.js';
 import { incidentOperations } from './incidents.js';
@@ -22,4 +23,5 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...alertRuleOperations,
   ...incidentOperations,
   ...syncOperations,
+  ...assistantOperations,
 ];

@@ -48,6 +48,9 @@ export async function startTestApp(options: { env?: Record<string, string>; data
     LOG_LEVEL: 'silent',
     AUTH_JWKS_URI: idp.jwksUri,
     AUTH_ISSUER: TEST_ISSUER,
+    // No scheduled sync runs unless a test asks for them: they would open the embedded PostgreSQL
+    // (seconds of WebAssembly compilation) in every test app.
+    SYNC_SCHEDULER: 'off',
     ...options.env,
   });
   const platform = await startPlatform(config, { now: options.now, scheduler: options.scheduler });
@@ -71,7 +74,10 @@ export async function startTestApp(options: { env?: Record<string, string>; data
         headers['content-type'] ??= 'application/json';
         body = typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
       }
-      const response = await fetch(`${platform.url}${path}`, { method, headers, body });
+      const response = await fetch(`${platform.url}${path}`, { method, headers, body }).catch((error: Error & { cause?: Error }) => {
+        // undici says only "fetch failed"; the cause (a reset socket, a refused connection) is what helps.
+        throw new Error(`${method} ${path}: ${error.message}: ${error.cause?.message ?? 'no cause given'}`, { cause: error });
+      });
       const text = await response.text();
       let parsed: unknown = text;
       try {
