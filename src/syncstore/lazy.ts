@@ -14,7 +14,7 @@ export interface LazySyncStore extends SyncStore {
   lastFailure(): unknown;
 }
 
-export function lazySyncStore(kind: SyncStore['kind'], open: () => Promise<SyncStore>): LazySyncStore {
+export function lazySyncStore(kind: SyncStore['kind'], open: () => Promise<SyncStore>, closeWaitMs = 2000): LazySyncStore {
   let pending: Promise<SyncStore> | undefined;
   let ready = false;
   let failure: unknown;
@@ -50,7 +50,22 @@ export function lazySyncStore(kind: SyncStore['kind'], open: () => Promise<SyncS
       ready = false;
       const opening = pending;
       pending = undefined;
-      if (opening) await (await opening.catch(() => undefined))?.close();
+      if (!opening) return;
+      // An open still under way (the embedded store compiling at start) is not waited for past a
+      // bound: a stop must finish within the 10 s `docker stop` allows. It is closed when it opens,
+      // if the process is still there; nothing was written through it yet.
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<'gave up'>((resolve) => {
+        timer = setTimeout(() => resolve('gave up'), closeWaitMs);
+        timer.unref();
+      });
+      const opened = await Promise.race([opening.catch(() => undefined), gaveUp]);
+      clearTimeout(timer);
+      if (opened === 'gave up') {
+        void opening.then((store) => store.close()).catch(() => undefined);
+        return;
+      }
+      await opened?.close();
     },
   };
 }
