@@ -20,6 +20,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { channelsProjection } from '../projections/channels.js';
+import { iamChangeStamps } from '../src/auth/iam-change-stamps.js';
+import { projectionThread } from '../src/composition/projection-thread.js';
 import { secretBox } from '../src/secrets/secret-box.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createProjectionRunner } from '../src/projection/runner.js';
@@ -27,7 +29,6 @@ import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { devToken, freePort } from '../test/support/platform-process.js';
 import { machine, percentile } from './support/machine.js';
 
-const channels = channelsProjection(secretBox(randomBytes(32)));
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -40,7 +41,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
  * linked) loaded in the same rounds: before/after figures of one run on this shared machine.
  */
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
-/** Profiling: load only one route (create or list), so the profile is that route's alone. */
+/** Profiling: load only one route (create or list), so the profile is that route's alone; `lag`: only the projection lag. */
 const ONLY = process.env.BENCH_ONLY;
 
 async function startProcess(args: string[], env: Record<string, string>, cwd = '.') {
@@ -91,11 +92,26 @@ function summary(rounds: Figures[], ratios?: number[]) {
   };
 }
 
-async function projectionLag() {
+/**
+ * Append → visible: from an append's acknowledgement until the projections have applied it, with
+ * the runner the platform uses on the embedded stores (`thread`: the projection thread) and, in the
+ * same run for comparison, the in-process runner it replaced (`in_process`).
+ */
+async function projectionLag(kind: 'thread' | 'in_process') {
   const dir = mkdtempSync(join(tmpdir(), 'bench-lag-'));
-  const eventStore = openSqliteEventStore({ filename: join(dir, 'events.db') });
-  const readStore = openSqliteReadStore(join(dir, 'read.db'));
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [channels], logger: pino({ level: 'silent' }) });
+  const key = randomBytes(32);
+  const files = { eventsFile: join(dir, 'events.db'), readModelsFile: join(dir, 'read.db') };
+  const eventStore = openSqliteEventStore({ filename: files.eventsFile });
+  const readStore = openSqliteReadStore(files.readModelsFile);
+  const logger = pino({ level: 'silent' });
+  const channels = channelsProjection(secretBox(key));
+  const runner =
+    kind === 'thread'
+      ? projectionThread({
+          ...files, secrets: { key, previousKeys: [] }, secretsKeyFile: join(dir, 'secrets.key'), projections: [channels],
+          iamProjections: new Set(), stamps: iamChangeStamps(), logLevel: 'silent', logger,
+        })
+      : createProjectionRunner({ eventStore, readStore, projections: [channels], logger });
   await runner.start();
   const lags: number[] = [];
   const metadata = { tenantId: '00000000-0000-4000-8000-000000000001', actor: 'bench', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() };
@@ -153,6 +169,11 @@ async function startPlatform(dir: string, profileDir?: string) {
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 async function main() {
+  if (ONLY === 'lag') {
+    // The lag alone, printed (no results file): quick comparisons of the runners.
+    console.log(JSON.stringify({ thread: await projectionLag('thread'), in_process: await projectionLag('in_process') }));
+    return;
+  }
   const loadBefore = loadavg().map((l) => +l.toFixed(2));
   const helloPort = await freePort();
   const hello = await startProcess(['--import', 'tsx', 'bench/support/hello-koa.ts'], { PORT: String(helloPort) });
@@ -184,7 +205,7 @@ async function main() {
   const baselineCheck = baseline && checkAcknowledgedCreates(baseline.dataDir, baseline.acknowledged);
 
   const ratios = (route: Figures[]) => route.map((r, i) => r.requests_per_second / rounds.hello[i]!.requests_per_second);
-  const lag = await projectionLag();
+  const lag = { ...(await projectionLag('thread')), in_process_runner_same_run: await projectionLag('in_process') };
   const results = {
     benchmark: 'commands',
     date: new Date().toISOString(),
