@@ -6,7 +6,7 @@
  * LOG_LEVEL) are both up; each of three rounds loads hello, create and list in turn, and the
  * figures are the medians of the rounds, so every ratio compares loads of the same minute on this
  * shared machine. Server CPU per request comes from /proc (user + system of the whole process, its
- * threads included). Afterwards every 2xx create is looked up in the event log.
+ * threads included, and of its main thread alone). Afterwards every 2xx create is looked up in the event log.
  * Writes bench/results/commands.json. Run: npm run bench (or npx tsx bench/commands.ts).
  * BENCH_CPU_PROF=dir writes a V8 CPU profile of the platform process into dir (with BENCH_ONLY=create
  * or list, of that route alone; bench/profile-breakdown.ts sorts it into components).
@@ -53,9 +53,10 @@ async function startProcess(args: string[], env: Record<string, string>, cwd = '
   return child;
 }
 
-/** CPU seconds (user + system, all threads) the process has used so far. */
-function cpuSeconds(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** CPU seconds (user + system) used so far: by all threads of the process, or (`/task/<pid>`) by its main thread. */
+function cpuSeconds(child: ChildProcess, mainThreadOnly = false): number {
+  const path = mainThreadOnly ? `/proc/${child.pid}/task/${child.pid}/stat` : `/proc/${child.pid}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
@@ -65,13 +66,18 @@ async function load(server: ChildProcess, options: autocannon.Options) {
   // Warm up first (JIT, caches, the JWKS fetch), then measure.
   await autocannon({ duration: 2, connections: CONNECTIONS, ...options });
   const cpuBefore = cpuSeconds(server);
+  const mainBefore = cpuSeconds(server, true);
   const result = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...options });
   const cpu = cpuSeconds(server) - cpuBefore;
+  const mainCpu = cpuSeconds(server, true) - mainBefore;
+  const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, result.requests.total));
   return {
     requests_per_second: Math.round(result.requests.average),
     latency_p50_ms: result.latency.p50,
     latency_p99_ms: result.latency.p99,
-    server_cpu_us_per_request: Math.round((cpu * 1e6) / Math.max(1, result.requests.total)),
+    server_cpu_us_per_request: perRequest(cpu),
+    // The event loop's share: what bounds throughput when the other threads have a core of their own.
+    main_thread_cpu_us_per_request: perRequest(mainCpu),
     non_2xx: result.non2xx,
     errors: result.errors,
   };
@@ -87,6 +93,7 @@ function summary(rounds: Figures[], ratios?: number[]) {
   return {
     ...middle,
     server_cpu_us_per_request: median(rounds.map((r) => r.server_cpu_us_per_request)),
+    main_thread_cpu_us_per_request: median(rounds.map((r) => r.main_thread_cpu_us_per_request)),
     ...(ratios ? { ratio_to_bare_koa: +median(ratios).toFixed(3), ratio_per_round: ratios.map((r) => +r.toFixed(3)) } : {}),
     requests_per_second_per_round: rounds.map((r) => r.requests_per_second),
   };
