@@ -1,7 +1,8 @@
 /**
- * The embedded stores' projection thread (src/composition/projection-thread.ts): the same runner
- * contract as the in-process one, with the projections applied on a worker thread. What must hold
- * across the thread boundary: read-your-writes, the IAM change stamps moving before the waiters are
+ * The embedded stores' projections on the event log's writer thread
+ * (src/composition/projection-thread.ts, projection-host.ts): the same runner contract as the
+ * in-process one, with the projections applied on another thread. What must hold across the thread
+ * boundary: read-your-writes, the IAM change stamps moving before the waiters are
  * released, sealed channel secrets (the thread needs the same key), restart from the checkpoint,
  * and rebuilds.
  */
@@ -52,7 +53,7 @@ function setup() {
   return { eventStore, readStore, stamps, secrets, newRunner };
 }
 
-test('a GET after waitFor sees the event: the thread applied it and reported its position', async (t) => {
+test('a GET after waitFor sees the event: the writer thread applied it and reported its position', async (t) => {
   const { eventStore, readStore, secrets, newRunner } = setup();
   const runner = newRunner();
   await runner.start();
@@ -65,7 +66,7 @@ test('a GET after waitFor sees the event: the thread applied it and reported its
   t.true(await runner.waitFor(position, 10_000));
   const doc = await readStore.get<ChannelDoc>(CHANNELS, uuid(1));
   t.is(doc?.name, 'c1');
-  // The thread sealed the header with the platform's key: this side can open it, and it is not stored plain.
+  // The writer thread sealed the header with the platform's key: this side can open it, and it is not stored plain.
   t.false(JSON.stringify(doc).includes('s3cret'));
   t.is(secrets.open((doc!.config as { headers: { authorization: string } }).headers.authorization), 'Bearer s3cret');
   t.true(runner.status().every((s) => s.position === position && s.failing === undefined));
@@ -93,7 +94,7 @@ test("an IAM commit moves its tenant's stamp before the waiters are released; ot
   t.is(stamps.stampOf(tenant), afterGroup);
 });
 
-test('a new thread continues from the checkpoints, and a rebuild through it ends in the same read model', async (t) => {
+test('a new host continues from the checkpoints, and a rebuild through it ends in the same read model', async (t) => {
   const { eventStore, readStore, newRunner } = setup();
   const first = newRunner();
   await first.start();

@@ -1,10 +1,9 @@
-/** The messages between the main thread and the projection thread (projection-thread*.ts). */
-import type { MessagePort } from 'node:worker_threads';
+/** The messages between the main thread and the projections on the writer thread (projection-thread.ts, projection-host.ts). */
 import type { RebuildProgress } from '../projection/rebuild.js';
 import type { ProjectionStatus } from '../projection/runner.js';
 
 
-/** What the thread is started with (workerData). */
+/** What the projections are started with. */
 export interface ProjectionThreadSetup {
   eventsFile: string;
   readModelsFile: string;
@@ -16,8 +15,6 @@ export interface ProjectionThreadSetup {
   /** Those whose commits move the IAM change stamps of their tenants. */
   iamProjections: string[];
   logLevel: string;
-  /** The event log writer thread's commit notices (commitNotices in sqlite-writer.ts). */
-  commits: MessagePort;
 }
 
 export type ToProjectionThread = { kind: 'rebuild'; id: number; name: string } | { kind: 'stop' };

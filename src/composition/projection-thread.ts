@@ -1,21 +1,23 @@
 /**
- * The projection runner of the embedded stores, run in a worker thread
- * (projection-thread-worker.ts) so that read-model writes and their commits use the second core
- * instead of the event loop that serves HTTP. To the rest of the platform it is the same runner
- * as createProjectionRunner: `waitFor` gives read-your-writes (released by the thread's progress
- * reports), `status` is the thread's last report, and the IAM change stamps move (before the
- * waiters are released) when the thread reports an IAM commit. Only for SQLite log and SQLite read
- * models: EventStoreDB and MongoDB keep the in-process runner.
+ * The projection runner of the embedded stores, run on the event log's writer thread
+ * (projection-host.ts), right after the commits it applies, so that read-model writes and their
+ * commits use the second core instead of the event loop that serves HTTP. (A thread of its own was
+ * measured first: on a loaded machine its extra wake-up per commit cost more than it freed; see
+ * bench/README.md.) To the rest of the platform it is the same runner as createProjectionRunner:
+ * `waitFor` gives read-your-writes (released by the host's progress reports), `status` is the
+ * host's last report, and the IAM change stamps move (before the waiters are released) when it
+ * reports an IAM commit. Only for SQLite log and SQLite read models: EventStoreDB and MongoDB keep
+ * the in-process runner.
  */
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { Worker } from 'node:worker_threads';
 import type { IamChangeStamps } from '../auth/iam-change-stamps.js';
-import { commitNotices } from '../eventstore/sqlite-writer.js';
+import { hostOnWriterThread } from '../eventstore/sqlite-writer.js';
 import { positionWaiters } from '../projection/position-waiters.js';
 import type { RebuildProgress } from '../projection/rebuild.js';
 import type { ProjectionRunner, ProjectionStatus } from '../projection/runner.js';
-import { spawnWorker } from '../spawn-worker.js';
 import type { FromProjectionThread, ProjectionThreadSetup, ToProjectionThread } from './projection-thread-protocol.js';
 
 export interface ProjectionThreadOptions {
@@ -23,7 +25,7 @@ export interface ProjectionThreadOptions {
   readModelsFile: string;
   secrets: { key?: Buffer; previousKeys: readonly Buffer[] };
   secretsKeyFile: string;
-  /** Names of the projections to run (their definitions come from read-models.ts in the thread). */
+  /** The projections to run, by name (the writer thread builds them from read-models.ts). */
   projections: readonly { name: string; version: number }[];
   iamProjections: ReadonlySet<string>;
   stamps: IamChangeStamps;
@@ -34,7 +36,7 @@ export interface ProjectionThreadOptions {
 export function projectionThread(options: ProjectionThreadOptions): ProjectionRunner {
   const waiters = positionWaiters();
   let status: ProjectionStatus[] = options.projections.map(({ name, version }) => ({ name, version, position: -1n, lag: 0 }));
-  let worker: Worker | undefined;
+  let port: MessagePort | undefined;
   let stopping = false;
   let stopped: (() => void) | undefined;
   const rebuilds = new Map<number, { onProgress?: (progress: RebuildProgress) => void; resolve: (position: bigint) => void; reject: (error: Error) => void }>();
@@ -73,11 +75,10 @@ export function projectionThread(options: ProjectionThreadOptions): ProjectionRu
     }
   };
 
-  const send = (message: ToProjectionThread) => worker?.postMessage(message);
+  const send = (message: ToProjectionThread) => port?.postMessage(message);
 
   return {
     async start() {
-      const commits = commitNotices(options.eventsFile);
       const setup: ProjectionThreadSetup = {
         eventsFile: resolve(options.eventsFile),
         readModelsFile: resolve(options.readModelsFile),
@@ -86,45 +87,41 @@ export function projectionThread(options: ProjectionThreadOptions): ProjectionRu
         projections: options.projections.map((p) => p.name),
         iamProjections: [...options.iamProjections],
         logLevel: options.logLevel,
-        commits,
       };
-      const thread = spawnWorker(import.meta.url, 'projection-thread-worker', { workerData: setup, transferList: [commits] });
-      worker = thread;
+      const here = fileURLToPath(import.meta.url);
+      const host = new URL(`./projection-host${extname(here)}`, import.meta.url).href;
+      const guest = hostOnWriterThread(options.eventsFile, host, setup);
+      port = guest;
       await new Promise<void>((started, failed) => {
-        thread.on('message', (message: FromProjectionThread) => {
+        guest.on('message', (message: FromProjectionThread) => {
           if (message.kind === 'started') started();
-          else if (message.kind === 'failed') failed(new Error(`the projection thread could not start: ${message.error}`));
+          else if (message.kind === 'failed') failed(new Error(`the projections could not start: ${message.error}`));
           else onMessage(message);
         });
-        thread.once('error', failed);
-        thread.once('exit', (code) => failed(new Error(`the projection thread exited (${code}) while starting`)));
+        guest.once('close', () => failed(new Error('the event log writer thread ended while the projections started')));
       });
-      thread.on('error', (error) => {
-        options.logger.error({ err: error }, 'the projection thread failed');
-        failAll(`projection thread failed: ${error.message}`);
-      });
-      thread.on('exit', (code) => {
+      guest.on('close', () => {
         if (stopping) return;
-        options.logger.error({ code }, 'the projection thread exited');
-        failAll(`projection thread exited (${code})`);
+        options.logger.error('the projections on the event log writer thread ended');
+        failAll('the event log writer thread ended');
       });
-      // The platform stops it explicitly; an idle thread must not keep the process alive.
-      thread.unref();
+      // The platform stops it explicitly; an idle port must not keep the process alive.
+      guest.unref();
     },
 
     async stop() {
-      if (!worker || stopping) return;
+      if (!port || stopping) return;
       stopping = true;
-      const thread = worker;
+      const guest = port;
       const done = new Promise<void>((resolve) => {
         stopped = resolve;
-        thread.once('exit', () => resolve());
+        guest.once('close', () => resolve());
       });
-      // Unreferenced, the thread's answer would not keep this process waiting for it.
-      thread.ref();
+      // Unreferenced, the host's answer would not keep this process waiting for it.
+      guest.ref();
       send({ kind: 'stop' });
       await done;
-      await thread.terminate();
+      guest.close();
       waiters.cancelAll();
     },
 
@@ -135,12 +132,12 @@ export function projectionThread(options: ProjectionThreadOptions): ProjectionRu
     rebuild(name: string, onProgress?: (progress: RebuildProgress) => void) {
       if (!status.some((s) => s.name === name)) return Promise.reject(new Error(`unknown projection ${name}`));
       const id = nextRebuild++;
-      worker?.ref();
+      port?.ref();
       return new Promise<bigint>((resolve, reject) => {
         rebuilds.set(id, { onProgress, resolve, reject });
         send({ kind: 'rebuild', id, name });
       }).finally(() => {
-        if (rebuilds.size === 0 && !stopping) worker?.unref();
+        if (rebuilds.size === 0 && !stopping) port?.unref();
       });
     },
 

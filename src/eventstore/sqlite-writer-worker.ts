@@ -5,6 +5,7 @@
  * a thread costs far more than a commit. Requests are answered in the order they arrive.
  */
 import type Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { logWriter, type LogWriter } from './sqlite-batch.js';
 import { openLogConnection } from './sqlite-connection.js';
@@ -12,11 +13,25 @@ import type { WriterReply, WriterRequest } from './sqlite-writer.js';
 
 const port = parentPort!;
 const connections = new Map<number, { db: Database.Database; writer: LogWriter; filename: string }>();
-/** Ports told of every commit to their file (the projection thread's, see commitNotices). */
-const watchers = new Set<{ filename: string; port: MessagePort }>();
+/** Told of every commit, by file name: the guests of this thread (see hostOnWriterThread). */
+const commits = new EventEmitter().setMaxListeners(0);
 
-function noticeCommit(filename: string) {
-  for (const watcher of watchers) if (watcher.filename === filename) watcher.port.postMessage(0);
+interface Guest {
+  hostOnWriterThread(setup: unknown, port: MessagePort, onCommit: (listener: () => void) => () => void): void;
+}
+
+function host(filename: string, module: string, setup: unknown, guestPort: MessagePort) {
+  const onCommit = (listener: () => void) => {
+    commits.on(filename, listener);
+    return () => void commits.off(filename, listener);
+  };
+  import(module).then(
+    (guest: Guest) => guest.hostOnWriterThread(setup, guestPort, onCommit),
+    (error: Error) => {
+      guestPort.postMessage({ kind: 'failed', error: error.message });
+      guestPort.close();
+    },
+  );
 }
 
 function handle(request: WriterRequest): WriterReply {
@@ -25,20 +40,16 @@ function handle(request: WriterRequest): WriterReply {
     connections.set(request.connection, { db, writer: logWriter(db), filename: request.filename });
     return { id: request.id, outcomes: [] };
   }
-  if (request.kind === 'watch') {
-    const watcher = { filename: request.filename, port: request.port };
-    watchers.add(watcher);
-    request.port.on('close', () => watchers.delete(watcher));
-    // Notices must not keep this thread alive on their own.
-    request.port.unref();
+  if (request.kind === 'host') {
+    host(request.filename, request.module, request.setup, request.port);
     return { id: request.id, outcomes: [] };
   }
   const connection = connections.get(request.connection);
   if (!connection) throw new Error('the writer connection is not open');
   if (request.kind === 'append') {
     const outcomes = connection.writer.appendBatch(request.batch, request.createdAt);
-    // Before the reply: the projection thread starts reading while the main thread settles.
-    if (outcomes.some((outcome) => 'ok' in outcome)) noticeCommit(connection.filename);
+    // After the reply (posted by the caller): guests' listeners only schedule their work.
+    if (outcomes.some((outcome) => 'ok' in outcome)) queueMicrotask(() => commits.emit(connection.filename));
     return { id: request.id, outcomes };
   }
   if (request.kind === 'retention') connection.writer.setRetention(request.stream, request.retention);

@@ -18,7 +18,7 @@ export type WriterRequest = Addressed<
   | { kind: 'append'; batch: AppendRequest[]; createdAt: number }
   | { kind: 'retention'; stream: string; retention: StreamRetention }
   | { kind: 'close' }
-  | { kind: 'watch'; filename: string; port: MessagePort }
+  | { kind: 'host'; filename: string; module: string; setup: unknown; port: MessagePort }
 >;
 export type WriterReply = { id: number; outcomes: AppendOutcome[] } | { id: number; error: string };
 type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
@@ -66,14 +66,16 @@ export function threadWriter(filename: string): SqliteWriter {
 }
 
 /**
- * A port that receives a message right after each commit that appended to `filename`, sent by the
- * writer thread itself: the projection thread learns of a commit without waiting for this
- * (busy) event loop to hand it on. Closing the port ends the notices.
+ * Runs `module`'s `hostOnWriterThread(setup, port, onCommit)` on the writer thread, where
+ * `onCommit` calls its listener right after each commit that appended to `filename`, in the same
+ * turn as the append's reply: the guest (the projections, src/composition/projection-thread.ts)
+ * goes on with the work a commit calls for without waking another thread. Returns this side of
+ * the guest's port. The writer's module knows nothing of its guest but its URL.
  */
-export function commitNotices(filename: string): MessagePort {
+export function hostOnWriterThread(filename: string, module: string, setup: unknown): MessagePort {
   if (!thread || thread.failed()) thread = startWriterThread();
   const { port1, port2 } = new MessageChannel();
-  thread.send({ kind: 'watch', connection: -1, filename: resolve(filename), port: port2 }, [port2]).catch(() => port1.close());
+  thread.send({ kind: 'host', connection: -1, filename: resolve(filename), module, setup, port: port2 }, [port2]).catch(() => port1.close());
   return port1;
 }
 
