@@ -101,8 +101,9 @@ function summary(rounds: Figures[], ratios?: number[]) {
 
 /**
  * Append → visible: from an append's acknowledgement until the projections have applied it, with
- * the runner the platform uses on the embedded stores (`thread`: the projection thread) and, in the
- * same run for comparison, the in-process runner it replaced (`in_process`).
+ * the runner the platform uses on the embedded stores (`thread`: the projections on the log's
+ * writer thread) and, in the same run for comparison, the in-process runner it replaced
+ * (`in_process`).
  */
 async function projectionLag(kind: 'thread' | 'in_process') {
   const dir = mkdtempSync(join(tmpdir(), 'bench-lag-'));

@@ -1,8 +1,8 @@
 /**
  * Every projection of the platform, per area, in one module that imports nothing but the
  * projections: the composition of each area hands its list to the runner, the rebuild CLI
- * rebuilds them, and the projection thread (src/projection/runner-worker.ts) builds them from here
- * without loading any area's routes.
+ * rebuilds them, and the projection host on the writer thread (projection-host.ts) builds them
+ * from here without loading any area's routes.
  */
 import { alertRulesProjection } from '../../projections/alert-rules.js';
 import { channelsProjection } from '../../projections/channels.js';

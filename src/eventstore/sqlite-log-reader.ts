@@ -1,8 +1,8 @@
 /**
- * A read-only view of the embedded log for another thread of this process (the projection
- * thread): its own connection, subscriptions woken by the writer thread's commit notices
- * (commitNotices in sqlite-writer.ts) and, as a fallback, by polling. Appending is refused: the
- * process's one appending store is openSqliteEventStore on the main thread.
+ * A read-only view of the embedded log for another part of this process (the projections on the
+ * writer thread): its own connection, subscriptions woken right after each commit (the `onCommit`
+ * of hostOnWriterThread in sqlite-writer.ts) and, as a fallback, by polling. Appending is refused:
+ * the process's one appending store is openSqliteEventStore on the main thread.
  */
 import { EventEmitter } from 'node:events';
 import { EventStoreUnavailableError, type EventStore } from './port.js';

@@ -1,7 +1,7 @@
 /**
  * The read side of the embedded log over one connection: stream and global reads, the head, and
  * subscriptions woken by commit notices. The store (sqlite.ts) reads through it on the main
- * thread; the projection thread (src/projection/runner-worker.ts) reads through its own.
+ * thread; the projections on the writer thread (src/composition/projection-host.ts) through their own.
  */
 import type Database from 'better-sqlite3';
 import type { EventStore, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';

@@ -24,7 +24,7 @@ export interface ProjectionRunnerDeps {
   readStore: ReadStore;
   projections: Projection[];
   logger: Logger;
-  /** Told each time read-your-writes waiters are released up to a position (the projection thread reports it). */
+  /** Told each time read-your-writes waiters are released up to a position (the projections on the writer thread report it to the main thread). */
   onAdvance?: (position: bigint) => void;
 }
 
@@ -41,7 +41,7 @@ export interface ProjectionStatus {
   failing?: string | undefined;
 }
 
-/** The in-process runner below, or the embedded stores' projection thread (src/composition/projection-thread.ts). */
+/** The in-process runner below, or the embedded stores' projections on the log's writer thread (src/composition/projection-thread.ts). */
 export interface ProjectionRunner {
   start(): Promise<void>;
   stop(): Promise<void>;
