@@ -6,7 +6,7 @@
  * LOG_LEVEL) are both up; each of three rounds loads hello, create and list in turn, and the
  * figures are the medians of the rounds, so every ratio compares loads of the same minute on this
  * shared machine. Server CPU per request comes from /proc (user + system of the whole process, its
- * threads included). Afterwards every 2xx create is looked up in the event log.
+ * threads included, and of its main thread alone). Afterwards every 2xx create is looked up in the event log.
  * Writes bench/results/commands.json. Run: npm run bench (or npx tsx bench/commands.ts).
  * BENCH_CPU_PROF=dir writes a V8 CPU profile of the platform process into dir (with BENCH_ONLY=create
  * or list, of that route alone; bench/profile-breakdown.ts sorts it into components).
@@ -20,6 +20,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { channelsProjection } from '../projections/channels.js';
+import { iamChangeStamps } from '../src/auth/iam-change-stamps.js';
+import { projectionThread } from '../src/composition/projection-thread.js';
 import { secretBox } from '../src/secrets/secret-box.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createProjectionRunner } from '../src/projection/runner.js';
@@ -27,7 +29,6 @@ import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { devToken, freePort } from '../test/support/platform-process.js';
 import { machine, percentile } from './support/machine.js';
 
-const channels = channelsProjection(secretBox(randomBytes(32)));
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -40,7 +41,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
  * linked) loaded in the same rounds: before/after figures of one run on this shared machine.
  */
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
-/** Profiling: load only one route (create or list), so the profile is that route's alone. */
+/** Profiling: load only one route (create or list), so the profile is that route's alone; `lag`: only the projection lag. */
 const ONLY = process.env.BENCH_ONLY;
 
 async function startProcess(args: string[], env: Record<string, string>, cwd = '.') {
@@ -52,9 +53,10 @@ async function startProcess(args: string[], env: Record<string, string>, cwd = '
   return child;
 }
 
-/** CPU seconds (user + system, all threads) the process has used so far. */
-function cpuSeconds(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** CPU seconds (user + system) used so far: by all threads of the process, or (`/task/<pid>`) by its main thread. */
+function cpuSeconds(child: ChildProcess, mainThreadOnly = false): number {
+  const path = mainThreadOnly ? `/proc/${child.pid}/task/${child.pid}/stat` : `/proc/${child.pid}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
@@ -64,13 +66,18 @@ async function load(server: ChildProcess, options: autocannon.Options) {
   // Warm up first (JIT, caches, the JWKS fetch), then measure.
   await autocannon({ duration: 2, connections: CONNECTIONS, ...options });
   const cpuBefore = cpuSeconds(server);
+  const mainBefore = cpuSeconds(server, true);
   const result = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...options });
   const cpu = cpuSeconds(server) - cpuBefore;
+  const mainCpu = cpuSeconds(server, true) - mainBefore;
+  const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, result.requests.total));
   return {
     requests_per_second: Math.round(result.requests.average),
     latency_p50_ms: result.latency.p50,
     latency_p99_ms: result.latency.p99,
-    server_cpu_us_per_request: Math.round((cpu * 1e6) / Math.max(1, result.requests.total)),
+    server_cpu_us_per_request: perRequest(cpu),
+    // The event loop's share: what bounds throughput when the other threads have a core of their own.
+    main_thread_cpu_us_per_request: perRequest(mainCpu),
     non_2xx: result.non2xx,
     errors: result.errors,
   };
@@ -86,16 +93,33 @@ function summary(rounds: Figures[], ratios?: number[]) {
   return {
     ...middle,
     server_cpu_us_per_request: median(rounds.map((r) => r.server_cpu_us_per_request)),
+    main_thread_cpu_us_per_request: median(rounds.map((r) => r.main_thread_cpu_us_per_request)),
     ...(ratios ? { ratio_to_bare_koa: +median(ratios).toFixed(3), ratio_per_round: ratios.map((r) => +r.toFixed(3)) } : {}),
     requests_per_second_per_round: rounds.map((r) => r.requests_per_second),
   };
 }
 
-async function projectionLag() {
+/**
+ * Append → visible: from an append's acknowledgement until the projections have applied it, with
+ * the runner the platform uses on the embedded stores (`thread`: the projections on the log's
+ * writer thread) and, in the same run for comparison, the in-process runner it replaced
+ * (`in_process`).
+ */
+async function projectionLag(kind: 'thread' | 'in_process') {
   const dir = mkdtempSync(join(tmpdir(), 'bench-lag-'));
-  const eventStore = openSqliteEventStore({ filename: join(dir, 'events.db') });
-  const readStore = openSqliteReadStore(join(dir, 'read.db'));
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [channels], logger: pino({ level: 'silent' }) });
+  const key = randomBytes(32);
+  const files = { eventsFile: join(dir, 'events.db'), readModelsFile: join(dir, 'read.db') };
+  const eventStore = openSqliteEventStore({ filename: files.eventsFile });
+  const readStore = openSqliteReadStore(files.readModelsFile);
+  const logger = pino({ level: 'silent' });
+  const channels = channelsProjection(secretBox(key));
+  const runner =
+    kind === 'thread'
+      ? projectionThread({
+          ...files, secrets: { key, previousKeys: [] }, secretsKeyFile: join(dir, 'secrets.key'), projections: [channels],
+          iamProjections: new Set(), stamps: iamChangeStamps(), logLevel: 'silent', logger,
+        })
+      : createProjectionRunner({ eventStore, readStore, projections: [channels], logger });
   await runner.start();
   const lags: number[] = [];
   const metadata = { tenantId: '00000000-0000-4000-8000-000000000001', actor: 'bench', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() };
@@ -153,6 +177,11 @@ async function startPlatform(dir: string, profileDir?: string) {
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 async function main() {
+  if (ONLY === 'lag') {
+    // The lag alone, printed (no results file): quick comparisons of the runners.
+    console.log(JSON.stringify({ thread: await projectionLag('thread'), in_process: await projectionLag('in_process') }));
+    return;
+  }
   const loadBefore = loadavg().map((l) => +l.toFixed(2));
   const helloPort = await freePort();
   const hello = await startProcess(['--import', 'tsx', 'bench/support/hello-koa.ts'], { PORT: String(helloPort) });
@@ -184,7 +213,7 @@ async function main() {
   const baselineCheck = baseline && checkAcknowledgedCreates(baseline.dataDir, baseline.acknowledged);
 
   const ratios = (route: Figures[]) => route.map((r, i) => r.requests_per_second / rounds.hello[i]!.requests_per_second);
-  const lag = await projectionLag();
+  const lag = { ...(await projectionLag('thread')), in_process_runner_same_run: await projectionLag('in_process') };
   const results = {
     benchmark: 'commands',
     date: new Date().toISOString(),

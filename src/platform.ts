@@ -6,12 +6,12 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { alertingProjections, composeAlerting } from './composition/alerting.js';
+import { composeAlerting } from './composition/alerting.js';
 import type { PlatformArea } from './composition/area.js';
-import { composeIam, iamProjections } from './composition/iam.js';
-import { composeNotifications, notificationProjections } from './composition/notifications.js';
-import { composeSchedules, scheduleProjections } from './composition/schedules.js';
-import { composeSync, syncProjections } from './composition/sync.js';
+import { composeIam } from './composition/iam.js';
+import { composeNotifications } from './composition/notifications.js';
+import { composeSchedules } from './composition/schedules.js';
+import { composeSync } from './composition/sync.js';
 import { composeEscalation } from './composition/escalation.js';
 import type { EscalationManager } from './process/escalation/escalation-manager.js';
 import type { NotifyPort } from './gateways/notify/port.js';
@@ -48,14 +48,14 @@ import type Router from '@koa/router';
 import { ensurePrivateDirectory } from './eventstore/private-files.js';
 import { createLogger } from './logger.js';
 import { createPlatformMetrics } from './metrics.js';
-import { createProjectionRunner } from './projection/runner.js';
-import type { Projection } from './projection/projection.js';
+import { createProjectionRunner, type ProjectionRunner } from './projection/runner.js';
+import { projectionThread } from './composition/projection-thread.js';
 import type { ReadStore } from './readstore/port.js';
 import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
 /** Every read model of the platform (also what `npm run rebuild` rebuilds); secrets seal channel docs. */
-export const projectionsOf = (secrets: SecretBox): Projection[] => [...notificationProjections(secrets), ...iamProjections, ...scheduleProjections, ...alertingProjections, ...syncProjections];
+export { projectionsOf } from './composition/read-models.js';
 
 /**
  * EventStoreDB when EVENTSTORE_URL is set, MongoDB when MONGODB_URL is set; SQLite files in DATA_DIR
@@ -74,6 +74,9 @@ export async function openStores(config: Config): Promise<{ eventStore: EventSto
     : openSqliteReadStore(join(config.dataDir, 'read-models.db'));
   return { eventStore, readStore, secrets };
 }
+
+/** Both stores are the SQLite files in DATA_DIR (what openStores opens when neither URL is set). */
+const embeddedStores = (config: Config) => !config.eventStoreUrl && !config.mongodb;
 
 /** How long in-flight requests may take to finish on stop before their connections are cut. */
 export const SHUTDOWN_DRAIN_MS = 5_000;
@@ -101,7 +104,7 @@ export interface RunningPlatform {
   devClient?: ClientRegistration;
   eventStore: EventStore;
   readStore: ReadStore;
-  runner: ReturnType<typeof createProjectionRunner>;
+  runner: ProjectionRunner;
   routers: ReturnType<typeof createApp>['routers'];
   /** The routers served without a token (health, metrics, identity provider, API document). */
   publicRouters: Router[];
@@ -200,9 +203,15 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation, sync, assistant];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
-  const runner = createProjectionRunner({
-    eventStore, readStore: reportingIamCommits(readStore, iamProjectionNames, iamStamps), projections: areas.flatMap((area) => area.projections), logger,
-  });
+  const projections = areas.flatMap((area) => area.projections);
+  // Embedded stores: the projections and their read-model writes run on a thread of their own.
+  const runner: ProjectionRunner = embeddedStores(config)
+    ? projectionThread({
+      eventsFile: join(config.dataDir, 'events.db'), readModelsFile: join(config.dataDir, 'read-models.db'),
+      secrets: config.secrets, secretsKeyFile: join(config.dataDir, 'secrets.key'),
+      projections, iamProjections: iamProjectionNames, stamps: iamStamps, logLevel: config.logLevel, logger,
+    })
+    : createProjectionRunner({ eventStore, readStore: reportingIamCommits(readStore, iamProjectionNames, iamStamps), projections, logger });
   await runner.start();
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.

@@ -48,6 +48,25 @@ test('decisions are cached per principal until an IAM change in its tenant', asy
   t.is(fake.calls(), 4, 'the roles claim is part of the key');
 });
 
+test('one principal object (what the authenticator hands every request with a token): remembered, and never stale', async (t) => {
+  // A client without a user record (the dev client): nothing to look up beyond the first request.
+  const fake = fakeLookup({ standing: 'no_record', levels: { roles: [{ id: 'admin', permissions: { 'iam:read': 'allow' } }] } });
+  const stamps = iamChangeStamps();
+  const resolver = iamPermissionResolver({ lookup: fake.lookup, stamps });
+  const client = Object.freeze(principal('t1', 'client-1', ['admin']));
+  for (let request = 0; request < 5; request++) {
+    t.is((await resolver.resolve(client)).standing, 'no_record');
+    t.true(await resolver.can(client, 'iam:read'));
+  }
+  t.is(fake.calls(), 1, 'a non-user principal is remembered like a user');
+  fake.set({ standing: 'no_record', levels: {} });
+  stamps.changed('t1');
+  t.false(await resolver.can(client, 'iam:read'), 'the same object sees an IAM change in its tenant at once');
+  t.is(fake.calls(), 2);
+  t.false(await resolver.can(principal('t1', 'client-1', ['admin']), 'iam:read'), 'an equal principal object shares the entry');
+  t.is(fake.calls(), 2);
+});
+
 test('a computation that overlaps a commit is not reused afterwards', async (t) => {
   const fake = fakeLookup({ standing: 'active', levels: { overrides: { 'iam:read': 'allow' } } });
   const stamps = iamChangeStamps();

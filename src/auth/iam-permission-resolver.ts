@@ -33,17 +33,28 @@ export function iamPermissionResolver(deps: { lookup: PermissionSourcesLookup; s
   // The roles claim is part of the key: it is the role level of a principal without a user record.
   const keyOf = (p: Principal) => `${p.tenantId}\u0000${p.userId}\u0000${p.roles.join('\u0001')}`;
 
+  // The authenticator hands one frozen principal object to every request with the same token, and a
+  // request asks twice (inactive-user check, permission check): found by the object itself, the
+  // entry costs neither the key's string nor a map lookup by it. Same stamp rule as the cache.
+  const byPrincipal = new WeakMap<Principal, ResolvedPrincipal & { stamp: string }>();
+
   async function resolve(principal: Principal): Promise<ResolvedPrincipal> {
-    const key = keyOf(principal);
     const stamp = deps.stamps.stampOf(principal.tenantId);
+    const known = byPrincipal.get(principal);
+    if (known && known.stamp === stamp) return known;
+    const key = keyOf(principal);
     const cached = cache.get(key);
-    if (cached && cached.stamp === stamp) return cached;
+    if (cached && cached.stamp === stamp) {
+      byPrincipal.set(principal, cached);
+      return cached;
+    }
     const { standing, levels } = await deps.lookup.forPrincipal(principal);
     const entry = { stamp, standing, effective: effectivePermissions(levels) };
     cache.delete(key);
     cache.set(key, entry);
     // Map keeps insertion order: the first key is the least recently computed one.
     if (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
+    byPrincipal.set(principal, entry);
     return entry;
   }
 

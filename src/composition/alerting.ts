@@ -7,8 +7,7 @@ import type { Registry } from 'prom-client';
 import { alertRuleCommandRoutes } from '../../commands/alert-rule-routes.js';
 import { incidentCommandRoutes } from '../../commands/incident-routes.js';
 import { resolveIncidentForRule } from '../../commands/incidents.js';
-import { ALERT_RULES, alertRulesProjection, type AlertRuleDoc } from '../../projections/alert-rules.js';
-import { incidentsProjection } from '../../projections/incidents.js';
+import { ALERT_RULES, type AlertRuleDoc } from '../../projections/alert-rules.js';
 import { alertRuleQueryRoutes, alertRuleView, findRule } from '../../queries/alert-rules.js';
 import { incidentStreamRoutes } from '../../queries/incident-stream.js';
 import { incidentQueryRoutes } from '../../queries/incidents.js';
@@ -22,8 +21,7 @@ import { countResolution, createEvaluator, createEvaluatorInstruments } from '..
 import { scheduleEvaluator } from '../process/evaluator-schedule.js';
 import type { ReadStore } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
-
-export const alertingProjections = [alertRulesProjection, incidentsProjection];
+import { alertingProjections } from './read-models.js';
 
 export interface AlertingDeps {
   config: Config;

@@ -11,10 +11,7 @@ import { userInvitations } from '../../commands/user-invitations.js';
 import { userOverrideRoutes } from '../../commands/user-override-routes.js';
 import { userCommandRoutes } from '../../commands/user-routes.js';
 import { userDecider } from '../../commands/users.js';
-import { groupsProjection } from '../../projections/groups.js';
-import { rolesProjection } from '../../projections/roles.js';
-import { tenantDefaultsProjection } from '../../projections/tenant-defaults.js';
-import { USERS, usersProjection } from '../../projections/users.js';
+import { USERS } from '../../projections/users.js';
 import { findGroup, findGroupsAmong, groupGrants, groupQueryRoutes, groupView } from '../../queries/groups.js';
 import { findRole, roleGrants, roleQueryRoutes, roleView } from '../../queries/roles.js';
 import { tenantDefaults, tenantDefaultsQueryRoutes, tenantDefaultsView } from '../../queries/tenant-defaults.js';
@@ -31,11 +28,10 @@ import { handleCommand, type CommandDeps } from '../commanding/command-handler.j
 import { userStream } from '../events/user.js';
 import type { IdentityProvider } from '../gateways/identity/port.js';
 import type { ApiModule } from '../http/app.js';
-import type { Projection } from '../projection/projection.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
+import { iamProjections } from './read-models.js';
 
-export const iamProjections: Projection[] = [usersProjection, groupsProjection, rolesProjection, tenantDefaultsProjection];
 
 export interface IamDeps extends CommandDeps {
   reader: ReadModelReader;

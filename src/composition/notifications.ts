@@ -1,8 +1,6 @@
 /** Composition of notification channels and escalation policies: routes over their read models. */
 import { channelCommandRoutes } from '../../commands/channel-routes.js';
 import { escalationPolicyCommandRoutes } from '../../commands/escalation-policy-routes.js';
-import { channelsProjection } from '../../projections/channels.js';
-import { escalationPoliciesProjection } from '../../projections/escalation-policies.js';
 import { channelQueryRoutes, channelView, findChannel } from '../../queries/channels.js';
 import { enabledRulesUsingPolicy, unknownTargetErrors } from '../../queries/escalation-policy-references.js';
 import { escalationPolicyQueryRoutes, escalationPolicyView, findEscalationPolicy, policiesReferencingChannel } from '../../queries/escalation-policies.js';
@@ -14,9 +12,8 @@ import { channelTarget } from '../process/escalation/target-resolution.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { PlatformArea } from './area.js';
+import { notificationProjections } from './read-models.js';
 
-/** The channels read model seals secrets with the same box as the event log. */
-export const notificationProjections = (secrets: SecretBox) => [channelsProjection(secrets), escalationPoliciesProjection];
 
 /** What a test send says: clearly a test, with every field a real alert has. */
 const sampleAlert = (publicUrl: string, at: Date): AlertMessage => ({

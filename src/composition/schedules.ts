@@ -1,14 +1,12 @@
 /** Composition of on-call schedules: routes over the schedules read model, users checked against the users read model. */
 import { scheduleCommandRoutes } from '../../commands/schedule-routes.js';
-import { schedulesProjection } from '../../projections/schedules.js';
 import { USERS, type UserDoc } from '../../projections/users.js';
 import { policiesWithTarget } from '../../queries/escalation-policies.js';
 import { findSchedule, scheduleQueryRoutes, scheduleView } from '../../queries/schedules.js';
 import type { CommandDeps } from '../commanding/command-handler.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
-
-export const scheduleProjections = [schedulesProjection];
+import { scheduleProjections } from './read-models.js';
 
 export function composeSchedules(deps: { commandDeps: CommandDeps; reader: ReadModelReader }): PlatformArea {
   const { commandDeps, reader } = deps;

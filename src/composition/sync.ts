@@ -4,7 +4,7 @@
  */
 import type { Registry } from 'prom-client';
 import { syncCommandRoutes } from '../../commands/sync-routes.js';
-import { SYNC_HISTORY, SYNC_JOBS_COLLECTION, syncJobDocId, syncProjection, type SyncJobDoc } from '../../projections/sync.js';
+import { SYNC_HISTORY, SYNC_JOBS_COLLECTION, syncJobDocId, type SyncJobDoc } from '../../projections/sync.js';
 import { syncQueryRoutes } from '../../queries/sync.js';
 import { syncStreamRoutes } from '../../queries/sync-stream.js';
 import type { CommandDeps } from '../commanding/command-handler.js';
@@ -20,8 +20,7 @@ import { openSyncStore } from '../syncstore/open.js';
 import type { SyncStore } from '../syncstore/store.js';
 import { loadOrCreateInstanceId } from '../instance-id.js';
 import type { PlatformArea } from './area.js';
-
-export const syncProjections = [syncProjection];
+import { syncProjections } from './read-models.js';
 
 export interface SyncComposition extends PlatformArea {
   store: SyncStore;

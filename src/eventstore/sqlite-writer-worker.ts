@@ -5,23 +5,53 @@
  * a thread costs far more than a commit. Requests are answered in the order they arrive.
  */
 import type Database from 'better-sqlite3';
-import { parentPort } from 'node:worker_threads';
+import { EventEmitter } from 'node:events';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import { logWriter, type LogWriter } from './sqlite-batch.js';
 import { openLogConnection } from './sqlite-connection.js';
 import type { WriterReply, WriterRequest } from './sqlite-writer.js';
 
 const port = parentPort!;
-const connections = new Map<number, { db: Database.Database; writer: LogWriter }>();
+const connections = new Map<number, { db: Database.Database; writer: LogWriter; filename: string }>();
+/** Told of every commit, by file name: the guests of this thread (see hostOnWriterThread). */
+const commits = new EventEmitter().setMaxListeners(0);
+
+interface Guest {
+  hostOnWriterThread(setup: unknown, port: MessagePort, onCommit: (listener: () => void) => () => void): void;
+}
+
+function host(filename: string, module: string, setup: unknown, guestPort: MessagePort) {
+  const onCommit = (listener: () => void) => {
+    commits.on(filename, listener);
+    return () => void commits.off(filename, listener);
+  };
+  import(module).then(
+    (guest: Guest) => guest.hostOnWriterThread(setup, guestPort, onCommit),
+    (error: Error) => {
+      guestPort.postMessage({ kind: 'failed', error: error.message });
+      guestPort.close();
+    },
+  );
+}
 
 function handle(request: WriterRequest): WriterReply {
   if (request.kind === 'open') {
     const db = openLogConnection(request.filename);
-    connections.set(request.connection, { db, writer: logWriter(db) });
+    connections.set(request.connection, { db, writer: logWriter(db), filename: request.filename });
+    return { id: request.id, outcomes: [] };
+  }
+  if (request.kind === 'host') {
+    host(request.filename, request.module, request.setup, request.port);
     return { id: request.id, outcomes: [] };
   }
   const connection = connections.get(request.connection);
   if (!connection) throw new Error('the writer connection is not open');
-  if (request.kind === 'append') return { id: request.id, outcomes: connection.writer.appendBatch(request.batch, request.createdAt) };
+  if (request.kind === 'append') {
+    const outcomes = connection.writer.appendBatch(request.batch, request.createdAt);
+    // After the reply (posted by the caller): guests' listeners only schedule their work.
+    if (outcomes.some((outcome) => 'ok' in outcome)) queueMicrotask(() => commits.emit(connection.filename));
+    return { id: request.id, outcomes };
+  }
   if (request.kind === 'retention') connection.writer.setRetention(request.stream, request.retention);
   else {
     connections.delete(request.connection);

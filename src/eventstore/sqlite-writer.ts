@@ -6,9 +6,9 @@
  * in-process.
  */
 import type Database from 'better-sqlite3';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { resolve } from 'node:path';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { spawnWorker } from '../spawn-worker.js';
 import type { StreamRetention } from './port.js';
 import { logWriter, type AppendOutcome, type AppendRequest } from './sqlite-batch.js';
 
@@ -18,6 +18,7 @@ export type WriterRequest = Addressed<
   | { kind: 'append'; batch: AppendRequest[]; createdAt: number }
   | { kind: 'retention'; stream: string; retention: StreamRetention }
   | { kind: 'close' }
+  | { kind: 'host'; filename: string; module: string; setup: unknown; port: MessagePort }
 >;
 export type WriterReply = { id: number; outcomes: AppendOutcome[] } | { id: number; error: string };
 type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
@@ -46,7 +47,7 @@ export function threadWriter(filename: string): SqliteWriter {
   if (!thread || thread.failed()) thread = startWriterThread();
   const { send } = thread;
   const connection = connections++;
-  const opened = send({ kind: 'open', connection, filename });
+  const opened = send({ kind: 'open', connection, filename: resolve(filename) });
   opened.catch(() => {}); // reported by the first request that needs the connection
   return {
     appendBatch: async (batch, createdAt) => {
@@ -64,13 +65,27 @@ export function threadWriter(filename: string): SqliteWriter {
   };
 }
 
+/**
+ * Runs `module`'s `hostOnWriterThread(setup, port, onCommit)` on the writer thread, where
+ * `onCommit` calls its listener right after each commit that appended to `filename`, in the same
+ * turn as the append's reply: the guest (the projections, src/composition/projection-thread.ts)
+ * goes on with the work a commit calls for without waking another thread. Returns this side of
+ * the guest's port. The writer's module knows nothing of its guest but its URL.
+ */
+export function hostOnWriterThread(filename: string, module: string, setup: unknown): MessagePort {
+  if (!thread || thread.failed()) thread = startWriterThread();
+  const { port1, port2 } = new MessageChannel();
+  thread.send({ kind: 'host', connection: -1, filename: resolve(filename), module, setup, port: port2 }, [port2]).catch(() => port1.close());
+  return port1;
+}
+
 interface WriterThread {
-  send(request: Request): Promise<AppendOutcome[]>;
+  send(request: Request, transfer?: MessagePort[]): Promise<AppendOutcome[]>;
   failed(): boolean;
 }
 
 function startWriterThread(): WriterThread {
-  const worker = spawnWorker();
+  const worker = spawnWorker(import.meta.url, 'sqlite-writer-worker');
   const outstanding = new Map<number, { resolve: (outcomes: AppendOutcome[]) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
@@ -91,24 +106,14 @@ function startWriterThread(): WriterThread {
   worker.on('error', (error) => fail(error));
   worker.on('exit', (code) => fail(new Error(`the event log writer thread exited (${code})`)));
   return {
-    send: (request) =>
+    send: (request, transfer) =>
       new Promise<AppendOutcome[]>((resolve, reject) => {
         if (failure) return reject(failure);
         const id = nextId++;
         outstanding.set(id, { resolve, reject });
         worker.ref();
-        worker.postMessage({ ...request, id });
+        worker.postMessage({ ...request, id }, transfer);
       }),
     failed: () => failure !== undefined,
   };
-}
-
-function spawnWorker(): Worker {
-  const here = fileURLToPath(import.meta.url);
-  const entry = new URL(`./sqlite-writer-worker${extname(here)}`, import.meta.url);
-  if (extname(here) !== '.ts') return new Worker(entry);
-  // Run from TypeScript sources (tsx): tsx's loader does not reach worker threads (tsx issue 354),
-  // so the thread registers it before it loads its entry.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true });
 }

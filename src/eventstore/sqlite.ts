@@ -16,14 +16,9 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
 } from './port.js';
-import { pollingSubscription } from './polling-subscription.js';
-import { SCHEMA, type EventRow, rowToEvent } from './sqlite-schema.js';
+import { SCHEMA } from './sqlite-schema.js';
+import { sqliteLogReads } from './sqlite-log-reads.js';
 import { serialiseAppend, type SerialisedEvent } from './sqlite-serialise.js';
 import { preparePrivateSqliteFile } from './private-files.js';
 import { openLogConnection } from './sqlite-connection.js';
@@ -55,34 +50,26 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   db.exec(SCHEMA);
   const writer = options.filename === ':memory:' ? inProcessWriter(db) : threadWriter(options.filename);
 
-  const statements = {
-    streamRetention: db.prepare<[string], { max_count: number | null; max_age_s: number | null }>(
-      'SELECT max_count, max_age_s FROM stream_retention WHERE stream = ?',
-    ),
-    head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
-  };
-
-  // Reads are built per shape and cached. LIMIT is written into the text rather than bound: SQLite
-  // re-plans a statement whose bound LIMIT or range parameters change (STAT4), which costs more
-  // than the read itself.
-  const readStatements = new Map<string, ReturnType<typeof db.prepare<unknown[], EventRow>>>();
-  const readStatement = (sql: string) => {
-    let statement = readStatements.get(sql);
-    if (!statement) readStatements.set(sql, (statement = db.prepare<unknown[], EventRow>(sql)));
-    return statement;
-  };
-  const limitClause = (maxCount: number | undefined) => {
-    if (maxCount === undefined) return '';
-    if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new Error(`maxCount must be a non-negative integer, got ${maxCount}`);
-    return ` LIMIT ${maxCount}`;
-  };
-
   const committed = new EventEmitter().setMaxListeners(0);
   let pending: PendingAppend[] = [];
   let flushScheduled = false;
   /** The batch on its way to disk; at most one, so the next one groups everything that arrives meanwhile. */
   let inFlight: Promise<void> | undefined;
   let closed = false;
+  const reads = sqliteLogReads(db, {
+    now,
+    onCommit: (listener) => {
+      committed.on('commit', listener);
+      committed.on('close', listener);
+      return () => {
+        committed.off('commit', listener);
+        committed.off('close', listener);
+      };
+    },
+    isClosed: () => closed,
+    // Another process may write the same file; an idle subscription looks now and then.
+    pollIntervalMs: options.pollIntervalMs ?? 250,
+  });
 
   const settle = (batch: PendingAppend[], outcomes: Awaited<ReturnType<typeof writer.appendBatch>>) => {
     batch.forEach((request, i) => {
@@ -113,9 +100,6 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       });
   };
 
-  const readAllSync = (after: bigint, maxCount: number): RecordedEvent[] =>
-    readStatement(`SELECT * FROM events WHERE position > ? ORDER BY position${limitClause(maxCount)}`).all(Number(after)).map(rowToEvent);
-
   const store: EventStore = {
     append(stream, events, { expectedRevision = 'any' } = {}) {
       if (closed) return Promise.reject(new EventStoreUnavailableError('event store is closed'));
@@ -134,49 +118,10 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
       });
     },
 
-    async readStream(stream, options: ReadStreamOptions = {}) {
-      const backwards = options.direction === 'backwards';
-      const maxAge = statements.streamRetention.get(stream)?.max_age_s;
-      const params: unknown[] = [stream];
-      let sql = 'SELECT * FROM events WHERE stream = ?';
-      if (options.fromRevision !== undefined) {
-        sql += backwards ? ' AND revision <= ?' : ' AND revision >= ?';
-        params.push(Number(options.fromRevision));
-      }
-      if (maxAge != null) {
-        sql += ' AND created_at >= ?';
-        params.push(now() - maxAge * 1000);
-      }
-      sql += ` ORDER BY revision ${backwards ? 'DESC' : 'ASC'}${limitClause(options.maxCount)}`;
-      return readStatement(sql).all(...params).map(rowToEvent);
-    },
-
-    async readAll(options: ReadAllOptions = {}) {
-      return readAllSync(options.after ?? 0n, options.maxCount ?? 1000);
-    },
-
-    subscribeToAll(subscribe: SubscribeOptions = {}): Subscription {
-      return pollingSubscription({
-        after: subscribe.after ?? 0n,
-        read: (after) => readAllSync(after, 500),
-        onCommit: (listener) => {
-          committed.on('commit', listener);
-          committed.on('close', listener);
-          return () => {
-            committed.off('commit', listener);
-            committed.off('close', listener);
-          };
-        },
-        isClosed: () => closed,
-        // Another process may write the same file; an idle subscription looks now and then.
-        pollIntervalMs: options.pollIntervalMs ?? 250,
-      });
-    },
-
-    async headPosition() {
-      const { head } = statements.head.get()!;
-      return head === null ? -1n : BigInt(head);
-    },
+    readStream: reads.readStream,
+    readAll: reads.readAll,
+    subscribeToAll: reads.subscribeToAll,
+    headPosition: reads.headPosition,
 
     async setStreamRetention(stream, retention) {
       if (closed) throw new EventStoreUnavailableError('event store is closed');

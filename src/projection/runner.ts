@@ -24,14 +24,34 @@ export interface ProjectionRunnerDeps {
   readStore: ReadStore;
   projections: Projection[];
   logger: Logger;
+  /** Told each time read-your-writes waiters are released up to a position (the projections on the writer thread report it to the main thread). */
+  onAdvance?: (position: bigint) => void;
 }
 
 /** Events held in memory at most; beyond it the subscription is not read further. */
 const MAX_BUFFERED_EVENTS = 10_000;
 
-export type ProjectionRunner = ReturnType<typeof createProjectionRunner>;
+export interface ProjectionStatus {
+  name: string;
+  version: number;
+  /** Position of the last event this projection has applied (or skipped). */
+  position: bigint;
+  /** Events buffered beyond its position. */
+  lag: number;
+  failing?: string | undefined;
+}
 
-export function createProjectionRunner(deps: ProjectionRunnerDeps) {
+/** The in-process runner below, or the embedded stores' projections on the log's writer thread (src/composition/projection-thread.ts). */
+export interface ProjectionRunner {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves true when every projection has applied `position` (false after the timeout). */
+  waitFor(position: bigint, timeoutMs?: number): Promise<boolean>;
+  rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<bigint>;
+  status(): ProjectionStatus[];
+}
+
+export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRunner {
   const states = new Map<string, ProjectionState>(
     deps.projections.map((p) => [p.name, { projection: p, position: -1n, handles: new Set(p.handles) }]),
   );
@@ -75,6 +95,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
     });
     const lowest = lowestPosition();
     waiters.advance(lowest);
+    deps.onAdvance?.(lowest);
     return [...states.values()].every((s) => !s.failing);
   }
 
@@ -136,7 +157,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       subscription = deps.eventStore.subscribeToAll({ after: lowestPosition() < 0n ? undefined : lowestPosition() });
       void pump(subscription).catch((error) => deps.logger.error({ err: error }, 'projection subscription ended'));
       loop = processLoop();
-      if (lowestPosition() >= head) waiters.advance(lowestPosition());
+      if (lowestPosition() >= head) {
+        waiters.advance(lowestPosition());
+        deps.onAdvance?.(lowestPosition());
+      }
     },
 
     async stop() {
@@ -166,7 +190,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       return position;
     },
 
-    status() {
+    status(): ProjectionStatus[] {
       return [...states.values()].map((s) => ({
         name: s.projection.name,
         version: s.projection.version,

@@ -1,0 +1,85 @@
+/**
+ * The read side of the embedded log over one connection: stream and global reads, the head, and
+ * subscriptions woken by commit notices. The store (sqlite.ts) reads through it on the main
+ * thread; the projections on the writer thread (src/composition/projection-host.ts) through their own.
+ */
+import type Database from 'better-sqlite3';
+import type { EventStore, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';
+import { pollingSubscription } from './polling-subscription.js';
+import { type EventRow, rowToEvent } from './sqlite-schema.js';
+
+export interface LogReadsOptions {
+  now: () => number;
+  /** Registers a wake-up for new commits; returns the unregister function. */
+  onCommit: (listener: () => void) => () => void;
+  isClosed: () => boolean;
+  /** How often an idle subscription looks for commits it was not told about (another process). */
+  pollIntervalMs: number;
+}
+
+export type LogReads = Pick<EventStore, 'readStream' | 'readAll' | 'subscribeToAll' | 'headPosition'>;
+
+export function sqliteLogReads(db: Database.Database, options: LogReadsOptions): LogReads {
+  const statements = {
+    streamRetention: db.prepare<[string], { max_count: number | null; max_age_s: number | null }>(
+      'SELECT max_count, max_age_s FROM stream_retention WHERE stream = ?',
+    ),
+    head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM events'),
+  };
+
+  // Reads are built per shape and cached. LIMIT is written into the text rather than bound: SQLite
+  // re-plans a statement whose bound LIMIT or range parameters change (STAT4), which costs more
+  // than the read itself.
+  const readStatements = new Map<string, ReturnType<typeof db.prepare<unknown[], EventRow>>>();
+  const readStatement = (sql: string) => {
+    let statement = readStatements.get(sql);
+    if (!statement) readStatements.set(sql, (statement = db.prepare<unknown[], EventRow>(sql)));
+    return statement;
+  };
+  const limitClause = (maxCount: number | undefined) => {
+    if (maxCount === undefined) return '';
+    if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new Error(`maxCount must be a non-negative integer, got ${maxCount}`);
+    return ` LIMIT ${maxCount}`;
+  };
+
+  const readAllSync = (after: bigint, maxCount: number): RecordedEvent[] =>
+    readStatement(`SELECT * FROM events WHERE position > ? ORDER BY position${limitClause(maxCount)}`).all(Number(after)).map(rowToEvent);
+
+  return {
+    async readStream(stream, read: ReadStreamOptions = {}) {
+      const backwards = read.direction === 'backwards';
+      const maxAge = statements.streamRetention.get(stream)?.max_age_s;
+      const params: unknown[] = [stream];
+      let sql = 'SELECT * FROM events WHERE stream = ?';
+      if (read.fromRevision !== undefined) {
+        sql += backwards ? ' AND revision <= ?' : ' AND revision >= ?';
+        params.push(Number(read.fromRevision));
+      }
+      if (maxAge != null) {
+        sql += ' AND created_at >= ?';
+        params.push(options.now() - maxAge * 1000);
+      }
+      sql += ` ORDER BY revision ${backwards ? 'DESC' : 'ASC'}${limitClause(read.maxCount)}`;
+      return readStatement(sql).all(...params).map(rowToEvent);
+    },
+
+    async readAll(read: ReadAllOptions = {}) {
+      return readAllSync(read.after ?? 0n, read.maxCount ?? 1000);
+    },
+
+    subscribeToAll(subscribe: SubscribeOptions = {}): Subscription {
+      return pollingSubscription({
+        after: subscribe.after ?? 0n,
+        read: (after) => readAllSync(after, 500),
+        onCommit: options.onCommit,
+        isClosed: options.isClosed,
+        pollIntervalMs: options.pollIntervalMs,
+      });
+    },
+
+    async headPosition() {
+      const { head } = statements.head.get()!;
+      return head === null ? -1n : BigInt(head);
+    },
+  };
+}
