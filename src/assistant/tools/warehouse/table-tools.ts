@@ -19,6 +19,19 @@ const matches = (input: { schema?: string | undefined; table_name?: string | und
 
 type Issue = 'unsorted' | 'stale_statistics' | 'skewed' | 'deleted_rows';
 
+/** The fields every table answer shares: where it is, how big, how sorted, how laid out. */
+const tableRowFields = {
+  cluster_id: z.string(),
+  schema: z.string(),
+  table_name: z.string(),
+  size_mb: z.number().min(0),
+  tbl_rows: z.number().min(0),
+  unsorted_pct: z.number(),
+  pct_ghost_rows: z.number(),
+  dist_style: z.string(),
+  sortkey1: z.string(),
+};
+
 /** Table health: unsorted rows, stale statistics, skew and deleted rows, with the maintenance to run. Covers the vacuum candidates. */
 export function tableHealthTool(warehouse: WarehouseGateway) {
   return defineTool({
@@ -37,17 +50,9 @@ export function tableHealthTool(warehouse: WarehouseGateway) {
       total: z.number().int().min(0).describe('matching tables before the limit'),
       tables: z.array(
         z.object({
-          cluster_id: z.string(),
-          schema: z.string(),
-          table_name: z.string(),
-          size_mb: z.number().min(0),
-          tbl_rows: z.number().min(0),
-          unsorted_pct: z.number(),
+          ...tableRowFields,
           stats_off: z.number(),
           skew_rows: z.number(),
-          pct_ghost_rows: z.number(),
-          dist_style: z.string(),
-          sortkey1: z.string(),
           issues: z.array(z.enum(['unsorted', 'stale_statistics', 'skewed', 'deleted_rows'])),
           recommendation: z.string(),
         }),
@@ -103,17 +108,7 @@ export function tableStorageTool(warehouse: WarehouseGateway) {
       table_count: z.number().int().min(0),
       by_schema: z.array(z.object({ schema: z.string(), tables: z.number().int(), size_mb: z.number() })),
       tables: z.array(
-        z.object({
-          cluster_id: z.string(),
-          schema: z.string(),
-          table_name: z.string(),
-          size_mb: z.number().min(0),
-          tbl_rows: z.number().min(0),
-          unsorted_pct: z.number(),
-          pct_ghost_rows: z.number(),
-          dist_style: z.string(),
-          sortkey1: z.string(),
-        }),
+        z.object(tableRowFields),
       ),
     }),
     example: { schema: 'analytics', limit: 10 },
