@@ -175,7 +175,10 @@ test('a model that stops answering is a 504 that says what was done so far', asy
   t.is(response.body.rounds, 2);
 });
 
-test('a model provider failing with 5xx is a 503 naming it, after the SDK\'s retries', async (t) => {
+// Serial (so it runs before the concurrent tests, alone): the SDK's two retries back off for about
+// 1.5 s, and with every other test of the file sharing this event loop they could pass the 8 s
+// answer deadline on a loaded machine, turning the 503 into a 504.
+test.serial('a model provider failing with 5xx is a 503 naming it, after the SDK\'s retries', async (t) => {
   const prompt = 'the provider is down';
   scripts.set(prompt, () => ({ status: 500, errorType: 'api_error', message: 'Internal server error' }));
   const response = await ask(app.newTenant(), { prompt });
