@@ -250,3 +250,15 @@ test('outputs carry only fields their schema names', async (t) => {
     t.deepEqual(each.output.parse(output), output, `${each.name} sends fields its output schema does not name`);
   }
 });
+
+test("every tool's example answers in any environment, not only in the one the tests use", async (t) => {
+  // The examples are what the tool listing shows and what the model is likely to copy: they must
+  // hold in every simulated warehouse (40 environments: clusters of every role and size).
+  for (let i = 0; i < 40; i++) {
+    const envId = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    for (const each of tools) {
+      const answer = await each.run(each.input.parse(each.example), scope(envId)).catch((error: Error) => error);
+      t.false(answer instanceof Error, `${each.name} in ${envId}: ${(answer as Error).message}`);
+    }
+  }
+});

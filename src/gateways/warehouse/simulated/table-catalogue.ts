@@ -92,11 +92,16 @@ function sortKeyFor(blueprint: TableBlueprint, random: ReturnType<typeof randomF
   return random.chance(0.5) ? 'AUTO(SORTKEY)' : '';
 }
 
+export const CENTRAL_FACT_TABLE = 'fact_orders';
+
 export function tableCatalogue(cluster: SimulatedCluster): SimulatedTable[] {
   const random = randomFrom(seedOf(cluster.id, 'tables'));
-  const chosen = BLUEPRINTS.filter((blueprint) =>
-    cluster.role === 'etl' ? blueprint.kind !== 'dim' || random.chance(0.4) : random.chance(0.8),
-  );
+  // Every cluster holds the central fact table (examples and runbooks name it); the draw is made
+  // all the same, so every other table's draws stay what they were.
+  const chosen = BLUEPRINTS.filter((blueprint) => {
+    const drawn = cluster.role === 'etl' ? blueprint.kind !== 'dim' || random.chance(0.4) : random.chance(0.8);
+    return drawn || blueprint.name === CENTRAL_FACT_TABLE;
+  });
   const drafts = chosen.map((blueprint) => {
     const [median, spread] = SIZE_WEIGHT[blueprint.kind];
     const stageBoost = cluster.role === 'etl' && blueprint.kind === 'stage' ? 3 : 1;
