@@ -75,7 +75,7 @@ export function nameReservations<E extends DomainEvent>(resource: NamedResource<
     /** Frees `name` if `holderId` holds it (no-op otherwise). */
     async release(deps: CommandDeps, envelope: CommandEnvelope, name: string, holderId: string): Promise<void> {
       await handleCommand(deps, decider, {
-        stream: nameReservationStream(resource.kind, envelope.tenantId, name), resourceName: what, command: { kind: 'ReleaseName', holderId }, envelope, retriesOnConflict: 3,
+        stream: nameReservationStream(resource.kind, envelope.tenantId, name), resourceName: what, command: { kind: 'ReleaseName', holderId }, envelope,
       });
     },
   };

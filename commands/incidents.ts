@@ -59,6 +59,5 @@ export function resolveIncidentForRule(deps: CommandDeps, envelope: CommandEnvel
     resourceName: 'incident',
     command: { kind: 'ResolveIncident', incidentId, reason },
     envelope,
-    retriesOnConflict: 3,
   });
 }

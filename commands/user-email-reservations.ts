@@ -66,6 +66,6 @@ export async function reserveEmail(deps: CommandDeps, envelope: CommandEnvelope,
 /** Frees `email` if `userId` holds it (no-op otherwise). */
 export async function releaseEmail(deps: CommandDeps, envelope: CommandEnvelope, email: string, userId: string): Promise<void> {
   await handleCommand(deps, emailReservationDecider, {
-    stream: emailReservationStream(envelope.tenantId, email), resourceName: RESOURCE, command: { kind: 'ReleaseEmail', userId }, envelope, retriesOnConflict: 3,
+    stream: emailReservationStream(envelope.tenantId, email), resourceName: RESOURCE, command: { kind: 'ReleaseEmail', userId }, envelope,
   });
 }

@@ -34,7 +34,7 @@ export function userInvitations(deps: UserInvitationDeps): InviteUser {
       outcome = { sent: false, provider: deps.identity.name, error: message };
     }
     await handleCommand(deps, userDecider, {
-      stream, resourceName: 'user', command: { kind: 'RecordInvitation', userId, outcome }, envelope, retriesOnConflict: 3,
+      stream, resourceName: 'user', command: { kind: 'RecordInvitation', userId, outcome }, envelope,
     });
     return outcome;
   };

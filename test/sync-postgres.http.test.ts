@@ -6,6 +6,7 @@
 import test from 'ava';
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { waitFor } from './support/wait-for.js';
 
 const url = process.env.TEST_POSTGRES_URL;
 const serverTest = url ? test.serial : test.skip;
@@ -31,15 +32,11 @@ serverTest('every job triggered through the API lands its rows in the server, wh
   const jobs: string[] = triggered.body.data.triggered_jobs;
   t.deepEqual([...jobs].sort(), ['alert_events', 'cluster_metrics', 'query_history', 'table_storage', 'wlm_queue_stats']);
 
-  const deadline = Date.now() + 60_000;
   let history: { job_id: string; status: string; rows_upserted: number }[] = [];
-  while (Date.now() < deadline) {
+  await waitFor(async () => {
     history = (await app!.request('GET', '/api/v1/sync/history?limit=20', { caller })).body.data;
-    if (history.length === jobs.length && history.every((entry) => entry.status !== 'running')) break;
-    // A poll interval, not a sleep: the loop ends as soon as every run has finished.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  t.is(history.length, jobs.length);
+    return history.length === jobs.length && history.every((entry) => entry.status !== 'running');
+  }, { timeoutMs: 60_000, intervalMs: 100, message: 'every triggered run to finish' });
   for (const entry of history) {
     t.is(entry.status, 'succeeded', JSON.stringify(entry));
     const { rows } = await analyst!.query(`SELECT count(*)::int AS n FROM ${entry.job_id} WHERE env_id = $1`, [caller.envId]);

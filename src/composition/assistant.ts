@@ -5,6 +5,7 @@
  * warehouse, the agent loop and its routes. The runbooks are indexed in the background at start
  * when the collection is empty.
  */
+import { withTimeout } from '../with-timeout.js';
 import type { Logger } from 'pino';
 import { createAgent, type Agent } from '../assistant/agent-loop.js';
 import { askInfoRoutes, askRoutes } from '../assistant/routes.js';
@@ -41,11 +42,6 @@ export interface AssistantDeps {
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

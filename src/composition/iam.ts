@@ -59,7 +59,7 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
 
   const recordLogin = async (envelope: Parameters<typeof invite>[0], userId: string, tokenIssuedAt: number) => {
     await handleCommand(commandDeps, userDecider, {
-      stream: userStream(userId), resourceName: 'user', command: { kind: 'RecordLogin', userId, tokenIssuedAt }, envelope, retriesOnConflict: 3,
+      stream: userStream(userId), resourceName: 'user', command: { kind: 'RecordLogin', userId, tokenIssuedAt }, envelope,
     });
   };
 

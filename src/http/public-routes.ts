@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Registry } from 'prom-client';
+import { withTimeout } from '../with-timeout.js';
 
 export type HealthCheck = () => Promise<Record<string, unknown> | void>;
 
@@ -32,20 +33,4 @@ export function operationalRoutes(deps: { checks: Record<string, HealthCheck>; r
     ctx.body = await deps.registry.metrics();
   });
   return router;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

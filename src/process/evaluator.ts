@@ -86,7 +86,6 @@ export function createEvaluator(deps: EvaluatorDeps) {
       resourceName: 'incident',
       command: cmd,
       envelope: { tenantId: rule.tenantId, actor: EVALUATOR_ACTOR, correlationId: tickId, causationId: tickId },
-      retriesOnConflict: 3,
     });
 
   async function act(rule: AlertRuleDoc, decision: EvaluationDecision, tickId: string): Promise<ActResult> {

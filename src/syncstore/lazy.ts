@@ -3,6 +3,7 @@
  * so a platform that never syncs (most tests, a one-off instance) never pays for it. A failed
  * open is retried on the next use, so a server that comes up later is picked up.
  */
+import { TimedOut, withTimeout } from '../with-timeout.js';
 import type { SyncStore } from './store.js';
 
 export type LazyState = 'not_opened' | 'opening' | 'open' | 'failed';
@@ -54,18 +55,14 @@ export function lazySyncStore(kind: SyncStore['kind'], open: () => Promise<SyncS
       // An open still under way (the embedded store compiling at start) is not waited for past a
       // bound: a stop must finish within the 10 s `docker stop` allows. It is closed when it opens,
       // if the process is still there; nothing was written through it yet.
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<'gave up'>((resolve) => {
-        timer = setTimeout(() => resolve('gave up'), closeWaitMs);
-        timer.unref();
-      });
-      const opened = await Promise.race([opening.catch(() => undefined), gaveUp]);
-      clearTimeout(timer);
-      if (opened === 'gave up') {
-        void opening.then((store) => store.close()).catch(() => undefined);
+      let opened: SyncStore | undefined;
+      try {
+        opened = await withTimeout(opening, closeWaitMs);
+      } catch (error) {
+        if (error instanceof TimedOut) void opening.then((store) => store.close()).catch(() => undefined);
         return;
       }
-      await opened?.close();
+      await opened.close();
     },
   };
 }

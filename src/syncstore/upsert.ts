@@ -42,6 +42,7 @@ const keyOf = (table: TableDefinition, row: SyncRow) => {
   return key;
 };
 
+/** One form per value for key comparison: a Date and its ISO string are the same key. */
 function normalise(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
@@ -57,12 +58,6 @@ function lastRowPerKey(table: TableDefinition, rows: SyncRow[]): Map<string, Syn
     unique.set(key, row);
   }
   return unique;
-}
-
-/** One column array per column, last row per key winning. */
-export function columnArrays(table: TableDefinition, rows: SyncRow[]): unknown[][] {
-  const kept = [...lastRowPerKey(table, rows).values()];
-  return table.columns.map((column) => kept.map((row) => normalise(row[column.name])));
 }
 
 /** A batch ready to send: its statement parameters, one array literal per column. */
@@ -82,7 +77,8 @@ export function encodeBatch(tableName: SyncTableName, rows: SyncRow[]): EncodedB
   }
   const unique = lastRowPerKey(table, rows);
   const kept = [...unique.values()];
-  const params = table.columns.map((column) => arrayLiteral(kept.map((row) => normalise(row[column.name])), column.type));
+  // arrayLiteral writes dates, bigints and missing values itself.
+  const params = table.columns.map((column) => arrayLiteral(kept.map((row) => row[column.name]), column.type));
   return { table: tableName, params, keys: new Set(unique.keys()) };
 }
 
@@ -90,10 +86,4 @@ export function encodeBatch(tableName: SyncTableName, rows: SyncRow[]): EncodedB
 export async function writeBatch(runner: SqlRunner, batch: EncodedBatch): Promise<number> {
   const result = await runner.query(upsertStatement(SYNC_TABLES[batch.table]), batch.params);
   return result.affectedRows;
-}
-
-/** Upserts one batch; answers the rows written (inserted or updated). */
-export async function upsertBatch(runner: SqlRunner, tableName: SyncTableName, rows: SyncRow[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  return writeBatch(runner, encodeBatch(tableName, rows));
 }

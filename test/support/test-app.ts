@@ -48,8 +48,9 @@ export async function startTestApp(options: { env?: Record<string, string>; data
     LOG_LEVEL: 'silent',
     AUTH_JWKS_URI: idp.jwksUri,
     AUTH_ISSUER: TEST_ISSUER,
-    // No scheduled sync runs unless a test asks for them: they would open the embedded PostgreSQL
-    // (seconds of WebAssembly compilation) in every test app.
+    // No scheduled sync runs unless a test asks for them: a tenant that touched the sync API would
+    // get runs at the next grid time, opening the embedded PostgreSQL (seconds of compilation)
+    // in the middle of whatever the test is doing.
     SYNC_SCHEDULER: 'off',
     ...options.env,
   });

@@ -7,6 +7,7 @@
  * Catalogue questions (schemas, tables, columns) stay inside what the environment's table
  * questions cover: on Redshift its configured schema, on the simulated warehouse its schemas.
  */
+import type { QueryRun } from './sync-sources.js';
 
 /** STL history is kept for about a week on provisioned clusters; SYS views keep 7 days. */
 export const MAX_LOOKBACK_HOURS = 168;
@@ -43,17 +44,9 @@ export interface RunningQuery {
   query_text: string;
 }
 
-export interface LongQuery {
-  cluster_id: string;
-  query_id: number;
-  user_name: string;
-  database: string;
-  queue: string;
-  start_time: string;
-  end_time: string;
+export interface LongQuery extends QueryRun {
   queue_seconds: number;
   exec_seconds: number;
-  query_text: string;
 }
 
 export interface QueryStep {

@@ -10,7 +10,8 @@ export interface SourceWindow {
   to: Date;
 }
 
-export interface FinishedQuery {
+/** A query that ran to its end: who ran it, where, when. The sync's and the diagnostics' records share it. */
+export interface QueryRun {
   cluster_id: string;
   query_id: number;
   user_name: string;
@@ -18,10 +19,13 @@ export interface FinishedQuery {
   queue: string;
   start_time: string;
   end_time: string;
+  query_text: string;
+}
+
+export interface FinishedQuery extends QueryRun {
   elapsed_ms: number;
   rows: number;
   spilled_bytes: number;
-  query_text: string;
 }
 
 export interface TableStats {

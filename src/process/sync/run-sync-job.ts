@@ -44,7 +44,7 @@ export type RunOutcome =
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
-export async function syncCommand(deps: Pick<SyncRunnerDeps, 'commandDeps'>, target: SyncJobTarget, command: SyncJobCommand, actor = SYNC_ACTOR, retriesOnConflict = 3) {
+export async function syncCommand(deps: Pick<SyncRunnerDeps, 'commandDeps'>, target: SyncJobTarget, command: SyncJobCommand, actor = SYNC_ACTOR, retriesOnConflict?: number) {
   return handleCommand(deps.commandDeps, syncJobDecider, {
     stream: syncJobStream(target.tenantId, target.envId, target.jobId),
     resourceName: `sync job ${target.jobId}`,

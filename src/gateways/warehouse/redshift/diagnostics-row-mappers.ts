@@ -17,7 +17,7 @@ import type {
 } from '../diagnostics.js';
 import { planLayout } from '../plan-layout.js';
 import { roundTo } from '../table-health.js';
-import { integerOf, isoTimestampOf, numberOf, textOf, type ResultRow } from './result-rows.js';
+import { integerOf, isoTimestampOf, numberOf, queryRunFrom, textOf, type ResultRow } from './result-rows.js';
 
 const seconds = (row: ResultRow, column: string) => roundTo(numberOf(row, column), 3);
 const nullableSeconds = (row: ResultRow, column: string) => (row[column] === null || row[column] === undefined ? null : seconds(row, column));
@@ -42,16 +42,9 @@ export const runningQueryFrom = (clusterId: string) => (row: ResultRow): Running
 });
 
 export const longQueryFrom = (clusterId: string) => (row: ResultRow): LongQuery => ({
-  cluster_id: clusterId,
-  query_id: integerOf(row, 'query_id'),
-  user_name: textOf(row, 'user_name'),
-  database: textOf(row, 'database'),
-  queue: textOf(row, 'queue'),
-  start_time: isoTimestampOf(row, 'start_time'),
-  end_time: isoTimestampOf(row, 'end_time'),
+  ...queryRunFrom(clusterId, row),
   queue_seconds: seconds(row, 'queue_seconds'),
   exec_seconds: seconds(row, 'exec_seconds'),
-  query_text: textOf(row, 'query_text'),
 });
 
 /** svl_query_summary labels read "scan   tbl=108290 name=fact_orders"; SYS rows name the table in a column. */

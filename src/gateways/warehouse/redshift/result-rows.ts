@@ -71,3 +71,15 @@ export function isoTimestampOf(row: ResultRow, column: string): string {
 export function toRedshiftTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
 }
+
+/** The fields of a finished query every query record shares (sync-sources.ts QueryRun). */
+export const queryRunFrom = (clusterId: string, row: ResultRow) => ({
+  cluster_id: clusterId,
+  query_id: integerOf(row, 'query_id'),
+  user_name: textOf(row, 'user_name'),
+  database: textOf(row, 'database'),
+  queue: textOf(row, 'queue'),
+  start_time: isoTimestampOf(row, 'start_time'),
+  end_time: isoTimestampOf(row, 'end_time'),
+  query_text: textOf(row, 'query_text'),
+});

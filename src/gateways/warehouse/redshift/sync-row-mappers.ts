@@ -1,19 +1,12 @@
 /** Result rows of sql/sync-sources-sql.ts → the port's sync records. */
 import type { AlertLogEntry, FinishedQuery, TableStats, WlmQueueSample } from '../sync-sources.js';
-import { integerOf, isoTimestampOf, numberOf, textOf, type ResultRow } from './result-rows.js';
+import { integerOf, isoTimestampOf, numberOf, queryRunFrom, textOf, type ResultRow } from './result-rows.js';
 
 export const finishedQueryFrom = (clusterId: string) => (row: ResultRow): FinishedQuery => ({
-  cluster_id: clusterId,
-  query_id: integerOf(row, 'query_id'),
-  user_name: textOf(row, 'user_name'),
-  database: textOf(row, 'database'),
-  queue: textOf(row, 'queue'),
-  start_time: isoTimestampOf(row, 'start_time'),
-  end_time: isoTimestampOf(row, 'end_time'),
+  ...queryRunFrom(clusterId, row),
   elapsed_ms: integerOf(row, 'elapsed_ms'),
   rows: integerOf(row, 'rows'),
   spilled_bytes: integerOf(row, 'spilled_bytes'),
-  query_text: textOf(row, 'query_text'),
 });
 
 export const tableStatsFrom = (clusterId: string) => (row: ResultRow): TableStats => ({
