@@ -81,6 +81,8 @@ test.serial('acknowledge, notes, manual resolve, 409 on invalid transitions, and
   await waitFor(async () => (await incidentsOf(caller, rule.id)).length > 0, { timeoutMs: 5000 });
   const [incident] = await incidentsOf(caller, rule.id);
   const between = new Date().toISOString();
+  const read = await app.request('GET', `/api/v1/incidents/${incident.id}`, { caller });
+  t.is(read.headers.get('etag'), null, 'as the README says: incidents answer no ETag, their actions take no If-Match');
 
   const acked = await app.request('POST', `/api/v1/incidents/${incident.id}/acknowledge`, { caller, body: {} });
   t.is(acked.status, 200);
@@ -219,6 +221,7 @@ test('an escalation policy used by an enabled rule cannot be deleted; once the r
   const refused = await app.request('DELETE', `/api/v1/escalation-policies/${rule.escalation_policy_id}`, { caller });
   t.is(refused.status, 409);
   t.regex(refused.body.detail, /Queue wait/);
+  t.deepEqual(refused.body.referenced_by, [{ id: rule.id, name: 'Queue wait' }], 'the shape every refused delete has');
   await app.request('PATCH', `/api/v1/alert-rules/${rule.id}`, { caller, body: { is_enabled: false } });
   t.is((await app.request('DELETE', `/api/v1/escalation-policies/${rule.escalation_policy_id}`, { caller })).status, 200);
   // A disabled rule cannot be re-enabled onto a policy that no longer exists.

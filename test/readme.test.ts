@@ -27,3 +27,9 @@ test('every file and folder the README\'s "Where is X?" section names exists', (
   const missing = paths.filter((path) => !path.includes('<') && !existsSync(new URL(`../${path}`, import.meta.url)));
   t.deepEqual(missing, []);
 });
+
+test('the README points at nothing outside the repository (SPEC.md and DESIGN.md are kept with the brief)', (t) => {
+  t.deepEqual([...readme.matchAll(/\.\.\/[\w./-]+/g)].map((m) => m[0]), [], 'no path above the repository');
+  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((link) => !/^(https?:|mailto:|#)/.test(link));
+  t.deepEqual(links.filter((link) => !existsSync(new URL(`../${link.split('#')[0]}`, import.meta.url))), [], 'every relative link resolves');
+});

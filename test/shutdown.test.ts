@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,3 +64,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     t.true(await portIsFree(platform.port), 'no process holds the port any more');
   });
 }
+
+test('docker compose runs the app under an init with npm exec-ed, so docker stop reaches node', (t) => {
+  const compose = readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8');
+  const app = compose.slice(compose.indexOf('\n  app:'), compose.indexOf('\n  eventstore:'));
+  t.regex(app, /^ {4}init: true$/m, 'an init as PID 1 forwards SIGTERM and reaps');
+  t.regex(app, /^ {4}command: .*&& exec npm start"?$/m, 'the shell is replaced, not left between the init and npm');
+  const start = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string;
+  t.regex(start, /^exec node /, 'npm start runs node itself, no wrapper process');
+});

@@ -83,24 +83,39 @@ export interface ChannelConfigOf {
 
 export type KeptSecrets = { config: Record<string, unknown> } | { mustBeGivenAgain: SecretPath[] };
 
+/** Every string in a config with its path (header values, urls, recipients, …). */
+function stringsOf(node: unknown, path: string[] = []): [SecretPath, string][] {
+  if (typeof node === 'string') return [[path, node]];
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) => stringsOf(value, [...path, key]));
+}
+
+/** The stored secrets as an answer showed them. */
+const storedMasks = (stored: ChannelConfigOf) =>
+  new Set(secretFields(stored.type, stored.config).flatMap(({ path, mask }) => {
+    const secret = valueAt(stored.config, path);
+    return typeof secret === 'string' ? [mask(secret)] : [];
+  }));
+
 /**
  * On update: a secret sent back exactly as we masked it means "keep the stored one", but only
- * while the destination (type, url, webhook_url) is unchanged; otherwise the masked fields must
- * be given again in clear.
+ * while the destination (type, url, webhook_url) is unchanged. Otherwise every value that is one
+ * of the stored masks, wherever it is sent (the same field, another header, another type's
+ * field), must be given again in clear: a masked value never travels to a new destination, not
+ * even as the literal mask.
  */
 export function keepMaskedSecrets(incoming: ChannelConfigOf, stored: ChannelConfigOf | undefined): KeptSecrets {
   if (!stored) return { config: incoming.config };
-  const kept: SecretPath[] = [];
   const config = mapChannelSecrets(incoming.type, incoming.config, (value, path) => {
     const secret = valueAt(stored.config, path);
     const field = secretFields(stored.type, stored.config).find((f) => f.path.join('\u0000') === path.join('\u0000'));
-    if (typeof secret !== 'string' || !field || value !== field.mask(secret)) return value;
-    kept.push(path);
-    return secret;
+    return typeof secret === 'string' && field && value === field.mask(secret) ? secret : value;
   });
   const sameDestination = incoming.type === stored.type && destinationOf(incoming.type, config) === destinationOf(stored.type, stored.config);
-  if (kept.length > 0 && !sameDestination) return { mustBeGivenAgain: kept };
-  return { config };
+  if (sameDestination) return { config };
+  const masks = storedMasks(stored);
+  const masked = stringsOf(incoming.config).filter(([, value]) => masks.has(value)).map(([path]) => path);
+  return masked.length > 0 ? { mustBeGivenAgain: masked } : { config };
 }
 
 type ChannelEventData = Record<string, unknown>;
