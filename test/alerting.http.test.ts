@@ -57,6 +57,8 @@ test.serial('a pinned metric over the threshold triggers exactly one incident, w
 
   await pin(caller, 'queue_time_seconds', 10);
   await waitFor(async () => (await incidentsOf(caller, rule.id))[0].status === 'resolved', { timeoutMs: 5000, message: 'automatic resolution' });
+  // The evaluator resolves the incident first and records its evaluation after: wait for that record too.
+  await waitFor(async () => (await history()).some((h) => h.outcome === 'resolved'), { timeoutMs: 5000, message: 'the resolving evaluation recorded' });
   const events = await app.request('GET', `/api/v1/incidents/${incident.id}/events`, { caller });
   t.is(events.status, 200);
   const own = events.body.data.filter((e: any) => e.type.startsWith('Incident'));

@@ -26,7 +26,7 @@ function startAppender(filename: string, label: string) {
     });
     child.once('exit', (code) => reject(new Error(`appender ${label} exited with ${code} before it was ready: ${stderr}`)));
   });
-  const result = new Promise<{ ok: number; failures: string[] }>((resolve, reject) => {
+  const result = new Promise<{ ok: number; failures: string[]; acknowledged: string[][] }>((resolve, reject) => {
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`appender ${label} exited with ${code}: ${stderr}`));
       resolve(JSON.parse(stdout.slice('ready\n'.length)));
@@ -48,7 +48,7 @@ async function readEverything(filename: string): Promise<RecordedEvent[]> {
   return all;
 }
 
-test('several processes append to one file at once: none fails, positions are gap-free and revisions contiguous', async (t) => {
+test('several processes append to one file at once: none fails, positions are gap-free, in commit order, and revisions contiguous', async (t) => {
   t.timeout(60_000);
   const filename = join(mkdtempSync(join(tmpdir(), 'es-procs-')), 'events.db');
   // Create the file (and its schema) before the children race to do it.
@@ -73,4 +73,22 @@ test('several processes append to one file at once: none fails, positions are ga
     t.deepEqual(seen, seen.map((_, i) => BigInt(i)), `${stream}: revisions 0..n in log order`);
   }
   t.is(revisions.get('shared-1')?.length, CHILDREN * ROUNDS * EVENTS_PER_APPEND, 'the stream every process appends to has every event');
+
+  // Commit order: a process starts a round only after its previous round committed, so every
+  // position it was acknowledged in a round lies after every position of its earlier rounds.
+  const byPosition = new Map(all.map((event) => [event.position, event]));
+  for (const [child, { acknowledged }] of results.entries()) {
+    t.is(acknowledged.length, ROUNDS);
+    for (let round = 1; round < ROUNDS; round++) {
+      const before = acknowledged[round - 1]!.map(BigInt);
+      const after = acknowledged[round]!.map(BigInt);
+      t.true(after.every((p) => before.every((q) => p > q)), `p${child} round ${round}: ${after} after ${before}`);
+    }
+    // What the committer was told is what the log holds: its own second event at that position.
+    for (const [round, positions] of acknowledged.entries()) {
+      for (const [i, position] of positions.entries()) {
+        t.like(byPosition.get(BigInt(position))?.data, { label: `p${child}`, round, i, second: true }, `p${child} round ${round} append ${i}`);
+      }
+    }
+  }
 });

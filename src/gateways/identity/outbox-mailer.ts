@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { OUTBOX_DIRECTORY_MODE } from '../notify/outbox-file.js';
 import { invitationEmail } from './invitation-email.js';
 import { IdentityProviderError, type IdentityProvider, type InvitationMailer, type OutgoingEmail } from './port.js';
 
@@ -18,7 +19,7 @@ export function outboxMailer(options: { directory: string; from: string; now?: (
       try {
         const info = await composer.sendMail({ from: options.from, to: email.to, subject: email.subject, text: email.text, date: now() });
         const message = (info as unknown as { message: Buffer }).message;
-        await mkdir(options.directory, { recursive: true });
+        await mkdir(options.directory, { recursive: true, mode: OUTBOX_DIRECTORY_MODE });
         const name = `${now().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
         const temporary = join(options.directory, `.${name}.tmp`);
         await writeFile(temporary, message, { mode: 0o600 });

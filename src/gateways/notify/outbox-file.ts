@@ -11,8 +11,11 @@ import { join } from 'node:path';
 export const outboxFileName = (medium: string, idempotencyKey: string, extension: string) =>
   `${medium}-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}.${extension}`;
 
+/** Owner-only: the outbox holds invitation tickets and alert texts, and a relay sends whatever lies in it. */
+export const OUTBOX_DIRECTORY_MODE = 0o700;
+
 export async function writeOutboxFile(directory: string, name: string, content: string | Buffer): Promise<void> {
-  await mkdir(directory, { recursive: true });
+  await mkdir(directory, { recursive: true, mode: OUTBOX_DIRECTORY_MODE });
   const temporary = join(directory, `.${name}.${randomUUID()}.tmp`);
   await writeFile(temporary, content, { mode: 0o600 });
   await rename(temporary, join(directory, name));
