@@ -142,6 +142,13 @@ test.serial('the other writes: rotation, defaults, membership, invitations, dele
     name: 'signed hook', type: 'webhook', config: { url: 'https://hooks.example/signed', method: 'PUT' },
   });
   await documented(t, 'POST', '/api/v1/notification-channels/{id}/rotate-secret', `/api/v1/notification-channels/${hook.body.data.id}/rotate-secret`, 200, {});
+  // A test send that fails downstream (the metadata address is refused before any request) answers its error as {kind, message}.
+  const metadata = await documented(t, 'POST', '/notification-channels', '/notification-channels', 201, {
+    name: 'metadata hook', type: 'webhook', config: { url: 'http://169.254.169.254/', method: 'POST' },
+  });
+  const tested = await documented(t, 'POST', '/api/v1/notification-channels/{id}/test', `/api/v1/notification-channels/${metadata.body.data.id}/test`, 200, {});
+  t.is(tested.body.data.error?.kind, 'refused_address');
+  await documented(t, 'GET', '/notification-channels/{id}/events', `/notification-channels/${metadata.body.data.id}/events`, 200);
   await documented(t, 'DELETE', '/notification-channels/{id}', `/notification-channels/${hook.body.data.id}`, 200);
   await documented(t, 'PUT', '/api/v1/tenant/permission-defaults', '/api/v1/tenant/permission-defaults', 200, { permissions: { 'alerts:read': 'allow' } });
   const user = await documented(t, 'POST', '/api/v1/users', '/api/v1/users', 201, { email: `member-${randomUUID()}@example.com`, name: 'Member' });

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { isOmitted, readReadmeScheduleExample, withIds } from './support/readme-schedule-example.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -11,38 +12,66 @@ test.after.always(async () => app?.close());
 const newUser = async (caller: Caller, name: string) =>
   (await app.request('POST', '/users', { caller, body: { email: `${name}-${randomUUID()}@example.com`, name } })).body.data as { id: string; email: string; name: string };
 
-/** The worked example of the README ("On-call schedules"): Europe/Berlin around the spring-forward of 2026-03-29. */
-async function berlinExample(caller: Caller) {
+/**
+ * The worked example of the README ("On-call schedules"): Europe/Berlin around the spring-forward
+ * of 2026-03-29, with `"<name>"` standing for the ids of users of that name. The first test checks
+ * the README shows exactly this body and these answers.
+ */
+const BERLIN_EXAMPLE = {
+  name: 'Warehouse primary',
+  timezone: 'Europe/Berlin',
+  layers: [
+    { user_ids: ['<alice>', '<bob>'], rotation_type: 'weekly', start_time: '2026-03-16T09:00:00' },
+    { user_ids: ['<carol>', '<dave>'], rotation_type: 'daily', start_time: '2026-03-30T09:00:00' },
+  ],
+  overrides: [{ user_id: '<erin>', start: '2026-03-28T20:00:00', end: '2026-03-29T08:00:00', reason: 'bob is travelling' }],
+};
+const BERLIN_RANGE_PATH = '/api/v1/schedules/{id}/oncall?since=2026-03-28T00:00:00Z&until=2026-03-31T00:00:00Z';
+const BERLIN_RANGE = [
+  { name: 'bob', start: '2026-03-28T01:00:00+01:00', end: '2026-03-28T20:00:00+01:00', source: 'layer', layer: 0 },
+  { name: 'erin', start: '2026-03-28T20:00:00+01:00', end: '2026-03-29T08:00:00+02:00', source: 'override' },
+  { name: 'bob', start: '2026-03-29T08:00:00+02:00', end: '2026-03-30T09:00:00+02:00', source: 'layer', layer: 0 },
+  { name: 'carol', start: '2026-03-30T09:00:00+02:00', end: '2026-03-31T02:00:00+02:00', source: 'layer', layer: 1 },
+];
+const BERLIN_CURRENT_PATH = '/schedules/{id}/current-oncall?at=2026-03-29T01:00:00Z';
+
+async function berlinExample(caller: Caller, body: unknown = BERLIN_EXAMPLE) {
   const [alice, bob, carol, dave, erin] = [await newUser(caller, 'alice'), await newUser(caller, 'bob'), await newUser(caller, 'carol'), await newUser(caller, 'dave'), await newUser(caller, 'erin')];
-  const created = await app.request('POST', '/schedules', {
-    caller,
-    body: {
-      name: 'Warehouse primary',
-      timezone: 'Europe/Berlin',
-      layers: [
-        { user_ids: [alice.id, bob.id], rotation_type: 'weekly', start_time: '2026-03-16T09:00:00' },
-        { user_ids: [carol.id, dave.id], rotation_type: 'daily', start_time: '2026-03-30T09:00:00' },
-      ],
-      overrides: [{ user_id: erin.id, start: '2026-03-28T20:00:00', end: '2026-03-29T08:00:00', reason: 'bob is travelling' }],
-    },
-  });
+  const people: Record<string, { id: string }> = { alice, bob, carol, dave, erin };
+  const created = await app.request('POST', '/schedules', { caller, body: withIds(body, (name) => people[name]!.id) });
   return { created, alice, bob, carol, dave, erin };
 }
 
 test('a two-layer schedule in Europe/Berlin with an override: current-oncall and the rendered range agree with the README example', async (t) => {
+  // Given the README's worked example, which is the one this file pins down
+  const readme = readReadmeScheduleExample();
+  t.deepEqual(readme.body, BERLIN_EXAMPLE, 'the README shows the example this test runs');
+  t.is(readme.rangePath, BERLIN_RANGE_PATH);
+  t.deepEqual(readme.rows, BERLIN_RANGE, "the README's rendered range");
+  t.is(readme.currentPath, BERLIN_CURRENT_PATH);
+
+  // When a new user creates it through the API
   const caller = app.newTenant();
-  const { created, bob, carol, erin } = await berlinExample(caller);
+  const { created, bob, carol, erin, ...others } = await berlinExample(caller, readme.body);
+  const people = { bob, carol, erin, ...others };
   t.is(created.status, 201, JSON.stringify(created.body));
   const id = created.body.data.id as string;
   t.is(created.headers.get('location'), `/schedules/${id}`);
   t.is(created.body.data.overrides.length, 1);
-  t.regex(created.body.data.overrides[0].id, /^[0-9a-f-]{36}$/);
+  const overrideId = created.body.data.overrides[0].id as string;
+  t.regex(overrideId, /^[0-9a-f-]{36}$/);
 
-  const atNight = await app.request('GET', `/schedules/${id}/current-oncall?at=2026-03-29T01:00:00Z`, { caller });
+  // Then current-oncall answers what the README says, the values it leaves out being the real ones
+  const atNight = await app.request('GET', readme.currentPath.replace('{id}', id), { caller });
   t.is(atNight.status, 200);
+  const real = { schedule_id: id, email: erin.email, override_id: overrideId } as Record<string, unknown>;
+  const fill = (written: Record<string, unknown>) =>
+    withIds(Object.fromEntries(Object.entries(written).map(([key, value]) => [key, isOmitted(value) ? real[key] : value])), (name) => people[name as keyof typeof people].id);
+  const { current_oncall: writtenCurrent, ...writtenTop } = readme.currentAnswer;
+  t.deepEqual(atNight.body.data, { ...fill(writtenTop), current_oncall: fill(writtenCurrent) });
   t.deepEqual(atNight.body.data.current_oncall, {
     user_id: erin.id, name: 'erin', email: erin.email, on_call_since: '2026-03-28T20:00:00+01:00', on_call_until: '2026-03-29T08:00:00+02:00',
-    source: 'override', override_id: created.body.data.overrides[0].id,
+    source: 'override', override_id: overrideId,
   });
   t.is(atNight.body.data.schedule_id, id);
 
@@ -51,24 +80,25 @@ test('a two-layer schedule in Europe/Berlin with an override: current-oncall and
     user_id: bob.id, name: 'bob', email: bob.email, on_call_since: '2026-03-29T08:00:00+02:00', on_call_until: '2026-03-30T09:00:00+02:00', source: 'layer', layer: 0,
   });
 
-  const range = await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-03-28T00:00:00Z&until=2026-03-31T00:00:00Z`, { caller });
+  // And the rendered range is the README's table, row for row
+  const range = await app.request('GET', readme.rangePath.replace('{id}', id), { caller });
   t.is(range.status, 200);
-  t.deepEqual(range.body.data.segments.map((s: Record<string, unknown>) => [s.name, s.start, s.end, s.source]), [
-    ['bob', '2026-03-28T01:00:00+01:00', '2026-03-28T20:00:00+01:00', 'layer'],
-    ['erin', '2026-03-28T20:00:00+01:00', '2026-03-29T08:00:00+02:00', 'override'],
-    ['bob', '2026-03-29T08:00:00+02:00', '2026-03-30T09:00:00+02:00', 'layer'],
-    ['carol', '2026-03-30T09:00:00+02:00', '2026-03-31T02:00:00+02:00', 'layer'],
-  ]);
-  t.is(range.body.data.segments[3].user_id, carol.id);
-  t.is(range.body.data.segments[3].layer, 1);
-  // Every segment agrees with current-oncall at its start.
-  for (const segment of range.body.data.segments) {
-    const at = encodeURIComponent(segment.start);
-    const current = (await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.data.current_oncall;
-    t.is(current.user_id, segment.user_id, segment.start);
+  const segments = range.body.data.segments as Record<string, unknown>[];
+  t.deepEqual(
+    segments.map((s) => ({ name: s.name, start: s.start, end: s.end, source: s.source, ...(s.layer === undefined ? {} : { layer: s.layer }) })),
+    readme.rows,
+  );
+  t.deepEqual(segments.map((s) => s.user_id), readme.rows.map((row) => people[row.name as keyof typeof people].id));
+  t.is(segments[1]!.override_id, overrideId);
+  // And every segment agrees with current-oncall at its start and just before its end.
+  for (const segment of segments) {
+    for (const at of [segment.start as string, new Date(Date.parse(segment.end as string) - 1000).toISOString()]) {
+      const current = (await app.request('GET', `/schedules/${id}/current-oncall?at=${encodeURIComponent(at)}`, { caller })).body.data.current_oncall;
+      t.is(current.user_id, segment.user_id, at);
+      t.is(current.source, segment.source, at);
+    }
   }
 });
-
 test('create, list, read, replace and delete with ETags; PUT without overrides keeps them', async (t) => {
   const caller = app.newTenant();
   const { created, alice } = await berlinExample(caller);

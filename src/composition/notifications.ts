@@ -1,6 +1,7 @@
 /** Composition of notification channels and escalation policies: routes over their read models. */
 import { channelCommandRoutes } from '../../commands/channel-routes.js';
 import { escalationPolicyCommandRoutes } from '../../commands/escalation-policy-routes.js';
+import { channelEventRoutes } from '../../queries/channel-events.js';
 import { channelQueryRoutes, channelView, findChannel } from '../../queries/channels.js';
 import { enabledRulesUsingPolicy, unknownTargetErrors } from '../../queries/escalation-policy-references.js';
 import { escalationPolicyQueryRoutes, escalationPolicyView, findEscalationPolicy, policiesReferencingChannel } from '../../queries/escalation-policies.js';
@@ -52,6 +53,7 @@ export function composeNotifications(deps: { commandDeps: CommandDeps; reader: R
           }),
       },
       { alias: true, routes: () => channelQueryRoutes({ reader, secrets }) },
+      { alias: true, routes: () => channelEventRoutes({ eventStore: commandDeps.eventStore }) },
       {
         alias: false,
         routes: () =>

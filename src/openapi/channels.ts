@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { channelBodySchema, channelConfigSchemas } from '../../commands/channels.js';
 import { CHANNEL_TYPES } from '../events/vocabulary.js';
 import type { OperationDoc } from './operation.js';
-import { deletedSchema, instant, resourceId } from './shared-schemas.js';
+import { deletedSchema, historyEntrySchema, instant, resourceId } from './shared-schemas.js';
 
 const tag = 'Notification channels';
 
@@ -28,7 +28,10 @@ const testResultSchema = z.object({
   status_code: z.number().int().nullable(),
   latency_ms: z.number().nullable(),
   response_excerpt: z.string().nullable(),
-  error: z.string().nullable(),
+  error: z.object({
+    kind: z.string().meta({ description: 'refused_address, dns, timeout, tls, network, http (a 4xx/5xx answer), smtp, outbox, invalid_target or internal' }),
+    message: z.string().meta({ description: 'why, without secrets' }),
+  }).nullable(),
 });
 
 export const channelOperations: OperationDoc[] = [
@@ -66,5 +69,10 @@ export const channelOperations: OperationDoc[] = [
     method: 'post', path: '/notification-channels/:id/test', tag, summary: 'Send a test alert through the channel',
     description: 'A downstream failure is still a 200: the answer says what the destination did.',
     response: { kind: 'envelope', status: 200, description: 'What came of the test', data: testResultSchema },
+  },
+  {
+    method: 'get', path: '/notification-channels/:id/events', tag, summary: 'A channel\'s raw event history, test sends included',
+    description: 'Needs `audit:read`. Oldest first; config secrets masked as in other answers, the signing secret left out.',
+    response: { kind: 'envelope', status: 200, description: 'Every event of the channel\'s stream, oldest first', data: z.array(historyEntrySchema) },
   },
 ];

@@ -6,7 +6,7 @@ import { DELIVERY_KINDS } from '../events/escalation.js';
 import { RESOLUTION_REASONS } from '../events/incident.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
 import type { OperationDoc } from './operation.js';
-import { instant, optionalText, resourceId } from './shared-schemas.js';
+import { historyEntrySchema, instant, optionalText, resourceId } from './shared-schemas.js';
 
 const tag = 'Incidents';
 
@@ -45,17 +45,6 @@ export const incidentSchema = z.object({
       medium: optionalText, target: z.string(), ok: z.boolean(), at: instant, error: optionalText,
     })),
   }),
-});
-
-const historyEntrySchema = z.object({
-  id: z.string(),
-  type: z.string().meta({ description: 'the event type, e.g. IncidentTriggered' }),
-  revision: z.string().meta({ description: 'position in the incident\'s stream (a decimal string)' }),
-  position: z.string().meta({ description: 'position in the global log (a decimal string)' }),
-  occurred_at: instant,
-  actor: z.string(),
-  correlation_id: z.string(),
-  data: z.record(z.string(), z.unknown()),
 });
 
 const pendingEscalationSchema = z.object({

@@ -36,3 +36,15 @@ export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true)
 
 /** A permission map: permission → allow | deny. */
 export const permissionGrants = z.record(z.string(), z.enum(['allow', 'deny']));
+
+/** One event of a raw history (src/http/event-history.ts). */
+export const historyEntrySchema = z.object({
+  id: z.string(),
+  type: z.string().meta({ description: 'the event type, e.g. IncidentTriggered or ChannelTestSent' }),
+  revision: z.string().meta({ description: 'position in the resource\'s stream (a decimal string)' }),
+  position: z.string().meta({ description: 'position in the global log (a decimal string)' }),
+  occurred_at: instant,
+  actor: z.string(),
+  correlation_id: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});

@@ -15,7 +15,16 @@ export interface WebhookReceiver extends HttpReceiver {
   failNext(...replies: Reply[]): void;
 }
 
-export async function startWebhookReceiver(options: { secret: string; now?: () => number; toleranceSeconds?: number }): Promise<WebhookReceiver> {
+export interface WebhookReceiverOptions {
+  /** The channel's signing secret, or where to find it (known only once the channel exists). */
+  secret: string | (() => string);
+  now?: () => number;
+  toleranceSeconds?: number;
+  /** The answer to a request that passes every check (default: 204). */
+  accept?: Reply;
+}
+
+export async function startWebhookReceiver(options: WebhookReceiverOptions): Promise<WebhookReceiver> {
   const now = options.now ?? Date.now;
   const tolerance = options.toleranceSeconds ?? 300;
   const seen = new Set<string>();
@@ -32,12 +41,13 @@ export async function startWebhookReceiver(options: { secret: string; now?: () =
     if (!match) return refuse('missing', 401);
     const [, timestamp, signature] = match as unknown as [string, string, string];
     if (Math.abs(now() / 1000 - Number(timestamp)) > tolerance) return refuse('stale', 401);
-    const expected = createHmac('sha256', options.secret).update(`${timestamp}.${request.body}`).digest();
+    const secret = typeof options.secret === 'string' ? options.secret : options.secret();
+    const expected = createHmac('sha256', secret).update(`${timestamp}.${request.body}`).digest();
     if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return refuse('bad_signature', 401);
     if (seen.has(header)) return refuse('replayed', 409);
     seen.add(header);
     accepted.push({ request, payload: JSON.parse(request.body) as Record<string, unknown> });
-    return { status: 204 };
+    return options.accept ?? { status: 204 };
   });
   return Object.assign(receiver, { accepted, refusals, failNext: (...replies: Reply[]) => void scripted.push(...replies) });
 }

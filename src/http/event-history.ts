@@ -1,0 +1,17 @@
+/**
+ * One recorded event as the raw-history endpoints answer it (`GET /incidents/{id}/events`,
+ * `GET /notification-channels/{id}/events`): positions as decimal strings (they are bigints),
+ * the envelope's who and when, and the event's data as given (a caller redacts it first).
+ */
+import type { RecordedEvent } from '../eventstore/port.js';
+
+export const historyEntry = (event: RecordedEvent, data: Record<string, unknown> = event.data) => ({
+  id: event.id,
+  type: event.type,
+  revision: String(event.revision),
+  position: String(event.position),
+  occurred_at: event.metadata.occurredAt,
+  actor: event.metadata.actor,
+  correlation_id: event.metadata.correlationId,
+  data,
+});
