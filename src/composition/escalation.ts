@@ -14,6 +14,7 @@ import { escalationQueryRoutes } from '../../queries/escalations.js';
 import { findChannel } from '../../queries/channels.js';
 import { findSchedule, scheduleDefinition, scheduleUsers } from '../../queries/schedules.js';
 import type { Config } from '../config.js';
+import type { DeliveryChannel } from '../events/escalation-policy.js';
 import type { EventStore } from '../eventstore/port.js';
 import { createNotifier } from '../gateways/notify/notifier.js';
 import { notifyAdaptersFromSettings } from '../gateways/notify/adapters-from-settings.js';
@@ -54,7 +55,7 @@ export function readModelDirectory(reader: ReadModelReader, secrets: SecretOpene
     async channel(tenantId, channelId) {
       const channel = await findChannel(reader, secrets, tenantId, channelId);
       if (!channel) return null;
-      return { id: channel.id, type: channel.type as 'chat' | 'email' | 'pager' | 'webhook', config: channel.config, signingSecret: channel.signingSecret as string | undefined };
+      return { id: channel.id, type: channel.type, config: channel.config, signingSecret: channel.signingSecret };
     },
   };
 }
@@ -103,7 +104,7 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & { 
         repeatIntervalMinutes: policy.repeatIntervalMinutes,
         stages: policy.stages.map((stage) => ({
           stageOrder: stage.stage_order, delayMinutes: stage.delay_minutes,
-          targets: stage.targets.map((t) => ({ type: t.type as 'user', id: t.id, channels: t.channels as ('email' | 'sms' | 'chat')[] })),
+          targets: stage.targets.map((t) => ({ type: t.type as 'user', id: t.id, channels: t.channels as DeliveryChannel[] })),
         })),
       };
     },
