@@ -4,16 +4,15 @@
  * routes are commands/channel-routes.ts.
  */
 import { z } from 'zod';
+import { PAGER_SEVERITIES, type PagerSeverity } from '../src/gateways/notify/port.js';
 import { SUBJECT_PLACEHOLDERS, unknownPlaceholders } from '../src/gateways/notify/subject-template.js';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectInvalid, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { evolveChannel, initialChannelState, type ChannelEvent, type ChannelState } from '../src/events/channel.js';
 import { keepMaskedSecrets, secretPointer } from '../src/events/channel-secrets.js';
-import { SEVERITIES, channelTypeSchema, type ChannelType } from '../src/events/vocabulary.js';
+import { SEVERITIES, channelTypeSchema, type ChannelType, type Severity } from '../src/events/vocabulary.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
-/** What the pager Events API v2 accepts as a severity. */
-export const PAGER_SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
 
 export const channelConfigSchemas = {
   chat: z.strictObject({ webhook_url: httpUrl, channel_name: z.string().trim().min(1) }),
@@ -27,7 +26,7 @@ export const channelConfigSchemas = {
   pager: z.strictObject({
     integration_key: z.string().trim().min(1).max(200),
     severity_mapping: z.strictObject(
-      Object.fromEntries(SEVERITIES.map((s) => [s, z.enum(PAGER_SEVERITIES)])) as Record<(typeof SEVERITIES)[number], z.ZodEnum<{ [K in (typeof PAGER_SEVERITIES)[number]]: K }>>,
+      Object.fromEntries(SEVERITIES.map((s) => [s, z.enum(PAGER_SEVERITIES)])) as Record<Severity, z.ZodEnum<{ [K in PagerSeverity]: K }>>,
     ),
   }),
   webhook: z.strictObject({

@@ -1,7 +1,6 @@
 /** Incident command routes: acknowledge, resolve (with an optional note) and notes; the decider is commands/incidents.ts. */
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
 import { incidentStream, publicIncident, type IncidentState, type IncidentView } from '../src/events/incident.js';
 import { commandHeaders, envelopeFrom, type CommandContext } from '../src/http/command-context.js';
@@ -9,11 +8,9 @@ import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { incidentDecider, type IncidentCommand } from './incidents.js';
-
-export const resolveBody = z.strictObject({ note: z.string().trim().min(1).max(10_000).optional() });
-export const noteBody = z.strictObject({ text: z.string().trim().min(1).max(10_000) });
-export const emptyBody = z.strictObject({});
+import {
+  acknowledgeIncidentBodySchema, incidentDecider, incidentNoteBodySchema, resolveIncidentBodySchema, type IncidentCommand,
+} from './incidents.js';
 
 export interface IncidentCommandDeps extends CommandDeps {
   /** Told of every command outcome that resolved an incident (the resolutions counter). */
@@ -38,15 +35,15 @@ export function incidentCommandRoutes(deps: IncidentCommandDeps) {
   const incidentId = (ctx: { params: Record<string, string | undefined> }) => storedResourceId(ctx.params.id, 'incident');
 
   router.post('/incidents/:id/acknowledge', requires('incidents:write'), async (ctx) => {
-    emptyBody.parse(ctx.request.body ?? {});
+    acknowledgeIncidentBodySchema.parse(ctx.request.body ?? {});
     await run(ctx, { kind: 'AcknowledgeIncident', incidentId: incidentId(ctx) });
   });
   router.post('/incidents/:id/resolve', requires('incidents:write'), async (ctx) => {
-    const body = resolveBody.parse(ctx.request.body ?? {});
+    const body = resolveIncidentBodySchema.parse(ctx.request.body ?? {});
     await run(ctx, { kind: 'ResolveIncident', incidentId: incidentId(ctx), reason: 'manual', note: body.note });
   });
   router.post('/incidents/:id/notes', requires('incidents:write'), async (ctx) => {
-    const body = noteBody.parse(ctx.request.body ?? {});
+    const body = incidentNoteBodySchema.parse(ctx.request.body ?? {});
     await run(ctx, { kind: 'AddIncidentNote', incidentId: incidentId(ctx), text: body.text, noteId: randomUUID() });
     ctx.status = 201;
   });

@@ -1,7 +1,7 @@
 /**
  * Data sync jobs: the command schemas and the decider. Pause and resume come from the API; start,
  * finish and interrupted come from the sync runner (src/process/sync/). The model is
- * src/events/sync-job.ts.
+ * src/events/sync-job.ts; the routes are commands/sync-job-routes.ts.
  */
 import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';

@@ -1,4 +1,5 @@
 import { mapChannelSecrets } from '../src/events/channel-secrets.js';
+import type { ChannelType } from '../src/events/vocabulary.js';
 import type { Projection } from '../src/projection/projection.js';
 import type { SecretBox } from '../src/secrets/secret-box.js';
 
@@ -11,8 +12,10 @@ export interface ChannelDoc {
   id: string;
   tenantId: string;
   name: string;
-  type: string;
+  type: ChannelType;
   config: Record<string, unknown>;
+  /** Webhook channels only (sealed here; queries/channels.ts opens it). */
+  signingSecret?: string;
   createdAt: string;
   updatedAt: string;
   revision: number;
@@ -28,7 +31,7 @@ export const channelsProjection = (secrets: Pick<SecretBox, 'seal'>): Projection
   handles: ['ChannelCreated', 'ChannelUpdated', 'ChannelDeleted', 'ChannelSigningSecretSet'],
   collections: { [CHANNELS]: [{ name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] }] },
   async apply(event, writer) {
-    const data = event.data as { channelId: string; name: string; type: string; config: Record<string, unknown> };
+    const data = event.data as { channelId: string; name: string; type: ChannelType; config: Record<string, unknown> };
     const config = data.config && mapChannelSecrets(data.type, data.config, (secret) => secrets.seal(secret));
     const at = event.metadata.occurredAt;
     switch (event.type) {

@@ -1,7 +1,7 @@
 /** Notification channels, read side: list and get, secrets masked. */
 import { CHANNELS, type ChannelDoc } from '../projections/channels.js';
 import { mapChannelSecrets, maskChannelConfig } from '../src/events/channel-secrets.js';
-import { CHANNEL_TYPES, type ChannelType } from '../src/events/vocabulary.js';
+import { CHANNEL_TYPES } from '../src/events/vocabulary.js';
 import { badRequest } from '../src/http/problem.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
@@ -21,7 +21,7 @@ export const channelView = (doc: ChannelDoc) => ({
   id: doc.id,
   name: doc.name,
   type: doc.type,
-  config: maskChannelConfig(doc.type as ChannelType, doc.config),
+  config: maskChannelConfig(doc.type, doc.config),
   created_at: doc.createdAt,
   updated_at: doc.updatedAt,
 });

@@ -5,10 +5,11 @@ import type { GrantSource } from '../src/auth/effective-permissions.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok, okPage } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { pageRequest, type PageRequest } from '../src/http/pagination.js';
+import { encodeCursor, pageRequest, type PageRequest } from '../src/http/pagination.js';
 import { notFound } from '../src/http/problem.js';
 import { listParameters, queryParameters } from '../src/http/query-parameters.js';
 import { optionalString } from '../src/http/optional-string.js';
+import { findTenantDoc } from '../src/http/read-model-routes.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader, Scalar } from '../src/readstore/port.js';
 
@@ -25,10 +26,7 @@ export const roleView = (role: RoleDoc | BuiltInRole) => ({
   updated_at: isCustomRole(role) ? role.updatedAt : null,
 });
 
-export async function findCustomRole(reader: ReadModelReader, tenantId: string, id: string) {
-  const doc = await reader.get<RoleDoc>(ROLES, id);
-  return doc && doc.tenantId === tenantId ? doc : null;
-}
+export const findCustomRole = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<RoleDoc>(reader, ROLES, tenantId, id);
 
 /** A role of the tenant: built-in (id = name) or custom. */
 export async function findRole(reader: ReadModelReader, tenantId: string, id: string): Promise<RoleDoc | BuiltInRole | null> {
@@ -80,8 +78,7 @@ async function readRolePage(reader: ReadModelReader, tenantId: string, page: Pag
   const items = combined.slice(0, page.limit);
   const last = items.at(-1);
   const cursorValues: Scalar[] = last && isCustomRole(last) ? [last.createdAt] : [''];
-  // Same encoding as src/http/pagination.ts, so pageRequest decodes it.
-  const nextCursor = combined.length > page.limit && last ? Buffer.from(JSON.stringify({ v: cursorValues, id: last.id })).toString('base64url') : null;
+  const nextCursor = combined.length > page.limit && last ? encodeCursor(cursorValues, last.id) : null;
   return { items, page: { limit: page.limit, next_cursor: nextCursor } };
 }
 

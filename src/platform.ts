@@ -23,8 +23,6 @@ import { authenticate } from './auth/authenticate.js';
 import { embeddedIdpRoutes, loadOrCreateDevClient, type ClientRegistration } from './auth/embedded-idp.js';
 import { iamChangeStamps, reportingIamCommits } from './auth/iam-change-stamps.js';
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
-import { managementApiIdentityProvider } from './gateways/identity/management-api.js';
-import { outboxInvitations, outboxMailer } from './gateways/identity/outbox-mailer.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import { validatingEventStore } from './eventstore/validating.js';
@@ -176,7 +174,6 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   let apiDocument: unknown;
   publicRoutes.push(apiReferenceRoutes({ document: () => (apiDocument ??= platformApiDocument({ public: publicRoutes, api: routers }, embedded).document) }));
 
-  const invitationMailer = outboxMailer({ directory: join(config.dataDir, 'outbox'), from: `warehouse-watch <no-reply@${new URL(config.baseUrl).hostname}>` });
   const iamStamps = iamChangeStamps();
   const warehouse = await composeWarehouse(config, now);
   const alerting = composeAlerting({
@@ -187,15 +184,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
     waitForProjections: (position) => runner.waitFor(position, 60_000),
   });
-  const iam = composeIam({
-    ...commandDeps,
-    reader: readStore,
-    stamps: iamStamps,
-    logger,
-    identity: config.identityProvider
-      ? managementApiIdentityProvider({ ...config.identityProvider, mailer: invitationMailer, resultUrl: config.baseUrl })
-      : outboxInvitations({ mailer: invitationMailer, signInUrl: config.baseUrl }),
-  });
+  const iam = composeIam({ ...commandDeps, config, reader: readStore, stamps: iamStamps, logger });
 
   const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
   const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers });

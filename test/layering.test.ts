@@ -2,6 +2,7 @@
  * Dependencies point one way (DESIGN.md sections 2 and 10): queries and projections read models
  * and events, never commands; commands reach read models only through functions the composition
  * root passes in; the model (src/events) depends on none of the three. This walks every import.
+ * And queries/ is the read side: it serves GET routes only (commands have their routes in commands/).
  */
 import test from 'ava';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -25,10 +26,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Relative import specifiers of a file (static imports and re-exports), resolved to repository paths. */
+/**
+ * Relative import specifiers of a file, resolved to repository paths: static imports and re-exports,
+ * side-effect imports (`import './x.js'`) and import expressions (`await import('./x.js')`, and
+ * `import('./x.js').Type` in type positions).
+ */
 export function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
-  const specifiers = [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm)].map((m) => m[1]!);
-  return specifiers.map((specifier) => relative(root, resolve(dirname(file), specifier)));
+  const fromClauses = [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm)];
+  const bareOrExpression = [...text.matchAll(/(?:^\s*import\s+|\bimport\(\s*)['"](\.{1,2}\/[^'"]+)['"]/gm)];
+  return [...fromClauses, ...bareOrExpression].map((m) => relative(root, resolve(dirname(file), m[1]!)));
 }
 
 const violates = (target: string, folder: string) => target === folder || target.startsWith(`${folder}/`);
@@ -37,6 +43,8 @@ test('the import walk sees a forbidden import (the check itself can fail)', (t) 
   const file = join(root, 'queries', 'example.ts');
   const imports = importsOf(file, "import { x } from '../commands/users.js';\nimport type { Y } from '../src/events/user.js';\n");
   t.deepEqual(imports, ['commands/users.js', 'src/events/user.js']);
+  const hidden = "import '../commands/roles.js';\nconst m = await import('../commands/groups.js');\ntype T = import('../commands/channels.js').ChannelCommand;\n";
+  t.deepEqual(importsOf(file, hidden), ['commands/roles.js', 'commands/groups.js', 'commands/channels.js']);
   t.true(violates(imports[0]!, 'commands'));
   t.false(violates(imports[1]!, 'commands'));
 });
@@ -53,3 +61,16 @@ for (const rule of FORBIDDEN) {
     t.deepEqual(offences, []);
   });
 }
+
+/** Routes a file registers with a method that changes something (a path literal starting with '/'). */
+export const changingRoutesOf = (text: string) =>
+  [...text.matchAll(/\.(post|put|patch|delete|all)\(\s*['"`](\/[^'"`]*)/g)].map((m) => `${m[1]!.toUpperCase()} ${m[2]!}`);
+
+test('the route check sees a changing route and lets GET routes and Map deletes pass', (t) => {
+  t.deepEqual(changingRoutesOf("router.get('/things', a);\nrouter.post('/things', b);\nfeeds.delete(key);\n"), ['POST /things']);
+});
+
+test('queries/ serves GET routes only', (t) => {
+  const offences = sourceFiles(join(root, 'queries')).flatMap((file) => changingRoutesOf(readFileSync(file, 'utf8')).map((route) => `${relative(root, file)}: ${route}`));
+  t.deepEqual(offences, []);
+});

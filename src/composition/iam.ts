@@ -1,8 +1,10 @@
 /**
  * Identity and access, composed from its parts: the IAM projections, the permission resolver
- * (with its cache), the middlewares that run after authentication, and the API modules. Called by
- * the composition root (platform.ts), which chooses the adapters (read store, identity provider).
+ * (with its cache), the middlewares that run after authentication, and the API modules, and the
+ * identity provider invitations go through (the IdP's management API when configured, else
+ * invitation mails written to DATA_DIR/outbox). Called by the composition root (platform.ts).
  */
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { groupCommandRoutes } from '../../commands/group-routes.js';
 import { roleCommandRoutes } from '../../commands/role-routes.js';
@@ -26,17 +28,27 @@ import { recordLogins } from '../auth/record-logins.js';
 import { refuseInactiveUsers } from '../auth/refuse-inactive-users.js';
 import { handleCommand, type CommandDeps } from '../commanding/command-handler.js';
 import { userStream } from '../events/user.js';
+import type { Config } from '../config.js';
+import { managementApiIdentityProvider } from '../gateways/identity/management-api.js';
+import { outboxInvitations, outboxMailer } from '../gateways/identity/outbox-mailer.js';
 import type { IdentityProvider } from '../gateways/identity/port.js';
 import type { ApiModule } from '../http/app.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
 import { iamProjections } from './read-models.js';
 
+/** Where invitations go: the identity provider's management API when configured, the outbox otherwise. */
+function identityProviderFrom(config: Pick<Config, 'dataDir' | 'baseUrl' | 'identityProvider'>): IdentityProvider {
+  const mailer = outboxMailer({ directory: join(config.dataDir, 'outbox'), from: `warehouse-watch <no-reply@${new URL(config.baseUrl).hostname}>` });
+  return config.identityProvider
+    ? managementApiIdentityProvider({ ...config.identityProvider, mailer, resultUrl: config.baseUrl })
+    : outboxInvitations({ mailer, signInUrl: config.baseUrl });
+}
 
 export interface IamDeps extends CommandDeps {
+  config: Pick<Config, 'dataDir' | 'baseUrl' | 'identityProvider'>;
   reader: ReadModelReader;
   stamps: IamChangeStamps;
-  identity: IdentityProvider;
   logger: Logger;
 }
 
@@ -44,7 +56,7 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
   const { reader, logger } = deps;
   const commandDeps: CommandDeps = { eventStore: deps.eventStore, waitForProjections: deps.waitForProjections, now: deps.now };
   const resolver = iamPermissionResolver({ lookup: readModelPermissionSources(reader, logger), stamps: deps.stamps });
-  const invite = userInvitations({ ...commandDeps, identity: deps.identity, logger });
+  const invite = userInvitations({ ...commandDeps, identity: identityProviderFrom(deps.config), logger });
   const assignments: GrantSourceLookup = {
     findRole: async (tenantId, id) => {
       const role = await findRole(reader, tenantId, id);

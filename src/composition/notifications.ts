@@ -27,7 +27,7 @@ export function composeNotifications(deps: { commandDeps: CommandDeps; reader: R
   const sendTest = async (tenantId: string, id: string) => {
     const doc = await findChannel(reader, secrets, tenantId, id);
     if (!doc) return null;
-    const target = channelTarget({ id: doc.id, type: doc.type as 'chat', config: doc.config, signingSecret: doc.signingSecret as string | undefined });
+    const target = channelTarget({ id: doc.id, type: doc.type, config: doc.config, signingSecret: doc.signingSecret });
     const outcome = await deps.notify.deliver(target, sampleAlert(deps.publicUrl, commandDeps.now()), `test:${id}:${randomUUID()}`);
     return {
       ok: outcome.ok, target: outcome.target, statusCode: outcome.status_code ?? null, latencyMs: outcome.latency_ms,

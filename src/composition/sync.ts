@@ -3,7 +3,7 @@
  * the warehouse port, the scheduler, the read model, the routes and the live stream.
  */
 import type { Registry } from 'prom-client';
-import { syncCommandRoutes } from '../../commands/sync-routes.js';
+import { syncCommandRoutes } from '../../commands/sync-job-routes.js';
 import { SYNC_HISTORY, SYNC_JOBS_COLLECTION, syncJobDocId, type SyncJobDoc } from '../../projections/sync.js';
 import { syncQueryRoutes } from '../../queries/sync.js';
 import { syncStreamRoutes } from '../../queries/sync-stream.js';

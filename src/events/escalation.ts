@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { DELIVERY_CHANNELS, TARGET_TYPES } from './escalation-policy.js';
+import { NOTIFY_MEDIA, type NotifyMedium } from './vocabulary.js';
 
 const stageSnapshot = z.object({
   stageOrder: z.number().int(),
@@ -19,7 +20,6 @@ const stageSnapshot = z.object({
   targets: z.array(z.object({ type: z.enum(TARGET_TYPES), id: z.uuid(), channels: z.array(z.enum(DELIVERY_CHANNELS)) })),
 });
 
-export const NOTIFY_MEDIA = ['chat', 'email', 'pager', 'webhook', 'sms'] as const;
 export const DELIVERY_KINDS = ['stage', 'resolution', 'acknowledgement'] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
@@ -121,7 +121,7 @@ export interface IncidentEscalation {
   /** `<recipientKey>:<medium>` of the last fired stage that have an outcome recorded. */
   lastFiredOutcomes: string[];
   /** Everyone a stage reached, once each: they get the all-clear on resolution. */
-  paged: { key: string; medium: (typeof NOTIFY_MEDIA)[number]; via: { type: (typeof TARGET_TYPES)[number]; id: string } }[];
+  paged: { key: string; medium: NotifyMedium; via: { type: (typeof TARGET_TYPES)[number]; id: string } }[];
   /** `<recipientKey>:<medium>` that have a resolution outcome. */
   resolutionOutcomes: string[];
   /** `<recipientKey>:<medium>` of pagers told of the acknowledgement. */

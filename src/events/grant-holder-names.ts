@@ -25,7 +25,11 @@ export function grantHolderNameKey(name: string): string {
     .trim();
 }
 
-/** A name that reads as a UUID (any case, with or without hyphens or braces), after normalising. */
+/**
+ * A name that reads as a UUID (any case, with or without hyphens or braces), after normalising.
+ * Looser on purpose than UUID_PATTERN (src/events/vocabulary.ts), which says what an id is: this
+ * keeps names from passing for ids in any spelling a reader would take for one.
+ */
 export const looksLikeUuid = (name: string) =>
   /^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/.test(grantHolderNameKey(name).replace(/^urn:uuid:/, ''));
 

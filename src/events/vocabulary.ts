@@ -1,6 +1,7 @@
 /**
- * Words shared by several resources' events, defined once: ids, severities, alert conditions and
- * notification channel types. Events, commands, queries and projections all import them from here.
+ * Words shared by several resources' events, defined once: ids, severities, alert conditions,
+ * notification channel types and the media a page goes out through. Events, commands, queries,
+ * projections, process managers and the notify port all import them from here.
  */
 import { z } from 'zod';
 
@@ -22,3 +23,7 @@ export const conditionSchema = z.enum(CONDITIONS);
 export const CHANNEL_TYPES = ['chat', 'email', 'pager', 'webhook'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const channelTypeSchema = z.enum(CHANNEL_TYPES);
+
+/** What a page goes out through: a channel's type, or sms to a user's phone (users have no sms channel). */
+export const NOTIFY_MEDIA = [...CHANNEL_TYPES, 'sms'] as const;
+export type NotifyMedium = (typeof NOTIFY_MEDIA)[number];

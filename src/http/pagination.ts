@@ -47,13 +47,15 @@ function decodeCursor(cursor: string, sortKeys: number): After {
   return { values, id: parsed.id };
 }
 
-const encodeCursor = (doc: Doc, sort: Sort) =>
-  Buffer.from(JSON.stringify({ v: sort.filter(([f]) => f !== 'id').map(([field]) => doc[field]), id: doc.id })).toString('base64url');
+/** The cursor after an item with these sort values and this id (what `pageRequest` decodes). */
+export const encodeCursor = (values: Scalar[], id: string) => Buffer.from(JSON.stringify({ v: values, id })).toString('base64url');
+
+const cursorAfter = (doc: Doc, sort: Sort) => encodeCursor(sort.filter(([f]) => f !== 'id').map(([field]) => doc[field] as Scalar), doc.id);
 
 /** Reads one page: asks for one more item than the limit to know whether a next page exists. */
 export async function readPage<T extends Doc>(reader: ReadModelReader, collection: string, filter: Filter, sort: Sort, page: PageRequest) {
   const found = await reader.find<T>(collection, filter, { sort, limit: page.limit + 1, after: page.after });
   const items = found.slice(0, page.limit);
-  const nextCursor = found.length > page.limit ? encodeCursor(items.at(-1)!, sort) : null;
+  const nextCursor = found.length > page.limit ? cursorAfter(items.at(-1)!, sort) : null;
   return { items, page: { limit: page.limit, next_cursor: nextCursor } };
 }

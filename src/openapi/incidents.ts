@@ -1,6 +1,6 @@
-/** Incidents, their history and live feed, and pending escalations (commands/incident-routes.ts, queries/incidents.ts, queries/escalations.ts). */
+/** Incidents, their history and live feed, and pending escalations (commands/incidents.ts and its routes, queries/incidents.ts, queries/escalations.ts). */
 import { z } from 'zod';
-import { emptyBody, noteBody, resolveBody } from '../../commands/incident-routes.js';
+import { acknowledgeIncidentBodySchema, incidentNoteBodySchema, resolveIncidentBodySchema } from '../../commands/incidents.js';
 import { incidentListQuery } from '../../queries/incidents.js';
 import { DELIVERY_KINDS } from '../events/escalation.js';
 import { RESOLUTION_REASONS } from '../events/incident.js';
@@ -83,18 +83,18 @@ export const incidentOperations: OperationDoc[] = [
     response: { kind: 'envelope', status: 200, description: 'Every event of the incident\'s stream, oldest first', data: z.array(historyEntrySchema) },
   },
   {
-    method: 'post', path: '/incidents/:id/acknowledge', tag, summary: 'Acknowledge an incident (paging stops)', body: emptyBody, bodyOptional: true,
+    method: 'post', path: '/incidents/:id/acknowledge', tag, summary: 'Acknowledge an incident (paging stops)', body: acknowledgeIncidentBodySchema, bodyOptional: true,
     description: 'Acknowledging an acknowledged incident changes nothing.',
     problems: { 409: 'The incident is resolved (`current_status`)' },
     response: incidentAnswer('The incident'),
   },
   {
-    method: 'post', path: '/incidents/:id/resolve', tag, summary: 'Resolve an incident', body: resolveBody, bodyOptional: true,
+    method: 'post', path: '/incidents/:id/resolve', tag, summary: 'Resolve an incident', body: resolveIncidentBodySchema, bodyOptional: true,
     problems: { 409: 'The incident is already resolved (`current_status`)' },
     response: incidentAnswer('The incident'),
   },
   {
-    method: 'post', path: '/incidents/:id/notes', tag, summary: 'Add a note to an incident', body: noteBody,
+    method: 'post', path: '/incidents/:id/notes', tag, summary: 'Add a note to an incident', body: incidentNoteBodySchema,
     description: 'Accepted in every state, also after resolution.',
     response: incidentAnswer('The incident with the note', 201),
   },

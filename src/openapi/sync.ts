@@ -1,4 +1,4 @@
-/** Data sync: status, jobs, history, the live status stream and the job controls (queries/sync*.ts, commands/sync-routes.ts). */
+/** Data sync: status, jobs, history, the live status stream and the job controls (queries/sync*.ts, commands/sync-job-routes.ts). */
 import { z } from 'zod';
 import { triggerBodySchema } from '../../commands/sync-jobs.js';
 import { syncHistoryQuery } from '../../queries/sync.js';

@@ -3,7 +3,9 @@
  * its state as the read model has it (active incident, pending since, re-armed) and the metric
  * reading (SPEC.md, Alert incident state table; README, The evaluator).
  */
-export type Condition = 'gt' | 'lt' | 'gte' | 'lte' | 'eq';
+import type { Condition } from '../events/vocabulary.js';
+
+export type { Condition };
 
 export type MetricReading = { ok: true; value: number } | { ok: false; error: string };
 

@@ -5,11 +5,9 @@
  * retried trigger does not open a second one. Pure.
  */
 import { alertSummary, formatNumber } from './alert-text.js';
-import type { AlertMessage, AlertSeverity, PagerSeverity } from './port.js';
+import { PAGER_SEVERITIES, type AlertMessage, type AlertSeverity, type PagerSeverity } from './port.js';
 
 export const DEFAULT_PAGER_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
-
-const PAGER_SEVERITIES: readonly PagerSeverity[] = ['critical', 'error', 'warning', 'info'];
 
 /** Used for a severity the channel's mapping leaves out or maps to something the API refuses. */
 export const DEFAULT_SEVERITY_MAPPING: Record<AlertSeverity, PagerSeverity> = { critical: 'critical', high: 'error', medium: 'warning', low: 'info' };

@@ -8,15 +8,17 @@
  * take the channel's stored config as it is; email is a channel or a user's address; sms is a
  * user's phone number.
  */
+import type { Condition, NotifyMedium, Severity } from '../../events/vocabulary.js';
 import type { OutboundErrorKind } from '../http/outbound-outcome.js';
 
-export const NOTIFY_MEDIA = ['chat', 'email', 'pager', 'webhook', 'sms'] as const;
-export type NotifyMedium = (typeof NOTIFY_MEDIA)[number];
-
-export const ALERT_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
-export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+export type { NotifyMedium };
+/** An alert's severity is its rule's (src/events/vocabulary.ts). */
+export type AlertSeverity = Severity;
 export type AlertStatus = 'triggered' | 'acknowledged' | 'resolved';
-export type PagerSeverity = 'critical' | 'error' | 'warning' | 'info';
+
+/** What the pager Events API v2 accepts as a severity; a pager channel maps each alert severity onto one. */
+export const PAGER_SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
+export type PagerSeverity = (typeof PAGER_SEVERITIES)[number];
 
 /** What every medium says about an incident. One message per incident state change. */
 export interface AlertMessage {
@@ -28,7 +30,7 @@ export interface AlertMessage {
   currentValue: number;
   threshold: number;
   /** The rule's comparison; shown as "95 > 90" when given, "95 (threshold 90)" otherwise. */
-  condition?: 'gt' | 'lt' | 'gte' | 'lte' | 'eq';
+  condition?: Condition;
   /** The warehouse cluster, when the rule watches one. */
   cluster: string | null;
   /** The incident's page in the platform. */

@@ -6,6 +6,7 @@
  */
 import type { EscalationTarget } from '../../events/escalation-policy.js';
 import type { Recipient } from '../../events/escalation.js';
+import type { ChannelType } from '../../events/vocabulary.js';
 import type { NotifyTarget } from '../../gateways/notify/port.js';
 
 export interface ContactUser {
@@ -18,7 +19,7 @@ export interface ContactUser {
 
 export interface ContactChannel {
   id: string;
-  type: 'chat' | 'email' | 'pager' | 'webhook';
+  type: ChannelType;
   config: Record<string, unknown>;
   /** Webhook channels sign their requests with it. */
   signingSecret?: string;

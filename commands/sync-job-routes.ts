@@ -2,6 +2,7 @@
  * Data sync command routes: POST /api/v1/sync/trigger, POST /sync/jobs/{job_id}/pause and
  * /resume, DELETE /sync/history?older_than_days=N. A triggered run starts (an event) before the
  * answer; its extraction continues in the background and shows in status, history and the stream.
+ * The decider is commands/sync-jobs.ts.
  */
 import Router from '@koa/router';
 import { isDomainRejection, rejectNotFound } from '../src/commanding/domain-rejection.js';

@@ -1,0 +1,63 @@
+/**
+ * The read-model lookups the escalation manager resolves a stage's targets through (its
+ * TargetDirectory port, src/process/escalation/target-resolution.ts) and reads a policy's plan
+ * with; each scoped to the incident's tenant. The composition root passes them in.
+ */
+import type { EscalationPolicyDoc } from '../projections/escalation-policies.js';
+import { GROUPS, type GroupDoc } from '../projections/groups.js';
+import { USERS, type UserDoc } from '../projections/users.js';
+import type { DeliveryChannel, TargetType } from '../src/events/escalation-policy.js';
+import type { EscalationPlan } from '../src/events/escalation.js';
+import { currentOnCall } from '../src/oncall/current-on-call.js';
+import type { ContactUser, TargetDirectory } from '../src/process/escalation/target-resolution.js';
+import type { ReadModelReader } from '../src/readstore/port.js';
+import type { SecretBox } from '../src/secrets/secret-box.js';
+import { findChannel } from './channels.js';
+import { findEscalationPolicy } from './escalation-policies.js';
+import { findSchedule, scheduleDefinition, scheduleUsers } from './schedules.js';
+
+/** A user is reachable while active and not removed. */
+const contact = (user: UserDoc): ContactUser => ({
+  id: user.id, name: user.name, email: user.email, phone: (user.phone as string | null | undefined) ?? null, active: user.isActive && !user.removed,
+});
+
+export function readModelDirectory(reader: ReadModelReader, secrets: Pick<SecretBox, 'open'>): TargetDirectory {
+  return {
+    async user(tenantId, userId) {
+      const user = await reader.get<UserDoc>(USERS, userId);
+      return user && user.tenantId === tenantId && !user.removed ? contact(user) : null;
+    },
+    async activeGroupMembers(tenantId, groupId) {
+      const group = await reader.get<GroupDoc>(GROUPS, groupId);
+      if (!group || group.tenantId !== tenantId) return null;
+      const members = await reader.find<UserDoc>(USERS, { tenantId, groupIds: { $contains: groupId }, isActive: true, removed: false });
+      return members.map(contact);
+    },
+    async onCall(tenantId, scheduleId, at) {
+      const schedule = await findSchedule(reader, tenantId, scheduleId);
+      if (!schedule) return 'no_schedule';
+      const users = await scheduleUsers(reader, tenantId, schedule);
+      const current = currentOnCall(scheduleDefinition(schedule), at, (userId) => users.has(userId));
+      return current ? contact(users.get(current.userId)!) : null;
+    },
+    async channel(tenantId, channelId) {
+      const channel = await findChannel(reader, secrets, tenantId, channelId);
+      if (!channel) return null;
+      return { id: channel.id, type: channel.type, config: channel.config, signingSecret: channel.signingSecret };
+    },
+  };
+}
+
+/** The plan an escalation follows, from the policy as the read model has it now (null: no such policy in the tenant). */
+export async function escalationPlanOf(reader: ReadModelReader, tenantId: string, policyId: string): Promise<Pick<EscalationPlan, 'policyName' | 'stages' | 'repeatIntervalMinutes'> | null> {
+  const policy: EscalationPolicyDoc | null = await findEscalationPolicy(reader, tenantId, policyId);
+  if (!policy) return null;
+  return {
+    policyName: policy.name,
+    repeatIntervalMinutes: policy.repeatIntervalMinutes,
+    stages: policy.stages.map((stage) => ({
+      stageOrder: stage.stage_order, delayMinutes: stage.delay_minutes,
+      targets: stage.targets.map((t) => ({ type: t.type as TargetType, id: t.id, channels: t.channels as DeliveryChannel[] })),
+    })),
+  };
+}
