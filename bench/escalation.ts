@@ -25,11 +25,14 @@ const TENANT = randomUUID();
 const CHANNEL = randomUUID();
 
 async function main() {
+  // Counted by delivery key: a retried request (a timeout on a busy machine) is the same delivery.
   let received = 0;
+  const deliveries = new Set<string>();
   const receiver = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       received++;
+      deliveries.add(String(request.headers['idempotency-key']));
       response.writeHead(204).end();
     });
   });
@@ -75,8 +78,11 @@ async function main() {
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   await manager.start();
+  // Writing the incidents can outlast LEAD_MS on a busy machine: then the first stages are overdue
+  // before the manager looks, and their lateness measures the set-up, not the manager.
+  const leadLeftMs = start - Date.now();
   const deadline = start + SPREAD_MS + 120_000;
-  while (received < INCIDENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+  while (deliveries.size < INCIDENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
   await manager.idle();
   clearInterval(sampler);
 
@@ -93,10 +99,12 @@ async function main() {
     load_average_1m: Number(loadavg()[0]!.toFixed(2)),
     settings: { incidents: INCIDENTS, stage_2_due_within_ms: SPREAD_MS, delivery: 'signed webhook to a loopback receiver, real notifier and guarded client', store: 'embedded SQLite' },
     stages_fired: lateness.length,
-    deliveries_received: received,
+    deliveries_received: deliveries.size,
+    requests_repeated: received - deliveries.size,
+    lead_left_at_start_ms: leadLeftMs,
     lateness_seconds: { p50: percentile(lateness, 50), p99: percentile(lateness, 99), max: lateness.at(-1) ?? null },
     target_p99_seconds: 1,
-    met: percentile(lateness, 99) <= 1,
+    met: lateness.length === INCIDENTS && percentile(lateness, 99) <= 1,
     peak_rss_mib: Math.round(peakRss / 2 ** 20),
   };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
