@@ -18,6 +18,7 @@ import {
 } from './port.js';
 import { afterClause, fieldExpression, orderBy, whereClause } from './sqlite-query.js';
 import { serialLock } from './serial-lock.js';
+import { checkpointInBackground, type BackgroundCheckpointer } from './sqlite-checkpointer.js';
 import { sqliteTombstones, tombstoneTableOf } from './sqlite-tombstones.js';
 import { sqliteEventWriter } from './sqlite-writer.js';
 import { preparePrivateSqliteFile } from '../eventstore/private-files.js';
@@ -105,6 +106,10 @@ export function openSqliteReadStore(filename: string): ReadStore {
   const indexSpecs = new Map<string, IndexSpec[]>();
   const tombstones = sqliteTombstones(prepare, (sql) => writerDb.exec(sql));
   let closed = false;
+  // Started by the first batch: the main thread opens this store too, only to read, and a
+  // connection that never writes needs no checkpoints.
+  let checkpointer: BackgroundCheckpointer | undefined;
+  const inMemory = filename === ':memory:' || filename === '';
 
   const ensureTable = (collection: string) => {
     const table = tableOf(collection);
@@ -146,6 +151,7 @@ export function openSqliteReadStore(filename: string): ReadStore {
     applyBatch(options, events, apply) {
       return lock(async () => {
         if (events.length === 0) return;
+        if (!checkpointer && !inMemory) checkpointer = checkpointInBackground(writerDb, filename);
         const physical = options.collectionNames ?? ((name: string) => name);
         prepare('BEGIN IMMEDIATE').run();
         try {
@@ -201,6 +207,7 @@ export function openSqliteReadStore(filename: string): ReadStore {
       if (closed) return;
       await lock(async () => {
         closed = true;
+        await checkpointer?.stop();
         readerDb.close();
         writerDb.close();
       });

@@ -1,0 +1,29 @@
+/**
+ * The read-model file's checkpointer thread (see sqlite-checkpointer.ts): its own connection,
+ * a PASSIVE checkpoint on a timer, closed on 'stop'. A checkpoint that cannot run now (a busy
+ * writer, a rebuild swapping tables) is simply tried again at the next tick.
+ */
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { filename, intervalMs } = workerData as { filename: string; intervalMs: number };
+const db = new Database(filename);
+// The same durability as the writer's own checkpoints: the database file is synced before the
+// WAL may be reused.
+db.pragma('synchronous = NORMAL');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+
+const timer = setInterval(() => {
+  try {
+    checkpoint.get();
+  } catch {
+    // Busy or locked: the next tick tries again; the writer's own limit bounds the WAL meanwhile.
+  }
+}, intervalMs);
+
+parentPort!.on('message', (message: unknown) => {
+  if (message !== 'stop') return;
+  clearInterval(timer);
+  db.close();
+  parentPort!.close();
+});
