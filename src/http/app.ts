@@ -68,7 +68,15 @@ export function createApp(deps: AppDeps) {
   app.use(problemJson);
   app.use(cors(deps.corsOrigins ?? []));
   app.use(jsonBody());
-  for (const router of deps.publicRoutes) app.use(router.routes());
+  // No public path lies under /api/v1 (checked here), so an API request skips the public routers'
+  // matching altogether: it would try every one of their routes on every request (bench/README.md).
+  const apiPathPrefix = `${API_PREFIX}/`;
+  for (const router of deps.publicRoutes) {
+    const shadowed = router.stack.find((layer) => typeof layer.path !== 'string' || layer.path.startsWith(apiPathPrefix));
+    if (shadowed) throw new Error(`public route ${String(shadowed.path)} may lie under ${API_PREFIX}; serve it from an API module`);
+    const routes = router.routes() as unknown as Middleware<AppState>;
+    app.use((ctx, next) => (ctx.path.startsWith(apiPathPrefix) ? next() : routes(ctx, next)));
+  }
   app.use(deps.authenticate);
   app.use(withPermissions);
   for (const middleware of deps.afterAuthentication ?? []) app.use(middleware);
