@@ -9,7 +9,7 @@
  * the WAL to be reset.
  */
 import type Database from 'better-sqlite3';
-import { spawnWorker } from '../spawn-worker.js';
+import { Worker } from 'node:worker_threads';
 
 /** How often the checkpointer copies what the writer committed since its last run. */
 export const CHECKPOINT_INTERVAL_MS = 250;
@@ -23,7 +23,7 @@ export interface BackgroundCheckpointer {
 /** Moves `writer`'s routine checkpoints to a background thread; call stop before closing `writer`. */
 export function checkpointInBackground(writer: Database.Database, filename: string): BackgroundCheckpointer {
   writer.pragma(`wal_autocheckpoint = ${WRITER_FALLBACK_PAGES}`);
-  const worker = spawnWorker(import.meta.url, 'sqlite-checkpointer-worker', {
+  const worker = new Worker(new URL('./sqlite-checkpointer-worker.mjs', import.meta.url), {
     workerData: { filename, intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   // Nothing waits on this thread: it must not keep the process alive, and if it fails the

@@ -1,12 +1,11 @@
-/**
- * The read-model file's checkpointer thread (see sqlite-checkpointer.ts): its own connection,
- * a PASSIVE checkpoint on a timer, closed on 'stop'. A checkpoint that cannot run now (a busy
- * writer, a rebuild swapping tables) is simply tried again at the next tick.
- */
+// The read-model file's checkpointer thread (see sqlite-checkpointer.ts): its own connection, a
+// PASSIVE checkpoint on a timer, closed on 'stop'. Plain JavaScript on purpose: a thread that
+// loads TypeScript through tsx costs tens of MiB of memory for these few lines. A checkpoint that
+// cannot run now (a busy writer, a rebuild swapping tables) is simply tried again at the next tick.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { filename, intervalMs } = workerData as { filename: string; intervalMs: number };
+const { filename, intervalMs } = workerData;
 const db = new Database(filename);
 // The same durability as the writer's own checkpoints: the database file is synced before the
 // WAL may be reused.
@@ -21,9 +20,9 @@ const timer = setInterval(() => {
   }
 }, intervalMs);
 
-parentPort!.on('message', (message: unknown) => {
+parentPort.on('message', (message) => {
   if (message !== 'stop') return;
   clearInterval(timer);
   db.close();
-  parentPort!.close();
+  parentPort.close();
 });
