@@ -19,15 +19,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { channelsProjection } from '../projections/channels.js';
-import { iamChangeStamps } from '../src/auth/iam-change-stamps.js';
-import { projectionThread } from '../src/composition/projection-thread.js';
-import { secretBox } from '../src/secrets/secret-box.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
-import { createProjectionRunner } from '../src/projection/runner.js';
-import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { devToken, freePort } from '../test/support/platform-process.js';
-import { machine, percentile } from './support/machine.js';
+import { machine } from './support/machine.js';
+import { projectionLag, type LagFigures } from './support/projection-lag.js';
 
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -99,54 +93,6 @@ function summary(rounds: Figures[], ratios?: number[]) {
   };
 }
 
-/**
- * Append → visible: from an append's acknowledgement until the projections have applied it, with
- * the runner the platform uses on the embedded stores (`thread`: the projections on the log's
- * writer thread) and, in the same run for comparison, the in-process runner it replaced
- * (`in_process`).
- */
-async function projectionLag(kind: 'thread' | 'in_process') {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-lag-'));
-  const key = randomBytes(32);
-  const files = { eventsFile: join(dir, 'events.db'), readModelsFile: join(dir, 'read.db') };
-  const eventStore = openSqliteEventStore({ filename: files.eventsFile });
-  const readStore = openSqliteReadStore(files.readModelsFile);
-  const logger = pino({ level: 'silent' });
-  const channels = channelsProjection(secretBox(key));
-  const runner =
-    kind === 'thread'
-      ? projectionThread({
-          ...files, secrets: { key, previousKeys: [] }, secretsKeyFile: join(dir, 'secrets.key'), projections: [channels],
-          iamProjections: new Set(), stamps: iamChangeStamps(), logLevel: 'silent', logger,
-        })
-      : createProjectionRunner({ eventStore, readStore, projections: [channels], logger });
-  await runner.start();
-  const lags: number[] = [];
-  // The first WARM_UP appends are not measured: JIT, the first statements, the read model's
-  // checkpointer thread starting; the figure is the steady state a running platform sees.
-  const WARM_UP = 500;
-  const metadata = { tenantId: '00000000-0000-4000-8000-000000000001', actor: 'bench', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() };
-  let n = 0;
-  const writer = async () => {
-    while (n < 5000 + WARM_UP) {
-      const measured = n >= WARM_UP;
-      const id = `00000000-0000-4000-8000-${String(n++).padStart(12, '0')}`;
-      const { position } = await eventStore.append(`channel-${id}`, [
-        { type: 'ChannelCreated', data: { channelId: id, name: 'x', type: 'email', config: { recipients: ['a@b.co'], subject_template: 's' } }, metadata },
-      ]);
-      const acknowledged = performance.now();
-      await runner.waitFor(position, 10_000);
-      if (measured) lags.push(performance.now() - acknowledged);
-    }
-  };
-  await Promise.all(Array.from({ length: 20 }, writer));
-  await runner.stop();
-  await eventStore.close();
-  await readStore.close();
-  lags.sort((a, b) => a - b);
-  return { appends: lags.length, concurrent_writers: 20, p50_ms: +percentile(lags, 50).toFixed(2), p99_ms: +percentile(lags, 99).toFixed(2) };
-}
-
 /** Every create answered 2xx must be in the log (the platform has stopped; its files are closed). */
 function checkAcknowledgedCreates(dataDir: string, acknowledged: Set<string>) {
   const db = new Database(join(dataDir, 'events.db'), { readonly: true });
@@ -183,7 +129,7 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
 async function main() {
   if (ONLY === 'lag') {
     // The lag alone, printed (no results file): quick comparisons of the runners.
-    console.log(JSON.stringify({ thread: await projectionLag('thread'), in_process: await projectionLag('in_process') }));
+    console.log(JSON.stringify({ thread: await projectionLag('.', 'thread'), in_process: await projectionLag('.', 'in_process') }));
     return;
   }
   const loadBefore = loadavg().map((l) => +l.toFixed(2));
@@ -217,7 +163,26 @@ async function main() {
   const baselineCheck = baseline && checkAcknowledgedCreates(baseline.dataDir, baseline.acknowledged);
 
   const ratios = (route: Figures[]) => route.map((r, i) => r.requests_per_second / rounds.hello[i]!.requests_per_second);
-  const lag = { ...(await projectionLag('thread')), in_process_runner_same_run: await projectionLag('in_process') };
+  // The lag in rounds too (the p99 of one round moves by a few milliseconds with the machine's
+  // load): this tree's writer-thread runner, the baseline's (its own modules) and the in-process one.
+  const lagRounds = { thread: [] as LagFigures[], baseline: [] as LagFigures[], inProcess: [] as LagFigures[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    lagRounds.thread.push(await projectionLag('.', 'thread'));
+    if (BASELINE_DIR) lagRounds.baseline.push(await projectionLag(BASELINE_DIR, 'thread'));
+    lagRounds.inProcess.push(await projectionLag('.', 'in_process'));
+  }
+  const lagSummary = (figures: LagFigures[]) => ({
+    appends_per_round: figures[0]!.appends,
+    concurrent_writers: figures[0]!.concurrent_writers,
+    p50_ms: median(figures.map((f) => f.p50_ms)),
+    p99_ms: median(figures.map((f) => f.p99_ms)),
+    p99_ms_per_round: figures.map((f) => f.p99_ms),
+  });
+  const lag = {
+    ...lagSummary(lagRounds.thread),
+    in_process_runner_same_run: lagSummary(lagRounds.inProcess),
+    ...(BASELINE_DIR ? { baseline_same_run: lagSummary(lagRounds.baseline) } : {}),
+  };
   const results = {
     benchmark: 'commands',
     date: new Date().toISOString(),
