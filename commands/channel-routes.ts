@@ -33,7 +33,7 @@ const signingSecretIn = (events: { type: string; data: Record<string, unknown> }
   events.find((event) => event.type === 'ChannelSigningSecretSet')?.data.signingSecret as string | undefined;
 
 /** Only webhook channels sign (the decider keeps an existing secret); other types need no random bytes. */
-const signingSecretFor = (type: string, newSigningSecret: () => string) => (type === 'webhook' ? { signingSecret: newSigningSecret() } : {});
+const newSecretIfWebhook = (type: string, newSigningSecret: () => string) => (type === 'webhook' ? { signingSecret: newSigningSecret() } : {});
 
 export function channelCommandRoutes(deps: ChannelCommandDeps) {
   const router = new Router<AppState>();
@@ -50,7 +50,7 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
   router.post('/notification-channels', requires('channels:write'), async (ctx) => {
     const body = parseChannelBody(ctx.request.body);
     const channelId = randomUUID();
-    const outcome = await run(ctx, { kind: 'CreateChannel', channelId, ...body, ...signingSecretFor(body.type, deps.newSigningSecret) });
+    const outcome = await run(ctx, { kind: 'CreateChannel', channelId, ...body, ...newSecretIfWebhook(body.type, deps.newSigningSecret) });
     commandHeaders(ctx, outcome);
     ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${channelId}`);
     const secret = signingSecretIn(outcome.events);
@@ -60,7 +60,7 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
   router.put('/notification-channels/:id', requires('channels:write'), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'notification channel');
     const body = parseChannelBody(ctx.request.body);
-    const outcome = await run(ctx, { kind: 'UpdateChannel', channelId: id, ...body, ...signingSecretFor(body.type, deps.newSigningSecret) }, ifMatchRevision(ctx));
+    const outcome = await run(ctx, { kind: 'UpdateChannel', channelId: id, ...body, ...newSecretIfWebhook(body.type, deps.newSigningSecret) }, ifMatchRevision(ctx));
     commandHeaders(ctx, outcome);
     const secret = signingSecretIn(outcome.events);
     ok(ctx, { ...(await deps.viewChannel(ctx.state.principal.tenantId, id)), ...(secret ? { signing_secret: secret } : {}) });
