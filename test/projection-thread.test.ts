@@ -6,7 +6,7 @@
  * released, sealed channel secrets (the thread needs the same key), restart from the checkpoint,
  * and rebuilds.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,8 @@ const webhookChannel = (n: number) =>
   sampleEvent('ChannelCreated', { channelId: uuid(n), name: `c${n}`, type: 'webhook', config: { url: `https://hooks.example.com/${n}`, headers: { authorization: 'Bearer s3cret' } } });
 const groupCreated = (n: number) => sampleEvent('GroupCreated', { groupId: uuid(n), name: `g${n}`, description: '', permissions: {} });
 
-function setup() {
+/** The stores and a runner factory; the test's teardown stops every runner it made (stop is idempotent), then closes the stores. */
+function setup(t: ExecutionContext) {
   const dir = mkdtempSync(join(tmpdir(), 'proj-thread-'));
   const key = randomBytes(32);
   const secrets = secretBox(key);
@@ -39,8 +40,14 @@ function setup() {
   const eventStore = encryptingEventStore(openSqliteEventStore({ filename: files.eventsFile }), secrets, channelEventSecrets);
   const readStore = openSqliteReadStore(files.readModelsFile);
   const stamps = iamChangeStamps();
-  const newRunner = () =>
-    projectionThread({
+  const runners: ReturnType<typeof projectionThread>[] = [];
+  t.teardown(async () => {
+    for (const runner of runners) await runner.stop();
+    await eventStore.close();
+    await readStore.close();
+  });
+  const newRunner = () => {
+    const runner = projectionThread({
       ...files,
       secrets: { key, previousKeys: [] },
       secretsKeyFile: join(dir, 'secrets.key'),
@@ -50,18 +57,16 @@ function setup() {
       logLevel: 'silent',
       logger: pino({ level: 'silent' }),
     });
+    runners.push(runner);
+    return runner;
+  };
   return { eventStore, readStore, stamps, secrets, newRunner };
 }
 
 test('a GET after waitFor sees the event: the writer thread applied it and reported its position', async (t) => {
-  const { eventStore, readStore, secrets, newRunner } = setup();
+  const { eventStore, readStore, secrets, newRunner } = setup(t);
   const runner = newRunner();
   await runner.start();
-  t.teardown(async () => {
-    await runner.stop();
-    await eventStore.close();
-    await readStore.close();
-  });
   const { position } = await eventStore.append(`channel-${uuid(1)}`, [webhookChannel(1)]);
   t.true(await runner.waitFor(position, 10_000));
   const doc = await readStore.get<ChannelDoc>(CHANNELS, uuid(1));
@@ -73,14 +78,9 @@ test('a GET after waitFor sees the event: the writer thread applied it and repor
 });
 
 test("an IAM commit moves its tenant's stamp before the waiters are released; other tenants keep theirs", async (t) => {
-  const { eventStore, readStore, stamps, newRunner } = setup();
+  const { eventStore, readStore, stamps, newRunner } = setup(t);
   const runner = newRunner();
   await runner.start();
-  t.teardown(async () => {
-    await runner.stop();
-    await eventStore.close();
-    await readStore.close();
-  });
   const before = { ours: stamps.stampOf(tenant), theirs: stamps.stampOf(otherTenant) };
   const { position } = await eventStore.append(`group-${uuid(7)}`, [groupCreated(7)]);
   t.true(await runner.waitFor(position, 10_000));
@@ -95,7 +95,7 @@ test("an IAM commit moves its tenant's stamp before the waiters are released; ot
 });
 
 test('a new host continues from the checkpoints, and a rebuild through it ends in the same read model', async (t) => {
-  const { eventStore, readStore, newRunner } = setup();
+  const { eventStore, readStore, newRunner } = setup(t);
   const first = newRunner();
   await first.start();
   const one = await eventStore.append(`channel-${uuid(1)}`, [webhookChannel(1)]);
@@ -105,11 +105,6 @@ test('a new host continues from the checkpoints, and a rebuild through it ends i
   const two = await eventStore.append(`channel-${uuid(2)}`, [webhookChannel(2)]);
   const second = newRunner();
   await second.start();
-  t.teardown(async () => {
-    await second.stop();
-    await eventStore.close();
-    await readStore.close();
-  });
   t.true(await second.waitFor(two.position, 10_000));
   const listed = async () => (await readStore.find<ChannelDoc>(CHANNELS, { tenantId: tenant }, { sort: [['id', 'asc']] })).map((c) => c.id);
   t.deepEqual(await listed(), [uuid(1), uuid(2)]);
