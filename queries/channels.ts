@@ -17,7 +17,7 @@ export const openChannelDoc = (doc: ChannelDoc, secrets: SecretOpener): ChannelD
 });
 
 /** The channel as clients see it (from an opened document): secrets masked. */
-export const channelView = (doc: ChannelDoc) => ({
+export const channelView = (doc: Pick<ChannelDoc, 'id' | 'name' | 'type' | 'config' | 'createdAt' | 'updatedAt'>) => ({
   id: doc.id,
   name: doc.name,
   type: doc.type,

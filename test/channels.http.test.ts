@@ -231,3 +231,24 @@ test('an email subject template may use only the known placeholders', async (t) 
   const accepted = await app.request('POST', '/notification-channels', { caller, body: { ...email, config: { ...email.config, subject_template: '[{{severity}}] {{status}} {{rule_name}} {{metric}} {{current_value}}/{{threshold}} {{incident_id}}' } } });
   t.is(accepted.status, 201);
 });
+
+// The create answer is rendered from the command's own event (no read back), so it must be exactly
+// what a GET of the channel shows, for every type and its masked secrets.
+const oneOfEachType = [
+  pager,
+  email,
+  { name: 'Ops hook', type: 'webhook', config: { url: 'https://hooks.example.com/alerts', method: 'POST', headers: { Authorization: 'Bearer s3cr3t-token-value' } } },
+  { name: 'Ops chat', type: 'chat', config: { webhook_url: 'https://chat.example.com/hooks/T000/B000/XXXXXXXXXXXX', channel_name: '#ops' } },
+];
+for (const channel of oneOfEachType) {
+  test(`the answer to creating a channel of type ${channel.type} is what GET shows of it`, async (t) => {
+    const caller = app.newTenant();
+    const created = await app.request('POST', '/notification-channels', { caller, body: channel });
+    t.is(created.status, 201, JSON.stringify(created.body));
+    const { signing_secret: secret, ...answered } = created.body.data as Record<string, unknown>;
+    t.is(secret !== undefined, channel.type === 'webhook', 'only webhook channels are answered a signing secret');
+    const read = await app.request('GET', `/notification-channels/${answered.id}`, { caller });
+    t.is(read.status, 200);
+    t.deepEqual(answered, read.body.data);
+  });
+}

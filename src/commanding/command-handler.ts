@@ -58,6 +58,8 @@ export interface CommandOutcome<State, Event> {
   projected: boolean;
   /** Global position of the last appended event (null when nothing was appended). */
   position: bigint | null;
+  /** When the command was decided: its events' `occurredAt`. */
+  decidedAt: Date;
 }
 
 export interface LoadedStream<State, Event> {
@@ -111,7 +113,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     const now = deps.now();
     const newEvents = decider.decide(request.command, loaded.state, { now, actor: envelope.actor, tenantId: envelope.tenantId });
     if (newEvents.length === 0) {
-      return { events: [], state: loaded.state, revision: loaded.revision, projected: true, position: null };
+      return { events: [], state: loaded.state, revision: loaded.revision, projected: true, position: null, decidedAt: now };
     }
     const toAppend: EventToAppend[] = newEvents.map((event) => ({
       type: event.type,
@@ -130,6 +132,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         revision: result.nextRevision,
         projected,
         position: result.position,
+        decidedAt: now,
       };
     } catch (error) {
       if (!isWrongExpectedRevision(error)) throw error;

@@ -47,6 +47,7 @@ export function composeNotifications(deps: { commandDeps: CommandDeps; reader: R
               const doc = await findChannel(reader, secrets, tenantId, id);
               return doc ? channelView(doc) : null;
             },
+            presentChannel: channelView,
             sendTest,
             newSigningSecret: generateSigningSecret,
             channelReferences: (tenantId, id) => policiesReferencingChannel(reader, tenantId, id),
