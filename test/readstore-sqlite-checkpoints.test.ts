@@ -8,7 +8,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
-import { WRITER_FALLBACK_PAGES } from '../src/readstore/sqlite-checkpointer.js';
+import { WRITER_FALLBACK_PAGES } from '../src/sqlite/background-checkpointer.js';
 import { waitFor } from './support/wait-for.js';
 
 const fileSize = (path: string) => statSync(path).size;

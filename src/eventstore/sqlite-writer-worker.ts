@@ -8,11 +8,12 @@ import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { logWriter, type LogWriter } from './sqlite-batch.js';
+import { checkpointInBackground, type BackgroundCheckpointer } from '../sqlite/background-checkpointer.js';
 import { openLogConnection } from './sqlite-connection.js';
 import type { WriterReply, WriterRequest } from './sqlite-writer.js';
 
 const port = parentPort!;
-const connections = new Map<number, { db: Database.Database; writer: LogWriter; filename: string }>();
+const connections = new Map<number, { db: Database.Database; writer: LogWriter; filename: string; checkpointer: BackgroundCheckpointer }>();
 /** Told of every commit, by file name: the guests of this thread (see hostOnWriterThread). */
 const commits = new EventEmitter().setMaxListeners(0);
 
@@ -34,10 +35,13 @@ function host(filename: string, module: string, setup: unknown, guestPort: Messa
   );
 }
 
-function handle(request: WriterRequest): WriterReply {
+function handle(request: WriterRequest): WriterReply | Promise<WriterReply> {
   if (request.kind === 'open') {
     const db = openLogConnection(request.filename);
-    connections.set(request.connection, { db, writer: logWriter(db), filename: request.filename });
+    // The log's checkpoints off this thread: SQLite's own would copy the WAL and fsync the file
+    // inside the group commit that crosses its limit, and every command of that batch would wait.
+    const checkpointer = checkpointInBackground(db, request.filename);
+    connections.set(request.connection, { db, writer: logWriter(db), filename: request.filename, checkpointer });
     return { id: request.id, outcomes: [] };
   }
   if (request.kind === 'host') {
@@ -52,20 +56,27 @@ function handle(request: WriterRequest): WriterReply {
     if (outcomes.some((outcome) => 'ok' in outcome)) queueMicrotask(() => commits.emit(connection.filename));
     return { id: request.id, outcomes };
   }
-  if (request.kind === 'retention') connection.writer.setRetention(request.stream, request.retention);
-  else {
-    connections.delete(request.connection);
-    connection.db.close();
+  if (request.kind === 'retention') {
+    connection.writer.setRetention(request.stream, request.retention);
+    return { id: request.id, outcomes: [] };
   }
-  return { id: request.id, outcomes: [] };
+  connections.delete(request.connection);
+  // The checkpointer's connection is closed before the writer's, as background-checkpointer.ts asks.
+  return connection.checkpointer.stop().then(() => {
+    connection.db.close();
+    return { id: request.id, outcomes: [] };
+  });
 }
 
+const failed = (request: WriterRequest, error: unknown): WriterReply => ({ id: request.id, error: (error as Error).message });
+
 port.on('message', (request: WriterRequest) => {
-  let reply: WriterReply;
+  let reply: WriterReply | Promise<WriterReply>;
   try {
     reply = handle(request);
   } catch (error) {
-    reply = { id: request.id, error: (error as Error).message };
+    reply = failed(request, error);
   }
-  port.postMessage(reply);
+  if (reply instanceof Promise) reply.then((answer) => port.postMessage(answer), (error) => port.postMessage(failed(request, error)));
+  else port.postMessage(reply);
 });

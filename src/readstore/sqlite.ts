@@ -18,7 +18,7 @@ import {
 } from './port.js';
 import { afterClause, fieldExpression, orderBy, whereClause } from './sqlite-query.js';
 import { serialLock } from './serial-lock.js';
-import { checkpointInBackground, type BackgroundCheckpointer } from './sqlite-checkpointer.js';
+import { checkpointInBackground, type BackgroundCheckpointer } from '../sqlite/background-checkpointer.js';
 import { sqliteTombstones, tombstoneTableOf } from './sqlite-tombstones.js';
 import { sqliteEventWriter } from './sqlite-writer.js';
 import { preparePrivateSqliteFile } from '../eventstore/private-files.js';

@@ -1,15 +1,15 @@
-// The read-model file's checkpointer thread (see sqlite-checkpointer.ts): its own connection, a
+// A SQLite file's checkpointer thread (see background-checkpointer.ts): its own connection, a
 // PASSIVE checkpoint on a timer, closed on 'stop'. Plain JavaScript on purpose: a thread that
 // loads TypeScript through tsx costs tens of MiB of memory for these few lines. A checkpoint that
 // cannot run now (a busy writer, a rebuild swapping tables) is simply tried again at the next tick.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { filename, intervalMs } = workerData;
+const { filename, intervalMs, synchronous } = workerData;
 const db = new Database(filename);
-// The same durability as the writer's own checkpoints: the database file is synced before the
-// WAL may be reused.
-db.pragma('synchronous = NORMAL');
+// The writer's own level (a number, as SQLite reports it), so a checkpoint syncs the database
+// file before the WAL may be reused exactly as the writer's own checkpoints would.
+db.pragma(`synchronous = ${Number(synchronous)}`);
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 
 const timer = setInterval(() => {

@@ -1,8 +1,11 @@
 /**
- * Checkpoints of the read-model file on a thread of their own. A checkpoint copies the WAL back
- * into the database and fsyncs it; run by SQLite inside the commit that crosses the WAL's size
- * limit (the default), it stalled that commit for milliseconds, so every few hundred batches the
- * projections fell a whole fsync behind: most of the append→visible lag's p99 (bench/README.md).
+ * Checkpoints of a SQLite file in WAL mode on a thread of their own: the read-model file
+ * (src/readstore/sqlite.ts) and the event log (its writer thread, src/eventstore/sqlite-writer-worker.ts).
+ * A checkpoint copies the WAL back into the database and fsyncs it; run by SQLite inside the commit
+ * that crosses the WAL's size limit (the default), it stalled that commit for milliseconds: on the
+ * read models, every few hundred batches the projections fell a whole fsync behind (most of the
+ * append→visible lag's p99), and on the log, every such group commit kept its commands waiting
+ * (bench/README.md).
  * Here a PASSIVE checkpoint, which never blocks the writer, runs every CHECKPOINT_INTERVAL_MS from
  * another connection; the writer keeps a much higher limit of its own (WRITER_FALLBACK_PAGES), so
  * the WAL stays bounded even when this thread is gone or the writer never pauses long enough for
@@ -23,8 +26,10 @@ export interface BackgroundCheckpointer {
 /** Moves `writer`'s routine checkpoints to a background thread; call stop before closing `writer`. */
 export function checkpointInBackground(writer: Database.Database, filename: string): BackgroundCheckpointer {
   writer.pragma(`wal_autocheckpoint = ${WRITER_FALLBACK_PAGES}`);
-  const worker = new Worker(new URL('./sqlite-checkpointer-worker.mjs', import.meta.url), {
-    workerData: { filename, intervalMs: CHECKPOINT_INTERVAL_MS },
+  // The checkpointing connection syncs like the writer's own (FULL for the log, NORMAL for the read models).
+  const synchronous = writer.pragma('synchronous', { simple: true }) as number;
+  const worker = new Worker(new URL('./background-checkpointer-worker.mjs', import.meta.url), {
+    workerData: { filename, intervalMs: CHECKPOINT_INTERVAL_MS, synchronous },
   });
   // Nothing waits on this thread: it must not keep the process alive, and if it fails the
   // writer's own limit takes over (its error is not the caller's to handle).
