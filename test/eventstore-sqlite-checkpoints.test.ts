@@ -13,17 +13,18 @@ import { WRITER_FALLBACK_PAGES } from '../src/sqlite/background-checkpointer.js'
 import { waitFor } from './support/wait-for.js';
 
 const fileSize = (path: string) => statSync(path).size;
+const metadata = () => ({ tenantId: randomUUID(), actor: 'test', correlationId: randomUUID(), causationId: randomUUID(), occurredAt: new Date().toISOString() });
 
 test('appended events reach the log file through the background checkpointer, far below the writer threshold', async (t) => {
   const file = join(mkdtempSync(join(tmpdir(), 'log-ckpt-')), 'events.db');
   const store = openSqliteEventStore({ filename: file });
-  await store.append('warm-up', [{ type: 'Noted', data: {}, metadata: {} }]);
+  await store.append('warm-up', [{ type: 'Noted', data: {}, metadata: metadata() }]);
   const before = fileSize(file);
   // Given some 200 events in a few group commits: a few dozen WAL pages, far under SQLite's
   // default limit (1,000) and the writer's own (10,000), so only the background thread copies them.
   for (let batch = 0; batch < 4; batch++) {
     await Promise.all(
-      Array.from({ length: 50 }, () => store.append(`thing-${randomUUID()}`, [{ type: 'Noted', data: { text: 'x'.repeat(400) }, metadata: {} }])),
+      Array.from({ length: 50 }, () => store.append(`thing-${randomUUID()}`, [{ type: 'Noted', data: { text: 'x'.repeat(400) }, metadata: metadata() }])),
     );
   }
   const walPages = fileSize(`${file}-wal`) / 4096;
