@@ -66,6 +66,35 @@ for (const cleanly of [false, true]) {
   });
 }
 
+withStandInStore('stream prefixes are the server\'s filter, and a filtered subscription resumes after a drop with no gap or duplicate', async (store, t) => {
+  // Given a subscription to the streams starting with one prefix
+  const wanted = `wanted-${randomUUID()}`;
+  const other = `other-${randomUUID()}`;
+  const sub = store.subscribeToAll({ after: await store.headPosition(), streamPrefixes: [wanted] });
+  const seen: RecordedEvent[] = [];
+  const done = (async () => {
+    for await (const event of sub) seen.push(event);
+  })();
+  await waitFor(() => standIn.openSubscriptions() === 1, { message: 'the subscription to open' });
+  t.deepEqual(standIn.subscriptionStreamPrefixes(), [[wanted]], 'the server filters');
+  // When matching and other events are written around a drop
+  await store.append(`${wanted}-1`, [sampleEvent('A')]);
+  await store.append(other, [sampleEvent('X')]);
+  await store.append(`${wanted}-1`, [sampleEvent('B')]);
+  await waitFor(() => seen.length === 2, { message: 'events before the drop' });
+  standIn.dropSubscriptions();
+  await store.append(other, [sampleEvent('Y')]);
+  await store.append(`${wanted}-1`, [sampleEvent('C')]);
+  await waitFor(() => standIn.openSubscriptions() === 1, { message: 'the subscription to come back' });
+  await store.append(other, [sampleEvent('Z')]);
+  await store.append(`${wanted}-1`, [sampleEvent('D')]);
+  await waitFor(() => seen.length >= 4, { message: 'events after the drop' });
+  await sub.close();
+  await done;
+  // Then only the matching events arrived, each once, in order
+  t.deepEqual(seen.map((e) => [e.streamName, e.type]), ['A', 'B', 'C', 'D'].map((type) => [`${wanted}-1`, type]));
+});
+
 withStandInStore('closing the store ends its subscriptions', async (store, t) => {
   const sub = store.subscribeToAll({ after: await store.headPosition() });
   const done = (async () => {

@@ -90,7 +90,9 @@ export interface IncidentView {
 
 export type IncidentState = { exists: false } | ({ exists: true } & IncidentView);
 
-export const incidentStream = (id: string) => `incident-${id}`;
+/** Every incident's stream name starts with this (subscribers filter the log on it). */
+export const INCIDENT_STREAM_PREFIX = 'incident-';
+export const incidentStream = (id: string) => `${INCIDENT_STREAM_PREFIX}${id}`;
 /** The rule's n-th incident always has the same id (see deterministicUuid). */
 export const incidentIdFor = (ruleId: string, ordinal: number) => deterministicUuid(`incident:${ruleId}:${ordinal}`);
 

@@ -9,8 +9,22 @@
  *
  * Events are pulled one at a time with `for await` from the client's stream, which gives ordering
  * and backpressure (a 'data' listener would give neither).
+ *
+ * Stream prefixes become the server's stream-name filter, and are checked again here, so an event
+ * a server did not filter is still never delivered. A filtered subscription also receives
+ * checkpoints (positions the server has searched up to); they are ignored on purpose: the client
+ * reports one before the events already buffered ahead of it reach this loop, so resuming from a
+ * checkpoint could skip them. After a drop we resume from the last delivered event, which only
+ * makes the server search some non-matching events again.
  */
-import { START, excludeSystemEvents, type AllStreamResolvedEvent, type AllStreamSubscription, type EventStoreDBClient } from '@eventstore/db-client';
+import {
+  START,
+  excludeSystemEvents,
+  streamNameFilter,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type EventStoreDBClient,
+} from '@eventstore/db-client';
 import type { RecordedEvent, Subscription } from './port.js';
 import { clientPosition, isSystemEvent, toRecordedEvent } from './eventstoredb-mapping.js';
 
@@ -23,8 +37,14 @@ export const DEFAULT_RESUBSCRIBE_BACKOFF: ResubscribeBackoff = { initialDelayMs:
 
 export function resubscribingAllSubscription(
   client: EventStoreDBClient,
-  options: { after?: bigint; backoff: ResubscribeBackoff; onClose: (subscription: Subscription) => void },
+  options: { after?: bigint; streamPrefixes?: readonly string[]; backoff: ResubscribeBackoff; onClose: (subscription: Subscription) => void },
 ): Subscription {
+  const prefixes = options.streamPrefixes;
+  const wanted = (streamName: string) => prefixes === undefined || prefixes.some((prefix) => streamName.startsWith(prefix));
+  // A prefix filter on stream names also keeps system streams ($...) out, unless a prefix starts
+  // with `$`; isSystemEvent below covers that. An empty list (nothing wanted) is not a filter the
+  // server is known to accept, so that one is left to the check below.
+  const filter = prefixes !== undefined && prefixes.length > 0 ? streamNameFilter({ prefixes: [...prefixes] }) : excludeSystemEvents();
   /** Exclusive: the position of the last event delivered (or the caller's start). */
   let lastDelivered = options.after !== undefined && options.after >= 0n ? options.after : undefined;
   let closed = false;
@@ -34,7 +54,7 @@ export function resubscribingAllSubscription(
   const open = (): AllStreamSubscription =>
     client.subscribeToAll({
       fromPosition: lastDelivered === undefined ? START : clientPosition(lastDelivered),
-      filter: excludeSystemEvents(),
+      filter,
     });
 
   const release = async (subscription: AllStreamSubscription) => {
@@ -77,7 +97,7 @@ export function resubscribingAllSubscription(
             if (step.done || closed) break;
             const resolved = step.value;
             // Mapping errors are not connection trouble: let them end the iteration loudly.
-            if (isSystemEvent(resolved)) continue;
+            if (isSystemEvent(resolved) || !wanted(resolved.event!.streamId)) continue;
             const event = toRecordedEvent(resolved);
             if (lastDelivered !== undefined && event.position <= lastDelivered) continue;
             lastDelivered = event.position;

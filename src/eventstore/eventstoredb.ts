@@ -155,9 +155,10 @@ export function createEventStoreDbStore(connectionString: string, options: Event
       }
     },
 
-    subscribeToAll({ after }: SubscribeOptions = {}) {
+    subscribeToAll({ after, streamPrefixes }: SubscribeOptions = {}) {
       const subscription = resubscribingAllSubscription(client, {
         after,
+        streamPrefixes,
         backoff: options.resubscribeBackoff ?? DEFAULT_RESUBSCRIBE_BACKOFF,
         onClose: (closed) => subscriptions.delete(closed),
       });

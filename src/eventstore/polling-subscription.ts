@@ -3,8 +3,12 @@ import type { RecordedEvent, Subscription } from './port.js';
 export interface PollingSubscriptionSource {
   /** Exclusive start position. */
   after: bigint;
-  /** Synchronous read of the next events after a position (empty when caught up). */
-  read: (after: bigint) => RecordedEvent[];
+  /**
+   * Synchronous read of the next events after a position (none when caught up), and the highest
+   * position it examined: beyond the last event when it passed over events it does not deliver
+   * (a stream filter), so the next read starts there instead of searching the same ones again.
+   */
+  read: (after: bigint) => { events: RecordedEvent[]; examinedTo: bigint };
   /** Registers a wake-up for new commits; returns the unregister function. */
   onCommit: (listener: () => void) => () => void;
   /** True once the underlying store is closed: the subscription ends. */
@@ -45,16 +49,15 @@ export function pollingSubscription(source: PollingSubscriptionSource): Subscrip
     try {
       while (!closed && !source.isClosed()) {
         commitsSinceRead = 0;
-        const batch = source.read(position);
-        if (batch.length === 0) {
-          if (commitsSinceRead === 0) await waitForCommit();
-          continue;
-        }
-        for (const event of batch) {
+        const { events, examinedTo } = source.read(position);
+        for (const event of events) {
           if (closed) return;
           position = event.position;
           yield event;
         }
+        if (examinedTo > position) position = examinedTo;
+        // No events: the read searched everything committed before it; wait for the next commit.
+        if (events.length === 0 && commitsSinceRead === 0) await waitForCommit();
       }
     } finally {
       closed = true;

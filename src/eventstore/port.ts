@@ -62,11 +62,19 @@ export interface ReadAllOptions {
 export interface SubscribeOptions {
   /** Exclusive: deliver events strictly after this position. Omit to start at the beginning. */
   after?: bigint;
+  /**
+   * Only events whose stream name starts with one of these are delivered (absent: every event; an
+   * empty list: none). The store skips the others itself, so a subscriber interested in a few
+   * streams does not pay for reading the whole log. Positions of skipped events are still passed
+   * over, so resuming from the last delivered position never misses a matching event.
+   */
+  streamPrefixes?: readonly string[];
 }
 
 /**
  * A catch-up subscription to the global log: delivers every stored event after the starting
- * position, then live events, in order, with no gap or duplicate at the hand-over.
+ * position (that matches its stream prefixes, if any), then live events, in order, with no gap or
+ * duplicate at the hand-over.
  * Consume with `for await`; call `close()` (or break out of the loop) to stop.
  */
 export interface Subscription extends AsyncIterable<RecordedEvent> {

@@ -17,6 +17,9 @@ export interface LogReadsOptions {
   pollIntervalMs: number;
 }
 
+/** Events a subscription reads at a time. */
+const SUBSCRIPTION_PAGE = 500;
+
 export type LogReads = Pick<EventStore, 'readStream' | 'readAll' | 'subscribeToAll' | 'headPosition'>;
 
 export function sqliteLogReads(db: Database.Database, options: LogReadsOptions): LogReads {
@@ -45,6 +48,30 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
   const readAllSync = (after: bigint, maxCount: number): RecordedEvent[] =>
     readStatement(`SELECT * FROM events WHERE position > ? ORDER BY position${limitClause(maxCount)}`).all(Number(after)).map(rowToEvent);
 
+  /**
+   * One page of a subscription: the events after `after`, and how far the read searched. Without a
+   * filter that is the last event read. With one, non-matching rows are rejected by SQLite on the
+   * stream column alone (never parsed), and the search is bounded by the head read just before:
+   * a page that is not full has searched everything up to that head, so the subscription moves
+   * there and does not search the same non-matching rows again on every wake-up. A commit after
+   * the head read only adds positions above it (positions grow in commit order).
+   */
+  const subscriptionPage = (after: bigint, prefixes: readonly string[] | undefined) => {
+    if (prefixes === undefined) {
+      const events = readAllSync(after, SUBSCRIPTION_PAGE);
+      return { events, examinedTo: events.at(-1)?.position ?? after };
+    }
+    const { head } = statements.head.get()!;
+    if (head === null || BigInt(head) <= after) return { events: [], examinedTo: after };
+    // substr counts characters (code points), as Array.from does; an empty list matches nothing.
+    const match = prefixes.length === 0 ? '0' : prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ');
+    const sql = `SELECT * FROM events WHERE position > ? AND position <= ? AND (${match}) ORDER BY position${limitClause(SUBSCRIPTION_PAGE)}`;
+    const params = prefixes.flatMap((prefix) => [Array.from(prefix).length, prefix]);
+    const events = readStatement(sql).all(Number(after), head, ...params).map(rowToEvent);
+    const full = events.length === SUBSCRIPTION_PAGE;
+    return { events, examinedTo: full ? events.at(-1)!.position : BigInt(head) };
+  };
+
   return {
     async readStream(stream, read: ReadStreamOptions = {}) {
       const backwards = read.direction === 'backwards';
@@ -70,7 +97,7 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
     subscribeToAll(subscribe: SubscribeOptions = {}): Subscription {
       return pollingSubscription({
         after: subscribe.after ?? 0n,
-        read: (after) => readAllSync(after, 500),
+        read: (after) => subscriptionPage(after, subscribe.streamPrefixes),
         onCommit: options.onCommit,
         isClosed: options.isClosed,
         pollIntervalMs: options.pollIntervalMs,

@@ -164,6 +164,29 @@ export function eventStoreContract(label: string, target: EventStoreTarget): voi
     t.is(seen.at(-1)!.type, 'New');
   });
 
+  withStore('a subscription with stream prefixes delivers only matching events, in order, through catch-up and live', async (store, t) => {
+    const start = await store.headPosition();
+    const tag = randomUUID();
+    const [wanted, alsoWanted, other] = [`wanted-${tag}`, `also-${tag}`, `other-${tag}`];
+    // Non-matching events before, between and after the matching ones, in both phases.
+    await store.append(`${other}-1`, [sampleEvent('Skip')]);
+    await store.append(`${wanted}-1`, [sampleEvent('W1')]);
+    await store.append(`${other}-2`, [sampleEvent('Skip'), sampleEvent('Skip')]);
+    await store.append(`${alsoWanted}-1`, [sampleEvent('W2')]);
+    await store.append(`${other}-3`, [sampleEvent('Skip')]);
+    const sub = store.subscribeToAll({ after: start, streamPrefixes: [wanted, alsoWanted] });
+    const received = collect(sub, (seen) => seen.some((e) => e.type === 'W4'));
+    await store.append(`${other}-4`, [sampleEvent('Skip')]);
+    await store.append(`${wanted}-2`, [sampleEvent('W3')]);
+    await store.append(`${other}-5`, [sampleEvent('Skip'), sampleEvent('Skip')]);
+    await store.append(`${alsoWanted}-1`, [sampleEvent('W4')]);
+    await store.append(`${other}-6`, [sampleEvent('Skip')]);
+    const seen = await received;
+    await sub.close();
+    t.deepEqual(seen.map((e) => e.type), ['W1', 'W2', 'W3', 'W4']);
+    t.true(seen.every((e) => e.streamName.startsWith(wanted) || e.streamName.startsWith(alsoWanted)));
+  });
+
   withStore('closing a subscription ends its iteration', async (store, t) => {
     const sub = store.subscribeToAll({ after: await store.headPosition() });
     const done = (async () => {

@@ -15,10 +15,11 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { asyncScheduler, EMPTY, from, Subject, timer, type SchedulerLike, type Subscription as RxSubscription } from 'rxjs';
 import { catchError, concatMap, groupBy, map, mergeMap, switchMap } from 'rxjs/operators';
 import type { EventStore, Subscription } from '../../eventstore/port.js';
+import { INCIDENT_STREAM_PREFIX } from '../../events/incident.js';
 import type { ReadModelReader } from '../../readstore/port.js';
 import { reconcileIncident, type ReconcilerDeps } from './incident-reconciler.js';
 
-const INCIDENT_STREAM = /^incident-([0-9a-f-]{36})$/;
+const INCIDENT_STREAM = new RegExp(`^${INCIDENT_STREAM_PREFIX}([0-9a-f-]{36})$`);
 /** A wake-up group with nothing to do for this long is let go (a timer still pending keeps running). */
 const IDLE_GROUP_MS = 10 * 60_000;
 const RESUBSCRIBE_AFTER_MS = 1000;
@@ -103,11 +104,15 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
     ).subscribe((incidentId) => wake(incidentId));
   }
 
-  /** Follows the log from `after`; resubscribes from the last seen position when the subscription drops. */
+  /**
+   * Follows the incident streams from `after`; resubscribes from the last seen position when the
+   * subscription drops. The store skips every other stream itself, so the rest of the log is never
+   * read and parsed for this.
+   */
   async function follow(eventStore: EventStore, after: bigint) {
     let position = after;
     while (!stopped) {
-      follower = eventStore.subscribeToAll({ after: position });
+      follower = eventStore.subscribeToAll({ after: position, streamPrefixes: [INCIDENT_STREAM_PREFIX] });
       try {
         for await (const event of follower) {
           position = event.position;

@@ -29,6 +29,8 @@ export interface EventStoreStandIn {
   dropSubscriptions(options?: { cleanly?: boolean }): void;
   /** Number of subscriptions currently open on the server. */
   openSubscriptions(): number;
+  /** The stream-name prefixes each open subscription asked the server to filter on (none: no such filter). */
+  subscriptionStreamPrefixes(): string[][];
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,8 @@ export async function startEventStoreStandIn(options: EventStoreStandInOptions =
       }
     },
     openSubscriptions: () => subscriptions.size,
+    subscriptionStreamPrefixes: () =>
+      [...subscriptions].map((call) => call.request.getOptions()?.getFilter()?.getStreamIdentifier()?.getPrefixList() ?? []),
     async stop() {
       // Cancels open calls (subscriptions) instead of waiting for clients to end them.
       server.forceShutdown();
