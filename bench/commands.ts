@@ -141,6 +141,8 @@ async function main() {
   const loadBefore = loadavg().map((l) => +l.toFixed(2));
   const helloPort = await freePort();
   const hello = await startProcess(['--import', 'tsx', 'bench/support/hello-koa.ts'], { PORT: String(helloPort) });
+  const floorPort = await freePort();
+  const floor = ONLY ? undefined : await startProcess(['--import', 'tsx', 'bench/support/floor-koa.ts'], { PORT: String(floorPort) });
 
   const body = JSON.stringify({ name: 'bench', type: 'email', config: { recipients: ['oncall@example.com'], subject_template: '[{{severity}}] {{rule_name}}' } });
   delete process.env.LOG_LEVEL; // the default level, as `npm start` runs
@@ -148,9 +150,13 @@ async function main() {
   const baseline = BASELINE_DIR ? await startPlatform(BASELINE_DIR) : undefined;
   const platforms = baseline ? [current, baseline] : [current];
 
-  const rounds = { hello: [] as Figures[], create: [] as Figures[], list: [] as Figures[], baselineCreate: [] as Figures[], baselineList: [] as Figures[] };
+  const rounds = { hello: [] as Figures[], floor: [] as Figures[], create: [] as Figures[], list: [] as Figures[], baselineCreate: [] as Figures[], baselineList: [] as Figures[] };
   for (let round = 0; round < ROUNDS; round++) {
     rounds.hello.push(await load(hello, { url: `http://127.0.0.1:${helloPort}/` }));
+    if (floor) {
+      const headers = { ...current.headers };
+      rounds.floor.push(await load(floor, { url: `http://127.0.0.1:${floorPort}/api/v1/notification-channels`, requests: [{ method: 'POST', headers, body }] }));
+    }
     for (const platform of platforms) {
       const into = platform === current ? rounds : { create: rounds.baselineCreate, list: rounds.baselineList };
       const { headers, onResponse } = platform;
@@ -160,6 +166,7 @@ async function main() {
   }
   const rss = platforms.map((p) => rssMiB(p.child));
   hello.kill('SIGTERM');
+  floor?.kill('SIGTERM');
   for (const platform of platforms) {
     platform.child.kill('SIGTERM');
     await exited(platform.child);
@@ -216,6 +223,8 @@ async function main() {
       durability: 'SQLite WAL, synchronous=FULL, group commit',
     },
     bare_koa_hello_world: helloSummary,
+    // The same POST against Koa with a constant handler (bench/support/floor-koa.ts): what no create can beat.
+    koa_constant_create_floor: summary(rounds.floor, ratios(rounds.floor)),
     create_notification_channel: summary(rounds.create, ratios(rounds.create)),
     list_notification_channels_limit_1: summary(rounds.list, ratios(rounds.list)),
     cpu_bound_ceiling: { create_notification_channel: cpuCeiling(rounds.create), list_notification_channels_limit_1: cpuCeiling(rounds.list) },
