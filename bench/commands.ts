@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -174,6 +174,8 @@ async function main() {
   const loadAfter = loadavg().map((l) => +l.toFixed(2));
   const check = checkAcknowledgedCreates(current.dataDir, current.acknowledged);
   const baselineCheck = baseline && checkAcknowledgedCreates(baseline.dataDir, baseline.acknowledged);
+  // Each platform's data directory holds every create of the run (tens of MiB): checked, then gone.
+  for (const platform of platforms) rmSync(platform.dataDir, { recursive: true, force: true });
 
   const ratios = (route: Figures[]) => route.map((r, i) => r.requests_per_second / rounds.hello[i]!.requests_per_second);
   // The lag in rounds too (the p99 of one round moves by a few milliseconds with the machine's

@@ -5,7 +5,7 @@
  * modules are measured (this one, or BENCH_BASELINE_DIR's for a before/after in the same run).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -83,6 +83,7 @@ export async function projectionLag(root: string, kind: 'thread' | 'in_process')
   await runner.stop();
   await eventStore.close();
   await readStore.close();
+  rmSync(dir, { recursive: true, force: true });
   lags.sort((a, b) => a - b);
   return { appends: lags.length, concurrent_writers: WRITERS, p50_ms: +percentile(lags, 50).toFixed(2), p99_ms: +percentile(lags, 99).toFixed(2) };
 }
