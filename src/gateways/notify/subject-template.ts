@@ -13,11 +13,13 @@ export const DEFAULT_SUBJECT_TEMPLATE = '[{{severity}}] {{status}}: {{rule_name}
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+const KNOWN_PLACEHOLDERS: ReadonlySet<string> = new Set(SUBJECT_PLACEHOLDERS);
+
 /** Placeholder names in the template that rendering does not know, each once, in order. */
 export function unknownPlaceholders(template: string): string[] {
-  const known = new Set<string>(SUBJECT_PLACEHOLDERS);
-  const unknown = [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!).filter((name) => !known.has(name));
-  return [...new Set(unknown)];
+  const unknown = new Set<string>();
+  for (const match of template.matchAll(PLACEHOLDER)) if (!KNOWN_PLACEHOLDERS.has(match[1]!)) unknown.add(match[1]!);
+  return [...unknown];
 }
 
 function placeholderValues(message: AlertMessage): Record<SubjectPlaceholder, string> {
