@@ -2,7 +2,8 @@
  * The writer thread of the SQLite logs of this process: it owns the connections that append, so
  * the fsync of each group commit (synchronous=FULL) blocks this thread, not the main event loop.
  * One thread serves every store the process opens (each with its own connection), because starting
- * a thread costs far more than a commit. Requests are answered in the order they arrive.
+ * a thread costs far more than a commit. Requests are answered in the order they arrive, except a
+ * close, answered once the connection's checkpointer thread has stopped.
  */
 import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
@@ -40,7 +41,13 @@ function handle(request: WriterRequest): WriterReply | Promise<WriterReply> {
     const db = openLogConnection(request.filename);
     // The log's checkpoints off this thread: SQLite's own would copy the WAL and fsync the file
     // inside the group commit that crosses its limit, and every command of that batch would wait.
-    const checkpointer = checkpointInBackground(db, request.filename);
+    let checkpointer: BackgroundCheckpointer;
+    try {
+      checkpointer = checkpointInBackground(db, request.filename);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     connections.set(request.connection, { db, writer: logWriter(db), filename: request.filename, checkpointer });
     return { id: request.id, outcomes: [] };
   }
