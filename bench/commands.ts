@@ -154,8 +154,7 @@ async function main() {
   for (let round = 0; round < ROUNDS; round++) {
     rounds.hello.push(await load(hello, { url: `http://127.0.0.1:${helloPort}/` }));
     if (floor) {
-      const headers = { ...current.headers };
-      rounds.floor.push(await load(floor, { url: `http://127.0.0.1:${floorPort}/api/v1/notification-channels`, requests: [{ method: 'POST', headers, body }] }));
+      rounds.floor.push(await load(floor, { url: `http://127.0.0.1:${floorPort}/api/v1/notification-channels`, requests: [{ method: 'POST', headers: current.headers, body }] }));
     }
     for (const platform of platforms) {
       const into = platform === current ? rounds : { create: rounds.baselineCreate, list: rounds.baselineList };

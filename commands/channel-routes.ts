@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
 import { rejectConflict } from '../src/commanding/domain-rejection.js';
-import { channelStream } from '../src/events/channel.js';
+import { channelStream, type ChannelEvent } from '../src/events/channel.js';
 import type { ChannelType } from '../src/events/vocabulary.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision, type CommandContext } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
@@ -15,6 +15,8 @@ import { notFound } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import { channelDecider, parseChannelBody, type ChannelCommand } from './channels.js';
+
+type ChannelCreated = Extract<ChannelEvent, { type: 'ChannelCreated' }>;
 
 /** A channel as a whole, as the answer to its creation knows it from its own event. */
 export interface CreatedChannel {
@@ -70,7 +72,7 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     // The new channel is all in its ChannelCreated event, so the answer is rendered from it rather
     // than read back from the read model (which the command has waited for, so the next GET shows
     // the same): one SQLite read less on the event loop per create.
-    const created = outcome.events.find((event) => event.type === 'ChannelCreated')!.data as { name: string; type: ChannelType; config: Record<string, unknown> };
+    const created = outcome.events.find((event): event is ChannelCreated => event.type === 'ChannelCreated')!.data;
     const at = outcome.decidedAt.toISOString();
     const channel = { id: channelId, name: created.name, type: created.type, config: created.config, createdAt: at, updatedAt: at };
     ok(ctx, { ...deps.presentChannel(channel), ...(secret ? { signing_secret: secret } : {}) }, 201);

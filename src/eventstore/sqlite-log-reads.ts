@@ -49,27 +49,33 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
     readStatement(`SELECT * FROM events WHERE position > ? ORDER BY position${limitClause(maxCount)}`).all(Number(after)).map(rowToEvent);
 
   /**
-   * One page of a subscription: the events after `after`, and how far the read searched. Without a
-   * filter that is the last event read. With one, non-matching rows are rejected by SQLite on the
-   * stream column alone (never parsed), and the search is bounded by the head read just before:
-   * a page that is not full has searched everything up to that head, so the subscription moves
-   * there and does not search the same non-matching rows again on every wake-up. A commit after
-   * the head read only adds positions above it (positions grow in commit order).
+   * How a subscription reads one page: the events after `after`, and how far the read searched.
+   * Without a filter that is the last event read. With one, non-matching rows are rejected by
+   * SQLite on the stream column alone (never parsed), and the search is bounded by the head read
+   * just before: a page that is not full has searched everything up to that head, so the
+   * subscription moves there and does not search the same non-matching rows again on every
+   * wake-up. A commit after the head read only adds positions above it (positions grow in commit
+   * order). The filtered statement and its parameters are built once per subscription, not on
+   * every wake-up.
    */
-  const subscriptionPage = (after: bigint, prefixes: readonly string[] | undefined) => {
+  const subscriptionPages = (prefixes: readonly string[] | undefined) => {
     if (prefixes === undefined) {
-      const events = readAllSync(after, SUBSCRIPTION_PAGE);
-      return { events, examinedTo: events.at(-1)?.position ?? after };
+      return (after: bigint) => {
+        const events = readAllSync(after, SUBSCRIPTION_PAGE);
+        return { events, examinedTo: events.at(-1)?.position ?? after };
+      };
     }
-    const { head } = statements.head.get()!;
-    if (head === null || BigInt(head) <= after) return { events: [], examinedTo: after };
     // substr counts characters (code points), as Array.from does; an empty list matches nothing.
     const match = prefixes.length === 0 ? '0' : prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ');
-    const sql = `SELECT * FROM events WHERE position > ? AND position <= ? AND (${match}) ORDER BY position${limitClause(SUBSCRIPTION_PAGE)}`;
-    const params = prefixes.flatMap((prefix) => [Array.from(prefix).length, prefix]);
-    const events = readStatement(sql).all(Number(after), head, ...params).map(rowToEvent);
-    const full = events.length === SUBSCRIPTION_PAGE;
-    return { events, examinedTo: full ? events.at(-1)!.position : BigInt(head) };
+    const statement = readStatement(`SELECT * FROM events WHERE position > ? AND position <= ? AND (${match}) ORDER BY position${limitClause(SUBSCRIPTION_PAGE)}`);
+    const prefixParams = prefixes.flatMap((prefix) => [Array.from(prefix).length, prefix]);
+    return (after: bigint) => {
+      const { head } = statements.head.get()!;
+      if (head === null || BigInt(head) <= after) return { events: [], examinedTo: after };
+      const events = statement.all(Number(after), head, ...prefixParams).map(rowToEvent);
+      const full = events.length === SUBSCRIPTION_PAGE;
+      return { events, examinedTo: full ? events.at(-1)!.position : BigInt(head) };
+    };
   };
 
   return {
@@ -97,7 +103,7 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
     subscribeToAll(subscribe: SubscribeOptions = {}): Subscription {
       return pollingSubscription({
         after: subscribe.after ?? 0n,
-        read: (after) => subscriptionPage(after, subscribe.streamPrefixes),
+        read: subscriptionPages(subscribe.streamPrefixes),
         onCommit: options.onCommit,
         isClosed: options.isClosed,
         pollIntervalMs: options.pollIntervalMs,
