@@ -10,6 +10,8 @@
  * Writes bench/results/commands.json. Run: npm run bench (or npx tsx bench/commands.ts).
  * BENCH_CPU_PROF=dir writes a V8 CPU profile of the platform process into dir (with BENCH_ONLY=create
  * or list, of that route alone; bench/profile-breakdown.ts sorts it into components).
+ * BENCH_CONNECTIONS (default 50) changes the load's concurrency, e.g. to see whether a route is bound
+ * by latency (more connections, more requests) or by CPU (about the same).
  */
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
@@ -26,7 +28,7 @@ import { projectionLag, type LagFigures } from './support/projection-lag.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = 50;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** The V8 flags of `npm start` (package.json), so the benchmark measures what runs in production. */
 const START_FLAGS = /exec node (.*) src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)![1]!.split(' ');
 const CLOCK_TICKS_PER_SECOND = 100;

@@ -18,6 +18,7 @@ import { jsonBody } from './body.js';
 import { cors } from './cors.js';
 import { problemJson } from './error-handler.js';
 import { requestContext } from './request-context.js';
+import { segmentDispatch } from './segment-dispatch.js';
 import type { AppState } from './state.js';
 
 export interface ApiModule {
@@ -47,11 +48,21 @@ export function createApp(deps: AppDeps) {
   app.proxy = true;
   app.silent = true;
 
+  // `api` and `root` hold every route, for the route table (src/openapi); requests are dispatched
+  // by their first path segment to the modules that serve it (segment-dispatch.ts), the same routes.
   const api = new Router<AppState>({ prefix: API_PREFIX });
   const root = new Router<AppState>();
+  const apiModules: Router<AppState>[] = [];
+  const rootModules: Router<AppState>[] = [];
   for (const module of deps.modules) {
-    api.use(module.routes().routes());
-    if (module.alias) root.use(module.routes().routes());
+    const served = module.routes();
+    api.use(served.routes());
+    apiModules.push(served);
+    if (module.alias) {
+      const aliased = module.routes();
+      root.use(aliased.routes());
+      rootModules.push(aliased);
+    }
   }
 
   const withPermissions: Middleware<AppState> = async (ctx, next) => {
@@ -80,9 +91,7 @@ export function createApp(deps: AppDeps) {
   app.use(deps.authenticate);
   app.use(withPermissions);
   for (const middleware of deps.afterAuthentication ?? []) app.use(middleware);
-  app.use(api.routes());
-  app.use(api.allowedMethods());
-  app.use(root.routes());
-  app.use(root.allowedMethods());
+  app.use(segmentDispatch(API_PREFIX, apiModules));
+  app.use(segmentDispatch('', rootModules));
   return { app, routers: [api, root] };
 }
