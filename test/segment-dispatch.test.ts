@@ -15,7 +15,7 @@ const PREFIX = '/api/v1';
 /** Modules as areas build them: each handler answers with its module and route. */
 function modules(): Router<AppState>[] {
   const answer = (name: string): Middleware<AppState> => (ctx) => {
-    ctx.body = `${name} ${JSON.stringify(ctx.params)} ${String(ctx.state.seen ?? '')}`;
+    ctx.body = `${name} ${JSON.stringify(ctx.params)} ${String((ctx.state as { seen?: string }).seen ?? '')}`;
   };
   const channels = new Router<AppState>();
   channels.get('/notification-channels', answer('channels.list'));
@@ -31,7 +31,7 @@ function modules(): Router<AppState>[] {
   // A module with a prefix of its own and a router-level middleware (a pattern: it sees every path).
   const warehouse = new Router<AppState>({ prefix: '/warehouse' });
   warehouse.use(async (ctx, next) => {
-    ctx.state.seen = 'warehouse-middleware';
+    (ctx.state as { seen?: string }).seen = 'warehouse-middleware';
     await next();
   });
   warehouse.get('/health', answer('warehouse.health'));
