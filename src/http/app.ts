@@ -7,7 +7,8 @@
  *   → JSON body (1 MiB; 415 for other types, form bodies only on FORM_BODY_PATHS)
  *   → public routes (health, metrics, identity provider, OpenAPI document and reference page)
  *   → authentication (every other route) → permission check helper
- *   → API routes, under /api/v1 and, for the paths the spec lists unprefixed, also at the root
+ *   → API routes, under /api/v1 and, for the paths the spec lists unprefixed, also at the root;
+ *     a request goes to the modules that serve its first path segment (segment-dispatch.ts)
  */
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
