@@ -112,7 +112,8 @@ function startWriterThread(): WriterThread {
         const id = nextId++;
         outstanding.set(id, { resolve, reject });
         worker.ref();
-        worker.postMessage({ ...request, id }, transfer);
+        // The id first: a literal that starts with a spread and adds a key costs a hidden class per object on Node 20.
+        worker.postMessage({ id, ...request }, transfer);
       }),
     failed: () => failure !== undefined,
   };

@@ -46,7 +46,11 @@ export interface ReadModelResource<D extends Doc> {
 export function readModelRoutes<D extends Doc>(reader: ReadModelReader, resource: ReadModelResource<D>): Router<AppState> {
   const router = new Router<AppState>();
   router.get(resource.path, requires(resource.permission), listParameters(resource.accepts), async (ctx) => {
-    const filter: Filter = { ...resource.listFilter?.(ctx), tenantId: ctx.state.principal.tenantId };
+    // The tenant first, so the literal does not start with a spread and then add a key (a hidden
+    // class per object on Node 20, bench/README.md); and set again last, so no list filter replaces it.
+    const tenantId = ctx.state.principal.tenantId;
+    const filter: Filter = { tenantId, ...resource.listFilter?.(ctx) };
+    filter.tenantId = tenantId;
     const { items, page } = await readPage<D>(reader, resource.collection, filter, resource.sort, pageRequest(ctx));
     okPage(ctx, items.map(resource.view), page);
   });
