@@ -74,6 +74,8 @@ const REQUESTS: [method: string, path: string][] = [
   ['GET', '/api/v1/notification-channels'],
   ['POST', '/api/v1/notification-channels'],
   ['GET', '/api/v1/notification-channels/'],
+  ['HEAD', '/api/v1/notification-channels'],
+  ['HEAD', '/api/v1/unknown'],
   ['GET', '/API/V1/Notification-Channels'],
   ['GET', '/api/v1/notification-channels/c1'],
   ['DELETE', '/api/v1/notification-channels/c1'],
