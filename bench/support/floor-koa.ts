@@ -21,10 +21,15 @@ const answer = {
     updated_at: at,
   },
 };
+/** The body read with the stream's events, as the platform reads it (src/http/body.ts): an async iterator costs more. */
+const readBody = (req: NodeJS.ReadableStream) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk)).once('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).once('error', reject);
+  });
+
 router.post('/api/v1/notification-channels', async (ctx) => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-  JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  JSON.parse(await readBody(ctx.req));
   ctx.status = 201;
   ctx.set('Location', `/api/v1/notification-channels/${answer.data.id}`);
   ctx.body = answer;

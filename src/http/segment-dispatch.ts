@@ -28,13 +28,15 @@ export function literalFirstSegment(path: string | RegExp, pathIsRegExp = false)
   return PLAIN_SEGMENT.test(segment) ? segment.toLowerCase() : null;
 }
 
-/** The first segment of a request path below `prefix` (lower case), or null when the path is not below it. */
+/**
+ * The first segment of a request path below `prefix` (lower case), or null when the path is not
+ * below it. Only the prefix and the segment are lower-cased, not the whole path of every request.
+ */
 export function requestFirstSegment(path: string, prefix: string): string | null {
-  const lower = path.toLowerCase();
-  if (prefix !== '' && !(lower === prefix || lower.startsWith(`${prefix}/`))) return null;
-  const rest = lower.slice(prefix.length + 1);
-  const end = rest.indexOf('/');
-  return end === -1 ? rest : rest.slice(0, end);
+  if (prefix !== '' && (path.slice(0, prefix.length).toLowerCase() !== prefix || (path.length > prefix.length && path[prefix.length] !== '/'))) return null;
+  const start = prefix.length + 1;
+  const end = path.indexOf('/', start);
+  return (end === -1 ? path.slice(start) : path.slice(start, end)).toLowerCase();
 }
 
 /**

@@ -18,12 +18,7 @@ const KNOWN_PLACEHOLDERS: ReadonlySet<string> = new Set(SUBJECT_PLACEHOLDERS);
 /** Placeholder names in the template that rendering does not know, each once, in order. */
 export function unknownPlaceholders(template: string): string[] {
   const unknown = new Set<string>();
-  // exec on the shared pattern rather than matchAll, which clones the regular expression on every
-  // call (this runs on every email channel validation). The loop ends with lastIndex back at 0.
-  PLACEHOLDER.lastIndex = 0;
-  for (let match = PLACEHOLDER.exec(template); match !== null; match = PLACEHOLDER.exec(template)) {
-    if (!KNOWN_PLACEHOLDERS.has(match[1]!)) unknown.add(match[1]!);
-  }
+  for (const match of template.matchAll(PLACEHOLDER)) if (!KNOWN_PLACEHOLDERS.has(match[1]!)) unknown.add(match[1]!);
   return [...unknown];
 }
 
