@@ -30,7 +30,12 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** The V8 flags of `npm start` (package.json), so the benchmark measures what runs in production. */
-const START_FLAGS = /exec node (.*) src\/main\.ts/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)![1]!.split(' ');
+/** `exec node <flags> <entry>` of a checkout's start script: src/start.mjs (compiled JavaScript), or src/main.ts under tsx in older checkouts. */
+function startCommandOf(dir: string) {
+  const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.start)!;
+  return { flags: flags!.split(' '), entry: entry! };
+}
+const START = startCommandOf('.');
 const CLOCK_TICKS_PER_SECOND = 100;
 /**
  * Another checkout of the platform (e.g. `git archive <commit> | tar -x -C dir`, with node_modules
@@ -112,12 +117,12 @@ function checkAcknowledgedCreates(dataDir: string, acknowledged: Set<string>) {
 
 /** A platform started like `npm start` from `dir` (its own package.json's flags), with a dev token. */
 async function startPlatform(dir: string, profileDir?: string) {
-  const flags = /exec node (.*) src\/main\.ts/.exec(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.start)![1]!.split(' ');
+  const { flags, entry } = startCommandOf(dir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = await startProcess([...flags, ...profile, 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: dataDir }, dir);
+  const child = await startProcess([...flags, ...profile, entry], { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: dataDir }, dir);
   const token = await devToken(baseUrl, dataDir);
   const acknowledged = new Set<string>();
   return {
@@ -221,7 +226,8 @@ async function main() {
       duration_seconds: DURATION,
       rounds: ROUNDS,
       connections: CONNECTIONS,
-      platform_node_flags: START_FLAGS,
+      platform_node_flags: START.flags,
+      platform_entry: START.entry,
       log_level: 'default (info)',
       durability: 'SQLite WAL, synchronous=FULL, group commit',
     },

@@ -1,4 +1,4 @@
-/** Runs `src/main.ts` as a real child process (as `npm start` does) for crash and start-up tests. */
+/** Runs the platform as a real child process (`src/main.ts` under tsx, or `npm start`'s compiled entry) for crash and start-up tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -18,8 +18,9 @@ export interface PlatformProcess {
   exited: Promise<number | null>;
 }
 
-export async function startPlatformProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<PlatformProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/** `nodeArguments` default to the TypeScript entry under tsx; `['src/start.mjs']` is what `npm start` runs. */
+export async function startPlatformProcess(env: Record<string, string>, timeoutMs = 30_000, nodeArguments = ['--import', 'tsx', 'src/main.ts']): Promise<PlatformProcess> {
+  const child = spawn(process.execPath, nodeArguments, {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
