@@ -29,8 +29,10 @@ import { projectionLag, type LagFigures } from './support/projection-lag.js';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** The V8 flags of `npm start` (package.json), so the benchmark measures what runs in production. */
-/** `exec node <flags> <entry>` of a checkout's start script: src/start.mjs (compiled JavaScript), or src/main.ts under tsx in older checkouts. */
+/**
+ * `exec node <flags> <entry>` of a checkout's `npm start` (package.json), so the benchmark measures what runs in
+ * production: src/start.mjs (compiled JavaScript), or src/main.ts under tsx in older checkouts.
+ */
 function startCommandOf(dir: string) {
   const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.start)!;
   return { flags: flags!.split(' '), entry: entry! };
