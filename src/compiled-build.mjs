@@ -74,12 +74,23 @@ async function writeBuild(root, files, target) {
 
 /** Removes all but the newest builds (and temporary directories a killed build left behind). */
 function prune(cacheDir, current) {
+  const usedAt = (name) => {
+    try {
+      return statSync(join(cacheDir, name)).mtimeMs;
+    } catch {
+      return undefined; // removed meanwhile by another start's prune
+    }
+  };
   const builds = readdirSync(cacheDir)
     .filter((name) => name !== current)
-    .map((name) => ({ name, used: statSync(join(cacheDir, name)).mtimeMs }))
+    .map((name) => ({ name, used: usedAt(name) }))
+    .filter((b) => b.used !== undefined)
     .sort((a, b) => b.used - a.used);
-  const stale = (b) => b.name.includes('.tmp-') && Date.now() - b.used > 3_600_000;
-  builds.filter((b, i) => stale(b) || (!b.name.includes('.tmp-') && i >= KEPT_BUILDS)).forEach((b) => rmSync(join(cacheDir, b.name), { recursive: true, force: true }));
+  const partial = (b) => b.name.includes('.tmp-');
+  // A partial build younger than an hour may be another start's, still being written.
+  const abandoned = builds.filter((b) => partial(b) && Date.now() - b.used > 3_600_000);
+  const older = builds.filter((b) => !partial(b)).slice(KEPT_BUILDS);
+  for (const b of [...abandoned, ...older]) rmSync(join(cacheDir, b.name), { recursive: true, force: true });
 }
 
 /**
@@ -104,7 +115,8 @@ export async function compiledTree(root, cacheDir = join(root, 'node_modules', '
       if (!existsSync(target)) throw error;
     }
   }
-  const now = new Date();
+  // Marks the build as used, to the microsecond: pruning keeps the newest by this time.
+  const now = (performance.timeOrigin + performance.now()) / 1000;
   utimesSync(target, now, now);
   prune(cacheDir, hash);
   return { dir: target, built };

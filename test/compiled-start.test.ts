@@ -4,7 +4,7 @@
  * serves what it serves under tsx, threads and all.
  */
 import test from 'ava';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -58,15 +58,22 @@ test('a build transpiles the TypeScript, copies the other files, and is reused u
   t.true(existsSync(first.dir), 'an older build stays for a platform that may still run from it');
 });
 
-test('only the newest builds are kept', async (t) => {
+test('only the newest builds are kept, and partial builds once they are abandoned', async (t) => {
   const root = tinyProject(answerModule(0));
   const cache = mkdtempSync(join(tmpdir(), 'ww-compile-cache-'));
+  // A killed start's partial build two hours ago, and one another start is writing now.
+  const abandoned = join(cache, '0123456789abcdef.tmp-1-1');
+  const inProgress = join(cache, '0123456789abcdef.tmp-2-2');
+  mkdirSync(abandoned);
+  mkdirSync(inProgress);
+  const twoHoursAgo = (Date.now() - 7_200_000) / 1000;
+  utimesSync(abandoned, twoHoursAgo, twoHoursAgo);
   const dirs: string[] = [];
   for (let i = 1; i <= 6; i++) {
     writeFileSync(join(root, 'src', 'answer.ts'), answerModule(i));
     dirs.push((await compiledTree(root, cache)).dir);
   }
-  t.deepEqual(readdirSync(cache).sort(), dirs.slice(-4).map((d) => relative(cache, d)).sort());
+  t.deepEqual(readdirSync(cache).sort(), [...dirs.slice(-4), inProgress].map((d) => relative(cache, d)).sort());
 });
 
 test('npm start runs the compiled tree: commands, projections on the writer thread, OpenAPI and the dashboard', async (t) => {
