@@ -4,7 +4,7 @@
  * serves what it serves under tsx, threads and all.
  */
 import test from 'ava';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,6 +56,16 @@ test('a build transpiles the TypeScript, copies the other files, and is reused u
   t.not(changed.dir, first.dir);
   t.is(((await import(pathToFileURL(join(changed.dir, 'src', 'answer.js')).href)) as { answer: (n: number) => number }).answer(2), 43);
   t.true(existsSync(first.dir), 'an older build stays for a platform that may still run from it');
+});
+
+test('a build outside the tree links its packages; one inside (the default) finds them by walking up', async (t) => {
+  const root = tinyProject(answerModule(1));
+  mkdirSync(join(root, 'node_modules'));
+  const outside = await compiledTree(root, mkdtempSync(join(tmpdir(), 'ww-compile-cache-')));
+  t.is(realpathSync(join(outside.dir, 'node_modules')), realpathSync(join(root, 'node_modules')));
+  const inside = await compiledTree(root);
+  t.is(relative(root, inside.dir).split('/').slice(0, 2).join('/'), 'node_modules/.cache');
+  t.false(existsSync(join(inside.dir, 'node_modules')), 'no link back into node_modules from inside it');
 });
 
 test('only the newest builds are kept, and partial builds once they are abandoned', async (t) => {
