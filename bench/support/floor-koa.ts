@@ -6,6 +6,7 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
+import { readBodyText } from '../../src/http/body.js';
 
 const app = new Koa();
 const router = new Router();
@@ -21,15 +22,9 @@ const answer = {
     updated_at: at,
   },
 };
-/** The body read with the stream's events, as the platform reads it (src/http/body.ts): an async iterator costs more. */
-const readBody = (req: NodeJS.ReadableStream) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk)).once('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).once('error', reject);
-  });
-
 router.post('/api/v1/notification-channels', async (ctx) => {
-  JSON.parse(await readBody(ctx.req));
+  // The platform's own reader, size limit included, then the parse.
+  JSON.parse(await readBodyText(ctx));
   ctx.status = 201;
   ctx.set('Location', `/api/v1/notification-channels/${answer.data.id}`);
   ctx.body = answer;

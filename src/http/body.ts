@@ -30,8 +30,9 @@ function hasBody(req: IncomingMessage): boolean {
 /**
  * Reads the body with the stream's own events: an async iterator over the request costs an
  * iterator, a promise per chunk and a destroy at the end, measurable on every POST (bench/README.md).
+ * Exported for the benchmark's Koa floor (bench/support/floor-koa.ts), which reads as the platform does.
  */
-function readText(ctx: Context): Promise<string> {
+export function readBodyText(ctx: Context): Promise<string> {
   const tooLarge = () => new HttpProblem(413, 'Payload Too Large', `the body exceeds ${MAX_BODY_BYTES} bytes`);
   if (Number(ctx.get('Content-Length') || 0) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
   const req = ctx.req;
@@ -90,7 +91,7 @@ export function jsonBody(formPaths: ReadonlySet<string> = FORM_BODY_PATHS): Midd
   const tokenEndpointBody = async (ctx: Context, next: Next) => {
     try {
       if (ctx.is('application/x-www-form-urlencoded')) return await formParser(ctx, next);
-      if (ctx.is('application/json', 'application/*+json')) ctx.request.body = parseJsonObject(await readText(ctx));
+      if (ctx.is('application/json', 'application/*+json')) ctx.request.body = parseJsonObject(await readBodyText(ctx));
       else ctx.state.unreadableBody = true;
     } catch (error) {
       if (error instanceof HttpProblem && error.status === 413) throw error;
@@ -105,7 +106,7 @@ export function jsonBody(formPaths: ReadonlySet<string> = FORM_BODY_PATHS): Midd
     }
     if (formPaths.has(ctx.path)) return tokenEndpointBody(ctx, next);
     if (isJson(ctx)) {
-      ctx.request.body = await parseJsonObject(await readText(ctx));
+      ctx.request.body = parseJsonObject(await readBodyText(ctx));
       return next();
     }
     if (BODY_METHODS.has(ctx.method)) {
