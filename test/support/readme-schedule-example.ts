@@ -35,7 +35,7 @@ function section(readme: string, heading: string, after = 0): string {
   return end < 0 ? readme.slice(start) : readme.slice(start, start + heading.length + end);
 }
 
-const jsonBlocks = (text: string) => [...text.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!) as unknown);
+const jsonBlocks = (text: string) => [...text.matchAll(/```json[^\n]*\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!) as unknown);
 
 function rowOf(line: string): ReadmeRangeRow {
   const [name, start, end, source] = line.split('|').slice(1, -1).map((cell) => cell.trim()) as [string, string, string, string];
