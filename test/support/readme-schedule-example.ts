@@ -1,6 +1,6 @@
 /**
- * The README's on-call worked example ("On-call schedules" → "Worked example"), read from the
- * README itself, so the HTTP test that runs it fails when the text and the product disagree.
+ * The on-call worked example of docs/schedules.md ("Worked example"), read from the document
+ * itself, so the HTTP test that runs it fails when the text and the product disagree.
  */
 import { readFileSync } from 'node:fs';
 
@@ -30,12 +30,12 @@ const OMITTED = '…';
 
 function section(readme: string, heading: string, after = 0): string {
   const start = readme.indexOf(heading, after);
-  if (start < 0) throw new Error(`the README has no "${heading}"`);
-  const end = readme.slice(start + heading.length).search(/\n#{2,3} /);
+  if (start < 0) throw new Error(`docs/schedules.md has no "${heading}"`);
+  const end = readme.slice(start + heading.length).search(/\n#{1,2} /);
   return end < 0 ? readme.slice(start) : readme.slice(start, start + heading.length + end);
 }
 
-const jsonBlocks = (text: string) => [...text.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!) as unknown);
+const jsonBlocks = (text: string) => [...text.matchAll(/```json[^\n]*\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!) as unknown);
 
 function rowOf(line: string): ReadmeRangeRow {
   const [name, start, end, source] = line.split('|').slice(1, -1).map((cell) => cell.trim()) as [string, string, string, string];
@@ -46,8 +46,8 @@ function rowOf(line: string): ReadmeRangeRow {
 }
 
 export function readReadmeScheduleExample(): ReadmeScheduleExample {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const example = section(readme, '### Worked example', readme.indexOf('## On-call schedules'));
+  const readme = readFileSync(new URL('../../docs/schedules.md', import.meta.url), 'utf8');
+  const example = section(readme, '## Worked example');
   const [body, currentAnswer] = jsonBlocks(example) as [ReadmeScheduleExample['body'], ReadmeScheduleExample['currentAnswer']];
   const rangePath = /`GET (\/api\/v1\/schedules\/\{id\}\/oncall\?[^`]+)`/.exec(example)?.[1];
   const currentPath = /`GET (\/schedules\/\{id\}\/current-oncall\?at=[^`]+)`/.exec(example)?.[1];
