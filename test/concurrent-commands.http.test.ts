@@ -44,6 +44,8 @@ async function triggeredIncident(caller: Caller) {
     incidentId = (await app.request('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`, { caller })).body.data?.[0]?.id ?? '';
     return incidentId !== '';
   }, { timeoutMs: 15_000, message: 'the incident' });
+  // Stage 1's page settled first, so the writers below race each other only, not the escalation too.
+  await waitFor(async () => (await app.request('GET', `/api/v1/incidents/${incidentId}`, { caller })).body.data.escalation.notified.length === 1, { timeoutMs: 10_000, message: 'stage 1 delivered' });
   return incidentId;
 }
 
