@@ -9,7 +9,8 @@ export const INCIDENTS = 'incidents';
 
 export const incidentsProjection: Projection = {
   name: 'incidents',
-  version: 2,
+  // 3: acknowledgement and resolution cancel the escalation (escalation.status was left `running`).
+  version: 3,
   handles: ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded', ...ESCALATION_EVENT_TYPES],
   collections: {
     [INCIDENTS]: [

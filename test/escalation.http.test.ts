@@ -138,6 +138,8 @@ test.serial('an acknowledgement before stage 2 stops the escalation: nothing mor
   advanceTo(10 * 60_000 + clock.scheduler.frame);
   await app.request('GET', '/health');
   t.is(requestsTo('acked', 'stage2').length, 0);
+  const incident = (await app.request('GET', `/api/v1/incidents/${incidentId}`, { caller })).body.data;
+  t.like(incident, { status: 'acknowledged', next_escalation_at: null, escalation: { status: 'cancelled', cancel_reason: 'acknowledged', current_stage: { stage_order: 1 } } });
   const types = (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data.map((e: any) => e.type);
   t.deepEqual(types.filter((type: string) => type === 'EscalationStageFired'), ['EscalationStageFired']);
 });
@@ -161,6 +163,8 @@ test.serial('a resolution gives everyone paged so far the all-clear; the pager s
   t.deepEqual(pagerEvents().map((e) => [e.event_action, e.dedup_key]), [['trigger', incidentId], ['acknowledge', incidentId], ['resolve', incidentId]]);
   t.deepEqual(requestsTo('allclear', 'stage1').map((r) => JSON.parse(r.body).incident.status), ['triggered', 'resolved'], 'the webhook is not told of the acknowledgement');
   t.is(requestsTo('allclear', 'stage2').length, 0, 'stage 2 never fired, so nobody there is told anything');
+  const incident = (await app.request('GET', `/api/v1/incidents/${incidentId}`, { caller })).body.data;
+  t.like(incident, { status: 'resolved', escalation: { status: 'cancelled', cancel_reason: 'acknowledged' } }, 'the acknowledgement cancelled it; the resolution came after');
   const events = (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data as { type: string; data: any }[];
   // One outcome per delivery, in the order of the rounds (within a round they go out together).
   t.deepEqual(events.filter((e) => e.type === 'NotificationDelivered').map((e) => `${e.data.kind} ${e.data.medium}`).sort(), [

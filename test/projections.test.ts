@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { channelsProjection, CHANNELS, type ChannelDoc } from '../projections/channels.js';
+import { incidentsProjection, INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
+import { publicIncident } from '../src/events/incident.js';
 import { secretBox } from '../src/secrets/secret-box.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { readEventData } from '../src/events/catalogue.js';
@@ -84,6 +86,47 @@ test('a projection whose version changed is rebuilt at start', async (t) => {
   await waitFor(async () => (await readStore.get(CHANNELS, channelId(5))) !== null);
   t.is(await readStore.get(CHANNELS, 'stale'), null, 'the old model was replaced');
   t.deepEqual(await readStore.getCheckpoint('channels'), { position: 1n, version: channels.version });
+  await runner.stop();
+});
+
+test("an acknowledgement or a resolution cancels the incident's escalation in the read model, saying which", async (t) => {
+  const { eventStore, readStore } = stores();
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [incidentsProjection], logger: pino({ level: 'silent' }) });
+  await runner.start();
+  const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 11, minute)).toISOString();
+  const policyId = '00000000-0000-4000-8000-0000000000aa';
+  const escalating = async (n: number) => {
+    const incidentId = channelId(100 + n);
+    await eventStore.append(`incident-${incidentId}`, [
+      sampleEvent('IncidentTriggered', {
+        incidentId, ruleId: policyId, ruleName: 'Queue wait', ordinal: n, currentValue: 45, severity: 'high', metric: 'queue_time_seconds',
+        condition: 'gt', threshold: 30, envId: policyId, clusterId: null, escalationPolicyId: policyId, triggeredAt: at(0),
+      }),
+      sampleEvent('EscalationStarted', {
+        incidentId, policyId, policyName: 'Primary', repeatIntervalMinutes: 5, startedAt: at(0),
+        stages: [{ stageOrder: 1, delayMinutes: 0, targets: [] }, { stageOrder: 2, delayMinutes: 10, targets: [] }],
+      }),
+      sampleEvent('EscalationStageFired', { incidentId, stageOrder: 1, cycle: 0, dueAt: at(0), firedAt: at(0), recipients: [] }),
+    ]);
+    return incidentId;
+  };
+  const append = (incidentId: string, type: string, data: Record<string, unknown>) => eventStore.append(`incident-${incidentId}`, [sampleEvent(type, { incidentId, ...data })]);
+  const escalationOf = async (incidentId: string, position: bigint) => {
+    t.true(await runner.waitFor(position, 5000));
+    const doc = (await readStore.get<IncidentDoc>(INCIDENTS, incidentId))!;
+    return { ...publicIncident(doc).escalation, next_escalation_at: doc.next_escalation_at };
+  };
+
+  const acked = await escalating(1);
+  t.like(await escalationOf(acked, (await eventStore.readAll()).at(-1)!.position), { status: 'running', cancel_reason: null, next_escalation_at: at(10) });
+  const ack = await append(acked, 'IncidentAcknowledged', { by: 'alice', at: at(2) });
+  t.like(await escalationOf(acked, ack.position), { status: 'cancelled', cancel_reason: 'acknowledged', next_escalation_at: null, current_stage: { stage_order: 1 } });
+  const laterResolved = await append(acked, 'IncidentResolved', { by: 'alice', at: at(3), reason: 'manual', note: null, value: null });
+  t.like(await escalationOf(acked, laterResolved.position), { status: 'cancelled', cancel_reason: 'acknowledged' }, 'the acknowledgement is what stopped it');
+
+  const resolved = await escalating(2);
+  const resolution = await append(resolved, 'IncidentResolved', { by: 'system:evaluator', at: at(4), reason: 'auto', note: null, value: 12 });
+  t.like(await escalationOf(resolved, resolution.position), { status: 'cancelled', cancel_reason: 'resolved', next_escalation_at: null });
   await runner.stop();
 });
 

@@ -4,6 +4,7 @@
  */
 import { isWrongExpectedRevision, type EventStore, type EventToAppend, type RecordedEvent } from '../eventstore/port.js';
 import { readEventData } from '../events/catalogue.js';
+import { jitteredBackoff, type ConflictBackoff } from './conflict-backoff.js';
 import { fold, type Decider, type DomainEvent } from './decider.js';
 import { rejectConflict, rejectNotFound } from './domain-rejection.js';
 
@@ -20,6 +21,8 @@ export interface CommandDeps {
   /** Resolves true once every projection has applied the given position (false on timeout). */
   waitForProjections: (position: bigint) => Promise<boolean>;
   now: () => Date;
+  /** The wait before a conflicting append is retried (default: jitteredBackoff with real time and Math.random). */
+  conflictBackoff?: ConflictBackoff;
 }
 
 export interface CommandRequest<Command> {
@@ -31,10 +34,12 @@ export interface CommandRequest<Command> {
   /** A client's If-Match: the command applies only at exactly this revision. */
   expectedRevision?: bigint;
   /**
-   * How often a conflicting append is re-read, re-decided and retried. Default: 3 when no
-   * expectedRevision was given (the decider re-checks its rules against the fresh state, so an
-   * engineer's acknowledge that races an escalation stage on the same stream just lands), 0 with
-   * an If-Match (the client asked for exactly that revision, so a change in between is a 409).
+   * How often a conflicting append is re-read, re-decided and retried, after a jittered wait.
+   * Default: 9 when no expectedRevision was given (the decider re-checks its rules against the
+   * fresh state, so an engineer's acknowledge that races an escalation stage just lands, and eight
+   * people adding notes to one incident at once all get a 201: each conflict means another writer
+   * landed, so eight writers need at most seven retries), 0 with an If-Match (the client asked for
+   * exactly that revision, so a change in between is a 409).
    */
   retriesOnConflict?: number;
   /**
@@ -91,7 +96,8 @@ export async function loadStream<State, Event extends DomainEvent>(
   };
 }
 
-const DEFAULT_RETRIES_ON_CONFLICT = 3;
+const DEFAULT_RETRIES_ON_CONFLICT = 9;
+const defaultConflictBackoff = jitteredBackoff();
 
 /**
  * Every field named, not `{ ...envelope, occurredAt }`: on Node 20, once V8 has optimised it, an
@@ -155,6 +161,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       if (attempt >= retries) {
         throw rejectConflict(`${request.resourceName} was changed concurrently; retry the request`);
       }
+      await (deps.conflictBackoff ?? defaultConflictBackoff)(attempt);
     }
   }
 }

@@ -112,10 +112,21 @@ export function nextDueStage(plan: Pick<EscalationPlan, 'stages' | 'repeatInterv
 export const deliveryKey = (incidentId: string, kind: DeliveryKind, stageOrder: number | null, cycle: number | null, recipientKey: string, medium: string) =>
   `${incidentId}:${kind}:${stageOrder ?? '-'}:${cycle ?? '-'}:${recipientKey}:${medium}`;
 
+export const ESCALATION_STATUSES = ['pending', 'running', 'not_started', 'cancelled'] as const;
+export type EscalationStatus = (typeof ESCALATION_STATUSES)[number];
+/** SPEC.md: acknowledgement and resolution cancel the escalation job. */
+export const ESCALATION_CANCEL_REASONS = ['acknowledged', 'resolved'] as const;
+export type EscalationCancelReason = (typeof ESCALATION_CANCEL_REASONS)[number];
+
 /** What an incident knows of its escalation: folded from the escalation events on its stream. */
 export interface IncidentEscalation {
-  /** pending: not started yet; running: stages being fired; not_started: its policy was gone. */
-  status: 'pending' | 'running' | 'not_started';
+  /**
+   * pending: not started yet; running: stages being fired; not_started: its policy was gone;
+   * cancelled: the incident was acknowledged or resolved first (`cancelReason` says which).
+   */
+  status: EscalationStatus;
+  /** What cancelled it (the first of the two: an acknowledged incident later resolved stays `acknowledged`). */
+  cancelReason: EscalationCancelReason | null;
   plan: EscalationPlan | null;
   lastFired: FiredStage | null;
   /** `<recipientKey>:<medium>` of the last fired stage that have an outcome recorded. */
@@ -133,7 +144,7 @@ export interface IncidentEscalation {
 export const NOTIFIED_KEPT = 100;
 
 export const initialEscalation = (): IncidentEscalation => ({
-  status: 'pending', plan: null, lastFired: null, lastFiredOutcomes: [], paged: [], resolutionOutcomes: [], acknowledgementOutcomes: [], notified: [],
+  status: 'pending', cancelReason: null, plan: null, lastFired: null, lastFiredOutcomes: [], paged: [], resolutionOutcomes: [], acknowledgementOutcomes: [], notified: [],
 });
 
 const outcomeKey = (recipientKey: string | null, medium: string | null) => `${recipientKey ?? '-'}:${medium ?? '-'}`;
@@ -141,7 +152,8 @@ const outcomeKey = (recipientKey: string | null, medium: string | null) => `${re
 export function evolveEscalation(state: IncidentEscalation, event: EscalationEvent): IncidentEscalation {
   switch (event.type) {
     case 'EscalationStarted':
-      return { ...state, status: 'running', plan: event.data };
+      // Started after a cancellation cannot be appended today (it expects the triggered revision); kept cancelled if an old log has it.
+      return { ...state, status: state.status === 'cancelled' ? 'cancelled' : 'running', plan: event.data };
     case 'EscalationNotStarted':
       return { ...state, status: 'not_started' };
     case 'EscalationStageFired': {
@@ -166,6 +178,15 @@ export function evolveEscalation(state: IncidentEscalation, event: EscalationEve
       return { ...state, notified, lastFiredOutcomes: current ? [...state.lastFiredOutcomes, key] : state.lastFiredOutcomes };
     }
   }
+}
+
+/**
+ * The incident was acknowledged or resolved: an escalation that was going to page (pending or
+ * running) is cancelled, and says why. One that never started (its policy was gone) stays so.
+ */
+export function cancelEscalation(state: IncidentEscalation, reason: EscalationCancelReason): IncidentEscalation {
+  if (state.status !== 'pending' && state.status !== 'running') return state;
+  return { ...state, status: 'cancelled', cancelReason: reason };
 }
 
 /** Recipients of the last fired stage still without an outcome (a crash between firing and delivering). */

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { deterministicUuid } from '../commanding/deterministic-id.js';
-import { evolveEscalation, initialEscalation, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
+import { cancelEscalation, evolveEscalation, initialEscalation, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
 /** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
@@ -121,10 +121,13 @@ function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): 
       };
     }
     case 'IncidentAcknowledged':
-      return state.exists ? { ...state, status: 'acknowledged', acknowledged_at: event.data.at, acknowledged_by: event.data.by } : state;
+      return state.exists
+        ? { ...state, status: 'acknowledged', acknowledged_at: event.data.at, acknowledged_by: event.data.by, escalation: cancelEscalation(state.escalation, 'acknowledged') }
+        : state;
     case 'IncidentResolved':
       return state.exists
-        ? { ...state, status: 'resolved', resolved_at: event.data.at, resolved_by: event.data.by, resolution_reason: event.data.reason, resolution_note: event.data.note, resolution_value: event.data.value }
+        ? { ...state, status: 'resolved', resolved_at: event.data.at, resolved_by: event.data.by, resolution_reason: event.data.reason, resolution_note: event.data.note, resolution_value: event.data.value,
+          escalation: cancelEscalation(state.escalation, 'resolved') }
         : state;
     case 'IncidentNoteAdded':
       return state.exists
@@ -143,6 +146,7 @@ export function publicIncident({ escalation, ...view }: IncidentView) {
     ...view,
     escalation: {
       status: escalation.status,
+      cancel_reason: escalation.cancelReason ?? null,
       policy_name: escalation.plan?.policyName ?? null,
       current_stage: escalation.lastFired
         ? { stage_order: escalation.lastFired.stageOrder, cycle: escalation.lastFired.cycle, fired_at: escalation.lastFired.firedAt }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { acknowledgeIncidentBodySchema, incidentNoteBodySchema, resolveIncidentBodySchema } from '../../commands/incidents.js';
 import { incidentListQuery } from '../../queries/incidents.js';
-import { DELIVERY_KINDS } from '../events/escalation.js';
+import { DELIVERY_KINDS, ESCALATION_CANCEL_REASONS, ESCALATION_STATUSES } from '../events/escalation.js';
 import { RESOLUTION_REASONS } from '../events/incident.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
 import type { OperationDoc } from './operation.js';
@@ -37,7 +37,8 @@ export const incidentSchema = z.object({
   ordinal: z.number().int().meta({ description: 'the rule\'s n-th incident' }),
   next_escalation_at: instant.nullable(),
   escalation: z.object({
-    status: z.enum(['pending', 'running', 'not_started']),
+    status: z.enum(ESCALATION_STATUSES).meta({ description: '`cancelled` once the incident is acknowledged or resolved' }),
+    cancel_reason: z.enum(ESCALATION_CANCEL_REASONS).nullable().meta({ description: 'what cancelled the escalation (the first of the two)' }),
     policy_name: optionalText,
     current_stage: firedStage.nullable(),
     notified: z.array(z.object({
