@@ -59,7 +59,7 @@ export const channelBodySchema = z.strictObject({
 export const channelChangeBodySchema = nonEmptyBody(channelBodySchema.partial());
 
 /** `config` checked for its type: the parsed config, or the issues with paths under `config`. */
-function parseConfig(type: ChannelType, config: Record<string, unknown>) {
+function parseConfig(type: ChannelType, config: Record<string, unknown>): { config: Record<string, unknown> } | { issues: z.core.$ZodIssue[] } {
   const parsed = channelConfigSchemas[type].safeParse(config);
   if (parsed.success) return { config: parsed.data as Record<string, unknown> };
   return { issues: parsed.error.issues.map((issue) => ({ ...issue, path: ['config', ...issue.path] })) };
