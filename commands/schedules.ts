@@ -107,7 +107,7 @@ export function scheduleFieldsFrom(body: ScheduleChangeBody, newId: () => string
 
 export type ScheduleChanges = Partial<Omit<ScheduleData, 'scheduleId'>>;
 
-/** The merged schedule's times, read in its zone (a new zone may not read kept times, e.g. in a DST gap). */
+/** The merged schedule's times, read in its zone (kept times may not hold in a new one, e.g. an offset-less end now before its start). */
 function timeErrors(schedule: ScheduleData): FieldError[] {
   const errors: FieldError[] = [];
   checkScheduleTimes(schedule.timezone, schedule.layers.map((layer) => layer.startTime), schedule.overrides, (path, message) => errors.push({ path: `/${path.join('/')}`, message }));
