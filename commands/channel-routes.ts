@@ -14,7 +14,7 @@ import { requires } from '../src/http/guard.js';
 import { notFound } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { channelDecider, parseChannelBody, type ChannelCommand } from './channels.js';
+import { channelChangeBodySchema, channelDecider, parseChannelBody, type ChannelCommand } from './channels.js';
 
 type ChannelCreated = Extract<ChannelEvent, { type: 'ChannelCreated' }>;
 
@@ -47,8 +47,12 @@ export type ChannelTestResult = Extract<ChannelCommand, { kind: 'RecordChannelTe
 const signingSecretIn = (events: { type: string; data: Record<string, unknown> }[]) =>
   events.find((event) => event.type === 'ChannelSigningSecretSet')?.data.signingSecret as string | undefined;
 
-/** Only webhook channels sign (the decider keeps an existing secret); other types need no random bytes. */
-const newSecretIfWebhook = (type: string, newSigningSecret: () => string) => (type === 'webhook' ? { signingSecret: newSigningSecret() } : {});
+/**
+ * Only webhook channels sign (the decider keeps an existing secret); other types need no random
+ * bytes. No type (a PUT that leaves it out): the channel keeps its own, which may be webhook.
+ */
+const newSecretIfWebhook = (type: string | undefined, newSigningSecret: () => string) =>
+  (type === 'webhook' || type === undefined ? { signingSecret: newSigningSecret() } : {});
 
 export function channelCommandRoutes(deps: ChannelCommandDeps) {
   const router = new Router<AppState>();
@@ -84,8 +88,9 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
 
   router.put('/notification-channels/:id', requires('channels:write'), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'notification channel');
-    const body = parseChannelBody(ctx.request.body);
-    const outcome = await run(ctx, { kind: 'UpdateChannel', channelId: id, ...body, ...newSecretIfWebhook(body.type, deps.newSigningSecret) }, ifMatchRevision(ctx));
+    // Any subset of name, type, config (SPEC.md: "Updates the configuration"); the decider checks the result whole.
+    const changes = channelChangeBodySchema.parse(ctx.request.body);
+    const outcome = await run(ctx, { kind: 'UpdateChannel', channelId: id, ...changes, ...newSecretIfWebhook(changes.type, deps.newSigningSecret) }, ifMatchRevision(ctx));
     commandHeaders(ctx, outcome);
     const secret = signingSecretIn(outcome.events);
     ok(ctx, { ...(await deps.viewChannel(ctx.state.principal.tenantId, id)), ...(secret ? { signing_secret: secret } : {}) });

@@ -1,5 +1,5 @@
 /**
- * On-call schedule command routes: POST/PUT/DELETE /schedules and the override routes
+ * On-call schedule command routes: POST/PUT (any subset of the fields)/DELETE /schedules and the override routes
  * POST /schedules/{id}/overrides, DELETE /schedules/{id}/overrides/{override_id}. The decider is
  * commands/schedules.ts; users named by a schedule must be users of the tenant (checked here).
  */
@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { handleCommand, loadStream, type CommandDeps, type LoadedStream } from '../src/commanding/command-handler.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
-import { scheduleStream, type ScheduleEvent, type ScheduleState } from '../src/events/schedule.js';
+import { scheduleStream, type ScheduleData, type ScheduleEvent, type ScheduleState } from '../src/events/schedule.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision, type CommandContext } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -15,7 +15,8 @@ import { badRequest, type ProblemFieldError } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import {
-  checkOverrideTimes, overrideBodySchema, scheduleBodySchema, scheduleDecider, toLayer, toOverride, type ScheduleBody, type ScheduleCommand,
+  checkOverrideTimes, overrideBodySchema, scheduleBodySchema, scheduleChangeBodySchema, scheduleDecider, scheduleFieldsFrom, toOverride,
+  type ScheduleChangeBody, type ScheduleCommand,
 } from './schedules.js';
 
 /** A user id a request names, with the JSON path it was named at. */
@@ -32,8 +33,8 @@ export interface ScheduleCommandDeps extends CommandDeps {
   viewSchedule: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
 }
 
-const namedUsers = (body: ScheduleBody): NamedUser[] => [
-  ...body.layers.flatMap((layer, l) => layer.user_ids.map((userId, u) => ({ path: `/layers/${l}/user_ids/${u}`, userId }))),
+const namedUsers = (body: ScheduleChangeBody): NamedUser[] => [
+  ...(body.layers ?? []).flatMap((layer, l) => layer.user_ids.map((userId, u) => ({ path: `/layers/${l}/user_ids/${u}`, userId }))),
   ...(body.overrides ?? []).map((override, o) => ({ path: `/overrides/${o}/user_id`, userId: override.user_id })),
 ];
 
@@ -53,27 +54,24 @@ export function scheduleCommandRoutes(deps: ScheduleCommandDeps) {
     const errors = await deps.unknownUsers(tenantId, named);
     if (errors.length > 0) throw badRequest('some users are not users of this tenant', errors);
   };
-  /** The schedule fields of a body; overrides get fresh ids, in the order given. */
-  const scheduleFrom = (scheduleId: string, body: ScheduleBody) => ({
-    scheduleId, name: body.name, timezone: body.timezone, layers: body.layers.map(toLayer),
-    overrides: body.overrides?.map((override) => toOverride(randomUUID(), override)),
-  });
 
   router.post('/schedules', requires('schedules:write'), async (ctx) => {
     const body = scheduleBodySchema.parse(ctx.request.body);
     await assertUsersExist(ctx.state.principal.tenantId, namedUsers(body));
     const scheduleId = randomUUID();
-    const schedule = scheduleFrom(scheduleId, body);
-    commandHeaders(ctx, await run(ctx, scheduleId, { kind: 'CreateSchedule', schedule: { ...schedule, overrides: schedule.overrides ?? [] } }));
+    // A whole body sets every field but overrides (none by default).
+    const schedule = { scheduleId, overrides: [], ...scheduleFieldsFrom(body, randomUUID) } as ScheduleData;
+    commandHeaders(ctx, await run(ctx, scheduleId, { kind: 'CreateSchedule', schedule }));
     ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${scheduleId}`);
     await respond(ctx, scheduleId, 201);
   });
 
   router.put('/schedules/:id', requires('schedules:write'), async (ctx) => {
     const scheduleId = storedResourceId(ctx.params.id, 'schedule');
-    const body = scheduleBodySchema.parse(ctx.request.body);
+    // Any subset of the fields (SPEC.md: "Updates layers, timezone or overrides"): the users it names are checked here, the merged schedule by the decider.
+    const body = scheduleChangeBodySchema.parse(ctx.request.body);
     await assertUsersExist(ctx.state.principal.tenantId, namedUsers(body));
-    commandHeaders(ctx, await run(ctx, scheduleId, { kind: 'ReplaceSchedule', schedule: scheduleFrom(scheduleId, body) }));
+    commandHeaders(ctx, await run(ctx, scheduleId, { kind: 'UpdateSchedule', scheduleId, changes: scheduleFieldsFrom(body, randomUUID) }));
     await respond(ctx, scheduleId);
   });
 

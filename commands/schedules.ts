@@ -6,10 +6,11 @@
  */
 import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
-import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
+import { rejectConflict, rejectInvalid, rejectNotFound, type FieldError } from '../src/commanding/domain-rejection.js';
 import {
   evolveSchedule, initialScheduleState, type ScheduleData, type ScheduleEvent, type ScheduleLayer, type ScheduleOverride, type ScheduleState,
 } from '../src/events/schedule.js';
+import { nonEmptyBody } from '../src/http/non-empty-body.js';
 import { isValidTimeZone } from '../src/oncall/zone-offsets.js';
 import { parseScheduleTime } from '../src/oncall/zoned-iso.js';
 
@@ -40,16 +41,32 @@ const scheduleBody = z.strictObject({
   overrides: z.array(overrideBodySchema).max(MAX_OVERRIDES).optional(),
 });
 
-/** Times are checked once the zone is known: every start_time parses, every override ends after it starts. */
+/**
+ * Times are checked once the zone is known: every start_time parses, every override ends after it
+ * starts. One rule for a whole body (POST) and for a schedule after a partial PUT (the decider).
+ */
+export function checkScheduleTimes(
+  timeZone: string, layerStarts: readonly string[], overrides: readonly Pick<OverrideBody, 'start' | 'end'>[], report: (path: (string | number)[], message: string) => void,
+): void {
+  layerStarts.forEach((start, index) => {
+    if (!parses(start, timeZone)) report(['layers', index, 'start_time'], 'must be an ISO 8601 date-time');
+  });
+  overrides.forEach((override, index) => checkOverrideTimes(override, timeZone, (field, message) => report(['overrides', index, field], message)));
+}
+
 export const scheduleBodySchema = scheduleBody.superRefine((body, ctx) => {
   if (!isValidTimeZone(body.timezone)) return;
-  body.layers.forEach((layer, index) => {
-    if (!parses(layer.start_time, body.timezone)) ctx.addIssue({ code: 'custom', path: ['layers', index, 'start_time'], message: 'must be an ISO 8601 date-time' });
-  });
-  body.overrides?.forEach((override, index) => checkOverrideTimes(override, body.timezone, (path, message) => ctx.addIssue({ code: 'custom', path: ['overrides', index, path], message })));
+  checkScheduleTimes(body.timezone, body.layers.map((layer) => layer.start_time), body.overrides ?? [], (path, message) => ctx.addIssue({ code: 'custom', path, message }));
 });
 
+/**
+ * PUT (SPEC.md: "Updates layers, timezone or overrides"): any non-empty subset of the fields, each
+ * valid on its own; the decider checks the times of the merged schedule in its (new) zone.
+ */
+export const scheduleChangeBodySchema = nonEmptyBody(scheduleBody.partial());
+
 export type ScheduleBody = z.infer<typeof scheduleBodySchema>;
+export type ScheduleChangeBody = z.infer<typeof scheduleChangeBodySchema>;
 export type OverrideBody = z.infer<typeof overrideBodySchema>;
 
 function parses(text: string, timeZone: string): boolean {
@@ -62,7 +79,7 @@ function parses(text: string, timeZone: string): boolean {
 }
 
 /** Reports bad override times through `report(field, message)`. */
-export function checkOverrideTimes(override: OverrideBody, timeZone: string, report: (field: 'start' | 'end', message: string) => void): void {
+export function checkOverrideTimes(override: Pick<OverrideBody, 'start' | 'end'>, timeZone: string, report: (field: 'start' | 'end', message: string) => void): void {
   const startOk = parses(override.start, timeZone);
   const endOk = parses(override.end, timeZone);
   if (!startOk) report('start', 'must be an ISO 8601 date-time');
@@ -78,10 +95,29 @@ export const toOverride = (overrideId: string, body: OverrideBody): ScheduleOver
   overrideId, userId: body.user_id, start: body.start, end: body.end, reason: body.reason ?? null,
 });
 
+/** The schedule fields a body sets (only the ones present); overrides get fresh ids, in the order given. */
+export function scheduleFieldsFrom(body: ScheduleChangeBody, newId: () => string): ScheduleChanges {
+  const fields: ScheduleChanges = {};
+  if (body.name !== undefined) fields.name = body.name;
+  if (body.timezone !== undefined) fields.timezone = body.timezone;
+  if (body.layers !== undefined) fields.layers = body.layers.map(toLayer);
+  if (body.overrides !== undefined) fields.overrides = body.overrides.map((override) => toOverride(newId(), override));
+  return fields;
+}
+
+export type ScheduleChanges = Partial<Omit<ScheduleData, 'scheduleId'>>;
+
+/** The merged schedule's times, read in its zone (kept times may not hold in a new one, e.g. an offset-less end now before its start). */
+function timeErrors(schedule: ScheduleData): FieldError[] {
+  const errors: FieldError[] = [];
+  checkScheduleTimes(schedule.timezone, schedule.layers.map((layer) => layer.startTime), schedule.overrides, (path, message) => errors.push({ path: `/${path.join('/')}`, message }));
+  return errors;
+}
+
 export type ScheduleCommand =
   | { kind: 'CreateSchedule'; schedule: ScheduleData }
-  /** `overrides` absent: the schedule keeps the ones it has (they have their own routes). */
-  | { kind: 'ReplaceSchedule'; schedule: Omit<ScheduleData, 'overrides'> & { overrides?: ScheduleOverride[] } }
+  /** The fields given replace the schedule's; the others (overrides too: they have their own routes) are kept. */
+  | { kind: 'UpdateSchedule'; scheduleId: string; changes: ScheduleChanges }
   | { kind: 'DeleteSchedule'; scheduleId: string }
   | { kind: 'AddOverride'; scheduleId: string; override: ScheduleOverride }
   | { kind: 'RemoveOverride'; scheduleId: string; overrideId: string };
@@ -97,8 +133,12 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
     if (state.status !== 'active') throw rejectNotFound('schedule');
     const current = state.schedule!;
     switch (command.kind) {
-      case 'ReplaceSchedule':
-        return [{ type: 'ScheduleReplaced', data: { ...command.schedule, overrides: command.schedule.overrides ?? current.overrides } }];
+      case 'UpdateSchedule': {
+        const schedule = { ...current, ...command.changes, scheduleId: current.scheduleId };
+        const errors = timeErrors(schedule);
+        if (errors.length > 0) throw rejectInvalid(`the schedule's times do not read in the time zone ${schedule.timezone}`, errors);
+        return [{ type: 'ScheduleReplaced', data: schedule }];
+      }
       case 'DeleteSchedule':
         return [{ type: 'ScheduleDeleted', data: { scheduleId: command.scheduleId } }];
       case 'AddOverride':

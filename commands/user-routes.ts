@@ -1,5 +1,5 @@
 /**
- * User command routes (SPEC.md, Users): create, replace (PUT), change (PATCH), delete, and retry
+ * User command routes (SPEC.md, Users): create, change (PUT and PATCH, any subset of fields), delete, and retry
  * the invitation. Uniqueness of the email is kept by commands/user-email-reservations.ts; the
  * invitation runs after the user is stored (commands/user-invitations.ts).
  */
@@ -20,7 +20,7 @@ import { emailKey, userStream, type UserEvent, type UserState } from '../src/eve
 import { releaseEmail, reserveEmail } from './user-email-reservations.js';
 import type { InviteUser } from './user-invitations.js';
 import {
-  createUserBodySchema, patchUserBodySchema, replaceUserBodySchema, userChangesFrom, userDecider, type UserChanges, type UserCommand,
+  createUserBodySchema, patchUserBodySchema, userChangesFrom, userDecider, type UserChanges, type UserCommand,
 } from './users.js';
 
 export interface UserCommandDeps extends CommandDeps {
@@ -101,14 +101,12 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     await respond(ctx, id, 200, outcome.projected);
   }
 
-  router.put('/users/:id', requires('iam:write'), async (ctx) => {
-    const body = replaceUserBodySchema.parse(ctx.request.body);
-    await update(ctx, userChangesFrom(body));
-  });
-
-  router.patch('/users/:id', requires('iam:write'), async (ctx) => {
-    await update(ctx, userChangesFrom(patchUserBodySchema.parse(ctx.request.body)));
-  });
+  // PUT takes a partial body too (SPEC.md: "Update with is_active false"): the same change as PATCH.
+  for (const method of ['put', 'patch'] as const) {
+    router[method]('/users/:id', requires('iam:write'), async (ctx) => {
+      await update(ctx, userChangesFrom(patchUserBodySchema.parse(ctx.request.body)));
+    });
+  }
 
   router.delete('/users/:id', requires('iam:admin'), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'user');

@@ -4,6 +4,7 @@
  * membership is part of the user, so the group member routes issue JoinGroup/LeaveGroup here.
  */
 import { z } from 'zod';
+import { nonEmptyBody } from '../src/http/non-empty-body.js';
 import { isE164 } from '../src/gateways/notify/phone-number.js';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
@@ -27,12 +28,13 @@ export const createUserBodySchema = z.strictObject({
   phone: phone.default(null),
 });
 
-/** PUT: the whole profile; is_active may be left out (then it stays as it is). */
-export const replaceUserBodySchema = z.strictObject({ email, name, role_id: roleId, group_ids: groupIds, is_active: z.boolean().optional(), phone: phone.default(null) });
-
-export const patchUserBodySchema = z
-  .strictObject({ email: email.optional(), name: name.optional(), role_id: roleId.optional(), group_ids: groupIds.optional(), is_active: z.boolean().optional(), phone: phone.optional() })
-  .refine((body) => Object.keys(body).length > 0, { message: 'send at least one of email, name, role_id, group_ids, is_active, phone' });
+/**
+ * PUT and PATCH: any non-empty subset of the writable fields (SPEC.md: "Update with is_active
+ * false"); the fields sent replace, the others keep their value. The whole profile is one such subset.
+ */
+export const patchUserBodySchema = nonEmptyBody(
+  z.strictObject({ email: email.optional(), name: name.optional(), role_id: roleId.optional(), group_ids: groupIds.optional(), is_active: z.boolean().optional(), phone: phone.optional() }),
+);
 
 export interface UserChanges {
   changes: Partial<UserProfile>;

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { channelDecider, type ChannelCommand } from '../commands/channels.js';
+import { channelConfigSchemas, channelDecider, type ChannelCommand } from '../commands/channels.js';
 import { DomainRejection } from '../src/commanding/domain-rejection.js';
 import { maskChannelConfig, maskSecret, maskSecretUrl } from '../src/events/channel-secrets.js';
 import type { ChannelEvent } from '../src/events/channel.js';
@@ -132,4 +132,46 @@ test('a new type with its secrets in clear is accepted', (t) => {
     .given([created])
     .when({ kind: 'UpdateChannel', channelId: id, name: 'Pager', type: 'webhook', config: asHook })
     .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Pager', type: 'webhook', config: asHook } }]);
+});
+
+test('an update with some fields replaces those and keeps the others (SPEC.md: "Updates the configuration")', (t) => {
+  deciderSpec(t, channelDecider).given([created]).when({ kind: 'UpdateChannel', channelId: id, name: 'Renamed' })
+    .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Renamed', type: 'pager', config: pagerConfig } }]);
+  const mapping = { critical: 'critical', high: 'critical' };
+  deciderSpec(t, channelDecider).given([created]).when({ kind: 'UpdateChannel', channelId: id, config: { integration_key: maskSecret(pagerConfig.integration_key), severity_mapping: mapping } })
+    .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Pager', type: 'pager', config: { integration_key: pagerConfig.integration_key, severity_mapping: mapping } } }]);
+});
+
+test('a config sent replaces the stored one whole: a header left out is gone', (t) => {
+  const withoutTeam = { url: hookConfig.url, method: 'POST', headers: { Authorization: maskSecret(hookConfig.headers.Authorization) } };
+  deciderSpec(t, channelDecider).given([hookCreated]).when({ kind: 'UpdateChannel', channelId: id, config: withoutTeam })
+    .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Hook', type: 'webhook', config: { ...withoutTeam, headers: { Authorization: hookConfig.headers.Authorization } } } }]);
+});
+
+test('the updated channel is checked whole: a config for the kept type, and a new type needs its config', (t) => {
+  t.deepEqual(refusedFields(t, [created], { kind: 'UpdateChannel', channelId: id, config: { integration_key: 'K' } }), ['/config/severity_mapping']);
+  t.deepEqual(refusedFields(t, [created], { kind: 'UpdateChannel', channelId: id, config: { webhook_url: 'https://hooks.example.com/x', channel_name: '#ops' } }), ['/config/integration_key', '/config/severity_mapping', '/config']);
+  t.deepEqual(refusedFields(t, [created], { kind: 'UpdateChannel', channelId: id, type: 'email' }), ['/config']);
+  deciderSpec(t, channelDecider).given([created]).when({ kind: 'UpdateChannel', channelId: id, type: 'pager', name: 'Same type' })
+    .then([{ type: 'ChannelUpdated', data: { channelId: id, name: 'Same type', type: 'pager', config: pagerConfig } }]);
+});
+
+test('a webhook channel without a signing secret gets one on an update that leaves its type out', (t) => {
+  deciderSpec(t, channelDecider).given([hookCreated]).when({ kind: 'UpdateChannel', channelId: id, name: 'Hook 2', signingSecret: 's'.repeat(32) })
+    .then([
+      { type: 'ChannelUpdated', data: { channelId: id, name: 'Hook 2', type: 'webhook', config: hookConfig } },
+      { type: 'ChannelSigningSecretSet', data: { channelId: id, signingSecret: 's'.repeat(32) } },
+    ]);
+});
+
+test('a pager severity_mapping may be partial (or empty); its values are Events API v2 severities and its keys the platform\'s, each refusal naming them', (t) => {
+  const parse = (severity_mapping: unknown) => channelConfigSchemas.pager.safeParse({ integration_key: 'K', severity_mapping });
+  t.deepEqual(parse({ high: 'critical' }).data, { integration_key: 'K', severity_mapping: { high: 'critical' } }, 'stored as sent: the default applies at delivery');
+  t.true(parse({}).success);
+  t.true(parse(pagerConfig.severity_mapping).success);
+  const badValue = parse({ critical: 'sev1' }).error!.issues;
+  t.deepEqual(badValue.map((issue) => [issue.path.join('/'), issue.message]), [['severity_mapping/critical', 'must be an Events API v2 severity: critical, error, warning, info']]);
+  const badKey = parse({ critical: 'critical', urgent: 'critical' }).error!.issues;
+  t.deepEqual(badKey.map((issue) => [issue.path.join('/'), issue.message]), [['severity_mapping', 'not a severity of the platform: urgent; its severities: critical, high, medium, low']]);
+  t.false(parse(undefined).success, 'the map itself is required (SPEC.md: integration_key, severity_mapping)');
 });

@@ -75,7 +75,8 @@ const invalidBodies: [string, unknown, string[]][] = [
   ['no recipients', { ...email, config: { ...email.config, recipients: [] } }, ['/config/recipients']],
   ['an invalid recipient', { ...email, config: { ...email.config, recipients: ['not-an-address'] } }, ['/config/recipients/0']],
   ['a chat webhook that is not http', { name: 'c', type: 'chat', config: { webhook_url: 'ftp://x', channel_name: '#ops' } }, ['/config/webhook_url']],
-  ['a pager mapping missing a severity', { ...pager, config: { ...pager.config, severity_mapping: { critical: 'critical', high: 'error', medium: 'warning' } } }, ['/config/severity_mapping/low']],
+  ['a pager mapping to a value the Events API does not know', { ...pager, config: { ...pager.config, severity_mapping: { critical: 'sev1' } } }, ['/config/severity_mapping/critical']],
+  ['a pager mapping of a severity the platform does not have', { ...pager, config: { ...pager.config, severity_mapping: { urgent: 'critical' } } }, ['/config/severity_mapping']],
   ['a webhook with a bad method', { name: 'w', type: 'webhook', config: { url: 'https://h.example', headers: {}, method: 'GET' } }, ['/config/method']],
   ['a missing name', { type: 'email', config: email.config }, ['/name']],
   ['a body that is not an object', [1, 2], ['']],
@@ -92,6 +93,78 @@ for (const [title, body, paths] of invalidBodies) {
     t.deepEqual((await app.request('GET', '/notification-channels', { caller })).body.data, []);
   });
 }
+
+test('a pager severity_mapping may leave severities out (they take the default); a refused value or key names what is allowed', async (t) => {
+  const caller = app.newTenant();
+  const partial = await app.request('POST', '/notification-channels', { caller, body: { ...pager, config: { ...pager.config, severity_mapping: { critical: 'error' } } } });
+  t.is(partial.status, 201);
+  t.deepEqual(partial.body.data.config.severity_mapping, { critical: 'error' }, 'stored as sent');
+  const badValue = await app.request('POST', '/notification-channels', { caller, body: { ...pager, config: { ...pager.config, severity_mapping: { high: 'sev2' } } } });
+  t.is(badValue.status, 400);
+  t.deepEqual(badValue.body.errors, [{ path: '/config/severity_mapping/high', message: 'must be an Events API v2 severity: critical, error, warning, info' }]);
+  const badKey = await app.request('POST', '/notification-channels', { caller, body: { ...pager, config: { ...pager.config, severity_mapping: { p1: 'critical' } } } });
+  t.is(badKey.status, 400);
+  t.deepEqual(badKey.body.errors, [{ path: '/config/severity_mapping', message: 'not a severity of the platform: p1; its severities: critical, high, medium, low' }]);
+  const putBad = await app.request('PUT', `/notification-channels/${partial.body.data.id}`, { caller, body: { config: { ...partial.body.data.config, severity_mapping: { low: 'minor' } } } });
+  t.is(putBad.status, 400, 'the same rule on PUT');
+  t.deepEqual(putBad.body.errors.map((e: { path: string }) => e.path), ['/config/severity_mapping/low']);
+  t.deepEqual((await app.request('GET', '/notification-channels', { caller })).body.data.map((c: { id: string }) => c.id), [partial.body.data.id]);
+});
+
+test('PUT takes any subset of name, type, config (SPEC.md: "Updates the configuration"); a config sent replaces the stored one whole, masked secrets kept', async (t) => {
+  const caller = app.newTenant();
+  const created = await app.request('POST', '/notification-channels', { caller, body: pager });
+  const id = created.body.data.id as string;
+  const renamed = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { name: 'Renamed' }, headers: { 'if-match': '"0"' } });
+  t.is(renamed.status, 200, JSON.stringify(renamed.body));
+  t.is(renamed.headers.get('etag'), '"1"');
+  t.deepEqual(renamed.body.data, { ...created.body.data, name: 'Renamed', updated_at: renamed.body.data.updated_at }, 'type and config kept');
+  // A client changes one key of the config as it read it: the masked key comes back and keeps the stored one.
+  const remapped = await app.request('PUT', `/notification-channels/${id}`, {
+    caller, body: { config: { ...renamed.body.data.config, severity_mapping: { critical: 'critical', high: 'critical' } } },
+  });
+  t.is(remapped.status, 200, JSON.stringify(remapped.body));
+  t.deepEqual(remapped.body.data.config, { integration_key: '****7890', severity_mapping: { critical: 'critical', high: 'critical' } }, 'the map replaced whole, the key kept');
+  t.is(remapped.body.data.name, 'Renamed');
+  const stored = await app.platform.eventStore.readStream(`channel-${id}`);
+  t.deepEqual(stored.map((event) => (event.data.config as { integration_key: string }).integration_key), Array(3).fill(pager.config.integration_key), 'the real key, never its mask');
+  const notAllOfIt = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { config: { severity_mapping: {} } } });
+  t.is(notAllOfIt.status, 400, 'config is replaced whole: the key must be in it');
+  t.deepEqual(notAllOfIt.body.errors.map((e: { path: string }) => e.path), ['/config/integration_key']);
+  const newType = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { type: 'email' } });
+  t.is(newType.status, 400);
+  t.deepEqual(newType.body.errors.map((e: { path: string }) => e.path), ['/config'], 'a new type needs its config');
+  const asEmail = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { type: 'email', config: email.config } });
+  t.like(asEmail.body.data, { name: 'Renamed', type: 'email', config: email.config });
+  t.like((await app.request('PUT', `/notification-channels/${id}`, { caller, body: { ...email, name: 'Whole' } })).body.data, { name: 'Whole', type: 'email' }, 'a whole body still works');
+});
+
+test('PUT refuses an empty body, unknown and read-only fields and a stale If-Match; each changes nothing', async (t) => {
+  const caller = app.newTenant();
+  const created = await app.request('POST', '/notification-channels', { caller, body: email });
+  const id = created.body.data.id as string;
+  const refusals: [Record<string, unknown>, string[]][] = [
+    [{}, ['/']],
+    [{ name: 'x', colour: 'red' }, ['/']],
+    [{ id, name: 'x' }, ['/']],
+    [{ name: 'x', created_at: '2026-01-01T00:00:00.000Z' }, ['/']],
+    [{ name: 'x', tenant_id: 'other' }, ['/']],
+    [{ config: { recipients: [] } }, ['/config/recipients', '/config/subject_template']],
+  ];
+  for (const [body, paths] of refusals) {
+    const response = await app.request('PUT', `/notification-channels/${id}`, { caller, body });
+    t.is(response.status, 400, JSON.stringify(body));
+    t.is(response.headers.get('content-type'), 'application/problem+json');
+    t.deepEqual(response.body.errors.map((e: { path: string }) => e.path), paths, JSON.stringify(body));
+  }
+  t.regex((await app.request('PUT', `/notification-channels/${id}`, { caller, body: {} })).body.errors[0].message, /at least one of name, type, config/);
+  t.is((await app.request('PUT', `/notification-channels/${id}`, { caller, body: { name: 'v2' }, headers: { 'if-match': '"0"' } })).status, 200);
+  const stale = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { config: { ...email.config, recipients: ['x@example.com'] } }, headers: { 'if-match': '"0"' } });
+  t.is(stale.status, 409);
+  const after = await app.request('GET', `/notification-channels/${id}`, { caller });
+  t.deepEqual(after.body.data, { ...created.body.data, name: 'v2', updated_at: after.body.data.updated_at });
+  t.is(after.headers.get('etag'), '"1"');
+});
 
 test('malformed JSON is 400 and a body over 1 MiB is 413', async (t) => {
   const caller = app.newTenant();

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createGuardedClient } from '../src/gateways/http/guarded-client.js';
 import { pagerAdapter } from '../src/gateways/notify/pager-adapter.js';
-import { DEFAULT_PAGER_EVENTS_URL, pagerEvent, pagerSeverity } from '../src/gateways/notify/pager-event.js';
+import { DEFAULT_PAGER_EVENTS_URL, DEFAULT_SEVERITY_MAPPING, pagerEvent, pagerSeverity } from '../src/gateways/notify/pager-event.js';
 import type { PagerTarget } from '../src/gateways/notify/port.js';
 import { alertMessage } from './support/notify-receivers/alert-fixture.js';
 import { eventProblems, startPagerStandIn } from './support/notify-receivers/pager-events-standin.js';
@@ -58,6 +58,17 @@ test("the platform's severities go through the channel's mapping; a gap falls ba
   t.is(event.payload.source, 'warehouse-watch');
   t.deepEqual(eventProblems(event as unknown as Record<string, unknown>), []);
   t.is(DEFAULT_PAGER_EVENTS_URL, 'https://events.pagerduty.com/v2/enqueue');
+});
+
+test('a channel stored with a partial severity_mapping sends every severity it leaves out with the default mapping', async (t) => {
+  t.deepEqual(DEFAULT_SEVERITY_MAPPING, { critical: 'critical', high: 'error', medium: 'warning', low: 'info' }, 'the default the documentation quotes');
+  const { standIn, adapter } = await setUp(t);
+  const partial: PagerTarget = { ...channel(), config: { integration_key: INTEGRATION_KEY, severity_mapping: { critical: 'error', medium: 'critical' } } };
+  for (const severity of ['critical', 'high', 'medium', 'low'] as const) {
+    t.like(await adapter.deliver(partial, alertMessage({ severity }), `k-${severity}`), { ok: true, status_code: 202 });
+  }
+  t.deepEqual(standIn.events.map((e) => (e.payload as { severity: string }).severity), ['error', 'error', 'critical', 'info']);
+  t.deepEqual(standIn.events.map((e) => eventProblems(e as unknown as Record<string, unknown>)), [[], [], [], []]);
 });
 
 test('a rate-limited integration (429) is retried after Retry-After', async (t) => {

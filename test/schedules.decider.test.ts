@@ -1,7 +1,8 @@
 import test from 'ava';
-import { scheduleBodySchema, scheduleDecider } from '../commands/schedules.js';
+import { scheduleBodySchema, scheduleChangeBodySchema, scheduleDecider } from '../commands/schedules.js';
+import type { DomainRejection } from '../src/commanding/domain-rejection.js';
 import type { ScheduleData, ScheduleEvent, ScheduleOverride } from '../src/events/schedule.js';
-import { deciderSpec } from './support/decider-spec.js';
+import { TEST_CONTEXT, deciderSpec } from './support/decider-spec.js';
 
 const scheduleId = '11111111-1111-4111-8111-111111111111';
 const alice = '22222222-2222-4222-8222-222222222222';
@@ -20,12 +21,34 @@ test('create records the whole schedule; twice is a conflict', (t) => {
   deciderSpec(t, scheduleDecider).given([created]).when({ kind: 'CreateSchedule', schedule }).thenRejects('conflict');
 });
 
-test('a replacement without overrides keeps the ones the schedule has; with overrides it replaces them', (t) => {
-  const { overrides: _o, ...withoutOverrides } = schedule;
-  deciderSpec(t, scheduleDecider).given([created]).when({ kind: 'ReplaceSchedule', schedule: { ...withoutOverrides, name: 'Renamed' } })
+test('an update without overrides keeps the ones the schedule has; with overrides it replaces them', (t) => {
+  const { overrides: _o, scheduleId: _id, ...withoutOverrides } = schedule;
+  deciderSpec(t, scheduleDecider).given([created]).when({ kind: 'UpdateSchedule', scheduleId, changes: { ...withoutOverrides, name: 'Renamed' } })
     .then([{ type: 'ScheduleReplaced', data: { ...schedule, name: 'Renamed' } }]);
-  deciderSpec(t, scheduleDecider).given([created]).when({ kind: 'ReplaceSchedule', schedule: { ...withoutOverrides, overrides: [] } })
+  deciderSpec(t, scheduleDecider).given([created]).when({ kind: 'UpdateSchedule', scheduleId, changes: { ...withoutOverrides, overrides: [] } })
     .then([{ type: 'ScheduleReplaced', data: { ...schedule, overrides: [] } }]);
+});
+
+test('an update with some fields replaces those and keeps the others (SPEC.md: "Updates layers, timezone or overrides")', (t) => {
+  deciderSpec(t, scheduleDecider).given([created]).when({ kind: 'UpdateSchedule', scheduleId, changes: { timezone: 'Asia/Kolkata' } })
+    .then([{ type: 'ScheduleReplaced', data: { ...schedule, timezone: 'Asia/Kolkata' } }]);
+  const layers = [{ userIds: [alice], rotationType: 'daily' as const, startTime: '2026-04-01T08:00:00' }];
+  deciderSpec(t, scheduleDecider).given([created]).when({ kind: 'UpdateSchedule', scheduleId, changes: { layers } })
+    .then([{ type: 'ScheduleReplaced', data: { ...schedule, layers } }]);
+});
+
+test('the merged schedule is checked whole: kept times that do not hold in a new zone are invalid, naming them', (t) => {
+  // The end has no offset, so it is read in the schedule's zone: after the start in UTC, before it in Berlin.
+  const utc: ScheduleEvent = {
+    type: 'ScheduleCreated', data: { ...schedule, timezone: 'UTC', overrides: [{ ...override(1), start: '2026-01-01T10:00:00+00:00', end: '2026-01-01T10:30:00' }] },
+  };
+  const toBerlin = { kind: 'UpdateSchedule' as const, scheduleId, changes: { timezone: 'Europe/Berlin' } };
+  deciderSpec(t, scheduleDecider).given([utc]).when(toBerlin).thenRejects('invalid', /Europe\/Berlin/);
+  const error = t.throws(() => scheduleDecider.decide(toBerlin, scheduleDecider.evolve(scheduleDecider.initialState(), utc), TEST_CONTEXT)) as DomainRejection;
+  t.deepEqual(error.errors, [{ path: '/overrides/0/end', message: 'must be after start' }]);
+  const layers = [{ userIds: [alice], rotationType: 'daily' as const, startTime: 'yesterday' }];
+  deciderSpec(t, scheduleDecider).given([created]).when({ kind: 'UpdateSchedule', scheduleId, changes: { layers } }).thenRejects('invalid');
+  deciderSpec(t, scheduleDecider).given([]).when({ kind: 'UpdateSchedule', scheduleId, changes: { name: 'x' } }).thenRejects('not_found');
 });
 
 test('overrides are added after the others and removed by id; an unknown id is not found', (t) => {
@@ -63,6 +86,21 @@ const bodyCases: [string, unknown, string[]][] = [
 for (const [title, body, paths] of bodyCases) {
   test(`schedule body: ${title}`, (t) => {
     const parsed = scheduleBodySchema.safeParse(body);
+    t.deepEqual(parsed.success ? [] : parsed.error.issues.map((issue) => issue.path.join('.')).sort(), paths);
+  });
+}
+
+const changeCases: [string, unknown, string[]][] = [
+  ['a zone alone', { timezone: 'Europe/Berlin' }, []],
+  ['is_active on a schedule', { is_active: false }, ['']],
+  ['a read-only id', { id: scheduleId, name: 'n' }, ['']],
+  ['an empty body', {}, ['']],
+  ['an unknown zone', { timezone: 'Europe/Atlantis' }, ['timezone']],
+  ['no layers', { layers: [] }, ['layers']],
+];
+for (const [title, body, paths] of changeCases) {
+  test(`schedule change body: ${title}`, (t) => {
+    const parsed = scheduleChangeBodySchema.safeParse(body);
     t.deepEqual(parsed.success ? [] : parsed.error.issues.map((issue) => issue.path.join('.')).sort(), paths);
   });
 }

@@ -125,6 +125,65 @@ test('create, list, read, replace and delete with ETags; PUT without overrides k
   t.is((await app.request('GET', `/schedules/${id}/current-oncall`, { caller })).status, 404);
 });
 
+const rows = (range: { body: { data: { segments: Record<string, unknown>[] } } }) =>
+  range.body.data.segments.map((s) => ({ name: s.name, start: s.start, end: s.end, source: s.source, ...(s.layer === undefined ? {} : { layer: s.layer }) }));
+
+test('PUT takes any subset of the fields (SPEC.md: "Updates layers, timezone or overrides"): {"timezone"} alone moves the schedule to the zone, keeping the rest', async (t) => {
+  const caller = app.newTenant();
+  // The README example, but created in UTC: its times without an offset are read in UTC until the zone changes.
+  const { created, alice, carol } = await berlinExample(caller, { ...BERLIN_EXAMPLE, timezone: 'UTC' });
+  const id = created.body.data.id as string;
+  const rangePath = BERLIN_RANGE_PATH.replace('{id}', id);
+  t.notDeepEqual(rows(await app.request('GET', rangePath, { caller })), BERLIN_RANGE);
+  const moved = await app.request('PUT', `/schedules/${id}`, { caller, headers: { 'if-match': '"0"' }, body: { timezone: 'Europe/Berlin' } });
+  t.is(moved.status, 200, JSON.stringify(moved.body));
+  t.is(moved.headers.get('etag'), '"1"');
+  t.deepEqual(moved.body.data, { ...created.body.data, timezone: 'Europe/Berlin', updated_at: moved.body.data.updated_at }, 'name, layers and overrides (ids too) kept');
+  t.deepEqual(rows(await app.request('GET', rangePath, { caller })), BERLIN_RANGE, 'the same rotation as the README example created in Europe/Berlin');
+
+  const layers = [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }];
+  const relayered = await app.request('PUT', `/api/v1/schedules/${id}`, { caller, body: { layers } });
+  t.is(relayered.status, 200);
+  t.like(relayered.body.data, { name: 'Warehouse primary', timezone: 'Europe/Berlin', overrides: created.body.data.overrides, layers: [{ user_ids: [alice.id] }] });
+  const whole = { name: 'Whole', timezone: 'UTC', layers: [{ ...layers[0], user_ids: [carol.id] }], overrides: [] };
+  t.like((await app.request('PUT', `/schedules/${id}`, { caller, body: whole })).body.data, { name: 'Whole', timezone: 'UTC', overrides: [] }, 'a whole body still works');
+});
+
+test('PUT refuses an empty body, unknown and read-only fields, unknown users, kept times a new zone breaks, and a stale If-Match; each changes nothing', async (t) => {
+  const caller = app.newTenant();
+  const alice = await newUser(caller, 'alice');
+  // The end has no offset: after the start in UTC, before it in Europe/Berlin.
+  const body = {
+    name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+    overrides: [{ user_id: alice.id, start: '2026-01-01T10:00:00+00:00', end: '2026-01-01T10:30:00' }],
+  };
+  const created = await app.request('POST', '/schedules', { caller, body });
+  const id = created.body.data.id as string;
+  const refusals: [string, Record<string, unknown>, string[], number?][] = [
+    ['an empty body', {}, ['/']],
+    ['an unknown field', { timezone: 'UTC', owner: 'x' }, ['/']],
+    ['a read-only id', { id, name: 'x' }, ['/']],
+    ['a read-only created_at', { created_at: '2026-01-01T00:00:00Z' }, ['/']],
+    ['an unknown zone', { timezone: 'Mars/Olympus' }, ['/timezone']],
+    ['an unknown user', { layers: [{ ...body.layers[0], user_ids: [randomUUID()] }] }, ['/layers/0/user_ids/0']],
+    ['a zone in which a kept override ends before it starts', { timezone: 'Europe/Berlin' }, ['/overrides/0/end']],
+  ];
+  for (const [title, change, paths] of refusals) {
+    const response = await app.request('PUT', `/schedules/${id}`, { caller, body: change });
+    t.is(response.status, 400, title);
+    t.is(response.headers.get('content-type'), 'application/problem+json');
+    t.deepEqual(response.body.errors.map((e: { path: string }) => e.path), paths, title);
+  }
+  t.regex((await app.request('PUT', `/schedules/${id}`, { caller, body: {} })).body.errors[0].message, /at least one of name, timezone, layers, overrides/);
+  t.is((await app.request('PUT', `/schedules/${id}`, { caller, body: { name: 'renamed' }, headers: { 'if-match': '"0"' } })).status, 200);
+  const stale = await app.request('PUT', `/schedules/${id}`, { caller, body: { timezone: 'Asia/Kolkata' }, headers: { 'if-match': '"0"' } });
+  t.is(stale.status, 409);
+  const after = await app.request('GET', `/schedules/${id}`, { caller });
+  t.deepEqual(after.body.data, { ...created.body.data, name: 'renamed', updated_at: after.body.data.updated_at }, 'only the one accepted change');
+  t.is(after.headers.get('etag'), '"1"');
+  t.is((await app.request('PUT', `/schedules/${randomUUID()}`, { caller, body: { name: 'x' } })).status, 404);
+});
+
 test('overrides are added and removed one at a time, so two editors do not overwrite each other', async (t) => {
   const caller = app.newTenant();
   const { created, dave, erin } = await berlinExample(caller);

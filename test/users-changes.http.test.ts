@@ -60,14 +60,13 @@ test("another tenant's role or group is unknown", async (t) => {
   t.deepEqual(response.body.errors.map((e: { path: string }) => e.path), ['/role_id', '/group_ids/0']);
 });
 
-test('PUT replaces the profile, PATCH changes only what it names, and a stale If-Match is 409', async (t) => {
+test('PUT with the whole profile replaces it, PATCH changes only what it names, and a stale If-Match is 409', async (t) => {
   const owner = app.newTenant();
   const group = (await app.request('POST', '/api/v1/groups', { caller: owner, body: { name: 'G', permissions: {} } })).body.data;
   const user = await create(owner);
   const put = await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { email: user.email, name: 'Renamed', role_id: null, group_ids: [group.id] } });
   t.is(put.status, 200);
   t.like(put.body.data, { name: 'Renamed', role_id: null, group_ids: [group.id], is_active: true });
-  t.is((await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { name: 'Only a name' } })).status, 400, 'PUT needs the whole profile');
   const etag = put.headers.get('etag')!;
   const patched = await app.request('PATCH', `/users/${user.id}`, { caller: owner, body: { role_id: 'responder' }, headers: { 'if-match': etag } });
   t.is(patched.status, 200);
@@ -79,6 +78,48 @@ test('PUT replaces the profile, PATCH changes only what it names, and a stale If
   t.is((await app.request('PATCH', `/users/${user.id}`, { caller: owner, body: { role_id: 'nope' } })).status, 400);
   t.is((await app.request('PATCH', `/users/${randomUUID()}`, { caller: owner, body: { name: 'x' } })).status, 404);
   t.is((await app.request('PATCH', '/users/not-a-uuid', { caller: owner, body: { name: 'x' } })).status, 404);
+});
+
+test('PUT takes any subset of the fields (SPEC.md: "Update with is_active false"): the others keep their value; the user is then refused', async (t) => {
+  const owner = app.newTenant();
+  const group = (await app.request('POST', '/api/v1/groups', { caller: owner, body: { name: 'G', permissions: {} } })).body.data;
+  const user = await create(owner, { group_ids: [group.id], phone: '+447700900123' });
+  t.is((await app.request('GET', '/users', { caller: asUser(owner, user.id) })).status, 200, 'active: may act');
+  const deactivated = await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { is_active: false } });
+  t.is(deactivated.status, 200);
+  t.like(deactivated.body.data, { id: user.id, email: user.email, name: 'Someone', role_id: 'viewer', group_ids: [group.id], phone: '+447700900123', is_active: false });
+  const refused = await app.request('GET', '/users', { caller: asUser(owner, user.id) });
+  t.is(refused.status, 403, 'a deactivated user is refused');
+  t.regex(refused.body.detail, /deactivated/);
+  const renamed = await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { name: 'Only a name' } });
+  t.like(renamed.body.data, { name: 'Only a name', email: user.email, group_ids: [group.id], phone: '+447700900123', is_active: false });
+  t.is((await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { role_id: 'superhero' } })).status, 400, 'a changed role is still checked');
+  t.is((await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { name: 'New', role_id: 'viewer', group_ids: [], is_active: true, email: user.email, phone: null } })).status, 200, 'a whole body still works');
+});
+
+test('PUT refuses an empty body, unknown and read-only fields, and a stale If-Match; each changes nothing', async (t) => {
+  const owner = app.newTenant();
+  const user = await create(owner);
+  const etag = (await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { name: 'Kept' } })).headers.get('etag')!;
+  const before = (await app.request('GET', `/users/${user.id}`, { caller: owner })).body.data;
+  const refusals: [Record<string, unknown>, string[], Record<string, string>?][] = [
+    [{}, ['/']],
+    [{ is_active: false, password: 'x' }, ['/']],
+    [{ name: 'X', id: randomUUID() }, ['/']],
+    [{ name: 'X', created_at: '2026-01-01T00:00:00Z' }, ['/']],
+    [{ is_active: 'no' }, ['/is_active']],
+  ];
+  for (const [body, paths] of refusals) {
+    const response = await app.request('PUT', `/users/${user.id}`, { caller: owner, body });
+    t.is(response.status, 400, JSON.stringify(body));
+    t.is(response.headers.get('content-type'), 'application/problem+json');
+    t.deepEqual(response.body.errors.map((e: { path: string }) => e.path), paths, JSON.stringify(body));
+  }
+  t.regex((await app.request('PUT', `/users/${user.id}`, { caller: owner, body: {} })).body.errors[0].message, /at least one of email, name/);
+  await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { name: 'Newer' }, headers: { 'if-match': etag } });
+  const stale = await app.request('PUT', `/users/${user.id}`, { caller: owner, body: { is_active: false }, headers: { 'if-match': etag } });
+  t.is(stale.status, 409);
+  t.deepEqual((await app.request('GET', `/users/${user.id}`, { caller: owner })).body.data, { ...before, name: 'Newer' }, 'the stale PUT changed nothing');
 });
 
 test('changing the email moves the reservation: the new address is taken, the old one is free', async (t) => {

@@ -37,6 +37,8 @@ export const channelStream = (id: string) => `channel-${id}`;
 
 export interface ChannelState {
   status: 'absent' | 'active' | 'deleted';
+  /** Kept for a PUT that leaves the name out. */
+  name?: string;
   type?: ChannelType;
   config?: Record<string, unknown>;
   signingSecret?: string;
@@ -50,7 +52,7 @@ export function evolveChannel(state: ChannelState, event: ChannelEvent): Channel
     case 'ChannelUpdated':
       // Every field named, not `{ ...state, type, config }`: from the initial state that adds keys
       // after a spread, which on Node 20 costs a hidden class per object (bench/README.md).
-      return { status: 'active', type: event.data.type, config: event.data.config, signingSecret: state.signingSecret };
+      return { status: 'active', name: event.data.name, type: event.data.type, config: event.data.config, signingSecret: state.signingSecret };
     case 'ChannelDeleted':
       return { ...state, status: 'deleted' };
     case 'ChannelSigningSecretSet':

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { channelBodySchema, channelConfigSchemas } from '../../commands/channels.js';
 import { CHANNEL_TYPES } from '../events/vocabulary.js';
+import { nonEmptyBody } from '../http/non-empty-body.js';
 import type { OperationDoc } from './operation.js';
 import { deletedSchema, historyEntrySchema, instant, resourceId } from './shared-schemas.js';
 
@@ -50,8 +51,9 @@ export const channelOperations: OperationDoc[] = [
     response: { kind: 'envelope', status: 200, description: 'The channel', data: channelSchema, etag: true },
   },
   {
-    method: 'put', path: '/notification-channels/:id', tag, summary: 'Replace a notification channel', body: channelBody, ifMatch: true,
-    description: 'A masked secret sent back unchanged keeps the stored one, as long as the destination is unchanged.',
+    method: 'put', path: '/notification-channels/:id', tag, summary: 'Change some or all fields of a notification channel', body: nonEmptyBody(channelBody.partial()), ifMatch: true,
+    description: 'Fields left out keep their value; a `config` sent replaces the stored one whole and must fit the type (a new `type` needs its `config`). '
+      + 'A masked secret sent back unchanged keeps the stored one, as long as the destination is unchanged.',
     response: { kind: 'envelope', status: 200, description: 'The channel', data: channelSchema, etag: true },
   },
   {

@@ -1,7 +1,7 @@
 /** Identity and access: users, permission overrides, roles, groups, tenant defaults (commands/*-routes.ts, queries/users.ts, roles.ts, …). */
 import { z } from 'zod';
 import { grantHolderBodySchema } from '../../commands/grant-holder.js';
-import { createUserBodySchema, patchUserBodySchema, replaceUserBodySchema } from '../../commands/users.js';
+import { createUserBodySchema, patchUserBodySchema } from '../../commands/users.js';
 import { permissionsBodySchema } from '../auth/permission-map.js';
 import type { OperationDoc } from './operation.js';
 import { deletedSchema, instant, optionalText, permissionGrants, resourceId } from './shared-schemas.js';
@@ -88,7 +88,7 @@ export const iamOperations: OperationDoc[] = [
     problems: { 409: 'The email address is taken in the tenant' }, response: envelope(userSchema, 'The user', { status: 201, etag: true }),
   },
   { method: 'get', path: '/users/:id', tag: users, summary: 'Get a user', response: envelope(userSchema, 'The user', { etag: true }) },
-  { method: 'put', path: '/users/:id', tag: users, summary: 'Replace a user\'s profile', body: replaceUserBodySchema, ifMatch: true, response: envelope(userSchema, 'The user', { etag: true }) },
+  { method: 'put', path: '/users/:id', tag: users, summary: 'Change some or all fields of a user', body: patchUserBodySchema, ifMatch: true, response: envelope(userSchema, 'The user', { etag: true }) },
   { method: 'patch', path: '/users/:id', tag: users, summary: 'Change some fields of a user', body: patchUserBodySchema, ifMatch: true, response: envelope(userSchema, 'The user', { etag: true }) },
   {
     method: 'delete', path: '/users/:id', tag: users, summary: 'Deactivate a user and remove them from the tenant', ifMatch: true,

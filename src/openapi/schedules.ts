@@ -1,7 +1,7 @@
 /** On-call schedules and escalation policies (commands/schedule-routes.ts, escalation-policy-routes.ts, queries/schedules.ts, escalation-policies.ts). */
 import { z } from 'zod';
 import { escalationPolicyBodySchema } from '../../commands/escalation-policies.js';
-import { overrideBodySchema, scheduleBodySchema } from '../../commands/schedules.js';
+import { overrideBodySchema, scheduleBodySchema, scheduleChangeBodySchema } from '../../commands/schedules.js';
 import { currentOnCallQuery, onCallRangeQuery } from '../../queries/schedules.js';
 import { DELIVERY_CHANNELS, TARGET_TYPES } from '../events/escalation-policy.js';
 import type { OperationDoc } from './operation.js';
@@ -64,7 +64,7 @@ export const scheduleOperations: OperationDoc[] = [
   { method: 'get', path: '/schedules', tag: schedules, summary: 'List on-call schedules', description: 'Newest first.', response: { ...scheduleAnswer('A page of schedules'), list: true } },
   { method: 'post', path: '/schedules', tag: schedules, summary: 'Create an on-call schedule', body: scheduleBodySchema, response: scheduleAnswer('The schedule', 201) },
   { method: 'get', path: '/schedules/:id', tag: schedules, summary: 'Get an on-call schedule', response: { ...scheduleAnswer('The schedule'), etag: true } },
-  { method: 'put', path: '/schedules/:id', tag: schedules, summary: 'Replace an on-call schedule', body: scheduleBodySchema, ifMatch: true, response: scheduleAnswer('The schedule') },
+  { method: 'put', path: '/schedules/:id', tag: schedules, summary: 'Change some or all fields of an on-call schedule', body: scheduleChangeBodySchema, ifMatch: true, response: scheduleAnswer('The schedule') },
   { method: 'delete', path: '/schedules/:id', tag: schedules, summary: 'Delete an on-call schedule', ifMatch: true, problems: { 409: 'Stale If-Match, or escalation policies target the schedule' }, response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema } },
   { method: 'post', path: '/schedules/:id/overrides', tag: schedules, summary: 'Add an override to a schedule', body: overrideBodySchema, ifMatch: true, response: scheduleAnswer('The schedule', 201) },
   { method: 'delete', path: '/schedules/:id/overrides/:override_id', tag: schedules, summary: 'Remove an override from a schedule', ifMatch: true, response: scheduleAnswer('The schedule') },
