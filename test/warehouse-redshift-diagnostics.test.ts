@@ -137,6 +137,23 @@ test('explain refuses anything but a single read-only SELECT before any statemen
   t.is(standin.executed.length, 0);
 });
 
+test('explain sends exactly one ExecuteStatement (never a batch), and the CR-comment attack of issue 25 sends nothing', async (t) => {
+  const { standin, gateway } = await harness(t);
+  const attacks = [
+    'SELECT * FROM analytics.fact_orders -- c\r; DELETE FROM analytics.fact_orders',
+    'SELECT * FROM analytics.fact_orders -- c\r; DROP TABLE analytics.fact_orders',
+    'SELECT "pg_terminate_backend"(1)',
+  ];
+  for (const sql of attacks) await t.throwsAsync(gateway.explain('env-sls', sql), { instanceOf: RefusedSqlError });
+  t.deepEqual(standin.operations, [], 'nothing reached the Data API');
+  standin.script(() => ({ columns: ['QUERY PLAN'], rows: [['XN Seq Scan on fact_orders']] }));
+  const plan = await gateway.explain('env-sls', 'SELECT * FROM analytics.fact_orders -- c\r\n;');
+  t.deepEqual(plan, ['XN Seq Scan on fact_orders']);
+  t.is(standin.executed.length, 1);
+  t.is(standin.executed[0]!.sql, 'EXPLAIN SELECT * FROM analytics.fact_orders -- c', 'the checked statement, cut at its semicolon');
+  t.deepEqual(standin.operations.filter((operation) => operation !== 'DescribeStatement' && operation !== 'GetStatementResult'), ['ExecuteStatement']);
+});
+
 test('running queries, lock waits and load errors map by column name', async (t) => {
   const { standin, gateway } = await harness(t);
   standin.script((statement) => {

@@ -23,7 +23,7 @@ export function explainQueryTool(warehouse: WarehouseGateway) {
     }),
     example: { sql: 'SELECT customer_id, COUNT(*) FROM analytics.fact_orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10' },
     async run(input, { envId }) {
-      const checked = checkReadOnlySelect(input.sql);
+      const checked = await checkReadOnlySelect(input.sql);
       if (!checked.ok) throw new RefusedSqlError(`refused: ${checked.reason}; only a single read-only SELECT is accepted`);
       const plan = (await warehouse.explain(envId, checked.statement)).slice(0, PLAN_LINES_CAP);
       return { plan, notes: planNotes(plan) };

@@ -76,7 +76,7 @@ export function redshiftDiagnostics({ targetOf, run, since: hoursBack }: Redshif
 
     async explain(envId, selectSql) {
       // Checked again here: this is the one statement whose text comes from outside.
-      const checked = checkReadOnlySelect(selectSql);
+      const checked = await checkReadOnlySelect(selectSql);
       if (!checked.ok) throw new RefusedSqlError(`refused: ${checked.reason}`);
       const target = targetOf(envId);
       const rows = await run(envId, target, { name: 'warehouse-watch:explain', sql: `EXPLAIN ${checked.statement}`, parameters: {} });
