@@ -1,6 +1,6 @@
 /** The read-only SELECT rule, table-driven: what passes, what is refused and why. */
 import test from 'ava';
-import { checkReadOnlySelect, MAX_SQL_LENGTH } from '../src/gateways/warehouse/read-only-select.js';
+import { checkReadOnlySelect, MAX_SQL_LENGTH, relationsOutside } from '../src/gateways/warehouse/read-only-select.js';
 
 const ACCEPTED: [string, string, string][] = [
   // [title, sql, statement handed on]
@@ -65,7 +65,7 @@ const REFUSED: [string, string, RegExp][] = [
 
 for (const [title, sql, statement] of ACCEPTED) {
   test(`accepted: ${title}`, async (t) => {
-    t.deepEqual(await checkReadOnlySelect(sql), { ok: true, statement });
+    t.like(await checkReadOnlySelect(sql), { ok: true, statement });
   });
 }
 
@@ -127,7 +127,7 @@ const PARSED_REFUSED: [string, string, RegExp][] = [
 
 for (const [title, sql, statement] of PARSED_ACCEPTED) {
   test(`accepted (parser): ${title}`, async (t) => {
-    t.deepEqual(await checkReadOnlySelect(sql), { ok: true, statement });
+    t.like(await checkReadOnlySelect(sql), { ok: true, statement });
   });
 }
 
@@ -138,3 +138,12 @@ for (const [title, sql, reason] of PARSED_REFUSED) {
     if (!checked.ok) t.regex(checked.reason, reason);
   });
 }
+
+test('the relations a SELECT names: every table of joins, subqueries, CTE bodies and set operations; CTE references are not tables', async (t) => {
+  const checked = await checkReadOnlySelect(
+    'WITH a AS (SELECT * FROM s1.t1) SELECT * FROM a JOIN "S2".t2 ON true WHERE x IN (SELECT y FROM t3) UNION SELECT * FROM db.s4.t4',
+  );
+  if (!checked.ok) return t.fail(checked.reason);
+  t.deepEqual(checked.relations.map((relation) => relation.text).sort(), ['S2.t2', 'db.s4.t4', 's1.t1', 't3']);
+  t.deepEqual(relationsOutside(checked.relations, ['S1', 's2']).map((relation) => relation.text).sort(), ['db.s4.t4', 't3']);
+});

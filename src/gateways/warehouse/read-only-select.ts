@@ -17,7 +17,16 @@ import { namesOf, sqlParser, walkTree, type SqlParser, type TreeNode } from './s
 
 export const MAX_SQL_LENGTH = 20_000;
 
-export type SelectCheck = { ok: true; statement: string } | { ok: false; reason: string };
+/** A table or view the statement reads, as written (schema null: unqualified). */
+export interface NamedRelation {
+  schema: string | null;
+  name: string;
+  /** As the statement spells it, for messages: analytics.fact_orders. */
+  text: string;
+}
+
+/** `relations`: every table or view the statement names (references to its own CTEs excepted). */
+export type SelectCheck = { ok: true; statement: string; relations: NamedRelation[] } | { ok: false; reason: string };
 
 /** Line separators and control characters some reader could take for a line end (or ignore). */
 const DOUBTFUL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0085\u2028\u2029]/;
@@ -52,13 +61,17 @@ function functionDoubt(call: TreeNode): string | undefined {
 }
 
 /** Why the parsed statement is not a plain read-only SELECT, if it is not. */
-function treeDoubt(statement: TreeNode): string | undefined {
+function treeDoubt(statement: TreeNode, relations: NamedRelation[]): string | undefined {
   const [kind] = Object.keys(statement);
   if (kind !== 'SelectStmt') return `only a SELECT (or WITH … SELECT) is accepted, not ${statementName(kind ?? 'nothing')}`;
   const top = statement.SelectStmt as TreeNode;
   if (top.valuesLists) return 'no top-level SELECT (a VALUES list)';
   let doubt: string | undefined;
+  const read: TreeNode[] = [];
+  const cteNames = new Set<string>();
   walkTree(statement, (node, value) => {
+    if (node === 'RangeVar') read.push(value);
+    if (node === 'CommonTableExpr') cteNames.add(String(value.ctename));
     if (doubt) return;
     if (node.endsWith('Stmt') && node !== 'SelectStmt') doubt = `${statementName(node)} is not allowed in a read-only SELECT`;
     else if (node === 'SelectStmt' && value.intoClause) doubt = 'INTO is not allowed in a read-only SELECT (it creates a table)';
@@ -66,6 +79,12 @@ function treeDoubt(statement: TreeNode): string | undefined {
     else if (node === 'FuncCall') doubt = functionDoubt(value);
     else if (node === 'ParamRef') doubt = 'dollar quoting and $ parameters are not accepted';
   });
+  for (const relation of read) {
+    const parts = [relation.catalogname, relation.schemaname, relation.relname].filter((part) => part !== undefined).map(String);
+    // An unqualified name of one of the statement's CTEs reads the CTE, not a table.
+    if (parts.length === 1 && cteNames.has(parts[0]!)) continue;
+    relations.push({ schema: parts.length > 1 ? parts.slice(0, -1).join('.') : null, name: parts.at(-1)!, text: parts.join('.') });
+  }
   return doubt;
 }
 
@@ -91,11 +110,28 @@ function checkWith(parser: SqlParser, sql: string): SelectCheck {
     return refused('more than one statement');
   }
   if (statements.length === 0) return refused('no statement');
-  const doubt = treeDoubt(statements[0]!.stmt);
+  const relations: NamedRelation[] = [];
+  const doubt = treeDoubt(statements[0]!.stmt, relations);
   if (doubt) return refused(doubt);
   // Cut at the closing semicolon (scanner offsets are UTF-8 bytes): whatever follows is blanks and comments.
   const statement = semicolons.length === 1 ? Buffer.from(sql, 'utf8').subarray(0, semicolons[0]!.start).toString('utf8') : sql;
-  return { ok: true, statement: statement.trim() };
+  return { ok: true, statement: statement.trim(), relations };
+}
+
+/**
+ * The relations that do not lie in one of the schemas (compared case-insensitively, as unquoted
+ * names are): qualified with another schema or database, or unqualified (the server's search path
+ * would decide where those are, and it reaches beyond the environment's schemas).
+ */
+export function relationsOutside(relations: readonly NamedRelation[], schemas: readonly string[]): NamedRelation[] {
+  const allowed = new Set(schemas.map((schema) => schema.toLowerCase()));
+  return relations.filter((relation) => relation.schema === null || !allowed.has(relation.schema.toLowerCase()));
+}
+
+/** The error message for relations outside the environment's schemas, naming each. */
+export function outsideReason(outside: readonly NamedRelation[], schemas: readonly string[]): string {
+  const named = outside.map((relation) => (relation.schema === null ? `${relation.text} (name its schema)` : relation.text));
+  return `${named.join(', ')} ${outside.length === 1 ? 'is' : 'are'} not in this environment's schemas (${[...new Set(schemas)].join(', ') || 'none'})`;
 }
 
 /** Checks one SELECT; answers the statement without its trailing semicolon, or why it is refused. */
