@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { assertCallerMayAssign, resolveAssignments, type GrantSourceLookup } from '../src/auth/assignment-guard.js';
-import { assertCallerMayChangeUser } from '../src/auth/user-change-guard.js';
+import { assertCallerMayChangeUser, assertCallerMayCreateUser } from '../src/auth/user-change-guard.js';
 import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope, type LoadedStream } from '../src/commanding/command-handler.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { envelopeFrom, etagOf, ifMatchRevision } from '../src/http/command-context.js';
@@ -55,6 +55,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     const body = createUserBodySchema.parse(ctx.request.body);
     const { role, groups } = await resolveAssignments(deps.assignments, ctx.state.principal.tenantId, { roleId: body.role_id, groupIds: body.group_ids });
     await assertCallerMayAssign(ctx.state, [...(role ? [role] : []), ...groups]);
+    await assertCallerMayCreateUser(ctx.state, deps.assignments, { email: body.email, name: body.name, roleId: body.role_id, groupIds: body.group_ids, phone: body.phone });
     const userId = randomUUID();
     const envelope = envelopeFrom(ctx);
     await reserveEmail(deps, envelope, body.email, userId);

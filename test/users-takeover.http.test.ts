@@ -93,3 +93,15 @@ test('removing a deny is a grant: leaving a group that denied alerts:write needs
   t.deepEqual((await view(root, other.id)).data.group_ids, [noAlerts.id]);
   t.is((await app.request('PATCH', `/api/v1/users/${other.id}`, { caller: root, body: { group_ids: [] } })).status, 200, 'iam:admin may');
 });
+
+test('a new user is a grant from nothing: what the tenant defaults would give it needs the creator to hold it', async (t) => {
+  const root = app.newTenant();
+  const clerkRole = await post(root, '/api/v1/roles', { name: 'Clerk', permissions: { 'iam:read': 'allow', 'iam:write': 'allow', 'alerts:write': 'deny' } });
+  const clerk = await post(root, '/api/v1/users', { email: email('clerk'), name: 'Clerk', role_id: clerkRole.id, group_ids: [] });
+  t.is((await app.request('PUT', '/api/v1/tenant/permission-defaults', { caller: root, body: { permissions: { 'alerts:write': 'allow' } } })).status, 200);
+  const caller = asUser(root, clerk.id);
+  const created = await app.request('POST', '/api/v1/users', { caller, body: { email: email('alter-ego'), name: 'Alter ego', role_id: null } });
+  t.is(created.status, 403);
+  t.regex(created.body.detail, /would grant permissions you do not hold \(alerts:write\)/);
+  t.is((await app.request('POST', '/api/v1/users', { caller, body: { email: email('viewer'), name: 'Viewer', role_id: 'viewer' } })).status, 201, 'a viewer (its role denies alerts:write) is fine');
+});

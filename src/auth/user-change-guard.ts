@@ -19,6 +19,8 @@ export interface UserChange {
   isActive?: boolean;
   /** Sending the target an invitation (a login for its user id mailed to its email). */
   invitation?: boolean;
+  /** The target does not exist yet: it holds nothing before. */
+  fromNothing?: boolean;
 }
 
 async function levelsOf(lookup: GrantSourceLookup, tenantId: string, profile: UserProfile, target: UserState): Promise<PermissionLevels> {
@@ -35,6 +37,15 @@ export async function actorPermissions(state: Pick<AppState, 'can'>): Promise<Se
   return new Set(held.filter((permission): permission is Permission => permission !== null));
 }
 
+/**
+ * A new user is a change from nothing: every acting permission it will hold (its role and groups,
+ * and the tenant defaults where they leave a permission open) needs the creator to hold it.
+ */
+export async function assertCallerMayCreateUser(state: Pick<AppState, 'can' | 'principal'>, lookup: GrantSourceLookup, profile: UserProfile): Promise<void> {
+  const nobody: UserState = { status: 'active', profile: { ...profile, roleId: null, groupIds: [] }, overrides: {} };
+  await assertCallerMayChangeUser(state, lookup, { targetId: '', target: nobody, changes: { roleId: profile.roleId, groupIds: profile.groupIds }, fromNothing: true });
+}
+
 export async function assertCallerMayChangeUser(state: Pick<AppState, 'can' | 'principal'>, lookup: GrantSourceLookup, change: UserChange): Promise<void> {
   const current = change.target.profile!;
   const { tenantId } = state.principal;
@@ -48,7 +59,7 @@ export async function assertCallerMayChangeUser(state: Pick<AppState, 'can' | 'p
   const verdict = decideUserChange({
     self: change.targetId === state.principal.userId,
     actorHolds,
-    targetBefore: allowedPermissions(effectivePermissions(before)),
+    targetBefore: change.fromNothing ? [] : allowedPermissions(effectivePermissions(before)),
     targetAfter: allowedPermissions(effectivePermissions(after)),
     protectedChanges: change.invitation ? [...changed, 'invitation'] : changed,
   });
