@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { assertCallerMayAssign, resolveAssignments, type GrantSourceLookup } from '../src/auth/assignment-guard.js';
+import { assertCallerMayChangeUser, assertCallerMayCreateUser } from '../src/auth/user-change-guard.js';
 import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope, type LoadedStream } from '../src/commanding/command-handler.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { envelopeFrom, etagOf, ifMatchRevision } from '../src/http/command-context.js';
@@ -54,6 +55,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     const body = createUserBodySchema.parse(ctx.request.body);
     const { role, groups } = await resolveAssignments(deps.assignments, ctx.state.principal.tenantId, { roleId: body.role_id, groupIds: body.group_ids });
     await assertCallerMayAssign(ctx.state, [...(role ? [role] : []), ...groups]);
+    await assertCallerMayCreateUser(ctx.state, deps.assignments, { email: body.email, name: body.name, roleId: body.role_id, groupIds: body.group_ids, phone: body.phone });
     const userId = randomUUID();
     const envelope = envelopeFrom(ctx);
     await reserveEmail(deps, envelope, body.email, userId);
@@ -87,6 +89,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     // Only what the change newly grants is checked: editing the name of a more powerful user is fine.
     const newRole = role && role.id !== current.roleId ? [role] : [];
     await assertCallerMayAssign(ctx.state, [...newRole, ...groups.filter((group) => !current.groupIds.includes(group.id))]);
+    await assertCallerMayChangeUser(ctx.state, deps.assignments, { targetId: id, target: loaded.state, changes, isActive });
     const newEmail = changes.email !== undefined && emailKey(changes.email) !== emailKey(current.email) ? changes.email : undefined;
     if (newEmail) await reserveEmail(deps, envelope, newEmail, id);
     let outcome;
@@ -120,7 +123,11 @@ export function userCommandRoutes(deps: UserCommandDeps) {
 
   router.post('/users/:id/invite', requires('iam:write'), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'user');
-    const outcome = await deps.invite(envelopeFrom(ctx), id);
+    const envelope = envelopeFrom(ctx);
+    const { state: target } = await loadStream(deps.eventStore, userDecider, userStream(id), envelope.tenantId, 'user');
+    // An absent user is left to the invitation's own 404.
+    if (target.profile) await assertCallerMayChangeUser(ctx.state, deps.assignments, { targetId: id, target, changes: {}, invitation: true });
+    const outcome = await deps.invite(envelope, id);
     if (!outcome.sent) {
       throw new HttpProblem(503, 'Service Unavailable', `the invitation failed: ${outcome.error}`, undefined, { invitation_status: 'failed' });
     }

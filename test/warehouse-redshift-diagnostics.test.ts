@@ -137,6 +137,23 @@ test('explain refuses anything but a single read-only SELECT before any statemen
   t.is(standin.executed.length, 0);
 });
 
+test('explain sends exactly one ExecuteStatement (never a batch), and the CR-comment attack of issue 25 sends nothing', async (t) => {
+  const { standin, gateway } = await harness(t);
+  const attacks = [
+    'SELECT * FROM analytics.fact_orders -- c\r; DELETE FROM analytics.fact_orders',
+    'SELECT * FROM analytics.fact_orders -- c\r; DROP TABLE analytics.fact_orders',
+    'SELECT "pg_terminate_backend"(1)',
+  ];
+  for (const sql of attacks) await t.throwsAsync(gateway.explain('env-sls', sql), { instanceOf: RefusedSqlError });
+  t.deepEqual(standin.operations, [], 'nothing reached the Data API');
+  standin.script(() => ({ columns: ['QUERY PLAN'], rows: [['XN Seq Scan on fact_orders']] }));
+  const plan = await gateway.explain('env-sls', 'SELECT * FROM marts.fact_orders -- c\r\n;');
+  t.deepEqual(plan, ['XN Seq Scan on fact_orders']);
+  t.is(standin.executed.length, 1);
+  t.is(standin.executed[0]!.sql, 'EXPLAIN SELECT * FROM marts.fact_orders -- c', 'the checked statement, cut at its semicolon');
+  t.deepEqual(standin.operations.filter((operation) => operation !== 'DescribeStatement' && operation !== 'GetStatementResult'), ['ExecuteStatement']);
+});
+
 test('running queries, lock waits and load errors map by column name', async (t) => {
   const { standin, gateway } = await harness(t);
   standin.script((statement) => {
@@ -208,4 +225,12 @@ test('serverless commits have no queue figures (null), provisioned ones do', asy
   t.deepEqual(sls.summaries, [{ cluster_id: 'bi-workgroup', commits: 12, avg_queue_seconds: null, max_queue_seconds: null, avg_commit_seconds: 1.25, max_commit_seconds: 4, max_queue_length: null }]);
   t.like(sls.worst[0], { xid: 900, queue_seconds: null, commit_seconds: 4 });
   t.is((await gateway.commitQueue('env-prov', 24)).summaries[0]!.avg_queue_seconds, 0.5);
+});
+
+test("explain refuses a relation outside the environment's schema, naming it, before any statement (issue 25)", async (t) => {
+  const { standin, gateway } = await harness(t);
+  await t.throwsAsync(gateway.explain('env-sls', 'SELECT * FROM tenant_b.customers_pii'), { instanceOf: RefusedSqlError, message: /tenant_b\.customers_pii is not in this environment's schemas \(marts\)/ });
+  await t.throwsAsync(gateway.explain('env-sls', 'SELECT * FROM marts.orders o JOIN pg_catalog.pg_user u ON true'), { message: /pg_catalog\.pg_user/ });
+  await t.throwsAsync(gateway.explain('env-sls', 'SELECT * FROM stv_sessions'), { message: /stv_sessions \(name its schema\)/ });
+  t.deepEqual(standin.operations, []);
 });

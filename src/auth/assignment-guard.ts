@@ -7,6 +7,7 @@
  */
 import { permissionsAllowedBy, type GrantSource } from './effective-permissions.js';
 import type { Permission } from './permissions.js';
+import type { PermissionGrants } from '../events/permission-grants.js';
 import { badRequest, forbidden, type ProblemFieldError } from '../http/problem.js';
 import type { AppState } from '../http/state.js';
 
@@ -24,6 +25,7 @@ export async function assertCallerMayAssign(state: Pick<AppState, 'can'>, assign
 export interface GrantSourceLookup {
   findRole(tenantId: string, id: string): Promise<GrantSource | null>;
   findGroups(tenantId: string, ids: string[]): Promise<GrantSource[]>;
+  findTenantDefaults(tenantId: string): Promise<PermissionGrants>;
 }
 
 /**

@@ -24,6 +24,7 @@ import { startRunbookIndex } from '../gateways/docs/runbook-index.js';
 import type { VectorStore } from '../gateways/docs/vector-store.js';
 import { anthropicModel } from '../gateways/model/anthropic-model.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
+import { sqlParser } from '../gateways/warehouse/sql/parse-tree.js';
 import type { PlatformArea } from './area.js';
 
 export interface AssistantComposition extends PlatformArea {
@@ -59,6 +60,9 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
   );
 
   const tools = assistantTools({ warehouse: deps.warehouse.gateway, cost, runbooks: runbooks.get });
+  // The SQL parser of explain_query is WebAssembly, loaded once in the background from here so the
+  // first call does not wait for it; until it loads, explain_query refuses all SQL (fails closed).
+  sqlParser().catch((error: unknown) => log.warn({ err: error }, 'the SQL parser did not load; explain_query refuses SQL until it does'));
   const agent = settings.anthropic
     ? createAgent({
         model: anthropicModel({ apiKey: settings.anthropic.apiKey, baseUrl: settings.anthropic.baseUrl }),

@@ -63,6 +63,7 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
       return role ? roleGrants(role) : null;
     },
     findGroups: async (tenantId, ids) => (await findGroupsAmong(reader, tenantId, ids)).map(groupGrants),
+    findTenantDefaults: async (tenantId) => (await tenantDefaults(reader, tenantId))?.permissions ?? {},
   };
   const viewGroup = async (tenantId: string, id: string) => {
     const doc = await findGroup(reader, tenantId, id);

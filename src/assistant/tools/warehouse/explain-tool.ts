@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PLAN_LINES_CAP, RefusedSqlError } from '../../../gateways/warehouse/diagnostics.js';
 import type { WarehouseGateway } from '../../../gateways/warehouse/port.js';
-import { checkReadOnlySelect, MAX_SQL_LENGTH } from '../../../gateways/warehouse/read-only-select.js';
+import { checkReadOnlySelect, MAX_SQL_LENGTH, outsideReason, relationsOutside } from '../../../gateways/warehouse/read-only-select.js';
 import { defineTool } from '../../tool.js';
 import { planNotes } from './plan-notes.js';
 
@@ -15,7 +15,7 @@ export function explainQueryTool(warehouse: WarehouseGateway) {
     name: 'explain_query',
     family: 'warehouse',
     description:
-      'The execution plan (EXPLAIN) of one SELECT statement, without running it: scans, joins and how rows move between nodes (DS_DIST_NONE, DS_BCAST_INNER, DS_DIST_BOTH, ...), with notes on the costly steps. Only a single read-only SELECT (or WITH … SELECT) is accepted; anything else is refused. To see the plan of a query that already ran, use query_details.',
+      'The execution plan (EXPLAIN) of one SELECT statement, without running it: scans, joins and how rows move between nodes (DS_DIST_NONE, DS_BCAST_INNER, DS_DIST_BOTH, ...), with notes on the costly steps. Only a single read-only SELECT (or WITH … SELECT) over the tables list_tables shows, each named with its schema (schema.table), is accepted; anything else is refused. To see the plan of a query that already ran, use query_details.',
     input: z.object({ sql: z.string().min(1).max(MAX_SQL_LENGTH).describe('one SELECT statement') }).strict(),
     output: z.object({
       plan: z.array(z.string()),
@@ -23,8 +23,14 @@ export function explainQueryTool(warehouse: WarehouseGateway) {
     }),
     example: { sql: 'SELECT customer_id, COUNT(*) FROM analytics.fact_orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10' },
     async run(input, { envId }) {
-      const checked = checkReadOnlySelect(input.sql);
+      const checked = await checkReadOnlySelect(input.sql);
       if (!checked.ok) throw new RefusedSqlError(`refused: ${checked.reason}; only a single read-only SELECT is accepted`);
+      // Only what the catalogue tools show: another environment's (or tenant's) schema is not planned.
+      if (checked.relations.length > 0) {
+        const schemas = (await warehouse.schemas(envId)).map((entry) => entry.schema);
+        const outside = relationsOutside(checked.relations, schemas);
+        if (outside.length > 0) throw new RefusedSqlError(`refused: ${outsideReason(outside, schemas)}; see list_schemas and list_tables`);
+      }
       const plan = (await warehouse.explain(envId, checked.statement)).slice(0, PLAN_LINES_CAP);
       return { plan, notes: planNotes(plan) };
     },

@@ -1,6 +1,6 @@
 import { assertLookback, RefusedSqlError, type WarehouseDiagnostics } from '../diagnostics.js';
 import { clusterIdOf, type RedshiftTarget } from '../environments.js';
-import { checkReadOnlySelect } from '../read-only-select.js';
+import { checkReadOnlySelect, outsideReason, relationsOutside } from '../read-only-select.js';
 import {
   catalogColumnFrom,
   catalogSchemaFrom,
@@ -76,9 +76,11 @@ export function redshiftDiagnostics({ targetOf, run, since: hoursBack }: Redshif
 
     async explain(envId, selectSql) {
       // Checked again here: this is the one statement whose text comes from outside.
-      const checked = checkReadOnlySelect(selectSql);
+      const checked = await checkReadOnlySelect(selectSql);
       if (!checked.ok) throw new RefusedSqlError(`refused: ${checked.reason}`);
       const target = targetOf(envId);
+      const outside = relationsOutside(checked.relations, [target.schema]);
+      if (outside.length > 0) throw new RefusedSqlError(`refused: ${outsideReason(outside, [target.schema])}`);
       const rows = await run(envId, target, { name: 'warehouse-watch:explain', sql: `EXPLAIN ${checked.statement}`, parameters: {} });
       // EXPLAIN answers one text column ("QUERY PLAN"), a row per line.
       return rows.map((row) => String(Object.values(row)[0] ?? ''));

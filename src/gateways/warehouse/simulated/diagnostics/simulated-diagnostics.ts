@@ -144,7 +144,7 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
     },
 
     async explain(envId, selectSql) {
-      const checked = checkReadOnlySelect(selectSql);
+      const checked = await checkReadOnlySelect(selectSql);
       if (!checked.ok) throw new RefusedSqlError(`refused: ${checked.reason}`);
       const { snapshots } = open(envId);
       // A statement runs on one cluster: the first whose catalogue has every table it names.
