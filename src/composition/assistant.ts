@@ -23,6 +23,7 @@ import { milvusVectorStore } from '../gateways/docs/milvus-vector-store.js';
 import { startRunbookIndex } from '../gateways/docs/runbook-index.js';
 import type { VectorStore } from '../gateways/docs/vector-store.js';
 import { anthropicModel } from '../gateways/model/anthropic-model.js';
+import { sentTemperature } from '../gateways/model/api-version.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
 import type { PlatformArea } from './area.js';
 
@@ -59,13 +60,15 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
   );
 
   const tools = assistantTools({ warehouse: deps.warehouse.gateway, cost, runbooks: runbooks.get });
+  // Temperature 0 (the spec) where the pinned API version takes one; none where it does not.
+  const sampling = sentTemperature(settings.temperature, settings.apiVersion);
   const agent = settings.anthropic
     ? createAgent({
-        model: anthropicModel({ apiKey: settings.anthropic.apiKey, baseUrl: settings.anthropic.baseUrl }),
+        model: anthropicModel({ apiKey: settings.anthropic.apiKey, baseUrl: settings.anthropic.baseUrl, apiVersion: settings.apiVersion }),
         tools,
         settings: {
           model: settings.model,
-          temperature: settings.temperature,
+          temperature: sampling.temperature,
           maxTokens: settings.maxTokens,
           maxRounds: settings.maxRounds,
           toolTimeoutMs: settings.toolTimeoutMs,
@@ -75,7 +78,14 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
       })
     : undefined;
 
-  const model = () => ({ status: agent ? 'configured' : 'not configured', model: settings.model, ...(agent ? {} : { detail: 'set ANTHROPIC_API_KEY' }) });
+  const model = () => ({
+    status: agent ? 'configured' : 'not configured',
+    model: settings.model,
+    ...(agent ? {} : { detail: 'set ANTHROPIC_API_KEY' }),
+    api_version: settings.apiVersion,
+    temperature: sampling.temperature,
+    ...(sampling.detail ? { temperature_detail: sampling.detail } : {}),
+  });
   const costStore = () => (settings.athena ? { adapter: 'athena', database: settings.athena.database, workgroup: settings.athena.workGroup } : { adapter: 'embedded' });
   const vectorStore = async () => {
     const adapter = settings.milvus ? 'milvus' : 'embedded';
@@ -120,7 +130,8 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
     projections: [],
     processes: [{ start: () => undefined, stop: () => vectors.close() }],
     async healthCheck() {
-      return { model: model().status, cost_store: costStore().adapter, vector_store: await vectorStore(), tools: tools.length };
+      const { status, api_version, temperature, temperature_detail } = model();
+      return { model: status, model_api_version: api_version, temperature, ...(temperature_detail ? { temperature_detail } : {}), cost_store: costStore().adapter, vector_store: await vectorStore(), tools: tools.length };
     },
   };
 }
