@@ -53,7 +53,7 @@ test("the platform's severities go through the channel's mapping; a gap falls ba
   t.is(pagerSeverity('medium', mapping), 'info');
   t.is(pagerSeverity('low', mapping), 'info', 'not mapped: default');
   t.is(pagerSeverity('high', { high: 'sev1' }), 'error', 'not a pager severity: default');
-  const event = pagerEvent(alertMessage({ severity: 'high', cluster: null }), { integration_key: 'k', severity_mapping: { high: 'warning' } }) as { payload: { severity: string; source: string } };
+  const event = pagerEvent(alertMessage({ severity: 'high', cluster: null }), { integration_key: INTEGRATION_KEY, severity_mapping: { high: 'warning' } }) as { payload: { severity: string; source: string } };
   t.is(event.payload.severity, 'warning');
   t.is(event.payload.source, 'warehouse-watch');
   t.deepEqual(eventProblems(event as unknown as Record<string, unknown>), []);
@@ -80,7 +80,10 @@ test('an event the API refuses (400) is not retried and its reasons come back', 
 });
 
 test('the stand-in refuses what the API refuses (so the tests above can fail)', (t) => {
-  t.deepEqual(eventProblems({ routing_key: 'k', event_action: 'trigger', payload: { summary: 's', source: 'x', severity: 'high' } }), ["'payload.severity' must be one of critical, error, warning, info"]);
-  t.true(eventProblems({ routing_key: 'k', event_action: 'resolve' }).length > 0, 'resolve without dedup_key');
-  t.true(eventProblems({ routing_key: 'k', event_action: 'trigger', payload: { summary: 'x'.repeat(1025), source: 's', severity: 'info' } }).length > 0);
+  const key = INTEGRATION_KEY;
+  t.deepEqual(eventProblems({ routing_key: key, event_action: 'trigger', payload: { summary: 's', source: 'x', severity: 'high' } }), ["'payload.severity' must be one of critical, error, warning, info"]);
+  t.true(eventProblems({ routing_key: key, event_action: 'resolve' }).length > 0, 'resolve without dedup_key');
+  t.true(eventProblems({ routing_key: key, event_action: 'trigger', payload: { summary: 'x'.repeat(1025), source: 's', severity: 'info' } }).length > 0);
+  t.deepEqual(eventProblems({ routing_key: 'R0UTINGKEY123456', event_action: 'resolve', dedup_key: 'd' }), ["Length of 'routing_key' is incorrect (should be 32 characters)"]);
+  t.deepEqual(eventProblems({ routing_key: key, event_action: 'resolve', dedup_key: 'd' }), []);
 });

@@ -1,7 +1,10 @@
 /**
  * A stand-in for the PagerDuty Events API v2 (POST /v2/enqueue) that validates events the way the
  * service documents: 202 {status: "success", dedup_key} for a valid event, 400 {status: "invalid
- * event", errors} otherwise, and 429 when a test rate-limits it.
+ * event", errors} otherwise, and 429 when a test rate-limits it. A routing key must be the 32
+ * characters of an integration key: "Send an Event" (Events API v2,
+ * https://v2.developer.pagerduty.com/docs/send-an-event-events-api-v2) shows the 400 for any other
+ * length: "Length of 'routing_key' is incorrect (should be 32 characters)".
  */
 import { json, startHttpReceiver, type HttpReceiver } from './http-receiver.js';
 
@@ -19,7 +22,8 @@ const ACTIONS = ['trigger', 'acknowledge', 'resolve'];
 export function eventProblems(event: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const text = (value: unknown, max: number) => typeof value === 'string' && value.length > 0 && value.length <= max;
-  if (!text(event.routing_key, 64)) problems.push("'routing_key' is missing or invalid");
+  if (typeof event.routing_key !== 'string') problems.push("'routing_key' is missing");
+  else if (event.routing_key.length !== 32) problems.push("Length of 'routing_key' is incorrect (should be 32 characters)");
   if (!ACTIONS.includes(event.event_action as string)) problems.push("'event_action' is invalid");
   if (event.dedup_key !== undefined && !text(event.dedup_key, 255)) problems.push("'dedup_key' is invalid");
   if (event.event_action !== 'trigger' && event.dedup_key === undefined) problems.push("'dedup_key' is required for acknowledge and resolve");
