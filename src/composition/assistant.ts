@@ -3,7 +3,7 @@
  * none otherwise: /ask answers 503), the cost store (Athena or the embedded bill), the runbook
  * index (Milvus or in-process, embeddings over HTTP or local), the tools over them and the
  * warehouse, the agent loop and its routes. The runbooks are indexed in the background at start
- * when the collection is empty.
+ * unless the collection already holds every chunk (src/gateways/docs/runbook-index.ts).
  */
 import { withTimeout } from '../with-timeout.js';
 import type { Logger } from 'pino';
