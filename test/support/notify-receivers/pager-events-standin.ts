@@ -4,7 +4,9 @@
  * event", errors} otherwise, and 429 when a test rate-limits it. A routing key must be the 32
  * characters of an integration key: "Send an Event" (Events API v2,
  * https://v2.developer.pagerduty.com/docs/send-an-event-events-api-v2) shows the 400 for any other
- * length: "Length of 'routing_key' is incorrect (should be 32 characters)".
+ * length: "Length of 'routing_key' is incorrect (should be 32 characters)". It accepts 120 events a
+ * minute per routing key and answers the next ones 429 without Retry-After, as PagerDuty does
+ * ("Events - 120/min (enforced per-integration-key)", PagerDuty support on its community forum).
  */
 import { json, startHttpReceiver, type HttpReceiver } from './http-receiver.js';
 
@@ -13,6 +15,13 @@ export interface PagerStandIn extends HttpReceiver {
   events: Array<Record<string, unknown>>;
   /** The next `count` events are answered 429, with Retry-After when given. */
   rateLimit(count: number, retryAfter?: string): void;
+}
+
+export interface PagerStandInOptions {
+  /** The stand-in's clock for the per-key rate limit (virtual time in tests); Date.now by default. */
+  now?: () => number;
+  /** Events accepted per routing key in any 60 s; PagerDuty's 120 by default. */
+  perKeyPerMinute?: number;
 }
 
 const SEVERITIES = ['critical', 'error', 'warning', 'info'];
@@ -39,14 +48,20 @@ export function eventProblems(event: Record<string, unknown>): string[] {
   return problems;
 }
 
-export async function startPagerStandIn(): Promise<PagerStandIn> {
+const THROTTLED = { status: 'throttled', message: 'Requests for this service are arriving too quickly' };
+
+export async function startPagerStandIn(options: PagerStandInOptions = {}): Promise<PagerStandIn> {
+  const now = options.now ?? Date.now;
+  const perMinute = options.perKeyPerMinute ?? 120;
   const events: Array<Record<string, unknown>> = [];
   const limits: Array<string | undefined> = [];
+  /** Accept times of the last minute, per routing key. */
+  const accepted = new Map<string, number[]>();
   const receiver = await startHttpReceiver((request) => {
     if (request.method !== 'POST' || request.path !== '/v2/enqueue') return json(404, { status: 'not found' });
     if (limits.length > 0) {
       const retryAfter = limits.shift();
-      return json(429, { status: 'throttled', message: 'Requests for this service are arriving too quickly' }, retryAfter ? { 'retry-after': retryAfter } : {});
+      return json(429, THROTTLED, retryAfter ? { 'retry-after': retryAfter } : {});
     }
     let event: Record<string, unknown>;
     try {
@@ -56,6 +71,10 @@ export async function startPagerStandIn(): Promise<PagerStandIn> {
     }
     const problems = eventProblems(event);
     if (problems.length > 0) return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: problems });
+    const key = String(event.routing_key);
+    const recent = (accepted.get(key) ?? []).filter((at) => at > now() - 60_000);
+    if (recent.length >= perMinute) return json(429, THROTTLED);
+    accepted.set(key, [...recent, now()]);
     events.push(event);
     return json(202, { status: 'success', message: 'Event processed', dedup_key: event.dedup_key ?? 'generated' });
   });
