@@ -181,16 +181,17 @@ export function evolveEscalation(state: IncidentEscalation, event: EscalationEve
     case 'NotificationDelivered':
     case 'NotificationFailed': {
       const d = event.data;
-      state = { ...state, retries: (state.retries ?? []).filter((r) => r.idempotencyKey !== d.idempotencyKey) };
+      // An outcome ends any retry of the same delivery.
+      const settled = { ...state, retries: (state.retries ?? []).filter((r) => r.idempotencyKey !== d.idempotencyKey) };
       const key = outcomeKey(d.recipientKey, d.medium);
-      const notified = [...state.notified, {
+      const notified = [...settled.notified, {
         kind: d.kind, stage_order: d.stageOrder, cycle: d.cycle, recipient: d.recipientKey, medium: d.medium, target: d.target,
         ok: event.type === 'NotificationDelivered', at: d.at, error: event.type === 'NotificationFailed' ? event.data.error.message : null,
       }].slice(-NOTIFIED_KEPT);
-      if (d.kind === 'resolution') return { ...state, notified, resolutionOutcomes: [...state.resolutionOutcomes, key] };
-      if (d.kind === 'acknowledgement') return { ...state, notified, acknowledgementOutcomes: [...(state.acknowledgementOutcomes ?? []), key] };
-      const current = state.lastFired && d.stageOrder === state.lastFired.stageOrder && d.cycle === state.lastFired.cycle;
-      return { ...state, notified, lastFiredOutcomes: current ? [...state.lastFiredOutcomes, key] : state.lastFiredOutcomes };
+      if (d.kind === 'resolution') return { ...settled, notified, resolutionOutcomes: [...settled.resolutionOutcomes, key] };
+      if (d.kind === 'acknowledgement') return { ...settled, notified, acknowledgementOutcomes: [...(settled.acknowledgementOutcomes ?? []), key] };
+      const current = settled.lastFired && d.stageOrder === settled.lastFired.stageOrder && d.cycle === settled.lastFired.cycle;
+      return { ...settled, notified, lastFiredOutcomes: current ? [...settled.lastFiredOutcomes, key] : settled.lastFiredOutcomes };
     }
   }
 }
