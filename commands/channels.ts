@@ -26,8 +26,20 @@ const severityMappingSchema = z.strictObject(
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `not a severity of the platform: ${issue.keys.join(', ')}; its severities: ${SEVERITIES.join(', ')}` : undefined) },
 ).meta({ description: `severities left out take the default mapping: ${Object.entries(DEFAULT_SEVERITY_MAPPING).map(([from, to]) => `${from} → ${to}`).join(', ')}` });
 
+/**
+ * A pager integration key is the 32 characters PagerDuty shows on the Events API v2 integration;
+ * the Events API refuses any other length with 400 "Length of 'routing_key' is incorrect (should be
+ * 32 characters)" ("Send an Event", https://v2.developer.pagerduty.com/docs/send-an-event-events-api-v2).
+ * An update may send back the masked form (`****` + the last four) to keep the stored key.
+ */
+const pagerIntegrationKey = z.string().trim().regex(/^(?:[A-Za-z0-9]{32}|\*{4}[A-Za-z0-9]{4})$/, 'must be the 32-character integration key of a PagerDuty Events API v2 integration (letters and digits)');
+
 export const channelConfigSchemas = {
-  chat: z.strictObject({ webhook_url: httpUrl, channel_name: z.string().trim().min(1) }),
+  chat: z.strictObject({
+    webhook_url: httpUrl,
+    // Required (SPEC.md), but a label only: an incoming webhook posts to its own channel (chat-message.ts).
+    channel_name: z.string().trim().min(1).meta({ description: 'a label for people: a Slack incoming webhook posts to the channel it was created for and ignores any other' }),
+  }),
   email: z.strictObject({
     recipients: z.array(z.email()).min(1, 'at least one recipient is required').max(100),
     subject_template: z.string().trim().min(1).max(500).superRefine((template, ctx) => {
@@ -36,7 +48,7 @@ export const channelConfigSchemas = {
     }),
   }),
   pager: z.strictObject({
-    integration_key: z.string().trim().min(1).max(200),
+    integration_key: pagerIntegrationKey,
     severity_mapping: severityMappingSchema,
   }),
   webhook: z.strictObject({

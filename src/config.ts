@@ -79,6 +79,11 @@ const assistantVariables = {
   ANTHROPIC_API_KEY: z.string().trim().min(1).optional(),
   /** A gateway (or proxy) speaking the Messages API instead of api.anthropic.com. */
   ANTHROPIC_BASE_URL: optionalUrl,
+  /**
+   * The Messages API version requested. 2023-06-01 (default) takes a temperature; 2026-10-21 and
+   * later refuse one, so then none is sent (src/gateways/model/api-version.ts).
+   */
+  ANTHROPIC_API_VERSION: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an API version date such as 2023-06-01').default('2023-06-01'),
   ASSISTANT_MODEL: z.string().trim().min(1).default('claude-sonnet-4-6'),
   /** 0 to 1, or `omit` for models that refuse any temperature but their own. */
   ASSISTANT_TEMPERATURE: z
@@ -203,6 +208,7 @@ function assistantConfig(env: z.infer<typeof environmentSchema>) {
   return {
     /** Unset: /ask answers 503 "assistant not configured" (the rest of the platform runs). */
     anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY, baseUrl: env.ANTHROPIC_BASE_URL } : undefined,
+    apiVersion: env.ANTHROPIC_API_VERSION,
     model: env.ASSISTANT_MODEL,
     temperature: env.ASSISTANT_TEMPERATURE,
     maxTokens: env.ASSISTANT_MAX_TOKENS,

@@ -7,6 +7,8 @@ test('by default the assistant has no model key, and reads the embedded cost bil
   t.is(assistant.anthropic, undefined);
   t.is(assistant.model, 'claude-sonnet-4-6');
   t.is(assistant.temperature, 0);
+  t.is(assistant.apiVersion, '2023-06-01', 'the last Messages API version that takes a temperature');
+  t.is(loadConfig({ ANTHROPIC_API_VERSION: '2026-10-21' }).assistant.apiVersion, '2026-10-21');
   t.is(assistant.maxRounds, 8);
   t.is(assistant.toolTimeoutMs, 15_000);
   t.is(assistant.answerTimeoutMs, 60_000);
@@ -39,6 +41,7 @@ const bad: [string, Record<string, string>, RegExp][] = [
   ['more than 8 rounds', { ASSISTANT_MAX_ROUNDS: '9' }, /^invalid configuration: ASSISTANT_MAX_ROUNDS: /],
   ['a temperature above 1', { ASSISTANT_TEMPERATURE: '1.5' }, /ASSISTANT_TEMPERATURE: /],
   ['a temperature that is not a number', { ASSISTANT_TEMPERATURE: 'warm' }, /ASSISTANT_TEMPERATURE: /],
+  ['an API version that is not a date', { ANTHROPIC_API_VERSION: 'latest' }, /ANTHROPIC_API_VERSION: an API version date such as 2023-06-01/],
   ['a gateway that is not a URL', { ANTHROPIC_BASE_URL: 'gateway' }, /ANTHROPIC_BASE_URL: /],
   ['an output location that is not on S3', { COST_ATHENA_OUTPUT_LOCATION: 'https://bucket' }, /COST_ATHENA_OUTPUT_LOCATION: must be an s3:\/\/ URL/],
   ['an Athena database without its table, output location and region', { COST_ATHENA_DATABASE: 'billing' }, /COST_ATHENA_TABLE, COST_ATHENA_OUTPUT_LOCATION, AWS_REGION: required when COST_ATHENA_DATABASE is set/],

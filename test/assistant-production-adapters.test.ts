@@ -36,7 +36,7 @@ test('cost answers come from Athena and runbook passages from Milvus when they a
     const health = (await app.request('GET', '/api/v1/ask/health', { caller })).body.data;
     t.like(health.cost_store, { adapter: 'athena', database: 'billing', workgroup: 'analytics' });
     t.like(health.vector_store, { adapter: 'milvus', status: 'up' });
-    t.true(milvus.collections.get('platform_runbooks')!.rows.size > 10);
+    t.true(milvus.collections.get('platform_runbooks')!.rows().length > 10);
 
     const response = await app.request('POST', '/ask', { caller, body: { prompt: 'what did October cost, and what about disk spill?' } });
     t.is(response.status, 200, JSON.stringify(response.body));

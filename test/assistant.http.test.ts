@@ -66,6 +66,7 @@ test('a new user asks "why are my queries slow?" and gets Markdown built from th
   const [first] = requestsFor(prompt);
   t.is(apiKeyOf(first!.headers), API_KEY);
   t.is(first!.body.temperature, 0);
+  t.is(first!.headers['anthropic-version'], '2023-06-01', 'pinned: the SDK\'s own 2026-10-21 refuses any temperature');
   t.false(JSON.stringify(first!.body).includes(caller.tenantId) || JSON.stringify(first!.body).includes(caller.envId), 'the model never sees the scope');
   t.false(JSON.stringify(response.body).includes(API_KEY));
 });
@@ -194,7 +195,7 @@ test('the assistant\'s health names the model, warehouse, cost store and vector 
   const response = await app.request('GET', '/api/v1/ask/health', { caller: app.newTenant() });
   t.is(response.status, 200);
   const { data } = response.body;
-  t.deepEqual(data.model, { status: 'configured', model: 'claude-sonnet-4-6' });
+  t.deepEqual(data.model, { status: 'configured', model: 'claude-sonnet-4-6', api_version: '2023-06-01', temperature: 0 });
   t.like(data.warehouse, { mode: 'simulated', status: 'up' });
   t.deepEqual(data.cost_store, { adapter: 'embedded' });
   t.like(data.vector_store, { adapter: 'embedded', status: 'up', index: 'ready' });

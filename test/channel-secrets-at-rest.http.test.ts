@@ -8,7 +8,7 @@ import { SecretBoxError } from '../src/secrets/secret-box.js';
 import { startTestIdentityProvider } from './support/jwks-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-const INTEGRATION_KEY = 'PAGERKEY-7f3c9a1e5b2d4c6f';
+const INTEGRATION_KEY = 'PAGERKEY00007f3c9a1e5b2d00004c6f';
 const pager = {
   name: 'Pager',
   type: 'pager',

@@ -6,7 +6,7 @@ import type { ChannelEvent } from '../src/events/channel.js';
 import { deciderSpec, TEST_CONTEXT } from './support/decider-spec.js';
 
 const id = '5b1c2f9e-3a7d-4e2b-9c1f-0d8e7a6b5c4d';
-const pagerConfig = { integration_key: 'R0UTINGKEY123456', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } };
+const pagerConfig = { integration_key: 'R0UTINGKEY0000000000000000123456', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } };
 const created: ChannelEvent = { type: 'ChannelCreated', data: { channelId: id, name: 'Pager', type: 'pager', config: pagerConfig } };
 const deleted: ChannelEvent = { type: 'ChannelDeleted', data: { channelId: id } };
 
@@ -33,7 +33,7 @@ test('update keeps a secret that comes back masked', (t) => {
 });
 
 test('update replaces a secret that is sent in clear', (t) => {
-  const fresh = { ...pagerConfig, integration_key: 'NEWKEY9999999999' };
+  const fresh = { ...pagerConfig, integration_key: 'NEWKEY99999999999999999999999999' };
   deciderSpec(t, channelDecider)
     .given([created])
     .when({ kind: 'UpdateChannel', channelId: id, name: 'Pager', type: 'pager', config: fresh })

@@ -10,7 +10,7 @@ test.after.always(async () => app?.close());
 const pager = {
   name: 'Data platform pager',
   type: 'pager',
-  config: { integration_key: 'R0UTINGKEY1234567890', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } },
+  config: { integration_key: 'R0UTINGKEY0000000000001234567890', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } },
 };
 const email = { name: 'DBA mail', type: 'email', config: { recipients: ['dba@example.com'], subject_template: '[{{severity}}] {{rule_name}}' } };
 
@@ -73,6 +73,7 @@ const invalidBodies: [string, unknown, string[]][] = [
   ['unknown top-level field', { ...email, colour: 'red' }, ['/']],
   ['unknown config field', { ...email, config: { ...email.config, cc: 'x' } }, ['/config']],
   ['no recipients', { ...email, config: { ...email.config, recipients: [] } }, ['/config/recipients']],
+  ['a pager integration key shorter than the 32 characters PagerDuty issues', { ...pager, config: { ...pager.config, integration_key: 'R0UTINGKEY1234567890' } }, ['/config/integration_key']],
   ['an invalid recipient', { ...email, config: { ...email.config, recipients: ['not-an-address'] } }, ['/config/recipients/0']],
   ['a chat webhook that is not http', { name: 'c', type: 'chat', config: { webhook_url: 'ftp://x', channel_name: '#ops' } }, ['/config/webhook_url']],
   ['a pager mapping to a value the Events API does not know', { ...pager, config: { ...pager.config, severity_mapping: { critical: 'sev1' } } }, ['/config/severity_mapping/critical']],

@@ -31,7 +31,7 @@ test('every medium is delivered through its adapter, built from settings, and co
   const targets: NotifyTarget[] = [
     { medium: 'chat', channelId: 'c1', config: { webhook_url: chat.webhookUrl, channel_name: '#a' } },
     { medium: 'email', config: { recipients: ['x@example.com'] } },
-    { medium: 'pager', channelId: 'p1', config: { integration_key: 'key', severity_mapping: {} } },
+    { medium: 'pager', channelId: 'p1', config: { integration_key: 'R0UT1NGKEY0000000000000000000007', severity_mapping: {} } },
     { medium: 'webhook', channelId: 'w1', config: { url: webhook.url, method: 'POST' }, signingSecret: 'whsec_s' },
     { medium: 'sms', phone: '+447700900123' },
   ];

@@ -6,6 +6,7 @@ import type { PagerTarget } from '../src/gateways/notify/port.js';
 import { alertMessage } from './support/notify-receivers/alert-fixture.js';
 import { eventProblems, startPagerStandIn } from './support/notify-receivers/pager-events-standin.js';
 import { virtualTime } from './support/notify-receivers/virtual-time.js';
+import { isRetryable } from '../src/events/delivery-retry.js';
 
 const INTEGRATION_KEY = 'R0UT1NGKEY0000000000000000000001';
 const channel = (key = INTEGRATION_KEY): PagerTarget => ({
@@ -15,8 +16,8 @@ const channel = (key = INTEGRATION_KEY): PagerTarget => ({
 });
 
 async function setUp(t: { teardown: (fn: () => unknown) => void }) {
-  const standIn = await startPagerStandIn();
   const time = virtualTime();
+  const standIn = await startPagerStandIn({ now: time.now });
   const client = createGuardedClient({ allowPrivateNetworks: true, ...time });
   t.teardown(() => (client.close(), standIn.stop()));
   return { standIn, time, adapter: pagerAdapter(client, { eventsUrl: standIn.eventsUrl }) };
@@ -53,7 +54,7 @@ test("the platform's severities go through the channel's mapping; a gap falls ba
   t.is(pagerSeverity('medium', mapping), 'info');
   t.is(pagerSeverity('low', mapping), 'info', 'not mapped: default');
   t.is(pagerSeverity('high', { high: 'sev1' }), 'error', 'not a pager severity: default');
-  const event = pagerEvent(alertMessage({ severity: 'high', cluster: null }), { integration_key: 'k', severity_mapping: { high: 'warning' } }) as { payload: { severity: string; source: string } };
+  const event = pagerEvent(alertMessage({ severity: 'high', cluster: null }), { integration_key: INTEGRATION_KEY, severity_mapping: { high: 'warning' } }) as { payload: { severity: string; source: string } };
   t.is(event.payload.severity, 'warning');
   t.is(event.payload.source, 'warehouse-watch');
   t.deepEqual(eventProblems(event as unknown as Record<string, unknown>), []);
@@ -91,7 +92,22 @@ test('an event the API refuses (400) is not retried and its reasons come back', 
 });
 
 test('the stand-in refuses what the API refuses (so the tests above can fail)', (t) => {
-  t.deepEqual(eventProblems({ routing_key: 'k', event_action: 'trigger', payload: { summary: 's', source: 'x', severity: 'high' } }), ["'payload.severity' must be one of critical, error, warning, info"]);
-  t.true(eventProblems({ routing_key: 'k', event_action: 'resolve' }).length > 0, 'resolve without dedup_key');
-  t.true(eventProblems({ routing_key: 'k', event_action: 'trigger', payload: { summary: 'x'.repeat(1025), source: 's', severity: 'info' } }).length > 0);
+  const key = INTEGRATION_KEY;
+  t.deepEqual(eventProblems({ routing_key: key, event_action: 'trigger', payload: { summary: 's', source: 'x', severity: 'high' } }), ["'payload.severity' must be one of critical, error, warning, info"]);
+  t.true(eventProblems({ routing_key: key, event_action: 'resolve' }).length > 0, 'resolve without dedup_key');
+  t.true(eventProblems({ routing_key: key, event_action: 'trigger', payload: { summary: 'x'.repeat(1025), source: 's', severity: 'info' } }).length > 0);
+  t.deepEqual(eventProblems({ routing_key: 'R0UTINGKEY123456', event_action: 'resolve', dedup_key: 'd' }), ["Length of 'routing_key' is incorrect (should be 32 characters)"]);
+  t.deepEqual(eventProblems({ routing_key: key, event_action: 'resolve', dedup_key: 'd' }), []);
+});
+
+test('the stand-in accepts 120 events a minute per integration key, then answers 429 without Retry-After; the failure is one to retry durably', async (t) => {
+  const { standIn, adapter, time } = await setUp(t);
+  for (let i = 0; i < 120; i++) t.true((await adapter.deliver(channel(), alertMessage({ incidentId: `incident-${i}` }), `k${i}`)).ok);
+  const limited = await adapter.deliver(channel(), alertMessage(), 'k-limited');
+  t.like(limited, { ok: false, status_code: 429, error: { kind: 'http' } });
+  t.is(standIn.requests.at(-1)!.headers['retry-after'], undefined);
+  t.true(isRetryable(limited), 'a 429 is retried later (src/events/delivery-retry.ts), not given up');
+  t.true((await adapter.deliver(channel('R0UT1NGKEY0000000000000000000002'), alertMessage(), 'other-key')).ok, 'the limit is per integration key');
+  await time.sleep(60_000);
+  t.true((await adapter.deliver(channel(), alertMessage(), 'k-limited')).ok, 'a minute later it goes through');
 });

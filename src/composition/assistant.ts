@@ -3,7 +3,7 @@
  * none otherwise: /ask answers 503), the cost store (Athena or the embedded bill), the runbook
  * index (Milvus or in-process, embeddings over HTTP or local), the tools over them and the
  * warehouse, the agent loop and its routes. The runbooks are indexed in the background at start
- * when the collection is empty.
+ * unless the collection already holds every chunk (src/gateways/docs/runbook-index.ts).
  */
 import { withTimeout } from '../with-timeout.js';
 import type { Logger } from 'pino';
@@ -23,6 +23,7 @@ import { milvusVectorStore } from '../gateways/docs/milvus-vector-store.js';
 import { startRunbookIndex } from '../gateways/docs/runbook-index.js';
 import type { VectorStore } from '../gateways/docs/vector-store.js';
 import { anthropicModel } from '../gateways/model/anthropic-model.js';
+import { sentTemperature } from '../gateways/model/api-version.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
 import { sqlParser } from '../gateways/warehouse/sql/parse-tree.js';
 import type { PlatformArea } from './area.js';
@@ -63,13 +64,15 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
   // The SQL parser of explain_query is WebAssembly, loaded once in the background from here so the
   // first call does not wait for it; until it loads, explain_query refuses all SQL (fails closed).
   sqlParser().catch((error: unknown) => log.warn({ err: error }, 'the SQL parser did not load; explain_query refuses SQL until it does'));
+  // Temperature 0 (the spec) where the pinned API version takes one; none where it does not.
+  const sampling = sentTemperature(settings.temperature, settings.apiVersion);
   const agent = settings.anthropic
     ? createAgent({
-        model: anthropicModel({ apiKey: settings.anthropic.apiKey, baseUrl: settings.anthropic.baseUrl }),
+        model: anthropicModel({ apiKey: settings.anthropic.apiKey, baseUrl: settings.anthropic.baseUrl, apiVersion: settings.apiVersion }),
         tools,
         settings: {
           model: settings.model,
-          temperature: settings.temperature,
+          temperature: sampling.temperature,
           maxTokens: settings.maxTokens,
           maxRounds: settings.maxRounds,
           toolTimeoutMs: settings.toolTimeoutMs,
@@ -79,7 +82,14 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
       })
     : undefined;
 
-  const model = () => ({ status: agent ? 'configured' : 'not configured', model: settings.model, ...(agent ? {} : { detail: 'set ANTHROPIC_API_KEY' }) });
+  const model = () => ({
+    status: agent ? 'configured' : 'not configured',
+    model: settings.model,
+    ...(agent ? {} : { detail: 'set ANTHROPIC_API_KEY' }),
+    api_version: settings.apiVersion,
+    temperature: sampling.temperature,
+    ...(sampling.detail ? { temperature_detail: sampling.detail } : {}),
+  });
   const costStore = () => (settings.athena ? { adapter: 'athena', database: settings.athena.database, workgroup: settings.athena.workGroup } : { adapter: 'embedded' });
   const vectorStore = async () => {
     const adapter = settings.milvus ? 'milvus' : 'embedded';
@@ -124,7 +134,8 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
     projections: [],
     processes: [{ start: () => undefined, stop: () => vectors.close() }],
     async healthCheck() {
-      return { model: model().status, cost_store: costStore().adapter, vector_store: await vectorStore(), tools: tools.length };
+      const { status, api_version, temperature, temperature_detail } = model();
+      return { model: status, model_api_version: api_version, temperature, ...(temperature_detail ? { temperature_detail } : {}), cost_store: costStore().adapter, vector_store: await vectorStore(), tools: tools.length };
     },
   };
 }

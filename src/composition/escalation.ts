@@ -57,13 +57,16 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & { 
     instruments: createEscalationInstruments(options.registry),
     incidentUrl: (incidentId) => `${config.notify.publicUrl}/api/v1/incidents/${incidentId}`,
     findPolicy: (tenantId, policyId) => escalationPlanOf(reader, tenantId, policyId),
-    // Every incident still escalating (or not yet started); the reconcile decides what is due. The
-    // incidents read model is caught up to the log's head first, so none triggered before a restart is missed.
+    // Every incident still escalating (or not yet started), and every one with a delivery retry
+    // waiting; the reconcile decides what is due. The incidents read model is caught up to the
+    // log's head first, so none triggered (or left retrying) before a restart is missed.
     activeIncidents: async () => {
       if (!(await options.waitForProjections(await options.eventStore.headPosition()))) {
         options.logger.warn('escalation: the incidents read model had not caught up at start; listing what it has');
       }
-      return (await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' })).map((doc) => doc.id);
+      const triggered = await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' });
+      const retrying = await reader.find<IncidentDoc>(INCIDENTS, { next_delivery_retry_at: { $ne: null } });
+      return [...new Set([...triggered, ...retrying].map((doc) => doc.id))];
     },
   });
   return {

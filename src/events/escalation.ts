@@ -75,7 +75,10 @@ export const escalationEvents = {
     recipients: z.array(recipient),
   }),
   NotificationDelivered: z.object(delivery),
+  /** The final failure: not worth trying again, or the attempts are spent (src/events/delivery-retry.ts). */
   NotificationFailed: z.object({ ...delivery, error: z.object({ kind: z.string(), message: z.string() }) }),
+  /** Attempt `attempt` failed in a way another may cure (429, 5xx, network): tried again at `retryAt`, same key. */
+  NotificationRetryScheduled: z.object({ ...delivery, attempt: z.number().int().min(1), retryAt: z.iso.datetime(), error: z.object({ kind: z.string(), message: z.string() }) }),
 };
 
 type Data<K extends keyof typeof escalationEvents> = z.infer<(typeof escalationEvents)[K]>;
@@ -86,6 +89,18 @@ export type Recipient = z.infer<typeof recipient>;
 export type DeliveryRecord = Data<'NotificationDelivered'> & { ok: boolean; error?: { kind: string; message: string } };
 export type FiredStage = Data<'EscalationStageFired'>;
 export const ESCALATION_EVENT_TYPES = Object.keys(escalationEvents) as EscalationEvent['type'][];
+
+/** A delivery waiting for its next attempt: everything needed to make it again. */
+export interface PendingRetry {
+  idempotencyKey: string;
+  kind: DeliveryKind;
+  stageOrder: number | null;
+  cycle: number | null;
+  recipient: Recipient;
+  /** Attempts made so far. */
+  attempt: number;
+  retryAt: string;
+}
 
 export interface DueStage {
   stageOrder: number;
@@ -137,6 +152,8 @@ export interface IncidentEscalation {
   resolutionOutcomes: string[];
   /** `<recipientKey>:<medium>` of pagers told of the acknowledgement. */
   acknowledgementOutcomes: string[];
+  /** Deliveries waiting for another attempt (absent in states folded before retries existed). */
+  retries?: PendingRetry[];
   /** The most recent deliveries, newest last (the stream holds all of them). */
   notified: { kind: DeliveryKind; stage_order: number | null; cycle: number | null; recipient: string | null; medium: string | null; target: string; ok: boolean; at: string; error: string | null }[];
 }
@@ -144,7 +161,7 @@ export interface IncidentEscalation {
 export const NOTIFIED_KEPT = 100;
 
 export const initialEscalation = (): IncidentEscalation => ({
-  status: 'pending', cancelReason: null, plan: null, lastFired: null, lastFiredOutcomes: [], paged: [], resolutionOutcomes: [], acknowledgementOutcomes: [], notified: [],
+  status: 'pending', cancelReason: null, plan: null, lastFired: null, lastFiredOutcomes: [], paged: [], resolutionOutcomes: [], acknowledgementOutcomes: [], retries: [], notified: [],
 });
 
 const outcomeKey = (recipientKey: string | null, medium: string | null) => `${recipientKey ?? '-'}:${medium ?? '-'}`;
@@ -164,18 +181,29 @@ export function evolveEscalation(state: IncidentEscalation, event: EscalationEve
       }
       return { ...state, lastFired: event.data, lastFiredOutcomes: [], paged };
     }
+    case 'NotificationRetryScheduled': {
+      const d = event.data;
+      if (!d.via) return state;
+      const pending: PendingRetry = {
+        idempotencyKey: d.idempotencyKey, kind: d.kind, stageOrder: d.stageOrder, cycle: d.cycle,
+        recipient: { key: d.recipientKey, via: d.via, medium: d.medium, unreachable: null }, attempt: d.attempt, retryAt: d.retryAt,
+      };
+      return { ...state, retries: [...(state.retries ?? []).filter((r) => r.idempotencyKey !== d.idempotencyKey), pending] };
+    }
     case 'NotificationDelivered':
     case 'NotificationFailed': {
       const d = event.data;
+      // An outcome ends any retry of the same delivery.
+      const settled = { ...state, retries: (state.retries ?? []).filter((r) => r.idempotencyKey !== d.idempotencyKey) };
       const key = outcomeKey(d.recipientKey, d.medium);
-      const notified = [...state.notified, {
+      const notified = [...settled.notified, {
         kind: d.kind, stage_order: d.stageOrder, cycle: d.cycle, recipient: d.recipientKey, medium: d.medium, target: d.target,
         ok: event.type === 'NotificationDelivered', at: d.at, error: event.type === 'NotificationFailed' ? event.data.error.message : null,
       }].slice(-NOTIFIED_KEPT);
-      if (d.kind === 'resolution') return { ...state, notified, resolutionOutcomes: [...state.resolutionOutcomes, key] };
-      if (d.kind === 'acknowledgement') return { ...state, notified, acknowledgementOutcomes: [...(state.acknowledgementOutcomes ?? []), key] };
-      const current = state.lastFired && d.stageOrder === state.lastFired.stageOrder && d.cycle === state.lastFired.cycle;
-      return { ...state, notified, lastFiredOutcomes: current ? [...state.lastFiredOutcomes, key] : state.lastFiredOutcomes };
+      if (d.kind === 'resolution') return { ...settled, notified, resolutionOutcomes: [...settled.resolutionOutcomes, key] };
+      if (d.kind === 'acknowledgement') return { ...settled, notified, acknowledgementOutcomes: [...(settled.acknowledgementOutcomes ?? []), key] };
+      const current = settled.lastFired && d.stageOrder === settled.lastFired.stageOrder && d.cycle === settled.lastFired.cycle;
+      return { ...settled, notified, lastFiredOutcomes: current ? [...settled.lastFiredOutcomes, key] : settled.lastFiredOutcomes };
     }
   }
 }
@@ -189,14 +217,31 @@ export function cancelEscalation(state: IncidentEscalation, reason: EscalationCa
   return { ...state, status: 'cancelled', cancelReason: reason };
 }
 
-/** Recipients of the last fired stage still without an outcome (a crash between firing and delivering). */
-export const undeliveredRecipients = (state: IncidentEscalation): Recipient[] =>
-  (state.lastFired?.recipients ?? []).filter((r) => !state.lastFiredOutcomes.includes(outcomeKey(r.key, r.medium)));
+/** Whether a delivery of `kind` to this recipient and medium waits for another attempt (it is not missing, it is pending). */
+const retrying = (state: IncidentEscalation, kind: DeliveryKind, key: string | null, medium: string | null, stage?: { stageOrder: number; cycle: number }) =>
+  (state.retries ?? []).some((r) => r.kind === kind && r.recipient.key === key && r.recipient.medium === medium
+    && (!stage || (r.stageOrder === stage.stageOrder && r.cycle === stage.cycle)));
 
-/** Everyone paged who has not had the all-clear yet. */
+/** Recipients of the last fired stage still without an outcome nor a retry (a crash between firing and delivering). */
+export const undeliveredRecipients = (state: IncidentEscalation): Recipient[] =>
+  (state.lastFired?.recipients ?? []).filter((r) => !state.lastFiredOutcomes.includes(outcomeKey(r.key, r.medium))
+    && !retrying(state, 'stage', r.key, r.medium, state.lastFired!));
+
+/** Everyone paged who has not had the all-clear yet (nor waits for another attempt at it). */
 export const awaitingAllClear = (state: IncidentEscalation) =>
-  state.paged.filter((p) => !state.resolutionOutcomes.includes(outcomeKey(p.key, p.medium)));
+  state.paged.filter((p) => !state.resolutionOutcomes.includes(outcomeKey(p.key, p.medium)) && !retrying(state, 'resolution', p.key, p.medium));
 
 /** Pager services paged that have not been told of the acknowledgement (the other media hold no state to update). */
 export const awaitingAcknowledgement = (state: IncidentEscalation) =>
-  state.paged.filter((p) => p.medium === 'pager' && !(state.acknowledgementOutcomes ?? []).includes(outcomeKey(p.key, p.medium)));
+  state.paged.filter((p) => p.medium === 'pager' && !(state.acknowledgementOutcomes ?? []).includes(outcomeKey(p.key, p.medium))
+    && !retrying(state, 'acknowledgement', p.key, p.medium));
+
+/**
+ * The retries still worth making in the incident's status: stage pages while it is triggered, the
+ * acknowledgement while acknowledged, the all-clear once resolved (a page retried after an
+ * acknowledgement would only page again; the resolve that follows an acknowledgement supersedes it).
+ */
+export function liveRetries(status: 'triggered' | 'acknowledged' | 'resolved', state: IncidentEscalation): PendingRetry[] {
+  const kind: DeliveryKind = status === 'triggered' ? 'stage' : status === 'acknowledged' ? 'acknowledgement' : 'resolution';
+  return (state.retries ?? []).filter((r) => r.kind === kind);
+}

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { deterministicUuid } from '../commanding/deterministic-id.js';
-import { cancelEscalation, evolveEscalation, initialEscalation, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
+import { cancelEscalation, evolveEscalation, initialEscalation, liveRetries, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
 /** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
@@ -86,6 +86,8 @@ export interface IncidentView {
   escalation: IncidentEscalation;
   /** When the next stage is due while the incident is triggered (null otherwise); queryable. */
   next_escalation_at: string | null;
+  /** When the next delivery retry is due (null: none waiting); queryable, so a restart finds it. Not in answers. */
+  next_delivery_retry_at?: string | null;
 }
 
 export type IncidentState = { exists: false } | ({ exists: true } & IncidentView);
@@ -105,7 +107,9 @@ export function evolveIncident(state: IncidentState, event: IncidentStreamEvent)
   const { plan, lastFired } = next.escalation;
   const due = next.status === 'triggered' && plan ? nextDueStage(plan, lastFired) : null;
   const nextEscalationAt = due ? new Date(due.dueAt).toISOString() : null;
-  return next.next_escalation_at === nextEscalationAt ? next : { ...next, next_escalation_at: nextEscalationAt };
+  const nextRetryAt = liveRetries(next.status, next.escalation).map((r) => r.retryAt).sort()[0] ?? null;
+  if (next.next_escalation_at === nextEscalationAt && (next.next_delivery_retry_at ?? null) === nextRetryAt) return next;
+  return { ...next, next_escalation_at: nextEscalationAt, next_delivery_retry_at: nextRetryAt };
 }
 
 function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): IncidentState {
@@ -141,7 +145,7 @@ function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): 
 export const initialIncidentState = (): IncidentState => ({ exists: false });
 
 /** The incident as clients see it: its facts, and a summary of its escalation (the stream holds the rest). */
-export function publicIncident({ escalation, ...view }: IncidentView) {
+export function publicIncident({ escalation, next_delivery_retry_at: _retryAt, ...view }: IncidentView) {
   return {
     ...view,
     escalation: {

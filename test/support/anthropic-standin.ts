@@ -2,9 +2,15 @@
  * A loopback stand-in for Anthropic's Messages API (POST /v1/messages), for the real SDK pointed at
  * it through `baseURL`. Each request is recorded and answered by a script: a message (text and
  * `tool_use` blocks), an API error with a status, or no answer at all (the client's timeout or abort
- * ends it). It checks what the real API would refuse: a missing key or version header, a request
- * without model, max_tokens or messages, and tool results that do not answer the tool_use blocks of
- * the assistant turn before them.
+ * ends it). It checks what the real API would refuse: a missing key or version header, a version the
+ * API does not know, a request without model, max_tokens or messages, tool results that do not
+ * answer the tool_use blocks of the assistant turn before them, and sampling parameters under
+ * `anthropic-version: 2026-10-21`.
+ *
+ * The versions and what 2026-10-21 removed: "Versions", https://platform.claude.com/docs/en/api/versioning
+ * (2023-01-01, 2023-06-01, and 2026-10-21: "temperature, top_p and top_k removed: 400 error, even at
+ * their default values"), as the migration guide for API version 2026-10-21 and the SDK 1.0.0
+ * release notes repeat (the TypeScript SDK 1.x sends 2026-10-21 by default; older majors 2023-06-01).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -67,9 +73,20 @@ export function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
   return bearer?.[1];
 }
 
+/** The `anthropic-version` values the API knows; any other is a 400. */
+export const API_VERSIONS = ['2023-01-01', '2023-06-01', '2026-10-21'] as const;
+/** The sampling parameters API version 2026-10-21 removed (a 400 whatever their value). */
+const REMOVED_IN_2026_10_21 = ['temperature', 'top_p', 'top_k'];
+
 function protocolError(body: any, headers: IncomingHttpHeaders): string | undefined {
   if (apiKeyOf(headers) === undefined) return 'missing x-api-key header';
-  if (typeof headers['anthropic-version'] !== 'string') return 'missing anthropic-version header';
+  const version = headers['anthropic-version'];
+  if (typeof version !== 'string') return 'missing anthropic-version header';
+  if (!(API_VERSIONS as readonly string[]).includes(version)) return `anthropic-version: unknown version ${version}`;
+  if (version >= '2026-10-21') {
+    const removed = REMOVED_IN_2026_10_21.find((field) => body !== null && typeof body === 'object' && field in body);
+    if (removed) return `${removed}: Extra inputs are not permitted`;
+  }
   if (typeof body?.model !== 'string' || typeof body?.max_tokens !== 'number' || !Array.isArray(body?.messages) || body.messages.length === 0) {
     return 'model, max_tokens and messages are required';
   }

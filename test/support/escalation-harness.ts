@@ -38,14 +38,21 @@ export class VirtualClock {
   now = () => new Date(T0 + this.scheduler.frame);
 }
 
-export function createHarness(options: { stages: StageSnapshot[]; repeatIntervalMinutes?: number; directory?: Partial<TargetDirectory>; eventStore?: EventStore; clock?: VirtualClock }) {
+/** What a scripted delivery answers instead of success (a status code: an HTTP failure with it). */
+export type DeliveryScript = (delivery: Delivered, attempt: number) => { status: number } | { kind: 'timeout' | 'network' } | undefined;
+
+export function createHarness(options: { stages: StageSnapshot[]; repeatIntervalMinutes?: number; directory?: Partial<TargetDirectory>; eventStore?: EventStore; clock?: VirtualClock; script?: DeliveryScript }) {
   const clock = options.clock ?? new VirtualClock();
   const eventStore = options.eventStore ?? validatingEventStore(openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'ww-esc-')), 'events.db') }));
   const delivered: Delivered[] = [];
   const notify: NotifyPort = {
     async deliver(target: NotifyTarget, message: AlertMessage, key: string): Promise<DeliveryOutcome> {
       const to = target.medium === 'email' ? target.config.recipients.join(',') : target.medium === 'sms' ? target.phone : (target as { channelId: string }).channelId;
-      delivered.push({ at: clock.now().getTime() - T0, medium: target.medium, to, status: message.status, key });
+      const delivery = { at: clock.now().getTime() - T0, medium: target.medium, to, status: message.status, key };
+      delivered.push(delivery);
+      const failure = options.script?.(delivery, delivered.filter((d) => d.key === key).length);
+      if (failure && 'status' in failure) return { ok: false, medium: target.medium, target: to, latency_ms: 1, status_code: failure.status, error: { kind: 'http', message: `answered ${failure.status}` } };
+      if (failure) return { ok: false, medium: target.medium, target: to, latency_ms: 1, error: { kind: failure.kind, message: failure.kind } };
       return { ok: true, medium: target.medium, target: to, latency_ms: 1, status_code: 202 };
     },
   };

@@ -6,7 +6,7 @@ import { checkTopK, cosine, type VectorHit, type VectorRow, type VectorStore } f
 
 export function embeddedVectorStore(): VectorStore {
   let dim: number | undefined;
-  // Keyed by id so re-inserting a chunk replaces it, as an upsert into Milvus would.
+  // Keyed by id: writing a chunk again replaces it, as an upsert into Milvus does.
   const rows = new Map<string, VectorRow>();
 
   const needDim = (): number => {
@@ -21,7 +21,7 @@ export function embeddedVectorStore(): VectorStore {
       dim = d;
     },
     async count() { return rows.size; },
-    async insert(batch) {
+    async upsert(batch) {
       const d = needDim();
       for (const r of batch) if (r.vector.length !== d) throw new Error(`vector for ${r.id} has ${r.vector.length} dimensions, expected ${d}`);
       for (const r of batch) rows.set(r.id, { ...r, vector: [...r.vector] });

@@ -3,8 +3,16 @@
 //
 // The SDK does not throw on most server-side failures; it returns a status. Every call goes through
 // `ok()` so a refused operation becomes an error here instead of a silently empty answer.
+//
+// Writes are upserts: Milvus's insert does not check primary keys, so writing a chunk again would
+// add a second entity ("Insert Entities", https://milvus.io/docs/insert-update-delete.md); upsert
+// replaces it ("Upsert Entities", https://milvus.io/docs/upsert-entities.md). The count asks for
+// Strong consistency by name: the collection's default is Bounded, whose reads may miss recent
+// writes ("Consistency Level", https://milvus.io/docs/consistency.md), and the SDK's `count()`
+// sends no level at all (it is Strong only through the proto's default of 0 and Milvus's legacy
+// handling of requests without `use_default_consistency`), so it goes through `query` instead.
 
-import { DataType, MilvusClient } from '@zilliz/milvus2-sdk-node';
+import { ConsistencyLevelEnum, DataType, MilvusClient } from '@zilliz/milvus2-sdk-node';
 import { checkTopK, type VectorHit, type VectorStore } from './vector-store.js';
 
 export interface MilvusVectorStoreConfig {
@@ -75,14 +83,15 @@ export function milvusVectorStore(config: MilvusVectorStoreConfig): VectorStore 
       dim = d;
     },
     async count() {
-      return ok('count', await client.count({ collection_name })).data;
+      const res = ok('count', await client.query({ collection_name, output_fields: ['count(*)'], consistency_level: ConsistencyLevelEnum.Strong }));
+      return Number(res.data[0]?.['count(*)']);
     },
-    async insert(rows) {
+    async upsert(rows) {
       if (dim === undefined) throw new Error('collection not ready: call ensureCollection first');
       for (const r of rows) if (r.vector.length !== dim) throw new Error(`vector for ${r.id} has ${r.vector.length} dimensions, expected ${dim}`);
       if (rows.length === 0) return;
-      const res = ok('insert', await client.insert({ collection_name, data: rows.map(r => ({ ...r })) }));
-      if (Number(res.insert_cnt) !== rows.length) throw new Error(`milvus inserted ${res.insert_cnt} of ${rows.length} rows`);
+      const res = ok('upsert', await client.upsert({ collection_name, data: rows.map(r => ({ ...r })) }));
+      if (Number(res.upsert_cnt) !== rows.length) throw new Error(`milvus upserted ${res.upsert_cnt} of ${rows.length} rows`);
     },
     async search(vector, topK) {
       if (dim === undefined) throw new Error('collection not ready: call ensureCollection first');

@@ -1,8 +1,11 @@
 // Indexes the shipped runbooks into a vector store and answers searches with citations.
 //
-// Indexing runs at start only when the collection is empty, so restarts against a persistent
-// Milvus do not duplicate or re-embed anything. A changed runbook therefore needs a fresh (or
-// dropped) collection; that is the price of the cheap, idempotent start.
+// The index is complete when a strongly consistent count equals the number of chunks; a start
+// over a complete index embeds and writes nothing. Otherwise (empty, or a build cut off half-way,
+// by a crash or a failed embeddings call) every chunk is upserted by its id, so a retry or a
+// second instance building at the same time never stores a chunk twice, and the count is checked
+// again before the index is declared complete. A runbook whose text changed but whose chunk count
+// did not still needs a dropped collection (the count cannot see it).
 
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +33,7 @@ export async function loadRunbookChunks(dir = RUNBOOK_DIR): Promise<RunbookChunk
 }
 
 export interface RunbookIndex {
-  /** Rows inserted by the start: 0 when the collection already held the runbooks. */
+  /** Chunks written by this start: 0 when the collection already held them all. */
   readonly inserted: number;
   searchRunbooks(query: string, topK?: number): Promise<RunbookAnswer[]>;
 }
@@ -41,18 +44,22 @@ export async function startRunbookIndex(
   store: VectorStore, embeddings: Embeddings, options: { dir?: string; batchSize?: number } = {},
 ): Promise<RunbookIndex> {
   await store.ensureCollection(embeddings.dim);
+  const chunks = await loadRunbookChunks(options.dir);
   let inserted = 0;
-  if ((await store.count()) === 0) {
-    const chunks = await loadRunbookChunks(options.dir);
+  if ((await store.count()) !== chunks.length) {
     const batch = options.batchSize ?? 32;
     for (let i = 0; i < chunks.length; i += batch) {
       const part = chunks.slice(i, i + batch);
       // The heading goes into the embedded text: section titles ("Remedies", "Symptoms") and the
       // runbook title are strong signals that the body alone may not repeat.
       const vectors = await embeddings.embed(part.map(c => `${c.title}\n${c.section}\n${c.text}`));
-      await store.insert(part.map((c, j) => ({ id: c.id, runbook: c.runbook, section: c.section, text: c.text, vector: vectors[j]! })));
+      await store.upsert(part.map((c, j) => ({ id: c.id, runbook: c.runbook, section: c.section, text: c.text, vector: vectors[j]! })));
       inserted += part.length;
     }
+    // Fewer rows than chunks: a write was lost. More: rows of chunks no longer shipped (a renamed
+    // runbook or section), which searches may still return until the collection is dropped.
+    const stored = await store.count();
+    if (stored < chunks.length) throw new Error(`the runbook index holds ${stored} of ${chunks.length} chunks after writing them all`);
   }
   return {
     inserted,

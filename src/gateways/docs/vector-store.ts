@@ -20,8 +20,10 @@ export interface VectorHit {
 export interface VectorStore {
   /** Creates (if missing) and readies the collection for vectors of `dim`; refuses another dim. */
   ensureCollection(dim: number): Promise<void>;
+  /** Rows stored, strongly consistent: every acknowledged write is counted. */
   count(): Promise<number>;
-  insert(rows: VectorRow[]): Promise<void>;
+  /** Writes rows, replacing any stored row with the same id (never a second copy). */
+  upsert(rows: VectorRow[]): Promise<void>;
   search(vector: number[], topK: number): Promise<VectorHit[]>;
   close(): Promise<void>;
 }

@@ -2,12 +2,17 @@
  * The model port over Anthropic's Messages API through `@anthropic-ai/sdk`. `ANTHROPIC_BASE_URL`
  * points it at a gateway (or, in tests, at the local stand-in that speaks the same API).
  *
- * Temperature: the SDK 1.x request type has no `temperature` field, although the Messages API
- * takes one; the loop's request carries it and it is sent as part of the body anyway (the SDK
- * passes unknown body fields through). See the README's "Analytics assistant" section.
+ * Temperature: the SDK 1.x request type has no `temperature` field, and the API version it sends
+ * by default (2026-10-21) refuses one. The adapter pins the version through the client's
+ * `defaultHeaders` (`apiVersion`, see ./api-version.ts), and the loop's request carries a
+ * temperature only where that version takes it (the SDK passes the body field through).
+ *
+ * Authentication: SDK 1.x sends the key as `Authorization: Bearer <key>` (client.js `apiKeyAuth`),
+ * not `x-api-key`; a gateway behind ANTHROPIC_BASE_URL that reads only `x-api-key` refuses it.
  */
 import Anthropic, { APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import { PINNED_API_VERSION } from './api-version.js';
 import { ModelCallError, type ModelPort } from './port.js';
 
 export interface AnthropicModelOptions {
@@ -15,12 +20,19 @@ export interface AnthropicModelOptions {
   baseUrl?: string;
   /** Retries of failed calls (429, 5xx, connection errors), with the SDK's back-off. */
   maxRetries?: number;
+  /** The `anthropic-version` every request sends (the SDK's own default is 2026-10-21). */
+  apiVersion?: string;
 }
 
 const RETRYABLE_STATUSES = new Set([408, 409, 429]);
 
 export function anthropicModel(options: AnthropicModelOptions): ModelPort {
-  const client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl ?? null, maxRetries: options.maxRetries ?? 2 });
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl ?? null,
+    maxRetries: options.maxRetries ?? 2,
+    defaultHeaders: { 'anthropic-version': options.apiVersion ?? PINNED_API_VERSION },
+  });
   return {
     async createMessage(request, { signal, timeoutMs }) {
       try {

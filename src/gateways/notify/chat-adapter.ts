@@ -11,7 +11,7 @@ export function chatAdapter(client: GuardedHttpClient): MediumAdapter<ChatTarget
       const outcome = await client.send({
         method: 'POST',
         url: target.config.webhook_url,
-        body: JSON.stringify(chatMessage(message, target.config.channel_name)),
+        body: JSON.stringify(chatMessage(message)),
         idempotencyKey,
       });
       return fromHttpOutcome(target, outcome);

@@ -2,6 +2,13 @@
  * The chat message: a Slack-compatible incoming-webhook body (also accepted by Mattermost,
  * Rocket.Chat and the Slack-compatible endpoints of other chat tools). `text` is the fallback shown
  * in notifications; `blocks` lay the alert out. Pure.
+ *
+ * No `channel`: an incoming webhook posts to the channel chosen when it was installed and ignores
+ * any other ("You cannot override the default channel … when you're using incoming webhooks",
+ * https://api.slack.com/messaging/webhooks), so the channel's `channel_name` is a label for people.
+ * No button: a button, even a URL one, still sends an interaction payload the app must
+ * acknowledge (Block Kit button element, https://docs.slack.dev/reference/block-kit/block-elements/button-element),
+ * and the platform has no Request URL to do it; the incident link is a mrkdwn link instead.
  */
 import { alertSummary, statusWord, valueAgainstThreshold } from './alert-text.js';
 import type { AlertMessage } from './port.js';
@@ -13,11 +20,10 @@ const clip = (text: string, max: number) => (text.length <= max ? text : `${text
 
 const STATUS_MARK = { triggered: ':red_circle:', acknowledged: ':large_yellow_circle:', resolved: ':large_green_circle:' } as const;
 
-export function chatMessage(message: AlertMessage, channelName: string) {
+export function chatMessage(message: AlertMessage) {
   const field = (label: string, value: string) => ({ type: 'mrkdwn', text: clip(`*${label}*\n${escapeMrkdwn(value)}`, 2000) });
   const link = `<${message.incidentUrl.replace(/[|>]/g, encodeURIComponent)}|Open incident>`;
   return {
-    channel: channelName,
     text: `${escapeMrkdwn(alertSummary(message))} ${link}`,
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: clip(`${statusWord(message)}: ${message.ruleName}`, 150) } },
@@ -33,10 +39,6 @@ export function chatMessage(message: AlertMessage, channelName: string) {
         ],
       },
       { type: 'section', text: { type: 'mrkdwn', text: `${STATUS_MARK[message.status]} ${link}` } },
-      {
-        type: 'actions',
-        elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open incident' }, url: message.incidentUrl }],
-      },
       { type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`Incident ${message.incidentId} · ${message.occurredAt}`) }] },
     ],
   };

@@ -7,6 +7,11 @@
  *   a fired stage without outcomes (a crash) and older than the grace → deliver the missing ones again
  *   acknowledged                  → pager services paged so far are told (they stop escalating too)
  *   resolved                      → the all-clear to everyone paged who has not had it
+ *   a delivery retry due          → made again with its key (stage pages while triggered, the
+ *                                   acknowledgement while acknowledged, the all-clear once resolved)
+ *
+ * Retries live on the stream (NotificationRetryScheduled), so they survive a restart: the manager
+ * lists incidents with one waiting (`next_delivery_retry_at`) and the reconcile wakes up for it.
  *
  * Appends expect the revision that was read, so among several instances exactly one fires each
  * stage; an acknowledgement racing a due stage makes the stage's append fail, and nothing is sent.
@@ -14,7 +19,7 @@
 import type { Logger } from 'pino';
 import { toDomainEvent } from '../../commanding/command-handler.js';
 import { isWrongExpectedRevision, type EventStore, type EventToAppend } from '../../eventstore/port.js';
-import { awaitingAcknowledgement, awaitingAllClear, nextDueStage, undeliveredRecipients, type EscalationPlan } from '../../events/escalation.js';
+import { awaitingAcknowledgement, awaitingAllClear, liveRetries, nextDueStage, undeliveredRecipients, type EscalationPlan, type PendingRetry } from '../../events/escalation.js';
 import { evolveIncident, incidentStream, initialIncidentState, type IncidentState, type IncidentStreamEvent } from '../../events/incident.js';
 import type { NotifyPort } from '../../gateways/notify/port.js';
 import { alertMessageOf } from './alert-message.js';
@@ -52,6 +57,21 @@ async function load(eventStore: EventStore, incidentId: string): Promise<Loaded 
   return { state, revision: events.at(-1)!.revision, tenantId: events[0]!.metadata.tenantId, lastEventId: events.at(-1)!.id };
 }
 
+const earliest = (...times: (number | null)[]) => {
+  const set = times.filter((t): t is number => t !== null);
+  return set.length === 0 ? null : Math.min(...set);
+};
+
+/** Retries due now, grouped into rounds (one per kind, stage and cycle). */
+function dueRounds(retries: PendingRetry[], now: number) {
+  const rounds = new Map<string, PendingRetry[]>();
+  for (const retry of retries.filter((r) => Date.parse(r.retryAt) <= now)) {
+    const id = `${retry.kind}:${retry.stageOrder}:${retry.cycle}`;
+    rounds.set(id, [...(rounds.get(id) ?? []), retry]);
+  }
+  return [...rounds.values()];
+}
+
 /** Returns when to look at the incident again (epoch ms), or null when nothing more is due. */
 export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string): Promise<number | null> {
   for (let step = 0; step < MAX_STEPS; step++) {
@@ -73,21 +93,33 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
     const round = (partial: Omit<DeliveryRound, 'message'>): DeliveryRound => ({ ...partial, message: alertMessageOf(state, deps.incidentUrl(incidentId), now) });
     const escalation = state.escalation;
 
+    const retries = liveRetries(state.status, escalation);
+    const due = dueRounds(retries, now.getTime());
+    if (due.length > 0) {
+      for (const pending of due) {
+        const [{ kind, stageOrder, cycle }] = pending as [PendingRetry];
+        const recipients = await Promise.all(pending.map((r) => reachAgain(deps.directory, tenantId, r.recipient)));
+        await deliverRound(context, { ...round({ kind, stageOrder, cycle }), attemptsMade: new Map(pending.map((r) => [r.idempotencyKey, r.attempt])) }, recipients);
+      }
+      continue;
+    }
+    const nextRetry = earliest(...retries.map((r) => Date.parse(r.retryAt)));
+
     if (state.status === 'resolved') {
       const waiting = awaitingAllClear(escalation);
-      if (waiting.length === 0) return null;
+      if (waiting.length === 0) return nextRetry;
       const recipients = await Promise.all(waiting.map((p) => reachAgain(deps.directory, tenantId, { key: p.key, via: p.via, medium: p.medium, unreachable: null })));
       await deliverRound(context, round({ kind: 'resolution', stageOrder: null, cycle: null }), recipients);
-      return null;
+      continue;
     }
     if (state.status === 'acknowledged') {
       const pagers = awaitingAcknowledgement(escalation);
-      if (pagers.length === 0) return null;
+      if (pagers.length === 0) return nextRetry;
       const recipients = await Promise.all(pagers.map((p) => reachAgain(deps.directory, tenantId, { key: p.key, via: p.via, medium: p.medium, unreachable: null })));
       await deliverRound(context, round({ kind: 'acknowledgement', stageOrder: null, cycle: null }), recipients);
       continue;
     }
-    if (state.status !== 'triggered') return null;
+    if (state.status !== 'triggered') return nextRetry;
 
     if (escalation.status === 'pending') {
       const policy = await deps.findPolicy(tenantId, state.escalation_policy_id);
@@ -96,32 +128,32 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
         : { type: 'EscalationNotStarted', data: { incidentId, policyId: state.escalation_policy_id, reason: 'the escalation policy no longer exists', at: now.toISOString() } });
       continue;
     }
-    if (escalation.status !== 'running' || !escalation.plan) return null;
+    if (escalation.status !== 'running' || !escalation.plan) return nextRetry;
 
     const missing = undeliveredRecipients(escalation);
     if (missing.length > 0 && escalation.lastFired) {
-      const retryAt = Date.parse(escalation.lastFired.firedAt) + REDELIVERY_GRACE_MS;
-      if (retryAt > now.getTime()) return retryAt;
+      const redeliverAt = Date.parse(escalation.lastFired.firedAt) + REDELIVERY_GRACE_MS;
+      if (redeliverAt > now.getTime()) return earliest(redeliverAt, nextRetry);
       const recipients = await Promise.all(missing.map((r) => reachAgain(deps.directory, tenantId, r)));
       await deliverRound(context, round({ kind: 'stage', stageOrder: escalation.lastFired.stageOrder, cycle: escalation.lastFired.cycle }), recipients);
       continue;
     }
 
-    const due = nextDueStage(escalation.plan, escalation.lastFired);
-    if (!due) return null;
-    if (due.dueAt > now.getTime()) return due.dueAt;
-    const stage = escalation.plan.stages.find((s) => s.stageOrder === due.stageOrder)!;
+    const dueStage = nextDueStage(escalation.plan, escalation.lastFired);
+    if (!dueStage) return nextRetry;
+    if (dueStage.dueAt > now.getTime()) return earliest(dueStage.dueAt, nextRetry);
+    const stage = escalation.plan.stages.find((s) => s.stageOrder === dueStage.stageOrder)!;
     const recipients = await resolveStageTargets(deps.directory, tenantId, stage.targets, now);
     const fired = await append({
       type: 'EscalationStageFired',
       data: {
-        incidentId, stageOrder: due.stageOrder, cycle: due.cycle, dueAt: new Date(due.dueAt).toISOString(), firedAt: now.toISOString(),
+        incidentId, stageOrder: dueStage.stageOrder, cycle: dueStage.cycle, dueAt: new Date(dueStage.dueAt).toISOString(), firedAt: now.toISOString(),
         recipients: recipients.map((r) => r.recipient),
       },
     });
     if (!fired) continue;
-    deps.onStageFired?.((now.getTime() - due.dueAt) / 1000);
-    await deliverRound(context, round({ kind: 'stage', stageOrder: due.stageOrder, cycle: due.cycle }), recipients);
+    deps.onStageFired?.((now.getTime() - dueStage.dueAt) / 1000);
+    await deliverRound(context, round({ kind: 'stage', stageOrder: dueStage.stageOrder, cycle: dueStage.cycle }), recipients);
   }
   deps.logger.warn({ incidentId }, 'escalation: the incident kept changing; looking again later');
   return deps.now().getTime() + 1000;

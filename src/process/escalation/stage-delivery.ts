@@ -1,10 +1,13 @@
 /**
  * Delivering what a fired stage resolved to (or the all-clear), one recipient and medium at a
- * time, and recording each outcome on the incident's stream as NotificationDelivered or
- * NotificationFailed. Deliveries carry a key derived from (incident, stage, cycle, recipient,
- * medium), so a delivery repeated after a crash reaches the receiver with the same key.
+ * time, and recording each outcome on the incident's stream as NotificationDelivered,
+ * NotificationRetryScheduled (a failure another attempt may cure, while attempts remain:
+ * src/events/delivery-retry.ts) or NotificationFailed (final). Deliveries carry a key derived from
+ * (incident, stage, cycle, recipient, medium), so a delivery repeated after a crash or retried
+ * reaches the receiver with the same key.
  */
 import type { EventStore } from '../../eventstore/port.js';
+import { isRetryable, nextRetryAt } from '../../events/delivery-retry.js';
 import { deliveryKey, type DeliveryKind, type Recipient } from '../../events/escalation.js';
 import { incidentStream } from '../../events/incident.js';
 import type { AlertMessage, DeliveryOutcome, NotifyPort } from '../../gateways/notify/port.js';
@@ -27,6 +30,8 @@ export interface DeliveryRound {
   stageOrder: number | null;
   cycle: number | null;
   message: AlertMessage;
+  /** Attempts already made, by idempotency key (retries); absent keys are first attempts. */
+  attemptsMade?: ReadonlyMap<string, number>;
 }
 
 function outcomeEvent(context: DeliveryContext, round: DeliveryRound, recipient: Recipient, key: string, outcome: DeliveryOutcome | { error: string }) {
@@ -43,13 +48,21 @@ function outcomeEvent(context: DeliveryContext, round: DeliveryRound, recipient:
   const target = 'ok' in outcome ? outcome.target : recipient.key ?? `${recipient.via.type}:${recipient.via.id}`;
   const statusCode = 'ok' in outcome ? outcome.status_code ?? null : null;
   const latencyMs = 'ok' in outcome ? outcome.latency_ms : null;
+  const attempt = (round.attemptsMade?.get(key) ?? 0) + 1;
+  const retryAt = 'ok' in outcome && isRetryable(outcome) ? nextRetryAt(attempt, context.now().getTime()) : null;
+  if (retryAt !== null) {
+    return { type: 'NotificationRetryScheduled', data: { ...base, target, statusCode, latencyMs, error, attempt, retryAt: new Date(retryAt).toISOString() } };
+  }
   return { type: 'NotificationFailed', data: { ...base, target, statusCode, latencyMs, error } };
 }
+
+const keyOf = (incidentId: string, round: Pick<DeliveryRound, 'kind' | 'stageOrder' | 'cycle'>, recipient: Recipient) =>
+  deliveryKey(incidentId, round.kind, round.stageOrder, round.cycle, recipient.key ?? `${recipient.via.type}:${recipient.via.id}`, recipient.medium ?? 'none');
 
 /** Delivers to every recipient (unreachable ones are recorded as failed) and records each outcome. */
 export async function deliverRound(context: DeliveryContext, round: DeliveryRound, recipients: ResolvedRecipient[]): Promise<void> {
   await Promise.all(recipients.map(async ({ recipient, target }) => {
-    const key = deliveryKey(context.incidentId, round.kind, round.stageOrder, round.cycle, recipient.key ?? `${recipient.via.type}:${recipient.via.id}`, recipient.medium ?? 'none');
+    const key = keyOf(context.incidentId, round, recipient);
     const outcome = target ? await context.notify.deliver(target, round.message, key) : { error: recipient.unreachable ?? 'unreachable' };
     const event = outcomeEvent(context, round, recipient, key, outcome);
     await context.eventStore.append(incidentStream(context.incidentId), [{

@@ -3,6 +3,18 @@
 // UNIMPLEMENTED by grpc-js. Loopback only, bounded in collections, rows and message size, so a
 // runaway test cannot eat the machine. `calls` records each RPC name so tests can assert on the
 // protocol the adapter actually used.
+//
+// It keeps the two Milvus rules a vector index must be written against:
+// - Insert does not deduplicate primary keys: inserting an id again adds a second entity, counted
+//   and searched as such; Upsert replaces the entity with that id ("Upsert Entities",
+//   https://milvus.io/docs/upsert-entities.md; "Insert Entities": Milvus does not check primary
+//   keys for uniqueness, https://milvus.io/docs/insert-update-delete.md).
+// - Reads run at a consistency level ("Consistency Level", https://milvus.io/docs/consistency.md):
+//   Strong sees every acknowledged write; Bounded (the collection default the SDK creates, and what
+//   its search sends), Session and Eventually may miss recent ones. Here a non-Strong read sees the
+//   entities as of the previous read, so the first read after a write is stale. The level is the
+//   collection's when the request sets `use_default_consistency`, otherwise its own
+//   `consistency_level`, whose proto default is Strong (what Milvus's proxy does for such requests).
 
 import * as grpc from '@grpc/grpc-js';
 import { decodeQueryVectors, decodeSchema, milvusServiceDefinition } from './proto.js';
@@ -12,7 +24,17 @@ const MAX_ROWS = 10_000;
 const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 interface Field { name: string; data_type: string; is_primary_key?: boolean; type_params?: { key: string; value: string }[] }
-interface Collection { name: string; fields: Field[]; schemaObject: Record<string, unknown>; rows: Map<string, Record<string, unknown>>; indexed: boolean; loaded: boolean }
+/** One stored entity: written at `at`, deleted (replaced by an upsert) at `deletedAt`. */
+interface Entity { row: Record<string, unknown>; at: number; deletedAt?: number }
+interface Collection {
+  name: string; fields: Field[]; schemaObject: Record<string, unknown>; indexed: boolean; loaded: boolean;
+  consistency: string;
+  entities: Entity[];
+  /** Write clock, and the clock a non-Strong read sees (the state at the previous read). */
+  clock: number; settled: number;
+  /** The entities a Strong read sees now. */
+  rows(): Record<string, unknown>[];
+}
 
 type Handler = (request: Record<string, unknown>) => unknown;
 
@@ -40,13 +62,18 @@ export async function startMilvusStandin(): Promise<MilvusStandin> {
       if (collections.size >= MAX_COLLECTIONS) return fail('too many collections');
       const schemaObject = decodeSchema(req.schema as Uint8Array);
       const fields = (schemaObject.fields as Field[]).map(f => ({ ...f }));
-      collections.set(name, { name, fields, schemaObject, rows: new Map(), indexed: false, loaded: false });
+      const consistency = typeof req.consistency_level === 'string' ? req.consistency_level : 'Bounded';
+      const c: Collection = {
+        name, fields, schemaObject, indexed: false, loaded: false, consistency, entities: [], clock: 0, settled: 0,
+        rows: () => visible(c, c.clock),
+      };
+      collections.set(name, c);
       return OK;
     },
     DescribeCollection: req => {
       const c = named(req);
       if (!c) return { status: fail(`collection not found[collection=${String(req.collection_name)}]`, 100) };
-      return { status: OK, schema: { ...c.schemaObject, fields: c.fields.map((f, i) => ({ ...f, fieldID: 100 + i })) }, collection_name: c.name, collectionID: 1, consistency_level: 'Bounded' };
+      return { status: OK, schema: { ...c.schemaObject, fields: c.fields.map((f, i) => ({ ...f, fieldID: 100 + i })) }, collection_name: c.name, collectionID: 1, consistency_level: c.consistency };
     },
     CreateIndex: req => { const c = named(req); if (!c) return fail('collection not found'); c.indexed = true; return OK; },
     LoadCollection: req => {
@@ -59,15 +86,8 @@ export async function startMilvusStandin(): Promise<MilvusStandin> {
     GetLoadingProgress: req => ({ status: OK, progress: named(req)?.loaded ? 100 : 0 }),
     GetLoadState: req => ({ status: OK, state: named(req)?.loaded ? 'LoadStateLoaded' : 'LoadStateNotLoad' }),
     ReleaseCollection: req => { const c = named(req); if (c) c.loaded = false; return OK; },
-    Insert: req => {
-      const c = named(req);
-      if (!c) return { status: fail('collection not found') };
-      const rows = columnsToRows(req.fields_data as FieldData[], Number(req.num_rows));
-      if (c.rows.size + rows.length > MAX_ROWS) return { status: fail('stand-in row limit reached') };
-      const pk = c.fields.find(f => f.is_primary_key)!.name;
-      for (const r of rows) c.rows.set(String(r[pk]), r);
-      return { status: OK, IDs: { str_id: { data: rows.map(r => String(r[pk])) } }, insert_cnt: String(rows.length), succ_index: rows.map((_, i) => i) };
-    },
+    Insert: req => write(req, false),
+    Upsert: req => write(req, true),
     Query: req => {
       const c = named(req);
       if (!c) return { status: fail('collection not found') };
@@ -75,7 +95,8 @@ export async function startMilvusStandin(): Promise<MilvusStandin> {
       const out = req.output_fields as string[];
       // Only count(*) is served: it is the one query the adapter makes.
       if (out.length !== 1 || out[0] !== 'count(*)' || req.expr) return { status: fail('stand-in serves count(*) only') };
-      return { status: OK, fields_data: [{ type: 'Int64', field_name: 'count(*)', scalars: { long_data: { data: [String(c.rows.size)] } } }], output_fields: ['count(*)'], collection_name: c.name };
+      const count = read(c, req).length;
+      return { status: OK, fields_data: [{ type: 'Int64', field_name: 'count(*)', scalars: { long_data: { data: [String(count)] } } }], output_fields: ['count(*)'], collection_name: c.name };
     },
     Search: req => {
       const c = named(req);
@@ -91,8 +112,9 @@ export async function startMilvusStandin(): Promise<MilvusStandin> {
       const outFields = (req.output_fields as string[]) ?? [];
       const ids: string[] = [], scores: number[] = [], topks: number[] = [];
       const picked: Record<string, unknown>[] = [];
+      const rows = read(c, req);
       for (const q of queries) {
-        const ranked = [...c.rows.values()].map(r => ({ r, s: score(metric, q, r[annsField] as number[]) })).sort((a, b) => b.s - a.s).slice(0, topK);
+        const ranked = rows.map(r => ({ r, s: score(metric, q, r[annsField] as number[]) })).sort((a, b) => b.s - a.s).slice(0, topK);
         topks.push(ranked.length);
         for (const { r, s } of ranked) { ids.push(String(r[pk])); scores.push(s); picked.push(r); }
       }
@@ -100,6 +122,31 @@ export async function startMilvusStandin(): Promise<MilvusStandin> {
       return { status: OK, collection_name: c.name, results: { num_queries: String(queries.length), top_k: String(topK), fields_data, scores, ids: { str_id: { data: ids } }, topks: topks.map(String), output_fields: outFields } };
     },
   };
+
+  /** Insert appends (no primary-key check); upsert first retires the entities with the same ids. */
+  function write(req: Record<string, unknown>, upsert: boolean) {
+    const c = named(req);
+    if (!c) return { status: fail('collection not found') };
+    const rows = columnsToRows(req.fields_data as FieldData[], Number(req.num_rows));
+    if (c.entities.length + rows.length > MAX_ROWS) return { status: fail('stand-in row limit reached') };
+    const pk = c.fields.find(f => f.is_primary_key)!.name;
+    const at = ++c.clock;
+    if (upsert) {
+      const ids = new Set(rows.map(r => String(r[pk])));
+      for (const e of c.entities) if (e.deletedAt === undefined && ids.has(String(e.row[pk]))) e.deletedAt = at;
+    }
+    for (const row of rows) c.entities.push({ row, at });
+    const ids = { str_id: { data: rows.map(r => String(r[pk])) } };
+    return { status: OK, IDs: ids, succ_index: rows.map((_, i) => i), ...(upsert ? { upsert_cnt: String(rows.length) } : { insert_cnt: String(rows.length) }) };
+  }
+
+  /** The entities a read sees at its consistency level; the read then settles every earlier write. */
+  function read(c: Collection, req: Record<string, unknown>) {
+    const level = req.use_default_consistency === true ? c.consistency : String(req.consistency_level ?? 'Strong');
+    const rows = visible(c, level === 'Strong' ? c.clock : c.settled);
+    c.settled = c.clock;
+    return rows;
+  }
 
   const server = new grpc.Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES, 'grpc.max_send_message_length': MAX_MESSAGE_BYTES });
   const impl: grpc.UntypedServiceImplementation = {};
@@ -134,6 +181,10 @@ function columnsToRows(fields: FieldData[], n: number): Record<string, unknown>[
     }
   }
   return rows;
+}
+
+function visible(c: Collection, at: number) {
+  return c.entities.filter(e => e.at <= at && (e.deletedAt === undefined || e.deletedAt > at)).map(e => e.row);
 }
 
 function score(metric: string, a: number[], b: number[]): number {
