@@ -45,12 +45,13 @@ export function composeSync(deps: {
     onError: (error) => logger.error({ err: error }, 'sync run could not be recorded'),
   });
   const enroll = (tenantId: string, envId: string) => scheduler.enroll(tenantId, envId);
+  const statusSettings = { ...settings, schedulerRunning: () => scheduler.isRunning() };
   const triggered = new Set<Promise<unknown>>();
   const track = (run: Promise<unknown>) => {
     triggered.add(run);
     void run.catch((error: unknown) => logger.error({ err: error }, 'triggered sync run could not be recorded')).finally(() => triggered.delete(run));
   };
-  const stream = syncStreamRoutes({ ...settings, reader, heartbeatMs: config.sseHeartbeatMs, periodMs: config.sync.streamPeriodMs, perTenant: config.sync.streamsPerTenant, enroll });
+  const stream = syncStreamRoutes({ ...statusSettings, reader, heartbeatMs: config.sseHeartbeatMs, periodMs: config.sync.streamPeriodMs, perTenant: config.sync.streamsPerTenant, enroll });
 
   return {
     store,
@@ -71,7 +72,7 @@ export function composeSync(deps: {
     },
     projections: syncProjections,
     routes: [
-      { alias: false, routes: () => syncQueryRoutes({ ...settings, reader, enroll }) },
+      { alias: false, routes: () => syncQueryRoutes({ ...statusSettings, reader, enroll }) },
       { alias: false, routes: () => stream.router },
       {
         alias: false,
