@@ -26,7 +26,7 @@ export interface SyncComposition extends PlatformArea {
   store: SyncStore;
   feeds(): { listeners: number; computations: number }[];
   /** For /health: resolves when the relational store answers (or the embedded one is still opening). */
-  check(): Promise<{ kind: string; state?: 'not_opened' | 'opening' }>;
+  check(): Promise<{ kind: string; status?: 'not_opened' | 'opening'; state?: 'not_opened' | 'opening' }>;
 }
 
 export function composeSync(deps: {
@@ -65,7 +65,9 @@ export function composeSync(deps: {
           const failed = store.lastFailure();
           throw failed instanceof Error ? failed : new Error(String(failed));
         }
-        return { kind: store.kind, state: store.state() === 'opening' ? 'opening' : 'not_opened' };
+        const state = store.state() === 'opening' ? 'opening' : 'not_opened';
+        // Not pinged, so not `up`: /health says what it verified.
+        return { status: state, kind: store.kind, state };
       }
       await store.ping();
       return { kind: store.kind };
