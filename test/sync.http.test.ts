@@ -123,6 +123,22 @@ test('a failed run shows the same true duration in history and in the status las
   t.deepEqual(job.last_result, { rows_extracted: 0, rows_upserted: 0, duration_ms: 9, status: 'failed' });
 });
 
+test('a job executing now shows running on its own entry; the top-level status is the scheduler\'s, not the job\'s', async (t) => {
+  const caller = app.newTenant();
+  const jobId = 'alert_events';
+  const runId = randomUUID();
+  const metadata = { tenantId: caller.tenantId, actor: 'system:sync', correlationId: runId, causationId: runId, occurredAt: new Date().toISOString() };
+  await app.platform.eventStore.append(`sync-job-${caller.tenantId}-${caller.envId}-${jobId}`, [
+    { type: 'SyncRunStarted', data: { envId: caller.envId, jobId, runId, trigger: 'manual', startedAt: new Date().toISOString() }, metadata },
+  ]);
+  const status = await until(async () => {
+    const answer = (await app.request('GET', '/api/v1/sync/status', { caller })).body;
+    return answer.jobs.find((job: { job_id: string }) => job.job_id === jobId).status === 'running' ? answer : undefined;
+  }, 'the job to show running');
+  t.is(status.status, 'stopped', 'SYNC_SCHEDULER=off: the service is stopped though a job executes');
+  t.true(status.jobs.filter((job: { job_id: string }) => job.job_id !== jobId).every((job: { status: string }) => job.status === 'active'));
+});
+
 const badInput: [string, string, string, unknown, number, string | undefined][] = [
   ['unknown job to trigger', 'POST', '/api/v1/sync/trigger', { job_id: 'nope' }, 404, undefined],
   ['unknown job to pause', 'POST', '/api/v1/sync/jobs/nope/pause', undefined, 404, undefined],
