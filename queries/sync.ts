@@ -40,7 +40,10 @@ export const syncHistoryQuery = z.object({
   from: instant.optional(),
   to: instant.optional(),
   // `succeeded`, the value before SPEC.md's `success`, is accepted for one release (README: deprecations).
-  status: z.enum(['running', 'success', 'failed', 'succeeded']).transform((status) => (status === 'succeeded' ? 'success' : status)).optional(),
+  status: z.enum(['running', 'success', 'failed', 'succeeded'])
+    .meta({ description: '`succeeded` is a deprecated alias of `success`, accepted for one release' })
+    .transform((status) => (status === 'succeeded' ? 'success' : status))
+    .optional(),
 });
 
 /** The problem names the offending parameter, like a body field. */
