@@ -14,8 +14,9 @@ export type HealthCheck = () => Promise<({ status?: UnverifiedStatus } & Record<
 
 /**
  * GET /health reports each dependency (event store, read store, warehouse, …) as what it verified
- * (`up`, `down`, or an UnverifiedStatus) and answers 503 when one is down. GET /metrics serves Prometheus text. Both are public: they carry no tenant
- * data, and scrapers and load balancers call them without tokens.
+ * (`up`, `down`, or an UnverifiedStatus) and answers 503 when one is down. GET /metrics serves
+ * Prometheus text. Both are public: they carry no tenant data, and scrapers and load balancers
+ * call them without tokens.
  */
 export function operationalRoutes(deps: { checks: Record<string, HealthCheck>; registry: Registry; beforeMetrics?: () => void; extra?: () => Record<string, unknown> }) {
   const router = new Router();
