@@ -9,7 +9,7 @@ import { rejectConflict } from '../src/commanding/domain-rejection.js';
 import { channelStream, type ChannelEvent } from '../src/events/channel.js';
 import type { ChannelType } from '../src/events/vocabulary.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision, type CommandContext } from '../src/http/command-context.js';
-import { ok } from '../src/http/envelope.js';
+import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { notFound } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
@@ -107,14 +107,15 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
   /**
    * Sends a sample alert through the channel's real adapter and answers what came of it; the
    * attempt is recorded on the channel's stream (ChannelTestSent). A downstream failure is still a
-   * 200: the test ran, and its answer says what the destination did.
+   * 200: the test ran, and its answer says what the destination did: top-level `success` is the
+   * downstream outcome (SPEC.md "returns success or the downstream error details"), no envelope.
    */
   router.post('/notification-channels/:id/test', requires('channels:write'), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'notification channel');
     const result = await deps.sendTest(ctx.state.principal.tenantId, id);
     if (!result) throw notFound('notification channel');
     commandHeaders(ctx, await run(ctx, { kind: 'RecordChannelTest', channelId: id, result }));
-    ok(ctx, {
+    okBare(ctx, {
       success: result.ok, target: result.target, status_code: result.statusCode, latency_ms: result.latencyMs,
       response_excerpt: result.responseExcerpt, error: result.error,
     });

@@ -7,7 +7,7 @@
 import Router from '@koa/router';
 import { isDomainRejection, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { SYNC_JOB_IDS, type SyncJobId } from '../src/events/sync-job.js';
-import { ok } from '../src/http/envelope.js';
+import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
@@ -55,7 +55,7 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
     const message = triggered.length > 0
       ? `started ${triggered.join(', ')}${skipped.length > 0 ? `; skipped ${skipped.join(', ')}` : ''}`
       : `no job started; skipped ${skipped.join(', ')}`;
-    ok(ctx, { success: triggered.length > 0, triggered_jobs: triggered, message }, triggered.length > 0 ? 202 : 200);
+    okBare(ctx, { success: triggered.length > 0, triggered_jobs: triggered, message }, triggered.length > 0 ? 202 : 200);
   });
 
   for (const action of ['pause', 'resume'] as const) {

@@ -2,6 +2,9 @@
  * Read models of data sync: `sync_jobs` (one document per job of an environment: paused, running,
  * last run, high-water mark) and `sync_history` (one document per run). Both are folds of the
  * per-job streams (src/events/sync-job.ts); a purge removes history documents older than its cutoff.
+ * A finished run's status is SPEC.md's `success` or `failed` (the events say SyncRunSucceeded /
+ * SyncRunFailed; the value is the read model's, so no stored event changes). Version 2: `success`
+ * instead of `succeeded`, and the last run keeps its duration when it failed.
  */
 import type { SyncJobId, SyncRunResult } from '../src/events/sync-job.js';
 import type { Projection } from '../src/projection/projection.js';
@@ -16,7 +19,11 @@ export interface SyncJobDoc {
   jobId: SyncJobId;
   paused: boolean;
   runningRunId: string | null;
-  lastRun: { runId: string; startedAt: string; finishedAt: string; status: 'succeeded' | 'failed'; result: SyncRunResult | null; error: string | null } | null;
+  lastRun: {
+    runId: string; startedAt: string; finishedAt: string; status: SyncRunStatus; result: SyncRunResult | null; error: string | null;
+    /** The run's own duration, failed or not (the history entry's `duration_ms`). */
+    durationMs: number;
+  } | null;
   highWater: string | null;
   [field: string]: unknown;
 }
@@ -27,7 +34,7 @@ export interface SyncHistoryDoc {
   envId: string;
   jobId: SyncJobId;
   trigger: 'schedule' | 'manual';
-  status: 'running' | 'succeeded' | 'failed';
+  status: 'running' | SyncRunStatus;
   startedAt: string;
   finishedAt: string | null;
   rows_extracted: number | null;
@@ -38,11 +45,14 @@ export interface SyncHistoryDoc {
   [field: string]: unknown;
 }
 
+/** How a finished run ended (SPEC.md: `success` seen). */
+export type SyncRunStatus = 'success' | 'failed';
+
 export const syncJobDocId = (tenantId: string, envId: string, jobId: string) => `${tenantId}:${envId}:${jobId}`;
 
 export const syncProjection: Projection = {
   name: 'sync',
-  version: 1,
+  version: 2,
   handles: ['SyncJobPaused', 'SyncJobResumed', 'SyncRunStarted', 'SyncRunSucceeded', 'SyncRunFailed', 'SyncHistoryPurged'],
   collections: {
     [SYNC_JOBS_COLLECTION]: [{ name: 'tenant_env', fields: ['tenantId', 'envId', 'jobId'] }],
@@ -77,17 +87,19 @@ export const syncProjection: Projection = {
           : null;
         const finishedAt = String(data.finishedAt);
         const error = succeeded ? null : String(data.error);
+        const status: SyncRunStatus = succeeded ? 'success' : 'failed';
+        const durationMs = Number(data.duration_ms);
         if (entry) {
           await writer.upsert(SYNC_HISTORY, {
-            ...entry, status: succeeded ? 'succeeded' : 'failed', finishedAt, error,
-            rows_extracted: result?.rows_extracted ?? 0, rows_upserted: result?.rows_upserted ?? 0, duration_ms: Number(data.duration_ms), high_water: result?.high_water ?? null,
+            ...entry, status, finishedAt, error,
+            rows_extracted: result?.rows_extracted ?? 0, rows_upserted: result?.rows_upserted ?? 0, duration_ms: durationMs, high_water: result?.high_water ?? null,
           });
         }
         await writer.upsert(SYNC_JOBS_COLLECTION, {
           ...job,
           runningRunId: null,
           highWater: result?.high_water ?? job.highWater,
-          lastRun: { runId, startedAt: entry?.startedAt ?? finishedAt, finishedAt, status: succeeded ? 'succeeded' : 'failed', result, error },
+          lastRun: { runId, startedAt: entry?.startedAt ?? finishedAt, finishedAt, status, result, error, durationMs },
         } satisfies SyncJobDoc);
         return;
       }

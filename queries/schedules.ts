@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { SCHEDULES, type ScheduleDoc } from '../projections/schedules.js';
 import { USERS, type UserDoc } from '../projections/users.js';
-import { ok } from '../src/http/envelope.js';
+import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
@@ -76,7 +76,7 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
     const at = query.at ? new Date(query.at) : deps.now();
     const current = currentOnCall(scheduleDefinition(doc), at, (userId) => users.has(userId));
     const user = current ? users.get(current.userId)! : undefined;
-    ok(ctx, {
+    okBare(ctx, {
       schedule_id: doc.id,
       at: formatInZone(doc.timezone, at.getTime()),
       current_oncall: current && user

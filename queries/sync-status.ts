@@ -1,7 +1,12 @@
 /**
  * The sync status object (SPEC.md "Sync job and sync status"): computed from the `sync_jobs` read
- * model and the schedule grid. Used by GET /api/v1/sync/status and by the live stream, which
- * computes it once per environment per period for all its listeners.
+ * model and the schedule grid. GET /api/v1/sync/status answers it bare and the live stream sends it
+ * as each `sync_update`'s data: one function, so the two are the same shape byte for byte. The
+ * stream computes it once per environment per period for all its listeners.
+ *
+ * Top-level `status` is the sync service's: `running` while this instance's scheduler runs (whether
+ * or not a job executes at that moment), `stopped` when it does not (SYNC_SCHEDULER=off, or shut
+ * down). A job executing now shows as `running` on its own entry. A paused job has no `next_run`.
  */
 import { SYNC_JOB_DOC_NAMES } from './sync-job-names.js';
 import { SYNC_JOBS_COLLECTION, syncJobDocId, type SyncJobDoc } from '../projections/sync.js';
@@ -15,6 +20,11 @@ export interface SyncScheduleSettings {
   now: () => Date;
 }
 
+export interface SyncStatusSettings extends SyncScheduleSettings {
+  /** Whether this instance's scheduler runs now. */
+  schedulerRunning: () => boolean;
+}
+
 export type JobState = 'active' | 'paused' | 'running';
 
 export const jobStateOf = (doc: SyncJobDoc | undefined): JobState => (doc?.runningRunId ? 'running' : doc?.paused ? 'paused' : 'active');
@@ -24,7 +34,7 @@ export async function jobDocs(reader: ReadModelReader, tenantId: string, envId: 
   return new Map(docs.filter((doc) => doc.id === syncJobDocId(tenantId, envId, doc.jobId)).map((doc) => [doc.jobId, doc]));
 }
 
-export async function syncStatus(reader: ReadModelReader, settings: SyncScheduleSettings, tenantId: string, envId: string) {
+export async function syncStatus(reader: ReadModelReader, settings: SyncStatusSettings, tenantId: string, envId: string) {
   const docs = await jobDocs(reader, tenantId, envId);
   const now = settings.now();
   const jobs = SYNC_JOB_IDS.map((jobId) => {
@@ -40,17 +50,11 @@ export async function syncStatus(reader: ReadModelReader, settings: SyncSchedule
       next_run: state === 'paused' ? null : nextRunAfter(now, interval, settings.timeZone).toISOString(),
       interval_seconds: interval,
       last_result: last
-        ? { rows_extracted: last.result?.rows_extracted ?? 0, rows_upserted: last.result?.rows_upserted ?? 0, duration_ms: last.result?.duration_ms ?? 0, status: last.status }
+        ? { rows_extracted: last.result?.rows_extracted ?? 0, rows_upserted: last.result?.rows_upserted ?? 0, duration_ms: last.durationMs, status: last.status }
         : null,
     };
   });
-  const status = jobs.some((job) => job.status === 'running')
-    ? 'running'
-    : jobs.every((job) => job.status === 'paused')
-      ? 'paused'
-      : jobs.some((job) => job.status !== 'paused' && job.last_result?.status === 'failed')
-        ? 'error'
-        : 'idle';
+  const status: 'running' | 'stopped' = settings.schedulerRunning() ? 'running' : 'stopped';
   return { status, scheduler_timezone: settings.timeZone, jobs };
 }
 

@@ -11,11 +11,11 @@ import { queryParameters } from '../src/http/query-parameters.js';
 import { openSse, type SseChannel } from '../src/http/sse.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
-import { syncStatus, type SyncScheduleSettings } from './sync-status.js';
+import { syncStatus, type SyncStatusSettings } from './sync-status.js';
 
 export const SYNC_STREAM_PATH = '/sync/stream';
 
-export interface SyncStreamDeps extends SyncScheduleSettings {
+export interface SyncStreamDeps extends SyncStatusSettings {
   reader: ReadModelReader;
   heartbeatMs: number;
   periodMs: number;

@@ -1,13 +1,14 @@
 /**
  * Data sync, read side: GET /api/v1/sync/status, /sync/jobs, /sync/history (filters job_id, from,
  * to, status; cursor pages, newest first) and /sync/history/{log_id}. Scoped to the token's
- * tenant and environment.
+ * tenant and environment. The status answers SPEC.md's top-level fields bare; the rest keep the
+ * platform envelope.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
 import { SYNC_HISTORY, type SyncHistoryDoc } from '../projections/sync.js';
 import { SYNC_JOB_IDS } from '../src/events/sync-job.js';
-import { ok, okPage } from '../src/http/envelope.js';
+import { ok, okBare, okPage } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';
 import { pageRequest, readPage } from '../src/http/pagination.js';
@@ -17,7 +18,7 @@ import { SYNC_JOBS } from '../src/process/sync/jobs.js';
 import { intervalOf, nextRunAfter } from '../src/process/sync/schedule-grid.js';
 import type { Filter, RangeCondition, ReadModelReader } from '../src/readstore/port.js';
 import { SYNC_JOB_DOC_NAMES } from './sync-job-names.js';
-import { jobDocs, jobStateOf, syncStatus, type SyncScheduleSettings } from './sync-status.js';
+import { jobDocs, jobStateOf, syncStatus, type SyncStatusSettings } from './sync-status.js';
 
 export const historyView = (doc: SyncHistoryDoc) => ({
   log_id: doc.id,
@@ -38,7 +39,11 @@ export const syncHistoryQuery = z.object({
   job_id: z.enum(SYNC_JOB_IDS).optional(),
   from: instant.optional(),
   to: instant.optional(),
-  status: z.enum(['running', 'succeeded', 'failed']).optional(),
+  // `succeeded`, the value before SPEC.md's `success`, is accepted for one release (README: deprecations).
+  status: z.enum(['running', 'success', 'failed', 'succeeded'])
+    .meta({ description: '`succeeded` is a deprecated alias of `success`, accepted for one release' })
+    .transform((status) => (status === 'succeeded' ? 'success' : status))
+    .optional(),
 });
 
 /** The problem names the offending parameter, like a body field. */
@@ -54,7 +59,7 @@ function parseHistoryQuery(query: Record<string, unknown>) {
   return parsed.data;
 }
 
-export interface SyncQueryDeps extends SyncScheduleSettings {
+export interface SyncQueryDeps extends SyncStatusSettings {
   reader: ReadModelReader;
   /** Called on every sync request: the environment's jobs join the scheduler. */
   enroll: (tenantId: string, envId: string) => void;
@@ -70,7 +75,7 @@ export function syncQueryRoutes(deps: SyncQueryDeps) {
 
   router.get('/sync/status', requires('sync:read'), queryParameters([]), async (ctx) => {
     const { tenantId, envId } = scope(ctx);
-    ok(ctx, await syncStatus(deps.reader, deps, tenantId, envId));
+    okBare(ctx, await syncStatus(deps.reader, deps, tenantId, envId));
   });
 
   router.get('/sync/jobs', requires('sync:read'), queryParameters([]), async (ctx) => {

@@ -13,7 +13,7 @@ import {
   type Clock,
   type WarehouseGateway,
 } from '../src/gateways/warehouse/port.js';
-import { ok } from '../src/http/envelope.js';
+import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { HttpProblem, serviceUnavailable } from '../src/http/problem.js';
@@ -48,15 +48,16 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
   /**
    * Resolves the caller's environment (404 if unknown), asks one question, stamps generated_at.
    * Answers drawn from the query views (`fromQueryViews`) also say whose queries they could see.
+   * Slow queries and storage, whose top-level fields SPEC.md names, answer them `bare` (no envelope).
    */
   const answer =
-    <T>(question: (envId: string) => Promise<T>, shape: (result: T) => Record<string, unknown>, fromQueryViews = false) =>
+    <T>(question: (envId: string) => Promise<T>, shape: (result: T) => Record<string, unknown>, fromQueryViews = false, bare = false) =>
     async (ctx: RouterContext<AppState>) => {
       const { envId } = ctx.state.principal;
       try {
         deps.environments.resolve(envId);
         const [result, visibility] = await Promise.all([question(envId), fromQueryViews ? gateway.queryVisibility(envId) : undefined]);
-        ok(ctx, { ...shape(result), ...(visibility ? { visibility } : {}), generated_at: now().toISOString() });
+        (bare ? okBare : ok)(ctx, { ...shape(result), ...(visibility ? { visibility } : {}), generated_at: now().toISOString() });
       } catch (error) {
         throw warehouseProblem(error);
       }
@@ -73,7 +74,7 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
   router.get(
     '/warehouse/queries/slow',
     ...read,
-    answer((envId) => gateway.slowQueries(envId), (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS }), true),
+    answer((envId) => gateway.slowQueries(envId), (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS }), true, true),
   );
   router.get(
     '/warehouse/queries/spill',
@@ -100,7 +101,7 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
   router.get(
     '/warehouse/storage',
     ...read,
-    answer((envId) => gateway.storage(envId), (tables) => ({ tables })),
+    answer((envId) => gateway.storage(envId), (tables) => ({ tables }), false, true),
   );
   return router;
 }

@@ -40,7 +40,7 @@ test('cost answers come from Athena and runbook passages from Milvus when they a
 
     const response = await app.request('POST', '/ask', { caller, body: { prompt: 'what did October cost, and what about disk spill?' } });
     t.is(response.status, 200, JSON.stringify(response.body));
-    const [cost, runbooks] = JSON.parse(response.body.data.response) as { content: string; is_error: boolean }[];
+    const [cost, runbooks] = JSON.parse(response.body.response) as { content: string; is_error: boolean }[];
     t.false(cost!.is_error, cost!.content);
     const bill = await createEmbeddedCostStore().costByService({ tenantId: caller.tenantId, environmentId: caller.envId }, { from: '2026-10-01', to: '2026-10-31' });
     t.deepEqual((JSON.parse(cost!.content) as { services: { service: string; cost: number }[] }).services.map(({ service, cost: amount }) => ({ service, cost: amount })), bill);

@@ -51,8 +51,8 @@ test('a new user asks "why are my queries slow?" and gets Markdown built from th
   const caller = app.newTenant();
   const response = await ask(caller, { prompt });
   t.is(response.status, 200, JSON.stringify(response.body));
-  t.true(response.body.success);
-  const { data } = response.body;
+  t.deepEqual(Object.keys(response.body).sort(), ['response', 'rounds', 'stop_reason', 'tools_used', 'usage'], 'SPEC.md\'s top-level response, no envelope');
+  const data = response.body;
   t.regex(data.response, /^## Why your queries are slow\n\n\| driver \| cost \|/);
   t.regex(data.response, /Remedies: queue-waits § /);
   const drivers = await createEmbeddedCostStore().topCostDrivers({ tenantId: caller.tenantId, environmentId: caller.envId }, { from: addDays(-29), to: addDays(0), limit: 3 });
@@ -98,7 +98,7 @@ test('the scripted model calls every tool with its example; each answers real da
   const response = await ask(app.newTenant(), { prompt });
   t.is(response.status, 200, JSON.stringify(response.body));
   t.is(seen.length, registry.length);
-  t.is(response.body.data.tools_used.length, registry.length);
+  t.is(response.body.tools_used.length, registry.length);
   for (const result of seen) {
     const tool = registry.find((candidate) => candidate.name === result.name)!;
     t.false(result.is_error, `${result.name}: ${result.content}`);
@@ -120,12 +120,12 @@ test('the scope is the token\'s: the same tool call reads each caller\'s own bil
     scripts.set(prompt, script);
     const response = await ask(caller, { prompt });
     t.is(response.status, 200);
-    const [own, smuggled] = JSON.parse(response.body.data.response) as SeenToolResult[];
+    const [own, smuggled] = JSON.parse(response.body.response) as SeenToolResult[];
     const bill = await createEmbeddedCostStore().costByService({ tenantId: caller.tenantId, environmentId: caller.envId }, { from: '2026-10-01', to: '2026-10-31' });
     t.deepEqual((JSON.parse(own!.content) as { services: { service: string; cost: number }[] }).services.map(({ service, cost }) => ({ service, cost })), bill);
     t.true(smuggled!.is_error);
     t.regex(smuggled!.content, /Unrecognized key: "env_id"/);
-    t.like(response.body.data.tools_used[1], { ok: false, error: 'invalid_input' });
+    t.like(response.body.tools_used[1], { ok: false, error: 'invalid_input' });
     answers.push(own!.content);
   }
   t.not(answers[0], answers[1]);

@@ -55,7 +55,7 @@ test('a test send reaches a verifying receiver signed, and its outcome is in the
 
   // And the answer says what the receiver did
   t.is(tested.status, 200, JSON.stringify(tested.body));
-  const answer = tested.body.data as { success: boolean; status_code: number; latency_ms: number; response_excerpt: string; error: unknown };
+  const answer = tested.body as { success: boolean; status_code: number; latency_ms: number; response_excerpt: string; error: unknown };
   t.like(answer, { success: true, status_code: 202, response_excerpt: 'queued for the on-call bot', error: null });
   t.true(typeof answer.latency_ms === 'number' && answer.latency_ms >= 0, String(answer.latency_ms));
 
@@ -76,8 +76,8 @@ test('a test send reaches a verifying receiver signed, and its outcome is in the
 
   // Then nothing is sent, and the answer gives the reason
   t.is(refused.status, 200, JSON.stringify(refused.body));
-  t.like(refused.body.data, { success: false, status_code: null, error: { kind: 'refused_address' } });
-  t.is(refused.body.data.error.message, 'http://169.254.169.254: 169.254.169.254 is a cloud metadata endpoint', 'the reason, as the README shows it');
+  t.like(refused.body, { success: false, status_code: null, error: { kind: 'refused_address' } });
+  t.is(refused.body.error.message, 'http://169.254.169.254: 169.254.169.254 is a cloud metadata endpoint', 'the reason, as the README shows it');
   t.is(receiver.requests.length, 1, 'no further request left the platform');
   // And the refusal is on the channel's history too
   const after = (await app.request('GET', `/api/v1/notification-channels/${channel.id}/events`, { caller })).body.data as HistoryEntry[];

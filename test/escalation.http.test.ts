@@ -178,7 +178,7 @@ test.serial('a channel test sends a signed sample through the real adapter and r
   const created = (await app.request('POST', '/notification-channels', { caller, body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/tested`, method: 'PUT', headers: { Authorization: 'Bearer s3cr3t-value' } } } })).body.data;
   const tested = await app.request('POST', `/notification-channels/${created.id}/test`, { caller, body: {} });
   t.is(tested.status, 200);
-  t.like(tested.body.data, { success: true, status_code: 204, error: null });
+  t.like(tested.body, { success: true, status_code: 204, error: null });
   const request = receiver.requests.find((r) => r.path === '/tested')!;
   t.is(request.method, 'PUT');
   t.is(request.headers.authorization, 'Bearer s3cr3t-value');
@@ -190,9 +190,9 @@ test.serial('a channel test sends a signed sample through the real adapter and r
   const metadata = (await app.request('POST', '/notification-channels', { caller, body: { name: 'meta', type: 'webhook', config: { url: 'http://169.254.169.254/latest/meta-data', method: 'POST', headers: {} } } })).body.data;
   const refused = await app.request('POST', `/notification-channels/${metadata.id}/test`, { caller, body: {} });
   t.is(refused.status, 200);
-  t.false(refused.body.data.success);
-  t.is(refused.body.data.error.kind, 'refused_address');
-  t.regex(refused.body.data.error.message, /metadata/i);
+  t.false(refused.body.success);
+  t.is(refused.body.error.kind, 'refused_address');
+  t.regex(refused.body.error.message, /metadata/i);
 
   const rotated = await app.request('POST', `/notification-channels/${created.id}/rotate-secret`, { caller, body: {} });
   t.is(rotated.status, 200);

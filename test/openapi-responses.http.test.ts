@@ -147,7 +147,8 @@ test.serial('the other writes: rotation, defaults, membership, invitations, dele
     name: 'metadata hook', type: 'webhook', config: { url: 'http://169.254.169.254/', method: 'POST' },
   });
   const tested = await documented(t, 'POST', '/api/v1/notification-channels/{id}/test', `/api/v1/notification-channels/${metadata.body.data.id}/test`, 200, {});
-  t.is(tested.body.data.error?.kind, 'refused_address');
+  t.is(tested.body.error?.kind, 'refused_address');
+  t.false(tested.body.success, 'top-level success is the downstream outcome');
   await documented(t, 'GET', '/notification-channels/{id}/events', `/notification-channels/${metadata.body.data.id}/events`, 200);
   await documented(t, 'DELETE', '/notification-channels/{id}', `/notification-channels/${hook.body.data.id}`, 200);
   await documented(t, 'PUT', '/api/v1/tenant/permission-defaults', '/api/v1/tenant/permission-defaults', 200, { permissions: { 'alerts:read': 'allow' } });

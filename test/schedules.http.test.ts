@@ -68,15 +68,15 @@ test('a two-layer schedule in Europe/Berlin with an override: current-oncall and
   const fill = (written: Record<string, unknown>) =>
     withIds(Object.fromEntries(Object.entries(written).map(([key, value]) => [key, isOmitted(value) ? real[key] : value])), (name) => people[name as keyof typeof people].id);
   const { current_oncall: writtenCurrent, ...writtenTop } = readme.currentAnswer;
-  t.deepEqual(atNight.body.data, { ...fill(writtenTop), current_oncall: fill(writtenCurrent) });
-  t.deepEqual(atNight.body.data.current_oncall, {
+  t.deepEqual(atNight.body, { ...fill(writtenTop), current_oncall: fill(writtenCurrent) });
+  t.deepEqual(atNight.body.current_oncall, {
     user_id: erin.id, name: 'erin', email: erin.email, on_call_since: '2026-03-28T20:00:00+01:00', on_call_until: '2026-03-29T08:00:00+02:00',
     source: 'override', override_id: overrideId,
   });
-  t.is(atNight.body.data.schedule_id, id);
+  t.is(atNight.body.schedule_id, id);
 
   const atNoon = await app.request('GET', `/api/v1/schedules/${id}/current-oncall?at=2026-03-29T12:00:00Z`, { caller });
-  t.deepEqual(atNoon.body.data.current_oncall, {
+  t.deepEqual(atNoon.body.current_oncall, {
     user_id: bob.id, name: 'bob', email: bob.email, on_call_since: '2026-03-29T08:00:00+02:00', on_call_until: '2026-03-30T09:00:00+02:00', source: 'layer', layer: 0,
   });
 
@@ -93,7 +93,7 @@ test('a two-layer schedule in Europe/Berlin with an override: current-oncall and
   // And every segment agrees with current-oncall at its start and just before its end.
   for (const segment of segments) {
     for (const at of [segment.start as string, new Date(Date.parse(segment.end as string) - 1000).toISOString()]) {
-      const current = (await app.request('GET', `/schedules/${id}/current-oncall?at=${encodeURIComponent(at)}`, { caller })).body.data.current_oncall;
+      const current = (await app.request('GET', `/schedules/${id}/current-oncall?at=${encodeURIComponent(at)}`, { caller })).body.current_oncall;
       t.is(current.user_id, segment.user_id, at);
       t.is(current.source, segment.source, at);
     }
@@ -239,11 +239,11 @@ test('nobody on call is 200 with current_oncall null; a deactivated user drops o
   })).body.data.id;
   const before = await app.request('GET', `/schedules/${id}/current-oncall?at=2026-05-01T00:00:00Z`, { caller });
   t.is(before.status, 200);
-  t.is(before.body.data.current_oncall, null);
+  t.is(before.body.current_oncall, null);
   const at = '2026-06-01T12:00:00Z';
-  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.data.current_oncall.user_id, alice.id);
+  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.current_oncall.user_id, alice.id);
   t.is((await app.request('PATCH', `/users/${alice.id}`, { caller, body: { is_active: false } })).status, 200);
-  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.data.current_oncall.user_id, bob.id);
+  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.current_oncall.user_id, bob.id);
 });
 
 test('ranges are bounded to 90 days; bad instants are 400', async (t) => {

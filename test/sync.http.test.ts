@@ -31,14 +31,15 @@ const finished = (caller: Caller, jobId: string) =>
     return entry && entry.status !== 'running' ? entry : undefined;
   }, `${jobId} to finish`);
 
-test('status lists the five jobs with intervals, next run and the scheduler time zone', async (t) => {
+test('status lists the five jobs with intervals, next run and the scheduler time zone, at the top level', async (t) => {
   const caller = app.newTenant();
   const status = await app.request('GET', '/api/v1/sync/status', { caller });
   t.is(status.status, 200);
-  t.is(status.body.data.scheduler_timezone, 'UTC');
-  t.is(status.body.data.status, 'idle');
-  t.deepEqual(status.body.data.jobs.map((job: { job_id: string }) => job.job_id), ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events']);
-  const history = status.body.data.jobs[0];
+  t.deepEqual(Object.keys(status.body), ['status', 'scheduler_timezone', 'jobs'], 'SPEC.md\'s fields, no envelope');
+  t.is(status.body.scheduler_timezone, 'UTC');
+  t.is(status.body.status, 'stopped', 'SYNC_SCHEDULER=off');
+  t.deepEqual(status.body.jobs.map((job: { job_id: string }) => job.job_id), ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events']);
+  const history = status.body.jobs[0];
   t.like(history, { status: 'active', interval_seconds: 600, last_run: null, last_result: null });
   t.regex(history.next_run, /^\d{4}-\d\d-\d\dT\d\d:[0-5]0:00\.000Z$/);
   const jobs = await app.request('GET', '/api/v1/sync/jobs', { caller });
@@ -49,17 +50,25 @@ test('trigger one job: it runs, rows land in the relational store, status and hi
   const caller = app.newTenant();
   const triggered = await app.request('POST', '/api/v1/sync/trigger', { caller, body: { job_id: 'table_storage' } });
   t.is(triggered.status, 202, JSON.stringify(triggered.body));
-  t.like(triggered.body.data, { success: true, triggered_jobs: ['table_storage'] });
+  t.like(triggered.body, { success: true, triggered_jobs: ['table_storage'] });
+  t.is(triggered.body.data, undefined, 'no envelope');
   const entry = await finished(caller, 'table_storage');
-  t.is(entry.status, 'succeeded', JSON.stringify(entry));
+  t.is(entry.status, 'success', JSON.stringify(entry));
   t.true(entry.rows_upserted > 0);
   t.is(await app.platform.syncStore.count('table_storage', caller.envId), entry.rows_upserted);
   const detail = await app.request('GET', `/api/v1/sync/history/${entry.log_id}`, { caller });
   t.like(detail.body.data, { log_id: entry.log_id, job_id: 'table_storage', error: null });
   const status = await app.request('GET', '/api/v1/sync/status', { caller });
-  const job = status.body.data.jobs.find((j: { job_id: string }) => j.job_id === 'table_storage');
+  const job = status.body.jobs.find((j: { job_id: string }) => j.job_id === 'table_storage');
   t.regex(job.last_run, /\.\d{3}Z$/);
-  t.like(job.last_result, { status: 'succeeded', rows_upserted: entry.rows_upserted });
+  t.like(job.last_result, { status: 'success', rows_upserted: entry.rows_upserted, duration_ms: entry.duration_ms });
+  // The history filter takes SPEC.md's value, and `succeeded` (the value before it) for one release.
+  for (const status of ['success', 'succeeded']) {
+    const filtered = await app.request('GET', `/api/v1/sync/history?job_id=table_storage&status=${status}`, { caller });
+    t.is(filtered.status, 200, JSON.stringify(filtered.body));
+    t.deepEqual(filtered.body.data.map((run: { log_id: string }) => run.log_id), [entry.log_id], status);
+  }
+  t.deepEqual((await app.request('GET', '/api/v1/sync/history?job_id=table_storage&status=failed', { caller })).body.data, []);
   // Another tenant sees none of it.
   t.is((await app.request('GET', `/api/v1/sync/history/${entry.log_id}`, { caller: app.newTenant() })).status, 404);
 });
@@ -72,10 +81,62 @@ test('pause and resume: twice is a 409; a paused job cannot be triggered; {} ski
   t.regex(again.headers.get('content-type') ?? '', /application\/problem\+json/);
   t.is((await app.request('POST', '/api/v1/sync/trigger', { caller, body: { job_id: 'wlm_queue_stats' } })).status, 409);
   const all = await app.request('POST', '/api/v1/sync/trigger', { caller, body: {} });
-  t.deepEqual(all.body.data.triggered_jobs, ['query_history', 'table_storage', 'cluster_metrics', 'alert_events']);
-  for (const job of all.body.data.triggered_jobs) await finished(caller, job);
+  t.deepEqual(all.body.triggered_jobs, ['query_history', 'table_storage', 'cluster_metrics', 'alert_events']);
+  for (const job of all.body.triggered_jobs) await finished(caller, job);
+  // A paused job has no next run.
+  const paused = (await app.request('GET', '/api/v1/sync/status', { caller })).body.jobs.find((job: { job_id: string }) => job.job_id === 'wlm_queue_stats');
+  t.like(paused, { status: 'paused', next_run: null });
+  t.is((await app.request('GET', '/api/v1/sync/jobs', { caller })).body.data.find((job: { job_id: string }) => job.job_id === 'wlm_queue_stats').next_run, null);
   t.is((await app.request('POST', '/api/v1/sync/jobs/wlm_queue_stats/resume', { caller })).status, 200);
   t.is((await app.request('POST', '/api/v1/sync/jobs/wlm_queue_stats/resume', { caller })).status, 409);
+});
+
+test('with every job paused, a trigger of all answers top-level success false and names none', async (t) => {
+  const caller = app.newTenant();
+  for (const jobId of ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events']) {
+    t.is((await app.request('POST', `/api/v1/sync/jobs/${jobId}/pause`, { caller })).status, 200);
+  }
+  const none = await app.request('POST', '/api/v1/sync/trigger', { caller, body: {} });
+  t.is(none.status, 200);
+  t.deepEqual(Object.keys(none.body).sort(), ['message', 'success', 'triggered_jobs']);
+  t.like(none.body, { success: false, triggered_jobs: [] });
+  t.regex(none.body.message, /no job started/);
+  const status = await app.request('GET', '/api/v1/sync/status', { caller });
+  t.true(status.body.jobs.every((job: { status: string; next_run: unknown }) => job.status === 'paused' && job.next_run === null));
+});
+
+test('a failed run shows the same true duration in history and in the status last_result', async (t) => {
+  const caller = app.newTenant();
+  const jobId = 'cluster_metrics';
+  t.is((await app.request('GET', '/api/v1/sync/status', { caller })).status, 200);
+  // A run that failed after 9 ms, as the runner records it (events, so the duration is exact).
+  const runId = randomUUID();
+  const ref = { envId: caller.envId, jobId, runId };
+  const metadata = { tenantId: caller.tenantId, actor: 'system:sync', correlationId: runId, causationId: runId, occurredAt: new Date().toISOString() };
+  await app.platform.eventStore.append(`sync-job-${caller.tenantId}-${caller.envId}-${jobId}`, [
+    { type: 'SyncRunStarted', data: { ...ref, trigger: 'manual', startedAt: '2026-01-01T00:00:00.000Z' }, metadata },
+    { type: 'SyncRunFailed', data: { ...ref, finishedAt: '2026-01-01T00:00:00.009Z', duration_ms: 9, error: 'warehouse unavailable' }, metadata },
+  ]);
+  const entry = await finished(caller, jobId);
+  t.like(entry, { status: 'failed', duration_ms: 9, error: 'warehouse unavailable' });
+  const job = (await app.request('GET', '/api/v1/sync/status', { caller })).body.jobs.find((j: { job_id: string }) => j.job_id === jobId);
+  t.deepEqual(job.last_result, { rows_extracted: 0, rows_upserted: 0, duration_ms: 9, status: 'failed' });
+});
+
+test('a job executing now shows running on its own entry; the top-level status is the scheduler\'s, not the job\'s', async (t) => {
+  const caller = app.newTenant();
+  const jobId = 'alert_events';
+  const runId = randomUUID();
+  const metadata = { tenantId: caller.tenantId, actor: 'system:sync', correlationId: runId, causationId: runId, occurredAt: new Date().toISOString() };
+  await app.platform.eventStore.append(`sync-job-${caller.tenantId}-${caller.envId}-${jobId}`, [
+    { type: 'SyncRunStarted', data: { envId: caller.envId, jobId, runId, trigger: 'manual', startedAt: new Date().toISOString() }, metadata },
+  ]);
+  const status = await until(async () => {
+    const answer = (await app.request('GET', '/api/v1/sync/status', { caller })).body;
+    return answer.jobs.find((job: { job_id: string }) => job.job_id === jobId).status === 'running' ? answer : undefined;
+  }, 'the job to show running');
+  t.is(status.status, 'stopped', 'SYNC_SCHEDULER=off: the service is stopped though a job executes');
+  t.true(status.jobs.filter((job: { job_id: string }) => job.job_id !== jobId).every((job: { status: string }) => job.status === 'active'));
 });
 
 const badInput: [string, string, string, unknown, number, string | undefined][] = [
@@ -144,9 +205,13 @@ test('the stream sends sync_update at connect and every period; a third stream o
     text += new TextDecoder().decode(value);
     return (text.match(/event: sync_update/g) ?? []).length >= 2 ? true : undefined;
   }, 'two sync_update events', 10_000);
-  const data = JSON.parse(/event: sync_update\ndata: (.*)\n/.exec(text)![1]!);
+  const dataText = /event: sync_update\ndata: (.*)\n/.exec(text)![1]!;
+  const data = JSON.parse(dataText);
   t.is(data.scheduler_timezone, 'UTC');
   t.is(data.jobs.length, 5);
+  // SPEC.md: the data is "the same shape as GET /api/v1/sync/status", byte for byte.
+  const status = await app.request('GET', '/api/v1/sync/status', { caller });
+  t.is(dataText, JSON.stringify(status.body));
   t.deepEqual(app.platform.syncFeeds().map((feed) => feed.listeners), [2], 'one shared feed for the environment');
   for (const controller of controllers) controller.abort();
   void second.body?.cancel().catch(() => undefined);

@@ -49,9 +49,12 @@ test('the answer is remembered for the TTL and asked again after it', async (t) 
   t.is(asked.length, 4);
 });
 
-test('the simulated default has nothing to ask and passes', async (t) => {
+test('the simulated default has nothing to ask: not_checked, or paused naming the environments the simulator paused', async (t) => {
   const { gateway, asked } = warehouse({});
-  const check = warehouseHealthProbe({ gateway, environments: simulatedEnvironmentResolver, now: () => new Date(0) });
-  t.like(await check(), { mode: 'simulated', environments: {} });
+  let paused: string[] = [];
+  const check = warehouseHealthProbe({ gateway, environments: simulatedEnvironmentResolver, now: () => new Date(0), pausedEnvironments: () => paused });
+  t.like(await check(), { status: 'not_checked', mode: 'simulated', environments: {} });
+  paused = ['env-a'];
+  t.like(await check(), { status: 'paused', mode: 'simulated', paused_environments: ['env-a'] });
   t.is(asked.length, 0);
 });

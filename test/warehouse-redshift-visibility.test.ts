@@ -13,6 +13,7 @@ import { VISIBILITY_TTL_MS } from '../src/gateways/warehouse/redshift/query-visi
 import { createRedshiftGateway } from '../src/gateways/warehouse/redshift/redshift-gateway.js';
 import type { AppState } from '../src/http/state.js';
 import { startRedshiftDataStandin, type RecordedStatement, type RedshiftDataStandin, type StandinValue } from './support/redshift-data-standin.js';
+import { payloadOf } from './support/answer-shape.js';
 
 const START = Date.parse('2025-03-12T14:30:00Z');
 
@@ -132,11 +133,11 @@ for (const [rows, expected] of [[[[0, 'RESTRICTED', 0]], 'own_queries_only'], [[
     for (const path of ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/alerts']) {
       const { status, body } = await get(path);
       t.is(status, 200, path);
-      t.is(body.data.visibility, expected, path);
+      t.is(payloadOf(path, body).visibility, expected, path);
     }
     for (const path of ['/warehouse/tables/vacuum', '/warehouse/storage']) {
       const { body } = await get(path);
-      t.false('visibility' in body.data, path);
+      t.false('visibility' in payloadOf(path, body), path);
     }
     t.is(checks().length, 1);
   });

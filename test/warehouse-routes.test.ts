@@ -18,6 +18,7 @@ import { WarehouseUnavailableError, type WarehouseGateway } from '../src/gateway
 import { createSimulatedWarehouse, type SimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { HttpProblem } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
+import { answersBare, payloadOf } from './support/answer-shape.js';
 
 const ENV_A = '5b7c1f2e-9a8d-4c3b-8e2f-1a2b3c4d5e6f';
 const ENV_B = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9';
@@ -165,10 +166,10 @@ for (const path of ENDPOINTS) {
     for (const [envId, prefix] of [[ENV_A, ''], [ENV_B, '/api/v1'], [ENV_C, '']] as const) {
       const { status, body } = await app.call(prefix + path, { envId });
       t.is(status, 200);
-      t.true(body.success);
-      const parsed = SHAPES[path]!.schema.safeParse(body.data);
+      t.true(answersBare(path) ? body.success === undefined : body.success);
+      const parsed = SHAPES[path]!.schema.safeParse(payloadOf(path, body));
       t.true(parsed.success, parsed.success ? undefined : JSON.stringify(parsed.error.issues.slice(0, 3)));
-      t.is(body.data.generated_at, new Date(START).toISOString());
+      t.is(payloadOf(path, body).generated_at, new Date(START).toISOString());
     }
   });
 
@@ -182,7 +183,7 @@ for (const path of ENDPOINTS) {
 
 test('lists are non-empty and ordered as documented for a busy environment', async (t) => {
   const app = await startApp(t);
-  const data = async (path: string) => (await app.call(path)).body.data;
+  const data = async (path: string) => payloadOf(path, (await app.call(path)).body);
   const slow = (await data('/warehouse/queries/slow')).queries as { exec_time_seconds: number }[];
   const spill = (await data('/warehouse/queries/spill')).queries as { spill_mb: number }[];
   const vacuum = (await data('/warehouse/tables/vacuum')).tables as { unsorted_pct: number }[];
@@ -209,16 +210,16 @@ test('every request reads the warehouse afresh: a second later the answers diffe
   app.clock.advance(1);
   const second = await Promise.all(ENDPOINTS.map((path) => app.call(path)));
   t.is(app.gatewayCalls(), ENDPOINTS.length * 2);
-  ENDPOINTS.forEach((path, i) => t.not(first[i]!.body.data.generated_at, second[i]!.body.data.generated_at, path));
+  ENDPOINTS.forEach((path, i) => t.not(payloadOf(path, first[i]!.body).generated_at, payloadOf(path, second[i]!.body).generated_at, path));
 
   // The live workload itself moved: running queries aged by exactly the second that passed.
-  const before = new Map(first[1]!.body.data.queries.map((q: { query_id: number; exec_time_seconds: number }) => [q.query_id, q.exec_time_seconds]));
-  const still = second[1]!.body.data.queries.filter((q: { query_id: number }) => before.has(q.query_id));
+  const before = new Map(payloadOf(ENDPOINTS[1]!, first[1]!.body).queries.map((q: { query_id: number; exec_time_seconds: number }) => [q.query_id, q.exec_time_seconds]));
+  const still = payloadOf(ENDPOINTS[1]!, second[1]!.body).queries.filter((q: { query_id: number }) => before.has(q.query_id));
   t.true(still.length > 0);
   for (const q of still) t.is(q.exec_time_seconds, (before.get(q.query_id) as number) + 1);
-  const withoutStamp = (body: { data: Record<string, unknown> }) => JSON.stringify({ ...body.data, generated_at: undefined });
+  const withoutStamp = (path: string, body: unknown) => JSON.stringify({ ...payloadOf(path, body), generated_at: undefined });
   // Row counts move every second too; node storage (10 MB resolution) and alerts move more slowly.
-  for (const i of [1, 5]) t.not(withoutStamp(first[i]!.body), withoutStamp(second[i]!.body), ENDPOINTS[i]);
+  for (const i of [1, 5]) t.not(withoutStamp(ENDPOINTS[i]!, first[i]!.body), withoutStamp(ENDPOINTS[i]!, second[i]!.body), ENDPOINTS[i]);
 });
 
 test('a pinned metric is read exactly by the registry until it expires', async (t) => {

@@ -1,6 +1,7 @@
 /** The six warehouse endpoints and the simulator's steering, through the real app and tokens. */
 import test from 'ava';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { answersBare, payloadOf } from './support/answer-shape.js';
 
 let app: TestApp;
 test.before(async () => {
@@ -23,9 +24,10 @@ for (const [path, keys] of endpoints) {
     for (const prefix of ['', '/api/v1']) {
       const response = await app.request('GET', `${prefix}${path}`, { caller });
       t.is(response.status, 200, `${prefix}${path}`);
-      t.true(response.body.success);
-      for (const key of keys) t.true(Array.isArray(response.body.data[key]) || typeof response.body.data[key] === 'object', key);
-      t.false(Number.isNaN(Date.parse(response.body.data.generated_at)));
+      t.true(answersBare(path) ? response.body.success === undefined : response.body.success);
+      const payload = payloadOf(path, response.body);
+      for (const key of keys) t.true(Array.isArray(payload[key]) || typeof payload[key] === 'object', key);
+      t.false(Number.isNaN(Date.parse(payload.generated_at)));
     }
   });
 }
@@ -33,11 +35,11 @@ for (const [path, keys] of endpoints) {
 test('slow query and storage records carry the spec fields', async (t) => {
   const caller = app.newTenant();
   const storage = await app.request('GET', '/warehouse/storage', { caller });
-  const table = storage.body.data.tables[0];
+  const table = storage.body.tables[0];
   for (const field of ['schema', 'table_name', 'size_mb', 'tbl_rows', 'unsorted_pct', 'pct_ghost_rows', 'dist_style', 'sortkey1']) t.true(field in table, field);
   t.true(Number.isInteger(table.size_mb));
   const slow = await app.request('GET', '/warehouse/queries/slow', { caller });
-  for (const query of slow.body.data.queries) {
+  for (const query of slow.body.queries) {
     for (const field of ['query_id', 'exec_time_seconds', 'user_name', 'database', 'wlm_queue', 'query_text']) t.true(field in query, field);
     t.true(query.exec_time_seconds > 300);
   }
@@ -89,10 +91,10 @@ test('nothing is cached: two reads a second apart on the live simulated workload
       clock += 1000;
       const second = await timed.request('GET', path, { caller });
       t.is(first.status, 200);
-      t.not(first.body.data.generated_at, second.body.data.generated_at, path);
+      t.not(payloadOf(path, first.body).generated_at, payloadOf(path, second.body).generated_at, path);
       if (path === '/warehouse/queries/slow') {
-        t.true(first.body.data.queries.length > 0, 'the ETL window has long runners');
-        t.notDeepEqual(first.body.data.queries, second.body.data.queries, 'running queries aged by a second');
+        t.true(first.body.queries.length > 0, 'the ETL window has long runners');
+        t.notDeepEqual(first.body.queries, second.body.queries, 'running queries aged by a second');
       }
     }
   } finally {

@@ -3,12 +3,12 @@
  * GET /api/v1/ask/health. Not an event-sourced resource (an answer changes nothing), so it lives
  * beside the assistant rather than in commands/ or queries/.
  *
- * Answers follow the platform's envelope: `{ success: true, data: { response, tools_used, usage,
- * rounds, stop_reason } }`, `response` being the spec's Markdown answer.
+ * POST /ask answers SPEC.md's top-level `response` (Markdown) with `tools_used`, `usage`, `rounds`
+ * and `stop_reason` beside it, no envelope; the /api/v1/ask/* listings keep the platform envelope.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { ok } from '../http/envelope.js';
+import { ok, okBare } from '../http/envelope.js';
 import { requires } from '../http/guard.js';
 import { HttpProblem, serviceUnavailable } from '../http/problem.js';
 import { queryParameters } from '../http/query-parameters.js';
@@ -64,7 +64,7 @@ export function askRoutes(deps: AskRouteDeps): Router<AppState> {
     try {
       const answer = await deps.agent.answer({ prompt, tenantId, envId, now: deps.now(), signal: gone.signal });
       deps.onAnswer?.({ outcome: answer.stop_reason, rounds: answer.rounds, tools: answer.tools_used.length, usage: answer.usage, ms: Math.round(performance.now() - started) });
-      ok(ctx, {
+      okBare(ctx, {
         response: answer.response,
         tools_used: answer.tools_used,
         usage: answer.usage,

@@ -26,7 +26,7 @@ export interface SyncComposition extends PlatformArea {
   store: SyncStore;
   feeds(): { listeners: number; computations: number }[];
   /** For /health: resolves when the relational store answers (or the embedded one is still opening). */
-  check(): Promise<{ kind: string; state?: 'not_opened' | 'opening' }>;
+  check(): Promise<{ kind: string; status?: 'not_opened' | 'opening'; state?: 'not_opened' | 'opening' }>;
 }
 
 export function composeSync(deps: {
@@ -45,12 +45,13 @@ export function composeSync(deps: {
     onError: (error) => logger.error({ err: error }, 'sync run could not be recorded'),
   });
   const enroll = (tenantId: string, envId: string) => scheduler.enroll(tenantId, envId);
+  const statusSettings = { ...settings, schedulerRunning: () => scheduler.isRunning() };
   const triggered = new Set<Promise<unknown>>();
   const track = (run: Promise<unknown>) => {
     triggered.add(run);
     void run.catch((error: unknown) => logger.error({ err: error }, 'triggered sync run could not be recorded')).finally(() => triggered.delete(run));
   };
-  const stream = syncStreamRoutes({ ...settings, reader, heartbeatMs: config.sseHeartbeatMs, periodMs: config.sync.streamPeriodMs, perTenant: config.sync.streamsPerTenant, enroll });
+  const stream = syncStreamRoutes({ ...statusSettings, reader, heartbeatMs: config.sseHeartbeatMs, periodMs: config.sync.streamPeriodMs, perTenant: config.sync.streamsPerTenant, enroll });
 
   return {
     store,
@@ -64,14 +65,16 @@ export function composeSync(deps: {
           const failed = store.lastFailure();
           throw failed instanceof Error ? failed : new Error(String(failed));
         }
-        return { kind: store.kind, state: store.state() === 'opening' ? 'opening' : 'not_opened' };
+        const state = store.state() === 'opening' ? 'opening' : 'not_opened';
+        // Not pinged, so not `up`: /health says what it verified.
+        return { status: state, kind: store.kind, state };
       }
       await store.ping();
       return { kind: store.kind };
     },
     projections: syncProjections,
     routes: [
-      { alias: false, routes: () => syncQueryRoutes({ ...settings, reader, enroll }) },
+      { alias: false, routes: () => syncQueryRoutes({ ...statusSettings, reader, enroll }) },
       { alias: false, routes: () => stream.router },
       {
         alias: false,

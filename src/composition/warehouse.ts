@@ -49,6 +49,6 @@ export async function composeWarehouse(config: Config, now: () => Date): Promise
   if (simulated) routes.push({ alias: false, routes: () => simulatorRoutes({ control: simulated.control, metrics: registry }) });
   return {
     mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, clusterIds: clusterIdsFrom(environments), routes, projections: [], processes: [],
-    check: warehouseHealthProbe({ gateway, environments, now }),
+    check: warehouseHealthProbe({ gateway, environments, now, pausedEnvironments: simulated ? () => simulated.control.pausedEnvironments() : undefined }),
   };
 }

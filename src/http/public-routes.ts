@@ -2,12 +2,21 @@ import Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import { withTimeout } from '../with-timeout.js';
 
-export type HealthCheck = () => Promise<Record<string, unknown> | void>;
+/**
+ * What a check reports instead of `up` when it verified nothing (`not_checked`: nothing to ask;
+ * `not_opened` / `opening`: a lazily opened store not in use yet) or found the dependency
+ * deliberately paused (`paused`: the simulator paused a cluster). None of them is a failure.
+ */
+export type UnverifiedStatus = 'not_checked' | 'not_opened' | 'opening' | 'paused';
+
+/** Resolves with details (`status` when not `up`), or rejects: the dependency is down. */
+export type HealthCheck = () => Promise<({ status?: UnverifiedStatus } & Record<string, unknown>) | void>;
 
 /**
- * GET /health reports each dependency (event store, read store, warehouse, …) and answers 503
- * when one is down. GET /metrics serves Prometheus text. Both are public: they carry no tenant
- * data, and scrapers and load balancers call them without tokens.
+ * GET /health reports each dependency (event store, read store, warehouse, …) as what it verified
+ * (`up`, `down`, or an UnverifiedStatus) and answers 503 when one is down. GET /metrics serves
+ * Prometheus text. Both are public: they carry no tenant data, and scrapers and load balancers
+ * call them without tokens.
  */
 export function operationalRoutes(deps: { checks: Record<string, HealthCheck>; registry: Registry; beforeMetrics?: () => void; extra?: () => Record<string, unknown> }) {
   const router = new Router();
@@ -16,14 +25,14 @@ export function operationalRoutes(deps: { checks: Record<string, HealthCheck>; r
       Object.entries(deps.checks).map(async ([name, check]) => {
         const started = Date.now();
         try {
-          const details = await withTimeout(check(), 3000);
-          return [name, { status: 'up', latency_ms: Date.now() - started, ...(details ?? {}) }] as const;
+          const { status = 'up', ...details } = (await withTimeout(check(), 3000)) ?? {};
+          return [name, { status, latency_ms: Date.now() - started, ...details }] as const;
         } catch (error) {
           return [name, { status: 'down', error: (error as Error).message }] as const;
         }
       }),
     );
-    const healthy = results.every(([, result]) => result.status === 'up');
+    const healthy = results.every(([, result]) => result.status !== 'down');
     ctx.status = healthy ? 200 : 503;
     ctx.body = { status: healthy ? 'ok' : 'degraded', checks: Object.fromEntries(results), ...(deps.extra?.() ?? {}) };
   });

@@ -51,7 +51,7 @@ export const assistantOperations: OperationDoc[] = [
     description: 'Runs the tool-using agent over the caller\'s environment (tenant and environment come from the token, never from the prompt).',
     body: askBodySchema,
     problems: { 503: 'The assistant is not configured (no ANTHROPIC_API_KEY), or the model provider is unavailable', 504: 'The answer or the model took too long; the problem carries `tools_used`, `usage` and `rounds` so far' },
-    response: envelope(answerSchema, 'The answer and how it was reached'),
+    response: { ...envelope(answerSchema, 'The answer and how it was reached (SPEC.md\'s top-level `response`, no envelope)'), bare: true },
   },
   { method: 'get', path: '/ask/tools', tag, summary: 'The assistant\'s tools with their input schemas', response: envelope(listingSchema, 'The tools') },
   { method: 'get', path: '/ask/health', tag, summary: 'The assistant\'s model, warehouse, cost store and vector store', response: envelope(healthSchema, 'Each component\'s state') },

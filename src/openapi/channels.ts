@@ -70,7 +70,7 @@ export const channelOperations: OperationDoc[] = [
   {
     method: 'post', path: '/notification-channels/:id/test', tag, summary: 'Send a test alert through the channel',
     description: 'A downstream failure is still a 200: the answer says what the destination did.',
-    response: { kind: 'envelope', status: 200, description: 'What came of the test', data: testResultSchema },
+    response: { kind: 'envelope', bare: true, status: 200, description: 'What came of the test: top-level `success` is the downstream outcome (no envelope)', data: testResultSchema },
   },
   {
     method: 'get', path: '/notification-channels/:id/events', tag, summary: 'A channel\'s raw event history, test sends included',

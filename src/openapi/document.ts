@@ -73,7 +73,7 @@ function success(route: ServedRoute, doc: OperationDoc): Record<string, unknown>
   if (answer.location) headers.Location = ref('#/components/headers/Location');
   if (route.method !== 'get' && route.mount !== 'public') headers['X-Read-Model-Pending'] = ref('#/components/headers/X-Read-Model-Pending');
   const data = jsonSchemaOf(answer.data, 'output');
-  const schema: JsonSchema = {
+  const schema: JsonSchema = answer.bare ? data : {
     type: 'object',
     properties: { success: { const: true }, data: answer.list ? { type: 'array', items: data } : data, ...(answer.list ? { page: ref('#/components/schemas/Page') } : {}) },
     required: ['success', 'data', ...(answer.list ? ['page'] : [])],

@@ -39,8 +39,11 @@ export interface OperationDoc {
 }
 
 export type SuccessDoc =
-  /** `{ success: true, data }` (and `page` when `list`). */
-  | { kind: 'envelope'; status: 200 | 201 | 202; description: string; data: z.ZodType; list?: boolean; etag?: boolean; location?: boolean; alsoStatus?: 200 | 201 | 202 }
+  /**
+   * `{ success: true, data }` (and `page` when `list`). `bare`: SPEC.md names the answer's top-level
+   * fields, so `data`'s fields are the whole body, no envelope (src/http/envelope.ts okBare).
+   */
+  | { kind: 'envelope'; status: 200 | 201 | 202; description: string; data: z.ZodType; list?: boolean; etag?: boolean; location?: boolean; alsoStatus?: 200 | 201 | 202; bare?: boolean }
   /** A server-sent event stream. */
   | { kind: 'event-stream'; description: string; events: string }
   /** A body that is not the envelope (health, the identity provider, this document). */

@@ -9,7 +9,11 @@ import type { OperationDoc } from './operation.js';
 import { instant } from './shared-schemas.js';
 
 const tag = 'Platform';
-const check = z.looseObject({ status: z.enum(['up', 'down']), latency_ms: z.number().optional(), error: z.string().optional() });
+const check = z.looseObject({
+  status: z.enum(['up', 'down', 'not_checked', 'not_opened', 'opening', 'paused']).meta({ description: 'up: verified; down: failed (503); not_checked / not_opened / opening: nothing verified; paused: a simulated cluster is paused' }),
+  latency_ms: z.number().optional(),
+  error: z.string().optional(),
+});
 
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -22,7 +26,7 @@ const oauthError = z.object({ error: z.enum(['invalid_request', 'invalid_client'
 export const platformOperations: OperationDoc[] = [
   {
     method: 'get', path: '/health', tag, summary: 'Health of the platform and its dependencies',
-    response: { kind: 'raw', status: 200, alsoStatus: 503, contentType: 'application/json', description: '200 when every check is up, 503 otherwise', schema: healthSchema },
+    response: { kind: 'raw', status: 200, alsoStatus: 503, contentType: 'application/json', description: '200 unless a check is down (then 503)', schema: healthSchema },
   },
   {
     method: 'get', path: '/metrics', tag, summary: 'Prometheus metrics',

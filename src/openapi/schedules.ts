@@ -70,7 +70,7 @@ export const scheduleOperations: OperationDoc[] = [
   { method: 'delete', path: '/schedules/:id/overrides/:override_id', tag: schedules, summary: 'Remove an override from a schedule', ifMatch: true, response: scheduleAnswer('The schedule') },
   {
     method: 'get', path: '/schedules/:id/current-oncall', tag: schedules, summary: 'Who is on call now (or at `at`)',
-    query: currentOnCallQuery.shape, response: { kind: 'envelope', status: 200, description: 'Who is on call; `current_oncall` is null when nobody is', data: currentOnCallSchema },
+    query: currentOnCallQuery.shape, response: { kind: 'envelope', bare: true, status: 200, description: 'Who is on call; `current_oncall` is null when nobody is (SPEC.md\'s top-level fields, no envelope)', data: currentOnCallSchema },
   },
   {
     method: 'get', path: '/schedules/:id/oncall', tag: schedules, summary: 'The final schedule over a range (default: a week from now)',

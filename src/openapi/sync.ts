@@ -8,10 +8,10 @@ import { instant, optionalText } from './shared-schemas.js';
 
 const tag = 'Data sync';
 const jobId = z.enum(SYNC_JOB_IDS);
-const runStatus = z.enum(['running', 'succeeded', 'failed']);
+const runStatus = z.enum(['running', 'success', 'failed']);
 
 export const syncStatusSchema = z.object({
-  status: z.enum(['idle', 'running', 'paused', 'error']),
+  status: z.enum(['running', 'stopped']).meta({ description: 'running while this instance\'s scheduler runs (whether or not a job executes now); stopped with SYNC_SCHEDULER=off' }),
   scheduler_timezone: z.string(),
   jobs: z.array(z.object({
     job_id: jobId,
@@ -20,7 +20,7 @@ export const syncStatusSchema = z.object({
     last_run: instant.nullable(),
     next_run: instant.nullable().meta({ description: 'null while paused' }),
     interval_seconds: z.number().int(),
-    last_result: z.object({ rows_extracted: z.number().int(), rows_upserted: z.number().int(), duration_ms: z.number(), status: z.enum(['succeeded', 'failed']) }).nullable(),
+    last_result: z.object({ rows_extracted: z.number().int(), rows_upserted: z.number().int(), duration_ms: z.number().int(), status: z.enum(['success', 'failed']) }).nullable(),
   })),
 });
 
@@ -53,7 +53,7 @@ export const syncRunSchema = z.object({
 export const syncOperations: OperationDoc[] = [
   {
     method: 'get', path: '/sync/status', tag, summary: 'Sync status of the token\'s environment',
-    response: { kind: 'envelope', status: 200, description: 'Every job\'s state, last run and next run', data: syncStatusSchema },
+    response: { kind: 'envelope', bare: true, status: 200, description: 'Every job\'s state, last run and next run (SPEC.md\'s top-level fields, no envelope)', data: syncStatusSchema },
   },
   { method: 'get', path: '/sync/jobs', tag, summary: 'The sync jobs', response: { kind: 'envelope', status: 200, description: 'Every job', data: z.array(jobSchema) } },
   {
@@ -77,7 +77,7 @@ export const syncOperations: OperationDoc[] = [
     method: 'post', path: '/sync/trigger', tag, summary: 'Run one job (`job_id`) or every job now', body: triggerBodySchema, bodyOptional: true,
     problems: { 409: 'The named job cannot start (running or paused)' },
     response: {
-      kind: 'envelope', status: 202, alsoStatus: 200, description: '202 when a job started, 200 when none could',
+      kind: 'envelope', bare: true, status: 202, alsoStatus: 200, description: '202 when a job started, 200 when none could (`success` false); SPEC.md\'s top-level fields, no envelope',
       data: z.object({ success: z.boolean(), triggered_jobs: z.array(jobId), message: z.string() }),
     },
   },

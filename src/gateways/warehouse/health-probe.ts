@@ -3,12 +3,16 @@
  * one real question (its cluster and storage) in parallel, and any that cannot answer makes the
  * check fail, naming the environment and the reason. The answer is remembered for `ttlMs`
  * (default 30 s): load balancers call /health every few seconds, and each Data API statement is
- * billed and takes a second or more. With the simulated default there is nothing to ask.
+ * billed and takes a second or more. With the simulated default there is nothing to ask: the
+ * check says `not_checked`, or `paused` (naming the environments) while the simulator pauses some.
  */
 import type { EnvironmentResolver } from './environments.js';
 import type { WarehouseGateway } from './port.js';
 
 export interface WarehouseProbeResult {
+  /** Absent: `up` (every configured environment answered). */
+  status?: 'not_checked' | 'paused';
+  paused_environments?: string[];
   mode: 'simulated' | 'redshift';
   environments: Record<string, { status: 'ok' | 'unavailable'; reason?: string }>;
   checked_at: string;
@@ -23,6 +27,8 @@ export function warehouseHealthProbe(deps: {
   environments: EnvironmentResolver;
   now: () => Date;
   ttlMs?: number;
+  /** The simulator's paused environments (simulated mode). */
+  pausedEnvironments?: () => string[];
 }): () => Promise<WarehouseProbeResult> {
   const ttlMs = deps.ttlMs ?? 30_000;
   let remembered: { at: number; result: Promise<WarehouseProbeResult> } | undefined;
@@ -48,6 +54,8 @@ export function warehouseHealthProbe(deps: {
     const result = await remembered.result;
     const down = Object.entries(result.environments).filter(([, answer]) => answer.status === 'unavailable');
     if (down.length > 0) throw new WarehouseDownError(`unavailable: ${down.map(([envId, answer]) => `${envId} (${answer.reason})`).join('; ')}`);
-    return result;
+    if (result.mode === 'redshift') return result;
+    const paused = deps.pausedEnvironments?.() ?? [];
+    return paused.length > 0 ? { status: 'paused', paused_environments: paused, ...result } : { status: 'not_checked', ...result };
   };
 }

@@ -28,6 +28,8 @@ export interface SyncScheduler {
   enroll(tenantId: string, envId: string): void;
   start(): void;
   stop(): Promise<void>;
+  /** Between start() and stop(): the sync status answers `running`. */
+  isRunning(): boolean;
   /** Runs in flight (tests wait on it). */
   idle(): Promise<void>;
 }
@@ -93,6 +95,7 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
       handle = undefined;
       await Promise.allSettled([...inFlight]);
     },
+    isRunning: () => running,
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

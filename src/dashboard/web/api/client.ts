@@ -1,6 +1,8 @@
 /**
- * The API client: every call carries the bearer token, unwraps `{ success, data }`, and turns a
- * problem+json answer into an ApiError with the problem's detail. A 401 means the token expired
+ * The API client: every call carries the bearer token, unwraps `{ success, data }` (or, with
+ * `bare`, takes the body as it is: the answers whose top-level fields SPEC.md names, such as
+ * current on-call, slow queries, storage and the sync trigger), and turns a problem+json answer
+ * into an ApiError with the problem's detail. A 401 means the token expired
  * or was refused: the session ends and the sign-in page shows again.
  */
 
@@ -11,9 +13,12 @@ export class ApiError extends Error {
 }
 
 export interface ApiClient {
-  get<T>(path: string): Promise<T>;
-  send<T>(method: 'POST' | 'PATCH', path: string, body?: unknown): Promise<T>;
+  get<T>(path: string, shape?: AnswerShape): Promise<T>;
+  send<T>(method: 'POST' | 'PATCH', path: string, body?: unknown, shape?: AnswerShape): Promise<T>;
 }
+
+/** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */
+export type AnswerShape = 'envelope' | 'bare';
 
 async function problemMessage(response: Response): Promise<string> {
   try {
@@ -25,16 +30,17 @@ async function problemMessage(response: Response): Promise<string> {
 }
 
 export function apiClient(token: string, onUnauthorized: () => void): ApiClient {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function call<T>(method: string, path: string, body: unknown, shape: AnswerShape = 'envelope'): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     if (response.status === 401) onUnauthorized();
     if (!response.ok) throw new ApiError(response.status, await problemMessage(response));
-    return ((await response.json()) as { data: T }).data;
+    const answer = (await response.json()) as unknown;
+    return shape === 'bare' ? (answer as T) : (answer as { data: T }).data;
   }
   return {
-    get: (path) => call('GET', path),
-    send: (method, path, body) => call(method, path, body),
+    get: (path, shape) => call('GET', path, undefined, shape),
+    send: (method, path, body, shape) => call(method, path, body, shape),
   };
 }

@@ -1,4 +1,4 @@
-/** The API calls the pages make, typed (paths as in the README). */
+/** The API calls the pages make, typed (paths as in the README); `'bare'` marks SPEC.md's top-level answers. */
 import type { ApiClient } from './client';
 import type {
   AlertRule, ClusterView, CurrentOncall, Evaluation, Incident, IncidentEvent, Me, OncallRange, Schedule, SlowQueriesView, SpillView,
@@ -20,21 +20,21 @@ export const endpoints = (api: ApiClient) => ({
   addNote: (incidentId: string, text: string) => api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/notes`, { text }),
 
   schedules: () => api.get<Schedule[]>('/api/v1/schedules?limit=200'),
-  currentOncall: (scheduleId: string) => api.get<CurrentOncall>(`/api/v1/schedules/${id(scheduleId)}/current-oncall`),
+  currentOncall: (scheduleId: string) => api.get<CurrentOncall>(`/api/v1/schedules/${id(scheduleId)}/current-oncall`, 'bare'),
   oncallRange: (scheduleId: string, since: Date, days: number) =>
     api.get<OncallRange>(`/api/v1/schedules/${id(scheduleId)}/oncall?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`),
 
-  triggerSync: (jobId?: string) => api.send<SyncTriggered>('POST', '/api/v1/sync/trigger', jobId ? { job_id: jobId } : {}),
+  triggerSync: (jobId?: string) => api.send<SyncTriggered>('POST', '/api/v1/sync/trigger', jobId ? { job_id: jobId } : {}, 'bare'),
   pauseSync: (jobId: string) => api.send<unknown>('POST', `/api/v1/sync/jobs/${id(jobId)}/pause`),
   resumeSync: (jobId: string) => api.send<unknown>('POST', `/api/v1/sync/jobs/${id(jobId)}/resume`),
   lastFailedRun: async (jobId: string) => (await api.get<SyncRun[]>(`/api/v1/sync/history?job_id=${id(jobId)}&status=failed&limit=1`))[0],
 
   cluster: () => api.get<ClusterView>('/api/v1/warehouse/cluster'),
-  slowQueries: () => api.get<SlowQueriesView>('/api/v1/warehouse/queries/slow'),
+  slowQueries: () => api.get<SlowQueriesView>('/api/v1/warehouse/queries/slow', 'bare'),
   spill: () => api.get<SpillView>('/api/v1/warehouse/queries/spill'),
   vacuum: () => api.get<VacuumView>('/api/v1/warehouse/tables/vacuum'),
   tableAlerts: () => api.get<TableAlertsView>('/api/v1/warehouse/tables/alerts'),
-  storage: () => api.get<StorageView>('/api/v1/warehouse/storage'),
+  storage: () => api.get<StorageView>('/api/v1/warehouse/storage', 'bare'),
 
   alertRules: (metric?: string) => api.get<AlertRule[]>(`/api/v1/alert-rules?limit=200${metric ? `&metric=${id(metric)}` : ''}`),
   setRuleEnabled: (ruleId: string, enabled: boolean) => api.send<AlertRule>('PATCH', `/api/v1/alert-rules/${id(ruleId)}`, { is_enabled: enabled }),

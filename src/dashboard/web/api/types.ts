@@ -89,11 +89,12 @@ export interface SyncJobStatus {
   last_run: string | null;
   next_run: string | null;
   interval_seconds: number;
-  last_result: { rows_extracted: number; rows_upserted: number; duration_ms: number; status: 'running' | 'succeeded' | 'failed' } | null;
+  last_result: { rows_extracted: number; rows_upserted: number; duration_ms: number; status: 'success' | 'failed' } | null;
 }
 
 export interface SyncStatus {
-  status: 'running' | 'paused' | 'error' | 'idle';
+  /** Whether the platform's sync scheduler runs (`stopped` with SYNC_SCHEDULER=off). */
+  status: 'running' | 'stopped';
   scheduler_timezone: string;
   jobs: SyncJobStatus[];
 }

@@ -48,6 +48,8 @@ export interface SimulatorControl {
   /** While paused, every gateway call for the environment fails with WarehouseUnavailableError. */
   setPaused(envId: string, paused: boolean): SimulatorStatus;
   isPaused(envId: string): boolean;
+  /** Every environment paused now (for /health). */
+  pausedEnvironments(): string[];
   status(envId: string): SimulatorStatus;
   /** Throws the same error a paused cluster gives, or returns when the environment is up. */
   assertAvailable(envId: string): void;
@@ -112,6 +114,7 @@ export function createSimulatorControl(options: SimulatorControlOptions): Simula
       return control.status(envId);
     },
     isPaused: (envId) => paused.has(envId),
+    pausedEnvironments: () => [...paused],
     status(envId) {
       const live = [...pins.keys()].map(livePin).filter((pin): pin is MetricPin => pin?.envId === envId);
       return { envId, paused: paused.has(envId), clusters: clustersOf(envId), pins: live };
