@@ -149,7 +149,7 @@ test('a config sent replaces the stored one whole: a header left out is gone', (
 });
 
 test('the updated channel is checked whole: a config for the kept type, and a new type needs its config', (t) => {
-  t.deepEqual(refusedFields(t, [created], { kind: 'UpdateChannel', channelId: id, config: { integration_key: 'K' } }), ['/config/severity_mapping']);
+  t.deepEqual(refusedFields(t, [created], { kind: 'UpdateChannel', channelId: id, config: { integration_key: 'KEY00000000000000000000000000032' } }), ['/config/severity_mapping']);
   t.deepEqual(refusedFields(t, [created], { kind: 'UpdateChannel', channelId: id, config: { webhook_url: 'https://hooks.example.com/x', channel_name: '#ops' } }), ['/config/integration_key', '/config/severity_mapping', '/config']);
   t.deepEqual(refusedFields(t, [created], { kind: 'UpdateChannel', channelId: id, type: 'email' }), ['/config']);
   deciderSpec(t, channelDecider).given([created]).when({ kind: 'UpdateChannel', channelId: id, type: 'pager', name: 'Same type' })
@@ -165,8 +165,8 @@ test('a webhook channel without a signing secret gets one on an update that leav
 });
 
 test('a pager severity_mapping may be partial (or empty); its values are Events API v2 severities and its keys the platform\'s, each refusal naming them', (t) => {
-  const parse = (severity_mapping: unknown) => channelConfigSchemas.pager.safeParse({ integration_key: 'K', severity_mapping });
-  t.deepEqual(parse({ high: 'critical' }).data, { integration_key: 'K', severity_mapping: { high: 'critical' } }, 'stored as sent: the default applies at delivery');
+  const parse = (severity_mapping: unknown) => channelConfigSchemas.pager.safeParse({ integration_key: 'KEY00000000000000000000000000032', severity_mapping });
+  t.deepEqual(parse({ high: 'critical' }).data, { integration_key: 'KEY00000000000000000000000000032', severity_mapping: { high: 'critical' } }, 'stored as sent: the default applies at delivery');
   t.true(parse({}).success);
   t.true(parse(pagerConfig.severity_mapping).success);
   const badValue = parse({ critical: 'sev1' }).error!.issues;
