@@ -6,10 +6,11 @@
  * last_result `success`, sync `running`, current_oncall.source `layer`/`override`, the channel
  * types, the record field types). The real platform on a random port, over real HTTP. The PUT
  * bodies are whole resources, so the test holds whether or not PUT accepts partial bodies.
- * README "Response shapes" lists the same endpoints and shapes.
+ * docs/response-shapes.md (the README's table of shapes) lists the same endpoints and shapes; the last test holds the two together.
  */
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { startAnthropicStandin, text, type AnthropicStandin } from './support/anthropic-standin.js';
 import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
 import { startTestApp, type ApiResponse, type Caller, type TestApp } from './support/test-app.js';
@@ -232,7 +233,7 @@ test('schedules: POST, GET, PUT, current-oncall answers schedule_id and current_
 const CHANNEL_CONFIGS = {
   chat: { webhook_url: 'https://chat.example/hooks/T1', channel_name: '#warehouse' },
   email: { recipients: ['dba@example.com'], subject_template: '[{{severity}}] {{rule_name}}' },
-  pager: { integration_key: 'R0UT1NGKEY', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } },
+  pager: { integration_key: 'R0UT1NGKEY0000000000000000000032', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } },
   webhook: { url: 'https://hooks.example/alerts', headers: { 'X-Token': 'abc' }, method: 'PUT' },
 } as const;
 
@@ -422,4 +423,19 @@ test('401 without a token, 403 with a valid token short of the permission; both 
   const forbidden = await post(viewer, '/users', { email: 'x@example.com', name: 'X', role_id: 'viewer', group_ids: [] });
   t.is(forbidden.status, 403);
   t.regex(forbidden.headers.get('content-type') ?? '', /application\/problem\+json/);
+});
+
+/** The endpoints the tests above check bare (SPEC.md names their top-level fields); every other one they check enveloped. */
+const CHECKED_BARE = [
+  'GET /api/v1/sync/status', 'POST /api/v1/sync/trigger', 'POST /ask', 'GET /warehouse/queries/slow',
+  'GET /warehouse/storage', 'GET /schedules/{id}/current-oncall', 'POST /notification-channels/{id}/test',
+];
+
+test('docs/response-shapes.md (the README\'s table of shapes) marks bare exactly the endpoints this contract checks bare, each with its SPEC.md line', (t) => {
+  const rows = readFileSync(new URL('../docs/response-shapes.md', import.meta.url), 'utf8').split('\n').filter((line) => line.startsWith('| `'));
+  t.true(rows.length >= 20, 'one row per SPEC.md endpoint group');
+  const bareRows = rows.filter((row) => row.split('|')[2]!.trim().startsWith('**bare**'));
+  const named = bareRows.map((row) => /^\| `([A-Z]+ [^`]+)`/.exec(row)?.[1]).sort();
+  t.deepEqual(named, [...CHECKED_BARE].sort());
+  for (const row of rows) t.regex(row.split('|')[3]!, /\d/, `a SPEC.md line for ${row.split('|')[1]!.trim()}`);
 });
