@@ -4,6 +4,7 @@
  * adapter waits them out within a per-invitation budget, in virtual time here.
  */
 import test from 'ava';
+import { rateLimitWaitMs } from '../src/gateways/identity/management-http.js';
 import { IdentityProviderError } from '../src/gateways/identity/port.js';
 import { adapter, invitee, recordingMailer, within } from './support/identity-fixtures.js';
 
@@ -61,3 +62,14 @@ test('the waits of one invitation share one budget', async (t) => {
   t.deepEqual(time.sleeps, [1000, 1000]);
 });
 
+
+test('the wait a 429 asks for: Retry-After (seconds or a date) first, then X-RateLimit-Reset, else none', (t) => {
+  const now = Date.parse('2026-11-24T12:00:00.000Z');
+  const headers = (entries: Record<string, string>) => new Headers(entries);
+  t.is(rateLimitWaitMs(headers({ 'retry-after': '2', 'x-ratelimit-reset': String(now / 1000 + 30) }), now), 2000);
+  t.is(rateLimitWaitMs(headers({ 'retry-after': 'Tue, 24 Nov 2026 12:00:03 GMT' }), now), 3000);
+  t.is(rateLimitWaitMs(headers({ 'x-ratelimit-reset': String(now / 1000 + 4) }), now), 4000);
+  t.is(rateLimitWaitMs(headers({ 'x-ratelimit-reset': String(now / 1000 - 4) }), now), 0, 'a reset already past');
+  t.is(rateLimitWaitMs(headers({ 'retry-after': 'soon', 'x-ratelimit-reset': 'later' }), now), undefined);
+  t.is(rateLimitWaitMs(headers({}), now), undefined);
+});
