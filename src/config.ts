@@ -141,6 +141,12 @@ const environmentSchema = z.object({
   IDP_MANAGEMENT_URL: optionalUrl,
   IDP_CLIENT_ID: z.string().min(1).optional(),
   IDP_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The Management API's identifier; default IDP_MANAGEMENT_URL + /api/v2/. A custom domain keeps the tenant's own. */
+  IDP_MANAGEMENT_AUDIENCE: z.url().regex(/\/api\/v2\/$/, 'must be the Management API identifier, https://{tenant}.auth0.com/api/v2/ (with the final slash)').optional(),
+  /** The database connection invited users are created in; default Username-Password-Authentication. */
+  IDP_CONNECTION: z.string().min(1).optional(),
+  /** The application invitees sign in to: its client_id goes on the password-change ticket. */
+  IDP_APPLICATION_CLIENT_ID: z.string().min(1).optional(),
   ...notificationVariables,
   ...syncVariables,
   ...assistantVariables,
@@ -199,7 +205,14 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     assistant: assistantConfig(env),
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET
-        ? { managementUrl: env.IDP_MANAGEMENT_URL, clientId: env.IDP_CLIENT_ID, clientSecret: env.IDP_CLIENT_SECRET }
+        ? {
+            managementUrl: env.IDP_MANAGEMENT_URL,
+            clientId: env.IDP_CLIENT_ID,
+            clientSecret: env.IDP_CLIENT_SECRET,
+            audience: env.IDP_MANAGEMENT_AUDIENCE ?? `${env.IDP_MANAGEMENT_URL.replace(/\/$/, '')}/api/v2/`,
+            connection: env.IDP_CONNECTION ?? 'Username-Password-Authentication',
+            ...(env.IDP_APPLICATION_CLIENT_ID ? { applicationClientId: env.IDP_APPLICATION_CLIENT_ID } : {}),
+          }
         : undefined,
   };
 }
@@ -262,6 +275,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const idpMissing = idp.filter((name) => !parsed.data[name]);
   if (idpMissing.length > 0 && idpMissing.length < idp.length) {
     throw new ConfigError(`invalid configuration: ${idpMissing.join(', ')}: required when any of ${idp.join(', ')} is set`);
+  }
+  const idpExtra = (['IDP_MANAGEMENT_AUDIENCE', 'IDP_CONNECTION', 'IDP_APPLICATION_CLIENT_ID'] as const).find((name) => parsed.data[name] !== undefined);
+  if (idpExtra && idpMissing.length > 0) {
+    throw new ConfigError(`invalid configuration: ${idpMissing.join(', ')}: required when ${idpExtra} is set`);
   }
   const data = parsed.data as Record<string, unknown>;
   for (const group of ALL_OR_NONE) {

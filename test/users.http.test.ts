@@ -131,7 +131,7 @@ test('the invitation goes through the management API and is recorded as UserInvi
   const email = uniqueEmail('invited');
   const user = await createUser(owner, { email, name: 'Ivy Invited' });
   t.is(user.invitation_status, 'sent');
-  const providerUser = idp.users.get(email)!;
+  const providerUser = idp.databaseUser(email)!;
   t.like(providerUser, { email, name: 'Ivy Invited', app_metadata: { tenant_id: owner.tenantId, user_id: user.id } });
   const invited = (await app.platform.eventStore.readStream(`user-${user.id}`)).find((e) => e.type === 'UserInvited')!;
   t.deepEqual(invited.data, { userId: user.id, provider: 'management-api', reference: providerUser.user_id });
