@@ -80,6 +80,7 @@ const defaultsSchema = z.object({ permissions: permissionGrants, updated_at: ins
 
 const users = 'Users';
 const roles = 'Roles and groups';
+// Membership changes are written to the user's stream, so they carry no ETag of the group.
 const envelope = (data: z.ZodType, description: string, extra: { status?: 200 | 201; etag?: boolean; list?: boolean } = {}) =>
   ({ kind: 'envelope', status: extra.status ?? 200, description, data, etag: extra.etag, list: extra.list, location: extra.status === 201 }) as const;
 const userQuery = {
@@ -125,8 +126,8 @@ export const iamOperations: OperationDoc[] = [
   { method: 'get', path: '/groups/:id', tag: roles, summary: 'Get a group', response: envelope(groupSchema, 'The group', { etag: true }) },
   { method: 'put', path: '/groups/:id', tag: roles, summary: 'Replace a group', body: grantHolderBody, ifMatch: true, response: envelope(groupSchema, 'The group', { etag: true }) },
   { method: 'delete', path: '/groups/:id', tag: roles, summary: 'Delete a group', ifMatch: true, problems: { 409: 'Stale If-Match, or the group has members' }, response: envelope(deletedSchema, 'Deleted') },
-  { method: 'put', path: '/groups/:id/members/:user_id', tag: roles, summary: 'Add a user to a group', response: envelope(groupSchema, 'The group', { etag: true }) },
-  { method: 'delete', path: '/groups/:id/members/:user_id', tag: roles, summary: 'Remove a user from a group', response: envelope(groupSchema, 'The group', { etag: true }) },
+  { method: 'put', path: '/groups/:id/members/:user_id', tag: roles, summary: 'Add a user to a group', response: envelope(groupSchema, 'The group', { etag: false }) },
+  { method: 'delete', path: '/groups/:id/members/:user_id', tag: roles, summary: 'Remove a user from a group', response: envelope(groupSchema, 'The group', { etag: false }) },
 
   { method: 'get', path: '/tenant/permission-defaults', tag: roles, summary: 'The tenant\'s default permissions', response: envelope(defaultsSchema, 'The defaults', { etag: true }) },
   {
