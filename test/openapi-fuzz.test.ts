@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { startPlatform, type RunningPlatform } from '../src/platform.js';
+import { startAnthropicStandin, text, type AnthropicStandin } from './support/anthropic-standin.js';
 import { casesFor, type FuzzCase, type Operation } from './support/openapi-fuzz/cases.js';
 import { documentChecker, send, type Finding } from './support/openapi-fuzz/check.js';
 import { createFixtures, type Fixtures } from './support/openapi-fuzz/fixtures.js';
@@ -24,13 +25,20 @@ const SEED = 20261124;
 const BASE_URL = 'http://localhost:3000';
 
 let platform: RunningPlatform;
+let model: AnthropicStandin;
 test.before(async () => {
+  // A model that answers at once, so /ask's answers are judged too (not only its 503 without a model).
+  model = await startAnthropicStandin(() => ({ content: [text('The **queue** is long.')], stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 7 } }));
   // The built-in identity provider, so /oauth/token and the JWKS are served (and fuzzed) too.
   platform = await startPlatform(loadConfig({
     PORT: '0', HOST: '127.0.0.1', BASE_URL, DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-fuzz-')), LOG_LEVEL: 'silent', SYNC_SCHEDULER: 'off',
+    ANTHROPIC_API_KEY: 'sk-fuzz', ANTHROPIC_BASE_URL: model.url,
   }));
 });
-test.after.always(async () => platform?.stop());
+test.after.always(async () => {
+  await platform?.stop();
+  await model?.close();
+});
 
 /** Deletions last (and the resources others reference after those that reference them), so the other operations find their resources. */
 function order(operations: Operation[]): Operation[] {
@@ -63,6 +71,7 @@ test('every operation of the document answers only what the document allows', as
   const findings: Finding[] = [];
   let sent = 0;
   let maxCases = 0;
+  const unaccepted: string[] = [];
 
   for (const op of order(operations)) {
     const name = `${op.method.toUpperCase()} ${op.path}`;
@@ -92,6 +101,7 @@ test('every operation of the document answers only what the document allows', as
         findings.push({ operation: name, request: `[${fuzzCase.name}] ${request.summary}`, status: 'no answer', reason: String((error as Error).cause ?? error) });
       }
     }
+    if (successes === 0) unaccepted.push(name);
     const announced = checker.announcesEtag(op);
     if (announced.length > 0 && successes > 0 && etagStatuses.size === 0) findings.push({ operation: name, request: `all ${successes} successful cases`, status: announced.join(', '), reason: 'the document announces an ETag that no answer carried' });
   }
@@ -99,6 +109,8 @@ test('every operation of the document answers only what the document allows', as
   const health = await send(`${platform.url}/health`, 'get', { headers: {} });
   if (health.status !== 200) findings.push({ operation: 'GET /health', request: 'after the fuzz', status: health.status, reason: JSON.stringify(health.body).slice(0, 400) });
   t.log(`${operations.length} operations, ${sent} requests (at most ${maxCases} per operation), ${Math.round((Date.now() - started) / 1000)} s`);
+  // Not a failure: an operation no valid request reached (its example body is missing, or its resource is gone).
+  if (unaccepted.length > 0) t.log(`no 2xx for ${unaccepted.length} operations: ${unaccepted.join('; ')}`);
   if (findings.length > 0) {
     t.log(`${findings.length} findings:\n${findings.map((f) => `- ${f.operation} → ${f.status}: ${f.reason}\n    ${f.request}`).join('\n')}`);
   }

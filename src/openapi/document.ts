@@ -85,6 +85,14 @@ function problems(route: ServedRoute, doc: OperationDoc): Record<string, unknown
   );
 }
 
+/**
+ * A command on a resource (its id in the path, or one it creates, or one it changes with If-Match)
+ * answers with the stream revision it wrote (src/http/command-context.ts); the other POSTs (/ask,
+ * the simulator, the sync trigger) write no resource stream. An entry's `etag` overrides this.
+ */
+const writesResource = (route: ServedRoute, doc: OperationDoc) =>
+  route.method !== 'get' && route.mount !== 'public' && (pathParameterNames(route.path).length > 0 || doc.ifMatch === true || (doc.response.kind === 'envelope' && doc.response.status === 201));
+
 function success(route: ServedRoute, doc: OperationDoc): Record<string, unknown> {
   const answer = doc.response;
   const headers: Record<string, unknown> = { 'X-Request-Id': ref('#/components/headers/X-Request-Id') };
@@ -98,8 +106,7 @@ function success(route: ServedRoute, doc: OperationDoc): Record<string, unknown>
     if (answer.conditional) answers[304] = { description: 'Not modified: the `If-None-Match` sent is the current ETag', headers: { 'X-Request-Id': headers['X-Request-Id'], ETag: headers.ETag } };
     return answers;
   }
-  // A command's answer carries the stream revision it wrote (src/http/command-context.ts), unless its entry says not.
-  if (answer.etag ?? (route.method !== 'get' && route.mount !== 'public')) headers.ETag = ref('#/components/headers/ETag');
+  if (answer.etag ?? writesResource(route, doc)) headers.ETag = ref('#/components/headers/ETag');
   if (answer.location) headers.Location = ref('#/components/headers/Location');
   if (route.method !== 'get' && route.mount !== 'public') headers['X-Read-Model-Pending'] = ref('#/components/headers/X-Read-Model-Pending');
   const data = jsonSchemaOf(answer.data, 'output');

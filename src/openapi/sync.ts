@@ -64,7 +64,7 @@ export const syncOperations: OperationDoc[] = [
   {
     method: 'delete', path: '/sync/history', tag, summary: 'Purge sync history older than some days',
     query: { older_than_days: z.coerce.number().int().min(1).meta({ description: 'required: whole days' }) },
-    response: { kind: 'envelope', status: 200, etag: false, description: 'How many runs were removed', data: z.object({ removed: z.number().int(), older_than_days: z.number().int(), before: instant }) },
+    response: { kind: 'envelope', status: 200, description: 'How many runs were removed', data: z.object({ removed: z.number().int(), older_than_days: z.number().int(), before: instant }) },
   },
   {
     method: 'get', path: '/sync/stream', tag, summary: 'Live sync status',
@@ -77,7 +77,7 @@ export const syncOperations: OperationDoc[] = [
     method: 'post', path: '/sync/trigger', tag, summary: 'Run one job (`job_id`) or every job now', body: triggerBodySchema, bodyOptional: true,
     problems: { 404: 'No such sync job (`job_id`)', 409: 'The named job cannot start (running or paused)' },
     response: {
-      kind: 'envelope', status: 202, alsoStatus: 200, etag: false, description: '202 when a job started, 200 when none could',
+      kind: 'envelope', status: 202, alsoStatus: 200, description: '202 when a job started, 200 when none could',
       data: z.object({ success: z.boolean(), triggered_jobs: z.array(jobId), message: z.string() }),
     },
   },

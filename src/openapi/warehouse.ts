@@ -76,10 +76,10 @@ export const warehouseOperations: OperationDoc[] = [
   {
     method: 'post', path: '/simulator/metrics', tag: 'Simulator', summary: 'Pin a metric of the simulated warehouse for a while', body: pinBodySchema,
     problems: { 400: 'Invalid body, unknown metric (`known_metrics`) or unknown cluster' },
-    response: { kind: 'envelope', status: 200, etag: false, description: 'The pin', data: z.object({ env_id: z.string(), cluster_id: z.string().nullable().meta({ description: 'null: every cluster of the environment' }), metric: z.string(), value: z.number(), expires_at: instant }) },
+    response: { kind: 'envelope', status: 200, description: 'The pin', data: z.object({ env_id: z.string(), cluster_id: z.string().nullable().meta({ description: 'null: every cluster of the environment' }), metric: z.string(), value: z.number(), expires_at: instant }) },
   },
   {
     method: 'post', path: '/simulator/cluster', tag: 'Simulator', summary: 'Pause or resume the simulated cluster', body: clusterBodySchema,
-    response: { kind: 'envelope', status: 200, etag: false, description: 'The simulated environment', data: z.object({ env_id: z.string(), paused: z.boolean(), clusters: z.array(z.string()) }) },
+    response: { kind: 'envelope', status: 200, description: 'The simulated environment', data: z.object({ env_id: z.string(), paused: z.boolean(), clusters: z.array(z.string()) }) },
   },
 ];

@@ -55,6 +55,7 @@ function bodyCases(schema: Schema, example: Record<string, unknown>, random: Ran
     if (typeof wrong !== 'symbol') add(`wrong type for ${name}`, withField(name, wrong));
   }
   for (const name of properties.filter((name) => !(schema.properties[name].type ?? []).includes?.('null')).slice(0, 2)) add(`null ${name}`, withField(name, null));
+  add('empty object', {});
   add('unknown field', withField(`unknown_${random.int(0, 999)}`, 'surprise'));
   const text = propertyOfType(schema, ['string']) ?? properties[0] ?? 'field';
   add(`100k-char ${text}`, withField(text, 'x'.repeat(100_000)));
@@ -116,7 +117,9 @@ export function casesFor(op: Operation, example: Record<string, unknown> | undef
   // Valid: generated from the schemas, then the example (last: it may delete or change the resource).
   const valid: FuzzCase[] = [];
   for (let i = 0; i < 3; i++) {
-    const query = Object.fromEntries(queries.filter(() => random.chance(0.4)).map((p) => [p.name, String(validValue(p.schema ?? { type: 'string' }, random))]));
+    // The first without parameters; a cursor is opaque (only a page's next_cursor is valid), a ticket one-use.
+    const query = Object.fromEntries(queries.filter((p) => i > 0 && !['cursor', 'ticket', 'last_event_id'].includes(p.name) && random.chance(0.4))
+      .map((p) => [p.name, String(validValue(p.schema ?? { type: 'string' }, random))]));
     if (body) {
       const json = validValue(body.schema, random);
       valid.push({ name: `generated body #${i + 1}`, query, body: body.type === 'application/json' ? jsonBody(json) : { text: new URLSearchParams(json as Record<string, string>).toString(), type: body.type }, json, invalid: false });

@@ -47,16 +47,19 @@ export async function createFixtures(platform: RunningPlatform, audience: string
   const schedule = await call('POST', '/schedules', scheduleBody());
   const overrideBody = () => ({ user_id: user.id, start: '2030-01-01T09:00:00', end: '2030-01-02T09:00:00', reason: 'swap' });
   const withOverride = await call('POST', `/schedules/${schedule.id}/overrides`, overrideBody());
-  const policyBody = () => ({
+  const policyBody = (target = { channel, schedule }) => ({
     name: `fuzz policy ${unique()}`,
     stages: [
-      { stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] },
-      { stage_order: 2, delay_minutes: 5, targets: [{ type: 'schedule', id: schedule.id, channels: ['email'] }, { type: 'user', id: user.id, channels: ['email', 'chat'] }] },
+      { stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: target.channel.id }] },
+      { stage_order: 2, delay_minutes: 5, targets: [{ type: 'schedule', id: target.schedule.id, channels: ['email'] }, { type: 'user', id: user.id, channels: ['email', 'chat'] }] },
     ],
   });
   const policy = await call('POST', '/escalation-policies', policyBody());
-  const ruleBody = () => ({ name: `fuzz rule ${unique()}`, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.id });
+  const ruleBody = (target = policy) => ({ name: `fuzz rule ${unique()}`, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: target.id });
   const rule = await call('POST', '/alert-rules', ruleBody());
+  // What the fuzzed creates and replaces reference instead, so that the deletions at the end find the fixtures unreferenced.
+  const spare = { channel: await call('POST', '/notification-channels', channelBody()), schedule: await call('POST', '/schedules', scheduleBody()) };
+  const sparePolicy = await call('POST', '/escalation-policies', policyBody(spare));
   await call('POST', '/simulator/metrics', { metric: 'queue_time_seconds', value: 95, duration_seconds: 3600 });
   await platform.evaluator.tick();
   let incidentId = '';
@@ -92,10 +95,10 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'post /schedules': scheduleBody,
     'put /schedules/{id}': scheduleBody,
     'post /schedules/{id}/overrides': overrideBody,
-    'post /escalation-policies': policyBody,
-    'put /escalation-policies/{id}': policyBody,
-    'post /alert-rules': ruleBody,
-    'put /alert-rules/{id}': ruleBody,
+    'post /escalation-policies': () => policyBody(spare),
+    'put /escalation-policies/{id}': () => policyBody(spare),
+    'post /alert-rules': () => ruleBody(sparePolicy),
+    'put /alert-rules/{id}': () => ruleBody(sparePolicy),
     'patch /alert-rules/{id}': () => ({ threshold: 40 }),
     'post /incidents/{id}/acknowledge': () => ({}),
     'post /incidents/{id}/resolve': () => ({ note: 'fuzzed' }),
