@@ -122,3 +122,30 @@ function requestTypeOf(op: Operation): string {
   const content = op.operation.requestBody?.content ?? {};
   return content['application/json'] ? 'application/json' : Object.keys(content)[0] ?? 'application/json';
 }
+
+test('the judge reports each kind of finding it looks for', (t) => {
+  const checker = documentChecker({ components: { schemas: {} } });
+  const op: Operation = {
+    method: 'post', path: '/things',
+    operation: {
+      requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false } } } },
+      responses: {
+        201: { headers: {}, content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } } },
+        400: { content: { 'application/problem+json': { schema: { type: 'object' } } } },
+      },
+    },
+  };
+  const answer = (status: number, contentType: string, body: unknown, etag?: string) =>
+    ({ status, contentType, body, text: JSON.stringify(body), headers: new Headers(etag ? { etag } : {}) });
+  const valid: FuzzCase = { name: 'valid', invalid: false };
+  t.deepEqual(checker.judge(op, valid, answer(201, 'application/json', { id: 'a' })), []);
+  t.deepEqual(checker.judge(op, valid, answer(400, 'application/problem+json', {})), []);
+  t.regex(checker.judge(op, valid, answer(500, 'application/problem+json', {})).join(), /server error/);
+  t.regex(checker.judge(op, valid, answer(409, 'application/problem+json', {})).join(), /status 409 is not documented/);
+  t.regex(checker.judge(op, valid, answer(201, 'text/plain', 'x')).join(), /content type text\/plain is not documented/);
+  t.regex(checker.judge(op, valid, answer(201, 'application/json', { id: 7 })).join(), /does not match the documented schema/);
+  t.regex(checker.judge(op, valid, answer(201, 'application/json', { id: 'a' }, '"1"')).join(), /ETag the document does not announce/);
+  t.regex(checker.judge(op, { name: 'invalid', invalid: true }, answer(201, 'application/json', { id: 'a' })).join(), /calls invalid was accepted/);
+  t.false(checker.requestIsValid(op, { name: 'x', extra: 1 }).valid);
+  t.true(checker.requestIsValid(op, { name: 'x' }).valid);
+});
