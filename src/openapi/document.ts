@@ -101,7 +101,7 @@ function success(route: ServedRoute, doc: OperationDoc): Record<string, unknown>
   }
   if (answer.kind === 'raw') {
     const content = { [answer.contentType]: { schema: answer.schema ? jsonSchemaOf(answer.schema, 'output') : { type: 'string' } } };
-    if (answer.conditional) headers.ETag = ref('#/components/headers/ETag');
+    if (answer.conditional || answer.etag) headers.ETag = ref('#/components/headers/ETag');
     const answers: Record<string, unknown> = Object.fromEntries([answer.status, answer.alsoStatus].filter((s) => s !== undefined).map((status) => [status, { description: answer.description, headers, content }]));
     if (answer.conditional) answers[304] = { description: 'Not modified: the `If-None-Match` sent is the current ETag', headers: { 'X-Request-Id': headers['X-Request-Id'], ETag: headers.ETag } };
     return answers;

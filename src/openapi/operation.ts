@@ -48,5 +48,8 @@ export type SuccessDoc =
   | { kind: 'envelope'; status: 200 | 201 | 202; description: string; data: z.ZodType; list?: boolean; etag?: boolean; location?: boolean; alsoStatus?: 200 | 201 | 202 }
   /** A server-sent event stream. */
   | { kind: 'event-stream'; description: string; events: string }
-  /** A body that is not the envelope (health, the identity provider, this document); `conditional`: an ETag, and 304 for a matching If-None-Match. */
-  | { kind: 'raw'; status: 200; description: string; contentType: string; schema?: z.ZodType; alsoStatus?: 503; conditional?: boolean };
+  /**
+   * A body that is not the envelope (health, the identity provider, this document). `etag`: the answer
+   * carries one (a command's revision); `conditional`: an ETag, and 304 for a matching If-None-Match.
+   */
+  | { kind: 'raw'; status: 200; description: string; contentType: string; schema?: z.ZodType; alsoStatus?: 503; conditional?: boolean; etag?: boolean };
