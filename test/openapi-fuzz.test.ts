@@ -49,10 +49,14 @@ function order(operations: Operation[]): Operation[] {
 }
 
 function requestOf(op: Operation, fuzzCase: FuzzCase, fixtures: Fixtures): { url: string; headers: Record<string, string>; body?: string; summary: string } {
-  const path = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encodeURIComponent(fuzzCase.pathValues?.[name] ?? fixtures.pathValue(op.path, name)));
-  const query = new URLSearchParams(fuzzCase.query ?? {}).toString();
+  const path = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
+    const value = fuzzCase.pathValues?.[name];
+    if (value !== undefined && fuzzCase.encoded) return value;
+    return encodeURIComponent(value ?? fixtures.pathValue(op.path, name));
+  });
+  const query = fuzzCase.rawQuery ?? new URLSearchParams(fuzzCase.query ?? {}).toString();
   const headers: Record<string, string> = { ...fuzzCase.headers };
-  if (!fuzzCase.noToken) headers.authorization = `Bearer ${fixtures.token}`;
+  if (!fuzzCase.noToken) headers.authorization ??= `Bearer ${fixtures.token}`;
   if (fuzzCase.body) headers['content-type'] = fuzzCase.body.type;
   const target = `${path}${query ? `?${query}` : ''}`;
   const bodyNote = fuzzCase.body ? ` body(${fuzzCase.body.type}, ${fuzzCase.body.text.length} chars): ${fuzzCase.body.text.slice(0, 120)}` : '';

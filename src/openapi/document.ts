@@ -196,6 +196,7 @@ export function openApiDocument(options: DocumentOptions) {
       description: [
         'Successes are `{ "success": true, "data": … }`; lists add `page: { limit, next_cursor }` — ask for the next page with `?cursor=<next_cursor>`.',
         'Errors are `application/problem+json`. Every response carries `X-Request-Id`.',
+        'A request whose line and headers exceed 16 KiB (a very long query string) is answered `431 Request Header Fields Too Large` by Node\'s HTTP parser, with no body, before any route sees it; bodies are limited to 1 MiB (413).',
         'Every route under `/api/v1` takes a bearer JWT (RS256) from the identity provider; the permission each operation requires is in its description and in `x-required-permission`.',
       ].join('\n\n'),
     },

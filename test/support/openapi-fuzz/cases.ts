@@ -11,9 +11,12 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface FuzzCase {
   name: string;
-  /** Path parameter values by name (default: the resource the fuzzer created). */
+  /** Path parameter values by name (default: the resource the fuzzer created); `encoded`: sent as they are. */
   pathValues?: Record<string, string>;
+  encoded?: boolean;
   query?: Record<string, string>;
+  /** A query string sent as it is (percent-encoding included). */
+  rawQuery?: string;
   headers?: Record<string, string>;
   /** Raw body text and its content type. */
   body?: { text: string; type: string };
@@ -95,10 +98,15 @@ export function casesFor(op: Operation, example: Record<string, unknown> | undef
   const cases: FuzzCase[] = [];
 
   // Invalid first: a valid DELETE would leave the later cases nothing to break.
-  if (!isPublic) cases.push({ name: 'no token', noToken: true, invalid: true });
+  if (!isPublic) {
+    cases.push({ name: 'no token', noToken: true, invalid: true });
+    cases.push({ name: 'malformed token', headers: { authorization: 'Bearer not.a.jwt' }, invalid: true });
+  }
   for (const name of pathNames) {
     cases.push({ name: `non-UUID ${name}`, pathValues: { [name]: 'not-a-uuid' }, invalid: true });
     cases.push({ name: `unknown ${name}`, pathValues: { [name]: randomUUID() }, invalid: true });
+    cases.push({ name: `NUL byte in ${name}`, pathValues: { [name]: 'a%00b' }, encoded: true, invalid: true });
+    cases.push({ name: `invalid UTF-8 in ${name}`, pathValues: { [name]: '%ED%A0%80%FF' }, encoded: true, invalid: true });
   }
   if (ifMatch) {
     cases.push({ name: 'stale If-Match', headers: { 'if-match': '"999999"' }, invalid: true, ...(body && example ? { body: jsonBody(example), json: example } : {}) });
@@ -107,7 +115,14 @@ export function casesFor(op: Operation, example: Record<string, unknown> | undef
   for (const parameter of queries) {
     for (const value of invalidQueryValues(parameter.schema ?? {})) cases.push({ name: `query ${parameter.name}=${value}`, query: { [parameter.name]: value }, invalid: true });
   }
-  if (queries.length > 0) cases.push({ name: 'unknown query parameter', query: { fuzz_unknown: '1' }, invalid: true });
+  if (queries.length > 0) {
+    cases.push({ name: 'unknown query parameter', query: { fuzz_unknown: '1' }, invalid: true });
+    const first = queries[0]!.name as string;
+    // Not invalid for every parameter (a ticket is any string, and ignored beside a token): judged for crashes and statuses only.
+    cases.push({ name: `broken percent-encoding in ${first}`, rawQuery: `${first}=%E0%A4%A&${first}=%`, invalid: false });
+    // Long, but within Node's 16 KiB for the request line and headers (beyond it Node answers 431 itself, as the document's description says).
+    cases.push({ name: `8k-char ${first}`, query: { [first]: 'x'.repeat(8_000) }, invalid: false });
+  }
   if (body && body.schema.type === 'object') cases.push(...bodyCases(body.schema, example ?? (validValue(body.schema, random) as Record<string, unknown>), random));
   if (method === 'delete') {
     cases.push({ name: 'DELETE with malformed JSON body', body: { text: '{oops', type: 'application/json' }, invalid: true });
