@@ -121,6 +121,7 @@ test('every operation of the document answers only what the document allows', as
     t.log(`${findings.length} findings:\n${findings.map((f) => `- ${f.operation} → ${f.status}: ${f.reason}\n    ${f.request}`).join('\n')}`);
   }
   t.true(operations.length > 120, 'every operation of the document');
+  t.true(maxCases <= 40, 'bounded: at most 40 cases per operation');
   t.is(findings.length, 0, 'findings (listed in the log above)');
 });
 
