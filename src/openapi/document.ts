@@ -11,6 +11,7 @@ import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 import type { OperationDoc, ProblemStatus } from './operation.js';
 import { openApiPath, pathParameterNames, type ServedRoute } from './route-table.js';
 import { pageQuery, pageSchema, problemSchema } from './shared-schemas.js';
+import { TAG_DESCRIPTIONS } from './tags.js';
 
 export interface DocumentOptions {
   routes: ServedRoute[];
@@ -21,23 +22,6 @@ export interface DocumentOptions {
   /** The configured public address (BASE_URL, the tokens' audience): the document's server, so a saved copy still names it. */
   baseUrl?: string;
 }
-
-/** What each tag groups (the reference page shows it above the tag's operations). */
-const TAG_DESCRIPTIONS: Record<string, string> = {
-  Platform: 'Health, metrics, this document, the built-in identity provider and stream tickets.',
-  Dashboard: 'The web dashboard\'s page and static files (no token: its API calls carry one).',
-  'Notification channels': 'Where alerts are delivered: webhook, email, chat, SMS and pager channels.',
-  Users: 'The tenant\'s users, their invitations and permission overrides, and `/me`.',
-  'Roles and groups': 'Roles, groups and the tenant\'s default permissions.',
-  'On-call schedules': 'Rotations, overrides and who is on call.',
-  Escalation: 'Escalation policies and the escalations pending now.',
-  'Warehouse health': 'Live health of the warehouse of the token\'s environment.',
-  Simulator: 'Steering the simulated warehouse (development and tests).',
-  'Alert rules': 'Rules on warehouse metrics and their evaluation history.',
-  Incidents: 'Incidents raised by alert rules: acknowledge, resolve, notes, history and the live feed.',
-  'Data sync': 'The sync jobs copying warehouse data into the relational store.',
-  'Analytics assistant': 'The tool-using assistant answering questions about the warehouse.',
-};
 
 const PROBLEM_TITLES: Record<ProblemStatus, string> = {
   400: 'Invalid body, query parameter or If-Match (`errors` lists each offending field with a JSON pointer)',
@@ -61,6 +45,7 @@ function forbidden(permission: string, doc: OperationDoc): string {
   const also = (doc.conditionalPermissions ?? []).map((extra) => ` (and \`${extra.permission}\` ${extra.when})`).join('');
   return `The token lacks \`${permission}\`${also} (the detail names it)`;
 }
+
 const ref = (to: string) => ({ $ref: to });
 
 function problems(route: ServedRoute, doc: OperationDoc): Record<string, unknown> {
