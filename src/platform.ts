@@ -172,7 +172,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   }
   // Built on first request from the routers as served (they exist once createApp has run).
   let apiDocument: unknown;
-  publicRoutes.push(apiReferenceRoutes({ document: () => (apiDocument ??= platformApiDocument({ public: publicRoutes, api: routers }, embedded).document) }));
+  publicRoutes.push(apiReferenceRoutes({ document: () => (apiDocument ??= platformApiDocument({ public: publicRoutes, api: routers }, embedded, config.baseUrl).document) }));
 
   const iamStamps = iamChangeStamps();
   const warehouse = await composeWarehouse(config, now);

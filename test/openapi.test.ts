@@ -35,10 +35,6 @@ test.after.always(async () => platform?.stop());
 /** Served on purpose without an entry of their own (method in capitals, the path as the router has it), with the reason. */
 const EXCLUDED: Record<string, string> = {
   'GET /docs/:asset': 'the static files of the reference page (Swagger UI\'s script and stylesheet), not an API',
-  'GET /': 'the dashboard\'s HTML page, not an API',
-  'GET /dashboard/app.js': 'the dashboard\'s script bundle, not an API',
-  'GET /dashboard/app.css': 'the dashboard\'s stylesheet, not an API',
-  'GET /dashboard/config.json': 'the dashboard\'s static settings (token audience, identity provider kind), not an API',
 };
 const toOpenApi = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -170,4 +166,57 @@ test('the built-in identity provider answers as documented', async (t) => {
   t.true(ajv.validate(document.paths['/oauth/token'].post.responses['401'].content['application/json'].schema, await refused.json()), ajv.errorsText());
   const keys = await fetch(`${platform.url}/.well-known/jwks.json`);
   t.true(ajv.validate(document.paths['/.well-known/jwks.json'].get.responses['200'].content['application/json'].schema, await keys.json()), ajv.errorsText());
+});
+
+test('the document states the rules the routes check: escalation targets and stages, permission names, PATCH with a field', (t) => {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  const body = (path: string, method: string) => document.paths[path][method].requestBody.content['application/json'].schema;
+  const policy = ajv.compile(body('/api/v1/escalation-policies', 'post'));
+  const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+  const stage = (order: number, delay: number, targets: unknown[]) => ({ stage_order: order, delay_minutes: delay, targets });
+  const accepts = (stages: unknown[]) => policy({ name: 'ops', stages });
+  t.true(accepts([stage(1, 0, [{ type: 'channel', id }]), stage(2, 5, [{ type: 'user', id, channels: ['email'] }])]), ajv.errorsText(policy.errors));
+  t.false(accepts([stage(1, 0, [{ type: 'user', id }])]), 'a user target needs channels');
+  t.false(accepts([stage(1, 0, [{ type: 'schedule', id, channels: [] }])]), 'a schedule target needs at least one channel');
+  t.false(accepts([stage(1, 0, [{ type: 'channel', id, channels: ['sms'] }])]), 'a channel target takes none');
+  t.false(accepts([stage(1, 5, [{ type: 'channel', id }])]), 'the first stage fires at once');
+  t.false(accepts([stage(1, 0, [{ type: 'channel', id }]), stage(2, 0, [{ type: 'channel', id }])]), 'a later stage waits');
+
+  const overrides = ajv.compile(body('/api/v1/users/{id}/permission-overrides', 'put'));
+  t.true(overrides({ permissions: { 'audit:read': 'allow', 'alerts:write': 'deny' } }), ajv.errorsText(overrides.errors));
+  t.false(overrides({ permissions: { 'audit:reed': 'allow' } }), 'an unknown permission name');
+  t.false(overrides({ permissions: { 'audit:read': 'maybe' } }), 'neither allow nor deny');
+  t.is(body('/api/v1/roles', 'post').properties.permissions.propertyNames.enum.length, document.paths['/api/v1/roles'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.permissions.propertyNames.enum.length);
+
+  t.false(ajv.validate(body('/api/v1/users/{id}', 'patch'), {}), 'a PATCH of a user names a field');
+  t.true(ajv.validate(body('/api/v1/users/{id}', 'patch'), { name: 'x' }));
+});
+
+test('the document lists the answers the server gives: DELETE\'s 400 and 413, the trigger\'s 404, the token endpoint\'s 413, ETags only where sent', (t) => {
+  const deletes = Object.entries(document.paths).flatMap(([path, methods]: [string, any]) => (methods.delete ? [[path, methods.delete]] : [])) as [string, any][];
+  t.true(deletes.length >= 15);
+  for (const [path, operation] of deletes) {
+    t.truthy(operation.responses['400']?.content['application/problem+json'], `DELETE ${path}: 400`);
+    t.truthy(operation.responses['413']?.content['application/problem+json'], `DELETE ${path}: 413`);
+  }
+  t.truthy(document.paths['/api/v1/sync/trigger'].post.responses['404']);
+  t.truthy(document.paths['/oauth/token'].post.responses['413'].content['application/problem+json']);
+  t.is(document.paths['/openapi.json'].get.responses['200'].content['application/json'].schema.type, 'object');
+  const etag = (path: string, method: string, status = '200') => Boolean(document.paths[path][method].responses[status].headers.ETag);
+  for (const [path, method, status] of [
+    ['/api/v1/simulator/metrics', 'post'], ['/api/v1/simulator/cluster', 'post'], ['/api/v1/stream-tickets', 'post', '201'], ['/api/v1/sync/trigger', 'post', '202'],
+    ['/api/v1/sync/jobs/{job_id}/pause', 'post'], ['/api/v1/sync/jobs/{job_id}/resume', 'post'], ['/api/v1/sync/history', 'delete'],
+    ['/api/v1/groups/{id}/members/{user_id}', 'put'], ['/api/v1/groups/{id}/members/{user_id}', 'delete'], ['/api/v1/ask', 'post'],
+  ] as const) t.false(etag(path, method, status), `${method} ${path}: no ETag`);
+  t.true(etag('/api/v1/alert-rules/{id}', 'put') && etag('/api/v1/users', 'post', '201') && etag('/api/v1/incidents/{id}/acknowledge', 'post'));
+});
+
+test('the document names its server, the permission as_of needs, and the dashboard routes', (t) => {
+  t.deepEqual(document.servers.map((server: any) => server.url), ['http://localhost:3000', '/']);
+  const incident = document.paths['/api/v1/incidents/{id}'].get;
+  t.deepEqual(incident['x-conditional-permissions'], [{ permission: 'audit:read', when: 'with `as_of`' }]);
+  t.regex(incident.responses['403'].description, /audit:read/);
+  for (const path of ['/', '/dashboard/app.js', '/dashboard/app.css', '/dashboard/config.json']) t.deepEqual(document.paths[path]?.get?.security, [], path);
+  t.truthy(document.paths['/'].get.responses['304']);
+  t.true(document.tags.every((tag: any) => typeof tag.description === 'string'), 'every tag is described');
 });

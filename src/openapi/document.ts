@@ -11,6 +11,7 @@ import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 import type { OperationDoc, ProblemStatus } from './operation.js';
 import { openApiPath, pathParameterNames, type ServedRoute } from './route-table.js';
 import { pageQuery, pageSchema, problemSchema } from './shared-schemas.js';
+import { TAG_DESCRIPTIONS } from './tags.js';
 
 export interface DocumentOptions {
   routes: ServedRoute[];
@@ -18,10 +19,12 @@ export interface DocumentOptions {
   version: string;
   /** The built-in identity provider serves /oauth/token (client-credentials flow). */
   embeddedIdp: boolean;
+  /** The configured public address (BASE_URL, the tokens' audience): the document's server, so a saved copy still names it. */
+  baseUrl?: string;
 }
 
 const PROBLEM_TITLES: Record<ProblemStatus, string> = {
-  400: 'Invalid body or query parameter (`errors` lists each offending field with a JSON pointer)',
+  400: 'Invalid body, query parameter or If-Match (`errors` lists each offending field with a JSON pointer)',
   401: 'Token missing or invalid (`WWW-Authenticate: Bearer` names the failed check)',
   403: 'The token lacks the permission (the detail names it)',
   404: 'No such resource in the token\'s tenant (another tenant\'s resources are 404 too)',
@@ -36,14 +39,23 @@ const PROBLEM_TITLES: Record<ProblemStatus, string> = {
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
+const DELETE_BAD_REQUEST = 'An invalid query parameter, a malformed If-Match, or a body sent with the DELETE that is not a JSON object (a DELETE needs no body)';
+
+function forbidden(permission: string, doc: OperationDoc): string {
+  const also = (doc.conditionalPermissions ?? []).map((extra) => ` (and \`${extra.permission}\` ${extra.when})`).join('');
+  return `The token lacks \`${permission}\`${also} (the detail names it)`;
+}
+
 const ref = (to: string) => ({ $ref: to });
 
 function problems(route: ServedRoute, doc: OperationDoc): Record<string, unknown> {
   const statuses: Partial<Record<ProblemStatus, string>> = {};
   if (route.mount !== 'public') {
-    if (BODY_METHODS.has(route.method) || route.queryParameters !== null) statuses[400] = PROBLEM_TITLES[400];
+    if (BODY_METHODS.has(route.method) || route.queryParameters !== null || doc.ifMatch) statuses[400] = PROBLEM_TITLES[400];
+    // A DELETE is answered without a body, but a JSON body sent with it is read like any other (src/http/body.ts).
+    if (route.method === 'delete') Object.assign(statuses, { 400: DELETE_BAD_REQUEST, 413: PROBLEM_TITLES[413] });
     statuses[401] = PROBLEM_TITLES[401];
-    if (route.permission) statuses[403] = PROBLEM_TITLES[403];
+    if (route.permission) statuses[403] = forbidden(route.permission, doc);
     if (pathParameterNames(route.path).length > 0) statuses[404] = PROBLEM_TITLES[404];
     if (doc.ifMatch) statuses[409] = PROBLEM_TITLES[409];
     if (BODY_METHODS.has(route.method)) Object.assign(statuses, { 413: PROBLEM_TITLES[413], 415: PROBLEM_TITLES[415] });
@@ -58,6 +70,14 @@ function problems(route: ServedRoute, doc: OperationDoc): Record<string, unknown
   );
 }
 
+/**
+ * A command on a resource (its id in the path, or one it creates, or one it changes with If-Match)
+ * answers with the stream revision it wrote (src/http/command-context.ts); the other POSTs (/ask,
+ * the simulator, the sync trigger) write no resource stream. An entry's `etag` overrides this.
+ */
+const writesResource = (route: ServedRoute, doc: OperationDoc) =>
+  route.method !== 'get' && route.mount !== 'public' && (pathParameterNames(route.path).length > 0 || doc.ifMatch === true || (doc.response.kind === 'envelope' && doc.response.status === 201));
+
 function success(route: ServedRoute, doc: OperationDoc): Record<string, unknown> {
   const answer = doc.response;
   const headers: Record<string, unknown> = { 'X-Request-Id': ref('#/components/headers/X-Request-Id') };
@@ -66,10 +86,12 @@ function success(route: ServedRoute, doc: OperationDoc): Record<string, unknown>
   }
   if (answer.kind === 'raw') {
     const content = { [answer.contentType]: { schema: answer.schema ? jsonSchemaOf(answer.schema, 'output') : { type: 'string' } } };
-    return Object.fromEntries([answer.status, answer.alsoStatus].filter((s) => s !== undefined).map((status) => [status, { description: answer.description, headers, content }]));
+    if (answer.conditional || answer.etag) headers.ETag = ref('#/components/headers/ETag');
+    const answers: Record<string, unknown> = Object.fromEntries([answer.status, answer.alsoStatus].filter((s) => s !== undefined).map((status) => [status, { description: answer.description, headers, content }]));
+    if (answer.conditional) answers[304] = { description: 'Not modified: the `If-None-Match` sent is the current ETag', headers: { 'X-Request-Id': headers['X-Request-Id'], ETag: headers.ETag } };
+    return answers;
   }
-  // Every command answer carries the stream revision it wrote (src/http/command-context.ts).
-  if (answer.etag || (route.method !== 'get' && route.mount !== 'public')) headers.ETag = ref('#/components/headers/ETag');
+  if (answer.etag ?? writesResource(route, doc)) headers.ETag = ref('#/components/headers/ETag');
   if (answer.location) headers.Location = ref('#/components/headers/Location');
   if (route.method !== 'get' && route.mount !== 'public') headers['X-Read-Model-Pending'] = ref('#/components/headers/X-Read-Model-Pending');
   const data = jsonSchemaOf(answer.data, 'output');
@@ -91,6 +113,9 @@ function otherResponses(doc: OperationDoc): Record<string, unknown> {
 
 function parameters(route: ServedRoute, doc: OperationDoc): unknown[] {
   const path = pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const conditional = doc.response.kind === 'raw' && doc.response.conditional
+    ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of the copy held: 304 when it is still current', schema: { type: 'string' } }]
+    : [];
   const query = (route.queryParameters ?? []).map((name) => {
     const schema = doc.query?.[name] ?? pageQuery[name as keyof typeof pageQuery];
     // The schema's description is the parameter's (where the reference page shows it).
@@ -99,7 +124,7 @@ function parameters(route: ServedRoute, doc: OperationDoc): unknown[] {
   });
   const headers = Object.entries(doc.headers ?? {}).map(([name, header]) => ({ name, in: 'header', required: false, description: header.description, schema: jsonSchemaOf(header.schema, 'input') }));
   const ifMatch = doc.ifMatch ? [ref('#/components/parameters/IfMatch')] : [];
-  return [...path, ...query, ...headers, ...ifMatch];
+  return [...path, ...query, ...headers, ...ifMatch, ...conditional];
 }
 
 function describe(route: ServedRoute, doc: OperationDoc): string {
@@ -135,6 +160,7 @@ export function openApiDocument(options: DocumentOptions) {
       responses: { ...success(route, doc), ...problems(route, doc), ...otherResponses(doc) },
     };
     if (route.permission) operation['x-required-permission'] = route.permission;
+    if (doc.conditionalPermissions) operation['x-conditional-permissions'] = doc.conditionalPermissions;
     if (route.mount === 'alias') operation['x-alias-of'] = openApiPath(API_PREFIX + route.key);
     if (route.mount === 'public') operation.security = [];
     if (doc.body) {
@@ -146,7 +172,7 @@ export function openApiDocument(options: DocumentOptions) {
     (paths[openApiPath(route.path)] ??= {})[route.method] = operation;
   }
   const unmatched = options.operations.filter((doc) => !used.has(doc));
-  const tags = [...new Set(options.operations.map((doc) => doc.tag))].map((name) => ({ name }));
+  const tags = [...new Set(options.operations.map((doc) => doc.tag))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) }));
   const document = {
     openapi: '3.1.0',
     info: {
@@ -155,15 +181,28 @@ export function openApiDocument(options: DocumentOptions) {
       description: [
         'Successes are `{ "success": true, "data": … }`; lists add `page: { limit, next_cursor }` — ask for the next page with `?cursor=<next_cursor>`.',
         'Errors are `application/problem+json`. Every response carries `X-Request-Id`.',
+        'A request whose line and headers exceed 16 KiB (a very long query string) is answered `431 Request Header Fields Too Large` by Node\'s HTTP parser, with no body, before any route sees it; bodies are limited to 1 MiB (413).',
         'Every route under `/api/v1` takes a bearer JWT (RS256) from the identity provider; the permission each operation requires is in its description and in `x-required-permission`.',
       ].join('\n\n'),
     },
+    servers: servers(options.baseUrl),
     tags,
     security: [{ bearerAuth: [] }, ...(options.embeddedIdp ? [{ clientCredentials: [] }] : [])],
     paths,
     components: components(options.embeddedIdp),
   };
   return { document, undocumented, unmatched, inconsistencies };
+}
+
+/**
+ * The configured public address first (a saved copy of the document keeps a base URL; it is also the
+ * tokens' audience), then `/`: the origin that served the document, for a platform reached under
+ * another name (a port-forward, a test on a random port).
+ */
+function servers(baseUrl: string | undefined) {
+  const relative = { url: '/', description: 'The origin that served this document' };
+  if (!baseUrl) return [relative];
+  return [{ url: baseUrl, description: 'The platform\'s configured public address (BASE_URL, the tokens\' audience)' }, relative];
 }
 
 function components(embeddedIdp: boolean) {

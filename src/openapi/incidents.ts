@@ -73,6 +73,7 @@ export const incidentOperations: OperationDoc[] = [
   {
     method: 'get', path: '/incidents/:id', tag, summary: 'Get an incident, now or as it was at a moment',
     description: 'With `as_of` (needs `audit:read` as well): the incident folded from its events up to that moment, with `as_of` added.',
+    conditionalPermissions: [{ permission: 'audit:read', when: 'with `as_of`' }],
     query: { as_of: z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 moment' }) },
     response: {
       kind: 'envelope', status: 200, description: 'The incident',

@@ -29,8 +29,10 @@ export interface OperationDoc {
   bodyTypes?: readonly string[];
   /** Request headers the route reads besides Authorization and If-Match (e.g. Last-Event-ID). */
   headers?: Record<string, { description: string; schema: z.ZodType }>;
-  /** Takes an optional `If-Match` (stale → 409). */
+  /** Takes an optional `If-Match` (stale → 409, malformed → 400). */
   ifMatch?: boolean;
+  /** Permissions needed besides the route's own, and when (`x-conditional-permissions`, and the 403's description). */
+  conditionalPermissions?: readonly { permission: string; when: string }[];
   response: SuccessDoc;
   /** Problems beyond those the generator derives (400 for bodies and query parameters, 401, 403, 404 for path ids, 409 with If-Match, 413/415 for bodies, 503). */
   problems?: Partial<Record<ProblemStatus, string>>;
@@ -41,10 +43,15 @@ export interface OperationDoc {
 export type SuccessDoc =
   /**
    * `{ success: true, data }` (and `page` when `list`). `bare`: SPEC.md names the answer's top-level
-   * fields, so `data`'s fields are the whole body, no envelope (src/http/envelope.ts okBare).
+   * fields, so `data`'s fields are the whole body, no envelope (src/http/envelope.ts okBare). `etag`:
+   * the answer carries an ETag; by default commands do (the revision they wrote,
+   * src/http/command-context.ts) and queries do not.
    */
   | { kind: 'envelope'; status: 200 | 201 | 202; description: string; data: z.ZodType; list?: boolean; etag?: boolean; location?: boolean; alsoStatus?: 200 | 201 | 202; bare?: boolean }
   /** A server-sent event stream. */
   | { kind: 'event-stream'; description: string; events: string }
-  /** A body that is not the envelope (health, the identity provider, this document). */
-  | { kind: 'raw'; status: 200; description: string; contentType: string; schema?: z.ZodType; alsoStatus?: 503 };
+  /**
+   * A body that is not the envelope (health, the identity provider, this document). `etag`: the answer
+   * carries one (a command's revision); `conditional`: an ETag, and 304 for a matching If-None-Match.
+   */
+  | { kind: 'raw'; status: 200; description: string; contentType: string; schema?: z.ZodType; alsoStatus?: 503; conditional?: boolean; etag?: boolean };

@@ -6,6 +6,7 @@
 import { alertRuleOperations } from './alert-rules.js';
 import { assistantOperations } from './assistant.js';
 import { channelOperations } from './channels.js';
+import { dashboardOperations } from './dashboard.js';
 import { iamOperations } from './iam.js';
 import { incidentOperations } from './incidents.js';
 import type { OperationDoc } from './operation.js';
@@ -16,6 +17,7 @@ import { warehouseOperations } from './warehouse.js';
 
 export const documentedOperations: readonly OperationDoc[] = [
   ...platformOperations,
+  ...dashboardOperations,
   ...channelOperations,
   ...iamOperations,
   ...scheduleOperations,

@@ -14,8 +14,8 @@ export interface PlatformRouters {
   api: readonly [Router<any, any>, Router<any, any>] | readonly Router<any, any>[];
 }
 
-export function platformApiDocument(routers: PlatformRouters, embeddedIdp: boolean) {
+export function platformApiDocument(routers: PlatformRouters, embeddedIdp: boolean, baseUrl?: string) {
   const [api, alias] = routers.api;
   const routes = servedRoutes({ public: routers.public, api: api!, alias: alias! });
-  return openApiDocument({ routes, operations: documentedOperations, version: packageVersion(), embeddedIdp });
+  return openApiDocument({ routes, operations: documentedOperations, version: packageVersion(), embeddedIdp, baseUrl });
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { tokenRequestSchema } from '../auth/embedded-idp.js';
+import { MAX_BODY_BYTES } from '../http/body.js';
 import { ticketRequestSchema } from '../http/stream-tickets.js';
 import type { OperationDoc } from './operation.js';
 import { instant } from './shared-schemas.js';
@@ -21,6 +22,15 @@ export const healthSchema = z.object({
   projections: z.array(z.object({ name: z.string(), position: z.string(), lag: z.number(), failing: z.unknown().optional() })),
 });
 
+/** The outline of an OpenAPI 3.1 document (its full schema is the OpenAPI specification's). */
+const openApiDocumentSchema = z.looseObject({
+  openapi: z.string().meta({ description: '3.1.0' }),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  servers: z.array(z.looseObject({ url: z.string() })),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.record(z.string(), z.unknown()),
+}).meta({ description: 'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0)' });
+
 const oauthError = z.object({ error: z.enum(['invalid_request', 'invalid_client', 'unsupported_grant_type']), error_description: z.string() });
 
 export const platformOperations: OperationDoc[] = [
@@ -34,7 +44,7 @@ export const platformOperations: OperationDoc[] = [
   },
   {
     method: 'get', path: '/openapi.json', tag, summary: 'This document (OpenAPI 3.1)',
-    response: { kind: 'raw', status: 200, contentType: 'application/json', description: 'The OpenAPI document' },
+    response: { kind: 'raw', status: 200, contentType: 'application/json', description: 'The OpenAPI document', schema: openApiDocumentSchema },
   },
   {
     method: 'get', path: '/docs', tag, summary: 'The API reference page (Swagger UI, served locally)',
@@ -50,6 +60,7 @@ export const platformOperations: OperationDoc[] = [
     description: 'Only without AUTH_JWKS_URI. RFC 6749: the body as JSON or `application/x-www-form-urlencoded`; the client authenticates with `client_id`/`client_secret` in the body or with HTTP Basic, not both. Errors are `{ error, error_description }` (not problem+json).',
     body: tokenRequestSchema.extend({ grant_type: z.literal('client_credentials') }),
     bodyTypes: ['application/json', 'application/x-www-form-urlencoded'],
+    problems: { 413: `Body over ${MAX_BODY_BYTES} bytes (problem+json, unlike the OAuth errors)` },
     otherResponses: {
       400: { description: '`invalid_request` or `unsupported_grant_type`', contentType: 'application/json', schema: oauthError },
       401: { description: '`invalid_client` (with a `WWW-Authenticate: Basic` challenge)', contentType: 'application/json', schema: oauthError },
@@ -63,6 +74,6 @@ export const platformOperations: OperationDoc[] = [
     method: 'post', path: '/stream-tickets', tag, summary: 'A one-use ticket for an event stream (browsers\' EventSource cannot send a token)',
     description: 'The ticket authenticates one GET of that path (`?ticket=`) as the token\'s principal, within 60 s; the stream\'s permission is checked at use.',
     body: ticketRequestSchema,
-    response: { kind: 'envelope', status: 201, description: 'The ticket', data: z.object({ ticket: z.string(), expires_at: instant }) },
+    response: { kind: 'envelope', status: 201, etag: false, description: 'The ticket', data: z.object({ ticket: z.string(), expires_at: instant }) },
   },
 ];

@@ -1,6 +1,6 @@
 /** On-call schedules and escalation policies (commands/schedule-routes.ts, escalation-policy-routes.ts, queries/schedules.ts, escalation-policies.ts). */
 import { z } from 'zod';
-import { escalationPolicyBodySchema } from '../../commands/escalation-policies.js';
+import { escalationPolicyBodySchema, MAX_MINUTES, MAX_STAGES, MAX_TARGETS_PER_STAGE } from '../../commands/escalation-policies.js';
 import { overrideBodySchema, scheduleBodySchema, scheduleChangeBodySchema } from '../../commands/schedules.js';
 import { currentOnCallQuery, onCallRangeQuery } from '../../queries/schedules.js';
 import { DELIVERY_CHANNELS, TARGET_TYPES } from '../events/escalation-policy.js';
@@ -53,6 +53,29 @@ export const escalationPolicySchema = z.object({
   updated_at: instant,
 });
 
+/**
+ * The policy body as the route parses it, with the rules its refinements check written as JSON
+ * Schema: a target of type user, group or schedule needs `channels`, a channel target takes none;
+ * the first stage's delay is 0 and every later one's at least 1 (`prefixItems` / `items`). Not
+ * expressible here and checked by the route (400): `stage_order` is 1, 2, 3 … in list order, and a
+ * stage names each target once.
+ */
+const targetId = z.uuid();
+const deliveryChannels = z.array(z.enum(DELIVERY_CHANNELS)).meta({ uniqueItems: true });
+const policyTarget = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('channel'), id: targetId, channels: deliveryChannels.max(0).optional().meta({ description: 'none: the channel itself decides how it delivers' }) }),
+  z.strictObject({ type: z.enum(TARGET_TYPES.filter((type) => type !== 'channel')), id: targetId, channels: deliveryChannels.min(1) }),
+]);
+const policyStage = (delay: z.ZodNumber) => z.strictObject({
+  stage_order: z.number().int().min(1).meta({ description: 'the stage\'s place in the list: 1, 2, 3 …' }),
+  delay_minutes: delay,
+  targets: z.array(policyTarget).min(1).max(MAX_TARGETS_PER_STAGE).meta({ description: 'each target (type and id) once' }),
+});
+const escalationPolicyBody = escalationPolicyBodySchema.extend({
+  stages: z.tuple([policyStage(z.number().int().min(0).max(0).meta({ description: '0: the first stage fires when the incident is created' }))], policyStage(z.number().int().min(1).max(MAX_MINUTES)))
+    .meta({ maxItems: MAX_STAGES, description: 'in order; `stage_order` numbers them 1, 2, 3 …' }),
+});
+
 const schedules = 'On-call schedules';
 const policies = 'Escalation';
 const scheduleAnswer = (description: string, status: 200 | 201 = 200) =>
@@ -78,9 +101,9 @@ export const scheduleOperations: OperationDoc[] = [
   },
 
   { method: 'get', path: '/escalation-policies', tag: policies, summary: 'List escalation policies', description: 'Newest first.', response: { ...policyAnswer('A page of policies'), list: true } },
-  { method: 'post', path: '/escalation-policies', tag: policies, summary: 'Create an escalation policy', body: escalationPolicyBodySchema, response: policyAnswer('The policy', 201, true) },
+  { method: 'post', path: '/escalation-policies', tag: policies, summary: 'Create an escalation policy', body: escalationPolicyBody, response: policyAnswer('The policy', 201, true) },
   { method: 'get', path: '/escalation-policies/:id', tag: policies, summary: 'Get an escalation policy', response: policyAnswer('The policy', 200, true) },
-  { method: 'put', path: '/escalation-policies/:id', tag: policies, summary: 'Replace an escalation policy', body: escalationPolicyBodySchema, ifMatch: true, response: policyAnswer('The policy', 200, true) },
+  { method: 'put', path: '/escalation-policies/:id', tag: policies, summary: 'Replace an escalation policy', body: escalationPolicyBody, ifMatch: true, response: policyAnswer('The policy', 200, true) },
   {
     method: 'delete', path: '/escalation-policies/:id', tag: policies, summary: 'Delete an escalation policy', ifMatch: true,
     problems: { 409: 'Stale If-Match, or alert rules use the policy' }, response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema },

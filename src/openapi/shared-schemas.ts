@@ -3,6 +3,7 @@
  * the common small answers (`{ id, deleted: true }`).
  */
 import { z } from 'zod';
+import { ALL_PERMISSIONS } from '../auth/permissions.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination.js';
 
 /** A resource id (a UUID, as the API creates them). */
@@ -34,8 +35,11 @@ export const problemSchema = z.looseObject({
 
 export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
-/** A permission map: permission → allow | deny. */
-export const permissionGrants = z.record(z.string(), z.enum(['allow', 'deny']));
+/** The permission names (src/auth/permissions.ts). */
+export const permissionName = z.enum(ALL_PERMISSIONS);
+
+/** A permission map: permission → allow | deny, any subset of the permissions (an unknown name is a 400). */
+export const permissionGrants = z.partialRecord(permissionName, z.enum(['allow', 'deny']));
 
 /** One event of a raw history (src/http/event-history.ts). */
 export const historyEntrySchema = z.object({

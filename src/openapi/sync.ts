@@ -75,7 +75,7 @@ export const syncOperations: OperationDoc[] = [
   },
   {
     method: 'post', path: '/sync/trigger', tag, summary: 'Run one job (`job_id`) or every job now', body: triggerBodySchema, bodyOptional: true,
-    problems: { 409: 'The named job cannot start (running or paused)' },
+    problems: { 404: 'No such sync job (`job_id`)', 409: 'The named job cannot start (running or paused)' },
     response: {
       kind: 'envelope', bare: true, status: 202, alsoStatus: 200, description: '202 when a job started, 200 when none could (`success` false); SPEC.md\'s top-level fields, no envelope',
       data: z.object({ success: z.boolean(), triggered_jobs: z.array(jobId), message: z.string() }),
@@ -84,6 +84,6 @@ export const syncOperations: OperationDoc[] = [
   ...(['pause', 'resume'] as const).map((action): OperationDoc => ({
     method: 'post', path: `/sync/jobs/:job_id/${action}`, tag, summary: `${action === 'pause' ? 'Pause' : 'Resume'} a sync job`,
     problems: { 404: 'No such sync job', 409: `The job is already ${action === 'pause' ? 'paused' : 'active'} (\`job_status\`)` },
-    response: { kind: 'envelope', status: 200, description: 'The job\'s state', data: z.object({ job_id: jobId, state: z.enum(['paused', 'active']) }) },
+    response: { kind: 'envelope', status: 200, etag: false, description: 'The job\'s state', data: z.object({ job_id: jobId, state: z.enum(['paused', 'active']) }) },
   })),
 ];
