@@ -84,9 +84,17 @@ function enumerated(schemas: readonly Schema[]): unknown[] | undefined {
   return [...new Set(strings.flatMap((s) => (Array.isArray(s.enum) ? (s.enum as unknown[]) : [s.const])))];
 }
 
-/** A map (a record keyed by data, such as permission names): the example shows some of its keys. */
+/**
+ * A map (a record keyed by data, such as permission names): the example shows some of its keys. Also
+ * an object that lists every key of such a record, each with the one same schema (the effective
+ * permissions name every permission).
+ */
 const isMap = (schemas: readonly Schema[]) =>
-  schemas.some((s) => s.properties === undefined && (typeof s.additionalProperties === 'object' || s.propertyNames !== undefined));
+  schemas.some((s) => (s.properties === undefined && (typeof s.additionalProperties === 'object' || s.propertyNames !== undefined))
+    || (s.properties !== undefined && isUniformRecord(Object.values(s.properties))));
+
+const isUniformRecord = (values: readonly unknown[]) =>
+  values.length >= 8 && values.every((value) => JSON.stringify(value) === JSON.stringify(values[0]));
 
 /** `"…"`, `"<uuid>"`, `"<ISO 8601>"`, `"## Why…\n\n…"`: a value the example does not state. */
 const isPlaceholder = (value: string) => value.includes('…') || /^<[^>]+>$/.test(value);
