@@ -91,7 +91,7 @@ function enumerated(schemas: readonly Schema[]): unknown[] | undefined {
  */
 const isMap = (schemas: readonly Schema[]) =>
   schemas.some((s) => (s.properties === undefined && (typeof s.additionalProperties === 'object' || s.propertyNames !== undefined))
-    || (s.properties !== undefined && isUniformRecord(Object.values(s.properties))));
+    || (s.properties !== undefined && isUniformRecord(Object.values(s.properties as Record<string, unknown>))));
 
 const isUniformRecord = (values: readonly unknown[]) =>
   values.length >= 8 && values.every((value) => JSON.stringify(value) === JSON.stringify(values[0]));
