@@ -41,7 +41,7 @@ async function harness(t: ExecutionContext, visibilityRows: StandinValue[][] | '
   standin.script((statement) => {
     if (!isVisibilityCheck(statement)) return {};
     return visibilityRows === 'fail'
-      ? { outcome: 'FAILED', error: 'ERROR: permission denied for relation svl_user_info' }
+      ? { outcome: 'FAILED', error: 'ERROR: could not complete because of conflict with concurrent transaction' }
       : { columns: VISIBILITY_COLUMNS, rows: visibilityRows };
   });
   const gateway = createRedshiftGateway({
@@ -71,17 +71,27 @@ for (const [title, rows, expected] of VISIBILITY_CASES) {
   }
 }
 
-test('provisioned asks svl_user_info and the system roles; serverless never touches STL/STV/SVL', async (t) => {
+test('both kinds ask the user\'s own svv_user_info row and the system roles, direct or through a role', async (t) => {
   const { gateway, checks } = await harness(t, [[0, 'RESTRICTED', 0]]);
   await gateway.queryVisibility('env-prov');
   await gateway.queryVisibility('env-sls');
   const [provisioned, serverless] = checks();
-  t.regex(provisioned!.sql, /svl_user_info.*current_user/);
-  t.regex(provisioned!.sql, /svv_user_grants.*'sys:monitor', 'sys:operator'/);
+  t.regex(provisioned!.sql, /FROM svv_user_info u WHERE u.user_name = current_user/);
+  t.regex(provisioned!.sql, /u.syslog_access/);
+  t.regex(provisioned!.sql, /svv_user_grants g LEFT JOIN svv_role_grants r ON r.role_name = g.role_name/);
+  t.regex(provisioned!.sql, /g.role_name IN \('sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser'\) OR r.granted_role_name IN \('sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser'\)/);
   t.like(provisioned, { clusterIdentifier: 'analytics-prod', dbUser: 'monitor', parameters: {} });
-  t.regex(serverless!.sql, /pg_user.*current_user/);
+  t.regex(serverless!.sql, /FROM svv_user_info u WHERE u.user_name = current_user/);
   t.notRegex(serverless!.sql, /\b(stl|stv|svl)_/);
   t.like(serverless, { workgroupName: 'bi-workgroup' });
+});
+
+test('a regular user without grants gets an answer, not unknown: the check reads no superuser-only view', async (t) => {
+  const { gateway, standin, checks } = await harness(t, [[0, 'RESTRICTED', 0]]);
+  standin.actAs({ superuser: false });
+  t.is(await gateway.queryVisibility('env-prov'), 'own_queries_only');
+  t.is(await gateway.queryVisibility('env-sls'), 'own_queries_only');
+  t.is(checks().length, 2);
 });
 
 test('the answer is checked once per environment and remembered for an hour', async (t) => {

@@ -53,9 +53,12 @@ export function grantsFor(target: RedshiftTarget, views: readonly string[]): str
   return [...views.map((view) => `GRANT SELECT ON ${view} TO ${user};`), `GRANT ROLE sys:monitor TO ${user};`];
 }
 
-/** The superuser-only views each kind's statements read (svv_table_info on both). */
+/**
+ * The superuser-only views each kind's statements read (svv_table_info on both). svl_user_info is
+ * no longer read (the visibility check asks svv_user_info) but stays named if a refusal says so.
+ */
 export const SUPERUSER_ONLY_VIEWS_READ: Record<RedshiftTarget['kind'], readonly SuperuserOnlyView[]> = {
-  provisioned: ['stv_node_storage_capacity', 'svv_table_info', 'stl_commit_stats', 'svl_user_info', 'stv_wlm_service_class_config', 'svcs_concurrency_scaling_usage'],
+  provisioned: ['stv_node_storage_capacity', 'svv_table_info', 'stl_commit_stats', 'stv_wlm_service_class_config', 'svcs_concurrency_scaling_usage'],
   serverless: ['svv_table_info', 'sys_serverless_usage', 'sys_transaction_history'],
 };
 
