@@ -1,5 +1,6 @@
 import type { BuiltinMetricId } from '../../metric-catalogue.js';
 import type { SqlStatement } from '../statement-runner.js';
+import { CLUSTER_CAPACITY_SQL } from '../cluster-capacity.js';
 import { unsortedPctStatement } from './table-info-sql.js';
 import { sql, type KindSql, type MetricSqlParameters } from './warehouse-sql.js';
 
@@ -116,7 +117,7 @@ export const provisionedSql: KindSql = {
           SELECT COUNT(*) AS value FROM stv_wlm_query_state WHERE ${USER_QUEUE} AND state = 'Running'`, {});
       case 'storage_utilization_pct':
         return metricStatement(id, sql`
-          SELECT COALESCE(SUM(used) * 100.0 / NULLIF(SUM(capacity), 0), 0) AS value FROM stv_node_storage_capacity`, {});
+          SELECT COALESCE(SUM(used) * 100.0 / NULLIF(${CLUSTER_CAPACITY_SQL}, 0), 0) AS value FROM stv_node_storage_capacity`, {});
       case 'unsorted_pct':
         return unsortedPctStatement(schema);
       case 'cpu_utilization_pct':

@@ -1,5 +1,6 @@
 import type { SqlStatement } from '../statement-runner.js';
 import { sql } from './warehouse-sql.js';
+import { spilledBlocksPerQuery } from './spill-sql.js';
 
 /**
  * The sync jobs' statements. Query history and WLM load come from the SYS monitoring views, which
@@ -20,10 +21,7 @@ export function finishedQueriesStatement(from: Date, to: Date): SqlStatement {
              COALESCE(d.spilled_blocks, 0) * 1048576 AS spilled_bytes, LEFT(h.query_text, 4000) AS query_text
       FROM sys_query_history h
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
-      LEFT JOIN (
-        SELECT query_id, SUM(COALESCE(spilled_block_local_disk, 0) + COALESCE(spilled_block_remote_disk, 0)) AS spilled_blocks
-        FROM sys_query_detail GROUP BY query_id
-      ) d ON d.query_id = h.query_id
+      LEFT JOIN ${spilledBlocksPerQuery()} d ON d.query_id = h.query_id
       WHERE h.status IN ('success', 'failed', 'canceled')
         AND h.end_time >= CAST(:from AS TIMESTAMP) AND h.end_time < CAST(:to AS TIMESTAMP)
       ORDER BY h.end_time, h.query_id`,

@@ -2,6 +2,7 @@ import { LOAD_ERRORS_CAP, QUERY_TEXT_FETCH_CAP, USER_WORKLOAD_CAP, WORST_COMMITS
 import type { WarehouseKind } from '../../port.js';
 import type { SqlStatement } from '../statement-runner.js';
 import { sql } from './warehouse-sql.js';
+import { spilledBlocksPerQuery } from './spill-sql.js';
 
 /**
  * Workload, transaction and load questions of the diagnostics. Provisioned: STL/STV/SVL/SVCS and
@@ -47,10 +48,7 @@ export function userWorkloadStatement(kind: WarehouseKind, since: string): SqlSt
              COALESCE(SUM(d.spilled_blocks), 0) AS spill_mb
       FROM sys_query_history h
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
-      LEFT JOIN (
-        SELECT query_id, SUM(COALESCE(spilled_block_local_disk, 0) + COALESCE(spilled_block_remote_disk, 0)) AS spilled_blocks
-        FROM sys_query_detail WHERE metrics_level = 'step' GROUP BY query_id
-      ) d ON d.query_id = h.query_id
+      LEFT JOIN ${spilledBlocksPerQuery()} d ON d.query_id = h.query_id
       WHERE ${USER_QUERY} AND h.status IN ('success', 'failed', 'canceled') AND h.end_time >= CAST(:since AS TIMESTAMP)
       GROUP BY 1
       ORDER BY total_exec_seconds DESC, user_name
