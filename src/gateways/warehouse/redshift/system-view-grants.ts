@@ -9,7 +9,9 @@ import type { RedshiftTarget } from '../environments.js';
  * user's statement that reads one fails with `ERROR: permission denied for relation <view>`
  * (SQLSTATE 42501).
  *
- * What lifts it, as we read the documentation: `GRANT SELECT ON <view> TO <user>` for that view,
+ * What lifts it, as we read the documentation: `GRANT SELECT ON <view> TO <user>` for that view
+ * (SVV_TABLE_INFO's page: "To permit a user to query the view, grant SELECT permission on
+ * SVV_TABLE_INFO to the user", https://docs.aws.amazon.com/redshift/latest/dg/r_SVV_TABLE_INFO.html),
  * or a system role that "has the permission to access catalog or system tables" (sys:monitor;
  * sys:operator and sys:dba include it: https://docs.aws.amazon.com/redshift/latest/dg/r_roles-default.html).
  */

@@ -137,15 +137,20 @@ export function queryStepsStatement(kind: WarehouseKind, queryId: number): SqlSt
       LIMIT ${String(QUERY_STEPS_CAP)}`, { query_id: queryId });
 }
 
-/** The plan the engine stored for the query: one row per plan node, linked by parent id. */
+/**
+ * The plan the engine stored for the query: one row per plan node, linked by parent id. On
+ * serverless every column is selected (the qualifier column's name differs between the page's
+ * column table and its sample: planRowOf in diagnostics-row-mappers.ts reads either), ordered by
+ * rewritten child query, then node.
+ */
 export function queryPlanStatement(kind: WarehouseKind, queryId: number): SqlStatement {
   return kind === 'provisioned'
     ? statement('query-plan', sql`
       SELECT nodeid AS node_id, parentid AS parent_id, TRIM(plannode) AS plan_node, TRIM(COALESCE(info, '')) AS info
       FROM stl_explain WHERE query = CAST(:query_id AS INTEGER) ORDER BY nodeid LIMIT ${String(PLAN_LINES_CAP)}`, { query_id: queryId })
     : statement('query-plan', sql`
-      SELECT plan_node_id AS node_id, plan_parent_id AS parent_id, TRIM(plan_node) AS plan_node, TRIM(COALESCE(plan_info, '')) AS info
-      FROM sys_query_explain WHERE query_id = CAST(:query_id AS BIGINT) ORDER BY plan_node_id LIMIT ${String(PLAN_LINES_CAP)}`, { query_id: queryId });
+      SELECT * FROM sys_query_explain WHERE query_id = CAST(:query_id AS BIGINT)
+      ORDER BY child_query_sequence, plan_node_id LIMIT ${String(PLAN_LINES_CAP)}`, { query_id: queryId });
 }
 
 export function queueWaitsStatement(kind: WarehouseKind, since: string): SqlStatement {

@@ -1,5 +1,6 @@
 import type { BuiltinMetricId } from '../../metric-catalogue.js';
 import type { SqlStatement } from '../statement-runner.js';
+import { alertEvent } from './alert-scan-sql.js';
 import { unsortedPctStatement } from './table-info-sql.js';
 import { sql, type KindSql, type MetricSqlParameters } from './warehouse-sql.js';
 import { spillLevel, spilledBlocks } from './spill-sql.js';
@@ -71,11 +72,12 @@ export const serverlessSql: KindSql = {
 
   tableAlerts: (schema, since) => ({
     name: 'warehouse-watch:table-alerts',
-    // sys_query_detail carries the alert text on the step that raised it, with the table it scanned.
+    // sys_query_detail carries the alert text on the step that raised it, with the table it scanned;
+    // the event is grouped up to its first colon, as on provisioned clusters.
     sql: sql`
       SELECT TRIM(t.schema) AS schema,
              TRIM(t."table") AS table_name,
-             TRIM(d.alert) AS event,
+             ${alertEvent('d.alert')} AS event,
              '' AS solution,
              COUNT(DISTINCT d.query_id) AS count,
              MAX(d.start_time) AS last_seen,
