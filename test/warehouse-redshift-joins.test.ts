@@ -3,32 +3,9 @@
  * script joins and groups them, load errors through the catalogue (empty tables have no
  * svv_table_info row), and SYS_QUERY_EXPLAIN's plan whichever name its qualifier column has.
  */
-import test, { type ExecutionContext } from 'ava';
-import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
-import { createRedshiftGateway } from '../src/gateways/warehouse/redshift/redshift-gateway.js';
-import { startRedshiftDataStandin, type RecordedStatement, type StatementScript } from './support/redshift-data-standin.js';
-
-const environments = fileEnvironmentResolver(
-  parseEnvironments({
-    'env-prov': { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: 'analytics' },
-    'env-sls': { kind: 'serverless', workgroup_name: 'bi-workgroup', database: 'dev', region: 'eu-west-1', schema: 'marts' },
-  }),
-);
-
-async function harness(t: ExecutionContext, script: (statement: RecordedStatement) => StatementScript = () => ({})) {
-  const standin = await startRedshiftDataStandin();
-  t.teardown(() => standin.close());
-  standin.script(script);
-  let nowMs = Date.parse('2025-03-12T14:30:00Z');
-  const gateway = createRedshiftGateway({
-    environments,
-    clientOptions: { endpoint: standin.url, credentials: { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' }, maxAttempts: 1 },
-    backoff: { initialDelayMs: 10, maxDelayMs: 80, factor: 2 },
-    now: () => new Date(nowMs),
-    sleep: async (ms) => void (nowMs += ms),
-  });
-  return { standin, gateway };
-}
+import test from 'ava';
+import type { RecordedStatement } from './support/redshift-data-standin.js';
+import { redshiftHarness as harness } from './support/redshift-gateway-harness.js';
 
 const sqlOf = (standin: { executed: RecordedStatement[] }, name: string) => standin.executed.find((s) => s.statementName === name)!.sql;
 

@@ -4,38 +4,20 @@
  * as the estimate it is (issue 26 item 4).
  */
 import test from 'ava';
-import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
 import { BUILTIN_METRICS } from '../src/gateways/warehouse/metric-catalogue.js';
 import { clusterCapacityMb, MANAGED_QUOTA_MIN_MB } from '../src/gateways/warehouse/redshift/cluster-capacity.js';
-import { createRedshiftGateway } from '../src/gateways/warehouse/redshift/redshift-gateway.js';
 import { provisionedSql } from '../src/gateways/warehouse/redshift/sql/provisioned-sql.js';
 import { queryHeaderStatement, queryStepsStatement } from '../src/gateways/warehouse/redshift/sql/query-diagnostics-sql.js';
 import { serverlessSql } from '../src/gateways/warehouse/redshift/sql/serverless-sql.js';
 import { finishedQueriesStatement } from '../src/gateways/warehouse/redshift/sql/sync-sources-sql.js';
 import { userWorkloadStatement } from '../src/gateways/warehouse/redshift/sql/workload-diagnostics-sql.js';
 import type { SqlStatement } from '../src/gateways/warehouse/redshift/statement-runner.js';
-import { startRedshiftDataStandin } from './support/redshift-data-standin.js';
-
-const environments = fileEnvironmentResolver(
-  parseEnvironments({
-    'env-prov': { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: 'analytics' },
-  }),
-);
+import { redshiftHarness } from './support/redshift-gateway-harness.js';
 
 const TB_MB = 1024 * 1024;
 
 async function clusterOf(t: import('ava').ExecutionContext, rows: [node: string, slices: number, capacityMb: number, usedMb: number][]) {
-  const standin = await startRedshiftDataStandin();
-  t.teardown(() => standin.close());
-  standin.script(() => ({ columns: ['node_id', 'slices', 'capacity_mb', 'used_mb'], rows }));
-  let nowMs = Date.parse('2025-03-12T14:30:00Z');
-  const gateway = createRedshiftGateway({
-    environments,
-    clientOptions: { endpoint: standin.url, credentials: { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' }, maxAttempts: 1 },
-    backoff: { initialDelayMs: 10, maxDelayMs: 80, factor: 2 },
-    now: () => new Date(nowMs),
-    sleep: async (ms) => void (nowMs += ms),
-  });
+  const { gateway } = await redshiftHarness(t, () => ({ columns: ['node_id', 'slices', 'capacity_mb', 'used_mb'], rows }));
   return gateway.cluster('env-prov');
 }
 

@@ -3,59 +3,26 @@
  * as Redshift does, and every answer that needs one names the refused view and the grant instead
  * of an empty list or a 0 (issue 26 item 4).
  */
-import Router from '@koa/router';
 import test, { type ExecutionContext } from 'ava';
-import Koa from 'koa';
-import type { AddressInfo } from 'node:net';
-import { warehouseRoutes } from '../queries/warehouse.js';
-import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
 import { warehouseHealthProbe } from '../src/gateways/warehouse/health-probe.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { SystemViewPermissionDeniedError, type WarehouseGateway } from '../src/gateways/warehouse/port.js';
-import { createRedshiftGateway } from '../src/gateways/warehouse/redshift/redshift-gateway.js';
 import { ACCESS_TTL_MS } from '../src/gateways/warehouse/redshift/system-view-access.js';
-import { problemJson } from '../src/http/error-handler.js';
-import type { AppState } from '../src/http/state.js';
 import { evaluationErrorReason } from '../src/process/evaluation-error-reason.js';
-import { startRedshiftDataStandin, type RedshiftDataStandin, type StandinDatabaseUser } from './support/redshift-data-standin.js';
-
-const START = Date.parse('2025-03-12T14:30:00Z');
-
-const environments = fileEnvironmentResolver(
-  parseEnvironments({
-    'env-prov': { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: 'analytics' },
-    'env-sls': {
-      kind: 'serverless',
-      workgroup_name: 'bi-workgroup',
-      database: 'dev',
-      secret_arn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:redshift-monitor',
-      region: 'eu-west-1',
-      schema: 'marts',
-    },
-  }),
-);
+import type { StandinDatabaseUser } from './support/redshift-data-standin.js';
+import { redshiftEnvironments as environments, redshiftHarness, START, warehouseRoutesOver } from './support/redshift-gateway-harness.js';
 
 const REGULAR_USER: StandinDatabaseUser = { superuser: false };
 
+/** Every statement that gets through answers one non-zero row, so a 0 could only come from a refusal read as "no rows". */
 async function harness(t: ExecutionContext, user: StandinDatabaseUser) {
-  const standin = await startRedshiftDataStandin();
-  t.teardown(() => standin.close());
-  standin.actAs(user);
-  // Every statement that gets through answers one row with a non-zero value, so a 0 can only come from a refusal read as "no rows".
-  standin.script((statement) =>
+  const harnessed = await redshiftHarness(t, (statement) =>
     statement.statementName === 'warehouse-watch:cluster'
       ? { columns: ['node_id', 'slices', 'capacity_mb', 'used_mb'], rows: [['0', 2, 1000, 420]] }
       : { columns: ['value'], rows: [[42]] },
   );
-  let nowMs = START;
-  const gateway = createRedshiftGateway({
-    environments,
-    clientOptions: { endpoint: standin.url, credentials: { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' }, maxAttempts: 1 },
-    backoff: { initialDelayMs: 10, maxDelayMs: 80, factor: 2 },
-    now: () => new Date(nowMs),
-    sleep: async (ms) => void (nowMs += ms),
-  });
-  return { standin, gateway, advance: (ms: number) => void (nowMs += ms) };
+  harnessed.standin.actAs(user);
+  return harnessed;
 }
 
 const refusal = async (t: ExecutionContext, promise: Promise<unknown>) => {
@@ -165,31 +132,9 @@ test('/health of a fully granted user lists no refusals', async (t) => {
   t.deepEqual(result.environments['env-prov'], { status: 'ok' });
 });
 
-/** The warehouse routes over the Redshift gateway, rendering problems as the app does. */
-async function routesOver(t: ExecutionContext, gateway: WarehouseGateway) {
-  const router = new Router<AppState>();
-  router.use(warehouseRoutes({ gateway, environments, now: () => new Date(START) }).routes());
-  const app = new Koa<AppState>();
-  app.use(problemJson);
-  app.use(async (ctx, next) => {
-    ctx.state.principal = { subject: 's', userId: 'u', tenantId: 't', envId: ctx.get('x-test-env'), roles: [] };
-    ctx.state.can = async () => true;
-    await next();
-  });
-  app.use(router.routes());
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return async (path: string) => {
-    const response = await fetch(url + path, { headers: { 'x-test-env': 'env-prov' } });
-    return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Record<string, unknown> };
-  };
-}
-
 test('the endpoints answer a 503 problem naming the refused view and the grants, not an empty list', async (t) => {
   const { gateway } = await harness(t, REGULAR_USER);
-  const get = await routesOver(t, gateway);
+  const get = await warehouseRoutesOver(t, gateway);
   for (const [path, view] of [['/warehouse/cluster', 'stv_node_storage_capacity'], ['/warehouse/tables/vacuum', 'svv_table_info'], ['/warehouse/storage', 'svv_table_info'], ['/warehouse/tables/alerts', 'svv_table_info']] as const) {
     const { status, type, body } = await get(path);
     t.is(status, 503, path);
@@ -200,4 +145,3 @@ test('the endpoints answer a 503 problem naming the refused view and the grants,
   }
 });
 
-export type { RedshiftDataStandin };

@@ -2,19 +2,13 @@
  * Whose queries the Redshift monitoring user can see: checked once per environment through the
  * Data API (against the stand-in), remembered, and carried by the warehouse answers.
  */
-import Router from '@koa/router';
 import test, { type ExecutionContext } from 'ava';
-import Koa from 'koa';
-import type { AddressInfo } from 'node:net';
-import { warehouseRoutes } from '../queries/warehouse.js';
 import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
 import type { QueryVisibility, WarehouseGateway } from '../src/gateways/warehouse/port.js';
 import { VISIBILITY_TTL_MS } from '../src/gateways/warehouse/redshift/query-visibility.js';
-import { createRedshiftGateway } from '../src/gateways/warehouse/redshift/redshift-gateway.js';
-import type { AppState } from '../src/http/state.js';
-import { startRedshiftDataStandin, type RecordedStatement, type RedshiftDataStandin, type StandinValue } from './support/redshift-data-standin.js';
+import { redshiftHarness, warehouseRoutesOver } from './support/redshift-gateway-harness.js';
+import { type RecordedStatement, type RedshiftDataStandin, type StandinValue } from './support/redshift-data-standin.js';
 
-const START = Date.parse('2025-03-12T14:30:00Z');
 
 const environments = fileEnvironmentResolver(
   parseEnvironments({
@@ -35,23 +29,17 @@ interface Harness {
 }
 
 async function harness(t: ExecutionContext, visibilityRows: StandinValue[][] | 'fail'): Promise<Harness> {
-  const standin = await startRedshiftDataStandin();
-  t.teardown(() => standin.close());
-  let nowMs = START;
-  standin.script((statement) => {
-    if (!isVisibilityCheck(statement)) return {};
-    return visibilityRows === 'fail'
-      ? { outcome: 'FAILED', error: 'ERROR: could not complete because of conflict with concurrent transaction' }
-      : { columns: VISIBILITY_COLUMNS, rows: visibilityRows };
-  });
-  const gateway = createRedshiftGateway({
+  const harnessed = await redshiftHarness(
+    t,
+    (statement) => {
+      if (!isVisibilityCheck(statement)) return {};
+      return visibilityRows === 'fail'
+        ? { outcome: 'FAILED', error: 'ERROR: could not complete because of conflict with concurrent transaction' }
+        : { columns: VISIBILITY_COLUMNS, rows: visibilityRows };
+    },
     environments,
-    clientOptions: { endpoint: standin.url, credentials: { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' }, maxAttempts: 1 },
-    backoff: { initialDelayMs: 10, maxDelayMs: 80, factor: 2 },
-    now: () => new Date(nowMs),
-    sleep: async (ms) => void (nowMs += ms),
-  });
-  return { standin, gateway, advance: (ms) => void (nowMs += ms), checks: () => standin.executed.filter(isVisibilityCheck) };
+  );
+  return { ...harnessed, checks: () => harnessed.standin.executed.filter(isVisibilityCheck) };
 }
 
 const VISIBILITY_CASES: [title: string, row: StandinValue[][], expected: QueryVisibility][] = [
@@ -114,31 +102,10 @@ test('a check that fails answers unknown and is asked again next time', async (t
   t.is(checks().length, 2);
 });
 
-/** The warehouse routes over the Redshift gateway, with a principal of `envId` allowed to read. */
-async function routesOver(t: ExecutionContext, gateway: WarehouseGateway) {
-  const router = new Router<AppState>();
-  router.use(warehouseRoutes({ gateway, environments, now: () => new Date(START) }).routes());
-  const app = new Koa<AppState>();
-  app.use(async (ctx, next) => {
-    ctx.state.principal = { subject: 's', userId: 'u', tenantId: 't', envId: ctx.get('x-test-env'), roles: [] };
-    ctx.state.can = async () => true;
-    await next();
-  });
-  app.use(router.routes());
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return async (path: string, envId = 'env-prov') => {
-    const response = await fetch(url + path, { headers: { 'x-test-env': envId } });
-    return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
-  };
-}
-
 for (const [rows, expected] of [[[[0, 'RESTRICTED', 0]], 'own_queries_only'], [[[0, 'UNRESTRICTED', 0]], 'all_queries']] as const) {
   test(`the cluster, query and alert answers say ${expected}; table answers do not depend on it`, async (t) => {
     const { gateway, checks } = await harness(t, rows as unknown as StandinValue[][]);
-    const get = await routesOver(t, gateway);
+    const get = await warehouseRoutesOver(t, gateway, environments);
     for (const path of ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/alerts']) {
       const { status, body } = await get(path);
       t.is(status, 200, path);

@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SUPERUSER_ONLY_VIEWS } from '../../src/gateways/warehouse/redshift/system-view-grants.js';
 import { readJson, reply } from './aws-json-protocol.js';
 
 /**
@@ -18,20 +19,9 @@ import { readJson, reply } from './aws-json-protocol.js';
  * accepted and then ends FAILED with that text as DescribeStatement's Error. The refusal is lifted
  * by `GRANT SELECT ON <view>` or by a system role that may "access catalog or system tables"
  * (sys:monitor, sys:operator, sys:dba which inherits sys:operator, sys:superuser:
- * https://docs.aws.amazon.com/redshift/latest/dg/r_roles-default.html).
+ * https://docs.aws.amazon.com/redshift/latest/dg/r_roles-default.html). Which views are
+ * superuser-only is the adapter's documented list (SUPERUSER_ONLY_VIEWS, one fact shared by both).
  */
-
-/** The superuser-only views the adapter reads (issue 26 item 4), as their documentation pages say. */
-export const SUPERUSER_ONLY_VIEWS = [
-  'stv_node_storage_capacity',
-  'svv_table_info',
-  'stl_commit_stats',
-  'svl_user_info',
-  'stv_wlm_service_class_config',
-  'svcs_concurrency_scaling_usage',
-  'sys_serverless_usage',
-  'sys_transaction_history',
-] as const;
 
 /** Roles whose ACCESS SYSTEM TABLE permission lets a regular user read the superuser-only views. */
 const SYSTEM_TABLE_ROLES = new Set(['sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser']);
