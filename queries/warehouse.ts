@@ -1,6 +1,7 @@
 import Router, { type RouterContext } from '@koa/router';
 import type { EnvironmentResolver } from '../src/gateways/warehouse/environments.js';
 import {
+  isSystemViewPermissionDenied,
   isUnknownEnvironment,
   isWarehouseUnavailable,
   SLOW_QUERY_THRESHOLD_SECONDS,
@@ -34,6 +35,10 @@ export interface WarehouseRouteDeps {
 
 /** Our typed failures → problems; anything else stays a 500 with no internals exposed. */
 function warehouseProblem(error: unknown): unknown {
+  // A missing grant: name the refused views and the grants, never answer an empty list (docs/warehouse.md).
+  if (isSystemViewPermissionDenied(error)) {
+    return new HttpProblem(503, 'Service Unavailable', error.message, undefined, { reason: error.reason, permission_denied: error.views, grants: error.grants });
+  }
   if (isWarehouseUnavailable(error)) return serviceUnavailable(error.message);
   if (isUnknownEnvironment(error)) return new HttpProblem(404, 'Not Found', error.message);
   return error;

@@ -2,20 +2,14 @@
  * Whose queries the Redshift monitoring user can see: checked once per environment through the
  * Data API (against the stand-in), remembered, and carried by the warehouse answers.
  */
-import Router from '@koa/router';
 import test, { type ExecutionContext } from 'ava';
-import Koa from 'koa';
-import type { AddressInfo } from 'node:net';
-import { warehouseRoutes } from '../queries/warehouse.js';
 import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
 import type { QueryVisibility, WarehouseGateway } from '../src/gateways/warehouse/port.js';
 import { VISIBILITY_TTL_MS } from '../src/gateways/warehouse/redshift/query-visibility.js';
-import { createRedshiftGateway } from '../src/gateways/warehouse/redshift/redshift-gateway.js';
-import type { AppState } from '../src/http/state.js';
-import { startRedshiftDataStandin, type RecordedStatement, type RedshiftDataStandin, type StandinValue } from './support/redshift-data-standin.js';
+import { redshiftHarness, warehouseRoutesOver } from './support/redshift-gateway-harness.js';
+import { type RecordedStatement, type RedshiftDataStandin, type StandinValue } from './support/redshift-data-standin.js';
 import { payloadOf } from './support/answer-shape.js';
 
-const START = Date.parse('2025-03-12T14:30:00Z');
 
 const environments = fileEnvironmentResolver(
   parseEnvironments({
@@ -36,23 +30,17 @@ interface Harness {
 }
 
 async function harness(t: ExecutionContext, visibilityRows: StandinValue[][] | 'fail'): Promise<Harness> {
-  const standin = await startRedshiftDataStandin();
-  t.teardown(() => standin.close());
-  let nowMs = START;
-  standin.script((statement) => {
-    if (!isVisibilityCheck(statement)) return {};
-    return visibilityRows === 'fail'
-      ? { outcome: 'FAILED', error: 'ERROR: permission denied for relation svl_user_info' }
-      : { columns: VISIBILITY_COLUMNS, rows: visibilityRows };
-  });
-  const gateway = createRedshiftGateway({
+  const harnessed = await redshiftHarness(
+    t,
+    (statement) => {
+      if (!isVisibilityCheck(statement)) return {};
+      return visibilityRows === 'fail'
+        ? { outcome: 'FAILED', error: 'ERROR: could not complete because of conflict with concurrent transaction' }
+        : { columns: VISIBILITY_COLUMNS, rows: visibilityRows };
+    },
     environments,
-    clientOptions: { endpoint: standin.url, credentials: { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' }, maxAttempts: 1 },
-    backoff: { initialDelayMs: 10, maxDelayMs: 80, factor: 2 },
-    now: () => new Date(nowMs),
-    sleep: async (ms) => void (nowMs += ms),
-  });
-  return { standin, gateway, advance: (ms) => void (nowMs += ms), checks: () => standin.executed.filter(isVisibilityCheck) };
+  );
+  return { ...harnessed, checks: () => harnessed.standin.executed.filter(isVisibilityCheck) };
 }
 
 const VISIBILITY_CASES: [title: string, row: StandinValue[][], expected: QueryVisibility][] = [
@@ -72,17 +60,27 @@ for (const [title, rows, expected] of VISIBILITY_CASES) {
   }
 }
 
-test('provisioned asks svl_user_info and the system roles; serverless never touches STL/STV/SVL', async (t) => {
+test('both kinds ask the user\'s own svv_user_info row and the system roles, direct or through a role', async (t) => {
   const { gateway, checks } = await harness(t, [[0, 'RESTRICTED', 0]]);
   await gateway.queryVisibility('env-prov');
   await gateway.queryVisibility('env-sls');
   const [provisioned, serverless] = checks();
-  t.regex(provisioned!.sql, /svl_user_info.*current_user/);
-  t.regex(provisioned!.sql, /svv_user_grants.*'sys:monitor', 'sys:operator'/);
+  t.regex(provisioned!.sql, /FROM svv_user_info u WHERE u.user_name = current_user/);
+  t.regex(provisioned!.sql, /u.syslog_access/);
+  t.regex(provisioned!.sql, /svv_user_grants g LEFT JOIN svv_role_grants r ON r.role_name = g.role_name/);
+  t.regex(provisioned!.sql, /g.role_name IN \('sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser'\) OR r.granted_role_name IN \('sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser'\)/);
   t.like(provisioned, { clusterIdentifier: 'analytics-prod', dbUser: 'monitor', parameters: {} });
-  t.regex(serverless!.sql, /pg_user.*current_user/);
+  t.regex(serverless!.sql, /FROM svv_user_info u WHERE u.user_name = current_user/);
   t.notRegex(serverless!.sql, /\b(stl|stv|svl)_/);
   t.like(serverless, { workgroupName: 'bi-workgroup' });
+});
+
+test('a regular user without grants gets an answer, not unknown: the check reads no superuser-only view', async (t) => {
+  const { gateway, standin, checks } = await harness(t, [[0, 'RESTRICTED', 0]]);
+  standin.actAs({ superuser: false });
+  t.is(await gateway.queryVisibility('env-prov'), 'own_queries_only');
+  t.is(await gateway.queryVisibility('env-sls'), 'own_queries_only');
+  t.is(checks().length, 2);
 });
 
 test('the answer is checked once per environment and remembered for an hour', async (t) => {
@@ -105,31 +103,10 @@ test('a check that fails answers unknown and is asked again next time', async (t
   t.is(checks().length, 2);
 });
 
-/** The warehouse routes over the Redshift gateway, with a principal of `envId` allowed to read. */
-async function routesOver(t: ExecutionContext, gateway: WarehouseGateway) {
-  const router = new Router<AppState>();
-  router.use(warehouseRoutes({ gateway, environments, now: () => new Date(START) }).routes());
-  const app = new Koa<AppState>();
-  app.use(async (ctx, next) => {
-    ctx.state.principal = { subject: 's', userId: 'u', tenantId: 't', envId: ctx.get('x-test-env'), roles: [] };
-    ctx.state.can = async () => true;
-    await next();
-  });
-  app.use(router.routes());
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return async (path: string, envId = 'env-prov') => {
-    const response = await fetch(url + path, { headers: { 'x-test-env': envId } });
-    return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
-  };
-}
-
 for (const [rows, expected] of [[[[0, 'RESTRICTED', 0]], 'own_queries_only'], [[[0, 'UNRESTRICTED', 0]], 'all_queries']] as const) {
   test(`the cluster, query and alert answers say ${expected}; table answers do not depend on it`, async (t) => {
     const { gateway, checks } = await harness(t, rows as unknown as StandinValue[][]);
-    const get = await routesOver(t, gateway);
+    const get = await warehouseRoutesOver(t, gateway, environments);
     for (const path of ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/alerts']) {
       const { status, body } = await get(path);
       t.is(status, 200, path);

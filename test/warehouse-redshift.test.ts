@@ -255,10 +255,18 @@ test('a statement that never settles is cancelled at the timeout and reported as
 const FAILURES: { title: string; arrange: (s: RedshiftDataStandin) => void; reason: UnavailableReason; message: RegExp; secret: string }[] = [
   {
     title: 'a FAILED statement',
-    arrange: (s) => s.script(() => ({ outcome: 'FAILED', error: 'ERROR: permission denied for relation stv_wlm_query_state', pollsBeforeDone: 1 })),
+    arrange: (s) => s.script(() => ({ outcome: 'FAILED', error: 'ERROR: column "secret_column" does not exist', pollsBeforeDone: 1 })),
     reason: 'statement_failed',
     message: /^provisioned cluster "analytics-prod" of environment env-prov failed to run the slow-queries statement$/,
-    secret: 'permission denied',
+    secret: 'secret_column',
+  },
+  {
+    // Superuser-only views are named (warehouse-redshift-permissions.test.ts); any other refused relation is not.
+    title: 'a FAILED statement refused a relation',
+    arrange: (s) => s.script(() => ({ outcome: 'FAILED', error: 'ERROR: permission denied for relation hr_salaries', pollsBeforeDone: 1 })),
+    reason: 'permission_denied',
+    message: /^provisioned cluster "analytics-prod" of environment env-prov refused the monitoring user a relation the slow-queries statement reads$/,
+    secret: 'hr_salaries',
   },
   {
     title: 'an ABORTED statement',

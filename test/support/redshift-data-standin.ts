@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SUPERUSER_ONLY_VIEWS } from '../../src/gateways/warehouse/redshift/system-view-grants.js';
 import { readJson, reply } from './aws-json-protocol.js';
 
 /**
@@ -8,7 +9,38 @@ import { readJson, reply } from './aws-json-protocol.js';
  * test scripts how each statement behaves: its result (split into pages), how many polls it
  * stays STARTED, whether it ends FAILED or ABORTED, or an error reply such as ValidationException.
  * It proves the adapter drives the real AWS client correctly; it runs no SQL.
+ *
+ * It does enforce one rule of the real warehouse: a database user that is not a superuser may not
+ * read the superuser-only system views. "STV_NODE_STORAGE_CAPACITY is visible only to
+ * superusers" (https://docs.aws.amazon.com/redshift/latest/dg/r_STV_NODE_STORAGE_CAPACITY.html;
+ * the same sentence is on each view's page), and Redshift refuses the statement with
+ * `ERROR: permission denied for relation <view>` (SQLSTATE 42501, as reported in
+ * github.com/awslabs/amazon-redshift-utils/issues/648). Through the Data API the statement is
+ * accepted and then ends FAILED with that text as DescribeStatement's Error. The refusal is lifted
+ * by `GRANT SELECT ON <view>` or by a system role that may "access catalog or system tables"
+ * (sys:monitor, sys:operator, sys:dba which inherits sys:operator, sys:superuser:
+ * https://docs.aws.amazon.com/redshift/latest/dg/r_roles-default.html). Which views are
+ * superuser-only is the adapter's documented list (SUPERUSER_ONLY_VIEWS, one fact shared by both).
  */
+
+/** Roles whose ACCESS SYSTEM TABLE permission lets a regular user read the superuser-only views. */
+const SYSTEM_TABLE_ROLES = new Set(['sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser']);
+
+/** Who the statements run as. The default is a superuser, which every view admits. */
+export interface StandinDatabaseUser {
+  superuser: boolean;
+  /** Views this user was granted SELECT on (`GRANT SELECT ON svv_table_info TO monitor`). */
+  selectGrants?: readonly string[];
+  /** Roles granted to the user (`GRANT ROLE sys:monitor TO monitor`). */
+  roles?: readonly string[];
+}
+
+/** The first superuser-only view the statement reads that this user may not, if any. */
+export function deniedViewFor(user: StandinDatabaseUser, sql: string): string | undefined {
+  if (user.superuser || (user.roles ?? []).some((role) => SYSTEM_TABLE_ROLES.has(role))) return undefined;
+  const granted = new Set((user.selectGrants ?? []).map((view) => view.toLowerCase()));
+  return SUPERUSER_ONLY_VIEWS.find((view) => !granted.has(view) && new RegExp(`\\b${view}\\b`, 'i').test(sql));
+}
 
 export type StandinValue = string | number | boolean | null;
 
@@ -59,6 +91,8 @@ export interface RedshiftDataStandin {
   cancelled: string[];
   /** Decides how each executed statement behaves (default: FINISHED with no rows). */
   script(handler: (statement: RecordedStatement) => StatementScript | ErrorReply): void;
+  /** Runs every later statement as this database user (default: a superuser). */
+  actAs(user: StandinDatabaseUser): void;
   /** The next request of this operation gets this error reply instead. */
   failNext(operation: Operation, reply: ErrorReply): void;
   close(): Promise<void>;
@@ -79,6 +113,7 @@ export async function startRedshiftDataStandin(): Promise<RedshiftDataStandin> {
   const pendingFailures = new Map<Operation, ErrorReply[]>();
   let handler: (statement: RecordedStatement) => StatementScript | ErrorReply = () => ({});
   let nextId = 1;
+  let databaseUser: StandinDatabaseUser = { superuser: true };
 
   const standin: Omit<RedshiftDataStandin, 'url' | 'close'> = {
     executed: [],
@@ -86,6 +121,9 @@ export async function startRedshiftDataStandin(): Promise<RedshiftDataStandin> {
     cancelled: [],
     script: (next) => {
       handler = next;
+    },
+    actAs: (user) => {
+      databaseUser = user;
     },
     failNext: (operation, failure) => {
       pendingFailures.set(operation, [...(pendingFailures.get(operation) ?? []), failure]);
@@ -114,7 +152,9 @@ export async function startRedshiftDataStandin(): Promise<RedshiftDataStandin> {
         standin.executed.push(recorded);
         const scripted = handler(recorded);
         if (isErrorReply(scripted)) return fail(response, scripted);
-        statements.set(recorded.id, { recorded, script: scripted, polls: 0 });
+        const denied = deniedViewFor(databaseUser, recorded.sql);
+        const script: StatementScript = denied ? { outcome: 'FAILED', error: `ERROR: permission denied for relation ${denied}` } : scripted;
+        statements.set(recorded.id, { recorded, script, polls: 0 });
         return reply(response, 200, { Id: recorded.id, CreatedAt: 1_700_000_000, Database: recorded.database });
       }
       case 'DescribeStatement': {

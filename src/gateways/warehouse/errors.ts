@@ -13,6 +13,7 @@ export type UnavailableReason =
   | 'rejected'
   | 'throttled'
   | 'access_denied'
+  | 'permission_denied'
   | 'error';
 
 /**
@@ -21,7 +22,7 @@ export type UnavailableReason =
  * is one, stays on `cause` for the log only.
  */
 export class WarehouseUnavailableError extends Error {
-  override readonly name = 'WarehouseUnavailableError';
+  override readonly name: string = 'WarehouseUnavailableError';
   constructor(
     readonly envId: string,
     readonly reason: UnavailableReason,
@@ -29,6 +30,25 @@ export class WarehouseUnavailableError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * The monitoring database user may not read one of the system views the question needs (a
+ * superuser-only view, without a grant). Not transient: the warehouse answers, the grant is
+ * missing. `views` names the refused views and `grants` the statements an administrator runs to
+ * fix it; both are safe to show a caller (they are ours, never the driver's text).
+ */
+export class SystemViewPermissionDeniedError extends WarehouseUnavailableError {
+  override readonly name = 'SystemViewPermissionDeniedError';
+  constructor(
+    envId: string,
+    readonly views: readonly string[],
+    readonly grants: readonly string[],
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(envId, 'permission_denied', message, options);
   }
 }
 
@@ -81,6 +101,8 @@ export class InvalidMetricRequestError extends Error {
 
 export const isWarehouseUnavailable = (error: unknown): error is WarehouseUnavailableError =>
   error instanceof WarehouseUnavailableError;
+export const isSystemViewPermissionDenied = (error: unknown): error is SystemViewPermissionDeniedError =>
+  error instanceof SystemViewPermissionDeniedError;
 export const isUnknownEnvironment = (error: unknown): error is UnknownEnvironmentError =>
   error instanceof UnknownEnvironmentError;
 export const isUnknownMetric = (error: unknown): error is UnknownMetricError => error instanceof UnknownMetricError;

@@ -5,17 +5,39 @@
  * (default 30 s): load balancers call /health every few seconds, and each Data API statement is
  * billed and takes a second or more. With the simulated default there is nothing to ask: the
  * check says `not_checked`, or `paused` (naming the environments) while the simulator pauses some.
+ *
+ * A superuser-only system view the monitoring user may not read is named per environment
+ * (`permission_denied`, with the `grants` that fix it) but does not fail the check: the warehouse
+ * answers, and taking this instance out of rotation would not add the missing grant.
  */
+import { isSystemViewPermissionDenied } from './errors.js';
 import type { EnvironmentResolver } from './environments.js';
 import type { WarehouseGateway } from './port.js';
+
+export interface EnvironmentProbe {
+  status: 'ok' | 'unavailable';
+  reason?: string;
+  /** Superuser-only views the monitoring user may not read (only when there are some). */
+  permission_denied?: string[];
+  grants?: string[];
+}
 
 export interface WarehouseProbeResult {
   /** Absent: `up` (every configured environment answered). */
   status?: 'not_checked' | 'paused';
   paused_environments?: string[];
   mode: 'simulated' | 'redshift';
-  environments: Record<string, { status: 'ok' | 'unavailable'; reason?: string }>;
+  environments: Record<string, EnvironmentProbe>;
   checked_at: string;
+}
+
+/** The refused views of both answers, once each, with the grants of the fullest answer. */
+function refusals(clusterError: unknown, access: { denied: readonly string[]; grants: readonly string[] } | undefined) {
+  const fromCluster = isSystemViewPermissionDenied(clusterError) ? clusterError : undefined;
+  const views = [...new Set([...(fromCluster?.views ?? []), ...(access?.denied ?? [])])];
+  if (views.length === 0) return {};
+  const grants = (access?.denied.length ?? 0) >= views.length ? access!.grants : fromCluster!.grants;
+  return { permission_denied: views, grants: [...grants] };
 }
 
 export class WarehouseDownError extends Error {
@@ -37,12 +59,17 @@ export function warehouseHealthProbe(deps: {
     const envIds = deps.environments.configured();
     const answers = await Promise.all(
       envIds.map(async (envId) => {
-        try {
-          await deps.gateway.cluster(envId);
-          return [envId, { status: 'ok' as const }] as const;
-        } catch (error) {
-          return [envId, { status: 'unavailable' as const, reason: (error as Error).message }] as const;
-        }
+        const [cluster, access] = await Promise.allSettled([
+          deps.gateway.cluster(envId),
+          deps.gateway.systemViewAccess ? deps.gateway.systemViewAccess(envId) : Promise.resolve(undefined),
+        ]);
+        const clusterError = cluster.status === 'rejected' ? cluster.reason : undefined;
+        const refused = refusals(clusterError, access.status === 'fulfilled' ? access.value : undefined);
+        const answer: EnvironmentProbe =
+          clusterError === undefined || isSystemViewPermissionDenied(clusterError)
+            ? { status: 'ok', ...refused }
+            : { status: 'unavailable', reason: (clusterError as Error).message, ...refused };
+        return [envId, answer] as const;
       }),
     );
     return { mode: deps.environments.mode === 'file' ? 'redshift' : 'simulated', environments: Object.fromEntries(answers), checked_at: deps.now().toISOString() };

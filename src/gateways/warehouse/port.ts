@@ -168,4 +168,16 @@ export interface WarehouseGateway extends WarehouseSyncSources, WarehouseDiagnos
    * (by the adapter, per environment): it changes only when an administrator changes grants.
    */
   queryVisibility(envId: string): Promise<QueryVisibility>;
+  /**
+   * The superuser-only system views the monitoring user may not read, with the grants that fix
+   * it (for /health). Only a real warehouse has such views; may be cached like queryVisibility.
+   */
+  systemViewAccess?(envId: string): Promise<SystemViewAccess>;
+}
+
+/** `denied` is empty when every view is readable (or could not be checked: `unchecked`). */
+export interface SystemViewAccess {
+  denied: readonly string[];
+  grants: readonly string[];
+  unchecked: readonly string[];
 }

@@ -65,15 +65,35 @@ export const queryStepFrom = (row: ResultRow): QueryStep => ({
   disk_based: flag(row, 'disk_based'),
 });
 
-/** Plan rows (node, parent, text, info) → lines laid out as EXPLAIN prints them (planLayout), info under its node. */
+/**
+ * A plan row under the names we use. STL_EXPLAIN is selected with aliases (node_id, parent_id,
+ * plan_node, info). SYS_QUERY_EXPLAIN is selected whole, because AWS's page disagrees with itself
+ * on the qualifier column: its column table says `node_info`, its sample output prints
+ * `plan_info` (https://docs.aws.amazon.com/redshift/latest/dg/SYS_QUERY_EXPLAIN.html); whichever
+ * the warehouse has is read. A rewritten query has one plan per `child_query_sequence`.
+ */
+function planRowOf(row: ResultRow) {
+  const first = (...columns: string[]) => columns.find((column) => column in row) ?? columns[0]!;
+  return {
+    sequence: 'child_query_sequence' in row ? integerOf(row, 'child_query_sequence') : 1,
+    node: integerOf(row, first('node_id', 'plan_node_id')),
+    parent: integerOf(row, first('parent_id', 'plan_parent_id')),
+    text: textOf(row, 'plan_node'),
+    info: textOf(row, first('info', 'node_info', 'plan_info')),
+  };
+}
+
+/** Plan rows → lines laid out as EXPLAIN prints them (planLayout), info under its node, each child query's plan in turn. */
 export function planLinesFrom(rows: readonly ResultRow[]): string[] {
-  const parents = new Map(rows.map((row) => [integerOf(row, 'node_id'), integerOf(row, 'parent_id')]));
-  const depthOf = (node: number) => {
+  const plan = rows.map(planRowOf).sort((a, b) => a.sequence - b.sequence || a.node - b.node);
+  const key = (sequence: number, node: number) => `${sequence}:${node}`;
+  const parents = new Map(plan.map((row) => [key(row.sequence, row.node), row.parent]));
+  const depthOf = (sequence: number, node: number) => {
     let depth = 0;
-    for (let parent = parents.get(node); parent !== undefined && parents.has(parent) && depth < 100; parent = parents.get(parent)) depth++;
+    for (let parent = parents.get(key(sequence, node)); parent !== undefined && parents.has(key(sequence, parent)) && depth < 100; parent = parents.get(key(sequence, parent))) depth++;
     return depth;
   };
-  return rows.flatMap((row) => planLayout(depthOf(integerOf(row, 'node_id')), textOf(row, 'plan_node'), textOf(row, 'info') ? [textOf(row, 'info')] : []));
+  return plan.flatMap((row) => planLayout(depthOf(row.sequence, row.node), row.text, row.info ? [row.info] : []));
 }
 
 export function queryDetailsFrom(clusterId: string, header: ResultRow, steps: readonly ResultRow[], plan: readonly ResultRow[]): QueryDetails {

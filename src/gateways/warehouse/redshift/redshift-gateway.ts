@@ -34,6 +34,7 @@ import { storageStatement, vacuumCandidatesStatement } from './sql/table-info-sq
 import { isUnsupported, type KindSql } from './sql/warehouse-sql.js';
 import { defaultBackoff, realSleep, runStatement, type PollBackoff, type SqlStatement } from './statement-runner.js';
 import { unavailableFrom } from './unavailable-errors.js';
+import { systemViewAccessCheck } from './system-view-access.js';
 import { alertLogStatement, finishedQueriesStatement, tableStatsStatement, wlmQueuesStatement } from './sql/sync-sources-sql.js';
 import { alertLogEntryFrom, finishedQueryFrom, tableStatsFrom, wlmQueueFrom } from './sync-row-mappers.js';
 
@@ -153,6 +154,8 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
       if (targetOf(envId).kind === 'serverless') return [];
       return ask(envId, (_sql, target) => alertLogStatement(target.schema, from, to), alertLogEntryFrom);
     },
+
+    systemViewAccess: systemViewAccessCheck({ targetOf, run, now }),
 
     ...redshiftDiagnostics({ targetOf, run, since }),
   };

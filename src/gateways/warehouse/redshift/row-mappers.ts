@@ -9,6 +9,7 @@ import type {
   WarehouseKind,
 } from '../port.js';
 import { ghostRowsPct, roundTo, vacuumRecommendation } from '../table-health.js';
+import { clusterCapacityMb } from './cluster-capacity.js';
 import { integerOf, isoTimestampOf, numberOf, textOf, type ResultRow } from './result-rows.js';
 
 /** Result rows (column names fixed by sql/warehouse-sql.ts) → the port's records. */
@@ -30,8 +31,10 @@ export function clusterHealthFrom(rows: readonly ResultRow[], clusterId: string,
       pct_used: capacityGb ? roundTo((usedGb * 100) / capacityGb, 2) : null,
     };
   });
-  const bounded = nodes.every((node) => node.capacity_gb !== null) && nodes.length > 0;
-  const capacity = bounded ? roundTo(nodes.reduce((sum, node) => sum + (node.capacity_gb ?? 0), 0), 2) : null;
+  const capacitiesMb = rows.map((row) => (row['capacity_mb'] === null ? null : numberOf(row, 'capacity_mb')));
+  const bounded = capacitiesMb.every((mb) => mb !== null) && nodes.length > 0;
+  // RA3 nodes each report the cluster's whole managed quota: counted once (cluster-capacity.ts).
+  const capacity = bounded ? roundTo(clusterCapacityMb(capacitiesMb as number[]) / MB_PER_GB, 2) : null;
   const used = roundTo(nodes.reduce((sum, node) => sum + node.used_gb, 0), 2);
   const totals = {
     node_count: kind === 'serverless' ? 0 : nodes.length,

@@ -1,6 +1,7 @@
 import { describeTarget, type RedshiftTarget } from '../environments.js';
-import { WarehouseUnavailableError, type UnavailableReason } from '../errors.js';
+import { SystemViewPermissionDeniedError, WarehouseUnavailableError, type UnavailableReason } from '../errors.js';
 import { StatementFailedError, StatementTimeoutError } from './statement-runner.js';
+import { deniedViewIn, grantsFor, isPermissionDenied } from './system-view-grants.js';
 
 /**
  * Turns whatever the Data API, the network or the statement runner threw into a
@@ -36,6 +37,9 @@ function classify(error: unknown, statementName: string): { reason: UnavailableR
     return { reason: 'timeout', why: `did not answer the ${statementName} statement within ${error.timeoutMs} ms` };
   }
   if (error instanceof StatementFailedError) {
+    if (isPermissionDenied(error.detail)) {
+      return { reason: 'permission_denied', why: `refused the monitoring user a relation the ${statementName} statement reads` };
+    }
     return error.status === 'ABORTED'
       ? { reason: 'statement_failed', why: `aborted the ${statementName} statement` }
       : { reason: 'statement_failed', why: `failed to run the ${statementName} statement` };
@@ -68,6 +72,21 @@ function classify(error: unknown, statementName: string): { reason: UnavailableR
 }
 
 export function unavailableFrom(error: unknown, envId: string, target: RedshiftTarget, statementName: string): WarehouseUnavailableError {
+  const deniedView = error instanceof StatementFailedError ? deniedViewIn(error.detail) : undefined;
+  if (deniedView) return permissionDenied(envId, target, [deniedView], { cause: error });
   const { reason, why } = classify(error, statementName);
   return new WarehouseUnavailableError(envId, reason, `${describeTarget(target)} of environment ${envId} ${why}`, { cause: error });
+}
+
+/** The monitoring user may not read these superuser-only views: name them and the grants that fix it. */
+export function permissionDenied(envId: string, target: RedshiftTarget, views: readonly string[], options?: { cause?: unknown }) {
+  const grants = grantsFor(target, views);
+  return new SystemViewPermissionDeniedError(
+    envId,
+    views,
+    grants,
+    `${describeTarget(target)} of environment ${envId} refused the monitoring user the superuser-only ${views.join(', ')}: ` +
+      `a superuser runs ${grants.slice(0, -1).join(' ')} (or ${grants.at(-1)})`,
+    options,
+  );
 }

@@ -1,5 +1,7 @@
 import type { BuiltinMetricId } from '../../metric-catalogue.js';
 import type { SqlStatement } from '../statement-runner.js';
+import { CLUSTER_CAPACITY_SQL } from '../cluster-capacity.js';
+import { ALERT_TABLE_JOIN, ALERT_USER_TABLES, alertEvent } from './alert-scan-sql.js';
 import { unsortedPctStatement } from './table-info-sql.js';
 import { sql, type KindSql, type MetricSqlParameters } from './warehouse-sql.js';
 
@@ -70,19 +72,17 @@ export const provisionedSql: KindSql = {
 
   tableAlerts: (schema, since) => ({
     name: 'warehouse-watch:table-alerts',
-    // An alert belongs to a query step; the scan of that step names the table.
+    // Joined and grouped as AWS's own admin script does (alert-scan-sql.ts).
     sql: sql`
       SELECT TRIM(t.schema) AS schema,
              TRIM(t."table") AS table_name,
-             TRIM(a.event) AS event,
+             ${alertEvent('a.event')} AS event,
              TRIM(a.solution) AS solution,
              COUNT(DISTINCT a.query) AS count,
              MAX(a.event_time) AS last_seen,
              MAX(a.query) AS sample_query_id
-      FROM stl_alert_event_log a
-      JOIN stl_scan s ON s.query = a.query AND s.slice = a.slice AND s.segment = a.segment AND s.step = a.step
-      JOIN svv_table_info t ON t.table_id = s.tbl
-      WHERE a.event_time >= CAST(:since AS TIMESTAMP) AND t.schema = :schema
+      FROM ${ALERT_TABLE_JOIN}
+      WHERE ${ALERT_USER_TABLES} AND a.event_time >= CAST(:since AS TIMESTAMP) AND t.schema = :schema
       GROUP BY 1, 2, 3, 4
       ORDER BY count DESC, last_seen DESC`,
     parameters: { schema, since },
@@ -116,7 +116,7 @@ export const provisionedSql: KindSql = {
           SELECT COUNT(*) AS value FROM stv_wlm_query_state WHERE ${USER_QUEUE} AND state = 'Running'`, {});
       case 'storage_utilization_pct':
         return metricStatement(id, sql`
-          SELECT COALESCE(SUM(used) * 100.0 / NULLIF(SUM(capacity), 0), 0) AS value FROM stv_node_storage_capacity`, {});
+          SELECT COALESCE(SUM(used) * 100.0 / NULLIF(${CLUSTER_CAPACITY_SQL}, 0), 0) AS value FROM stv_node_storage_capacity`, {});
       case 'unsorted_pct':
         return unsortedPctStatement(schema);
       case 'cpu_utilization_pct':

@@ -2,6 +2,7 @@ import { LONGEST_QUERIES_CAP, PLAN_LINES_CAP, QUERY_STEPS_CAP, QUERY_TEXT_FETCH_
 import type { WarehouseKind } from '../../port.js';
 import type { SqlStatement } from '../statement-runner.js';
 import { sql } from './warehouse-sql.js';
+import { spillLevel, spilledBlocks, spilledBlocksPerQuery } from './spill-sql.js';
 
 /**
  * The query questions of the diagnostics (diagnostics.ts). Provisioned: STV for the live state,
@@ -111,10 +112,7 @@ export function queryHeaderStatement(kind: WarehouseKind, queryId: number): SqlS
              LEFT(TRIM(h.query_text), ${TEXT_CAP}) AS query_text
       FROM sys_query_history h
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
-      LEFT JOIN (
-        SELECT query_id, SUM(COALESCE(spilled_block_local_disk, 0) + COALESCE(spilled_block_remote_disk, 0)) AS spilled_blocks
-        FROM sys_query_detail WHERE query_id = CAST(:query_id AS BIGINT) AND metrics_level = 'step' GROUP BY query_id
-      ) d ON d.query_id = h.query_id
+      LEFT JOIN ${spilledBlocksPerQuery('query_id = CAST(:query_id AS BIGINT)')} d ON d.query_id = h.query_id
       WHERE h.query_id = CAST(:query_id AS BIGINT)`, { query_id: queryId });
 }
 
@@ -132,22 +130,27 @@ export function queryStepsStatement(kind: WarehouseKind, queryId: number): SqlSt
     : statement('query-steps', sql`
       SELECT d.segment_id AS segment, d.step_id AS step, TRIM(d.step_name) AS label, TRIM(COALESCE(d.table_name, '')) AS table_name,
              COALESCE(d.output_rows, 0) AS rows, COALESCE(d.output_bytes, 0) AS bytes, COALESCE(d.duration, 0) / 1000000.0 AS max_seconds,
-             CASE WHEN COALESCE(d.spilled_block_local_disk, 0) + COALESCE(d.spilled_block_remote_disk, 0) > 0 THEN 1 ELSE 0 END AS disk_based
+             CASE WHEN ${spilledBlocks('d.')} > 0 THEN 1 ELSE 0 END AS disk_based
       FROM sys_query_detail d
-      WHERE d.query_id = CAST(:query_id AS BIGINT) AND d.metrics_level = 'step'
+      WHERE d.query_id = CAST(:query_id AS BIGINT) AND ${spillLevel('d.')}
       ORDER BY d.stream_id, d.segment_id, d.step_id
       LIMIT ${String(QUERY_STEPS_CAP)}`, { query_id: queryId });
 }
 
-/** The plan the engine stored for the query: one row per plan node, linked by parent id. */
+/**
+ * The plan the engine stored for the query: one row per plan node, linked by parent id. On
+ * serverless every column is selected (the qualifier column's name differs between the page's
+ * column table and its sample: planRowOf in diagnostics-row-mappers.ts reads either), ordered by
+ * rewritten child query, then node.
+ */
 export function queryPlanStatement(kind: WarehouseKind, queryId: number): SqlStatement {
   return kind === 'provisioned'
     ? statement('query-plan', sql`
       SELECT nodeid AS node_id, parentid AS parent_id, TRIM(plannode) AS plan_node, TRIM(COALESCE(info, '')) AS info
       FROM stl_explain WHERE query = CAST(:query_id AS INTEGER) ORDER BY nodeid LIMIT ${String(PLAN_LINES_CAP)}`, { query_id: queryId })
     : statement('query-plan', sql`
-      SELECT plan_node_id AS node_id, plan_parent_id AS parent_id, TRIM(plan_node) AS plan_node, TRIM(COALESCE(plan_info, '')) AS info
-      FROM sys_query_explain WHERE query_id = CAST(:query_id AS BIGINT) ORDER BY plan_node_id LIMIT ${String(PLAN_LINES_CAP)}`, { query_id: queryId });
+      SELECT * FROM sys_query_explain WHERE query_id = CAST(:query_id AS BIGINT)
+      ORDER BY child_query_sequence, plan_node_id LIMIT ${String(PLAN_LINES_CAP)}`, { query_id: queryId });
 }
 
 export function queueWaitsStatement(kind: WarehouseKind, since: string): SqlStatement {

@@ -1,7 +1,9 @@
 import type { BuiltinMetricId } from '../../metric-catalogue.js';
 import type { SqlStatement } from '../statement-runner.js';
+import { alertEvent } from './alert-scan-sql.js';
 import { unsortedPctStatement } from './table-info-sql.js';
 import { sql, type KindSql, type MetricSqlParameters } from './warehouse-sql.js';
+import { spillLevel, spilledBlocks } from './spill-sql.js';
 
 /**
  * Serverless workgroups: no STL/STV tables, so the SYS_* monitoring views. Times in
@@ -54,15 +56,15 @@ export const serverlessSql: KindSql = {
     sql: sql`
       SELECT d.query_id AS query_id,
              TRIM(COALESCE(MAX(u.usename), '')) AS user_name,
-             SUM(COALESCE(d.spilled_block_local_disk, 0) + COALESCE(d.spilled_block_remote_disk, 0)) AS spill_mb,
+             SUM(${spilledBlocks('d.')}) AS spill_mb,
              FLOOR(MAX(h.execution_time) / 1000000.0) AS exec_time_seconds,
              TRIM(MAX(h.query_text)) AS query_text
       FROM sys_query_detail d
       JOIN sys_query_history h ON h.query_id = d.query_id
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
-      WHERE ${USER_QUERY} AND d.metrics_level = 'step' AND h.end_time >= CAST(:since AS TIMESTAMP)
+      WHERE ${USER_QUERY} AND ${spillLevel('d.')} AND h.end_time >= CAST(:since AS TIMESTAMP)
       GROUP BY d.query_id
-      HAVING SUM(COALESCE(d.spilled_block_local_disk, 0) + COALESCE(d.spilled_block_remote_disk, 0)) > 0
+      HAVING SUM(${spilledBlocks('d.')}) > 0
       ORDER BY spill_mb DESC, query_id
       LIMIT ${String(limit)}`,
     parameters: { since },
@@ -70,11 +72,12 @@ export const serverlessSql: KindSql = {
 
   tableAlerts: (schema, since) => ({
     name: 'warehouse-watch:table-alerts',
-    // sys_query_detail carries the alert text on the step that raised it, with the table it scanned.
+    // sys_query_detail carries the alert text on the step that raised it, with the table it scanned;
+    // the event is grouped up to its first colon, as on provisioned clusters.
     sql: sql`
       SELECT TRIM(t.schema) AS schema,
              TRIM(t."table") AS table_name,
-             TRIM(d.alert) AS event,
+             ${alertEvent('d.alert')} AS event,
              '' AS solution,
              COUNT(DISTINCT d.query_id) AS count,
              MAX(d.start_time) AS last_seen,
@@ -105,9 +108,9 @@ export const serverlessSql: KindSql = {
           WHERE ${USER_QUERY} AND (h.status = 'queued' OR h.start_time >= CAST(:since AS TIMESTAMP))`, { since });
       case 'disk_spill_gb':
         return metricStatement(id, sql`
-          SELECT COALESCE(SUM(COALESCE(d.spilled_block_local_disk, 0) + COALESCE(d.spilled_block_remote_disk, 0)), 0) / 1024.0 AS value
+          SELECT COALESCE(SUM(${spilledBlocks('d.')}), 0) / 1024.0 AS value
           FROM sys_query_detail d
-          WHERE d.metrics_level = 'step' AND d.end_time >= CAST(:since AS TIMESTAMP)`, { since });
+          WHERE ${spillLevel('d.')} AND d.end_time >= CAST(:since AS TIMESTAMP)`, { since });
       case 'active_query_count':
         return metricStatement(id, sql`
           SELECT COUNT(*) AS value FROM sys_query_history h WHERE ${USER_QUERY} AND h.status = 'running'`, {});

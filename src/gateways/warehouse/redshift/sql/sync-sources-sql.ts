@@ -1,5 +1,7 @@
 import type { SqlStatement } from '../statement-runner.js';
 import { sql } from './warehouse-sql.js';
+import { spilledBlocksPerQuery } from './spill-sql.js';
+import { ALERT_TABLE_JOIN, ALERT_USER_TABLES } from './alert-scan-sql.js';
 
 /**
  * The sync jobs' statements. Query history and WLM load come from the SYS monitoring views, which
@@ -20,10 +22,7 @@ export function finishedQueriesStatement(from: Date, to: Date): SqlStatement {
              COALESCE(d.spilled_blocks, 0) * 1048576 AS spilled_bytes, LEFT(h.query_text, 4000) AS query_text
       FROM sys_query_history h
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
-      LEFT JOIN (
-        SELECT query_id, SUM(COALESCE(spilled_block_local_disk, 0) + COALESCE(spilled_block_remote_disk, 0)) AS spilled_blocks
-        FROM sys_query_detail GROUP BY query_id
-      ) d ON d.query_id = h.query_id
+      LEFT JOIN ${spilledBlocksPerQuery()} d ON d.query_id = h.query_id
       WHERE h.status IN ('success', 'failed', 'canceled')
         AND h.end_time >= CAST(:from AS TIMESTAMP) AND h.end_time < CAST(:to AS TIMESTAMP)
       ORDER BY h.end_time, h.query_id`,
@@ -66,10 +65,8 @@ export function alertLogStatement(schema: string, from: Date, to: Date): SqlStat
     sql: sql`
       SELECT DISTINCT a.query AS query_id, TRIM(a.event) AS event, a.event_time, TRIM(t.schema) AS schema,
              TRIM(t."table") AS table_name, TRIM(a.solution) AS solution
-      FROM stl_alert_event_log a
-      JOIN stl_scan s ON s.query = a.query AND s.slice = a.slice AND s.segment = a.segment AND s.step = a.step
-      JOIN svv_table_info t ON t.table_id = s.tbl
-      WHERE a.event_time >= CAST(:from AS TIMESTAMP) AND a.event_time < CAST(:to AS TIMESTAMP) AND t.schema = :schema
+      FROM ${ALERT_TABLE_JOIN}
+      WHERE ${ALERT_USER_TABLES} AND a.event_time >= CAST(:from AS TIMESTAMP) AND a.event_time < CAST(:to AS TIMESTAMP) AND t.schema = :schema
       ORDER BY a.event_time, a.query`,
     parameters: { schema, from: timestamp(from), to: timestamp(to) },
   };

@@ -2,6 +2,7 @@ import { LOAD_ERRORS_CAP, QUERY_TEXT_FETCH_CAP, USER_WORKLOAD_CAP, WORST_COMMITS
 import type { WarehouseKind } from '../../port.js';
 import type { SqlStatement } from '../statement-runner.js';
 import { sql } from './warehouse-sql.js';
+import { spilledBlocksPerQuery } from './spill-sql.js';
 
 /**
  * Workload, transaction and load questions of the diagnostics. Provisioned: STL/STV/SVL/SVCS and
@@ -47,10 +48,7 @@ export function userWorkloadStatement(kind: WarehouseKind, since: string): SqlSt
              COALESCE(SUM(d.spilled_blocks), 0) AS spill_mb
       FROM sys_query_history h
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
-      LEFT JOIN (
-        SELECT query_id, SUM(COALESCE(spilled_block_local_disk, 0) + COALESCE(spilled_block_remote_disk, 0)) AS spilled_blocks
-        FROM sys_query_detail WHERE metrics_level = 'step' GROUP BY query_id
-      ) d ON d.query_id = h.query_id
+      LEFT JOIN ${spilledBlocksPerQuery()} d ON d.query_id = h.query_id
       WHERE ${USER_QUERY} AND h.status IN ('success', 'failed', 'canceled') AND h.end_time >= CAST(:since AS TIMESTAMP)
       GROUP BY 1
       ORDER BY total_exec_seconds DESC, user_name
@@ -160,26 +158,35 @@ export function worstCommitsStatement(kind: WarehouseKind, since: string): SqlSt
       LIMIT ${String(WORST_COMMITS_CAP)}`, { since });
 }
 
+/**
+ * Load errors name their table through the catalogue (pg_class, pg_namespace), not svv_table_info:
+ * "The SVV_TABLE_INFO view doesn't return any information for empty tables"
+ * (https://docs.aws.amazon.com/redshift/latest/dg/r_SVV_TABLE_INFO.html), and a COPY whose every
+ * row was rejected leaves its table empty: exactly the load an operator asks about. The catalogue
+ * also needs no superuser-only view.
+ */
 export function loadErrorsStatement(kind: WarehouseKind, schema: string, since: string): SqlStatement {
   return kind === 'provisioned'
     ? statement('load-errors', sql`
-      SELECT e.query AS query_id, e.starttime AS time, TRIM(t.schema) AS schema, TRIM(t."table") AS table_name,
+      SELECT e.query AS query_id, e.starttime AS time, TRIM(n.nspname) AS schema, TRIM(c.relname) AS table_name,
              TRIM(e.filename) AS file_name, e.line_number AS line_number, TRIM(e.colname) AS column_name,
              TRIM(e.type) AS column_type, e.err_code AS error_code, TRIM(e.err_reason) AS error_message,
              LEFT(TRIM(e.raw_field_value), 1024) AS raw_value
       FROM stl_load_errors e
-      JOIN svv_table_info t ON t.table_id = e.tbl
-      WHERE e.starttime >= CAST(:since AS TIMESTAMP) AND t.schema = :schema
+      LEFT JOIN pg_class c ON c.oid = e.tbl
+      LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE e.starttime >= CAST(:since AS TIMESTAMP) AND n.nspname = :schema
       ORDER BY e.starttime DESC, e.query DESC, e.line_number
       LIMIT ${String(LOAD_ERRORS_CAP)}`, { schema, since })
     : statement('load-errors', sql`
-      SELECT e.query_id AS query_id, e.start_time AS time, TRIM(t.schema) AS schema, TRIM(t."table") AS table_name,
+      SELECT e.query_id AS query_id, e.start_time AS time, TRIM(n.nspname) AS schema, TRIM(c.relname) AS table_name,
              TRIM(e.file_name) AS file_name, e.line_number AS line_number, TRIM(e.column_name) AS column_name,
              TRIM(e.column_type) AS column_type, e.error_code AS error_code, TRIM(e.error_message) AS error_message,
              '' AS raw_value
       FROM sys_load_error_detail e
-      JOIN svv_table_info t ON t.table_id = e.table_id
-      WHERE e.start_time >= CAST(:since AS TIMESTAMP) AND t.schema = :schema
+      LEFT JOIN pg_class c ON c.oid = e.table_id
+      LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE e.start_time >= CAST(:since AS TIMESTAMP) AND n.nspname = :schema
       ORDER BY e.start_time DESC, e.query_id DESC, e.line_number
       LIMIT ${String(LOAD_ERRORS_CAP)}`, { schema, since });
 }
