@@ -34,7 +34,7 @@ test('cost answers come from Athena and runbook passages from Milvus when they a
     athena.script(curAnswerer({ tenantId: caller.tenantId, table: 'cur', environmentColumn: 'resource_tags_user_environment_id' }));
     await waitFor(async () => (await app.request('GET', '/api/v1/ask/health', { caller })).body.data.vector_store.index === 'ready', { timeoutMs: 10_000, message: 'runbooks indexed in Milvus' });
     const health = (await app.request('GET', '/api/v1/ask/health', { caller })).body.data;
-    t.like(health.cost_store, { adapter: 'athena', database: 'billing', workgroup: 'analytics' });
+    t.like(health.cost_store, { adapter: 'athena', database: 'billing', workgroup: 'analytics', cur_version: 'auto' });
     t.like(health.vector_store, { adapter: 'milvus', status: 'up' });
     t.true(milvus.collections.get('platform_runbooks')!.rows.size > 10);
 

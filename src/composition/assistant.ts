@@ -80,7 +80,7 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
     : undefined;
 
   const model = () => ({ status: agent ? 'configured' : 'not configured', model: settings.model, ...(agent ? {} : { detail: 'set ANTHROPIC_API_KEY' }) });
-  const costStore = () => (settings.athena ? { adapter: 'athena', database: settings.athena.database, workgroup: settings.athena.workGroup } : { adapter: 'embedded' });
+  const costStore = () => (settings.athena ? { adapter: 'athena', database: settings.athena.database, workgroup: settings.athena.workGroup, cur_version: settings.athena.curVersion ?? 'auto' } : { adapter: 'embedded' });
   const vectorStore = async () => {
     const adapter = settings.milvus ? 'milvus' : 'embedded';
     try {
