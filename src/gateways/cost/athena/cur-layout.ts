@@ -32,8 +32,12 @@ export interface CurLayout {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-/** AWS tag keys: letters, digits, spaces and _ . : / = + - @, at most 128 characters. */
-const TAG_KEY = /^[\p{L}\p{N}_.:/=+\-@ ]{1,128}$/u;
+/**
+ * An AWS tag key: "Pattern: [\p{L}\p{Z}\p{N}_.:/=+\-@]+ Minimum: 1 Maximum: 128" (AWS::IAM::User Tag,
+ * https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-iam-user-tag.html).
+ * No quote can pass it; the key is still written through `stringLiteral`.
+ */
+const TAG_KEY = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]{1,128}$/u;
 
 export function checkIdentifier(name: string, what: string): string {
   if (!IDENTIFIER.test(name)) throw new Error(`${what} must be a plain SQL identifier, got ${JSON.stringify(name)}`);
@@ -41,7 +45,7 @@ export function checkIdentifier(name: string, what: string): string {
 }
 
 export function checkTagKey(key: string): string {
-  if (!TAG_KEY.test(key)) throw new Error(`the environment tag key must be an AWS tag key (letters, digits, spaces, _ . : / = + - @; at most 128), got ${JSON.stringify(key)}`);
+  if (!TAG_KEY.test(key)) throw new Error(`the environment tag key must be an AWS tag key (letters, digits, spaces, _ . : / = + - @; 1 to 128), got ${JSON.stringify(key)}`);
   return key;
 }
 
@@ -61,7 +65,11 @@ export function environmentTagging(settings: { environmentColumn?: string; envir
   return { environmentColumn: column, environmentTag: checkTagKey(tag) };
 }
 
-/** The SQL expression that reads the environment tag of a line item. */
+/**
+ * The SQL expression that reads the environment tag of a line item. On CUR 2.0, `element_at`
+ * rather than `resource_tags['…']`: a key appears in the map only on line items that carry the
+ * tag, and Athena's subscript fails the whole query on a missing key where element_at is NULL.
+ */
 export function environmentExpression(layout: CurLayout): string {
   if (layout.version === 2) return `element_at(resource_tags, ${stringLiteral(checkTagKey(layout.environmentTag))})`;
   return `"${checkIdentifier(layout.environmentColumn, 'the environment column')}"`;
