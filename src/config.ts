@@ -100,6 +100,12 @@ const assistantVariables = {
   COST_ATHENA_OUTPUT_LOCATION: z.string().regex(/^s3:\/\/[^/]+/, 'must be an s3:// URL').optional(),
   /** The CUR column holding the environment tag (the environment id of the token). */
   COST_ATHENA_ENVIRONMENT_COLUMN: z.string().trim().min(1).optional(),
+  /** The CUR 2.0 `resource_tags` key of the environment tag (default: the column without `resource_tags_`). */
+  COST_ATHENA_ENVIRONMENT_TAG: z.string().trim().min(1).optional(),
+  /** Which CUR the table is: 1 (legacy CUR), 2 (CUR 2.0, Data Exports) or auto (read from its columns once). */
+  COST_CUR_VERSION: z.enum(['auto', '1', '2']).default('auto').transform((value) => (value === 'auto' ? value : (Number(value) as 1 | 2))),
+  /** The report's refresh-status table; `none`: there is none (answers then carry no refresh warning). */
+  COST_ATHENA_STATUS_TABLE: z.string().trim().default('cost_and_usage_data_status'),
   AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'expected an AWS region such as eu-west-1').optional(),
   MILVUS_ADDRESS: z.string().trim().min(1).optional(),
   MILVUS_TOKEN: z.string().min(1).optional(),
@@ -238,6 +244,9 @@ function assistantConfig(env: z.infer<typeof environmentSchema>) {
             workGroup: env.COST_ATHENA_WORKGROUP,
             outputLocation: env.COST_ATHENA_OUTPUT_LOCATION,
             environmentColumn: env.COST_ATHENA_ENVIRONMENT_COLUMN,
+            environmentTag: env.COST_ATHENA_ENVIRONMENT_TAG,
+            curVersion: env.COST_CUR_VERSION,
+            statusTable: env.COST_ATHENA_STATUS_TABLE === 'none' ? null : env.COST_ATHENA_STATUS_TABLE,
           }
         : undefined,
     /** Unset: the in-process vector index. */

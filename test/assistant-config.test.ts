@@ -32,8 +32,13 @@ test('Athena, Milvus and an embeddings endpoint are chosen when configured', (t)
     MILVUS_ADDRESS: 'milvus.internal:19530', MILVUS_TOKEN: 'root:Milvus',
     EMBEDDINGS_URL: 'https://embeddings.example/v1', EMBEDDINGS_MODEL: 'text-embedding-3-small', EMBEDDINGS_DIM: '1536',
   });
-  t.deepEqual(assistant.athena, { region: 'eu-west-1', database: 'billing', table: 'cur', workGroup: 'analytics', outputLocation: 's3://results/athena/', environmentColumn: undefined });
+  t.deepEqual(assistant.athena, { region: 'eu-west-1', database: 'billing', table: 'cur', workGroup: 'analytics', outputLocation: 's3://results/athena/', environmentColumn: undefined, environmentTag: undefined, curVersion: 'auto', statusTable: 'cost_and_usage_data_status' });
   t.deepEqual(assistant.milvus, { address: 'milvus.internal:19530', token: 'root:Milvus', collection: 'runbooks' });
+  const cur2 = loadConfig({
+    COST_ATHENA_DATABASE: 'billing', COST_ATHENA_TABLE: 'cur', COST_ATHENA_OUTPUT_LOCATION: 's3://results/', AWS_REGION: 'eu-west-1',
+    COST_CUR_VERSION: '2', COST_ATHENA_ENVIRONMENT_TAG: 'user_stage', COST_ATHENA_STATUS_TABLE: 'none',
+  }).assistant.athena;
+  t.like(cur2, { curVersion: 2, environmentTag: 'user_stage', statusTable: null });
   t.deepEqual(assistant.embeddings, { url: 'https://embeddings.example/v1', model: 'text-embedding-3-small', dim: 1536, apiKey: undefined });
 });
 
@@ -43,6 +48,7 @@ const bad: [string, Record<string, string>, RegExp][] = [
   ['a temperature that is not a number', { ASSISTANT_TEMPERATURE: 'warm' }, /ASSISTANT_TEMPERATURE: /],
   ['an API version that is not a date', { ANTHROPIC_API_VERSION: 'latest' }, /ANTHROPIC_API_VERSION: an API version date such as 2023-06-01/],
   ['a gateway that is not a URL', { ANTHROPIC_BASE_URL: 'gateway' }, /ANTHROPIC_BASE_URL: /],
+  ['a CUR version that is neither 1, 2 nor auto', { COST_CUR_VERSION: '3' }, /COST_CUR_VERSION: /],
   ['an output location that is not on S3', { COST_ATHENA_OUTPUT_LOCATION: 'https://bucket' }, /COST_ATHENA_OUTPUT_LOCATION: must be an s3:\/\/ URL/],
   ['an Athena database without its table, output location and region', { COST_ATHENA_DATABASE: 'billing' }, /COST_ATHENA_TABLE, COST_ATHENA_OUTPUT_LOCATION, AWS_REGION: required when COST_ATHENA_DATABASE is set/],
   ['an embeddings endpoint without its model and dimension', { EMBEDDINGS_URL: 'https://e.example' }, /EMBEDDINGS_MODEL, EMBEDDINGS_DIM: required when EMBEDDINGS_URL is set/],

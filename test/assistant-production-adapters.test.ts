@@ -34,7 +34,7 @@ test('cost answers come from Athena and runbook passages from Milvus when they a
     athena.script(curAnswerer({ tenantId: caller.tenantId, table: 'cur', environmentColumn: 'resource_tags_user_environment_id' }));
     await waitFor(async () => (await app.request('GET', '/api/v1/ask/health', { caller })).body.data.vector_store.index === 'ready', { timeoutMs: 10_000, message: 'runbooks indexed in Milvus' });
     const health = (await app.request('GET', '/api/v1/ask/health', { caller })).body.data;
-    t.like(health.cost_store, { adapter: 'athena', database: 'billing', workgroup: 'analytics' });
+    t.like(health.cost_store, { adapter: 'athena', database: 'billing', workgroup: 'analytics', cur_version: 'auto' });
     t.like(health.vector_store, { adapter: 'milvus', status: 'up' });
     t.true(milvus.collections.get('platform_runbooks')!.rows().length > 10);
 
@@ -44,9 +44,11 @@ test('cost answers come from Athena and runbook passages from Milvus when they a
     t.false(cost!.is_error, cost!.content);
     const bill = await createEmbeddedCostStore().costByService({ tenantId: caller.tenantId, environmentId: caller.envId }, { from: '2026-10-01', to: '2026-10-31' });
     t.deepEqual((JSON.parse(cost!.content) as { services: { service: string; cost: number }[] }).services.map(({ service, cost: amount }) => ({ service, cost: amount })), bill);
-    t.is(athena.queries.length, 1);
-    t.like(athena.queries[0], { workGroup: 'analytics', outputLocation: 's3://cost-results/athena/', database: 'billing' });
-    t.true(athena.queries[0]!.parameters[0]!.includes(caller.envId), "the query is scoped to the token's environment");
+    // Besides the question: the CUR version read once from information_schema, and the refresh status.
+    const questions = athena.queries.filter((query) => query.sql.startsWith('-- cost-question: cost-by-service'));
+    t.is(questions.length, 1);
+    t.like(questions[0], { workGroup: 'analytics', outputLocation: 's3://cost-results/athena/', database: 'billing' });
+    t.true(questions[0]!.parameters[0]!.includes(caller.envId), "the query is scoped to the token's environment");
     t.false(runbooks!.is_error, runbooks!.content);
     const passages = JSON.parse(runbooks!.content) as { results: { citation: string; runbook: string }[] };
     t.is(passages.results[0]!.runbook, 'disk-spill');

@@ -3,7 +3,7 @@ import test from 'ava';
 import { createAthenaCostStore, type AthenaCostStoreOptions } from '../src/gateways/cost/athena/athena-cost-store.js';
 import { runAthenaQuery } from '../src/gateways/cost/athena/athena-runner.js';
 import { CostQueryError, type EnvironmentScope } from '../src/gateways/cost/port.js';
-import { curAnswerer, startAthenaStandin, type AthenaStandin, type QueryScript } from './support/athena-standin.js';
+import { curAnswerer, standinStoreOptions, startAthenaStandin, type AthenaStandin, type QueryScript } from './support/athena-standin.js';
 
 /** Athena-specific behaviour of the cost adapter, through the real client against the stand-in. */
 
@@ -12,25 +12,13 @@ const october = { from: '2026-10-01', to: '2026-10-31' };
 const credentials = { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' };
 const answerCur = curAnswerer({ tenantId: scope.tenantId, table: 'cur', environmentColumn: 'resource_tags_user_environment_id' });
 
-// Each test gets its own stand-in so scripts and recordings never mix under concurrency.
+// Each test gets its own stand-in so scripts and recordings never mix under concurrency. The
+// version is configured and the status table off, so each question is exactly one query here
+// (detection and the refresh status are tested in cost-cur-versions.test.ts).
 async function setUp(extra: Partial<AthenaCostStoreOptions> = {}) {
   const standin = await startAthenaStandin();
   const clock = { now: 0, sleeps: [] as number[] };
-  const store = createAthenaCostStore({
-    region: 'us-east-1',
-    database: 'billing',
-    table: 'cur',
-    workGroup: 'analytics',
-    outputLocation: 's3://cost-results/athena/',
-    endpoint: standin.url,
-    credentials,
-    now: () => clock.now,
-    sleep: async (ms) => {
-      clock.sleeps.push(ms);
-      clock.now += ms;
-    },
-    ...extra,
-  });
+  const store = createAthenaCostStore({ ...standinStoreOptions(standin.url, clock), curVersion: 1, statusTable: null, ...extra });
   return { standin, clock, store };
 }
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { createAthenaCostStore } from '../src/gateways/cost/athena/athena-cost-store.js';
 import { createEmbeddedCostStore } from '../src/gateways/cost/embedded/embedded-cost-store.js';
 import type { CostPort, EnvironmentScope } from '../src/gateways/cost/port.js';
-import { curAnswerer, startAthenaStandin, type AthenaStandin } from './support/athena-standin.js';
+import { curAnswerer, standinStoreOptions, startAthenaStandin, type AthenaStandin } from './support/athena-standin.js';
 
 /**
  * The cost port's contract, run against the embedded store and against the Athena adapter
@@ -20,22 +20,7 @@ test.before(async () => {
 });
 test.after.always(async () => standin.close());
 
-function athena(): CostPort {
-  let clock = 0;
-  return createAthenaCostStore({
-    region: 'us-east-1',
-    database: 'billing',
-    table: 'cur',
-    workGroup: 'analytics',
-    outputLocation: 's3://cost-results/athena/',
-    endpoint: standin.url,
-    credentials: { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' },
-    now: () => clock,
-    sleep: async (ms) => {
-      clock += ms;
-    },
-  });
-}
+const athena = (): CostPort => createAthenaCostStore(standinStoreOptions(standin.url, { now: 0 }));
 
 const adapters: [string, () => CostPort][] = [
   ['embedded', () => createEmbeddedCostStore()],

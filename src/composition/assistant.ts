@@ -90,7 +90,7 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
     temperature: sampling.temperature,
     ...(sampling.detail ? { temperature_detail: sampling.detail } : {}),
   });
-  const costStore = () => (settings.athena ? { adapter: 'athena', database: settings.athena.database, workgroup: settings.athena.workGroup } : { adapter: 'embedded' });
+  const costStore = () => (settings.athena ? { adapter: 'athena', database: settings.athena.database, workgroup: settings.athena.workGroup, cur_version: settings.athena.curVersion ?? 'auto' } : { adapter: 'embedded' });
   const vectorStore = async () => {
     const adapter = settings.milvus ? 'milvus' : 'embedded';
     try {

@@ -38,7 +38,7 @@ const component = z.record(z.string(), z.unknown());
 const healthSchema = z.object({
   model: component.meta({ description: '`status`: configured | not configured, the model name, the Messages API `api_version` and the `temperature` sent (null, with `temperature_detail`, when none is)' }),
   warehouse: component.meta({ description: 'the caller\'s environment: `status` up | down, `mode`' }),
-  cost_store: component.meta({ description: '`adapter`: embedded | athena' }),
+  cost_store: component.meta({ description: '`adapter`: embedded | athena; for athena `database`, `workgroup` and `cur_version` (auto | 1 | 2, the setting)' }),
   vector_store: component.meta({ description: '`adapter`: embedded | milvus, `status`, indexed chunks' }),
   tools: z.number().int(),
 });

@@ -1,7 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateLineItems, type CurLineItem } from '../../src/gateways/cost/embedded/line-items.js';
-import { sumBy } from '../../src/gateways/cost/embedded/embedded-cost-store.js';
 import { readJson, reply } from './aws-json-protocol.js';
 
 /**
@@ -9,8 +7,8 @@ import { readJson, reply } from './aws-json-protocol.js';
  * AmazonAthena.<Operation>). It records each query with its parameters, work group and result
  * location, walks it QUEUED → RUNNING → SUCCEEDED (or FAILED/CANCELLED when scripted) one state
  * per GetQueryExecution, and pages results with the header row on the first page only, as
- * Athena does. It runs no SQL: `curAnswerer` recognises the adapter's CUR queries and answers
- * them from the same generated bill the embedded store uses, after checking their parameters.
+ * Athena does. It runs no SQL: `curAnswerer` (athena-cur-table.ts) recognises the adapter's CUR
+ * queries and answers them from the same generated bill the embedded store uses.
  */
 
 export type StandinValue = string | number | boolean | null;
@@ -157,55 +155,4 @@ export async function startAthenaStandin(): Promise<AthenaStandin> {
   };
 }
 
-const QUOTED_DAY = /^'(\d{4}-\d{2}-\d{2})'$/;
-const QUOTED_TEXT = /^'((?:[^']|'')*)'$/;
-
-/**
- * Answers the adapter's CUR queries from the generated bill of `tenantId`'s environments. The
- * SQL must name the expected table and environment column and carry exactly three parameters
- * (environment, from, to) as quoted literals; anything else is refused like Athena would.
- */
-export function curAnswerer(expect: { tenantId: string; table: string; environmentColumn: string; pageSize?: number }) {
-  return (query: RecordedQuery): QueryScript | ErrorReply => {
-    const invalid = (message: string): ErrorReply => ({ type: 'InvalidRequestException', message });
-    const question = /^-- cost-question: ([a-z-]+)\n/.exec(query.sql)?.[1];
-    if (!question) return invalid('unrecognised query');
-    if (!query.sql.includes(`FROM "${expect.table}"`)) return invalid('wrong table');
-    if (!query.sql.includes(`WHERE "${expect.environmentColumn}" = ?`)) return invalid('not scoped to an environment');
-    if ((query.sql.match(/\?/g) ?? []).length !== query.parameters.length) return invalid('parameter count mismatch');
-    const [environment, from, to] = query.parameters;
-    const environmentId = QUOTED_TEXT.exec(environment ?? '')?.[1]?.replaceAll("''", "'");
-    const fromDay = QUOTED_DAY.exec(from ?? '')?.[1];
-    const toDay = QUOTED_DAY.exec(to ?? '')?.[1];
-    if (environmentId === undefined || !fromDay || !toDay) return invalid(`bad parameters ${JSON.stringify(query.parameters)}`);
-    const items = generateLineItems({ tenantId: expect.tenantId, environmentId }, fromDay, toDay);
-    const answer = (names: string[], key: (item: CurLineItem) => string[], subset = items): QueryScript => ({
-      columns: [...names.map((name) => ({ name, type: 'varchar' })), { name: 'cost', type: 'double' }],
-      rows: sumBy(subset, key).map((row) => [...row.key, row.cost]),
-      pageSize: expect.pageSize,
-    });
-    switch (question) {
-      case 'cost-by-service':
-        return answer(['service'], (item) => [item.productCode]);
-      case 'daily-trend':
-        return answer(['period'], (item) => [item.day]);
-      case 'monthly-trend':
-        return answer(['period'], (item) => [item.day.slice(0, 7)]);
-      case 'redshift-breakdown':
-        if (!query.sql.includes("line_item_product_code = 'AmazonRedshift'")) return invalid('breakdown not filtered to Redshift');
-        return answer(['usage_type'], (item) => [item.usageType], items.filter((item) => item.productCode === 'AmazonRedshift'));
-      case 'top-drivers': {
-        const limit = Number(/LIMIT (\d+)$/.exec(query.sql)?.[1]);
-        const all = answer(['service', 'usage_type'], (item) => [item.productCode, item.usageType]);
-        const rows = [...(all.rows ?? [])].sort((a, b) => Number(b[2]) - Number(a[2])).slice(0, limit);
-        return { ...all, rows };
-      }
-      case 'daily-by-service':
-        return answer(['day', 'service'], (item) => [item.day, item.productCode]);
-      case 'daily-total':
-        return answer(['day'], (item) => [item.day]);
-      default:
-        return invalid(`unknown question ${question}`);
-    }
-  };
-}
+export { curAnswerer, standinColumns, standinStoreOptions, type StandinCurTable } from './athena-cur-table.js';

@@ -94,6 +94,16 @@ export interface MonthEndForecast {
   method: string;
 }
 
+/**
+ * Whether the report behind the answers is complete. AWS rewrites a Cost and Usage Report
+ * several times a day; while it does, a query may read a mix of old and new line items.
+ */
+export interface CostDataStatus {
+  state: 'ready' | 'updating' | 'unknown';
+  /** For `unknown`: why no status could be read. */
+  detail?: string;
+}
+
 export interface CostPort {
   /** Spend per service (CUR product code), largest first. */
   costByService(scope: EnvironmentScope, question: DateRangeQuestion): Promise<ServiceCost[]>;
@@ -107,6 +117,8 @@ export interface CostPort {
   anomalies(scope: EnvironmentScope, question: AnomalyQuestion): Promise<CostAnomaly[]>;
   /** Month-to-date actuals plus the trailing-7-day daily mean for each remaining day. */
   forecastMonthEnd(scope: EnvironmentScope, question: ForecastQuestion): Promise<MonthEndForecast>;
+  /** The report's refresh state; never throws (a status that cannot be read is `unknown`). */
+  dataStatus(): Promise<CostDataStatus>;
 }
 
 export type CostQueryFailure = 'failed' | 'cancelled' | 'timeout' | 'unavailable';

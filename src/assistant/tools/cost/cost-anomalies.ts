@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CostPort } from '../../../gateways/cost/port.js';
 import { defineTool } from '../../tool.js';
-import { costScope, rangeInput, rangeOutput, resolveRange } from './cost-range.js';
+import { costScope, rangeInput, rangeOutput, resolveRange, refreshWarning } from './cost-range.js';
 
 /** Days whose per-service spend left its trailing baseline: spikes worth explaining. */
 export function costAnomaliesTool(cost: CostPort) {
@@ -30,7 +30,10 @@ export function costAnomaliesTool(cost: CostPort) {
     example: { from: '2026-01-01', to: '2026-10-31', baseline_days: 28, threshold: 3 },
     async run(input, scope) {
       const range = resolveRange(input, scope);
-      const rows = await cost.anomalies(costScope(scope), { ...range, baselineDays: input.baseline_days, threshold: input.threshold });
+      const [rows, warning] = await Promise.all([
+        cost.anomalies(costScope(scope), { ...range, baselineDays: input.baseline_days, threshold: input.threshold }),
+        refreshWarning(cost),
+      ]);
       return {
         ...range,
         currency: 'USD' as const,
@@ -39,6 +42,7 @@ export function costAnomaliesTool(cost: CostPort) {
         anomalies: rows.map((row) => ({
           date: row.date, service: row.service, cost: row.cost, baseline_mean: row.baselineMean, baseline_std_dev: row.baselineStdDev, deviations: row.deviations,
         })),
+        ...warning,
       };
     },
   });

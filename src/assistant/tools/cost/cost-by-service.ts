@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CostPort } from '../../../gateways/cost/port.js';
 import { defineTool } from '../../tool.js';
-import { costScope, rangeInput, rangeOutput, resolveRange, sharePct, sumCosts } from './cost-range.js';
+import { costScope, rangeInput, rangeOutput, resolveRange, sharePct, sumCosts, refreshWarning } from './cost-range.js';
 
 /** Spend per AWS service over a range: where the money goes, largest first. */
 export function costByServiceTool(cost: CostPort) {
@@ -19,13 +19,14 @@ export function costByServiceTool(cost: CostPort) {
     example: { from: '2026-10-01', to: '2026-10-31' },
     async run(input, scope) {
       const range = resolveRange(input, scope);
-      const rows = await cost.costByService(costScope(scope), range);
+      const [rows, warning] = await Promise.all([cost.costByService(costScope(scope), range), refreshWarning(cost)]);
       const total = sumCosts(rows);
       return {
         ...range,
         currency: 'USD' as const,
         total,
         services: rows.map((row) => ({ service: row.service, cost: row.cost, share_pct: sharePct(row.cost, total) })),
+        ...warning,
       };
     },
   });

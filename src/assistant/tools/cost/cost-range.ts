@@ -4,7 +4,7 @@
  * Dates are ISO calendar days (UTC), both ends inclusive, as the cost port defines them.
  */
 import { z } from 'zod';
-import { addDays, isoDay, roundCents, type EnvironmentScope } from '../../../gateways/cost/port.js';
+import { addDays, isoDay, roundCents, type CostPort, type EnvironmentScope } from '../../../gateways/cost/port.js';
 import type { ToolScope } from '../../tool.js';
 
 export const CURRENCY = 'USD' as const;
@@ -14,7 +14,10 @@ export const rangeInput = {
   to: isoDay.optional().describe('Last day, YYYY-MM-DD (UTC, inclusive), not after today. Default: today.'),
 };
 
-export const rangeOutput = { from: z.string(), to: z.string(), currency: z.literal(CURRENCY) };
+/** Present only while the report is being refreshed (see `refreshWarning`). */
+export const warningOutput = { warning: z.string().optional() };
+
+export const rangeOutput = { from: z.string(), to: z.string(), currency: z.literal(CURRENCY), ...warningOutput };
 
 export const today = (scope: ToolScope): string => scope.now.toISOString().slice(0, 10);
 
@@ -37,3 +40,15 @@ export const costScope = (scope: ToolScope): EnvironmentScope => ({ tenantId: sc
 export const sharePct = (cost: number, total: number): number => (total > 0 ? Math.round((cost / total) * 1000) / 10 : 0);
 
 export const sumCosts = (rows: { cost: number }[]): number => roundCents(rows.reduce((sum, row) => sum + row.cost, 0));
+
+export const REFRESH_WARNING =
+  'AWS is refreshing the Cost and Usage Report right now (cost_and_usage_data_status says UPDATING): these figures may mix old and new line items; ask again once the refresh is over.';
+
+/**
+ * `{ warning }` while the report is being rewritten, else `{}`; asked alongside the question so
+ * it adds no wait. An unknown status adds nothing: most answers come from a settled report.
+ */
+export async function refreshWarning(cost: CostPort): Promise<{ warning?: string }> {
+  const status = await cost.dataStatus();
+  return status.state === 'updating' ? { warning: REFRESH_WARNING } : {};
+}

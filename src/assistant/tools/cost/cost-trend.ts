@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CostPort } from '../../../gateways/cost/port.js';
 import { defineTool } from '../../tool.js';
-import { costScope, rangeInput, rangeOutput, resolveRange, sumCosts } from './cost-range.js';
+import { costScope, rangeInput, rangeOutput, resolveRange, sumCosts, refreshWarning } from './cost-range.js';
 
 /** Default ranges: a month of days, or half a year of months. */
 const DEFAULT_DAYS = { daily: 30, monthly: 180 } as const;
@@ -25,8 +25,8 @@ export function costTrendTool(cost: CostPort) {
     example: { from: '2026-05-01', to: '2026-10-31', granularity: 'monthly' },
     async run(input, scope) {
       const range = resolveRange(input, scope, DEFAULT_DAYS[input.granularity]);
-      const points = await cost.costTrend(costScope(scope), { ...range, granularity: input.granularity });
-      return { ...range, currency: 'USD' as const, granularity: input.granularity, total: sumCosts(points), points };
+      const [points, warning] = await Promise.all([cost.costTrend(costScope(scope), { ...range, granularity: input.granularity }), refreshWarning(cost)]);
+      return { ...range, currency: 'USD' as const, granularity: input.granularity, total: sumCosts(points), points, ...warning };
     },
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDay, type CostPort } from '../../../gateways/cost/port.js';
 import { defineTool } from '../../tool.js';
-import { CURRENCY, costScope, today } from './cost-range.js';
+import { CURRENCY, costScope, today, refreshWarning, warningOutput } from './cost-range.js';
 
 /** Where this month's bill will land if spend goes on as in the last week. */
 export function monthEndForecastTool(cost: CostPort) {
@@ -20,13 +20,14 @@ export function monthEndForecastTool(cost: CostPort) {
       remaining_days: z.number().int(),
       forecast: z.number(),
       method: z.string(),
+      ...warningOutput,
     }),
     example: { as_of: '2026-10-15' },
     async run(input, scope) {
       const last = today(scope);
       const asOf = input.as_of ?? last;
       if (asOf > last) throw new RangeError(`as_of (${asOf}) is after today (${last})`);
-      const forecast = await cost.forecastMonthEnd(costScope(scope), { asOf });
+      const [forecast, warning] = await Promise.all([cost.forecastMonthEnd(costScope(scope), { asOf }), refreshWarning(cost)]);
       return {
         month: forecast.month,
         as_of: forecast.asOf,
@@ -36,6 +37,7 @@ export function monthEndForecastTool(cost: CostPort) {
         remaining_days: forecast.remainingDays,
         forecast: forecast.forecast,
         method: forecast.method,
+        ...warning,
       };
     },
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CostPort } from '../../../gateways/cost/port.js';
 import { defineTool } from '../../tool.js';
-import { costScope, rangeInput, rangeOutput, resolveRange, sharePct, sumCosts } from './cost-range.js';
+import { costScope, rangeInput, rangeOutput, resolveRange, sharePct, sumCosts, refreshWarning } from './cost-range.js';
 
 /** CUR usage types read as what an operator calls them (`USE1-CS:ra3.4xlarge` is concurrency scaling). */
 const CATEGORIES: [RegExp, string][] = [
@@ -32,7 +32,7 @@ export function redshiftCostBreakdownTool(cost: CostPort) {
     example: { from: '2026-10-01', to: '2026-10-31' },
     async run(input, scope) {
       const range = resolveRange(input, scope);
-      const rows = await cost.redshiftBreakdown(costScope(scope), range);
+      const [rows, warning] = await Promise.all([cost.redshiftBreakdown(costScope(scope), range), refreshWarning(cost)]);
       const total = sumCosts(rows);
       return {
         ...range,
@@ -41,6 +41,7 @@ export function redshiftCostBreakdownTool(cost: CostPort) {
         usage_types: rows.map((row) => ({
           usage_type: row.usageType, category: usageCategory(row.usageType), cost: row.cost, share_pct: sharePct(row.cost, total),
         })),
+        ...warning,
       };
     },
   });

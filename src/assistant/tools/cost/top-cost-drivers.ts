@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CostPort } from '../../../gateways/cost/port.js';
 import { defineTool } from '../../tool.js';
-import { costScope, rangeInput, rangeOutput, resolveRange } from './cost-range.js';
+import { costScope, rangeInput, rangeOutput, resolveRange, refreshWarning } from './cost-range.js';
 
 /** The largest (service, usage type) pairs: the few lines that make most of the bill. */
 export function topCostDriversTool(cost: CostPort) {
@@ -18,11 +18,12 @@ export function topCostDriversTool(cost: CostPort) {
     example: { from: '2026-10-01', to: '2026-10-31', limit: 5 },
     async run(input, scope) {
       const range = resolveRange(input, scope);
-      const rows = await cost.topCostDrivers(costScope(scope), { ...range, limit: input.limit });
+      const [rows, warning] = await Promise.all([cost.topCostDrivers(costScope(scope), { ...range, limit: input.limit }), refreshWarning(cost)]);
       return {
         ...range,
         currency: 'USD' as const,
         drivers: rows.map((row) => ({ service: row.service, usage_type: row.usageType, cost: row.cost })),
+        ...warning,
       };
     },
   });

@@ -1,17 +1,17 @@
 import { isoDay } from '../port.js';
+import { checkIdentifier, environmentExpression, partitionPredicate, stringLiteral, type CurLayout } from './cur-layout.js';
 
 /**
- * The SQL each cost question runs over the standard Cost and Usage Report table. Identifiers
- * (table, environment column) come from configuration only and are checked to be plain names;
- * values (environment id, dates) travel as Athena ExecutionParameters, each a SQL literal the
- * adapter formats from a validated value. A leading comment names the question, which shows in
+ * The SQL each cost question runs over the standard Cost and Usage Report table (CUR 1 or
+ * CUR 2.0, cur-layout.ts). Identifiers (table, environment column) and the tag key come from
+ * configuration only and are checked; values (environment id, dates) travel as Athena
+ * ExecutionParameters, each a SQL literal the adapter formats from a validated value. Every
+ * question carries its range's partition predicate. A leading comment names the question, which shows in
  * Athena's query history and lets the test stand-in recognise the query.
  */
 
-export interface CurTable {
+export interface CurTable extends CurLayout {
   table: string;
-  /** The CUR column holding the environment's cost allocation tag. */
-  environmentColumn: string;
 }
 
 export interface CurQuery {
@@ -27,17 +27,11 @@ export type CurQuestionName =
   | 'redshift-breakdown'
   | 'top-drivers'
   | 'daily-by-service'
-  | 'daily-total';
+  | 'daily-total'
+  | 'table-columns'
+  | 'data-status';
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-
-export function checkIdentifier(name: string, what: string): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`${what} must be a plain SQL identifier, got ${JSON.stringify(name)}`);
-  return name;
-}
-
-/** A varchar literal: single quotes doubled, so no value can end the string early. */
-export const stringLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+export { checkIdentifier, stringLiteral };
 
 /** Dates are validated again here so nothing but YYYY-MM-DD ever reaches the SQL text. */
 const dayLiteral = (day: string): string => stringLiteral(isoDay.parse(day));
@@ -55,12 +49,13 @@ function scoped(
   extraFilter = '',
 ): CurQuery {
   const table = checkIdentifier(cur.table, 'the CUR table');
-  const environment = checkIdentifier(cur.environmentColumn, 'the environment column');
+  const partitions = partitionPredicate(cur, range);
   const sql = [
     `-- cost-question: ${question}`,
     `SELECT ${select}`,
     `FROM "${table}"`,
-    `WHERE "${environment}" = ?`,
+    `WHERE ${environmentExpression(cur)} = ?`,
+    ...(partitions ? [`  AND ${partitions}`] : []),
     '  AND line_item_usage_start_date >= CAST(? AS timestamp)',
     "  AND line_item_usage_start_date < CAST(? AS timestamp) + INTERVAL '1' DAY",
     ...(extraFilter ? [`  AND ${extraFilter}`] : []),
@@ -106,3 +101,29 @@ export const curQueries = {
 
   dailyTotal: (cur: CurTable, range: Range) => scoped(cur, 'daily-total', `${DAY} AS day, ${COST} AS cost`, range, 'GROUP BY 1'),
 };
+
+/**
+ * The table's columns from Athena's information_schema: a metadata read that scans no report
+ * data, run once to tell CUR 1 from CUR 2.0 when the version is not configured.
+ */
+export function tableColumnsQuery(database: string, table: string): CurQuery {
+  return {
+    question: 'table-columns',
+    sql: ['-- cost-question: table-columns', 'SELECT column_name FROM information_schema.columns', 'WHERE table_schema = ? AND table_name = ?'].join('\n'),
+    // The Glue catalog keeps names in lower case.
+    parameters: [stringLiteral(database.toLowerCase()), stringLiteral(table.toLowerCase())],
+  };
+}
+
+/**
+ * "select status from cost_and_usage_data_status": READY, or UPDATING while AWS rewrites the
+ * report and a query may mix old and new line items.
+ * https://docs.aws.amazon.com/cur/latest/userguide/create-manual-cur-table.html
+ */
+export function dataStatusQuery(statusTable: string): CurQuery {
+  return {
+    question: 'data-status',
+    sql: ['-- cost-question: data-status', `SELECT status FROM "${checkIdentifier(statusTable, 'the status table')}"`].join('\n'),
+    parameters: [],
+  };
+}
