@@ -68,6 +68,14 @@ const syncVariables = {
   SYNC_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
 };
 
+/** Abuse limits (issue 25): per-caller and per-tenant caps on tickets, token requests and live streams. */
+const limitVariables = {
+  /** Unused stream tickets one caller (token subject) may hold; one more is a 429. */
+  STREAM_TICKETS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Unused stream tickets one tenant may hold, all its callers together. */
+  STREAM_TICKETS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(1000),
+};
+
 /**
  * The analytics assistant (src/assistant): the model provider, and where its cost and document
  * tools read. Without ANTHROPIC_API_KEY the assistant answers 503 "assistant not configured";
@@ -139,6 +147,7 @@ const environmentSchema = z.object({
   ...notificationVariables,
   ...syncVariables,
   ...assistantVariables,
+  ...limitVariables,
   /** Seals channel secrets in the event log; unset: DATA_DIR/secrets.key (made on first start). */
   SECRETS_KEY: secretsKey.optional(),
   /** Comma-separated older keys, still accepted for reading what they sealed. */
@@ -192,6 +201,10 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       runTimeoutMs: env.SYNC_RUN_TIMEOUT_SECONDS * 1000,
     },
     assistant: assistantConfig(env),
+    limits: {
+      streamTicketsPerPrincipal: env.STREAM_TICKETS_PER_PRINCIPAL,
+      streamTicketsPerTenant: env.STREAM_TICKETS_PER_TENANT,
+    },
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET
         ? { managementUrl: env.IDP_MANAGEMENT_URL, clientId: env.IDP_CLIENT_ID, clientSecret: env.IDP_CLIENT_SECRET }

@@ -204,7 +204,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   await runner.start();
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
-  const streamTickets = createStreamTicketStore({ now });
+  const streamTickets = createStreamTicketStore({ now, perPrincipal: config.limits.streamTicketsPerPrincipal, perTenant: config.limits.streamTicketsPerTenant });
   const streamFeeds = [`${API_PREFIX}${INCIDENT_STREAM_PATH}`, `${API_PREFIX}${SYNC_STREAM_PATH}`];
   const { app, routers } = createApp({
     corsOrigins: config.corsOrigins,

@@ -59,6 +59,7 @@ export const platformOperations: OperationDoc[] = [
     method: 'post', path: '/stream-tickets', tag, summary: 'A one-use ticket for an event stream (browsers\' EventSource cannot send a token)',
     description: 'The ticket authenticates one GET of that path (`?ticket=`) as the token\'s principal, within 60 s; the stream\'s permission is checked at use.',
     body: ticketRequestSchema,
+    problems: { 429: 'STREAM_TICKETS_PER_PRINCIPAL unused tickets of the caller (or STREAM_TICKETS_PER_TENANT of the tenant) exist already; `Retry-After` says when the oldest expires' },
     response: { kind: 'envelope', status: 201, description: 'The ticket', data: z.object({ ticket: z.string(), expires_at: instant }) },
   },
 ];
