@@ -74,6 +74,14 @@ const limitVariables = {
   STREAM_TICKETS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1000).default(20),
   /** Unused stream tickets one tenant may hold, all its callers together. */
   STREAM_TICKETS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** POST /oauth/token requests per minute from one source address (X-Forwarded-For only from a private peer). */
+  TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Wrong client secrets per minute for one client id from one address; then 429 until the minute is over. */
+  TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  /** Tokens issued per minute to one client id, all addresses together. */
+  TOKEN_ISSUES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Open GET /api/v1/incidents/stream connections per tenant; one more is a 429. */
+  INCIDENT_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
 };
 
 /**
@@ -204,6 +212,12 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     limits: {
       streamTicketsPerPrincipal: env.STREAM_TICKETS_PER_PRINCIPAL,
       streamTicketsPerTenant: env.STREAM_TICKETS_PER_TENANT,
+      tokenRequests: {
+        perAddressPerMinute: env.TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE,
+        failuresPerClientPerMinute: env.TOKEN_FAILURES_PER_CLIENT_PER_MINUTE,
+        issuesPerClientPerMinute: env.TOKEN_ISSUES_PER_CLIENT_PER_MINUTE,
+      },
+      incidentStreamsPerTenant: env.INCIDENT_STREAMS_PER_TENANT,
     },
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET

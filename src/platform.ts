@@ -21,6 +21,7 @@ import { composeAssistant } from './composition/assistant.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
 import { embeddedIdpRoutes, loadOrCreateDevClient, type ClientRegistration } from './auth/embedded-idp.js';
+import { createTokenRequestLimits } from './auth/token-request-limits.js';
 import { iamChangeStamps, reportingIamCommits } from './auth/iam-change-stamps.js';
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import type { Config } from './config.js';
@@ -168,7 +169,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   // The web dashboard: static, no token (its API calls carry one).
   publicRoutes.push(dashboardRoutes({ bundle: dashboardBundle(), logger, settings: { audience: config.baseUrl, identityProvider: embedded ? 'embedded' : 'external' } }));
   if (key && devClient) {
-    publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient] }));
+    publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient], limits: createTokenRequestLimits(config.limits.tokenRequests) }));
   }
   // Built on first request from the routers as served (they exist once createApp has run).
   let apiDocument: unknown;

@@ -43,7 +43,8 @@ export const platformOperations: OperationDoc[] = [
   },
   {
     method: 'post', path: '/oauth/token', tag, summary: 'A token from the built-in identity provider (client-credentials grant)',
-    description: 'Only without AUTH_JWKS_URI. RFC 6749: the body as JSON or `application/x-www-form-urlencoded`; the client authenticates with `client_id`/`client_secret` in the body or with HTTP Basic, not both. Errors are `{ error, error_description }` (not problem+json).',
+    description: 'Only without AUTH_JWKS_URI. RFC 6749: the body as JSON or `application/x-www-form-urlencoded`; the client authenticates with `client_id`/`client_secret` in the body or with HTTP Basic, not both. Errors are `{ error, error_description }` (not problem+json), except the 429 of the rate limits (TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE, TOKEN_FAILURES_PER_CLIENT_PER_MINUTE, TOKEN_ISSUES_PER_CLIENT_PER_MINUTE), a problem with `Retry-After`.',
+    problems: { 429: 'Too many token requests from the address, failed secrets for the client from the address, or tokens for the client; `Retry-After` says when to retry' },
     body: tokenRequestSchema.extend({ grant_type: z.literal('client_credentials') }),
     bodyTypes: ['application/json', 'application/x-www-form-urlencoded'],
     otherResponses: {
