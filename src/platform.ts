@@ -218,6 +218,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
       issuer: config.auth.issuer,
       audience: config.baseUrl,
+      now: () => now().getTime(),
     })),
     modules: [
       ...areas.flatMap((area) => area.routes),
