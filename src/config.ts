@@ -80,6 +80,8 @@ const limitVariables = {
   TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Tokens issued per minute to one client id, all addresses together. */
   TOKEN_ISSUES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** The whole request (headers and body) must arrive within this long; then 408 and the connection closes. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Open GET /api/v1/incidents/stream connections per tenant; one more is a 429. */
   INCIDENT_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
 };
@@ -218,6 +220,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
         issuesPerClientPerMinute: env.TOKEN_ISSUES_PER_CLIENT_PER_MINUTE,
       },
       incidentStreamsPerTenant: env.INCIDENT_STREAMS_PER_TENANT,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     },
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET

@@ -3,7 +3,7 @@
  * adapter; everything else receives its ports. `main.ts` and the tests both start the platform
  * through `startPlatform`.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { composeAlerting } from './composition/alerting.js';
@@ -226,15 +226,18 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     ],
   });
 
-  const server = app.listen(config.port, config.host);
+  // The whole request (headers and body) must arrive within REQUEST_TIMEOUT_SECONDS, else 408 and
+  // the connection closes: a slow client cannot hold a connection by trickling bytes. Node's
+  // request timeout ends when the request has arrived, so long responses (SSE) are not cut.
+  // Connections are checked often enough that the bound holds within a quarter of it (5 s at most).
+  const requestTimeout = config.limits.requestTimeoutMs;
+  const server = createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(5000, Math.max(100, requestTimeout / 4)) }, app.callback());
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  // Long-lived responses (SSE) must not be cut by Node's request timeout.
-  server.requestTimeout = 0;
   // Idle keep-alive sockets stay open longer than a load balancer's idle timeout (60 s on AWS), so
   // the balancer, not us, closes them; Node's 5 s default also resets a client's next request
   // whenever the event loop was busy for a few seconds (the embedded PostgreSQL's start).
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
   listeningUrl = `http://127.0.0.1:${port}`;
   const processes = areas.flatMap((area) => area.processes);
