@@ -10,6 +10,7 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, HttpProblem } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { openSse, type SseChannel } from '../src/http/sse.js';
+import { endStreamWhenRightsEnd } from '../src/http/stream-rights.js';
 import type { AppState } from '../src/http/state.js';
 import { createTenantStreamSlots } from '../src/http/tenant-stream-slots.js';
 
@@ -65,6 +66,7 @@ export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEv
       listener.stop();
       release();
     });
+    endStreamWhenRightsEnd(ctx, sse, 'incidents:read');
     if (endedEarly) sse.close();
     const send = (event: RecordedEvent) => {
       if (event.position <= lastSent) return;

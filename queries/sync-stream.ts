@@ -8,6 +8,7 @@ import Router from '@koa/router';
 import { requires } from '../src/http/guard.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { openSse, type SseChannel } from '../src/http/sse.js';
+import { endStreamWhenRightsEnd } from '../src/http/stream-rights.js';
 import type { AppState } from '../src/http/state.js';
 import { createTenantStreamSlots } from '../src/http/tenant-stream-slots.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
@@ -60,6 +61,7 @@ export function syncStreamRoutes(deps: SyncStreamDeps) {
       feeds.set(key, (feed = created));
     }
     const sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
+    endStreamWhenRightsEnd(ctx, sse, 'sync:read');
     feed.listeners.add(sse);
     const joined = feed;
     sse.onClose(() => {

@@ -75,6 +75,7 @@ export function createApp(deps: AppDeps) {
       if (!decision) cache.set(permission, (decision = deps.permissions.can(ctx.state.principal, permission)));
       return decision;
     };
+    ctx.state.canStill = (permission) => deps.permissions.can(ctx.state.principal, permission);
     await next();
   };
 
