@@ -35,6 +35,7 @@ import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
+import { answerClientErrorsAsProblems } from './http/client-errors.js';
 import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
 import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
 import { SYNC_STREAM_PATH } from '../queries/sync-stream.js';
@@ -232,6 +233,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   // Connections are checked often enough that the bound holds within a quarter of it (5 s at most).
   const requestTimeout = config.limits.requestTimeoutMs;
   const server = createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(5000, Math.max(100, requestTimeout / 4)) }, app.callback());
+  answerClientErrorsAsProblems(server);
   server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   // Idle keep-alive sockets stay open longer than a load balancer's idle timeout (60 s on AWS), so

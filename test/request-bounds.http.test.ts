@@ -39,6 +39,15 @@ test('an authenticated request whose body never completes is cut with 408 once R
   t.teardown(request.destroy);
   await waitFor(() => request.seen.closed, { timeoutMs: 5000, message: 'the connection closed by the server' });
   t.regex(request.seen.answer, /^HTTP\/1\.1 408 /);
+  t.regex(request.seen.answer, /\r\ncontent-type: application\/problem\+json\r\n/i);
+  t.like(JSON.parse(request.seen.answer.slice(request.seen.answer.indexOf('\r\n\r\n') + 4)), { status: 408, title: 'Request Timeout' });
+});
+
+test('a request Node cannot parse is a 400 problem too', async (t) => {
+  const request = rawRequest('GARBAGE\r\n\r\n');
+  t.teardown(request.destroy);
+  await waitFor(() => request.seen.closed, { message: 'the connection closed by the server' });
+  t.regex(request.seen.answer, /^HTTP\/1\.1 400 Bad Request\r\nContent-Type: application\/problem\+json/);
 });
 
 test('a server-sent event stream outlives the request timeout', async (t) => {
