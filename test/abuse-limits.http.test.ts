@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { sourceAddress } from '../src/http/source-address.js';
+import { addressLimitKey, sourceAddress } from '../src/http/source-address.js';
 import { startPlatform } from '../src/platform.js';
 import { connectSse } from './support/sse-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -80,6 +80,12 @@ test('X-Forwarded-For is believed only from a private peer, and only its last en
   t.is(sourceAddress('8.8.4.4', '5.6.7.8'), '8.8.4.4', 'a public peer is the client itself');
   t.is(sourceAddress('127.0.0.1', 'not-an-address'), '127.0.0.1');
   t.is(sourceAddress('127.0.0.1', undefined), '127.0.0.1');
+});
+
+test('per-address limits count an IPv6 client by its /64', (t) => {
+  t.is(addressLimitKey('2001:db8:1:2:aaaa::1'), addressLimitKey('2001:db8:1:2:bbbb::2'));
+  t.not(addressLimitKey('2001:db8:1:2::1'), addressLimitKey('2001:db8:1:3::1'));
+  t.is(addressLimitKey('::ffff:203.0.113.7'), '203.0.113.7');
 });
 
 test('a tenant holds at most INCIDENT_STREAMS_PER_TENANT incident streams; the next is a 429 with Retry-After; other tenants are unaffected; a closed stream frees its place', async (t) => {

@@ -17,7 +17,7 @@ import { dirname } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { tooManyRequests } from '../http/problem.js';
-import { sourceAddress } from '../http/source-address.js';
+import { addressLimitKey, sourceAddress } from '../http/source-address.js';
 import type { SigningKey } from './signing-key.js';
 import type { TokenRequestLimits, Verdict } from './token-request-limits.js';
 
@@ -112,7 +112,7 @@ export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; au
     ctx.body = { keys: [options.key.publicJwk] };
   });
   router.post('/oauth/token', async (ctx) => {
-    const address = sourceAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for']);
+    const address = addressLimitKey(sourceAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for']));
     if (limits) refuseIfLimited(await limits.request(address));
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     if (ctx.state.unreadableBody || !ctx.request.is('application/json', 'application/x-www-form-urlencoded')) {
@@ -137,10 +137,12 @@ export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; au
     if (!credentials.client_id || !credentials.client_secret) {
       return oauthError(ctx, 401, 'invalid_client', 'client authentication is required (client_id and client_secret, or HTTP Basic)');
     }
-    if (limits) refuseIfLimited(await limits.clientAllowed(credentials.client_id, address));
     const client = options.clients().find((c) => c.client_id === credentials.client_id);
+    // Unknown client ids count under one key: made-up ids of any length cannot grow the counters.
+    const counted = client?.client_id ?? '(unknown client)';
+    if (limits) refuseIfLimited(await limits.clientAllowed(counted, address));
     if (!client || !sameSecret(client.client_secret, credentials.client_secret)) {
-      await limits?.failed(credentials.client_id, address);
+      await limits?.failed(counted, address);
       return oauthError(ctx, 401, 'invalid_client', 'unknown client or wrong secret');
     }
     if (parsed.data.audience !== options.audience) {

@@ -22,3 +22,15 @@ export function sourceAddress(peer: string | undefined, forwardedFor: string | s
   const last = entries.at(-1);
   return last !== undefined && ipaddr.isValid(last) ? ipaddr.process(last).toString() : direct;
 }
+
+/**
+ * The key a per-address limit counts under: an IPv4 address itself, an IPv6 address by its /64
+ * (one host usually holds a whole /64, so counting single IPv6 addresses would be no limit).
+ */
+export function addressLimitKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const groups = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${groups.join(':')}::/64`;
+}
