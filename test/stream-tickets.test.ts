@@ -44,3 +44,13 @@ test('a principal holds at most its cap of live tickets; the next is refused wit
   now += 60_000;
   t.true('ticket' in store.issue(bob, FEED), 'expired tickets free their places');
 });
+
+test('tickets nobody redeems are dropped once expired, also those of tenants that never come back', (t) => {
+  let now = 0;
+  const store = createStreamTicketStore({ now: () => new Date(now), ttlMs: 60_000 });
+  for (let i = 0; i < 50; i += 1) issued(store.issue(principal(randomUUID()), FEED));
+  t.is(store.size(), 50);
+  now += 2 * 60_000;
+  issued(store.issue(principal(randomUUID()), FEED));
+  t.is(store.size(), 1);
+});

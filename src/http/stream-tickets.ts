@@ -62,11 +62,20 @@ export function createStreamTicketStore(options: { now: () => Date; ttlMs?: numb
   const dropExpired = (own: Map<string, Ticket>, now: number) => {
     for (const [id, ticket] of own) if (ticket.expiresAt <= now) remove(id);
   };
+  // Tickets nobody redeems are dropped at the latest one lifetime after they expire, whoever asks
+  // next: without the sweep, tenants that never come back would keep theirs forever.
+  let lastSweep = options.now().getTime();
+  const sweep = (now: number) => {
+    if (now - lastSweep < ttlMs) return;
+    lastSweep = now;
+    for (const holders of [...tenants.values()]) for (const own of [...holders.values()]) dropExpired(own, now);
+  };
   const refusal = (detail: string, oldest: Ticket, now: number) => ({ refused: { detail, retryAfterSeconds: Math.max(1, Math.ceil((oldest.expiresAt - now) / 1000)) } });
 
   return {
     issue(principal: Principal, path: string): IssuedTicket {
       const now = options.now().getTime();
+      sweep(now);
       const holder = holderOf(principal);
       const holders = holdersOf(principal.tenantId);
       dropExpired(holders.get(holder) ?? new Map(), now);
