@@ -59,6 +59,7 @@ test('200 wrong secrets from one address are met with 429s; the client from anot
     if (response.status === 429 && !limited) limited = response;
     else await response.body?.cancel();
   }
+  t.log(`200 wrong secrets: ${statuses.filter((s) => s === 401).length} × 401, ${statuses.filter((s) => s === 429).length} × 429`);
   t.true(statuses.filter((s) => s === 429).length >= 150, `statuses: ${[...new Set(statuses)].join(', ')}`);
   t.is(statuses.slice(0, 10).filter((s) => s === 401).length, 10, 'the first wrong secrets are plain 401s');
   t.is(limited!.headers.get('content-type'), 'application/problem+json');
