@@ -10,7 +10,9 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, HttpProblem } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { openSse, type SseChannel } from '../src/http/sse.js';
+import { endStreamWhenRightsEnd } from '../src/http/stream-rights.js';
 import type { AppState } from '../src/http/state.js';
+import { createTenantStreamSlots } from '../src/http/tenant-stream-slots.js';
 
 const CATCH_UP_BATCH = 1000;
 
@@ -30,8 +32,10 @@ async function refuseBeyondHead(eventStore: EventStore, lastEventId: bigint) {
   );
 }
 
-export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEventHub; heartbeatMs: number }) {
+export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEventHub; heartbeatMs: number; perTenant: number }) {
   const router = new Router<AppState>();
+  // INCIDENT_STREAMS_PER_TENANT, as the sync stream's SYNC_STREAMS_PER_TENANT.
+  const slots = createTenantStreamSlots({ perTenant: deps.perTenant, streamName: 'incident', retryAfterSeconds: 5 });
   router.get(INCIDENT_STREAM_PATH, requires('incidents:read'), queryParameters(['last_event_id', 'ticket']), async (ctx) => {
     const rawLastId = ctx.get('Last-Event-ID') || (ctx.query.last_event_id as string | undefined) || '';
     if (rawLastId && !/^\d+$/.test(rawLastId)) throw badRequest('Last-Event-ID must be an id this stream sent');
@@ -45,6 +49,7 @@ export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEv
     // Listen first: if the log cannot be followed the client gets a 503, not an empty stream.
     let sse: SseChannel | undefined;
     let endedEarly = false;
+    const release = slots.take(tenantId);
     const listener = await deps.hub.listen(
       (event) => {
         if (!belongs(event)) return;
@@ -52,9 +57,16 @@ export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEv
         else send(event);
       },
       () => (sse ? sse.close() : (endedEarly = true)),
-    );
+    ).catch((error: unknown) => {
+      release();
+      throw error;
+    });
     sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
-    sse.onClose(listener.stop);
+    sse.onClose(() => {
+      listener.stop();
+      release();
+    });
+    endStreamWhenRightsEnd(ctx, sse, 'incidents:read');
     if (endedEarly) sse.close();
     const send = (event: RecordedEvent) => {
       if (event.position <= lastSent) return;

@@ -6,10 +6,11 @@
  */
 import Router from '@koa/router';
 import { requires } from '../src/http/guard.js';
-import { HttpProblem } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { openSse, type SseChannel } from '../src/http/sse.js';
+import { endStreamWhenRightsEnd } from '../src/http/stream-rights.js';
 import type { AppState } from '../src/http/state.js';
+import { createTenantStreamSlots } from '../src/http/tenant-stream-slots.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 import { syncStatus, type SyncStatusSettings } from './sync-status.js';
 
@@ -32,7 +33,7 @@ interface Feed {
 
 export function syncStreamRoutes(deps: SyncStreamDeps) {
   const feeds = new Map<string, Feed>();
-  const perTenant = new Map<string, number>();
+  const slots = createTenantStreamSlots({ perTenant: deps.perTenant, streamName: 'sync', retryAfterSeconds: Math.ceil(deps.periodMs / 1000) });
   const router = new Router<AppState>();
 
   const broadcast = async (tenantId: string, envId: string, feed: Feed) => {
@@ -43,14 +44,15 @@ export function syncStreamRoutes(deps: SyncStreamDeps) {
 
   router.get(SYNC_STREAM_PATH, requires('sync:read'), queryParameters(['ticket']), async (ctx) => {
     const { tenantId, envId } = ctx.state.principal;
-    const open = perTenant.get(tenantId) ?? 0;
-    if (open >= deps.perTenant) {
-      ctx.set('Retry-After', String(Math.ceil(deps.periodMs / 1000)));
-      throw new HttpProblem(429, 'Too Many Requests', `at most ${deps.perTenant} sync streams per tenant are open at once; close one first`);
+    const release = slots.take(tenantId);
+    let first: Awaited<ReturnType<typeof syncStatus>>;
+    try {
+      deps.enroll(tenantId, envId);
+      first = await syncStatus(deps.reader, deps, tenantId, envId);
+    } catch (error) {
+      release();
+      throw error;
     }
-    deps.enroll(tenantId, envId);
-    const first = await syncStatus(deps.reader, deps, tenantId, envId);
-    perTenant.set(tenantId, open + 1);
     const key = `${tenantId}:${envId}`;
     let feed = feeds.get(key);
     if (!feed) {
@@ -59,11 +61,12 @@ export function syncStreamRoutes(deps: SyncStreamDeps) {
       feeds.set(key, (feed = created));
     }
     const sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
+    endStreamWhenRightsEnd(ctx, sse, 'sync:read');
     feed.listeners.add(sse);
     const joined = feed;
     sse.onClose(() => {
       joined.listeners.delete(sse);
-      perTenant.set(tenantId, (perTenant.get(tenantId) ?? 1) - 1);
+      release();
       if (joined.listeners.size === 0) {
         clearInterval(joined.timer);
         feeds.delete(key);

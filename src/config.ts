@@ -68,6 +68,24 @@ const syncVariables = {
   SYNC_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
 };
 
+/** Abuse limits (issue 25): per-caller and per-tenant caps on tickets, token requests and live streams. */
+const limitVariables = {
+  /** Unused stream tickets one caller (token subject) may hold; one more is a 429. */
+  STREAM_TICKETS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Unused stream tickets one tenant may hold, all its callers together. */
+  STREAM_TICKETS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** POST /oauth/token requests per minute from one source address (X-Forwarded-For only from a private peer). */
+  TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Wrong client secrets per minute for one client id from one address; then 429 until the minute is over. */
+  TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  /** Tokens issued per minute to one client id, all addresses together. */
+  TOKEN_ISSUES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** The whole request (headers and body) must arrive within this long; then 408 and the connection closes. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Open GET /api/v1/incidents/stream connections per tenant; one more is a 429. */
+  INCIDENT_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
+};
+
 /**
  * The analytics assistant (src/assistant): the model provider, and where its cost and document
  * tools read. Without ANTHROPIC_API_KEY the assistant answers 503 "assistant not configured";
@@ -156,6 +174,7 @@ const environmentSchema = z.object({
   ...notificationVariables,
   ...syncVariables,
   ...assistantVariables,
+  ...limitVariables,
   /** Seals channel secrets in the event log; unset: DATA_DIR/secrets.key (made on first start). */
   SECRETS_KEY: secretsKey.optional(),
   /** Comma-separated older keys, still accepted for reading what they sealed. */
@@ -209,6 +228,17 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       runTimeoutMs: env.SYNC_RUN_TIMEOUT_SECONDS * 1000,
     },
     assistant: assistantConfig(env),
+    limits: {
+      streamTicketsPerPrincipal: env.STREAM_TICKETS_PER_PRINCIPAL,
+      streamTicketsPerTenant: env.STREAM_TICKETS_PER_TENANT,
+      tokenRequests: {
+        perAddressPerMinute: env.TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE,
+        failuresPerClientPerMinute: env.TOKEN_FAILURES_PER_CLIENT_PER_MINUTE,
+        issuesPerClientPerMinute: env.TOKEN_ISSUES_PER_CLIENT_PER_MINUTE,
+      },
+      incidentStreamsPerTenant: env.INCIDENT_STREAMS_PER_TENANT,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    },
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET
         ? {

@@ -3,7 +3,7 @@
  * adapter; everything else receives its ports. `main.ts` and the tests both start the platform
  * through `startPlatform`.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { composeAlerting } from './composition/alerting.js';
@@ -21,6 +21,7 @@ import { composeAssistant } from './composition/assistant.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
 import { embeddedIdpRoutes, loadOrCreateDevClient, type ClientRegistration } from './auth/embedded-idp.js';
+import { createTokenRequestLimits } from './auth/token-request-limits.js';
 import { iamChangeStamps, reportingIamCommits } from './auth/iam-change-stamps.js';
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import type { Config } from './config.js';
@@ -34,6 +35,7 @@ import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
+import { answerClientErrorsAsProblems } from './http/client-errors.js';
 import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
 import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
 import { SYNC_STREAM_PATH } from '../queries/sync-stream.js';
@@ -168,7 +170,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   // The web dashboard: static, no token (its API calls carry one).
   publicRoutes.push(dashboardRoutes({ bundle: dashboardBundle(), logger, settings: { audience: config.baseUrl, identityProvider: embedded ? 'embedded' : 'external' } }));
   if (key && devClient) {
-    publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient] }));
+    publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient], limits: createTokenRequestLimits(config.limits.tokenRequests) }));
   }
   // Built on first request from the routers as served (they exist once createApp has run).
   let apiDocument: unknown;
@@ -204,7 +206,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   await runner.start();
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
-  const streamTickets = createStreamTicketStore({ now });
+  const streamTickets = createStreamTicketStore({ now, perPrincipal: config.limits.streamTicketsPerPrincipal, perTenant: config.limits.streamTicketsPerTenant });
   const streamFeeds = [`${API_PREFIX}${INCIDENT_STREAM_PATH}`, `${API_PREFIX}${SYNC_STREAM_PATH}`];
   const { app, routers } = createApp({
     corsOrigins: config.corsOrigins,
@@ -217,6 +219,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
       issuer: config.auth.issuer,
       audience: config.baseUrl,
+      now: () => now().getTime(),
     })),
     modules: [
       ...areas.flatMap((area) => area.routes),
@@ -224,15 +227,19 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     ],
   });
 
-  const server = app.listen(config.port, config.host);
+  // The whole request (headers and body) must arrive within REQUEST_TIMEOUT_SECONDS, else 408 and
+  // the connection closes: a slow client cannot hold a connection by trickling bytes. Node's
+  // request timeout ends when the request has arrived, so long responses (SSE) are not cut.
+  // Connections are checked often enough that the bound holds within a quarter of it (5 s at most).
+  const requestTimeout = config.limits.requestTimeoutMs;
+  const server = createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(5000, Math.max(100, requestTimeout / 4)) }, app.callback());
+  answerClientErrorsAsProblems(server);
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  // Long-lived responses (SSE) must not be cut by Node's request timeout.
-  server.requestTimeout = 0;
   // Idle keep-alive sockets stay open longer than a load balancer's idle timeout (60 s on AWS), so
   // the balancer, not us, closes them; Node's 5 s default also resets a client's next request
   // whenever the event loop was busy for a few seconds (the embedded PostgreSQL's start).
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
   listeningUrl = `http://127.0.0.1:${port}`;
   const processes = areas.flatMap((area) => area.processes);

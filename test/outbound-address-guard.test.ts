@@ -1,7 +1,17 @@
 import test from 'ava';
 import { classifyAddress, guardAddress, type RefusalReason } from '../src/gateways/http/address-guard.js';
-import { parseIpv4Literal } from '../src/gateways/http/ipv4-literal.js';
-import { parseIpv6Literal } from '../src/gateways/http/ipv6-literal.js';
+import { parseIpAddress } from '../src/gateways/http/address-guard.js';
+
+/** The dotted quad (or undefined) a text reads as, through the guard's own parser. */
+const parseIpv4Literal = (text: string) => {
+  const address = parseIpAddress(text);
+  return address?.kind() === 'ipv4' ? address.toByteArray() : undefined;
+};
+/** The eight groups (or undefined) a text reads as, through the guard's own parser. */
+const parseIpv6Literal = (text: string) => {
+  const address = parseIpAddress(text);
+  return address?.kind() === 'ipv6' ? (address as unknown as { parts: number[] }).parts : undefined;
+};
 
 const refused: Array<[string, RefusalReason]> = [
   ['127.0.0.1', 'loopback'],
@@ -138,4 +148,33 @@ test('IPv6 literals are read in every text form', (t) => {
   for (const bad of ['1:2:3:4:5:6:7', '1:2:3:4:5:6:7:8:9', ':1', '1:::2', '12345::', '1.2.3.4::', '::1.2.3', 'g::1', '1:2:3:4:5:6:7::8']) {
     t.is(parseIpv6Literal(bad), undefined, bad);
   }
+});
+
+/** Issue 25 item 10: endpoints that hand out credentials, and NAT64 detours to refused addresses. */
+const alwaysRefused: Array<[string, RefusalReason]> = [
+  ['169.254.170.23', 'cloud_metadata'], // EKS Pod Identity agent
+  ['fd00:ec2::23', 'cloud_metadata'], // EKS Pod Identity agent over IPv6
+  ['168.63.129.16', 'cloud_metadata'], // Azure WireServer
+  ['192.0.0.192', 'cloud_metadata'], // Oracle Cloud instance metadata
+  ['::ffff:168.63.129.16', 'cloud_metadata'],
+  ['64:ff9b::a9fe:aa17', 'cloud_metadata'],
+  ['64:ff9b::127.0.0.1', 'loopback'],
+  ['64:ff9b::10.0.0.1', 'private'],
+  ['64:ff9b::192.168.1.1', 'private'],
+  ['64:ff9b::100.64.0.1', 'cgnat'],
+  ['64:ff9b:1::1', 'private'],
+  ['64:ff9b:1:7f00:0:100::', 'private'], // local-use NAT64 (RFC 8215) of 127.0.0.1 with a /48 prefix
+  ['64:ff9b:1:ffff::a9fe:a9fe', 'private'],
+];
+
+for (const [address, reason] of alwaysRefused) {
+  test(`guard: ${address} is refused as ${reason} whether private networks are allowed or not`, (t) => {
+    t.like(guardAddress(address, { allowPrivateNetworks: false }), { allowed: false, reason });
+    t.like(guardAddress(address, { allowPrivateNetworks: true }), { allowed: false, reason });
+  });
+}
+
+test('a NAT64 form of a public IPv4 address stays allowed, and octal/hex/short IPv4 forms inside IPv6 are not read', (t) => {
+  t.true(guardAddress('64:ff9b::8.8.8.8', { allowPrivateNetworks: false }).allowed);
+  for (const text of ['::ffff:127.1', '64:ff9b::0x7f.1', '::ffff:0177.0.0.1', '::ffff:1.2.3.300', '::ffff:256.0.0.1']) t.like(classifyAddress(text), { allowed: false, reason: 'not_an_ip_address' }, text);
 });

@@ -1,7 +1,8 @@
 /**
  * Verifies the bearer token on every request before any business logic (SPEC.md, Authentication):
  * the JWS header (RS256, a key id, no `crit` extension), the RS256 signature against the
- * provider's JWKS (jwks-rsa, cached and rate-limited), expiry, audience (= BASE_URL) and issuer;
+ * provider's JWKS (the last good key set, refreshed on an unknown key id at most every 30 s:
+ * jwks-key-set.ts), expiry, audience (= BASE_URL) and issuer;
  * then the claims with zod. Any failure is 401 with a challenge naming the failed check
  * (src/auth/token-rejection.ts), logged at debug level.
  *
@@ -9,18 +10,20 @@
  * rotation can never make a token ambiguous. A header with `crit` is refused whatever it lists:
  * the platform understands no JWS extension, and RFC 7515 4.1.11 says a token marking one critical
  * must then be rejected. A JWKS that cannot be fetched at all is 503 (the provider is unavailable),
- * not 401: the token may be fine.
+ * not 401: the token may be fine. So is a key id the last key set lacks while the refresh interval
+ * has not passed (503 with Retry-After): the key may be newly published, and only a refresh can
+ * say it is not.
  */
 import type { Context, Middleware } from 'koa';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import koaJwt from 'koa-jwt';
 import jwksRsa from 'jwks-rsa';
-import { serviceUnavailable, unauthorized } from '../http/problem.js';
+import { HttpProblem, unauthorized } from '../http/problem.js';
+import { createJwksKeySet, type KeyLookup } from './jwks-key-set.js';
 import { principalFromClaims, tokenClaimsSchema, type Principal } from './principal.js';
-import { bearerChallenge, isUnknownSigningKey, TokenRejection, tokenRejectionFrom } from './token-rejection.js';
+import { bearerChallenge, TokenRejection, tokenRejectionFrom } from './token-rejection.js';
 
-const KEY_CACHE_MS = 10 * 60 * 1000;
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 export interface AuthenticationOptions {
@@ -28,31 +31,31 @@ export interface AuthenticationOptions {
   jwksUri: () => string;
   issuer: string;
   audience: string;
+  /** Epoch milliseconds, for the key set's refresh interval; injectable for tests. */
+  now?: () => number;
+}
+
+const unavailable = (detail: string, retryAfterMs: number, cause?: unknown) =>
+  Object.assign(new HttpProblem(503, 'Service Unavailable', detail, undefined, {}, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) }), { cause });
+
+/** The key, or the rejection (401) or problem (503) that a lookup without one means. */
+function keyOrThrow(lookup: KeyLookup): KeyObject {
+  if ('key' in lookup) return lookup.key;
+  if ('unknown' in lookup) throw new TokenRejection('key_id', "the token's signing key (kid) is not published by the identity provider");
+  if ('notCheckedYet' in lookup) {
+    throw unavailable("the token's signing key (kid) is not among the identity provider's keys known here, which are re-read at most every 30 s; retry then", lookup.retryAfterMs);
+  }
+  throw unavailable("the identity provider's signing keys (JWKS) could not be fetched", lookup.retryAfterMs, lookup.cause);
 }
 
 export function authenticate(options: AuthenticationOptions): Middleware {
-  let client: jwksRsa.JwksClient | undefined;
-  const keys = () =>
-    (client ??= jwksRsa({
-      jwksUri: options.jwksUri(),
-      cache: true,
-      cacheMaxAge: KEY_CACHE_MS,
-      rateLimit: true,
-      jwksRequestsPerMinute: 10,
-      timeout: 5000,
-    }));
-
-  // Parsing a PEM into a KeyObject costs more than verifying the signature, so parsed keys are
-  // kept for as long as jwks-rsa would cache the JWKS entry.
-  const parsedKeys = new Map<string, { key: KeyObject; until: number }>();
-  const publicKeyFor = async (kid: string) => {
-    const cached = parsedKeys.get(kid);
-    if (cached && cached.until > Date.now()) return cached.key;
-    const key = createPublicKey((await keys().getSigningKey(kid)).getPublicKey());
-    if (parsedKeys.size > 20) parsedKeys.clear();
-    parsedKeys.set(kid, { key, until: Date.now() + KEY_CACHE_MS });
-    return key;
+  // jwks-rsa only fetches and parses the set; caching and the refresh interval are the key set's.
+  const fetchKeys = async () => {
+    const client = jwksRsa({ jwksUri: options.jwksUri(), cache: false, rateLimit: false, timeout: 5000 });
+    const published = await client.getSigningKeys();
+    return new Map(published.map((key) => [key.kid, createPublicKey(key.getPublicKey())]));
   };
+  const keySet = createJwksKeySet({ fetchKeys, now: options.now ?? Date.now });
 
   /** The header checks jsonwebtoken does not make (it ignores `crit`), before any key is fetched. */
   const checkedHeader = (token: string): { kid: string } => {
@@ -67,14 +70,7 @@ export function authenticate(options: AuthenticationOptions): Middleware {
     return { kid: header.kid };
   };
 
-  const signingKeyFor = async (kid: string) => {
-    try {
-      return await publicKeyFor(kid);
-    } catch (error) {
-      if (isUnknownSigningKey(error)) throw new TokenRejection('key_id', "the token's signing key (kid) is not published by the identity provider");
-      throw Object.assign(serviceUnavailable("the identity provider's signing keys (JWKS) could not be fetched"), { cause: error });
-    }
-  };
+  const signingKeyFor = async (kid: string) => keyOrThrow(await keySet.keyFor(kid));
 
   const verify = koaJwt({
     secret: (async (header: { kid: string }) => signingKeyFor(header.kid)) as unknown as string,

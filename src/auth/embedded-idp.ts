@@ -16,7 +16,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
+import { tooManyRequests } from '../http/problem.js';
+import { addressLimitKey, sourceAddress } from '../http/source-address.js';
 import type { SigningKey } from './signing-key.js';
+import type { TokenRequestLimits, Verdict } from './token-request-limits.js';
 
 export interface ClientRegistration {
   client_id: string;
@@ -96,13 +99,21 @@ export function issueToken(key: SigningKey, options: { issuer: string; audience:
   });
 }
 
-export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; audience: string; clients: () => ClientRegistration[] }) {
+/** Beyond a limit: a 429 problem (not an OAuth error: no OAuth error code means "slow down"). */
+function refuseIfLimited(verdict: Verdict) {
+  if (verdict) throw tooManyRequests(verdict.detail, verdict.retryAfterSeconds);
+}
+
+export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; audience: string; clients: () => ClientRegistration[]; limits?: TokenRequestLimits }) {
+  const limits = options.limits;
   const router = new Router();
   router.get('/.well-known/jwks.json', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=600');
     ctx.body = { keys: [options.key.publicJwk] };
   });
-  router.post('/oauth/token', (ctx) => {
+  router.post('/oauth/token', async (ctx) => {
+    const address = addressLimitKey(sourceAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for']));
+    if (limits) refuseIfLimited(await limits.request(address));
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     if (ctx.state.unreadableBody || !ctx.request.is('application/json', 'application/x-www-form-urlencoded')) {
       return oauthError(ctx, 400, 'invalid_request', 'send the parameters as application/x-www-form-urlencoded or application/json');
@@ -127,12 +138,17 @@ export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; au
       return oauthError(ctx, 401, 'invalid_client', 'client authentication is required (client_id and client_secret, or HTTP Basic)');
     }
     const client = options.clients().find((c) => c.client_id === credentials.client_id);
+    // Unknown client ids count under one key: made-up ids of any length cannot grow the counters.
+    const counted = client?.client_id ?? '(unknown client)';
+    if (limits) refuseIfLimited(await limits.clientAllowed(counted, address));
     if (!client || !sameSecret(client.client_secret, credentials.client_secret)) {
+      await limits?.failed(counted, address);
       return oauthError(ctx, 401, 'invalid_client', 'unknown client or wrong secret');
     }
     if (parsed.data.audience !== options.audience) {
       return oauthError(ctx, 400, 'invalid_request', `audience must be ${options.audience}`);
     }
+    if (limits) refuseIfLimited(await limits.issue(client.client_id));
     const accessToken = issueToken(options.key, {
       issuer: options.issuer,
       audience: options.audience,

@@ -22,6 +22,8 @@ export interface Principal {
   email?: string;
   /** Issued-at (seconds), used to record one login per token. */
   issuedAt?: number;
+  /** The token's expiry (seconds): long-lived answers (event streams) end then. */
+  expiresAt?: number;
 }
 
 export function principalFromClaims(claims: z.infer<typeof tokenClaimsSchema>): Principal {
@@ -33,5 +35,6 @@ export function principalFromClaims(claims: z.infer<typeof tokenClaimsSchema>): 
     roles: claims.roles,
     email: claims.email,
     issuedAt: claims.iat,
+    expiresAt: claims.exp,
   };
 }

@@ -22,10 +22,6 @@ export class TokenRejection extends Error {
 
 export const isTokenRejection = (error: unknown): error is TokenRejection => error instanceof TokenRejection;
 
-/** jwks-rsa's errors that mean "this key id is not (or may not be looked up as) a published key". */
-const UNKNOWN_KEY_ERRORS = new Set(['SigningKeyNotFoundError', 'JwksRateLimitError']);
-
-export const isUnknownSigningKey = (error: unknown) => UNKNOWN_KEY_ERRORS.has((error as Error | undefined)?.name ?? '');
 
 /**
  * A jsonwebtoken verification error → the check that failed. Expiry and not-before have their own

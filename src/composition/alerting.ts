@@ -66,7 +66,7 @@ export function composeAlerting(deps: AlertingDeps) {
     },
     { alias: false, routes: () => alertRuleQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
     // The live feed is registered before /incidents/:id so "stream" is never taken for an id.
-    { alias: false, routes: () => incidentStreamRoutes({ eventStore: commandDeps.eventStore, hub, heartbeatMs: config.sseHeartbeatMs }) },
+    { alias: false, routes: () => incidentStreamRoutes({ eventStore: commandDeps.eventStore, hub, heartbeatMs: config.sseHeartbeatMs, perTenant: config.limits.incidentStreamsPerTenant }) },
     { alias: false, routes: () => incidentCommandRoutes({ ...commandDeps, onResolved: (outcome) => countResolution(instruments, outcome) }) },
     { alias: false, routes: () => incidentQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
   ];

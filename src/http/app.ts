@@ -4,9 +4,11 @@
  *   request id + access log + duration metric
  *   → problem+json errors
  *   → CORS (preflights answered here, before authentication)
- *   → JSON body (1 MiB; 415 for other types, form bodies only on FORM_BODY_PATHS)
- *   → public routes (health, metrics, identity provider, OpenAPI document and reference page)
- *   → authentication (every other route) → permission check helper
+ *   → public routes (health, metrics, identity provider, OpenAPI document and reference page),
+ *     each reading its JSON body first when it is the route that matched
+ *   → authentication (every other route), before a single body byte is read, so an anonymous
+ *     client cannot hold a connection by trickling a body → JSON body (1 MiB; 415 for other
+ *     types, form bodies only on FORM_BODY_PATHS) → permission check helper
  *   → API routes, under /api/v1 and, for the paths the spec lists unprefixed, also at the root;
  *     a request goes to the modules that serve its first path segment (segment-dispatch.ts)
  */
@@ -73,13 +75,14 @@ export function createApp(deps: AppDeps) {
       if (!decision) cache.set(permission, (decision = deps.permissions.can(ctx.state.principal, permission)));
       return decision;
     };
+    ctx.state.canStill = (permission) => deps.permissions.can(ctx.state.principal, permission);
     await next();
   };
 
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(problemJson);
   app.use(cors(deps.corsOrigins ?? []));
-  app.use(jsonBody());
+  const body = jsonBody();
   // No public path lies under /api/v1 (checked here), so an API request skips the public routers'
   // matching altogether: it would try every one of their routes on every request (bench/README.md).
   const apiPathPrefix = `${API_PREFIX}/`;
@@ -87,9 +90,13 @@ export function createApp(deps: AppDeps) {
     const shadowed = router.stack.find((layer) => typeof layer.path !== 'string' || layer.path.startsWith(apiPathPrefix));
     if (shadowed) throw new Error(`public route ${String(shadowed.path)} may lie under ${API_PREFIX}; serve it from an API module`);
     const routes = router.routes() as unknown as Middleware<AppState>;
-    app.use((ctx, next) => (ctx.path.startsWith(apiPathPrefix) ? next() : routes(ctx, next)));
+    app.use((ctx, next) => {
+      if (ctx.path.startsWith(apiPathPrefix) || !router.match(ctx.path, ctx.method).route) return next();
+      return body(ctx, () => routes(ctx, next));
+    });
   }
   app.use(deps.authenticate);
+  app.use(body);
   app.use(withPermissions);
   for (const middleware of deps.afterAuthentication ?? []) app.use(middleware);
   app.use(segmentDispatch(API_PREFIX, apiModules));

@@ -100,6 +100,9 @@ export function jsonBody(formPaths: ReadonlySet<string> = FORM_BODY_PATHS): Midd
     return next();
   };
   return async (ctx: Context, next: Next) => {
+    // Read once: a public route that matched but passed the request on has read it already.
+    if (ctx.state.bodyRead) return next();
+    ctx.state.bodyRead = true;
     if (!hasBody(ctx.req)) {
       if (BODY_METHODS.has(ctx.method)) ctx.request.body = {};
       return next();

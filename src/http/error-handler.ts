@@ -47,6 +47,7 @@ export const problemJson: Middleware = async (ctx, next) => {
     else ctx.state.log?.debug({ err: error }, 'request rejected');
     ctx.status = problem.status;
     ctx.type = 'application/problem+json';
+    for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
     // Authentication sets a challenge naming the failed check (src/auth/token-rejection.ts).
     if (problem.status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', 'Bearer');
     ctx.body = {

@@ -16,6 +16,8 @@ export class HttpProblem extends Error {
     readonly errors?: ProblemFieldError[],
     /** Extra members of the problem body (e.g. current_status on a 409). */
     readonly extensions: Record<string, unknown> = {},
+    /** Response headers that go with the problem (e.g. Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail ?? title);
   }
@@ -29,3 +31,6 @@ export const notFound = (what: string) => new HttpProblem(404, 'Not Found', `${w
 export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
   new HttpProblem(409, 'Conflict', detail, undefined, extensions);
 export const serviceUnavailable = (detail: string) => new HttpProblem(503, 'Service Unavailable', detail);
+/** A 429 saying when to come back (Retry-After, whole seconds, at least 1). */
+export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
+  new HttpProblem(429, 'Too Many Requests', detail, undefined, {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });

@@ -7,4 +7,6 @@ export interface AppState {
   principal: Principal;
   /** Whether the principal holds a permission (resolved by the permission resolver). */
   can: (permission: Permission) => Promise<boolean>;
+  /** The same question asked again now, not from this request's cache (long-lived streams). */
+  canStill: (permission: Permission) => Promise<boolean>;
 }

@@ -108,7 +108,7 @@ export const incidentOperations: OperationDoc[] = [
       ticket: z.string().meta({ description: 'a stream ticket instead of the Authorization header' }),
     },
     headers: { 'Last-Event-ID': { description: 'the `id:` of the last event received: replay what came after it, then continue live', schema: z.string().regex(/^\d+$/) } },
-    problems: { 400: 'Unknown query parameter, or a Last-Event-ID beyond the log\'s head (`head_position`)' },
+    problems: { 400: 'Unknown query parameter, or a Last-Event-ID beyond the log\'s head (`head_position`)', 429: 'INCIDENT_STREAMS_PER_TENANT streams of the tenant are open already' },
     response: {
       kind: 'event-stream', description: 'Server-sent events',
       events: '`event:` the event type, `id:` the global log position, `data:` `{ type, incident_id, revision, occurred_at, actor, data }`; a `: heartbeat` comment every SSE_HEARTBEAT_SECONDS.',

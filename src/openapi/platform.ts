@@ -57,10 +57,13 @@ export const platformOperations: OperationDoc[] = [
   },
   {
     method: 'post', path: '/oauth/token', tag, summary: 'A token from the built-in identity provider (client-credentials grant)',
-    description: 'Only without AUTH_JWKS_URI. RFC 6749: the body as JSON or `application/x-www-form-urlencoded`; the client authenticates with `client_id`/`client_secret` in the body or with HTTP Basic, not both. Errors are `{ error, error_description }` (not problem+json).',
+    description: 'Only without AUTH_JWKS_URI. RFC 6749: the body as JSON or `application/x-www-form-urlencoded`; the client authenticates with `client_id`/`client_secret` in the body or with HTTP Basic, not both. Errors are `{ error, error_description }` (not problem+json), except the 429 of the rate limits (TOKEN_REQUESTS_PER_ADDRESS_PER_MINUTE, TOKEN_FAILURES_PER_CLIENT_PER_MINUTE, TOKEN_ISSUES_PER_CLIENT_PER_MINUTE), a problem with `Retry-After`.',
     body: tokenRequestSchema.extend({ grant_type: z.literal('client_credentials') }),
     bodyTypes: ['application/json', 'application/x-www-form-urlencoded'],
-    problems: { 413: `Body over ${MAX_BODY_BYTES} bytes (problem+json, unlike the OAuth errors)` },
+    problems: {
+      413: `Body over ${MAX_BODY_BYTES} bytes (problem+json, unlike the OAuth errors)`,
+      429: 'Too many token requests from the address, failed secrets for the client from the address, or tokens for the client; `Retry-After` says when to retry',
+    },
     otherResponses: {
       400: { description: '`invalid_request` or `unsupported_grant_type`', contentType: 'application/json', schema: oauthError },
       401: { description: '`invalid_client` (with a `WWW-Authenticate: Basic` challenge)', contentType: 'application/json', schema: oauthError },
@@ -74,6 +77,7 @@ export const platformOperations: OperationDoc[] = [
     method: 'post', path: '/stream-tickets', tag, summary: 'A one-use ticket for an event stream (browsers\' EventSource cannot send a token)',
     description: 'The ticket authenticates one GET of that path (`?ticket=`) as the token\'s principal, within 60 s; the stream\'s permission is checked at use.',
     body: ticketRequestSchema,
+    problems: { 429: 'STREAM_TICKETS_PER_PRINCIPAL unused tickets of the caller (or STREAM_TICKETS_PER_TENANT of the tenant) exist already; `Retry-After` says when the oldest expires' },
     response: { kind: 'envelope', status: 201, etag: false, description: 'The ticket', data: z.object({ ticket: z.string(), expires_at: instant }) },
   },
 ];

@@ -25,19 +25,29 @@ export interface TestIdentityProvider {
   jwksUri: string;
   sign(claims: Record<string, unknown>, options?: TokenOptions): string;
   requests: () => number;
+  /** Publishes a new signing key (the old one stays published) and signs with it from now on; its kid. */
+  publishNewKey(): string;
   stop(): Promise<void>;
 }
 
 export async function startTestIdentityProvider(): Promise<TestIdentityProvider> {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-  const kid = `test-key-${randomUUID().slice(0, 8)}`;
-  const jwk = { ...(publicKey.export({ format: 'jwk' }) as object), kid, alg: 'RS256', use: 'sig' };
+  const published: object[] = [];
+  let privateKey: KeyObject;
+  let kid: string;
+  const publishNewKey = () => {
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    privateKey = pair.privateKey;
+    kid = `test-key-${randomUUID().slice(0, 8)}`;
+    published.push({ ...(pair.publicKey.export({ format: 'jwk' }) as object), kid, alg: 'RS256', use: 'sig' });
+    return kid;
+  };
+  publishNewKey();
   let requests = 0;
   const server = createServer((req, res) => {
     requests++;
     if (req.url === '/.well-known/jwks.json') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: published }));
     } else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -57,6 +67,7 @@ export async function startTestIdentityProvider(): Promise<TestIdentityProvider>
       });
     },
     requests: () => requests,
+    publishNewKey,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -5,8 +5,10 @@
  *   notification_delivery_seconds{medium}       first attempt to outcome, retries included
  * It keeps the port's promise never to throw: an adapter that throws (a bug) becomes a failed
  * outcome, logged with the error and reported without its message, which might quote a secret.
+ * Excerpts and error messages leave it scrubbed of the target's secrets (secret-scrubbing.ts).
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { scrubOutcome } from './secret-scrubbing.js';
 import { describeTarget } from './target-description.js';
 import type { AlertMessage, DeliveryOutcome, MediumAdapter, NotifyMedium, NotifyPort, NotifyTarget } from './port.js';
 
@@ -65,7 +67,8 @@ export function createNotifier(options: NotifierOptions): NotifyPort {
 
   return {
     async deliver(target, message, idempotencyKey) {
-      const outcome = await deliverWith(target, message, idempotencyKey);
+      // Scrubbed here, once, because every recorded outcome (test sends, escalation deliveries) passes by.
+      const outcome = scrubOutcome(await deliverWith(target, message, idempotencyKey), target);
       sent.inc({ medium: outcome.medium, outcome: outcome.ok ? 'delivered' : (outcome.error?.kind ?? 'failed') });
       duration.observe({ medium: outcome.medium }, outcome.latency_ms / 1000);
       return outcome;

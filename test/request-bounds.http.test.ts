@@ -1,0 +1,58 @@
+/**
+ * Issue 25 item 8: a client trickling a body cannot hold a connection. Authentication comes before
+ * any body byte is read, and the whole request must arrive within REQUEST_TIMEOUT_SECONDS (then
+ * 408); long responses (server-sent events) are not cut by that bound.
+ */
+import test from 'ava';
+import { connect } from 'node:net';
+import { connectSse } from './support/sse-client.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { waitFor } from './support/wait-for.js';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1' } });
+});
+test.after.always(async () => app?.close());
+
+/** Sends raw bytes and collects what comes back until the server closes (or the test ends). */
+function rawRequest(text: string) {
+  const { port } = new URL(app.url);
+  const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+  const seen = { answer: '', closed: false };
+  socket.on('data', (chunk) => (seen.answer += chunk.toString('utf8')));
+  socket.on('close', () => (seen.closed = true));
+  socket.on('error', () => undefined);
+  return { seen, destroy: () => socket.destroy() };
+}
+
+test('an anonymous request announcing a body it never sends is refused (401) without the body being waited for', async (t) => {
+  const request = rawRequest('POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na');
+  t.teardown(request.destroy);
+  await waitFor(() => request.seen.answer.includes('\r\n\r\n'), { timeoutMs: 900, message: 'an answer before the request timeout' });
+  t.regex(request.seen.answer, /^HTTP\/1\.1 401 /);
+});
+
+test('an authenticated request whose body never completes is cut with 408 once REQUEST_TIMEOUT_SECONDS have passed', async (t) => {
+  const token = app.token(app.newTenant());
+  const request = rawRequest(`POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na`);
+  t.teardown(request.destroy);
+  await waitFor(() => request.seen.closed, { timeoutMs: 5000, message: 'the connection closed by the server' });
+  t.regex(request.seen.answer, /^HTTP\/1\.1 408 /);
+  t.regex(request.seen.answer, /\r\ncontent-type: application\/problem\+json\r\n/i);
+  t.like(JSON.parse(request.seen.answer.slice(request.seen.answer.indexOf('\r\n\r\n') + 4)), { status: 408, title: 'Request Timeout' });
+});
+
+test('a request Node cannot parse is a 400 problem too', async (t) => {
+  const request = rawRequest('GARBAGE\r\n\r\n');
+  t.teardown(request.destroy);
+  await waitFor(() => request.seen.closed, { message: 'the connection closed by the server' });
+  t.regex(request.seen.answer, /^HTTP\/1\.1 400 Bad Request\r\nContent-Type: application\/problem\+json/);
+});
+
+test('a server-sent event stream outlives the request timeout', async (t) => {
+  const stream = connectSse(`${app.url}/api/v1/incidents/stream`, { authorization: `Bearer ${app.token(app.newTenant())}` });
+  t.teardown(() => stream.close());
+  await waitFor(() => stream.comments.filter((c) => c === 'heartbeat').length >= 3, { timeoutMs: 6000, message: 'three heartbeats, over more than the 1 s request timeout' });
+  t.is(stream.status(), 200);
+});
