@@ -38,7 +38,7 @@ test('an echoed Authorization header and API key are scrubbed from the test-send
   t.is(echo.requests.length, 1, 'the receiver was reached');
   t.true(echo.requests[0]!.headers.authorization === `Bearer ${token}`, 'the receiver got the real header (it is only the record that is scrubbed)');
 
-  const excerpt = String(tested.body.data.response_excerpt);
+  const excerpt = String(tested.body.response_excerpt);
   t.true(excerpt.includes('Authorization:'), `the excerpt is kept, scrubbed: ${excerpt}`);
   const history = await app.request('GET', `/api/v1/notification-channels/${channel.id}/events`, { caller });
   t.is(history.status, 200);
