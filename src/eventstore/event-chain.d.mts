@@ -9,3 +9,29 @@ export function chainHash(event: {
   metadata: unknown;
   previousHash: string | null;
 }): string;
+
+export interface ChainedEvent {
+  stream: string;
+  revision: bigint | number | string;
+  type: string;
+  data: unknown;
+  metadata: unknown;
+  /** null or absent: written before the chain existed. */
+  hash?: string | null;
+  previousHash?: string | null;
+}
+
+export interface ChainBreak {
+  stream: string;
+  revision: string;
+  kind: 'content' | 'link' | 'gap' | 'unhashed';
+  /** content: the hash recorded with the event; link: the previous event's hash; gap: the revision due. */
+  expected: string | null;
+  /** content: the hash of the event as it is now; link: the previous hash recorded with the event. */
+  found: string | null;
+}
+
+export function chainChecker(): {
+  totals: { events: number; unhashed: number; streams: number };
+  check(event: ChainedEvent): ChainBreak | undefined;
+};

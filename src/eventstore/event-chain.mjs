@@ -59,3 +59,48 @@ export function chainHashOfCanonical(stream, revision, type, dataJson, metadataJ
 export function chainHash({ stream, revision, type, data, metadata, previousHash }) {
   return chainHashOfCanonical(stream, revision, type, canonicalJson(data), canonicalJson(metadata), previousHash);
 }
+
+/**
+ * Checks events against their streams' chains, fed in log order (or at least each stream in
+ * revision order), remembering each stream's last hash; returns the break an event shows, if any:
+ * - `content`: the event's fields no longer hash to the hash recorded with it (its data, metadata,
+ *   type, stream or revision were changed, or the hash was);
+ * - `link`: its recorded previous hash is not the hash of the stream's event before it (an event
+ *   was replaced, or the chain re-hashed from a changed event on);
+ * - `gap`: revisions skip inside what was read (an event was deleted);
+ * - `unhashed`: an event without a hash after the stream's chain began (a hash was removed).
+ * Events before a stream's first hashed event are counted as `unhashed` and not otherwise checked:
+ * they were written before the chain existed. A stream's first event read may follow events
+ * removed by retention; only its own hash is checked then (and a revision 0 must start the chain).
+ * After a break the stream goes on from the recorded hash, so one changed event is one break.
+ */
+export function chainChecker() {
+  const heads = new Map();
+  const totals = { events: 0, unhashed: 0, streams: 0 };
+  return {
+    totals,
+    /** `event`: { stream, revision, type, data, metadata, hash, previousHash } (revision: bigint, number or decimal string). */
+    check(event) {
+      const revision = BigInt(event.revision);
+      const before = heads.get(event.stream);
+      if (!before) totals.streams += 1;
+      totals.events += 1;
+      heads.set(event.stream, { revision, hash: event.hash ?? null });
+      const at = { stream: event.stream, revision: String(revision) };
+      if (before && revision !== before.revision + 1n) {
+        return { ...at, kind: 'gap', expected: `revision ${before.revision + 1n}`, found: `revision ${revision}` };
+      }
+      if (event.hash == null) {
+        totals.unhashed += 1;
+        return before?.hash ? { ...at, kind: 'unhashed', expected: 'a hash', found: 'none' } : undefined;
+      }
+      const recomputed = chainHash({ ...event, revision, previousHash: event.previousHash ?? null });
+      if (recomputed !== event.hash) return { ...at, kind: 'content', expected: event.hash, found: recomputed };
+      const expectedPrevious = before ? before.hash : revision === 0n ? null : undefined;
+      if (expectedPrevious !== undefined && (event.previousHash ?? null) !== expectedPrevious) {
+        return { ...at, kind: 'link', expected: expectedPrevious, found: event.previousHash ?? null };
+      }
+      return undefined;
+    },
+  };
+}

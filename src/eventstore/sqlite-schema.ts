@@ -63,5 +63,5 @@ export const rowToEvent = (row: EventRow): RecordedEvent => ({
   data: JSON.parse(row.data),
   metadata: JSON.parse(row.metadata),
   // Always set (undefined before the chain), so every event read has one shape.
-  chain: row.hash === null ? undefined : { hash: row.hash, previousHash: row.previous_hash },
+  chain: row.hash == null ? undefined : { hash: row.hash, previousHash: row.previous_hash ?? null },
 });
