@@ -11,6 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Refusal } from './cli-refusal.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { chainChecker, type ChainBreak } from './eventstore/event-chain.mjs';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
@@ -21,15 +22,6 @@ import { openSqliteLogReader } from './eventstore/sqlite-log-reader.js';
 const PAGE = 1000;
 /** Breaks listed after the first. */
 const LISTED = 20;
-
-class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
 
 function openLog(config: Config): EventStore {
   if (config.eventStoreUrl) return createEventStoreDbStore(config.eventStoreUrl);
