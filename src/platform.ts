@@ -32,6 +32,7 @@ import { loadSecretBox } from './secrets/key-file.js';
 import type { SecretBox } from './secrets/secret-box.js';
 import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
+import { reportLogTail } from './eventstore/verify-tail.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
@@ -133,6 +134,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
   const stores = await openStores(config);
+  if (!config.eventStoreUrl) await reportLogTail(join(config.dataDir, 'events.db'), logger);
   const eventStore = validatingEventStore(instrumentedEventStore(stores.eventStore, metrics));
   const { readStore } = stores;
   const now = options.now ?? (() => new Date());

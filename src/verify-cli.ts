@@ -16,6 +16,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { chainChecker, type ChainBreak } from './eventstore/event-chain.mjs';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import type { EventStore } from './eventstore/port.js';
+import { chainedEventOf } from './eventstore/recorded-chain.js';
 import { openSqliteLogReader } from './eventstore/sqlite-log-reader.js';
 
 /** Events read per page. */
@@ -54,10 +55,7 @@ async function main(): Promise<number> {
     for (;;) {
       const page = await log.readAll({ after, maxCount: PAGE });
       for (const event of page) {
-        const found = checker.check({
-          stream: event.streamName, revision: event.revision, type: event.type, data: event.data, metadata: event.metadata,
-          hash: event.chain?.hash, previousHash: event.chain?.previousHash,
-        });
+        const found = checker.check(chainedEventOf(event));
         if (found) breaks.push({ ...found, position: event.position });
       }
       if (page.length < PAGE) break;
