@@ -22,8 +22,8 @@
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Refusal } from './cli-refusal.js';
-import { ConfigError, loadConfig } from './config.js';
+import { Refusal, exitOnCliError } from './cli-refusal.js';
+import { loadConfig } from './config.js';
 import { ensurePrivateDirectory, preparePrivateSqliteFile } from './eventstore/private-files.js';
 
 /** In copy order: read models before the log (see above). */
@@ -88,11 +88,4 @@ async function main() {
   console.log(`backed up ${copied.join(', ')} to ${target} (log head position ${head ?? 'none'})`);
 }
 
-main().catch((error) => {
-  if (error instanceof Refusal) {
-    console.error(error.message);
-    process.exit(error.exitCode);
-  }
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+main().catch(exitOnCliError);

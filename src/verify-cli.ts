@@ -11,8 +11,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Refusal } from './cli-refusal.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { Refusal, exitOnCliError } from './cli-refusal.js';
+import { loadConfig, type Config } from './config.js';
 import { chainChecker, type ChainBreak } from './eventstore/event-chain.mjs';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import type { EventStore } from './eventstore/port.js';
@@ -78,14 +78,4 @@ async function main(): Promise<number> {
   return 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    if (error instanceof Refusal) {
-      console.error(error.message);
-      process.exit(error.exitCode);
-    }
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  },
-);
+main().then((code) => process.exit(code), exitOnCliError);

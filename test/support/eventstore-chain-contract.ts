@@ -3,11 +3,10 @@
  * the event store contract: every event appended carries a hash over its stream, revision, type,
  * data, metadata and the previous event's hash, whoever appends and however.
  */
-import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { chainHash } from '../../src/eventstore/event-chain.mjs';
-import { isWrongExpectedRevision, type EventStore, type RecordedEvent } from '../../src/eventstore/port.js';
-import { sampleEvent, type EventStoreTarget } from './eventstore-contract.js';
+import { isWrongExpectedRevision, type RecordedEvent } from '../../src/eventstore/port.js';
+import { sampleEvent, storeTest, type EventStoreTarget } from './eventstore-contract.js';
 
 /** What an auditor recomputes: the event's own hash from its fields, and its link to the event before. */
 export function chainBreaks(events: readonly RecordedEvent[]): string[] {
@@ -25,15 +24,7 @@ export function chainBreaks(events: readonly RecordedEvent[]): string[] {
 
 export function eventChainContract(label: string, target: EventStoreTarget): void {
   if (target.skipReason) return;
-  const withStore = (title: string, body: (store: EventStore, t: import('ava').ExecutionContext) => Promise<void>) =>
-    test.serial(`[${label}] ${title}`, async (t) => {
-      const store = await target.open();
-      try {
-        await body(store, t);
-      } finally {
-        await store.close();
-      }
-    });
+  const withStore = storeTest(label, target);
 
   withStore('every event is chained to the previous event of its stream, within an append and across appends', async (store, t) => {
     const stream = `chain-${randomUUID()}`;
