@@ -1,16 +1,18 @@
 /**
  * `npm run verify` (src/verify-cli.ts) on an embedded log: intact, then with one event's data
- * changed in events.db directly, then with one event deleted.
+ * changed in events.db directly, then with one event deleted; and on EventStoreDB (the stand-in).
  */
 import test from 'ava';
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { sampleEvent } from './support/eventstore-contract.js';
 
+const run = promisify(execFile);
 const verify = (dataDir: string) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts'], { env: { ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '' }, encoding: 'utf8' });
 
@@ -75,4 +77,30 @@ test('verify refuses a DATA_DIR without a log, and unknown arguments', (t) => {
   const usage = spawnSync(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts', '--fix'], { encoding: 'utf8' });
   t.is(usage.status, 2);
   t.regex(usage.stderr, /unexpected argument --fix; usage: npm run verify/);
+});
+
+test('verify walks an EventStoreDB log too and names an event changed on the server', async (t) => {
+  const { startEventStoreStandIn } = await import('./support/esdb-standin/server.js');
+  const { createEventStoreDbStore } = await import('../src/eventstore/eventstoredb.js');
+  const standIn = await startEventStoreStandIn();
+  t.teardown(() => standIn.stop());
+  const store = createEventStoreDbStore(standIn.connectionString);
+  await store.append('incident-a', [sampleEvent('IncidentTriggered', { n: 0 }), sampleEvent('IncidentAcknowledged', { n: 1 })], { expectedRevision: 'no_stream' });
+  await store.append('incident-a', [sampleEvent('IncidentResolved', { n: 2 })], { expectedRevision: 1n });
+  await store.append('incident-b', [sampleEvent('IncidentTriggered', { n: 0 })]);
+  await store.close();
+  // Asynchronously: the stand-in answers from this process.
+  const verifyEsdb = () =>
+    run(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts'], { env: { ...process.env, EVENTSTORE_URL: standIn.connectionString } }).then(
+      (done) => ({ status: 0, stdout: done.stdout, stderr: done.stderr }),
+      (failed: { code: number; stdout: string; stderr: string }) => ({ status: failed.code, stdout: failed.stdout, stderr: failed.stderr }),
+    );
+  const intact = await verifyEsdb();
+  t.is(intact.status, 0, intact.stderr);
+  t.regex(intact.stdout, /event log intact: 4 events in 2 streams checked/);
+
+  t.true(standIn.rewriteEventData('incident-a', 1n, { n: 'changed' }));
+  const broken = await verifyEsdb();
+  t.is(broken.status, 1);
+  t.regex(broken.stderr, /stream incident-a revision 1: the event no longer matches its hash/);
 });
