@@ -134,7 +134,6 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
   const stores = await openStores(config);
-  if (!config.eventStoreUrl) await reportLogTail(join(config.dataDir, 'events.db'), logger);
   const eventStore = validatingEventStore(instrumentedEventStore(stores.eventStore, metrics));
   const { readStore } = stores;
   const now = options.now ?? (() => new Date());
@@ -145,6 +144,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     now,
     waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs),
   };
+  // The newest events of the embedded log against their stream chains (a break is logged; src/eventstore/verify-tail.ts).
+  if (!config.eventStoreUrl) await reportLogTail(join(config.dataDir, 'events.db'), logger);
   let listeningUrl = '';
   const embedded = config.auth.mode === 'embedded';
   const key = embedded ? loadOrCreateSigningKey(join(config.dataDir, 'idp-signing-key.pem')) : undefined;
