@@ -33,6 +33,7 @@ import { loadSecretBox } from './secrets/key-file.js';
 import type { SecretBox } from './secrets/secret-box.js';
 import type { EventStore } from './eventstore/port.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
+import { reportLogTail } from './eventstore/verify-tail.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { answerClientErrorsAsProblems } from './http/client-errors.js';
@@ -145,6 +146,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     now,
     waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs),
   };
+  // The newest events of the embedded log against their stream chains (a break is logged; src/eventstore/verify-tail.ts).
+  if (!config.eventStoreUrl) await reportLogTail(join(config.dataDir, 'events.db'), logger);
   let listeningUrl = '';
   const embedded = config.auth.mode === 'embedded';
   const key = embedded ? loadOrCreateSigningKey(join(config.dataDir, 'idp-signing-key.pem')) : undefined;

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createEventStoreDbStore } from '../src/eventstore/eventstoredb.js';
 import { EventStoreUnavailableError, type EventStore, type RecordedEvent } from '../src/eventstore/port.js';
 import { startEventStoreStandIn, type EventStoreStandIn } from './support/esdb-standin/server.js';
+import { eventChainContract } from './support/eventstore-chain-contract.js';
 import { eventStoreContract, sampleEvent } from './support/eventstore-contract.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -20,12 +21,15 @@ const openStandInStore = () =>
   createEventStoreDbStore(standIn.connectionString, { resubscribeBackoff: { initialDelayMs: 5, maxDelayMs: 50 } });
 
 eventStoreContract('eventstoredb stand-in', { open: async () => openStandInStore() });
+eventChainContract('eventstoredb stand-in', { open: async () => openStandInStore() });
 
 const realServerUrl = process.env.EVENTSTORE_URL;
-eventStoreContract('eventstoredb real server', {
+const realServer = {
   skipReason: realServerUrl ? undefined : 'EVENTSTORE_URL is not set',
   open: async () => createEventStoreDbStore(realServerUrl!),
-});
+};
+eventStoreContract('eventstoredb real server', realServer);
+eventChainContract('eventstoredb real server', realServer);
 
 /** Collects events of one stream from a subscription in the background. */
 function collectStream(sub: AsyncIterable<RecordedEvent>, stream: string) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
+import { chainBreaks } from './support/eventstore-chain-contract.js';
 
 const CHILDREN = 3;
 const ROUNDS = 40;
@@ -73,6 +74,8 @@ test('several processes append to one file at once: none fails, positions are ga
     t.deepEqual(seen, seen.map((_, i) => BigInt(i)), `${stream}: revisions 0..n in log order`);
   }
   t.is(revisions.get('shared-1')?.length, CHILDREN * ROUNDS * EVENTS_PER_APPEND, 'the stream every process appends to has every event');
+  // Each stream's hash chain holds across processes: every append chained to the head it committed after.
+  for (const stream of revisions.keys()) t.deepEqual(chainBreaks(all.filter((e) => e.streamName === stream)), [], `${stream}: chain intact`);
 
   // Commit order: a process starts a round only after its previous round committed, so every
   // position it was acknowledged in a round lies after every position of its earlier rounds.

@@ -3,11 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
+import { eventChainContract } from './support/eventstore-chain-contract.js';
 import { eventStoreContract, sampleEvent } from './support/eventstore-contract.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
 
 eventStoreContract('sqlite', { open: async () => openSqliteEventStore({ filename: tempFile() }) });
+eventChainContract('sqlite', { open: async () => openSqliteEventStore({ filename: tempFile() }) });
 
 test('appends that arrive together are committed together and each checked on its own', async (t) => {
   const store = openSqliteEventStore({ filename: tempFile() });

@@ -15,6 +15,7 @@ import {
 import {
   EventStoreUnavailableError,
   WrongExpectedRevisionError,
+  type ChainLink,
   type EventMetadata,
   type ExpectedRevision,
   type RecordedEvent,
@@ -33,6 +34,21 @@ export const clientPosition = (position: bigint): Position => ({ commit: positio
 export const isSystemEvent = (resolved: ResolvedEvent | AllStreamResolvedEvent): boolean =>
   !resolved.event || resolved.event.type.startsWith('$') || resolved.event.streamId.startsWith('$');
 
+/** The metadata key of an event's chain link (eventstoredb-chain.ts). */
+export const CHAIN_METADATA_KEY = 'chain';
+
+export const isChainLink = (value: unknown): value is ChainLink =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ChainLink).hash === 'string' &&
+  ((value as ChainLink).previousHash === null || typeof (value as ChainLink).previousHash === 'string');
+
+/** The chain link a recorded event's metadata carries, and the metadata that was hashed. */
+export function splitChainMetadata(metadata: Record<string, unknown>): { metadata: Record<string, unknown>; chain: ChainLink | undefined } {
+  const { [CHAIN_METADATA_KEY]: chain, ...hashed } = metadata;
+  return isChainLink(chain) ? { metadata: hashed, chain } : { metadata, chain: undefined };
+}
+
 export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent {
   const event = resolved.event;
   if (!event) throw new Error('EventStoreDB returned a link to a deleted event; links are not resolved by this adapter');
@@ -41,6 +57,7 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
     throw new Error(`event ${event.id} in ${event.streamId} is not a JSON object event`);
   }
   const commit = resolved.commitPosition ?? event.position?.commit;
+  const { metadata, chain } = splitChainMetadata(isPlainObject(event.metadata) ? event.metadata : {});
   return {
     id: event.id,
     streamName: event.streamId,
@@ -49,7 +66,8 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
     // -1n when the server does not report it (stream reads on servers before 22.6).
     position: commit === undefined || commit === UNKNOWN_POSITION ? -1n : commit,
     data: event.data,
-    metadata: (isPlainObject(event.metadata) ? event.metadata : {}) as unknown as EventMetadata,
+    metadata: metadata as unknown as EventMetadata,
+    chain,
   };
 }
 

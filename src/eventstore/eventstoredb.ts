@@ -8,27 +8,19 @@
  * Version 6 of the client cannot filter reads of $all (only subscriptions), so readAll and
  * headPosition read pages and skip system events themselves.
  */
-import { randomUUID } from 'node:crypto';
 import {
-  ANY,
   BACKWARDS,
   END,
   EventStoreDBClient,
   FORWARDS,
-  NO_STREAM,
   START,
-  STREAM_EXISTS,
   StreamNotFoundError,
-  jsonEvent,
   type AllStreamResolvedEvent,
-  type AppendExpectedRevision,
-  type JSONType,
 } from '@eventstore/db-client';
 import {
   EventStoreUnavailableError,
   type AppendResult,
   type EventStore,
-  type EventToAppend,
   type ExpectedRevision,
   type ReadAllOptions,
   type ReadStreamOptions,
@@ -37,6 +29,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './port.js';
+import { chainedAppender } from './eventstoredb-chain.js';
 import { clientPosition, collectRead, isSystemEvent, portErrorOf, toRecordedEvent } from './eventstoredb-mapping.js';
 import { DEFAULT_RESUBSCRIBE_BACKOFF, resubscribingAllSubscription, type ResubscribeBackoff } from './eventstoredb-subscription.js';
 
@@ -51,27 +44,6 @@ export interface EventStoreDbStoreOptions {
 const ALL_PAGE_SIZE = 512;
 const HEAD_PAGE_SIZE = 256;
 
-const clientExpectedRevision = (expected: ExpectedRevision): AppendExpectedRevision => {
-  switch (expected) {
-    case 'any':
-      return ANY;
-    case 'no_stream':
-      return NO_STREAM;
-    case 'stream_exists':
-      return STREAM_EXISTS;
-    default:
-      return expected;
-  }
-};
-
-const toEventData = (event: EventToAppend) =>
-  jsonEvent({
-    id: event.id ?? randomUUID(),
-    type: event.type,
-    data: event.data as JSONType,
-    metadata: { ...event.metadata },
-  });
-
 /**
  * `connectionString` is an EventStoreDB connection string, e.g.
  * `esdb://admin:changeit@localhost:2113?tls=true` or `esdb://localhost:2113?tls=false`.
@@ -83,6 +55,7 @@ export function createEventStoreDbStore(connectionString: string, options: Event
   const client = EventStoreDBClient.connectionString(connectionString.replace(/^kurrentdb(\+discover)?:\/\//, 'esdb$1://'));
   const readTimeoutMs = options.readTimeoutMs ?? 10_000;
   const subscriptions = new Set<Subscription>();
+  const chain = chainedAppender(client, readTimeoutMs);
 
   /** One page of $all, user events only, each strictly after (forwards) or before (backwards) `from`. */
   async function readAllPage(from: bigint | undefined, direction: 'forwards' | 'backwards', pageSize: number) {
@@ -110,9 +83,7 @@ export function createEventStoreDbStore(connectionString: string, options: Event
   const store: EventStore = {
     async append(stream, events, { expectedRevision = 'any' } = {}): Promise<AppendResult> {
       try {
-        const result = await client.appendToStream(stream, events.map(toEventData), {
-          expectedRevision: clientExpectedRevision(expectedRevision),
-        });
+        const result = await chain.append(stream, events, expectedRevision);
         // No position only when nothing was written (an empty append).
         return { nextRevision: result.nextExpectedRevision, position: result.position?.commit ?? -1n };
       } catch (error) {
@@ -128,7 +99,10 @@ export function createEventStoreDbStore(connectionString: string, options: Event
           fromRevision: fromRevision ?? (direction === 'backwards' ? END : START),
           ...(maxCount !== undefined && { maxCount }),
         });
-        return (await collectRead(read, readTimeoutMs)).map(toRecordedEvent);
+        const events = (await collectRead(read, readTimeoutMs)).map(toRecordedEvent);
+        const newest = direction === 'backwards' ? events[0] : events.at(-1);
+        if (newest) chain.observe(stream, newest.revision, newest.chain);
+        return events;
       } catch (error) {
         if (error instanceof StreamNotFoundError) return [];
         throw portErrorOf(error);

@@ -37,6 +37,18 @@ export interface RecordedEvent {
   position: bigint;
   data: Record<string, unknown>;
   metadata: EventMetadata;
+  /**
+   * The event's link in its stream's tamper-evident chain (event-chain.mjs); absent on events
+   * appended before the chain existed: a stream's chain starts at its first hashed event.
+   */
+  chain?: ChainLink;
+}
+
+export interface ChainLink {
+  /** SHA-256 (hex) over stream, revision, type, data, metadata and previousHash. */
+  hash: string;
+  /** The hash of the stream's previous event; null for the first hashed event of the stream. */
+  previousHash: string | null;
 }
 
 export interface AppendResult {

@@ -4,6 +4,7 @@
  * takes and returns plain data that crosses a thread boundary unchanged.
  */
 import type Database from 'better-sqlite3';
+import { chainHashOfCanonical } from './event-chain.mjs';
 import type { AppendResult, ExpectedRevision, StreamRetention } from './port.js';
 import type { SerialisedEvent } from './sqlite-serialise.js';
 
@@ -22,14 +23,25 @@ export interface LogWriter {
   setRetention(stream: string, retention: StreamRetention): void;
 }
 
+/** A stream's newest event as an append sees it; `hash` is null before the chain (or the stream) began. */
+interface StreamHead {
+  revision: bigint | 'no_stream';
+  hash: string | null;
+}
+
+const NO_STREAM: StreamHead = { revision: 'no_stream', hash: null };
+
 export function logWriter(db: Database.Database): LogWriter {
   const statements = {
-    streamRevision: db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+    // The stream's newest event: its revision, and its hash, which the next event chains to.
+    streamHead: db.prepare<[string], { revision: number; hash: string | null }>(
+      'SELECT revision, hash FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
+    ),
     streamRetention: db.prepare<[string], { max_count: number | null; max_age_s: number | null }>(
       'SELECT max_count, max_age_s FROM stream_retention WHERE stream = ?',
     ),
     insertEvent: db.prepare(
-      'INSERT INTO events (id, stream, revision, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO events (id, stream, revision, type, data, metadata, created_at, hash, previous_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     trimByCount: db.prepare('DELETE FROM events WHERE stream = ? AND revision <= ?'),
     // Never the newest event: it carries the stream's current revision (reads hide it once expired).
@@ -40,38 +52,45 @@ export function logWriter(db: Database.Database): LogWriter {
     ),
   };
 
-  const currentRevision = (stream: string): { revision: bigint | 'no_stream'; retention?: StreamRetention } => {
-    const { revision } = statements.streamRevision.get(stream)!;
+  const currentHead = (stream: string): { head: StreamHead; retention?: StreamRetention } => {
+    const newest = statements.streamHead.get(stream);
     const retention = retentionOf(statements.streamRetention.get(stream));
-    return { revision: revision === null ? 'no_stream' : BigInt(revision), retention };
+    return { head: newest ? { revision: BigInt(newest.revision), hash: newest.hash } : NO_STREAM, retention };
   };
 
-  /** Writes one append whose expected revision has been checked, then applies the stream's retention. */
-  const writeAppend = (request: AppendRequest, current: bigint | 'no_stream', retention: StreamRetention | undefined, createdAt: number): AppendResult => {
-    let next = current === 'no_stream' ? -1 : Number(current);
+  /**
+   * Writes one append whose expected revision has been checked, each event chained to the one
+   * before it (the stream's head, then the append's own previous event), then applies the stream's
+   * retention. Returns the stream's new head.
+   */
+  const writeAppend = (request: AppendRequest, head: StreamHead, retention: StreamRetention | undefined, createdAt: number): { result: AppendResult; head: StreamHead } => {
+    let next = head.revision === 'no_stream' ? -1 : Number(head.revision);
+    let previousHash = head.hash;
     let position = -1;
     for (const event of request.events) {
       next += 1;
-      const info = statements.insertEvent.run(event.id, request.stream, next, event.type, event.data, event.metadata, createdAt);
+      const hash = chainHashOfCanonical(request.stream, next, event.type, event.data, event.metadata, previousHash);
+      const info = statements.insertEvent.run(event.id, request.stream, next, event.type, event.data, event.metadata, createdAt, hash, previousHash);
       position = Number(info.lastInsertRowid);
+      previousHash = hash;
     }
     if (retention?.maxCount !== undefined) statements.trimByCount.run(request.stream, next - retention.maxCount);
     if (retention?.maxAgeSeconds !== undefined) statements.trimByAge.run(request.stream, createdAt - retention.maxAgeSeconds * 1000, next);
-    return { nextRevision: BigInt(next), position: BigInt(position) };
+    return { result: { nextRevision: BigInt(next), position: BigInt(position) }, head: { revision: BigInt(next), hash: previousHash } };
   };
 
   // The group commit: one transaction for the whole batch. Expected revisions are checked before
   // anything is written (against the stored revision or an earlier append of the same batch), so
   // a conflicting append simply writes nothing and the others are unaffected.
   const appendBatch = db.transaction((batch: AppendRequest[], createdAt: number) => {
-    const revisions = new Map<string, bigint | 'no_stream'>();
+    const heads = new Map<string, StreamHead>();
     return batch.map((request): AppendOutcome => {
-      const stored = currentRevision(request.stream);
-      const revision = revisions.get(request.stream) ?? stored.revision;
-      if (!revisionMatches(request.expected, revision)) return { conflict: revision };
-      const result = writeAppend(request, revision, stored.retention, createdAt);
-      revisions.set(request.stream, result.nextRevision);
-      return { ok: result };
+      const stored = currentHead(request.stream);
+      const head = heads.get(request.stream) ?? stored.head;
+      if (!revisionMatches(request.expected, head.revision)) return { conflict: head.revision };
+      const written = writeAppend(request, head, stored.retention, createdAt);
+      heads.set(request.stream, written.head);
+      return { ok: written.result };
     });
   });
 

@@ -5,9 +5,14 @@
  * transaction it would roll back every append that happened to share the commit.
  */
 import { randomUUID } from 'node:crypto';
+import { canonicalJson } from './event-chain.mjs';
 import { InvalidEventError, type EventToAppend } from './port.js';
 
-/** One event as stored: everything the INSERT binds except stream, revision and time. */
+/**
+ * One event as stored: everything the INSERT binds except stream, revision, time and the chain.
+ * Data and metadata are canonical JSON (event-chain.mjs), so the writer hashes the stored text as
+ * it is, without parsing or sorting it again on the thread every commit waits for.
+ */
 export interface SerialisedEvent {
   id: string;
   type: string;
@@ -38,7 +43,7 @@ export function serialiseAppend(stream: string, events: readonly EventToAppend[]
 
 function toJson(value: Record<string, unknown>, field: string, fail: (reason: string) => never): string {
   try {
-    return JSON.stringify(value);
+    return canonicalJson(value);
   } catch (error) {
     // JSON.stringify's own words ("Do not know how to serialize a BigInt", "Converting circular
     // structure to JSON") say what is wrong; positions and revisions must be strings in JSON.

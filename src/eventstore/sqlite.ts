@@ -17,7 +17,7 @@ import {
   type EventStore,
   type ExpectedRevision,
 } from './port.js';
-import { SCHEMA } from './sqlite-schema.js';
+import { prepareLogSchema } from './sqlite-schema.js';
 import { sqliteLogReads } from './sqlite-log-reads.js';
 import { serialiseAppend, type SerialisedEvent } from './sqlite-serialise.js';
 import { preparePrivateSqliteFile } from './private-files.js';
@@ -47,7 +47,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
   preparePrivateSqliteFile(options.filename);
   const db = openLogConnection(options.filename);
   // Created here, before the writer thread opens its own connection, so both see the tables.
-  db.exec(SCHEMA);
+  prepareLogSchema(db);
   const writer = options.filename === ':memory:' ? inProcessWriter(db) : threadWriter(options.filename);
 
   const committed = new EventEmitter().setMaxListeners(0);

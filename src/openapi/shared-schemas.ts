@@ -44,6 +44,7 @@ export const permissionGrants = z.partialRecord(permissionName, z.enum(['allow',
 /** One event of a raw history (src/http/event-history.ts). */
 export const historyEntrySchema = z.object({
   id: z.string(),
+  stream: z.string().meta({ description: 'the stream the event belongs to (hashed)' }),
   type: z.string().meta({ description: 'the event type, e.g. IncidentTriggered or ChannelTestSent' }),
   revision: z.string().meta({ description: 'position in the resource\'s stream (a decimal string)' }),
   position: z.string().meta({ description: 'position in the global log (a decimal string)' }),
@@ -51,4 +52,11 @@ export const historyEntrySchema = z.object({
   actor: z.string(),
   correlation_id: z.string(),
   data: z.record(z.string(), z.unknown()),
+  metadata: z.object({
+    tenantId: z.string(), actor: z.string(), correlationId: z.string(), causationId: z.string(), occurredAt: z.string(),
+  }).meta({ description: 'the event\'s metadata as stored (hashed)' }),
+  hash: z.string().regex(/^[0-9a-f]{64}$/).nullable().meta({
+    description: 'SHA-256 (hex) of the canonical JSON (RFC 8785) of `{ stream, revision, type, data, metadata, previousHash }`; null on events written before the chain existed',
+  }),
+  previous_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable().meta({ description: 'the hash of the stream\'s previous event; null where the chain starts' }),
 });

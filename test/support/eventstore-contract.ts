@@ -42,20 +42,23 @@ async function collect(sub: AsyncIterable<RecordedEvent>, until: (seen: Recorded
   return seen;
 }
 
+/** A serial test, titled with the target's label, on a store opened for it and closed after it. */
+export const storeTest = (label: string, target: EventStoreTarget) => (title: string, body: (store: EventStore, t: import('ava').ExecutionContext) => Promise<void>) =>
+  test.serial(`[${label}] ${title}`, async (t) => {
+    const store = await target.open();
+    try {
+      await body(store, t);
+    } finally {
+      await store.close();
+    }
+  });
+
 export function eventStoreContract(label: string, target: EventStoreTarget): void {
   if (target.skipReason) {
     test.skip(`[${label}] event store contract skipped: ${target.skipReason}`, () => {});
     return;
   }
-  const withStore = (title: string, body: (store: EventStore, t: import('ava').ExecutionContext) => Promise<void>) =>
-    test.serial(`[${label}] ${title}`, async (t) => {
-      const store = await target.open();
-      try {
-        await body(store, t);
-      } finally {
-        await store.close();
-      }
-    });
+  const withStore = storeTest(label, target);
 
   withStore('append to a new stream and read it back in order with revisions', async (store, t) => {
     const stream = streamName();

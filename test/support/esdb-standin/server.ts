@@ -31,6 +31,11 @@ export interface EventStoreStandIn {
   openSubscriptions(): number;
   /** The stream-name prefixes each open subscription asked the server to filter on (none: no such filter). */
   subscriptionStreamPrefixes(): string[][];
+  /**
+   * Replaces a stored event's data in place, as someone with access to a server's files could
+   * (tests of tamper evidence); false when there is no such event.
+   */
+  rewriteEventData(stream: string, revision: bigint, data: unknown): boolean;
   stop(): Promise<void>;
 }
 
@@ -59,6 +64,15 @@ export async function startEventStoreStandIn(options: EventStoreStandInOptions =
     openSubscriptions: () => subscriptions.size,
     subscriptionStreamPrefixes: () =>
       [...subscriptions].map((call) => call.request.getOptions()?.getFilter()?.getStreamIdentifier()?.getPrefixList() ?? []),
+    rewriteEventData(stream, revision, data) {
+      for (let index = 0; index < log.length; index++) {
+        const event = log.eventAt(index)!;
+        if (event.stream !== stream || event.revision !== revision) continue;
+        event.data = new TextEncoder().encode(JSON.stringify(data));
+        return true;
+      }
+      return false;
+    },
     async stop() {
       // Cancels open calls (subscriptions) instead of waiting for clients to end them.
       server.forceShutdown();

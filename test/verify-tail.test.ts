@@ -1,0 +1,46 @@
+/**
+ * Start-up checks the newest events of the embedded log against their chains
+ * (src/eventstore/verify-tail.ts): a changed event in the tail is logged as an error naming it,
+ * and the platform starts anyway.
+ */
+import test from 'ava';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
+import { verifyLogTail } from '../src/eventstore/verify-tail.js';
+import { sampleEvent } from './support/eventstore-contract.js';
+import { freePort, startPlatformProcess } from './support/platform-process.js';
+
+/** Six events in two streams no projection reads (positions 1–6), then position `changed`'s data changed in the file. */
+async function tamperedLog(changed: number) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ww-tail-'));
+  const filename = join(dataDir, 'events.db');
+  const store = openSqliteEventStore({ filename });
+  for (let i = 0; i < 3; i++) await store.append(`audit-trail-${i % 2}`, [sampleEvent('Noted', { i }), sampleEvent('Noted', { i: i + 10 })]);
+  await store.close();
+  const db = new Database(filename);
+  db.prepare(`UPDATE events SET data = json_set(data, '$.i', 99) WHERE position = ?`).run(changed);
+  db.close();
+  return { dataDir, filename };
+}
+
+test('the tail check names a changed event inside the tail and does not see one before it', async (t) => {
+  const { filename } = await tamperedLog(5);
+  const { checked, breaks } = await verifyLogTail(filename);
+  t.is(checked, 6);
+  t.like(breaks, [{ stream: 'audit-trail-0', revision: '2', kind: 'content' }]);
+  t.is(breaks.length, 1);
+  t.deepEqual((await verifyLogTail(filename, 1)).breaks, [], 'position 5 is outside a tail of one event');
+  t.is((await verifyLogTail(filename, 2)).breaks.length, 1);
+});
+
+test('a platform started on a log whose tail was changed logs the break and serves', async (t) => {
+  const { dataDir } = await tamperedLog(6);
+  const port = await freePort();
+  const platform = await startPlatformProcess({ DATA_DIR: dataDir, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` });
+  t.teardown(() => void platform.child.kill('SIGKILL'));
+  t.regex(platform.output(), /event log chain broken at stream audit-trail-0 revision 3 \(content\).*npm run verify/);
+  t.is((await fetch(`http://127.0.0.1:${port}/health`)).status, 200);
+});
