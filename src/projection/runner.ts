@@ -15,6 +15,8 @@ import { rebuildProjection, type RebuildProgress } from './rebuild.js';
 interface ProjectionState {
   projection: Projection;
   position: bigint;
+  /** The position its stored checkpoint holds (behind `position` while it skips events). */
+  stored: bigint;
   handles: Set<string>;
   failing?: string;
 }
@@ -30,6 +32,12 @@ export interface ProjectionRunnerDeps {
 
 /** Events held in memory at most; beyond it the subscription is not read further. */
 const MAX_BUFFERED_EVENTS = 10_000;
+/**
+ * A projection that handles none of the events it passes stores its checkpoint at most this far
+ * behind (and on stop), so a restart re-reads a bounded stretch of the log, not all of it, without
+ * a checkpoint write per batch for every projection.
+ */
+export const SKIPPED_CHECKPOINT_EVERY = 1_000n;
 
 export interface ProjectionStatus {
   name: string;
@@ -53,7 +61,7 @@ export interface ProjectionRunner {
 
 export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRunner {
   const states = new Map<string, ProjectionState>(
-    deps.projections.map((p) => [p.name, { projection: p, position: -1n, handles: new Set(p.handles) }]),
+    deps.projections.map((p) => [p.name, { projection: p, position: -1n, stored: -1n, handles: new Set(p.handles) }]),
   );
   const waiters = positionWaiters();
   const lock = serialLock();
@@ -74,9 +82,17 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         handled.map((e) => ({ ...e, data: readEventData(e.type, e.data) })),
         (event, writer) => state.projection.apply(event, writer),
       );
+      state.stored = handled.at(-1)!.position;
     }
     const last = batch.at(-1)!.position;
     if (last > state.position) state.position = last;
+    if (state.position - state.stored >= SKIPPED_CHECKPOINT_EVERY) await storeCheckpoint(state);
+  }
+
+  async function storeCheckpoint(state: ProjectionState) {
+    if (state.position <= state.stored) return;
+    await deps.readStore.setCheckpoint(state.projection.name, { position: state.position, version: state.projection.version });
+    state.stored = state.position;
   }
 
   async function processBatch(batch: RecordedEvent[]) {
@@ -137,6 +153,24 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     }
   }
 
+  /**
+   * A checkpoint beyond the log's head means the log lost its tail (a damaged or restored file):
+   * the read model shows events the log no longer has, and the next appends would reuse their
+   * positions unseen. The read model is derived data, so it is rebuilt from the log as it is; the
+   * lost events were acknowledged writes, so that is logged as an error with how many positions.
+   */
+  async function rebuildWhereAheadOfTheLog(head: bigint) {
+    for (const state of states.values()) {
+      if (state.position <= head) continue;
+      deps.logger.error(
+        { projection: state.projection.name, checkpoint: String(state.position), head: String(head), lostPositions: String(state.position - head) },
+        `the read model ${state.projection.name} is ahead of the event log: ${state.position - head} positions after ${head} are missing from the log (acknowledged writes lost; restore events.db from a backup to recover them); rebuilding it from the log`,
+      );
+      state.position = await rebuildProjection(deps, state.projection);
+      state.stored = state.position;
+    }
+  }
+
   return {
     /** Loads checkpoints (rebuilding projections whose version changed), then follows the log. */
     async start() {
@@ -151,8 +185,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
           deps.logger.info({ projection: state.projection.name }, 'projection version changed: rebuilding');
           state.position = await rebuildProjection(deps, state.projection);
         }
+        state.stored = state.position;
       }
       const head = await deps.eventStore.headPosition();
+      await rebuildWhereAheadOfTheLog(head);
       running = true;
       subscription = deps.eventStore.subscribeToAll({ after: lowestPosition() < 0n ? undefined : lowestPosition() });
       void pump(subscription).catch((error) => deps.logger.error({ err: error }, 'projection subscription ended'));
@@ -169,6 +205,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
       wake?.();
       drained?.();
       await loop;
+      // Where it got to, for the projections that skipped the last events (a bounded re-read otherwise).
+      await lock(async () => {
+        for (const state of states.values()) if (!state.failing) await storeCheckpoint(state).catch(() => undefined);
+      });
       waiters.cancelAll();
     },
 
