@@ -25,6 +25,8 @@ import { iamChangeStamps, reportingIamCommits } from './auth/iam-change-stamps.j
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
+import { trackingAppendRefusals } from './eventstore/append-refusals.js';
+import { projectionsHealthCheck } from './projection/projection-health.js';
 import { validatingEventStore } from './eventstore/validating.js';
 import { encryptingEventStore } from './eventstore/encrypting.js';
 import { channelEventSecrets } from './events/channel-secrets.js';
@@ -133,7 +135,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
   const stores = await openStores(config);
-  const eventStore = validatingEventStore(instrumentedEventStore(stores.eventStore, metrics));
+  const appends = trackingAppendRefusals(instrumentedEventStore(stores.eventStore, metrics));
+  const eventStore = validatingEventStore(appends.store);
   const { readStore } = stores;
   const now = options.now ?? (() => new Date());
 
@@ -154,8 +157,13 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
         for (const status of runner.status()) metrics.projectionLag.set({ projection: status.name }, status.lag);
       },
       checks: {
-        event_store: async () => eventStore.ping(),
+        event_store: async () => {
+          const refusal = appends.refusal();
+          if (refusal) throw new Error(`refusing appends since ${refusal.since.toISOString()} (${refusal.refused} refused; the last: ${refusal.error})`);
+          await eventStore.ping();
+        },
         read_store: async () => readStore.ping(),
+        projections: projectionsHealthCheck({ status: () => runner.status(), headPosition: () => eventStore.headPosition(), maxLag: config.healthMaxProjectionLag }),
         warehouse: async () => ({ ...(await warehouse.check()) }),
         relational_store: async () => sync.check(),
         assistant: async () => assistant.healthCheck(),

@@ -70,6 +70,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
   let drained: (() => void) | undefined;
   let subscription: Subscription | undefined;
   let running = false;
+  let subscriptionEnded: string | undefined;
   let loop: Promise<void> | undefined;
 
   const lowestPosition = () => [...states.values()].reduce((min, s) => (s.position < min ? s.position : min), BigInt(Number.MAX_SAFE_INTEGER));
@@ -191,7 +192,12 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
       await rebuildWhereAheadOfTheLog(head);
       running = true;
       subscription = deps.eventStore.subscribeToAll({ after: lowestPosition() < 0n ? undefined : lowestPosition() });
-      void pump(subscription).catch((error) => deps.logger.error({ err: error }, 'projection subscription ended'));
+      void pump(subscription).catch((error) => {
+        // Every projection stops here: health must say so (not only this one log line).
+        subscriptionEnded = `the log subscription ended: ${(error as Error).message}`;
+        deps.logger.error({ err: error }, 'projection subscription ended: every projection has stopped');
+        deps.onAdvance?.(lowestPosition());
+      });
       loop = processLoop();
       if (lowestPosition() >= head) {
         waiters.advance(lowestPosition());
@@ -236,7 +242,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         version: s.projection.version,
         position: s.position,
         lag: buffer.filter((e) => e.position > s.position).length,
-        failing: s.failing,
+        failing: s.failing ?? subscriptionEnded,
       }));
     },
   };

@@ -159,7 +159,9 @@ export function openSqliteReadStore(filename: string): ReadStore {
           saveCheckpoint(options.projection, { position: events.at(-1)!.position, version: options.version });
           prepare('COMMIT').run();
         } catch (error) {
-          prepare('ROLLBACK').run();
+          // SQLite rolls back by itself on some errors (a full disk, an I/O error); a ROLLBACK
+          // then fails with "no transaction is active" and would hide the cause being thrown.
+          if (writerDb.inTransaction) prepare('ROLLBACK').run();
           throw error;
         }
       });

@@ -1,0 +1,41 @@
+/**
+ * Remembers whether the event store refuses appends: from a failed append (a conflict is an
+ * answer, not a refusal) until the next one succeeds. A store can answer pings while every write
+ * fails (a full disk), so /health asks this, not only the ping.
+ */
+import { isWrongExpectedRevision, type EventStore } from './port.js';
+
+export interface AppendRefusal {
+  since: Date;
+  error: string;
+  refused: number;
+}
+
+export function trackingAppendRefusals(store: EventStore, now: () => Date = () => new Date()): { store: EventStore; refusal: () => AppendRefusal | undefined } {
+  let refusal: AppendRefusal | undefined;
+  return {
+    refusal: () => refusal,
+    store: {
+      ...store,
+      async append(stream, events, options) {
+        try {
+          const result = await store.append(stream, events, options);
+          refusal = undefined;
+          return result;
+        } catch (error) {
+          if (!isWrongExpectedRevision(error)) {
+            refusal = { since: refusal?.since ?? now(), error: (error as Error).message, refused: (refusal?.refused ?? 0) + 1 };
+          }
+          throw error;
+        }
+      },
+      readStream: (...args) => store.readStream(...args),
+      readAll: (...args) => store.readAll(...args),
+      subscribeToAll: (...args) => store.subscribeToAll(...args),
+      headPosition: () => store.headPosition(),
+      setStreamRetention: (...args) => store.setStreamRetention(...args),
+      ping: () => store.ping(),
+      close: () => store.close(),
+    },
+  };
+}
