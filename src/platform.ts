@@ -26,6 +26,8 @@ import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import { trackingAppendRefusals } from './eventstore/append-refusals.js';
+import { detectingLogDamage } from './eventstore/damage-detector.js';
+import { DAMAGED_FILE_RECOVERY } from './sqlite/damaged-file.js';
 import { projectionsHealthCheck } from './projection/projection-health.js';
 import { validatingEventStore } from './eventstore/validating.js';
 import { encryptingEventStore } from './eventstore/encrypting.js';
@@ -135,7 +137,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
   const stores = await openStores(config);
-  const appends = trackingAppendRefusals(instrumentedEventStore(stores.eventStore, metrics));
+  const logDamage = detectingLogDamage(instrumentedEventStore(stores.eventStore, metrics));
+  const appends = trackingAppendRefusals(logDamage.store);
   const eventStore = validatingEventStore(appends.store);
   const { readStore } = stores;
   const now = options.now ?? (() => new Date());
@@ -160,6 +163,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
         event_store: async () => {
           const refusal = appends.refusal();
           if (refusal) throw new Error(`refusing appends since ${refusal.since.toISOString()} (${refusal.refused} refused; the last: ${refusal.error})`);
+          const damage = logDamage.damage();
+          if (damage) throw new Error(`events.db is damaged (first met ${damage.since.toISOString()}: ${damage.error}); ${DAMAGED_FILE_RECOVERY}`);
           await eventStore.ping();
         },
         read_store: async () => readStore.ping(),

@@ -7,6 +7,10 @@ import { trackingAppendRefusals } from '../src/eventstore/append-refusals.js';
 import { WrongExpectedRevisionError, type EventStore } from '../src/eventstore/port.js';
 import { projectionProblems } from '../src/projection/projection-health.js';
 import { sampleEvent } from './support/eventstore-contract.js';
+import { waitFor } from './support/wait-for.js';
+import { pino } from 'pino';
+import { createProjectionRunner } from '../src/projection/runner.js';
+import type { ReadStore } from '../src/readstore/port.js';
 
 function flakyStore(outcomes: (Error | undefined)[]): EventStore {
   return {
@@ -41,4 +45,31 @@ test('projection problems name the failing or stopped projection and the one beh
     'users is 60 positions behind the log (bound 50)',
   ]);
   t.deepEqual(projectionProblems(statuses.slice(0, 1), 150n, 50), [], 'at the bound is not behind it');
+});
+
+test('a log subscription that ends with SQLITE_CORRUPT marks every projection failing, naming it (health reads that)', async (t) => {
+  const corrupt = Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' });
+  const eventStore = {
+    headPosition: async () => 10n,
+    subscribeToAll: () => ({
+      async *[Symbol.asyncIterator]() {
+        throw corrupt;
+      },
+      close: async () => undefined,
+    }),
+  } as unknown as EventStore;
+  const readStore = {
+    ensureIndexes: async () => undefined,
+    getCheckpoint: async () => ({ position: 10n, version: 1 }),
+    setCheckpoint: async () => undefined,
+  } as unknown as ReadStore;
+  const projection = { name: 'channels', version: 1, handles: ['ChannelCreated'], collections: {}, apply: async () => undefined };
+  const advanced: bigint[] = [];
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [projection], logger: pino({ level: 'silent' }), onAdvance: (p) => advanced.push(p) });
+  await runner.start();
+  await waitFor(() => runner.status()[0]!.failing !== undefined, { timeoutMs: 5000, message: 'the projection to report the ended subscription' });
+  t.regex(runner.status()[0]!.failing!, /the log subscription ended: database disk image is malformed/);
+  t.true(advanced.length > 0, 'the projection host is told (it reports status on advance)');
+  t.deepEqual(projectionProblems(runner.status(), 10n, 1000), ['channels is failing: the log subscription ended: database disk image is malformed']);
+  await runner.stop();
 });
