@@ -27,7 +27,7 @@ import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import { trackingAppendRefusals } from './eventstore/append-refusals.js';
 import { detectingLogDamage } from './eventstore/damage-detector.js';
-import { DAMAGED_FILE_RECOVERY } from './sqlite/damaged-file.js';
+import { DAMAGED_FILE_RECOVERY, EVENT_LOG_RECOVERY, namingDamage } from './sqlite/damaged-file.js';
 import { projectionsHealthCheck } from './projection/projection-health.js';
 import { validatingEventStore } from './eventstore/validating.js';
 import { encryptingEventStore } from './eventstore/encrypting.js';
@@ -67,7 +67,7 @@ export async function openStores(config: Config): Promise<{ eventStore: EventSto
   ensurePrivateDirectory(config.dataDir);
   const logStore = config.eventStoreUrl
     ? createEventStoreDbStore(config.eventStoreUrl)
-    : openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });
+    : namingDamage(join(config.dataDir, 'events.db'), EVENT_LOG_RECOVERY, () => openSqliteEventStore({ filename: join(config.dataDir, 'events.db') }));
   // Channel secrets are sealed in the log; everything above this line sees them plain (rebuilds too).
   const secrets = loadSecretBox(config.secrets, join(config.dataDir, 'secrets.key'));
   const eventStore = encryptingEventStore(logStore, secrets, channelEventSecrets);
