@@ -4,11 +4,12 @@
  * the log; the platform then serves what it served before.
  */
 import test from 'ava';
+import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startPlatformProcess } from './support/platform-process.js';
+import { devToken, freePort, startPlatformProcess, type PlatformProcess } from './support/platform-process.js';
 import { startTestApp } from './support/test-app.js';
 
 const PAGE = 4096;
@@ -52,4 +53,47 @@ test('a zeroed first page of read-models.db: start-up names the file and `npm ru
   const again = await startTestApp({ dataDir });
   t.teardown(() => again.close());
   t.deepEqual((await again.request('GET', '/notification-channels', { caller })).body.data, before);
+});
+
+test('a zeroed page of read-models.db (the channels table): reads that need it answer 503 problems, never 500, and /health names the file and `npm run rebuild`', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ww-rm-page-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = { DATA_DIR: dataDir, PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'fatal' };
+  let running: PlatformProcess | undefined;
+  t.teardown(async () => {
+    running?.child.kill('SIGKILL');
+    await running?.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  running = await startPlatformProcess(env);
+  let token = await devToken(baseUrl, dataDir);
+  const channel = (i: number) => JSON.stringify({ name: `c${i}`, type: 'email', config: { recipients: ['a@example.com'], subject_template: 's'.repeat(300) } });
+  for (let i = 0; i < 40; i++) {
+    const created = await fetch(`${baseUrl}/api/v1/notification-channels`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: channel(i) });
+    t.is(created.status, 201);
+  }
+  running.child.kill('SIGTERM');
+  t.is(await running.exited, 0);
+
+  // The root page of the channels' table, once the WAL is in the file: every list of channels reads it.
+  const file = join(dataDir, 'read-models.db');
+  const db = new Database(file);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'rm_channels'").get() as { rootpage: number };
+  t.is(db.pragma('page_size', { simple: true }), PAGE);
+  db.close();
+  zeroPage(file, (rootpage - 1) * PAGE);
+
+  running = await startPlatformProcess(env);
+  token = await devToken(baseUrl, dataDir);
+  const list = await fetch(`${baseUrl}/api/v1/notification-channels?limit=200`, { headers: { authorization: `Bearer ${token}` } });
+  t.is(list.status, 503, 'the channels list reads the zeroed page');
+  t.is(list.headers.get('content-type'), 'application/problem+json');
+  t.regex(((await list.json()) as { detail: string }).detail, /damaged/);
+  const health = await fetch(`${baseUrl}/health`);
+  const body = (await health.json()) as { status: string; checks: Record<string, { status: string; error?: string }> };
+  t.is(health.status, 503);
+  t.is(body.checks.read_store!.status, 'down');
+  t.regex(body.checks.read_store!.error!, /read-models\.db is damaged .*npm run rebuild/);
 });
