@@ -4,27 +4,14 @@
  * says 503 naming the damaged file and its recovery.
  */
 import test from 'ava';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { devToken, freePort, startPlatformProcess, type PlatformProcess } from './support/platform-process.js';
-
-const PAGE = 4096;
+import { PAGE, platformInTempDir, zeroPage } from './support/damaged-files.js';
 
 test('a zeroed 4 KiB page in the middle of events.db: its streams answer 503 problems, and /health is 503 naming events.db', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ww-page-'));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { DATA_DIR: dataDir, PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'fatal' };
-  let running: PlatformProcess | undefined;
-  t.teardown(async () => {
-    running?.child.kill('SIGKILL');
-    await running?.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  running = await startPlatformProcess(env);
-  let headers = { authorization: `Bearer ${await devToken(baseUrl, dataDir)}`, 'content-type': 'application/json' };
+  const platform = await platformInTempDir(t, 'ww-page-');
+  const { baseUrl } = platform;
+  let headers = await platform.start();
   const channel = (name: string, subject = 'x'.repeat(300)) => JSON.stringify({ name, type: 'email', config: { recipients: ['oncall@example.com'], subject_template: subject } });
   const ids: string[] = [];
   for (let i = 0; i < 300; i += 20) {
@@ -32,16 +19,11 @@ test('a zeroed 4 KiB page in the middle of events.db: its streams answer 503 pro
     for (const answer of answers) ids.push(((await answer.json()) as { data: { id: string } }).data.id);
   }
   // A clean stop copies the WAL into events.db; then one page in its middle is zeroed.
-  running.child.kill('SIGTERM');
-  t.is(await running.exited, 0);
-  const file = join(dataDir, 'events.db');
-  const middle = Math.floor(statSync(file).size / 2 / PAGE) * PAGE;
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(PAGE), 0, PAGE, middle);
-  closeSync(fd);
+  t.is(await platform.stop(), 0);
+  const file = join(platform.dataDir, 'events.db');
+  zeroPage(file, Math.floor(statSync(file).size / 2 / PAGE) * PAGE);
 
-  running = await startPlatformProcess(env);
-  headers = { authorization: `Bearer ${await devToken(baseUrl, dataDir)}`, 'content-type': 'application/json' };
+  headers = await platform.start();
   const statuses = new Map<number, number>();
   let damaged: { status: number; type: string | null; detail: string } | undefined;
   for (const id of ids) {

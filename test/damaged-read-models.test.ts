@@ -6,19 +6,13 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devToken, freePort, startPlatformProcess, type PlatformProcess } from './support/platform-process.js';
+import { PAGE, platformInTempDir, zeroPage } from './support/damaged-files.js';
+import { freePort, startPlatformProcess } from './support/platform-process.js';
 import { startTestApp } from './support/test-app.js';
 
-const PAGE = 4096;
-
-function zeroPage(file: string, offset: number) {
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(PAGE), 0, PAGE, offset);
-  closeSync(fd);
-}
 
 test('a zeroed first page of read-models.db: start-up names the file and `npm run rebuild`, which sets it aside and rebuilds from the log', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-rm-damage-'));
@@ -56,28 +50,18 @@ test('a zeroed first page of read-models.db: start-up names the file and `npm ru
 });
 
 test('a zeroed page of read-models.db (the channels table): reads that need it answer 503 problems, never 500, and /health names the file and `npm run rebuild`', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ww-rm-page-'));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { DATA_DIR: dataDir, PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'fatal' };
-  let running: PlatformProcess | undefined;
-  t.teardown(async () => {
-    running?.child.kill('SIGKILL');
-    await running?.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  running = await startPlatformProcess(env);
-  let token = await devToken(baseUrl, dataDir);
+  const platform = await platformInTempDir(t, 'ww-rm-page-');
+  const { baseUrl } = platform;
+  let headers = await platform.start();
   const channel = (i: number) => JSON.stringify({ name: `c${i}`, type: 'email', config: { recipients: ['a@example.com'], subject_template: 's'.repeat(300) } });
   for (let i = 0; i < 40; i++) {
-    const created = await fetch(`${baseUrl}/api/v1/notification-channels`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: channel(i) });
+    const created = await fetch(`${baseUrl}/api/v1/notification-channels`, { method: 'POST', headers, body: channel(i) });
     t.is(created.status, 201);
   }
-  running.child.kill('SIGTERM');
-  t.is(await running.exited, 0);
+  t.is(await platform.stop(), 0);
 
   // The root page of the channels' table, once the WAL is in the file: every list of channels reads it.
-  const file = join(dataDir, 'read-models.db');
+  const file = join(platform.dataDir, 'read-models.db');
   const db = new Database(file);
   db.pragma('wal_checkpoint(TRUNCATE)');
   const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'rm_channels'").get() as { rootpage: number };
@@ -85,9 +69,8 @@ test('a zeroed page of read-models.db (the channels table): reads that need it a
   db.close();
   zeroPage(file, (rootpage - 1) * PAGE);
 
-  running = await startPlatformProcess(env);
-  token = await devToken(baseUrl, dataDir);
-  const list = await fetch(`${baseUrl}/api/v1/notification-channels?limit=200`, { headers: { authorization: `Bearer ${token}` } });
+  headers = await platform.start();
+  const list = await fetch(`${baseUrl}/api/v1/notification-channels?limit=200`, { headers });
   t.is(list.status, 503, 'the channels list reads the zeroed page');
   t.is(list.headers.get('content-type'), 'application/problem+json');
   t.regex(((await list.json()) as { detail: string }).detail, /damaged/);
