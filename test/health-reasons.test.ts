@@ -10,7 +10,12 @@ import { sampleEvent } from './support/eventstore-contract.js';
 import { waitFor } from './support/wait-for.js';
 import { pino } from 'pino';
 import { createProjectionRunner } from '../src/projection/runner.js';
-import type { ReadStore } from '../src/readstore/port.js';
+import type { ReadModelWriter, ReadStore } from '../src/readstore/port.js';
+import { openSqliteReadStore } from '../src/readstore/sqlite.js';
+import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function flakyStore(outcomes: (Error | undefined)[]): EventStore {
   return {
@@ -72,4 +77,38 @@ test('a log subscription that ends with SQLITE_CORRUPT marks every projection fa
   t.true(advanced.length > 0, 'the projection host is told (it reports status on advance)');
   t.deepEqual(projectionProblems(runner.status(), 10n, 1000), ['channels is failing: the log subscription ended: database disk image is malformed']);
   await runner.stop();
+});
+
+test('an ended log subscription is retried: once events flow again, the projections are no longer failing and apply them', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'resubscribe-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const log = openSqliteEventStore({ filename: join(dir, 'events.db') });
+  const readStore = openSqliteReadStore(join(dir, 'read-models.db'));
+  let subscriptions = 0;
+  const eventStore: EventStore = {
+    ...log,
+    subscribeToAll: (options) => {
+      subscriptions += 1;
+      if (subscriptions > 1) return log.subscribeToAll(options);
+      return {
+        async *[Symbol.asyncIterator]() {
+          throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+        },
+        close: async () => undefined,
+      } as unknown as ReturnType<EventStore['subscribeToAll']>;
+    },
+  };
+  const projection = { name: 'things', version: 1, handles: ['ChannelCreated'], collections: { things: [] }, apply: async (event: { position: bigint }, writer: ReadModelWriter) => writer.upsert('things', { id: String(event.position) }) };
+  const runner = createProjectionRunner({ eventStore, readStore, projections: [projection], logger: pino({ level: 'silent' }) });
+  await runner.start();
+  await waitFor(() => runner.status()[0]!.failing !== undefined, { timeoutMs: 5000, message: 'the ended subscription to be reported' });
+  const { position } = await log.append('channel-1', [
+    sampleEvent('ChannelCreated', { channelId: '00000000-0000-4000-8000-000000000001', name: 'c', type: 'email', config: { recipients: ['a@b.co'], subject_template: 's' } }),
+  ]);
+  t.true(await runner.waitFor(position, 10_000), 'the resubscribed runner applies the new event');
+  t.is(runner.status()[0]!.failing, undefined);
+  t.truthy(await readStore.get('things', String(position)));
+  await runner.stop();
+  await readStore.close();
+  await log.close();
 });

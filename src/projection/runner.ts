@@ -71,6 +71,8 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
   let subscription: Subscription | undefined;
   let running = false;
   let subscriptionEnded: string | undefined;
+  let resubscribe: NodeJS.Timeout | undefined;
+  let resubscribeDelay = 100;
   let loop: Promise<void> | undefined;
 
   const lowestPosition = () => [...states.values()].reduce((min, s) => (s.position < min ? s.position : min), BigInt(Number.MAX_SAFE_INTEGER));
@@ -143,8 +145,30 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     }
   }
 
+  /** Subscribes to the log; an ended subscription is reported and retried with backoff. */
+  function follow() {
+    // After what is already buffered (the ended subscription handed it over), else the lowest checkpoint.
+    const after = buffer.at(-1)?.position ?? lowestPosition();
+    const current = deps.eventStore.subscribeToAll({ after: after < 0n ? undefined : after });
+    subscription = current;
+    void pump(current).catch((error) => {
+      if (!running) return;
+      // Every projection stops here: health must say so (not only this one log line) until events flow again.
+      subscriptionEnded = `the log subscription ended: ${(error as Error).message}`;
+      deps.logger.error({ err: error, retryInMs: resubscribeDelay }, 'projection subscription ended: every projection has stopped; resubscribing');
+      deps.onAdvance?.(lowestPosition());
+      resubscribe = setTimeout(() => running && follow(), resubscribeDelay);
+      resubscribe.unref();
+      resubscribeDelay = Math.min(resubscribeDelay * 2, 30_000);
+    });
+  }
+
   async function pump(sub: Subscription) {
     for await (const event of sub) {
+      if (subscriptionEnded) {
+        subscriptionEnded = undefined;
+        resubscribeDelay = 100;
+      }
       buffer.push(event);
       wake?.();
       // Backpressure: while a projection is stuck, stop pulling rather than hold the log in memory.
@@ -191,13 +215,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
       const head = await deps.eventStore.headPosition();
       await rebuildWhereAheadOfTheLog(head);
       running = true;
-      subscription = deps.eventStore.subscribeToAll({ after: lowestPosition() < 0n ? undefined : lowestPosition() });
-      void pump(subscription).catch((error) => {
-        // Every projection stops here: health must say so (not only this one log line).
-        subscriptionEnded = `the log subscription ended: ${(error as Error).message}`;
-        deps.logger.error({ err: error }, 'projection subscription ended: every projection has stopped');
-        deps.onAdvance?.(lowestPosition());
-      });
+      follow();
       loop = processLoop();
       if (lowestPosition() >= head) {
         waiters.advance(lowestPosition());
@@ -207,6 +225,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
 
     async stop() {
       running = false;
+      clearTimeout(resubscribe);
       await subscription?.close();
       wake?.();
       drained?.();
