@@ -11,6 +11,7 @@ import { serialLock } from '../readstore/serial-lock.js';
 import { positionWaiters } from './position-waiters.js';
 import type { Projection } from './projection.js';
 import { rebuildProjection, type RebuildProgress } from './rebuild.js';
+import { rebuildAheadOfTheLog } from './ahead-of-the-log.js';
 
 interface ProjectionState {
   projection: Projection;
@@ -178,24 +179,6 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     }
   }
 
-  /**
-   * A checkpoint beyond the log's head means the log lost its tail (a damaged or restored file):
-   * the read model shows events the log no longer has, and the next appends would reuse their
-   * positions unseen. The read model is derived data, so it is rebuilt from the log as it is; the
-   * lost events were acknowledged writes, so that is logged as an error with how many positions.
-   */
-  async function rebuildWhereAheadOfTheLog(head: bigint) {
-    for (const state of states.values()) {
-      if (state.position <= head) continue;
-      deps.logger.error(
-        { projection: state.projection.name, checkpoint: String(state.position), head: String(head), lostPositions: String(state.position - head) },
-        `the read model ${state.projection.name} is ahead of the event log: ${state.position - head} positions after ${head} are missing from the log (acknowledged writes lost; restore events.db from a backup to recover them); rebuilding it from the log`,
-      );
-      state.position = await rebuildProjection(deps, state.projection);
-      state.stored = state.position;
-    }
-  }
-
   return {
     /** Loads checkpoints (rebuilding projections whose version changed), then follows the log. */
     async start() {
@@ -213,7 +196,11 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         state.stored = state.position;
       }
       const head = await deps.eventStore.headPosition();
-      await rebuildWhereAheadOfTheLog(head);
+      for (const state of states.values()) {
+        if (state.position <= head) continue;
+        state.position = await rebuildAheadOfTheLog(deps, state.projection, state.position, head);
+        state.stored = state.position;
+      }
       running = true;
       follow();
       loop = processLoop();
