@@ -26,6 +26,10 @@ import { iamChangeStamps, reportingIamCommits } from './auth/iam-change-stamps.j
 import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
+import { trackingAppendRefusals } from './eventstore/append-refusals.js';
+import { detectingLogDamage } from './eventstore/damage-detector.js';
+import { DAMAGED_FILE_RECOVERY, EVENT_LOG_RECOVERY, namingDamage } from './sqlite/damaged-file.js';
+import { projectionsHealthCheck } from './projection/projection-health.js';
 import { validatingEventStore } from './eventstore/validating.js';
 import { encryptingEventStore } from './eventstore/encrypting.js';
 import { channelEventSecrets } from './events/channel-secrets.js';
@@ -66,7 +70,7 @@ export async function openStores(config: Config): Promise<{ eventStore: EventSto
   ensurePrivateDirectory(config.dataDir);
   const logStore = config.eventStoreUrl
     ? createEventStoreDbStore(config.eventStoreUrl)
-    : openSqliteEventStore({ filename: join(config.dataDir, 'events.db') });
+    : namingDamage(join(config.dataDir, 'events.db'), EVENT_LOG_RECOVERY, () => openSqliteEventStore({ filename: join(config.dataDir, 'events.db') }));
   // Channel secrets are sealed in the log; everything above this line sees them plain (rebuilds too).
   const secrets = loadSecretBox(config.secrets, join(config.dataDir, 'secrets.key'));
   const eventStore = encryptingEventStore(logStore, secrets, channelEventSecrets);
@@ -136,7 +140,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
   const stores = await openStores(config);
-  const eventStore = validatingEventStore(instrumentedEventStore(stores.eventStore, metrics));
+  const logDamage = detectingLogDamage(instrumentedEventStore(stores.eventStore, metrics));
+  const appends = trackingAppendRefusals(logDamage.store);
+  const eventStore = validatingEventStore(appends.store);
   const { readStore } = stores;
   const now = options.now ?? (() => new Date());
 
@@ -159,8 +165,15 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
         for (const status of runner.status()) metrics.projectionLag.set({ projection: status.name }, status.lag);
       },
       checks: {
-        event_store: async () => eventStore.ping(),
+        event_store: async () => {
+          const refusal = appends.refusal();
+          if (refusal) throw new Error(`refusing appends since ${refusal.since.toISOString()} (${refusal.refused} refused; the last: ${refusal.error})`);
+          const damage = logDamage.damage();
+          if (damage) throw new Error(`events.db is damaged (first met ${damage.since.toISOString()}: ${damage.error}); ${DAMAGED_FILE_RECOVERY}`);
+          await eventStore.ping();
+        },
         read_store: async () => readStore.ping(),
+        projections: projectionsHealthCheck({ status: () => runner.status(), headPosition: () => eventStore.headPosition(), maxLag: config.healthMaxProjectionLag }),
         warehouse: async () => ({ ...(await warehouse.check()) }),
         relational_store: async () => sync.check(),
         assistant: async () => assistant.healthCheck(),

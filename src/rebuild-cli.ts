@@ -19,6 +19,7 @@ import { DataDirLockedError, acquireDataDirLock } from './eventstore/data-dir-lo
 import { openStores, projectionsOf } from './platform.js';
 import type { Projection } from './projection/projection.js';
 import { rebuildProjection } from './projection/rebuild.js';
+import { setAsideIfDamaged } from './readstore/set-aside-damaged.js';
 
 class Refusal extends Error {
   constructor(
@@ -69,9 +70,14 @@ async function main() {
   const { force, names } = parseArguments(process.argv.slice(2));
   const release = config.eventStoreUrl ? undefined : claimEmbeddedStore(config, force);
   try {
+    const setAside = config.mongodb ? undefined : setAsideIfDamaged(join(config.dataDir, 'read-models.db'));
+    if (setAside) {
+      console.error(`${join(config.dataDir, 'read-models.db')} is damaged (${setAside.damage}): set aside as ${setAside.aside}; rebuilding every read model from the log`);
+    }
     const { eventStore, readStore, secrets } = await openStores(config);
     try {
-      for (const projection of selectProjections(names, projectionsOf(secrets))) {
+      // A fresh file holds no read model: every one is rebuilt, whichever were named.
+      for (const projection of selectProjections(setAside ? [] : names, projectionsOf(secrets))) {
         for (const [collection, indexes] of Object.entries(projection.collections)) await readStore.ensureIndexes(collection, indexes);
         const started = Date.now();
         let applied = 0;

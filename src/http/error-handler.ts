@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { isDomainRejection } from '../commanding/domain-rejection.js';
 import { EventStoreUnavailableError } from '../eventstore/port.js';
 import { ReadStoreUnavailableError } from '../readstore/port.js';
+import { isDamagedFileError } from '../sqlite/damaged-file.js';
 import { HttpProblem, type ProblemFieldError } from './problem.js';
 
 const TITLES: Record<number, string> = {
@@ -20,6 +21,7 @@ function toProblem(error: unknown): HttpProblem {
   if (error instanceof ZodError) return new HttpProblem(400, 'Bad Request', 'the request is invalid', zodFieldErrors(error));
   if (error instanceof EventStoreUnavailableError) return new HttpProblem(503, TITLES[503]!, 'the event store is unavailable; retry later');
   if (error instanceof ReadStoreUnavailableError) return new HttpProblem(503, TITLES[503]!, 'the read store is unavailable; retry later');
+  if (isDamagedFileError(error)) return new HttpProblem(503, TITLES[503]!, 'the stored data this request needs is damaged; /health tells the operator how to recover it');
   if (isDomainRejection(error)) {
     const status = { not_found: 404, conflict: 409, invalid: 400 }[error.kind];
     return new HttpProblem(status, TITLES[status]!, error.message, error.errors, error.details);

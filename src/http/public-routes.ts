@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { Registry } from 'prom-client';
 import { withTimeout } from '../with-timeout.js';
 
@@ -13,14 +14,17 @@ export type UnverifiedStatus = 'not_checked' | 'not_opened' | 'opening' | 'pause
 export type HealthCheck = () => Promise<({ status?: UnverifiedStatus } & Record<string, unknown>) | void>;
 
 /**
- * GET /health reports each dependency (event store, read store, warehouse, …) as what it verified
- * (`up`, `down`, or an UnverifiedStatus) and answers 503 when one is down. GET /metrics serves
- * Prometheus text. Both are public: they carry no tenant data, and scrapers and load balancers
- * call them without tokens.
+ * GET /health (and its alias GET /health/ready) reports each dependency (event store, read store,
+ * projections, warehouse, …) as what it verified (`up`, `down`, or an UnverifiedStatus) and answers
+ * 503 when one is down: a load balancer stops sending this instance traffic. GET /health/live only
+ * says the process serves requests: a restart cures none of the reasons above (a full disk, a
+ * damaged file, a read model catching up), so a liveness probe must not fail on them. GET /metrics
+ * serves Prometheus text. All are public: they carry no tenant data, and scrapers and load
+ * balancers call them without tokens.
  */
 export function operationalRoutes(deps: { checks: Record<string, HealthCheck>; registry: Registry; beforeMetrics?: () => void; extra?: () => Record<string, unknown> }) {
   const router = new Router();
-  router.get('/health', async (ctx) => {
+  const readiness = async (ctx: Context) => {
     const results = await Promise.all(
       Object.entries(deps.checks).map(async ([name, check]) => {
         const started = Date.now();
@@ -35,6 +39,11 @@ export function operationalRoutes(deps: { checks: Record<string, HealthCheck>; r
     const healthy = results.every(([, result]) => result.status !== 'down');
     ctx.status = healthy ? 200 : 503;
     ctx.body = { status: healthy ? 'ok' : 'degraded', checks: Object.fromEntries(results), ...(deps.extra?.() ?? {}) };
+  };
+  router.get('/health', readiness);
+  router.get('/health/ready', readiness);
+  router.get('/health/live', (ctx) => {
+    ctx.body = { status: 'ok' };
   });
   router.get('/metrics', async (ctx) => {
     deps.beforeMetrics?.();

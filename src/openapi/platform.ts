@@ -39,6 +39,16 @@ export const platformOperations: OperationDoc[] = [
     response: { kind: 'raw', status: 200, alsoStatus: 503, contentType: 'application/json', description: '200 unless a check is down (then 503)', schema: healthSchema },
   },
   {
+    method: 'get', path: '/health/ready', tag, summary: 'Readiness for a load balancer (the same answer as /health)',
+    description: '503 `degraded` while the event store refuses appends (until one succeeds again), while a projection is failing or stopped, while a read model is more than HEALTH_MAX_PROJECTION_LAG positions behind the log, or while a dependency is down; each reason is the `error` of its check.',
+    response: { kind: 'raw', status: 200, alsoStatus: 503, contentType: 'application/json', description: '200 unless a check is down (then 503)', schema: healthSchema },
+  },
+  {
+    method: 'get', path: '/health/live', tag, summary: 'Liveness: the process serves requests',
+    description: 'Always 200 while the process answers; none of the readiness reasons is cured by a restart, so a liveness probe must not restart the process for them.',
+    response: { kind: 'raw', status: 200, contentType: 'application/json', description: 'The process answers', schema: z.object({ status: z.literal('ok') }) },
+  },
+  {
     method: 'get', path: '/metrics', tag, summary: 'Prometheus metrics',
     response: { kind: 'raw', status: 200, contentType: 'text/plain', description: 'Prometheus text exposition format' },
   },

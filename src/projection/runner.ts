@@ -11,10 +11,13 @@ import { serialLock } from '../readstore/serial-lock.js';
 import { positionWaiters } from './position-waiters.js';
 import type { Projection } from './projection.js';
 import { rebuildProjection, type RebuildProgress } from './rebuild.js';
+import { rebuildAheadOfTheLog } from './ahead-of-the-log.js';
 
 interface ProjectionState {
   projection: Projection;
   position: bigint;
+  /** The position its stored checkpoint holds (behind `position` while it skips events). */
+  stored: bigint;
   handles: Set<string>;
   failing?: string;
 }
@@ -30,6 +33,12 @@ export interface ProjectionRunnerDeps {
 
 /** Events held in memory at most; beyond it the subscription is not read further. */
 const MAX_BUFFERED_EVENTS = 10_000;
+/**
+ * A projection that handles none of the events it passes stores its checkpoint at most this far
+ * behind (and on stop), so a restart re-reads a bounded stretch of the log, not all of it, without
+ * a checkpoint write per batch for every projection.
+ */
+export const SKIPPED_CHECKPOINT_EVERY = 1_000n;
 
 export interface ProjectionStatus {
   name: string;
@@ -53,7 +62,7 @@ export interface ProjectionRunner {
 
 export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRunner {
   const states = new Map<string, ProjectionState>(
-    deps.projections.map((p) => [p.name, { projection: p, position: -1n, handles: new Set(p.handles) }]),
+    deps.projections.map((p) => [p.name, { projection: p, position: -1n, stored: -1n, handles: new Set(p.handles) }]),
   );
   const waiters = positionWaiters();
   const lock = serialLock();
@@ -62,6 +71,9 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
   let drained: (() => void) | undefined;
   let subscription: Subscription | undefined;
   let running = false;
+  let subscriptionEnded: string | undefined;
+  let resubscribe: NodeJS.Timeout | undefined;
+  let resubscribeDelay = 100;
   let loop: Promise<void> | undefined;
 
   const lowestPosition = () => [...states.values()].reduce((min, s) => (s.position < min ? s.position : min), BigInt(Number.MAX_SAFE_INTEGER));
@@ -74,9 +86,17 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         handled.map((e) => ({ ...e, data: readEventData(e.type, e.data) })),
         (event, writer) => state.projection.apply(event, writer),
       );
+      state.stored = handled.at(-1)!.position;
     }
     const last = batch.at(-1)!.position;
     if (last > state.position) state.position = last;
+    if (state.position - state.stored >= SKIPPED_CHECKPOINT_EVERY) await storeCheckpoint(state);
+  }
+
+  async function storeCheckpoint(state: ProjectionState) {
+    if (state.position <= state.stored) return;
+    await deps.readStore.setCheckpoint(state.projection.name, { position: state.position, version: state.projection.version });
+    state.stored = state.position;
   }
 
   async function processBatch(batch: RecordedEvent[]) {
@@ -126,8 +146,30 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     }
   }
 
+  /** Subscribes to the log; an ended subscription is reported and retried with backoff. */
+  function follow() {
+    // After what is already buffered (the ended subscription handed it over), else the lowest checkpoint.
+    const after = buffer.at(-1)?.position ?? lowestPosition();
+    const current = deps.eventStore.subscribeToAll({ after: after < 0n ? undefined : after });
+    subscription = current;
+    void pump(current).catch((error) => {
+      if (!running) return;
+      // Every projection stops here: health must say so (not only this one log line) until events flow again.
+      subscriptionEnded = `the log subscription ended: ${(error as Error).message}`;
+      deps.logger.error({ err: error, retryInMs: resubscribeDelay }, 'projection subscription ended: every projection has stopped; resubscribing');
+      deps.onAdvance?.(lowestPosition());
+      resubscribe = setTimeout(() => running && follow(), resubscribeDelay);
+      resubscribe.unref();
+      resubscribeDelay = Math.min(resubscribeDelay * 2, 30_000);
+    });
+  }
+
   async function pump(sub: Subscription) {
     for await (const event of sub) {
+      if (subscriptionEnded) {
+        subscriptionEnded = undefined;
+        resubscribeDelay = 100;
+      }
       buffer.push(event);
       wake?.();
       // Backpressure: while a projection is stuck, stop pulling rather than hold the log in memory.
@@ -151,11 +193,16 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
           deps.logger.info({ projection: state.projection.name }, 'projection version changed: rebuilding');
           state.position = await rebuildProjection(deps, state.projection);
         }
+        state.stored = state.position;
       }
       const head = await deps.eventStore.headPosition();
+      for (const state of states.values()) {
+        if (state.position <= head) continue;
+        state.position = await rebuildAheadOfTheLog(deps, state.projection, state.position, head);
+        state.stored = state.position;
+      }
       running = true;
-      subscription = deps.eventStore.subscribeToAll({ after: lowestPosition() < 0n ? undefined : lowestPosition() });
-      void pump(subscription).catch((error) => deps.logger.error({ err: error }, 'projection subscription ended'));
+      follow();
       loop = processLoop();
       if (lowestPosition() >= head) {
         waiters.advance(lowestPosition());
@@ -165,10 +212,15 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
 
     async stop() {
       running = false;
+      clearTimeout(resubscribe);
       await subscription?.close();
       wake?.();
       drained?.();
       await loop;
+      // Where it got to, for the projections that skipped the last events (a bounded re-read otherwise).
+      await lock(async () => {
+        for (const state of states.values()) if (!state.failing) await storeCheckpoint(state).catch(() => undefined);
+      });
       waiters.cancelAll();
     },
 
@@ -196,7 +248,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         version: s.projection.version,
         position: s.position,
         lag: buffer.filter((e) => e.position > s.position).length,
-        failing: s.failing,
+        failing: s.failing ?? subscriptionEnded,
       }));
     },
   };

@@ -22,6 +22,11 @@ import { checkpointInBackground, type BackgroundCheckpointer } from '../sqlite/b
 import { sqliteTombstones, tombstoneTableOf } from './sqlite-tombstones.js';
 import { sqliteEventWriter } from './sqlite-writer.js';
 import { preparePrivateSqliteFile } from '../eventstore/private-files.js';
+import { DamagedFileError, isDamagedFileError, namingDamage } from '../sqlite/damaged-file.js';
+
+/** What recovers a damaged read-model file (every message about one names it). */
+export const READ_MODELS_RECOVERY =
+  'it holds read models only, derived from the event log: stop the platform and run `npm run rebuild`, which sets the damaged file aside and rebuilds it from the log';
 
 const COLLECTION_NAME = /^[A-Za-z0-9_]+$/;
 const tableOf = (collection: string) => {
@@ -85,7 +90,42 @@ function readerOn(db: Db): ReadModelReader {
   };
 }
 
+/**
+ * Opens the read store; a damaged file's errors (at open, and from any call later) name the file
+ * and `npm run rebuild`, and once one was met, ping() reports it (/health).
+ */
 export function openSqliteReadStore(filename: string): ReadStore {
+  const store = namingDamage(filename, READ_MODELS_RECOVERY, () => openStore(filename));
+  let damage: DamagedFileError | undefined;
+  const watched = <A extends unknown[], R>(method: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    try {
+      return await method(...args);
+    } catch (error) {
+      if (!isDamagedFileError(error)) throw error;
+      const named = error instanceof DamagedFileError ? error : new DamagedFileError(filename, error as Error, READ_MODELS_RECOVERY);
+      damage ??= named;
+      throw named;
+    }
+  };
+  return {
+    get: watched(store.get),
+    find: watched(store.find),
+    count: watched(store.count),
+    ensureIndexes: watched(store.ensureIndexes),
+    getCheckpoint: watched(store.getCheckpoint),
+    applyBatch: watched(store.applyBatch),
+    setCheckpoint: watched(store.setCheckpoint),
+    dropCollection: watched(store.dropCollection),
+    replaceCollection: watched(store.replaceCollection),
+    ping: watched(async () => {
+      if (damage) throw damage;
+      await store.ping();
+    }),
+    close: () => store.close(),
+  } as ReadStore;
+}
+
+function openStore(filename: string): ReadStore {
   // Read models hold tenant data too: owner-only file in an owner-only directory.
   preparePrivateSqliteFile(filename);
   const writerDb = new Database(filename);
@@ -159,7 +199,9 @@ export function openSqliteReadStore(filename: string): ReadStore {
           saveCheckpoint(options.projection, { position: events.at(-1)!.position, version: options.version });
           prepare('COMMIT').run();
         } catch (error) {
-          prepare('ROLLBACK').run();
+          // SQLite rolls back by itself on some errors (a full disk, an I/O error); a ROLLBACK
+          // then fails with "no transaction is active" and would hide the cause being thrown.
+          if (writerDb.inTransaction) prepare('ROLLBACK').run();
           throw error;
         }
       });

@@ -18,9 +18,20 @@ export interface PlatformProcess {
   exited: Promise<number | null>;
 }
 
-/** `nodeArguments` default to the TypeScript entry under tsx; `['src/start.mjs']` is what `npm start` runs. */
-export async function startPlatformProcess(env: Record<string, string>, timeoutMs = 30_000, nodeArguments = ['--import', 'tsx', 'src/main.ts']): Promise<PlatformProcess> {
-  const child = spawn(process.execPath, nodeArguments, {
+/**
+ * `nodeArguments` default to the TypeScript entry under tsx; `['src/start.mjs']` is what `npm start` runs.
+ * `fileSizeLimitKiB` caps every file the process writes (`ulimit -f`): a disk that fills up there.
+ */
+export async function startPlatformProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  nodeArguments = ['--import', 'tsx', 'src/main.ts'],
+  fileSizeLimitKiB?: number,
+): Promise<PlatformProcess> {
+  const [command, args] = fileSizeLimitKiB === undefined
+    ? [process.execPath, nodeArguments]
+    : ['bash', ['-c', `ulimit -f ${fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...nodeArguments]];
+  const child = spawn(command, args, {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
