@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+import { asUser } from './support/user-callers.js';
 
 let app: TestApp;
 test.before(async () => {
@@ -10,7 +11,6 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-const asUser = (owner: Caller, userId: string, extra: Record<string, unknown> = {}): Caller => ({ tenantId: owner.tenantId, envId: owner.envId, userId, ...extra });
 const createUser = async (owner: Caller, body: Record<string, unknown> = {}) =>
   (await app.request('POST', '/users', { caller: owner, body: { email: `u-${randomUUID().slice(0, 8)}@example.com`, name: 'U', role_id: 'viewer', ...body } })).body.data as { id: string; email: string };
 const post = async (owner: Caller, path: string, body: unknown) => {

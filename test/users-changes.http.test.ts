@@ -1,6 +1,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+import { asUser, uniqueAddress } from './support/user-callers.js';
 
 let app: TestApp;
 test.before(async () => {
@@ -8,8 +9,7 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-const email = (prefix = 'u') => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
-const asUser = (owner: Caller, userId: string): Caller => ({ tenantId: owner.tenantId, envId: owner.envId, userId });
+const email = uniqueAddress;
 const create = async (owner: Caller, body: Record<string, unknown> = {}) => {
   const response = await app.request('POST', '/api/v1/users', { caller: owner, body: { email: email(), name: 'Someone', role_id: 'viewer', group_ids: [], ...body } });
   if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);

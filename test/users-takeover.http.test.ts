@@ -1,6 +1,6 @@
 import test from 'ava';
-import { randomUUID } from 'node:crypto';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+import { asUser, uniqueAddress } from './support/user-callers.js';
 
 // Issue 25, items 1 and 4: iam:write must not take over a more powerful principal, and removing a
 // deny is a grant.
@@ -10,8 +10,7 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-const email = (prefix = 'u') => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
-const asUser = (owner: Caller, userId: string): Caller => ({ tenantId: owner.tenantId, envId: owner.envId, userId });
+const email = uniqueAddress;
 
 async function post(caller: Caller, path: string, body: Record<string, unknown>) {
   const response = await app.request('POST', path, { caller, body });

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startManagementStandIn, type ManagementStandIn } from './support/idp-management-standin.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+import { asUser } from './support/user-callers.js';
 
 let app: TestApp;
 let idp: ManagementStandIn;
@@ -18,7 +19,6 @@ test.after.always(async () => {
 
 let counter = 0;
 const uniqueEmail = (prefix = 'user') => `${prefix}-${++counter}-${randomUUID().slice(0, 6)}@example.com`;
-const asUser = (owner: Caller, userId: string, extra: Record<string, unknown> = {}): Caller => ({ tenantId: owner.tenantId, envId: owner.envId, userId, ...extra });
 const streamTypes = async (id: string) => (await app.platform.eventStore.readStream(`user-${id}`)).map((e) => e.type);
 
 async function createUser(owner: Caller, body: Record<string, unknown> = {}) {

@@ -1,6 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
 import { createServer } from 'node:net';
-import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
 import { BUILTIN_METRIC_IDS } from '../src/gateways/warehouse/metric-catalogue.js';
 import {
   MetricNotSupportedError,
@@ -11,24 +10,13 @@ import {
   type WarehouseGateway,
 } from '../src/gateways/warehouse/port.js';
 import { createRedshiftGateway } from '../src/gateways/warehouse/redshift/redshift-gateway.js';
+import { redshiftEnvironmentsWith } from './support/redshift-gateway-harness.js';
 import { startRedshiftDataStandin, type RedshiftDataStandin } from './support/redshift-data-standin.js';
 
 const START = Date.parse('2025-03-12T14:30:00Z');
 const HOSTILE_SCHEMA = "analytics'; DROP TABLE users; --";
 
-const environments = fileEnvironmentResolver(
-  parseEnvironments({
-    'env-prov': { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: HOSTILE_SCHEMA },
-    'env-sls': {
-      kind: 'serverless',
-      workgroup_name: 'bi-workgroup',
-      database: 'dev',
-      secret_arn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:redshift-monitor',
-      region: 'eu-west-1',
-      schema: 'marts',
-    },
-  }),
-);
+const environments = redshiftEnvironmentsWith(HOSTILE_SCHEMA);
 
 interface Harness {
   standin: RedshiftDataStandin;

@@ -17,10 +17,13 @@ import { startRedshiftDataStandin, type RecordedStatement, type RedshiftDataStan
 
 export const START = Date.parse('2025-03-12T14:30:00Z');
 
-/** A provisioned cluster reached as db_user `monitor`, a serverless workgroup behind a secret. */
-export const redshiftEnvironments = fileEnvironmentResolver(
+/**
+ * A provisioned cluster reached as db_user `monitor` (its schema `provisionedSchema`), a serverless
+ * workgroup behind a secret.
+ */
+export const redshiftEnvironmentsWith = (provisionedSchema: string): EnvironmentResolver => fileEnvironmentResolver(
   parseEnvironments({
-    'env-prov': { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: 'analytics' },
+    'env-prov': { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: provisionedSchema },
     'env-sls': {
       kind: 'serverless',
       workgroup_name: 'bi-workgroup',
@@ -31,6 +34,8 @@ export const redshiftEnvironments = fileEnvironmentResolver(
     },
   }),
 );
+
+export const redshiftEnvironments = redshiftEnvironmentsWith('analytics');
 
 export interface RedshiftHarness {
   standin: RedshiftDataStandin;
