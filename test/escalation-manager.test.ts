@@ -52,7 +52,7 @@ test('an acknowledgement mid-delay cancels the escalation: nothing more is sent'
   await h.trigger(id);
   h.wakeAll(id);
   await h.advanceTo(minutes(5));
-  await h.append(id, 'IncidentAcknowledged', { incidentId: id, by: alice, at: h.clock.now().toISOString() });
+  await h.acknowledge(id, alice);
   h.wakeAll(id);
   await h.advanceTo(minutes(300));
   t.deepEqual((await h.firedStages(id)).map((f) => f.stage), [1]);
@@ -96,7 +96,7 @@ test('an acknowledgement racing a due stage wins: the stage append fails on the 
   h.wakeAll(id);
   await h.advanceTo(minutes(1));
   ackDuringResolution = async () => {
-    await h.append(id, 'IncidentAcknowledged', { incidentId: id, by: alice, at: h.clock.now().toISOString() });
+    await h.acknowledge(id, alice);
   };
   await h.advanceTo(minutes(20));
   t.deepEqual((await h.firedStages(id)).map((f) => f.stage), [1]);
@@ -210,7 +210,7 @@ test('a pager service paged is told of the acknowledgement (so it stops escalati
   await h.trigger(id);
   h.wakeAll(id);
   await h.advanceTo(minutes(2));
-  await h.append(id, 'IncidentAcknowledged', { incidentId: id, by: alice, at: h.clock.now().toISOString() });
+  await h.acknowledge(id, alice);
   h.wakeAll(id);
   h.wakeAll(id);
   await h.advanceTo(minutes(4));

@@ -80,7 +80,7 @@ test('a retry waiting when the platform restarts is made by the next manager, at
   await h.trigger(id);
   h.wakeAll(id);
   await h.advanceTo(minutes(1));
-  await h.append(id, 'IncidentAcknowledged', { incidentId: id, by: alice, at: h.clock.now().toISOString() });
+  await h.acknowledge(id, alice);
   h.wakeAll(id);
   await h.advanceTo(minutes(1) + 5 * SEC);
   const folded = (await h.eventStore.readStream(incidentStream(id))).map((e) => ({ type: e.type, data: e.data }) as IncidentStreamEvent).reduce(evolveIncident, initialIncidentState());

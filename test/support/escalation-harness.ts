@@ -109,6 +109,10 @@ export function createHarness(options: { stages: StageSnapshot[]; repeatInterval
         escalationPolicyId: POLICY, triggeredAt: clock.now().toISOString(),
       });
     },
+    /** The incident acknowledged now by `by`; the caller wakes the managers it wants to see it. */
+    async acknowledge(incidentId: string, by: string) {
+      await append(incidentId, 'IncidentAcknowledged', { incidentId, by, at: clock.now().toISOString() });
+    },
     async eventTypes(incidentId: string) {
       return (await eventStore.readStream(incidentStream(incidentId))).map((e) => e.type);
     },
