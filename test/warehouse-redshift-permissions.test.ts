@@ -9,7 +9,8 @@ import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry
 import { SystemViewPermissionDeniedError, type WarehouseGateway } from '../src/gateways/warehouse/port.js';
 import { ACCESS_TTL_MS } from '../src/gateways/warehouse/redshift/system-view-access.js';
 import { evaluationErrorReason } from '../src/process/evaluation-error-reason.js';
-import type { StandinDatabaseUser } from './support/redshift-data-standin.js';
+import { SUPERUSER_ONLY_VIEWS } from '../src/gateways/warehouse/redshift/system-view-grants.js';
+import { STANDIN_SUPERUSER_ONLY_VIEWS, type StandinDatabaseUser } from './support/redshift-data-standin.js';
 import { redshiftEnvironments as environments, redshiftHarness, START, warehouseRoutesOver } from './support/redshift-gateway-harness.js';
 
 const REGULAR_USER: StandinDatabaseUser = { superuser: false };
@@ -29,6 +30,10 @@ const refusal = async (t: ExecutionContext, promise: Promise<unknown>) => {
   const error = await t.throwsAsync(promise, { instanceOf: SystemViewPermissionDeniedError });
   return error as SystemViewPermissionDeniedError;
 };
+
+test('the adapter knows every superuser-only view the stand-in refuses (each written from the AWS pages on its own)', (t) => {
+  t.deepEqual([...SUPERUSER_ONLY_VIEWS].sort(), [...STANDIN_SUPERUSER_ONLY_VIEWS].sort());
+});
 
 test('the stand-in refuses a superuser-only view to a regular user with Redshift\'s error, unless granted', async (t) => {
   const { standin, gateway } = await harness(t, REGULAR_USER);
