@@ -1,7 +1,9 @@
 /**
- * Runs the evaluator every interval with node-schedule. Each tick is scheduled when the previous
- * one ends, so ticks never overlap; a tick slower than the interval is logged and the next one
- * starts right after it.
+ * Runs the evaluator every interval with node-schedule. Ticks start on the interval's grid
+ * (multiples of the interval since the epoch, e.g. :00 of every minute), so every instance of a
+ * cluster ticks at the same instants and a rule handed from one member to another is evaluated
+ * once per grid slot. Each tick is scheduled when the previous one ends, so ticks never overlap;
+ * a tick slower than the interval is logged and the next one starts right after it.
  */
 import schedule from 'node-schedule';
 import type { Logger } from 'pino';
@@ -24,10 +26,10 @@ export function scheduleEvaluator(evaluator: Evaluator, options: { intervalSecon
           else options.logger.debug(report, 'evaluation tick');
         })
         .catch((error) => options.logger.error({ err: error }, 'evaluation tick failed'))
-        .finally(() => plan(new Date(Math.max(Date.now() + 1, started + intervalMs))));
+        .finally(() => plan(new Date(Math.max(Date.now() + 1, nextGridInstant(started, intervalMs)))));
     });
   };
-  plan(new Date(Date.now() + intervalMs));
+  plan(new Date(nextGridInstant(Date.now(), intervalMs)));
 
   return {
     async stop() {
@@ -36,4 +38,9 @@ export function scheduleEvaluator(evaluator: Evaluator, options: { intervalSecon
       await current;
     },
   };
+}
+
+/** The first instant after `after` (ms since the epoch) that is a whole multiple of the interval. */
+export function nextGridInstant(after: number, intervalMs: number): number {
+  return Math.floor(after / intervalMs) * intervalMs + intervalMs;
 }

@@ -30,6 +30,20 @@ export interface EvaluatorDeps extends CommandDeps {
   metrics: MetricRegistry;
   logger: Logger;
   instruments: EvaluatorInstruments;
+  /**
+   * Whether this instance evaluates the rules of a share key (ruleShareKey) this tick. Default:
+   * every rule (one instance). In a cluster each member owns some keys (src/cluster/membership.ts).
+   */
+  owns?: (shareKey: string) => boolean;
+}
+
+/**
+ * What the cluster splits rules by: the warehouse read a rule needs. Rules that share one
+ * (environment, cluster, metric, window) land on the same member, so the whole cluster makes one
+ * warehouse read per combination and tick (a Data API statement is billed), not one per member.
+ */
+export function ruleShareKey(rule: Pick<AlertRuleDoc, 'envId' | 'clusterId' | 'metric' | 'evaluationWindowMinutes'>): string {
+  return JSON.stringify([rule.envId, rule.clusterId ?? null, rule.metric, Math.max(1, rule.evaluationWindowMinutes)]);
 }
 
 /** Prometheus instruments of the evaluator; created once per registry, shared by evaluators. */
@@ -37,6 +51,8 @@ export function createEvaluatorInstruments(registry: Registry) {
   return {
     tickDuration: new Histogram({ name: 'evaluator_tick_duration_seconds', help: 'Duration of one evaluation tick', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers: [registry] }),
     rulesEvaluated: new Counter({ name: 'evaluator_rules_evaluated_total', help: 'Rule evaluations', registers: [registry] }),
+    ticks: new Counter({ name: 'evaluator_ticks_total', help: 'Evaluation ticks run by this instance', registers: [registry] }),
+    warehouseReads: new Counter({ name: 'evaluator_warehouse_reads_total', help: 'Warehouse metric reads made by evaluation ticks (one per distinct environment, cluster, metric and window)', registers: [registry] }),
     readErrors: new Counter({ name: 'evaluator_metric_read_errors_total', help: 'Rule evaluations whose metric could not be read', registers: [registry] }),
     triggered: new Counter({ name: 'incidents_triggered_total', help: 'Incidents triggered', labelNames: ['severity'] as const, registers: [registry] }),
     // Every resolution path counts here, where its event is appended (see countResolution).
@@ -78,7 +94,8 @@ interface ActResult {
 }
 
 export function createEvaluator(deps: EvaluatorDeps) {
-  const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors } = deps.instruments;
+  const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors, ticks, warehouseReads } = deps.instruments;
+  const owned = (rule: AlertRuleDoc) => !deps.owns || deps.owns(ruleShareKey(rule));
 
   const command = (rule: AlertRuleDoc, incidentId: string, cmd: IncidentCommand, tickId: string) =>
     handleCommand(deps, incidentDecider, {
@@ -120,7 +137,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
   async function resolveOrphans(tickId: string) {
     // A deleted rule is also disabled (see the projection), so one query finds both.
     const orphans = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: false, activeIncidentId: { $ne: null } });
-    for (const rule of orphans) {
+    for (const rule of orphans.filter(owned)) {
       const reason = rule.deleted ? 'rule_deleted' : 'rule_disabled';
       const outcome = await command(rule, rule.activeIncidentId!, { kind: 'ResolveIncident', incidentId: rule.activeIncidentId!, reason }, tickId);
       countResolution(deps.instruments, outcome);
@@ -131,13 +148,15 @@ export function createEvaluator(deps: EvaluatorDeps) {
     const started = performance.now();
     const tickId = randomUUID();
     const now = deps.now();
-    const rules = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: true, deleted: false });
+    const rules = (await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: true, deleted: false })).filter(owned);
     const readsBefore = deps.metrics.providerReads;
     const readings = await deps.metrics.readMany(
       // A window of 0 (trigger on the first breach) still reads the metric over the last minute.
       rules.map((rule) => ({ envId: rule.envId, clusterId: rule.clusterId ?? undefined, metric: rule.metric, windowMinutes: Math.max(1, rule.evaluationWindowMinutes) })),
     );
     const report: TickReport = { rules: rules.length, metricReads: deps.metrics.providerReads - readsBefore, triggered: 0, resolved: 0, errors: 0, durationMs: 0 };
+    ticks.inc();
+    warehouseReads.inc(report.metricReads);
     const evaluations: Promise<bigint>[] = [];
     let next = 0;
     const worker = async () => {
