@@ -10,13 +10,15 @@ export const INCIDENTS = 'incidents';
 export const incidentsProjection: Projection = {
   name: 'incidents',
   // 3: acknowledgement and resolution cancel the escalation (escalation.status was left `running`).
-  version: 3,
+  // 4: notices_pending (an all-clear or a pager's acknowledgement not yet sent), listed at start.
+  version: 4,
   handles: ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded', ...ESCALATION_EVENT_TYPES],
   collections: {
     [INCIDENTS]: [
       { name: 'tenant_triggered', fields: ['tenantId', 'triggered_at', 'id'] },
       { name: 'status', fields: ['status'] },
       { name: 'tenant_next_escalation', fields: ['tenantId', 'next_escalation_at', 'id'] },
+      { name: 'notices_pending', fields: ['notices_pending'] },
     ],
   },
   async apply(event, writer) {

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { composeAlerting } from './composition/alerting.js';
+import { composeCluster } from './composition/cluster.js';
 import type { PlatformArea } from './composition/area.js';
 import { composeIam } from './composition/iam.js';
 import { composeNotifications } from './composition/notifications.js';
@@ -193,19 +194,23 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   publicRoutes.push(apiReferenceRoutes({ document: () => (apiDocument ??= platformApiDocument({ public: publicRoutes, api: routers }, embedded, config.baseUrl).document) }));
 
   const iamStamps = iamChangeStamps();
+  const cluster = composeCluster(config);
+  const { membership } = cluster;
   const warehouse = await composeWarehouse(config, now);
   const alerting = composeAlerting({
     config, commandDeps, readStore, metrics: warehouse.metrics, clusterIds: warehouse.clusterIds, logger, registry: metrics.registry,
+    membership, onOwnedRules: (count) => cluster.reportOwned('rules', count),
   });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   const escalation = composeEscalation({
     config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
     waitForProjections: (position) => runner.waitFor(position, 60_000),
+    membership, onOwnedIncidents: (count) => cluster.reportOwned('incidents', count),
   });
   const iam = composeIam({ ...commandDeps, config, reader: readStore, stamps: iamStamps, logger });
 
   const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
-  const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers });
+  const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers, membership });
   const assistant = composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
   const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation, sync, assistant];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
@@ -259,6 +264,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const { port } = server.address() as AddressInfo;
   listeningUrl = `http://127.0.0.1:${port}`;
   const processes = areas.flatMap((area) => area.processes);
+  // Members first: the processes ask it which work is theirs from their first step on.
+  await membership.start();
   for (const process of processes) process.start();
 
   return {
@@ -280,6 +287,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     async stop() {
       // Processes first: the live feed's stop ends every SSE response.
       for (const process of processes) await process.stop();
+      // Leaving hands this instance's work to the others at once, not when its lease lapses.
+      await membership.stop();
       await drain(server, SHUTDOWN_DRAIN_MS);
       await runner.stop();
       await eventStore.close();

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { validatingEventStore } from '../src/eventstore/validating.js';
-import { syncJobStream } from '../src/events/sync-job.js';
+import { SYNC_JOB_IDS, syncJobStream } from '../src/events/sync-job.js';
+import { ownerOf } from '../src/cluster/membership.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { nextRunAfter } from '../src/process/sync/schedule-grid.js';
-import { createSyncScheduler, type Timers } from '../src/process/sync/sync-scheduler.js';
+import { createSyncScheduler, syncJobShareKey, type Timers } from '../src/process/sync/sync-scheduler.js';
 import { openPgliteConnection } from '../src/syncstore/pglite-connection.js';
 import { createSyncStore } from '../src/syncstore/store.js';
 
@@ -83,4 +84,39 @@ test('the scheduler runs each job on its grid in virtual time, skips paused jobs
   t.deepEqual(await starts('table_storage'), [], 'hourly: not yet');
   await first.stop();
   await second.stop();
+});
+
+test('in a cluster each job\'s scheduled run is started by the member that owns it, and by no other', async (t) => {
+  const clock = { ms: Date.parse('2026-03-02T10:02:00.000Z') };
+  const now = () => new Date(clock.ms);
+  const { timers, advanceTo } = virtualTimers(clock);
+  const tenantId = randomUUID();
+  const environments = Array.from({ length: 6 }, () => randomUUID());
+  // Paused: a scheduler asks whether a job is paused only when it is about to start it.
+  const asked: { member: string; key: string }[] = [];
+  const member = (self: string) => createSyncScheduler({
+    runner: {} as never, intervals: {}, timeZone: 'UTC', now, timers,
+    owns: (key) => ownerOf(key, ['a', 'b']) === self,
+    isPaused: async (tenant, envId, jobId) => {
+      asked.push({ member: self, key: syncJobShareKey(tenant, envId, jobId) });
+      return true;
+    },
+  });
+  const a = member('a');
+  const b = member('b');
+  for (const scheduler of [a, b]) {
+    scheduler.start();
+    for (const envId of environments) scheduler.enroll(tenantId, envId);
+  }
+  advanceTo(Date.parse('2026-03-02T12:00:00.000Z'));
+  await Promise.all([a.idle(), b.idle()]);
+  const jobs = environments.length * SYNC_JOB_IDS.length;
+  t.is(a.ownedJobs() + b.ownedJobs(), jobs);
+  t.true(a.ownedJobs() > 0 && b.ownedJobs() > 0);
+  const startedBy = new Map<string, Set<string>>();
+  for (const { member: m, key } of asked) startedBy.set(key, (startedBy.get(key) ?? new Set()).add(m));
+  t.is(startedBy.size, jobs, 'every job came due and was handled');
+  for (const [key, members] of startedBy) t.deepEqual([...members], [ownerOf(key, ['a', 'b'])], key);
+  await a.stop();
+  await b.stop();
 });

@@ -21,6 +21,7 @@ import { countResolution, createEvaluator, createEvaluatorInstruments } from '..
 import { scheduleEvaluator } from '../process/evaluator-schedule.js';
 import type { ReadStore } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
+import type { Membership } from '../cluster/membership.js';
 import { alertingProjections } from './read-models.js';
 
 export interface AlertingDeps {
@@ -32,13 +33,19 @@ export interface AlertingDeps {
   clusterIds: (envId: string) => readonly string[] | null;
   logger: Logger;
   registry: Registry;
+  /** The cluster's members: which rules this instance evaluates (by ruleShareKey). */
+  membership: Membership;
+  /** Told after every tick how many rules this instance evaluated. */
+  onOwnedRules?: (count: number) => void;
 }
 
 export function composeAlerting(deps: AlertingDeps) {
   const { commandDeps, readStore, config } = deps;
   const hub = createLiveEventHub(commandDeps.eventStore, deps.logger);
   const instruments = createEvaluatorInstruments(deps.registry);
-  const newEvaluator = () => createEvaluator({ ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments });
+  const newEvaluator = () => createEvaluator({
+    ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key) => deps.membership.owns(key),
+  });
   const evaluator = newEvaluator();
 
   const resolveActiveIncident = async (envelope: CommandEnvelope, ruleId: string, reason: 'rule_deleted' | 'rule_disabled') => {
@@ -74,7 +81,14 @@ export function composeAlerting(deps: AlertingDeps) {
   let schedule: ReturnType<typeof scheduleEvaluator> | undefined;
   const evaluatorSchedule = {
     start() {
-      schedule = scheduleEvaluator(evaluator, { intervalSeconds: config.alertEvaluationIntervalSeconds, logger: deps.logger });
+      const reporting = {
+        async tick() {
+          const report = await evaluator.tick();
+          deps.onOwnedRules?.(report.rules);
+          return report;
+        },
+      };
+      schedule = scheduleEvaluator(reporting, { intervalSeconds: config.alertEvaluationIntervalSeconds, logger: deps.logger });
     },
     async stop() {
       await schedule?.stop();

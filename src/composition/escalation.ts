@@ -19,6 +19,7 @@ import { createEscalationInstruments, createEscalationManager } from '../process
 import type { ReadModelReader } from '../readstore/port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { PlatformArea } from './area.js';
+import type { Membership } from '../cluster/membership.js';
 
 export interface EscalationOptions {
   config: Config;
@@ -35,6 +36,10 @@ export interface EscalationOptions {
   secrets: Pick<SecretBox, 'open'>;
   /** Resolves once the read models have applied the log up to `position` (false on timeout). */
   waitForProjections: (position: bigint) => Promise<boolean>;
+  /** The cluster's members: which incidents this instance drives. */
+  membership: Membership;
+  /** Told how many active incidents this instance owns. */
+  onOwnedIncidents?: (count: number) => void;
 }
 
 export function composeEscalation(options: EscalationOptions): PlatformArea & { notify: NotifyPort; manager: ReturnType<typeof createEscalationManager> } {
@@ -57,16 +62,21 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & { 
     instruments: createEscalationInstruments(options.registry),
     incidentUrl: (incidentId) => `${config.notify.publicUrl}/api/v1/incidents/${incidentId}`,
     findPolicy: (tenantId, policyId) => escalationPlanOf(reader, tenantId, policyId),
-    // Every incident still escalating (or not yet started), and every one with a delivery retry
-    // waiting; the reconcile decides what is due. The incidents read model is caught up to the
-    // log's head first, so none triggered (or left retrying) before a restart is missed.
+    owns: (incidentId) => options.membership.owns(incidentId),
+    onMembersChange: (listener) => options.membership.onChange(listener),
+    onOwnedCount: options.onOwnedIncidents,
+    // Every incident still escalating (or not yet started), every one with a delivery retry
+    // waiting, and every one with an all-clear or a pager acknowledgement not yet sent (resolved
+    // while no instance ran, or its owner died); the reconcile decides what is due. The incidents
+    // read model is caught up to the log's head first, so none changed before a restart is missed.
     activeIncidents: async () => {
       if (!(await options.waitForProjections(await options.eventStore.headPosition()))) {
         options.logger.warn('escalation: the incidents read model had not caught up at start; listing what it has');
       }
       const triggered = await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' });
       const retrying = await reader.find<IncidentDoc>(INCIDENTS, { next_delivery_retry_at: { $ne: null } });
-      return [...new Set([...triggered, ...retrying].map((doc) => doc.id))];
+      const noticesPending = await reader.find<IncidentDoc>(INCIDENTS, { notices_pending: true });
+      return [...new Set([...triggered, ...retrying, ...noticesPending].map((doc) => doc.id))];
     },
   });
   return {

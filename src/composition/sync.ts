@@ -18,12 +18,14 @@ import type { ReadModelReader } from '../readstore/port.js';
 import { lazySyncStore } from '../syncstore/lazy.js';
 import { openSyncStore } from '../syncstore/open.js';
 import type { SyncStore } from '../syncstore/store.js';
-import { loadOrCreateInstanceId } from '../instance-id.js';
+import type { Membership } from '../cluster/membership.js';
 import type { PlatformArea } from './area.js';
 import { syncProjections } from './read-models.js';
 
 export interface SyncComposition extends PlatformArea {
   store: SyncStore;
+  /** How many enrolled jobs' scheduled runs this instance starts. */
+  ownedJobs(): number;
   feeds(): { listeners: number; computations: number }[];
   /** For /health: resolves when the relational store answers (or the embedded one is still opening). */
   check(): Promise<{ kind: string; status?: 'not_opened' | 'opening'; state?: 'not_opened' | 'opening' }>;
@@ -31,16 +33,18 @@ export interface SyncComposition extends PlatformArea {
 
 export function composeSync(deps: {
   config: Config; commandDeps: CommandDeps; reader: ReadModelReader; warehouse: WarehouseGateway; logger: Logger; registry: Registry; timers?: Timers;
+  /** The cluster's members: which jobs' scheduled runs this instance starts; its name marks its runs. */
+  membership: Membership;
 }): SyncComposition {
   const { config, commandDeps, reader, logger } = deps;
   const store = lazySyncStore(config.sync.databaseUrl ? 'postgresql' : 'embedded', () => openSyncStore({ databaseUrl: config.sync.databaseUrl, dataDir: config.dataDir }));
   const runner: SyncRunnerDeps = {
     commandDeps, warehouse: deps.warehouse, store, onFinished: syncMetrics(deps.registry, commandDeps.now),
-    instanceId: loadOrCreateInstanceId(config.dataDir), runTimeoutMs: config.sync.runTimeoutMs,
+    instanceId: deps.membership.self, runTimeoutMs: config.sync.runTimeoutMs,
   };
   const settings = { intervals: config.sync.intervals, timeZone: config.sync.timeZone, now: commandDeps.now };
   const scheduler = createSyncScheduler({
-    ...settings, runner, timers: deps.timers,
+    ...settings, runner, timers: deps.timers, owns: (key) => deps.membership.owns(key),
     isPaused: async (tenantId, envId, jobId) => (await reader.get<SyncJobDoc>(SYNC_JOBS_COLLECTION, syncJobDocId(tenantId, envId, jobId)))?.paused ?? false,
     onError: (error) => logger.error({ err: error }, 'sync run could not be recorded'),
   });
@@ -55,6 +59,7 @@ export function composeSync(deps: {
 
   return {
     store,
+    ownedJobs: () => scheduler.ownedJobs(),
     feeds: stream.feeds,
     check: async () => {
       // The embedded store runs in this process and cannot be unreachable. Not yet used, it is not

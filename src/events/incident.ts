@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { deterministicUuid } from '../commanding/deterministic-id.js';
-import { cancelEscalation, evolveEscalation, initialEscalation, liveRetries, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
+import { awaitingAcknowledgement, awaitingAllClear, cancelEscalation, evolveEscalation, initialEscalation, liveRetries, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
 /** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
@@ -88,6 +88,12 @@ export interface IncidentView {
   next_escalation_at: string | null;
   /** When the next delivery retry is due (null: none waiting); queryable, so a restart finds it. Not in answers. */
   next_delivery_retry_at?: string | null;
+  /**
+   * Acknowledged with a pager not yet told, or resolved with someone paged who has not had the
+   * all-clear (and no retry waiting): queryable, so a start finds an incident resolved while no
+   * instance ran, or whose owner died before telling. Not in answers.
+   */
+  notices_pending?: boolean;
 }
 
 export type IncidentState = { exists: false } | ({ exists: true } & IncidentView);
@@ -108,8 +114,10 @@ export function evolveIncident(state: IncidentState, event: IncidentStreamEvent)
   const due = next.status === 'triggered' && plan ? nextDueStage(plan, lastFired) : null;
   const nextEscalationAt = due ? new Date(due.dueAt).toISOString() : null;
   const nextRetryAt = liveRetries(next.status, next.escalation).map((r) => r.retryAt).sort()[0] ?? null;
-  if (next.next_escalation_at === nextEscalationAt && (next.next_delivery_retry_at ?? null) === nextRetryAt) return next;
-  return { ...next, next_escalation_at: nextEscalationAt, next_delivery_retry_at: nextRetryAt };
+  const noticesPending = (next.status === 'acknowledged' && awaitingAcknowledgement(next.escalation).length > 0)
+    || (next.status === 'resolved' && awaitingAllClear(next.escalation).length > 0);
+  if (next.next_escalation_at === nextEscalationAt && (next.next_delivery_retry_at ?? null) === nextRetryAt && (next.notices_pending ?? false) === noticesPending) return next;
+  return { ...next, next_escalation_at: nextEscalationAt, next_delivery_retry_at: nextRetryAt, notices_pending: noticesPending };
 }
 
 function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): IncidentState {
@@ -145,7 +153,7 @@ function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): 
 export const initialIncidentState = (): IncidentState => ({ exists: false });
 
 /** The incident as clients see it: its facts, and a summary of its escalation (the stream holds the rest). */
-export function publicIncident({ escalation, next_delivery_retry_at: _retryAt, ...view }: IncidentView) {
+export function publicIncident({ escalation, next_delivery_retry_at: _retryAt, notices_pending: _notices, ...view }: IncidentView) {
   return {
     ...view,
     escalation: {

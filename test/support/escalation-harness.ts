@@ -15,7 +15,7 @@ import type { EventStore } from '../../src/eventstore/port.js';
 import type { StageSnapshot } from '../../src/events/escalation.js';
 import { incidentStream } from '../../src/events/incident.js';
 import type { AlertMessage, DeliveryOutcome, NotifyPort, NotifyTarget } from '../../src/gateways/notify/port.js';
-import { createEscalationInstruments, createEscalationManager, type EscalationManager } from '../../src/process/escalation/escalation-manager.js';
+import { createEscalationInstruments, createEscalationManager, type EscalationManager, type EscalationManagerDeps } from '../../src/process/escalation/escalation-manager.js';
 import type { ContactUser, TargetDirectory } from '../../src/process/escalation/target-resolution.js';
 
 export const T0 = Date.parse('2026-05-01T10:00:00.000Z');
@@ -65,12 +65,15 @@ export function createHarness(options: { stages: StageSnapshot[]; repeatInterval
     ...options.directory,
   };
   const registry = new Registry();
-  const newManager = (): EscalationManager => createEscalationManager({
+  /** `cluster`: a member's ownership of incidents and what it lists (tests of several members). */
+  type ClusterPart = Partial<Pick<EscalationManagerDeps, 'owns' | 'onMembersChange' | 'activeIncidents' | 'onOwnedCount'>> & { instruments?: ReturnType<typeof createEscalationInstruments> };
+  const newManager = (cluster: ClusterPart = {}): EscalationManager => createEscalationManager({
     eventStore, notify, directory, now: clock.now, logger: pino({ level: 'silent' }), registry, scheduler: clock.scheduler,
     instruments: createEscalationInstruments(new Registry()),
     incidentUrl: (id) => `http://platform.test/api/v1/incidents/${id}`,
     findPolicy: async () => ({ policyName: 'Primary', stages: options.stages, repeatIntervalMinutes: options.repeatIntervalMinutes ?? 0 }),
     activeIncidents: async () => [],
+    ...cluster,
   });
   const managers: EscalationManager[] = [newManager()];
 
@@ -94,8 +97,8 @@ export function createHarness(options: { stages: StageSnapshot[]; repeatInterval
 
   return {
     clock, eventStore, delivered, users, managers, append, advanceTo,
-    addManager() {
-      const manager = newManager();
+    addManager(cluster?: ClusterPart) {
+      const manager = newManager(cluster);
       managers.push(manager);
       return manager;
     },

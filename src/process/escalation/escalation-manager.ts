@@ -9,6 +9,11 @@
  * After a restart, the manager follows the log from its head and looks at every triggered
  * incident once: timers are rebuilt from the incidents' events, and a stage that came due while the
  * platform was down fires once.
+ *
+ * In a cluster every member follows every incident, but only the member that owns an incident
+ * (src/cluster/membership.ts) reconciles it; the others drop its timer. When the members change,
+ * each member lists the active incidents again and looks at the ones it owns now, so a dead
+ * member's incidents are picked up (an overdue stage fires once, its lateness recorded).
  */
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
@@ -29,6 +34,12 @@ export interface EscalationManagerDeps extends Omit<ReconcilerDeps, 'onStageFire
   activeIncidents: () => Promise<string[]>;
   registry: Registry;
   scheduler?: SchedulerLike;
+  /** Whether this instance drives the incident (default: every incident, one instance). */
+  owns?: (incidentId: string) => boolean;
+  /** Subscribes to changes of the cluster's members (answers an unsubscribe). */
+  onMembersChange?: (listener: () => void) => () => void;
+  /** Told how many active incidents this instance owns, whenever it lists them. */
+  onOwnedCount?: (count: number) => void;
 }
 
 export function createEscalationInstruments(registry: Registry) {
@@ -65,6 +76,8 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
 
   const reconcile = (incidentId: string) => from((async () => {
     try {
+      // Another member drives it: no timer here (a change of members lists it again).
+      if (deps.owns && !deps.owns(incidentId)) return null;
       return await reconcileIncident(reconcilerDeps, incidentId);
     } catch (error) {
       deps.logger.error({ err: error, incidentId }, 'escalation: could not handle the incident; trying again shortly');
@@ -126,6 +139,15 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
     }
   }
 
+  /** Looks at every active incident this instance owns (at start, and when the members change). */
+  async function wakeActive() {
+    const active = await deps.activeIncidents();
+    const owned = deps.owns ? active.filter((id) => deps.owns!(id)) : active;
+    deps.onOwnedCount?.(owned.length);
+    for (const incidentId of owned) wake(incidentId);
+  }
+
+  let unsubscribeMembers: (() => void) | undefined;
   // Wake-ups are handled from creation on; start() adds the log follower and the incidents to look at.
   startPipeline();
   return {
@@ -134,10 +156,14 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
       // Follow first, then list: an incident that changes in between is woken twice, never missed.
       const head = await deps.eventStore.headPosition();
       void follow(deps.eventStore, head);
-      for (const incidentId of await deps.activeIncidents()) wake(incidentId);
+      unsubscribeMembers = deps.onMembersChange?.(() => {
+        if (!stopped) wakeActive().catch((error) => deps.logger.error({ err: error }, 'escalation: could not list the incidents after a change of members'));
+      });
+      await wakeActive();
     },
     async stop() {
       stopped = true;
+      unsubscribeMembers?.();
       await follower?.close();
       pipeline?.unsubscribe();
       wakeups.complete();

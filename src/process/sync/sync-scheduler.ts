@@ -21,8 +21,17 @@ export interface SyncSchedulerOptions {
   timers?: Timers;
   /** Whether a job is paused now (read model); paused jobs are skipped, not started. */
   isPaused: (tenantId: string, envId: string, jobId: SyncJobId) => Promise<boolean>;
+  /**
+   * Whether this instance starts the job's scheduled runs (syncJobShareKey; default: every job).
+   * In a cluster one member owns each job; the start race stays the safety net while the members
+   * change. Manual triggers run wherever they are asked.
+   */
+  owns?: (shareKey: string) => boolean;
   onError?: (error: unknown) => void;
 }
+
+/** What the cluster splits scheduled sync runs by. */
+export const syncJobShareKey = (tenantId: string, envId: string, jobId: SyncJobId) => `sync:${tenantId}:${envId}:${jobId}`;
 
 export interface SyncScheduler {
   enroll(tenantId: string, envId: string): void;
@@ -32,6 +41,8 @@ export interface SyncScheduler {
   isRunning(): boolean;
   /** Runs in flight (tests wait on it). */
   idle(): Promise<void>;
+  /** How many enrolled jobs this instance owns now. */
+  ownedJobs(): number;
 }
 
 const realTimers: Timers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
@@ -64,6 +75,7 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
         const due = nextRuns.get(key);
         if (!due || due > now) continue;
         nextRuns.set(key, nextRunAfter(now, intervalOf(options.intervals, jobId), options.timeZone));
+        if (options.owns && !options.owns(syncJobShareKey(tenantId, envId, jobId))) continue;
         const run: Promise<RunOutcome | null | void> = options
           .isPaused(tenantId, envId, jobId)
           .then((paused) => (paused ? null : runSyncJob(options.runner, { tenantId, envId, jobId }, 'schedule')))
@@ -96,6 +108,8 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
       await Promise.allSettled([...inFlight]);
     },
     isRunning: () => running,
+    ownedJobs: () => [...environments.values()].reduce((count, { tenantId, envId }) =>
+      count + SYNC_JOB_IDS.filter((jobId) => !options.owns || options.owns(syncJobShareKey(tenantId, envId, jobId))).length, 0),
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
