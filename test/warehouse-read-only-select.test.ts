@@ -147,3 +147,20 @@ test('the relations a SELECT names: every table of joins, subqueries, CTE bodies
   t.deepEqual(checked.relations.map((relation) => relation.text).sort(), ['S2.t2', 'db.s4.t4', 's1.t1', 't3']);
   t.deepEqual(relationsOutside(checked.relations, ['S1', 's2']).map((relation) => relation.text).sort(), ['db.s4.t4', 't3']);
 });
+
+// A CTE hides a table of its name only where the CTE is in scope: these name real tables.
+for (const [title, sql, tables] of [
+  ['a CTE named after the table its own body reads', 'WITH pg_user AS (SELECT * FROM pg_user) SELECT * FROM pg_user', ['pg_user']],
+  ['a forward reference to a later CTE of the list', 'WITH a AS (SELECT * FROM b), b AS (SELECT 1 AS x) SELECT * FROM a', ['b']],
+  ['a CTE declared in a subquery, named by its sibling', 'SELECT * FROM (WITH secret AS (SELECT 1) SELECT * FROM secret) s JOIN secret ON true', ['secret']],
+  ['a CTE of an IN subquery, named by the outer query', 'SELECT * FROM stl_query WHERE 1 IN (WITH stl_query AS (SELECT 1) SELECT * FROM stl_query)', ['stl_query']],
+  ['an earlier CTE seen by a later one, and a nested CTE seen inside its own SELECT', 'WITH a AS (SELECT * FROM s.t), b AS (SELECT * FROM a) SELECT * FROM b WHERE x IN (WITH c AS (SELECT 1) SELECT * FROM c)', ['s.t']],
+  ['WITH RECURSIVE: a CTE sees itself', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r', []],
+  ['a qualified name is never a CTE', 'WITH t AS (SELECT 1) SELECT * FROM public.t', ['public.t']],
+] as const) {
+  test(`relations in CTE scopes: ${title}`, async (t) => {
+    const checked = await checkReadOnlySelect(sql);
+    if (!checked.ok) return t.fail(checked.reason);
+    t.deepEqual(checked.relations.map((relation) => relation.text).sort(), [...tables].sort());
+  });
+}

@@ -13,6 +13,7 @@
  * grammar does not know (UNLOAD, SELECT TOP, APPROXIMATE COUNT, …) is refused: this fails closed.
  */
 import { ALLOWED_FUNCTIONS, SERVER_ACTING_FUNCTIONS } from './sql/allowed-functions.js';
+import { tableReferences } from './sql/named-relations.js';
 import { namesOf, sqlParser, walkTree, type SqlParser, type TreeNode } from './sql/parse-tree.js';
 
 export const MAX_SQL_LENGTH = 20_000;
@@ -25,7 +26,7 @@ export interface NamedRelation {
   text: string;
 }
 
-/** `relations`: every table or view the statement names (references to its own CTEs excepted). */
+/** `relations`: every table or view the statement names (references to its own CTEs in scope excepted). */
 export type SelectCheck = { ok: true; statement: string; relations: NamedRelation[] } | { ok: false; reason: string };
 
 /** Line separators and control characters some reader could take for a line end (or ignore). */
@@ -67,11 +68,7 @@ function treeDoubt(statement: TreeNode, relations: NamedRelation[]): string | un
   const top = statement.SelectStmt as TreeNode;
   if (top.valuesLists) return 'no top-level SELECT (a VALUES list)';
   let doubt: string | undefined;
-  const read: TreeNode[] = [];
-  const cteNames = new Set<string>();
   walkTree(statement, (node, value) => {
-    if (node === 'RangeVar') read.push(value);
-    if (node === 'CommonTableExpr') cteNames.add(String(value.ctename));
     if (doubt) return;
     if (node.endsWith('Stmt') && node !== 'SelectStmt') doubt = `${statementName(node)} is not allowed in a read-only SELECT`;
     else if (node === 'SelectStmt' && value.intoClause) doubt = 'INTO is not allowed in a read-only SELECT (it creates a table)';
@@ -79,10 +76,9 @@ function treeDoubt(statement: TreeNode, relations: NamedRelation[]): string | un
     else if (node === 'FuncCall') doubt = functionDoubt(value);
     else if (node === 'ParamRef') doubt = 'dollar quoting and $ parameters are not accepted';
   });
-  for (const relation of read) {
+  // References to the statement's own CTEs are left out where those CTEs are in scope.
+  for (const relation of tableReferences(statement)) {
     const parts = [relation.catalogname, relation.schemaname, relation.relname].filter((part) => part !== undefined).map(String);
-    // An unqualified name of one of the statement's CTEs reads the CTE, not a table.
-    if (parts.length === 1 && cteNames.has(parts[0]!)) continue;
     relations.push({ schema: parts.length > 1 ? parts.slice(0, -1).join('.') : null, name: parts.at(-1)!, text: parts.join('.') });
   }
   return doubt;
