@@ -9,6 +9,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { assertCallerMayAssign, resolveAssignments, type GrantSourceLookup } from '../src/auth/assignment-guard.js';
 import { assertCallerMayChangeUser, assertCallerMayCreateUser } from '../src/auth/user-change-guard.js';
+import { changeCheckedAgainstTarget } from '../src/auth/user-change-rule.js';
 import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope, type LoadedStream } from '../src/commanding/command-handler.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { envelopeFrom, etagOf, ifMatchRevision } from '../src/http/command-context.js';
@@ -94,8 +95,10 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     if (newEmail) await reserveEmail(deps, envelope, newEmail, id);
     let outcome;
     try {
-      // An email change must apply to the profile it was reserved against: expect the revision read above.
-      outcome = await run(ctx, { kind: 'UpdateUser', userId: id, changes, isActive }, ifMatch ?? (newEmail ? loaded.revision! : undefined), loaded);
+      // The checks above, and an email reserved against this profile, hold for the revision read:
+      // expect it (a 409 on a concurrent change) rather than let a retry re-decide unchecked.
+      const pinned = newEmail !== undefined || changeCheckedAgainstTarget(changes, isActive);
+      outcome = await run(ctx, { kind: 'UpdateUser', userId: id, changes, isActive }, ifMatch ?? (pinned ? loaded.revision! : undefined), loaded);
     } catch (error) {
       if (newEmail) await releaseQuietly(envelope, newEmail, id);
       throw error;

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { ALL_PERMISSIONS, type Permission } from '../src/auth/permissions.js';
-import { decideUserChange, protectedChanges, type UserChangeFacts } from '../src/auth/user-change-rule.js';
+import { changeCheckedAgainstTarget, decideUserChange, protectedChanges, type UserChangeFacts } from '../src/auth/user-change-rule.js';
+import type { UserProfile } from '../src/events/user.js';
 
 const OWNER = ALL_PERMISSIONS;
 const READS = ALL_PERMISSIONS.filter((p) => p.endsWith(':read'));
@@ -51,3 +52,19 @@ test('protectedChanges names what really changes; the same value (as PUT sends i
   t.deepEqual(protectedChanges(profile, true, { phone: '+447700900123', roleId: null, groupIds: ['g1'] }, false), ['phone', 'role_id', 'group_ids', 'is_active']);
   t.deepEqual(protectedChanges(profile, false, {}, true), ['is_active']);
 });
+
+// Which changes must apply to the very revision their checks read (else a conflict retry re-decides them unchecked).
+for (const [title, changes, isActive, pinned] of [
+  ['a rename', { name: 'New' }, undefined, false],
+  ['nothing but an absent field', { email: undefined }, undefined, false],
+  ['an email', { email: 'a@example.com' }, undefined, true],
+  ['a phone (also clearing it)', { phone: null }, undefined, true],
+  ['a role', { roleId: 'owner' }, undefined, true],
+  ['groups', { groupIds: [] }, undefined, true],
+  ['the active state', {}, false, true],
+  ['a rename with a role', { name: 'New', roleId: 'viewer' }, undefined, true],
+] as const) {
+  test(`revision pinned for ${title}: ${pinned}`, (t) => {
+    t.is(changeCheckedAgainstTarget(changes as Partial<UserProfile>, isActive), pinned);
+  });
+}

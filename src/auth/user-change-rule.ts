@@ -61,3 +61,14 @@ export function protectedChanges(current: UserProfile, currentlyActive: boolean,
   if (isActive !== undefined && isActive !== currentlyActive) changed.push('is_active');
   return changed;
 }
+
+/**
+ * Whether a change's checks (the anti-takeover rule above and the assignment check, which looks
+ * only at what is newly granted) were decided on the target as read, so the change must apply to
+ * exactly that revision: a concurrent change (the target made owner, a group added) would
+ * otherwise be re-decided by the command's conflict retry without the checks. Renaming is allowed
+ * whoever the target is, so a name-only change keeps the retry.
+ */
+export function changeCheckedAgainstTarget(changes: Partial<UserProfile>, isActive?: boolean): boolean {
+  return isActive !== undefined || Object.entries(changes).some(([field, value]) => field !== 'name' && value !== undefined);
+}
