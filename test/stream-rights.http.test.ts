@@ -69,6 +69,15 @@ test("a stream ends at its token's expiry with event: error naming it", async (t
   t.like(errorEvent(stream)!.data, { reason: 'token_expired' });
 });
 
+test('a stream opened with a 30-day token stays open (a timer set for its expiry would overflow and fire at once)', async (t) => {
+  const owner = app.newTenant();
+  const stream = openStream(t, '/api/v1/incidents/stream', app.token(owner, { expiresInSeconds: 30 * 24 * 3600 }));
+  await waitFor(() => stream.status() !== 0, { message: 'the stream answer' });
+  const before = Date.now();
+  await waitFor(() => Date.now() - before > 1200 || errorEvent(stream) !== undefined, { timeoutMs: 3000, message: 'a check interval' });
+  t.is(errorEvent(stream), undefined);
+});
+
 test('a stream whose caller keeps the permission stays open across IAM changes in the tenant', async (t) => {
   const owner = app.newTenant();
   const stream = openStream(t, '/api/v1/incidents/stream', app.token(owner));

@@ -1,6 +1,6 @@
 /**
- * A server-sent event stream lives no longer than the rights it was opened with: it ends when the
- * token it was opened with expires, and within STREAM_RIGHTS_CHECK_MS of an IAM change that takes
+ * A server-sent event stream lives no longer than the rights it was opened with: it ends within
+ * STREAM_RIGHTS_CHECK_MS of the expiry of the token it was opened with, and of an IAM change that takes
  * its permission away (a deny override, a role change, deactivation). The client gets a final
  * `event: error` with `{ reason, detail }` and the stream closes; reconnecting needs a valid token
  * (or ticket) and the permission again.
@@ -25,15 +25,15 @@ export function endStreamWhenRightsEnd(ctx: Context, sse: SseChannel, permission
     sse.send({ event: 'error', data: { reason, detail } });
     sse.close();
   };
-  const timers: NodeJS.Timeout[] = [];
-  if (principal.expiresAt !== undefined) {
-    // Real time, as the token's exp was checked against (jsonwebtoken reads Date.now()).
-    const expiry = setTimeout(() => end('token_expired', 'the access token this stream was opened with has expired; reconnect with a new one'), Math.max(0, principal.expiresAt * 1000 - Date.now()));
-    timers.push(expiry);
-  }
+  // Expiry is checked with the rights, not by a timer set for it: Node fires a timeout longer than
+  // 2^31 - 1 ms (24.8 days; a 30-day token) at once. Real time, as the token's exp was checked
+  // against (jsonwebtoken reads Date.now()).
+  const expired = () => principal.expiresAt !== undefined && Date.now() >= principal.expiresAt * 1000;
   let checking = false;
   const check = setInterval(() => {
-    if (checking || sse.closed) return;
+    if (sse.closed) return;
+    if (expired()) return end('token_expired', 'the access token this stream was opened with has expired; reconnect with a new one');
+    if (checking) return;
     checking = true;
     stillAllowed(permission)
       .then((allowed) => {
@@ -42,9 +42,6 @@ export function endStreamWhenRightsEnd(ctx: Context, sse: SseChannel, permission
       .catch(() => undefined) // the read models unavailable for a moment: check again next time
       .finally(() => (checking = false));
   }, options.checkEveryMs ?? STREAM_RIGHTS_CHECK_MS);
-  timers.push(check);
-  for (const timer of timers) timer.unref();
-  sse.onClose(() => {
-    for (const timer of timers) clearTimeout(timer);
-  });
+  check.unref();
+  sse.onClose(() => clearInterval(check));
 }
