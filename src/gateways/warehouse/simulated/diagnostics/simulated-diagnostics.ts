@@ -15,7 +15,7 @@ import {
   type QueryDetails,
   type WarehouseDiagnostics,
 } from '../../diagnostics.js';
-import { checkReadOnlySelect } from '../../read-only-select.js';
+import { checkReadOnlySelect, outsideReason, relationsOutside } from '../../read-only-select.js';
 import { roundTo } from '../../table-health.js';
 import type { ClusterSnapshot } from '../cluster-state.js';
 import { isExecutingAt, isQueuedAt, queriesInSlot, queriesOverlapping, queryTextOf, SLOT_SECONDS, type SimulatedQuery } from '../workload.js';
@@ -147,6 +147,10 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
       const checked = await checkReadOnlySelect(selectSql);
       if (!checked.ok) throw new RefusedSqlError(`refused: ${checked.reason}`);
       const { snapshots } = open(envId);
+      // As the Redshift adapter: only the environment's own schemas are planned.
+      const schemas = schemasIn(snapshots).map((entry) => entry.schema);
+      const outside = relationsOutside(checked.relations, schemas);
+      if (outside.length > 0) throw new RefusedSqlError(`refused: ${outsideReason(outside, schemas)}`);
       // A statement runs on one cluster: the first whose catalogue has every table it names.
       let firstError: unknown;
       for (const snapshot of snapshots) {
