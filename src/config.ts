@@ -144,6 +144,13 @@ const environmentSchema = z.object({
   LOG_LEVEL: logLevel,
   AUTH_JWKS_URI: optionalUrl,
   AUTH_ISSUER: z.string().min(1).optional(),
+  /**
+   * Both or neither: the built-in identity provider's signing key (PKCS#8 PEM) and development
+   * client (JSON) in shared files instead of DATA_DIR, so every instance of a cluster signs and
+   * accepts the same tokens. Read only, never created (`npm run identity:init` makes them).
+   */
+  IDP_SIGNING_KEY_FILE: z.string().min(1).optional(),
+  DEV_CLIENT_FILE: z.string().min(1).optional(),
   EVENTSTORE_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb):\/\//, 'must be an esdb:// connection string').optional(),
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// connection string').optional(),
   MONGODB_DATABASE: z.string().min(1).default('warehouse_watch'),
@@ -200,6 +207,8 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     auth: env.AUTH_JWKS_URI
       ? { mode: 'external' as const, jwksUri: env.AUTH_JWKS_URI, issuer: env.AUTH_ISSUER ?? '' }
       : { mode: 'embedded' as const, issuer: env.AUTH_ISSUER ?? baseUrl },
+    /** The built-in identity provider's shared key and client files; unset: both in DATA_DIR. */
+    sharedIdentity: env.IDP_SIGNING_KEY_FILE && env.DEV_CLIENT_FILE ? { signingKeyFile: env.IDP_SIGNING_KEY_FILE, devClientFile: env.DEV_CLIENT_FILE } : undefined,
     eventStoreUrl: env.EVENTSTORE_URL,
     mongodb: env.MONGODB_URL ? { url: env.MONGODB_URL, database: env.MONGODB_DATABASE } : undefined,
     outboundAllowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
@@ -296,6 +305,9 @@ function assistantConfig(env: z.infer<typeof environmentSchema>) {
 const ALL_OR_NONE: { when: string; names: readonly string[] }[] = [
   { when: 'COST_ATHENA_DATABASE', names: ['COST_ATHENA_DATABASE', 'COST_ATHENA_TABLE', 'COST_ATHENA_OUTPUT_LOCATION', 'AWS_REGION'] },
   { when: 'EMBEDDINGS_URL', names: ['EMBEDDINGS_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_DIM'] },
+  // One shared without the other: tokens verify everywhere but the client is known to one instance.
+  { when: 'IDP_SIGNING_KEY_FILE', names: ['IDP_SIGNING_KEY_FILE', 'DEV_CLIENT_FILE'] },
+  { when: 'DEV_CLIENT_FILE', names: ['IDP_SIGNING_KEY_FILE', 'DEV_CLIENT_FILE'] },
 ];
 
 export class ConfigError extends Error {
@@ -312,6 +324,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (parsed.data.AUTH_JWKS_URI && !parsed.data.AUTH_ISSUER) {
     throw new ConfigError('invalid configuration: AUTH_ISSUER: required when AUTH_JWKS_URI is set');
+  }
+  const identityFiles = (['IDP_SIGNING_KEY_FILE', 'DEV_CLIENT_FILE'] as const).filter((name) => parsed.data[name] !== undefined);
+  if (parsed.data.AUTH_JWKS_URI && identityFiles.length > 0) {
+    throw new ConfigError(`invalid configuration: ${identityFiles.join(', ')}: only for the built-in identity provider (AUTH_JWKS_URI is set)`);
   }
   const idp = ['IDP_MANAGEMENT_URL', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'] as const;
   const idpMissing = idp.filter((name) => !parsed.data[name]);

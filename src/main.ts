@@ -29,7 +29,17 @@ async function main() {
   const offset = config.clockOffsetMs;
   const platform = await startPlatform(config, offset === 0 ? {} : { now: () => new Date(Date.now() + offset) });
   const lines = [`warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${new URL(platform.url).port})`];
-  if (platform.devClient) {
+  if (platform.devClient && config.sharedIdentity) {
+    // A shared client's secret stays in its file: several instances would each print it to their logs.
+    const c = platform.devClient;
+    lines.push(
+      '',
+      `Development client (tenant ${c.tenant_id}, environment ${c.env_id}, role owner): client_id=${c.client_id}`,
+      `  its secret is in DEV_CLIENT_FILE (${config.sharedIdentity.devClientFile}); it is not printed`,
+      '',
+      `Dashboard: ${config.baseUrl}/`,
+    );
+  } else if (platform.devClient) {
     const c = platform.devClient;
     lines.push(
       '',

@@ -21,10 +21,10 @@ import { composeWarehouse } from './composition/warehouse.js';
 import { composeAssistant } from './composition/assistant.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
-import { embeddedIdpRoutes, loadOrCreateDevClient, type ClientRegistration } from './auth/embedded-idp.js';
+import { embeddedIdpRoutes, type ClientRegistration } from './auth/embedded-idp.js';
+import { loadEmbeddedIdentity } from './auth/identity-files.js';
 import { createTokenRequestLimits } from './auth/token-request-limits.js';
 import { iamChangeStamps, reportingIamCommits } from './auth/iam-change-stamps.js';
-import { loadOrCreateSigningKey } from './auth/signing-key.js';
 import type { Config } from './config.js';
 import { instrumentedEventStore } from './eventstore/instrumented.js';
 import { trackingAppendRefusals } from './eventstore/append-refusals.js';
@@ -140,6 +140,11 @@ export interface PlatformOptions {
 export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
+  const embedded = config.auth.mode === 'embedded';
+  // DATA_DIR's own key and client, or the files every instance of a cluster shares (src/auth/identity-files.ts);
+  // read before the stores open, so a missing shared file stops start-up with nothing left open.
+  ensurePrivateDirectory(config.dataDir);
+  const identity = embedded ? loadEmbeddedIdentity(config.dataDir, config.sharedIdentity, (message) => logger.warn(message)) : undefined;
   const stores = await openStores(config);
   const logDamage = detectingLogDamage(instrumentedEventStore(stores.eventStore, metrics));
   const appends = trackingAppendRefusals(logDamage.store);
@@ -156,9 +161,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   // The newest events of the embedded log against their stream chains (a break is logged; src/eventstore/verify-tail.ts).
   if (!config.eventStoreUrl) await reportLogTail(join(config.dataDir, 'events.db'), logger);
   let listeningUrl = '';
-  const embedded = config.auth.mode === 'embedded';
-  const key = embedded ? loadOrCreateSigningKey(join(config.dataDir, 'idp-signing-key.pem')) : undefined;
-  const devClient = embedded ? loadOrCreateDevClient(join(config.dataDir, 'dev-client.json')) : undefined;
+  const key = identity?.key;
+  const devClient = identity?.devClient;
   const publicRoutes = [
     operationalRoutes({
       registry: metrics.registry,

@@ -66,10 +66,18 @@ function basicCredentials(header: string): { client_id: string; client_secret: s
   }
 }
 
-/** The development client printed at start: created once and kept in DATA_DIR. */
-export function loadOrCreateDevClient(path: string): ClientRegistration {
-  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as ClientRegistration;
-  const client: ClientRegistration = {
+const clientRegistrationSchema = z.object({
+  client_id: z.string().min(1),
+  client_secret: z.string().min(16),
+  tenant_id: z.string().min(1),
+  env_id: z.string().min(1),
+  user_id: z.string().min(1),
+  roles: z.array(z.string().min(1)).min(1),
+});
+
+/** A new development client: owner of a tenant and environment of its own. */
+export function newDevClient(): ClientRegistration {
+  return {
     client_id: `dev-${randomBytes(6).toString('hex')}`,
     client_secret: randomBytes(24).toString('base64url'),
     tenant_id: randomUUID(),
@@ -77,6 +85,25 @@ export function loadOrCreateDevClient(path: string): ClientRegistration {
     user_id: randomUUID(),
     roles: ['owner'],
   };
+}
+
+/** The client a dev-client file holds; throws naming the fields that are wrong (never their values). */
+export function devClientFromJson(text: string): ClientRegistration {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('not JSON');
+  }
+  const parsed = clientRegistrationSchema.safeParse(value);
+  if (!parsed.success) throw new Error(`missing or invalid fields: ${[...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ')}`);
+  return parsed.data;
+}
+
+/** The development client printed at start: created once and kept in DATA_DIR. */
+export function loadOrCreateDevClient(path: string): ClientRegistration {
+  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as ClientRegistration;
+  const client = newDevClient();
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(client, null, 2), { mode: 0o600 });
   return client;
