@@ -20,11 +20,11 @@
  * with the servers' own tools; this command refuses. Restore: docs (operations), test/backup-restore.test.ts.
  */
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Refusal, exitOnCliError } from './cli-refusal.js';
 import { loadConfig } from './config.js';
-import { ensurePrivateDirectory, preparePrivateSqliteFile } from './eventstore/private-files.js';
+import { ensurePrivateDirectory, preparePrivateSqliteFile, writePrivateFile } from './eventstore/private-files.js';
 
 /** In copy order: read models before the log (see above). */
 const DATABASES = ['read-models.db', 'events.db'];
@@ -79,8 +79,8 @@ async function main() {
   }
   for (const name of KEY_FILES) {
     if (!existsSync(join(config.dataDir, name))) continue;
-    preparePrivateSqliteFile(join(target, name));
-    copyFileSync(join(config.dataDir, name), join(target, name));
+    // Written 0600 whatever the source's mode (a copy would keep a 0644 key file's mode).
+    writePrivateFile(join(target, name), readFileSync(join(config.dataDir, name)));
     copied.push(name);
   }
   const head = logHead(join(target, 'events.db'));

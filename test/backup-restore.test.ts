@@ -5,7 +5,8 @@
  */
 import test from 'ava';
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -86,4 +87,23 @@ test('backup refuses a non-empty target, a DATA_DIR without a log, and a missing
   const full = backup([join(process.cwd(), 'src')]);
   t.is(full.status, 1);
   t.regex(full.stderr, /is not empty/);
+});
+
+test('backed-up key files are readable by their owner only, whatever the mode of the originals', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ww-backup-keys-'));
+  const log = openSqliteEventStore({ filename: join(dataDir, 'events.db') });
+  await log.append('s-1', [{ type: 'Probe', data: {}, metadata: { tenantId: 't', actor: 'a', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() } }]);
+  await log.close();
+  // Given key files someone left readable by everyone
+  for (const name of ['secrets.key', 'dev-client.json']) {
+    writeFileSync(join(dataDir, name), `${name} contents\n`);
+    chmodSync(join(dataDir, name), 0o644);
+  }
+  const target = join(dataDir, 'copy');
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', target], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  t.is(result.status, 0, result.stderr);
+  for (const name of ['secrets.key', 'dev-client.json']) {
+    t.is(statSync(join(target, name)).mode & 0o777, 0o600, name);
+    t.is(readFileSync(join(target, name), 'utf8'), `${name} contents\n`);
+  }
 });

@@ -47,13 +47,14 @@ export function preparePrivateSqliteFile(filename: string): void {
 }
 
 /** Writes a small file readable by the owner only, replacing any earlier one. */
-export function writePrivateFile(path: string, text: string): void {
+export function writePrivateFile(path: string, text: string | Uint8Array): void {
   // Removed first: a leftover with a mode we cannot write (0400) would make opening it fail.
   rmSync(path, { force: true });
   const fd = openSync(path, 'wx', PRIVATE_FILE);
   try {
     fchmodSync(fd, PRIVATE_FILE);
-    writeSync(fd, text);
+    if (typeof text === 'string') writeSync(fd, text);
+    else writeSync(fd, text);
   } finally {
     closeSync(fd);
   }
