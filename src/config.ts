@@ -87,6 +87,18 @@ const limitVariables = {
 };
 
 /**
+ * Cluster membership (src/cluster): with EVENTSTORE_URL and MONGODB_URL several instances share the
+ * work; each holds a lease in MongoDB that it renews every CLUSTER_RENEW_SECONDS. A member that stops
+ * renewing is counted out CLUSTER_LEASE_SECONDS after its last renewal. The renewal period must be
+ * under half the lease, so that every member is read at least once more before its previous lease
+ * lapses (one failed renewal loses nothing, and a graceful leave is told from a lapse).
+ */
+const clusterVariables = {
+  CLUSTER_LEASE_SECONDS: z.coerce.number().int().min(3).max(300).default(10),
+  CLUSTER_RENEW_SECONDS: z.coerce.number().int().min(1).max(149).default(3),
+};
+
+/**
  * The analytics assistant (src/assistant): the model provider, and where its cost and document
  * tools read. Without ANTHROPIC_API_KEY the assistant answers 503 "assistant not configured";
  * without COST_ATHENA_DATABASE the cost tools read the embedded bill, without MILVUS_ADDRESS the
@@ -184,6 +196,7 @@ const environmentSchema = z.object({
   ...syncVariables,
   ...assistantVariables,
   ...limitVariables,
+  ...clusterVariables,
   /** Seals channel secrets in the event log; unset: DATA_DIR/secrets.key (made on first start). */
   SECRETS_KEY: secretsKey.optional(),
   /** Comma-separated older keys, still accepted for reading what they sealed. */
@@ -240,6 +253,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       runTimeoutMs: env.SYNC_RUN_TIMEOUT_SECONDS * 1000,
     },
     assistant: assistantConfig(env),
+    cluster: { leaseMs: env.CLUSTER_LEASE_SECONDS * 1000, renewEveryMs: env.CLUSTER_RENEW_SECONDS * 1000 },
     limits: {
       streamTicketsPerPrincipal: env.STREAM_TICKETS_PER_PRINCIPAL,
       streamTicketsPerTenant: env.STREAM_TICKETS_PER_TENANT,
@@ -337,6 +351,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const idpExtra = (['IDP_MANAGEMENT_AUDIENCE', 'IDP_CONNECTION', 'IDP_APPLICATION_CLIENT_ID'] as const).find((name) => parsed.data[name] !== undefined);
   if (idpExtra && idpMissing.length > 0) {
     throw new ConfigError(`invalid configuration: ${idpMissing.join(', ')}: required when ${idpExtra} is set`);
+  }
+  const { CLUSTER_LEASE_SECONDS: lease, CLUSTER_RENEW_SECONDS: renew } = parsed.data;
+  if (renew * 2 >= lease) {
+    throw new ConfigError(`invalid configuration: CLUSTER_RENEW_SECONDS: must be less than half of CLUSTER_LEASE_SECONDS (${lease}), got ${renew}`);
   }
   const data = parsed.data as Record<string, unknown>;
   for (const group of ALL_OR_NONE) {

@@ -48,3 +48,23 @@ test('docker compose binds the app to every interface (the container port is pub
   const app = compose.slice(compose.indexOf('\n  app:'), compose.indexOf('\n  eventstore:'));
   t.regex(app, /^\s+HOST: "?0\.0\.0\.0"?$/m);
 });
+
+test('cluster leases default to 10 s renewed every 3 s', (t) => {
+  t.deepEqual(loadConfig({}).cluster, { leaseMs: 10_000, renewEveryMs: 3_000 });
+  t.deepEqual(loadConfig({ CLUSTER_LEASE_SECONDS: '30', CLUSTER_RENEW_SECONDS: '14' }).cluster, { leaseMs: 30_000, renewEveryMs: 14_000 });
+});
+
+const badCluster: [string, Record<string, string>, RegExp][] = [
+  ['a lease under 3 s', { CLUSTER_LEASE_SECONDS: '2', CLUSTER_RENEW_SECONDS: '1' }, /^invalid configuration: CLUSTER_LEASE_SECONDS: /],
+  ['a lease over 300 s', { CLUSTER_LEASE_SECONDS: '301' }, /CLUSTER_LEASE_SECONDS: /],
+  ['a renewal period of half the lease', { CLUSTER_LEASE_SECONDS: '10', CLUSTER_RENEW_SECONDS: '5' }, /CLUSTER_RENEW_SECONDS: must be less than half of CLUSTER_LEASE_SECONDS \(10\)/],
+  ['a renewal period over the default lease', { CLUSTER_RENEW_SECONDS: '12' }, /CLUSTER_RENEW_SECONDS: must be less than half/],
+  ['a renewal period that is not a number', { CLUSTER_RENEW_SECONDS: 'often' }, /CLUSTER_RENEW_SECONDS: /],
+];
+for (const [title, env, message] of badCluster) {
+  test(`cluster: ${title} is refused with one line naming the variable`, (t) => {
+    const error = t.throws(() => loadConfig(env), { instanceOf: ConfigError });
+    t.regex(error!.message, message);
+    t.false(error!.message.includes('\n'));
+  });
+}

@@ -12,9 +12,11 @@ export const ErrorCodes = {
   NamespaceExists: 48,
   CommandNotFound: 59,
   IllegalOperation: 20,
+  CannotCreateIndex: 67,
   InvalidNamespace: 73,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
+  InvalidIndexSpecificationOption: 197,
   DuplicateKey: 11000,
 } as const;
 

@@ -2,20 +2,31 @@
 import type { Document } from 'bson';
 import { CommandError } from './command-error.js';
 import { parseNamespace, type CommandHandler } from './command-handler.js';
+import { ttlOption } from './ttl-monitor.js';
 
 interface IndexRequest {
   key: Document;
   name: string;
   unique?: boolean;
+  expireAfterSeconds?: unknown;
 }
 
 export const createIndexes: CommandHandler = (command, { storage, database }) => {
   const name = String(command.createIndexes);
+  const requests = command.indexes as IndexRequest[];
+  // Every request is checked before any is created, as a server refuses the whole command.
+  const ttl = requests.map((index) => ttlOption(index));
   const createdCollectionAutomatically = storage.find(database, name) === undefined;
   const collection = storage.findOrCreate(database, name);
   const numIndexesBefore = collection.indexes.length;
-  for (const index of command.indexes as IndexRequest[]) {
-    collection.createIndex({ name: index.name, key: index.key, unique: index.unique === true });
+  for (const [position, index] of requests.entries()) {
+    const expireAfterSeconds = ttl[position];
+    collection.createIndex({
+      name: index.name,
+      key: index.key,
+      unique: index.unique === true,
+      ...(expireAfterSeconds !== undefined ? { expireAfterSeconds } : {}),
+    });
   }
   const numIndexesAfter = collection.indexes.length;
   return {

@@ -5,6 +5,7 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { runCommand } from './commands.js';
 import { StandInStorage } from './storage.js';
+import { TTL_MONITOR_INTERVAL_MS, startTtlMonitor, type StandInTimers } from './ttl-monitor.js';
 import { MessageFramer, decodeRequest, encodeReply } from './wire.js';
 
 export interface MongoStandIn {
@@ -13,8 +14,27 @@ export interface MongoStandIn {
   stop(): Promise<void>;
 }
 
-export async function startMongoStandIn(): Promise<MongoStandIn> {
+export interface MongoStandInOptions {
+  /** The server's clock, which TTL indexes are judged by (default: the real clock). */
+  now?: () => Date;
+  /** Rounds of the TTL monitor (default every 60 s, as on a server). */
+  ttlMonitorIntervalMs?: number;
+  /** Timers of the TTL monitor (default: real, unref'd timers); tests in virtual time inject theirs. */
+  timers?: StandInTimers;
+}
+
+const unrefTimers: StandInTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export async function startMongoStandIn(options: MongoStandInOptions = {}): Promise<MongoStandIn> {
   const storage = new StandInStorage();
+  const ttlMonitor = startTtlMonitor(storage, {
+    now: options.now ?? (() => new Date()),
+    intervalMs: options.ttlMonitorIntervalMs ?? TTL_MONITOR_INTERVAL_MS,
+    timers: options.timers ?? unrefTimers,
+  });
   const sockets = new Set<Socket>();
   let nextConnectionId = 1;
 
@@ -48,6 +68,7 @@ export async function startMongoStandIn(): Promise<MongoStandIn> {
   return {
     url: `mongodb://127.0.0.1:${port}/?directConnection=true&serverSelectionTimeoutMS=2000`,
     stop: async () => {
+      ttlMonitor.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
