@@ -41,7 +41,8 @@ import { reportLogTail } from './eventstore/verify-tail.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { answerClientErrorsAsProblems } from './http/client-errors.js';
-import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
+import { bearerOrStreamTicket, streamTicketRoutes } from './http/stream-tickets.js';
+import { openSharedState } from './composition/shared-state.js';
 import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
 import { SYNC_STREAM_PATH } from '../queries/sync-stream.js';
 import { operationalRoutes } from './http/public-routes.js';
@@ -193,7 +194,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   publicRoutes.push(apiReferenceRoutes({ document: () => (apiDocument ??= platformApiDocument({ public: publicRoutes, api: routers }, embedded, config.baseUrl).document) }));
 
   const iamStamps = iamChangeStamps();
-  const warehouse = await composeWarehouse(config, now);
+  // Stream tickets and the simulator's state: shared by every instance when MONGODB_URL is set.
+  const shared = openSharedState(config, now);
+  const warehouse = await composeWarehouse(config, now, { simulatorState: shared.simulatorState, logger });
   const alerting = composeAlerting({
     config, commandDeps, readStore, metrics: warehouse.metrics, clusterIds: warehouse.clusterIds, logger, registry: metrics.registry,
   });
@@ -222,7 +225,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   await runner.start();
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
-  const streamTickets = createStreamTicketStore({ now, perPrincipal: config.limits.streamTicketsPerPrincipal, perTenant: config.limits.streamTicketsPerTenant });
+  const streamTickets = shared.tickets;
   const streamFeeds = [`${API_PREFIX}${INCIDENT_STREAM_PATH}`, `${API_PREFIX}${SYNC_STREAM_PATH}`];
   const { app, routers } = createApp({
     corsOrigins: config.corsOrigins,
@@ -284,6 +287,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       await runner.stop();
       await eventStore.close();
       await readStore.close();
+      await shared.close();
     },
   };
 }

@@ -7,6 +7,17 @@ interface IndexRequest {
   key: Document;
   name: string;
   unique?: boolean;
+  expireAfterSeconds?: unknown;
+}
+
+/** A TTL index's delay as the server accepts it: a whole number of seconds from 0 to 2^31 - 1. */
+function ttlOf(index: IndexRequest): number | undefined {
+  if (index.expireAfterSeconds === undefined) return undefined;
+  const seconds = Number(index.expireAfterSeconds);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 2_147_483_647) {
+    throw new CommandError('BadValue', `TTL index 'expireAfterSeconds' option must be within an acceptable range: ${String(index.expireAfterSeconds)}`);
+  }
+  return seconds;
 }
 
 export const createIndexes: CommandHandler = (command, { storage, database }) => {
@@ -15,7 +26,8 @@ export const createIndexes: CommandHandler = (command, { storage, database }) =>
   const collection = storage.findOrCreate(database, name);
   const numIndexesBefore = collection.indexes.length;
   for (const index of command.indexes as IndexRequest[]) {
-    collection.createIndex({ name: index.name, key: index.key, unique: index.unique === true });
+    const expireAfterSeconds = ttlOf(index);
+    collection.createIndex({ name: index.name, key: index.key, unique: index.unique === true, ...(expireAfterSeconds !== undefined ? { expireAfterSeconds } : {}) });
   }
   const numIndexesAfter = collection.indexes.length;
   return {

@@ -47,6 +47,7 @@ export const listIndexes: CommandHandler = (command, { storage, database }) => {
     key: index.key,
     name: index.name,
     ...(index.unique && index.name !== '_id_' ? { unique: true } : {}),
+    ...(index.expireAfterSeconds !== undefined ? { expireAfterSeconds: index.expireAfterSeconds } : {}),
   }));
   return cursorReply(`${database}.${name}`, indexes);
 };

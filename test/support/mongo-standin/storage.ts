@@ -10,6 +10,8 @@ export interface IndexDefinition {
   name: string;
   key: Document;
   unique: boolean;
+  /** A TTL index's delay; kept and listed only (the stand-in runs no TTL monitor). */
+  expireAfterSeconds?: number;
 }
 
 const ID_INDEX: IndexDefinition = { name: '_id_', key: { _id: 1 }, unique: true };
@@ -75,7 +77,7 @@ export class StoredCollection {
       if (canonicalKey(existing.key) !== canonicalKey(definition.key)) {
         throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index: ${definition.name}`);
       }
-      if (existing.unique !== definition.unique) {
+      if (existing.unique !== definition.unique || existing.expireAfterSeconds !== definition.expireAfterSeconds) {
         throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with different options: ${definition.name}`);
       }
       return false;
