@@ -16,7 +16,7 @@ export interface StreamTicketStoreTarget {
 
 const FEED = '/api/v1/incidents/stream';
 const OTHER_FEED = '/api/v1/sync/stream';
-export const ticketPrincipal = (tenantId = randomUUID(), userId = randomUUID()): Principal => ({
+export const ticketPrincipal = (tenantId: string = randomUUID(), userId: string = randomUUID()): Principal => ({
   subject: `user:${userId}`, userId, tenantId, envId: randomUUID(), roles: ['viewer'], expiresAt: 2_000_000_000,
 });
 export const ticketOf = (result: IssuedTicket) => {
