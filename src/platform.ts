@@ -41,6 +41,7 @@ import { reportLogTail } from './eventstore/verify-tail.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { answerClientErrorsAsProblems } from './http/client-errors.js';
+import { readAtPosition } from './http/read-position.js';
 import { bearerOrStreamTicket, streamTicketRoutes } from './http/stream-tickets.js';
 import { openSharedState } from './composition/shared-state.js';
 import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
@@ -233,7 +234,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     metrics,
     publicRoutes,
     permissions: iam.permissions,
-    afterAuthentication: iam.afterAuthentication,
+    // A GET naming a read position waits for it first, so what follows (the deactivated-user check too) reads at it.
+    afterAuthentication: [readAtPosition({ waitFor: (position) => runner.waitFor(position, config.readYourWritesTimeoutMs) }), ...iam.afterAuthentication],
     authenticate: bearerOrStreamTicket(streamTickets, authenticate({
       jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
       issuer: config.auth.issuer,
