@@ -116,6 +116,8 @@ export interface RunningPlatform {
   /** The routers served without a token (health, metrics, identity provider, API document). */
   publicRouters: Router[];
   evaluator: Evaluator;
+  /** The metric registry the evaluator reads (simulator pins included). */
+  metrics: import('./gateways/warehouse/metrics/registry.js').MetricRegistry;
   escalation: EscalationManager;
   notify: NotifyPort;
   /** A second evaluator over the same stores (tests of concurrent instances). */
@@ -276,6 +278,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     routers,
     publicRouters: publicRoutes,
     evaluator: alerting.evaluator,
+    metrics: warehouse.metrics,
     newEvaluator: alerting.newEvaluator,
     liveListeners: () => alerting.hub.listenerCount(),
     syncStore: sync.store,
