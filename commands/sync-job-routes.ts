@@ -10,6 +10,7 @@ import { SYNC_JOB_IDS, type SyncJobId } from '../src/events/sync-job.js';
 import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest } from '../src/http/problem.js';
+import { setReadPosition } from '../src/http/read-position.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import { executeSyncRun, startSyncRun, syncCommand, type SyncRunnerDeps } from '../src/process/sync/run-sync-job.js';
@@ -44,6 +45,7 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       const target = targetOf(ctx, jobId);
       try {
         const started = await startSyncRun(deps.runner, target, 'manual', ctx.state.principal.userId);
+        setReadPosition(ctx, started.position);
         triggered.push(jobId);
         deps.track(executeSyncRun(deps.runner, target, started.runId, started.state));
       } catch (error) {
@@ -63,7 +65,8 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       const jobId = ctx.params.job_id!;
       if (!isSyncJobId(jobId)) throw rejectNotFound(`sync job ${jobId}`);
       const target = targetOf(ctx, jobId);
-      await syncCommand(deps.runner, target, { type: action === 'pause' ? 'PauseSyncJob' : 'ResumeSyncJob', ...target }, ctx.state.principal.userId);
+      const outcome = await syncCommand(deps.runner, target, { type: action === 'pause' ? 'PauseSyncJob' : 'ResumeSyncJob', ...target }, ctx.state.principal.userId);
+      setReadPosition(ctx, outcome.position);
       ok(ctx, { job_id: jobId, state: action === 'pause' ? 'paused' : 'active' });
     });
   }
@@ -80,7 +83,8 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       const target = targetOf(ctx, jobId);
       const count = await deps.countHistoryBefore(target.tenantId, target.envId, jobId, before);
       if (count === 0) continue;
-      await syncCommand(deps.runner, target, { type: 'PurgeSyncHistory', ...target, olderThanDays: days, before, removed: count }, ctx.state.principal.userId);
+      const outcome = await syncCommand(deps.runner, target, { type: 'PurgeSyncHistory', ...target, olderThanDays: days, before, removed: count }, ctx.state.principal.userId);
+      setReadPosition(ctx, outcome.position);
       removed += count;
     }
     ok(ctx, { removed, older_than_days: days, before });

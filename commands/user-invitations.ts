@@ -15,7 +15,8 @@ export interface UserInvitationDeps extends CommandDeps {
   logger: Logger;
 }
 
-export type InviteUser = (envelope: CommandEnvelope, userId: string) => Promise<InvitationOutcome>;
+/** The outcome, and the log position of the event recording it (for X-Read-Position). */
+export type InviteUser = (envelope: CommandEnvelope, userId: string) => Promise<InvitationOutcome & { position: bigint | null }>;
 
 export function userInvitations(deps: UserInvitationDeps): InviteUser {
   return async (envelope, userId) => {
@@ -33,9 +34,9 @@ export function userInvitations(deps: UserInvitationDeps): InviteUser {
       const message = isIdentityProviderError(error) ? error.message : 'the invitation failed unexpectedly; see the server log';
       outcome = { sent: false, provider: deps.identity.name, error: message };
     }
-    await handleCommand(deps, userDecider, {
+    const recorded = await handleCommand(deps, userDecider, {
       stream, resourceName: 'user', command: { kind: 'RecordInvitation', userId, outcome }, envelope,
     });
-    return outcome;
+    return { ...outcome, position: recorded.position };
   };
 }

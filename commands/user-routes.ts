@@ -12,7 +12,8 @@ import { assertCallerMayChangeUser, assertCallerMayCreateUser } from '../src/aut
 import { changeCheckedAgainstTarget } from '../src/auth/user-change-rule.js';
 import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope, type LoadedStream } from '../src/commanding/command-handler.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
-import { envelopeFrom, etagOf, ifMatchRevision } from '../src/http/command-context.js';
+import { commandHeaders, envelopeFrom, etagOf, ifMatchRevision } from '../src/http/command-context.js';
+import { setReadPosition } from '../src/http/read-position.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { HttpProblem } from '../src/http/problem.js';
@@ -44,11 +45,13 @@ export function userCommandRoutes(deps: UserCommandDeps) {
   const releaseQuietly = (envelope: CommandEnvelope, email: string, userId: string) =>
     releaseEmail(deps, envelope, email, userId).catch((error) => deps.logger.warn({ err: error, userId }, 'could not release an email reservation'));
 
-  async function respond(ctx: RouteContext, id: string, status: number, projected: boolean) {
+  /** Answers the user as the read model has it (its ETag is the revision shown), with the writes' read position. */
+  async function respond(ctx: RouteContext, id: string, status: number, written: { projected: boolean; position: bigint | null }) {
     const view = await deps.viewUser(ctx.state.principal.tenantId, id);
     if (!view) throw rejectNotFound('user');
     ctx.set('ETag', etagOf(view.revision));
-    if (!projected) ctx.set('X-Read-Model-Pending', 'true');
+    setReadPosition(ctx, written.position);
+    if (!written.projected) ctx.set('X-Read-Model-Pending', 'true');
     ok(ctx, view.data, status);
   }
 
@@ -70,10 +73,11 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     }
     if (body.is_active) {
       // The user is stored whatever happens here; a failure shows as invitation_status and is retried by POST .../invite.
-      await deps.invite(envelope, userId).catch((error) => deps.logger.error({ err: error, userId }, 'could not record the invitation'));
+      const invited = await deps.invite(envelope, userId).catch((error) => deps.logger.error({ err: error, userId }, 'could not record the invitation'));
+      if (invited) setReadPosition(ctx, invited.position);
     }
     ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${userId}`);
-    await respond(ctx, userId, 201, created.projected);
+    await respond(ctx, userId, 201, created);
   });
 
   async function update(ctx: RouteContext, { changes, isActive }: UserChanges) {
@@ -104,7 +108,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
       throw error;
     }
     if (newEmail) await releaseQuietly(envelope, current.email, id);
-    await respond(ctx, id, 200, outcome.projected);
+    await respond(ctx, id, 200, outcome);
   }
 
   // PUT takes a partial body too (SPEC.md: "Update with is_active false"): the same change as PATCH.
@@ -120,7 +124,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     const outcome = await run(ctx, { kind: 'RemoveUser', userId: id }, ifMatchRevision(ctx));
     // The address may be used again (by a new user); the removed user's history keeps it.
     if (outcome.state.profile) await releaseQuietly(envelope, outcome.state.profile.email, id);
-    if (outcome.revision !== null) ctx.set('ETag', etagOf(outcome.revision));
+    commandHeaders(ctx, outcome);
     ok(ctx, { id, deleted: true });
   });
 
@@ -134,7 +138,7 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     if (!outcome.sent) {
       throw new HttpProblem(503, 'Service Unavailable', `the invitation failed: ${outcome.error}`, undefined, { invitation_status: 'failed' });
     }
-    await respond(ctx, id, 200, true);
+    await respond(ctx, id, 200, { projected: true, position: outcome.position });
   });
   return router;
 }

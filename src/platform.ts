@@ -42,7 +42,9 @@ import { reportLogTail } from './eventstore/verify-tail.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { answerClientErrorsAsProblems } from './http/client-errors.js';
-import { bearerOrStreamTicket, createStreamTicketStore, streamTicketRoutes } from './http/stream-tickets.js';
+import { readAtPosition } from './http/read-position.js';
+import { bearerOrStreamTicket, streamTicketRoutes } from './http/stream-tickets.js';
+import { openSharedState } from './composition/shared-state.js';
 import { INCIDENT_STREAM_PATH } from '../queries/incident-stream.js';
 import { SYNC_STREAM_PATH } from '../queries/sync-stream.js';
 import { operationalRoutes } from './http/public-routes.js';
@@ -115,6 +117,8 @@ export interface RunningPlatform {
   /** The routers served without a token (health, metrics, identity provider, API document). */
   publicRouters: Router[];
   evaluator: Evaluator;
+  /** The metric registry the evaluator reads (simulator pins included). */
+  metrics: import('./gateways/warehouse/metrics/registry.js').MetricRegistry;
   escalation: EscalationManager;
   notify: NotifyPort;
   /** A second evaluator over the same stores (tests of concurrent instances). */
@@ -168,6 +172,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       registry: metrics.registry,
       beforeMetrics: () => {
         for (const status of runner.status()) metrics.projectionLag.set({ projection: status.name }, status.lag);
+        cluster.reportOwned('sync_jobs', sync.ownedJobs());
       },
       checks: {
         event_store: async () => {
@@ -198,9 +203,11 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   publicRoutes.push(apiReferenceRoutes({ document: () => (apiDocument ??= platformApiDocument({ public: publicRoutes, api: routers }, embedded, config.baseUrl).document) }));
 
   const iamStamps = iamChangeStamps();
-  const cluster = composeCluster(config);
+  // Stream tickets and the simulator's state: shared by every instance when MONGODB_URL is set.
+  const shared = openSharedState(config, now);
+  const cluster = composeCluster({ config, db: shared.db, now, logger, registry: metrics.registry });
   const { membership } = cluster;
-  const warehouse = await composeWarehouse(config, now);
+  const warehouse = await composeWarehouse(config, now, { simulatorState: shared.simulatorState, logger });
   const alerting = composeAlerting({
     config, commandDeps, readStore, metrics: warehouse.metrics, clusterIds: warehouse.clusterIds, logger, registry: metrics.registry,
     membership, onOwnedRules: (count) => cluster.reportOwned('rules', count),
@@ -231,7 +238,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   await runner.start();
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
-  const streamTickets = createStreamTicketStore({ now, perPrincipal: config.limits.streamTicketsPerPrincipal, perTenant: config.limits.streamTicketsPerTenant });
+  const streamTickets = shared.tickets;
   const streamFeeds = [`${API_PREFIX}${INCIDENT_STREAM_PATH}`, `${API_PREFIX}${SYNC_STREAM_PATH}`];
   const { app, routers } = createApp({
     corsOrigins: config.corsOrigins,
@@ -239,7 +246,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     metrics,
     publicRoutes,
     permissions: iam.permissions,
-    afterAuthentication: iam.afterAuthentication,
+    // A GET naming a read position waits for it first, so what follows (the deactivated-user check too) reads at it.
+    afterAuthentication: [readAtPosition({ waitFor: (position) => runner.waitFor(position, config.readYourWritesTimeoutMs) }), ...iam.afterAuthentication],
     authenticate: bearerOrStreamTicket(streamTickets, authenticate({
       jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
       issuer: config.auth.issuer,
@@ -282,6 +290,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     routers,
     publicRouters: publicRoutes,
     evaluator: alerting.evaluator,
+    metrics: warehouse.metrics,
     newEvaluator: alerting.newEvaluator,
     liveListeners: () => alerting.hub.listenerCount(),
     syncStore: sync.store,
@@ -297,6 +306,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       await runner.stop();
       await eventStore.close();
       await readStore.close();
+      await shared.close();
     },
   };
 }

@@ -57,12 +57,12 @@ test('without CORS_ORIGINS no origin is allowed: preflights are refused and answ
   }
 });
 
-test('an actual request from an allowed origin exposes ETag, Location and X-Read-Model-Pending; others get no CORS headers', async (t) => {
+test('an actual request from an allowed origin exposes ETag, Location, X-Read-Model-Pending and X-Read-Position; others get no CORS headers', async (t) => {
   const allowed = await app.request('POST', '/api/v1/roles', { caller: owner, body: { name: 'cors role', permissions: {} }, headers: { origin: ALLOWED } });
   t.is(allowed.status, 201);
   t.is(allowed.headers.get('access-control-allow-origin'), ALLOWED);
   const exposed = allowed.headers.get('access-control-expose-headers')!;
-  for (const header of ['ETag', 'Location', 'X-Read-Model-Pending']) t.true(exposed.includes(header), header);
+  for (const header of ['ETag', 'Location', 'X-Read-Model-Pending', 'X-Read-Position']) t.true(exposed.includes(header), header);
   const refused = await app.request('GET', '/api/v1/roles', { caller: owner, headers: { origin: 'https://evil.example.com' } });
   t.is(refused.status, 200, 'CORS is enforced by browsers; the server just does not allow the origin');
   t.is(refused.headers.get('access-control-allow-origin'), null);

@@ -146,7 +146,8 @@ test('the generator does report a route without an entry, an entry without a rou
   t.deepEqual(built.inconsistencies, ['get /api/v1/things: documents query parameters the route does not accept: size']);
   const things = (built.document.paths as any)['/api/v1/things'].get;
   t.is(things['x-required-permission'], 'alerts:read');
-  t.deepEqual(things.parameters.map((p: any) => p.name), ['colour']);
+  t.deepEqual(things.parameters.filter((p: any) => !p.$ref).map((p: any) => p.name), ['colour']);
+  t.deepEqual(things.parameters.filter((p: any) => p.$ref).map((p: any) => p.$ref), ['#/components/parameters/MinReadPosition', '#/components/parameters/MinPosition'], 'every authenticated GET takes a read position');
 });
 
 test('the built-in identity provider answers as documented', async (t) => {

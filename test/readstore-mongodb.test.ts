@@ -182,6 +182,28 @@ test.serial('the stand-in answers the driver the way a standalone server does', 
   }
 });
 
+test.serial('the stand-in\'s findAndModify takes the first match in sort order, atomically, with the server\'s option rules', async (t) => {
+  const client = new MongoClient(standIn!.url, { useBigInt64: true });
+  try {
+    const collection = client.db('standin_check').collection<{ _id: number; n: number; seen?: boolean }>(`c_${randomUUID().slice(0, 8)}`);
+    await collection.insertMany([{ _id: 1, n: 30 }, { _id: 2, n: 10 }, { _id: 3, n: 20 }]);
+    t.deepEqual(await collection.findOneAndDelete({ n: { $gte: 15 } }, { sort: { n: 1 } }), { _id: 3, n: 20 });
+    t.is(await collection.findOneAndDelete({ _id: 3 }), null, 'a removed document is not found twice');
+    t.deepEqual(await collection.findOneAndUpdate({ _id: 2 }, { $set: { seen: true } }), { _id: 2, n: 10 }, 'the document before the change');
+    t.deepEqual(await collection.findOneAndUpdate({ _id: 1 }, { $inc: { n: 1 } }, { returnDocument: 'after', projection: { n: 1 } }), { _id: 1, n: 31 });
+    t.deepEqual(await collection.findOneAndUpdate({ _id: 7 }, { $set: { n: 7 } }, { upsert: true, returnDocument: 'after' }), { _id: 7, n: 7 });
+    t.deepEqual(await collection.findOneAndReplace({ _id: 7 }, { n: 8 }, { returnDocument: 'after' }), { _id: 7, n: 8 });
+    const both = await t.throwsAsync(client.db('standin_check').command({ findAndModify: collection.collectionName, query: {}, remove: true, update: { $set: { n: 1 } } }));
+    t.like(both, { code: 9 });
+    const neither = await t.throwsAsync(client.db('standin_check').command({ findAndModify: collection.collectionName, query: {} }));
+    t.like(neither, { code: 9 });
+    const removeNew = await t.throwsAsync(client.db('standin_check').command({ findAndModify: collection.collectionName, query: {}, remove: true, new: true }));
+    t.like(removeNew, { code: 9 });
+  } finally {
+    await client.close();
+  }
+});
+
 test('ping on an unreachable server throws ReadStoreUnavailableError quickly', async (t) => {
   // A port that was just free: nothing listens there.
   const probe = createServer();

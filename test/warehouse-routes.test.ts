@@ -5,6 +5,7 @@ import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { simulatorRoutes } from '../src/gateways/warehouse/simulated/control-routes.js';
+import { localSteering } from '../src/gateways/warehouse/simulated/simulator-steering.js';
 import { warehouseRoutes } from '../queries/warehouse.js';
 import { isPermission, type Permission } from '../src/auth/permissions.js';
 import {
@@ -53,7 +54,7 @@ async function startApp(t: ExecutionContext, environments: EnvironmentResolver =
 
   const routes = new Router<AppState>();
   routes.use(warehouseRoutes({ gateway, environments, now }).routes());
-  routes.use(simulatorRoutes({ control: simulated.control, metrics: registry }).routes());
+  routes.use(simulatorRoutes({ control: localSteering(simulated.control), metrics: registry }).routes());
   const versioned = new Router<AppState>({ prefix: '/api/v1' });
   versioned.use(routes.routes());
 

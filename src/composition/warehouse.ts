@@ -12,6 +12,9 @@ import { createRedshiftGateway } from '../gateways/warehouse/redshift/redshift-g
 import { simulatorRoutes } from '../gateways/warehouse/simulated/control-routes.js';
 import { simulatedClusters } from '../gateways/warehouse/simulated/fleet.js';
 import { createSimulatedWarehouse } from '../gateways/warehouse/simulated/simulated-gateway.js';
+import type { SimulatorStateStore } from '../gateways/warehouse/simulated/simulator-state-store.js';
+import { localSteering, sharedSteering } from '../gateways/warehouse/simulated/simulator-steering.js';
+import type { Logger } from 'pino';
 import type { ApiModule } from '../http/app.js';
 import type { PlatformArea } from './area.js';
 
@@ -37,7 +40,13 @@ function clusterIdsFrom(environments: EnvironmentResolver) {
   };
 }
 
-export async function composeWarehouse(config: Config, now: () => Date): Promise<WarehouseComposition> {
+export interface WarehouseSharing {
+  /** The simulator's pins and pauses shared by every instance (MONGODB_URL set); absent: this process's memory. */
+  simulatorState?: SimulatorStateStore;
+  logger: Logger;
+}
+
+export async function composeWarehouse(config: Config, now: () => Date, sharing: WarehouseSharing): Promise<WarehouseComposition> {
   const environments = await environmentResolverFor(config.warehouseEnvironmentsFile);
   let metrics: MetricRegistry | undefined;
   const simulated = environments.mode === 'simulated' ? createSimulatedWarehouse({ now, knownMetrics: () => metrics?.ids() ?? [] }) : undefined;
@@ -45,10 +54,17 @@ export async function composeWarehouse(config: Config, now: () => Date): Promise
   metrics = createMetricRegistry({ gateway, overrides: simulated?.control });
   const registry = metrics;
   const routes: ApiModule[] = [{ alias: true, routes: () => warehouseRoutes({ gateway, environments, now }) }];
+  const shared = simulated && sharing.simulatorState
+    ? sharedSteering({
+      control: simulated.control, store: sharing.simulatorState, now,
+      onRefreshError: (error) => sharing.logger.warn({ err: error }, 'could not refresh the simulator state from the shared store'),
+    })
+    : undefined;
+  const steering = shared ?? (simulated ? localSteering(simulated.control) : undefined);
   // The simulator's steering endpoints exist only while the simulated warehouse is active.
-  if (simulated) routes.push({ alias: false, routes: () => simulatorRoutes({ control: simulated.control, metrics: registry }) });
+  if (steering) routes.push({ alias: false, routes: () => simulatorRoutes({ control: steering, metrics: registry }) });
   return {
-    mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, clusterIds: clusterIdsFrom(environments), routes, projections: [], processes: [],
+    mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, clusterIds: clusterIdsFrom(environments), routes, projections: [], processes: shared ? [shared.process] : [],
     check: warehouseHealthProbe({ gateway, environments, now, pausedEnvironments: simulated ? () => simulated.control.pausedEnvironments() : undefined }),
   };
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { CommandEnvelope, CommandOutcome } from '../commanding/command-handler.js';
 import { HttpProblem } from './problem.js';
+import { setReadPosition } from './read-position.js';
 import type { AppState } from './state.js';
 
 /** A Koa context after authentication: what every command route works with. */
@@ -28,10 +29,12 @@ export function ifMatchRevision(ctx: Context): bigint | undefined {
 export const etagOf = (revision: bigint | number | string) => `"${String(revision)}"`;
 
 /**
- * Headers every command response carries: the new ETag, and X-Read-Model-Pending when the
- * projections had not caught up within the read-your-writes bound.
+ * Headers every command response carries: the new ETag, X-Read-Position when events were appended
+ * (a read on any instance can wait for it: src/http/read-position.ts), and X-Read-Model-Pending
+ * when the projections had not caught up within the read-your-writes bound.
  */
-export function commandHeaders(ctx: Context, outcome: Pick<CommandOutcome<unknown, unknown>, 'revision' | 'projected'>): void {
+export function commandHeaders(ctx: Context, outcome: Pick<CommandOutcome<unknown, unknown>, 'revision' | 'projected' | 'position'>): void {
   if (outcome.revision !== null) ctx.set('ETag', etagOf(outcome.revision));
+  setReadPosition(ctx, outcome.position);
   if (!outcome.projected) ctx.set('X-Read-Model-Pending', 'true');
 }

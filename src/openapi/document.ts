@@ -39,6 +39,8 @@ const PROBLEM_TITLES: Record<ProblemStatus, string> = {
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
+const POSITION_SCHEMA = { type: 'string', pattern: '^[0-9]{1,20}$' };
+const READ_AT_POSITION = 'A log position from a write\'s `X-Read-Position`: the answer waits (at most READ_YOUR_WRITES_TIMEOUT_MS) until this instance\'s read models have reached it, then reads; on timeout it is answered anyway with `X-Read-Model-Pending: true`. Not a decimal position: 400.';
 const DELETE_BAD_REQUEST = 'An invalid query parameter, a malformed If-Match, or a body sent with the DELETE that is not a JSON object (a DELETE needs no body)';
 
 function forbidden(permission: string, doc: OperationDoc): string {
@@ -51,7 +53,8 @@ const ref = (to: string) => ({ $ref: to });
 function problems(route: ServedRoute, doc: OperationDoc): Record<string, unknown> {
   const statuses: Partial<Record<ProblemStatus, string>> = {};
   if (route.mount !== 'public') {
-    if (BODY_METHODS.has(route.method) || route.queryParameters !== null || doc.ifMatch) statuses[400] = PROBLEM_TITLES[400];
+    // Every authenticated GET takes min_position / X-Min-Read-Position (src/http/read-position.ts), which may be malformed.
+    if (BODY_METHODS.has(route.method) || route.method === 'get' || route.queryParameters !== null || doc.ifMatch) statuses[400] = PROBLEM_TITLES[400];
     // A DELETE is answered without a body, but a JSON body sent with it is read like any other (src/http/body.ts).
     if (route.method === 'delete') Object.assign(statuses, { 400: DELETE_BAD_REQUEST, 413: PROBLEM_TITLES[413] });
     statuses[401] = PROBLEM_TITLES[401];
@@ -93,7 +96,8 @@ function success(route: ServedRoute, doc: OperationDoc): Record<string, unknown>
   }
   if (answer.etag ?? writesResource(route, doc)) headers.ETag = ref('#/components/headers/ETag');
   if (answer.location) headers.Location = ref('#/components/headers/Location');
-  if (route.method !== 'get' && route.mount !== 'public') headers['X-Read-Model-Pending'] = ref('#/components/headers/X-Read-Model-Pending');
+  if (route.mount !== 'public') headers['X-Read-Model-Pending'] = ref('#/components/headers/X-Read-Model-Pending');
+  if (route.method !== 'get' && route.mount !== 'public') headers['X-Read-Position'] = ref('#/components/headers/X-Read-Position');
   const data = jsonSchemaOf(answer.data, 'output');
   const schema: JsonSchema = answer.bare ? data : {
     type: 'object',
@@ -124,7 +128,9 @@ function parameters(route: ServedRoute, doc: OperationDoc): unknown[] {
   });
   const headers = Object.entries(doc.headers ?? {}).map(([name, header]) => ({ name, in: 'header', required: false, description: header.description, schema: jsonSchemaOf(header.schema, 'input') }));
   const ifMatch = doc.ifMatch ? [ref('#/components/parameters/IfMatch')] : [];
-  return [...path, ...query, ...headers, ...ifMatch, ...conditional];
+  // Taken by every authenticated GET, not declared by its route: src/http/read-position.ts.
+  const readPosition = route.method === 'get' && route.mount !== 'public' ? [ref('#/components/parameters/MinReadPosition'), ref('#/components/parameters/MinPosition')] : [];
+  return [...path, ...query, ...headers, ...ifMatch, ...conditional, ...readPosition];
 }
 
 function describe(route: ServedRoute, doc: OperationDoc): string {
@@ -216,12 +222,15 @@ function components(embeddedIdp: boolean) {
     schemas: { Problem: jsonSchemaOf(problemSchema, 'output'), Page: jsonSchemaOf(pageSchema, 'output') },
     parameters: {
       IfMatch: { name: 'If-Match', in: 'header', required: false, description: 'The ETag of the version the change is based on; a stale one is 409 and changes nothing. Without it the change applies.', schema: { type: 'string' } },
+      MinReadPosition: { name: 'X-Min-Read-Position', in: 'header', required: false, description: READ_AT_POSITION, schema: POSITION_SCHEMA },
+      MinPosition: { name: 'min_position', in: 'query', required: false, description: `The same as the header \`X-Min-Read-Position\` (for clients that cannot set headers; the higher of the two counts). ${READ_AT_POSITION}`, schema: POSITION_SCHEMA },
     },
     headers: {
       'X-Request-Id': { description: 'The request id (the caller\'s, when it sent a sane one).', schema: { type: 'string' } },
       ETag: { description: 'The stream revision of the resource (for a command: of the stream it wrote), quoted; send it back as If-Match.', schema: { type: 'string' } },
       Location: { description: 'The path of the created resource.', schema: { type: 'string' } },
-      'X-Read-Model-Pending': { description: '`true` when the read models had not caught up with the change within READ_YOUR_WRITES_TIMEOUT_MS.', schema: { type: 'string', enum: ['true'] } },
+      'X-Read-Model-Pending': { description: '`true` when the read models had not caught up within READ_YOUR_WRITES_TIMEOUT_MS: with the change (a command), or with the `X-Min-Read-Position` asked for (a GET, answered anyway).', schema: { type: 'string', enum: ['true'] } },
+      'X-Read-Position': { description: 'The log position of the last event the command appended (absent when it appended none). Send it back as `X-Min-Read-Position` (or `?min_position=`) on a later GET, to any instance, to read the change.', schema: POSITION_SCHEMA },
     },
   };
 }

@@ -63,7 +63,7 @@ export async function startSyncRun(deps: Pick<SyncRunnerDeps, 'commandDeps' | 'i
   const staleAfter = new Date(deps.commandDeps.now().getTime() + deps.runTimeoutMs + TAKEOVER_GRACE_MS).toISOString();
   // No retry: a conflicting append means someone else started (or paused) the job meanwhile.
   const outcome = await syncCommand(deps, target, { type: 'StartSyncRun', ...target, runId, trigger, instanceId: deps.instanceId, staleAfter }, actor, 0);
-  return { runId, state: outcome.state };
+  return { runId, state: outcome.state, position: outcome.position };
 }
 
 /** Extracts, upserts and records the result of a started run. Never throws for a job failure. */

@@ -7,6 +7,7 @@ import type { Document } from 'bson';
 export const ErrorCodes = {
   InternalError: 1,
   BadValue: 2,
+  FailedToParse: 9,
   NamespaceNotFound: 26,
   CursorNotFound: 43,
   NamespaceExists: 48,

@@ -2,6 +2,7 @@
 import type { Document } from 'bson';
 import { CommandError } from './command-error.js';
 import type { CommandContext, CommandHandler } from './command-handler.js';
+import { findAndModify } from './find-and-modify.js';
 import { create, createIndexes, drop, dropDatabase, renameCollection } from './namespace-commands.js';
 import { aggregate, count, find, getMore, listCollections, listIndexes } from './read-commands.js';
 import { buildInfo, endSessions, hello, killCursors, ping } from './server-commands.js';
@@ -25,6 +26,8 @@ const handlers: Record<string, CommandHandler> = {
   insert,
   update,
   delete: remove,
+  findAndModify,
+  findandmodify: findAndModify,
   createIndexes,
   create,
   drop,

@@ -41,7 +41,7 @@ export const insert: CommandHandler = (command, { storage, database }) => {
   return withWriteErrors({ n }, outcome);
 };
 
-interface UpdateStatement {
+export interface UpdateStatement {
   q: Document;
   u: Document | Document[];
   upsert?: boolean;
@@ -62,7 +62,7 @@ function equalityFields(filter: Document): Document {
   return seed;
 }
 
-function updatedDocument(current: Document, u: Document, isInsert: boolean): Document {
+export function updatedDocument(current: Document, u: Document, isInsert: boolean): Document {
   if (!isOperatorUpdate(u)) return u;
   const next = cloneDocument(current);
   // mingo has no $setOnInsert: on an insert it is one more $set, otherwise it does nothing.
@@ -72,7 +72,7 @@ function updatedDocument(current: Document, u: Document, isInsert: boolean): Doc
   return next;
 }
 
-function upsertDocument(collection: StoredCollection, statement: UpdateStatement & { u: Document }): unknown {
+export function upsertDocument(collection: StoredCollection, statement: UpdateStatement & { u: Document }): unknown {
   const seed = equalityFields(statement.q);
   const doc = isOperatorUpdate(statement.u) ? updatedDocument(seed, statement.u, true) : { ...statement.u };
   const _id = doc._id ?? seed._id ?? new ObjectId();

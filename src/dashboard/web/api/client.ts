@@ -4,6 +4,9 @@
  * current on-call, slow queries, storage and the sync trigger), and turns a problem+json answer
  * into an ApiError with the problem's detail. A 401 means the token expired
  * or was refused: the session ends and the sign-in page shows again.
+ *
+ * Read-your-writes behind a load balancer: the last write's `X-Read-Position` goes with every
+ * later read as `X-Min-Read-Position`, so whichever instance answers shows the change.
  */
 
 export class ApiError extends Error {
@@ -30,10 +33,14 @@ async function problemMessage(response: Response): Promise<string> {
 }
 
 export function apiClient(token: string, onUnauthorized: () => void): ApiClient {
+  let readPosition: bigint | undefined;
   async function call<T>(method: string, path: string, body: unknown, shape: AnswerShape = 'envelope'): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (method === 'GET' && readPosition !== undefined) headers['X-Min-Read-Position'] = String(readPosition);
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const written = response.headers.get('X-Read-Position');
+    if (written && /^\d+$/.test(written) && (readPosition === undefined || BigInt(written) > readPosition)) readPosition = BigInt(written);
     if (response.status === 401) onUnauthorized();
     if (!response.ok) throw new ApiError(response.status, await problemMessage(response));
     const answer = (await response.json()) as unknown;

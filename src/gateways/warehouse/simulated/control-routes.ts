@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { MetricRegistry } from '../metrics/registry.js';
 import { InvalidMetricRequestError, isUnknownCluster, isUnknownMetric } from '../port.js';
-import type { SimulatorControl } from './control.js';
+import type { SimulatorSteering } from './simulator-steering.js';
 import { ok } from '../../../http/envelope.js';
 import { requires } from '../../../http/guard.js';
 import { badRequest, HttpProblem, type ProblemFieldError } from '../../../http/problem.js';
@@ -14,7 +14,8 @@ import type { AppState } from '../../../http/state.js';
  */
 
 export interface SimulatorRouteDeps {
-  control: SimulatorControl;
+  /** Pins and pauses go through it: stored for every instance first when the state is shared. */
+  control: SimulatorSteering;
   metrics: MetricRegistry;
 }
 
@@ -59,7 +60,7 @@ export function simulatorRoutes(deps: SimulatorRouteDeps): Router<AppState> {
     // The registry decides which metrics exist, so a registered extension can be pinned too.
     if (!deps.metrics.has(body.metric)) throw unknownMetricProblem(body.metric, deps.metrics.ids());
     try {
-      const pin = deps.control.pinMetric({
+      const pin = await deps.control.pinMetric({
         envId,
         clusterId: body.cluster_id,
         metric: body.metric,
@@ -85,7 +86,7 @@ export function simulatorRoutes(deps: SimulatorRouteDeps): Router<AppState> {
 
   router.post('/simulator/cluster', write, async (ctx) => {
     const body = parseBody(clusterBodySchema, ctx.request.body);
-    const status = deps.control.setPaused(ctx.state.principal.envId, body.paused);
+    const status = await deps.control.setPaused(ctx.state.principal.envId, body.paused);
     ok(ctx, { env_id: status.envId, paused: status.paused, clusters: status.clusters });
   });
 

@@ -12,8 +12,9 @@ import { envLayout } from './cluster-state.js';
 
 /**
  * Steering for demos and tests: pin a metric of an environment to a value for a while, or pause
- * an environment's clusters. State lives in memory, per process, and only while the simulated
- * warehouse is the active adapter.
+ * an environment's clusters. This is the copy the evaluator reads, synchronously, in memory; with
+ * MONGODB_URL set the state is shared by every instance and this copy follows the shared one
+ * (shared-steering.ts). Exists only while the simulated warehouse is the active adapter.
  */
 
 export interface MetricPinRequest {
@@ -40,9 +41,21 @@ export interface SimulatorStatus {
   pins: MetricPin[];
 }
 
+/** Every pin and pause, as the shared store hands them to each instance. */
+export interface SimulatorSnapshot {
+  pins: MetricPin[];
+  paused: string[];
+}
+
 export interface SimulatorControl {
   /** Until it expires, registry reads of exactly this scope return `value`. */
   pinMetric(request: MetricPinRequest): MetricPin;
+  /** The pin a request makes, checked (unknown metric or cluster, bad value or duration throw), not applied. */
+  pinFor(request: MetricPinRequest): MetricPin;
+  /** Applies a checked pin (replacing the pin of the same scope). */
+  applyPin(pin: MetricPin): void;
+  /** Replaces every pin and pause with the shared state's. */
+  replaceState(snapshot: SimulatorSnapshot): void;
   /** True when a pin was removed. */
   unpinMetric(target: { envId: string; clusterId?: string; metric: string }): boolean;
   /** While paused, every gateway call for the environment fails with WarehouseUnavailableError. */
@@ -87,6 +100,11 @@ export function createSimulatorControl(options: SimulatorControlOptions): Simula
 
   const control: SimulatorControl & MetricOverrides = {
     pinMetric(request) {
+      const pin = control.pinFor(request);
+      control.applyPin(pin);
+      return pin;
+    },
+    pinFor(request) {
       const known = knownMetrics();
       if (!known.includes(request.metric)) throw new UnknownMetricError(request.metric, known);
       const clusters = clustersOf(request.envId);
@@ -95,15 +113,22 @@ export function createSimulatorControl(options: SimulatorControlOptions): Simula
       }
       if (!Number.isFinite(request.value)) throw new InvalidMetricRequestError('a pinned value must be a finite number');
       if (!(request.durationSeconds > 0)) throw new InvalidMetricRequestError('a pin must last a positive number of seconds');
-      const pin: MetricPin = {
+      return {
         envId: request.envId,
         clusterId: request.clusterId ?? null,
         metric: request.metric,
         value: request.value,
         expiresAt: new Date(options.now().getTime() + request.durationSeconds * 1000),
       };
+    },
+    applyPin(pin) {
       pins.set(pinKey(pin.envId, pin.clusterId, pin.metric), pin);
-      return pin;
+    },
+    replaceState(snapshot) {
+      pins.clear();
+      for (const pin of snapshot.pins) control.applyPin(pin);
+      paused.clear();
+      for (const envId of snapshot.paused) paused.add(envId);
     },
     unpinMetric({ envId, clusterId, metric }) {
       return pins.delete(pinKey(envId, clusterId, metric));

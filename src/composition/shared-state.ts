@@ -1,0 +1,36 @@
+/**
+ * The state instances of a cluster must share besides the event log and the read models: stream
+ * tickets (a ticket issued by one instance is redeemed on whichever the load balancer picks) and
+ * the simulator's pins and pauses. With MONGODB_URL set they live in that MongoDB database; the
+ * embedded default keeps them in this process's memory (one instance per DATA_DIR).
+ */
+import { MongoClient, type Db } from 'mongodb';
+import type { Config } from '../config.js';
+import type { SimulatorStateStore } from '../gateways/warehouse/simulated/simulator-state-store.js';
+import { createMongoSimulatorState } from '../gateways/warehouse/simulated/mongodb-simulator-state.js';
+import { createMemoryStreamTicketStore } from '../http/memory-stream-tickets.js';
+import { createMongoStreamTicketStore } from '../http/mongodb-stream-tickets.js';
+import type { StreamTicketStore } from '../http/stream-ticket-store.js';
+
+export interface SharedState {
+  /** The shared MongoDB database (absent: embedded stores); cluster leases live there too. */
+  db?: Db;
+  tickets: StreamTicketStore;
+  /** Absent: the simulator's state is this process's own. */
+  simulatorState?: SimulatorStateStore;
+  close(): Promise<void>;
+}
+
+export function openSharedState(config: Pick<Config, 'mongodb' | 'limits'>, now: () => Date): SharedState {
+  const limits = { now, perPrincipal: config.limits.streamTicketsPerPrincipal, perTenant: config.limits.streamTicketsPerTenant };
+  if (!config.mongodb) return { tickets: createMemoryStreamTicketStore(limits), close: async () => {} };
+  // A client of its own (the read store's is behind its port); the driver connects on first use.
+  const client = new MongoClient(config.mongodb.url, { ignoreUndefined: true });
+  const db = client.db(config.mongodb.database);
+  return {
+    db,
+    tickets: createMongoStreamTicketStore(db, limits),
+    simulatorState: createMongoSimulatorState(db),
+    close: () => client.close(),
+  };
+}
