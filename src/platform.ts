@@ -183,7 +183,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
           await eventStore.ping();
         },
         read_store: async () => readStore.ping(),
-        projections: projectionsHealthCheck({ status: () => runner.status(), headPosition: () => eventStore.headPosition(), maxLag: config.healthMaxProjectionLag }),
+        projections: projectionsHealthCheck({
+          status: () => runner.status(), headPosition: () => eventStore.headPosition(), readAll: (options) => eventStore.readAll(options), maxLag: config.healthMaxProjectionLag,
+        }),
         warehouse: async () => ({ ...(await warehouse.check()) }),
         relational_store: async () => sync.check(),
         assistant: async () => assistant.healthCheck(),

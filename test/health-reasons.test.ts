@@ -5,7 +5,7 @@
 import test from 'ava';
 import { trackingAppendRefusals } from '../src/eventstore/append-refusals.js';
 import { WrongExpectedRevisionError, type EventStore } from '../src/eventstore/port.js';
-import { projectionProblems } from '../src/projection/projection-health.js';
+import { projectionProblems, projectionsHealthCheck } from '../src/projection/projection-health.js';
 import { sampleEvent } from './support/eventstore-contract.js';
 import { waitFor } from './support/wait-for.js';
 import { pino } from 'pino';
@@ -45,11 +45,28 @@ test('projection problems name the failing or stopped projection and the one beh
     { name: 'incidents', version: 1, position: 100n, lag: 0, failing: 'the log subscription ended: database disk image is malformed' },
     { name: 'users', version: 1, position: 40n, lag: 0 },
   ];
-  t.deepEqual(projectionProblems(statuses, 100n, 50), [
+  // Events behind, as counted from the log (positions are byte offsets on EventStoreDB: not a distance).
+  const behind = (position: bigint) => (position === 40n ? 51 : 0);
+  t.deepEqual(projectionProblems(statuses, behind, 50), [
     'incidents is failing: the log subscription ended: database disk image is malformed',
-    'users is 60 positions behind the log (bound 50)',
+    'users is more than 50 events behind the log',
   ]);
-  t.deepEqual(projectionProblems(statuses.slice(0, 1), 150n, 50), [], 'at the bound is not behind it');
+  t.deepEqual(projectionProblems(statuses.slice(2), () => 50, 50), [], 'at the bound is not behind it');
+});
+
+test('the health check counts events behind the head, not the difference of positions (byte offsets on EventStoreDB)', async (t) => {
+  // Given a log whose positions are far apart (as EventStoreDB's commit positions are): 3 events
+  const positions = [1_000n, 250_000n, 900_000n];
+  const check = (position: bigint, maxLag: number) => projectionsHealthCheck({
+    status: () => [{ name: 'incidents', version: 4, position, lag: 0 }],
+    headPosition: async () => positions.at(-1)!,
+    readAll: async ({ after, maxCount }) => positions.filter((p) => p > after).slice(0, maxCount),
+    maxLag,
+  })();
+  // Then a projection two events behind is within a bound of 2 events, though 899,000 positions behind
+  await t.notThrowsAsync(check(1_000n, 2));
+  await t.throwsAsync(check(0n, 2), { message: 'incidents is more than 2 events behind the log' });
+  await t.notThrowsAsync(check(900_000n, 0), 'caught up');
 });
 
 test('a log subscription that ends with SQLITE_CORRUPT marks every projection failing, naming it (health reads that)', async (t) => {
@@ -75,7 +92,7 @@ test('a log subscription that ends with SQLITE_CORRUPT marks every projection fa
   await waitFor(() => runner.status()[0]!.failing !== undefined, { timeoutMs: 5000, message: 'the projection to report the ended subscription' });
   t.regex(runner.status()[0]!.failing!, /the log subscription ended: database disk image is malformed/);
   t.true(advanced.length > 0, 'the projection host is told (it reports status on advance)');
-  t.deepEqual(projectionProblems(runner.status(), 10n, 1000), ['channels is failing: the log subscription ended: database disk image is malformed']);
+  t.deepEqual(projectionProblems(runner.status(), () => 0, 1000), ['channels is failing: the log subscription ended: database disk image is malformed']);
   await runner.stop();
 });
 

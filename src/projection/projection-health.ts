@@ -1,26 +1,43 @@
 /**
  * The projections' part of /health: down while any projection is failing or stopped (the log
- * subscription ended), or while a read model is more than `maxLag` positions behind the log's head
+ * subscription ended), or while a read model is more than `maxLag` events behind the log's head
  * (its answers are that stale). Each reason names its projection.
+ *
+ * The distance is counted in events, not as a difference of positions: EventStoreDB's positions are
+ * byte offsets in its transaction log, so "1,000 positions" would be one or two events there, and
+ * a cluster instance a few writes behind another would drop out of its load balancer.
  */
 import type { ProjectionStatus } from './runner.js';
 
-export function projectionProblems(statuses: readonly ProjectionStatus[], head: bigint, maxLag: number): string[] {
+/** `eventsBehind`: events between a projection's position and the head, counted up to maxLag + 1. */
+export function projectionProblems(statuses: readonly ProjectionStatus[], eventsBehind: (position: bigint) => number, maxLag: number): string[] {
   const problems: string[] = [];
   for (const status of statuses) {
     if (status.failing) problems.push(`${status.name} is failing: ${status.failing}`);
-    else if (head - status.position > BigInt(maxLag)) {
-      problems.push(`${status.name} is ${head - status.position} positions behind the log (bound ${maxLag})`);
+    else if (eventsBehind(status.position) > maxLag) {
+      problems.push(`${status.name} is more than ${maxLag} events behind the log`);
     }
   }
   return problems;
 }
 
-/** A health check over the runner's status and the log's head: rejects naming every problem. */
-export function projectionsHealthCheck(deps: { status: () => readonly ProjectionStatus[]; headPosition: () => Promise<bigint>; maxLag: number }) {
+/** A health check over the runner's status and the log: rejects naming every problem. */
+export function projectionsHealthCheck(deps: {
+  status: () => readonly ProjectionStatus[];
+  headPosition: () => Promise<bigint>;
+  /** User events after `after`, at most `maxCount` of them (the log's readAll). */
+  readAll: (options: { after: bigint; maxCount: number }) => Promise<readonly unknown[]>;
+  maxLag: number;
+}) {
   return async () => {
     const head = await deps.headPosition();
-    const problems = projectionProblems(deps.status(), head, deps.maxLag);
+    const statuses = deps.status();
+    // Caught up (the usual case) costs nothing; behind, one bounded read per distinct position.
+    const behind = new Map<bigint, number>();
+    for (const position of new Set(statuses.filter((s) => !s.failing && s.position < head).map((s) => s.position))) {
+      behind.set(position, (await deps.readAll({ after: position, maxCount: deps.maxLag + 1 })).length);
+    }
+    const problems = projectionProblems(statuses, (position) => behind.get(position) ?? 0, deps.maxLag);
     if (problems.length > 0) throw new Error(problems.join('; '));
     return { head: String(head) };
   };
