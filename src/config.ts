@@ -169,7 +169,7 @@ const environmentSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag,
   /** How long a command waits for projections before answering anyway (read-your-writes bound). */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
-  /** /health answers 503 while a read model is more than this many log positions behind the log's head. */
+  /** /health answers 503 while a read model is more than this many events behind the log's head. */
   HEALTH_MAX_PROJECTION_LAG: z.coerce.number().int().min(1).default(1000),
   /** JSON file mapping env_id → Redshift target; unset: every environment is a simulated cluster. */
   WAREHOUSE_ENVIRONMENTS: z.string().min(1).optional(),

@@ -40,7 +40,7 @@ export const platformOperations: OperationDoc[] = [
   },
   {
     method: 'get', path: '/health/ready', tag, summary: 'Readiness for a load balancer (the same answer as /health)',
-    description: '503 `degraded` while the event store refuses appends (until one succeeds again), while a projection is failing or stopped, while a read model is more than HEALTH_MAX_PROJECTION_LAG positions behind the log, or while a dependency is down; each reason is the `error` of its check.',
+    description: '503 `degraded` while the event store refuses appends (until one succeeds again), while a projection is failing or stopped, while a read model is more than HEALTH_MAX_PROJECTION_LAG events behind the log, or while a dependency is down; each reason is the `error` of its check.',
     response: { kind: 'raw', status: 200, alsoStatus: 503, contentType: 'application/json', description: '200 unless a check is down (then 503)', schema: healthSchema },
   },
   {
