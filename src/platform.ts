@@ -176,10 +176,11 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       },
       checks: {
         event_store: async () => {
+          // Damage first: it is the cause when appends are refused because of it, and only a restore mends it.
+          const damage = logDamage.damage();
+          if (damage) throw new Error(`events.db is damaged (first met ${damage.since.toISOString()}: ${damage.error}); ${EVENT_LOG_RECOVERY}`);
           const refusal = appends.refusal();
           if (refusal) throw new Error(`refusing appends since ${refusal.since.toISOString()} (${refusal.refused} refused; the last: ${refusal.error})`);
-          const damage = logDamage.damage();
-          if (damage) throw new Error(`events.db is damaged (first met ${damage.since.toISOString()}: ${damage.error}); ${DAMAGED_FILE_RECOVERY}`);
           await eventStore.ping();
         },
         read_store: async () => readStore.ping(),

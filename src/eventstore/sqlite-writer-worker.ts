@@ -75,7 +75,11 @@ function handle(request: WriterRequest): WriterReply | Promise<WriterReply> {
   });
 }
 
-const failed = (request: WriterRequest, error: unknown): WriterReply => ({ id: request.id, error: (error as Error).message });
+/** The SQLite error code travels with the message: it is how a damaged file is told from an outage. */
+const failed = (request: WriterRequest, error: unknown): WriterReply => {
+  const code = (error as { code?: unknown }).code;
+  return { id: request.id, error: (error as Error).message, ...(typeof code === 'string' ? { code } : {}) };
+};
 
 port.on('message', (request: WriterRequest) => {
   let reply: WriterReply | Promise<WriterReply>;

@@ -20,7 +20,7 @@ export type WriterRequest = Addressed<
   | { kind: 'close' }
   | { kind: 'host'; filename: string; module: string; setup: unknown; port: MessagePort }
 >;
-export type WriterReply = { id: number; outcomes: AppendOutcome[] } | { id: number; error: string };
+export type WriterReply = { id: number; outcomes: AppendOutcome[] } | { id: number; error: string; code?: string };
 type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
 
 export interface SqliteWriter {
@@ -100,7 +100,7 @@ function startWriterThread(): WriterThread {
     const waiter = outstanding.get(reply.id);
     outstanding.delete(reply.id);
     if (outstanding.size === 0) worker.unref();
-    if ('error' in reply) waiter?.reject(new Error(reply.error));
+    if ('error' in reply) waiter?.reject(Object.assign(new Error(reply.error), reply.code ? { code: reply.code } : {}));
     else waiter?.resolve(reply.outcomes);
   });
   worker.on('error', (error) => fail(error));
