@@ -1,7 +1,8 @@
 import type { Projection } from '../src/projection/projection.js';
 import type { AlertRuleData } from '../src/events/alert-rule.js';
 import {
-  initialRuleWatch, watchAfterEvaluation, watchAfterManualResolve, watchAfterRuleChange, type RuleEvaluatedData, type RuleWatch,
+  initialRuleWatch, watchAfterEvaluation, watchAfterManualResolve, watchAfterRuleChange, watchChanged,
+  type RecordedEvaluation, type RuleEvaluatedData, type RuleWatch,
 } from '../src/events/rule-evaluation.js';
 
 /**
@@ -19,6 +20,11 @@ export interface AlertRuleDoc extends Omit<AlertRuleData, 'ruleId'>, Partial<Rul
   revision: number;
   incidentCount: number;
   activeIncidentId: string | null;
+  /**
+   * The newest recorded evaluation (src/process/evaluation-record.ts); null or absent: none since
+   * the rule was created or last changed what it watches, so the next evaluation is recorded.
+   */
+  lastRecorded?: RecordedEvaluation | null;
   [field: string]: unknown;
 }
 
@@ -36,8 +42,6 @@ export const watchOf = (doc: AlertRuleDoc): RuleWatch => {
 /** Fields whose change makes earlier breaching evaluations meaningless for the pending clock. */
 const WATCHED_FIELDS = ['metric', 'condition', 'threshold', 'clusterId', 'isEnabled'] as const;
 
-const changed = (a: RuleWatch, b: RuleWatch) => (Object.keys(a) as (keyof RuleWatch)[]).some((key) => a[key] !== b[key]);
-
 export const alertRulesProjection: Projection = {
   name: 'alertRules',
   version: 2,
@@ -45,7 +49,8 @@ export const alertRulesProjection: Projection = {
   collections: {
     [ALERT_RULES]: [
       { name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] },
-      { name: 'enabled', fields: ['isEnabled', 'deleted'] },
+      // The evaluator reads the enabled rules in pages ordered by id (src/process/evaluator.ts).
+      { name: 'enabled_id', fields: ['isEnabled', 'deleted', 'id'] },
     ],
   },
   async apply(event, writer) {
@@ -55,7 +60,7 @@ export const alertRulesProjection: Projection = {
         const { ruleId, ...rule } = event.data as unknown as AlertRuleData;
         await writer.upsert(ALERT_RULES, {
           ...rule, ...initialRuleWatch(), id: ruleId, tenantId: event.metadata.tenantId, deleted: false, createdAt: at, updatedAt: at,
-          revision: Number(event.revision), incidentCount: 0, activeIncidentId: null,
+          revision: Number(event.revision), incidentCount: 0, activeIncidentId: null, lastRecorded: null,
         });
         break;
       }
@@ -64,7 +69,7 @@ export const alertRulesProjection: Projection = {
         const current = await writer.get<AlertRuleDoc>(ALERT_RULES, ruleId);
         const restart = current !== null && WATCHED_FIELDS.some((field) => current[field] !== rule[field]);
         await writer.patch(ALERT_RULES, ruleId, {
-          ...rule, ...(restart ? watchAfterRuleChange(watchOf(current)) : {}), updatedAt: at, revision: Number(event.revision),
+          ...rule, ...(restart ? { ...watchAfterRuleChange(watchOf(current)), lastRecorded: null } : {}), updatedAt: at, revision: Number(event.revision),
         });
         break;
       }
@@ -91,8 +96,9 @@ export const alertRulesProjection: Projection = {
         if (!rule) break;
         const before = watchOf(rule);
         const after = watchAfterEvaluation(before, evaluation);
-        // Most evaluations change nothing (ok after ok): no write then, the evaluator's hot path.
-        if (changed(before, after)) await writer.patch(ALERT_RULES, rule.id, { ...after });
+        const { at, outcome, conditionMet, incidentId, error } = evaluation;
+        const lastRecorded: RecordedEvaluation = { at, outcome, conditionMet, incidentId, error };
+        await writer.patch(ALERT_RULES, rule.id, watchChanged(before, after) ? { ...after, lastRecorded } : { lastRecorded });
         break;
       }
     }

@@ -2,7 +2,9 @@
  * The evaluator over real embedded stores with a virtual clock, one tick per virtual minute:
  * the pending window, re-arming after a manual resolve, the sweep of disabled rules, evaluation
  * errors (health and counter) and the resolutions counter. The pending clock lives in the read
- * model, so a fresh evaluator instance (a restart, another instance) continues it.
+ * model, so a fresh evaluator instance (a restart, another instance) continues it. The recorded
+ * evaluations are the changes (src/process/evaluation-record.ts), each named with its tick: t0 is
+ * the first tick after the world starts, one virtual minute each.
  */
 import test from 'ava';
 import { mkdtempSync } from 'node:fs';
@@ -34,7 +36,8 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
   const logger = pino({ level: 'silent' });
   const runner = createProjectionRunner({ eventStore, readStore, projections: [alertRulesProjection, incidentsProjection], logger });
   await runner.start();
-  let clock = new Date('2026-11-20T12:00:00Z');
+  const start = new Date('2026-11-20T12:00:00Z');
+  let clock = start;
   const now = () => clock;
   const simulated = createSimulatedWarehouse({ now });
   const metrics = createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control });
@@ -77,8 +80,12 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
       const { position } = await eventStore.append(`alertRule-${rule.ruleId}`, [{ type: 'AlertRuleUpdated', data: rule, metadata: metadata() }]);
       await runner.waitFor(position, 5000);
     },
+    /** The recorded evaluations as `outcome@tick`. */
     async outcomes(ruleId: string) {
-      return (await eventStore.readStream(ruleEvaluationStream(ruleId))).map((e) => (e.data as RuleEvaluatedData).outcome);
+      return (await eventStore.readStream(ruleEvaluationStream(ruleId))).map((e) => {
+        const { outcome, at } = e.data as RuleEvaluatedData;
+        return `${outcome}@t${(Date.parse(at) - start.getTime()) / 60_000 - 1}`;
+      });
     },
     incidents: (ruleId: string) => readStore.find<IncidentDoc>(INCIDENTS, { rule_id: ruleId }),
     rule: (ruleId: string) => readStore.get<AlertRuleDoc>(ALERT_RULES, ruleId),
@@ -106,7 +113,8 @@ test('window 5, one tick a minute: pending t0..t4, triggered at t5, continued by
   // A restart: nothing of the pending clock lives in the evaluator's memory.
   const restarted = w.newEvaluator();
   for (let i = 0; i < 3; i++) await w.tickAfterAMinute(restarted);
-  t.deepEqual(await w.outcomes(rule.ruleId), ['pending', 'pending', 'pending', 'pending', 'pending', 'triggered']);
+  // Recorded: the start of the pending run and the trigger (pending t1..t4 changed nothing).
+  t.deepEqual(await w.outcomes(rule.ruleId), ['pending@t0', 'triggered@t5']);
   const [incident] = await w.incidents(rule.ruleId);
   t.like(incident, { status: 'triggered', current_value: 45 });
   t.is((await w.rule(rule.ruleId))!.pendingSince, null);
@@ -123,8 +131,8 @@ test('a dip while pending resets the clock; window 0 triggers on the first breac
   await w.tickAfterAMinute();
   w.pin(45);
   for (let i = 0; i < 4; i++) await w.tickAfterAMinute();
-  t.deepEqual(await w.outcomes(rule.ruleId), ['pending', 'pending', 'ok', 'pending', 'pending', 'pending', 'triggered']);
-  t.deepEqual((await w.outcomes(immediate.ruleId)).slice(0, 3), ['triggered', 'unchanged', 'resolved']);
+  t.deepEqual(await w.outcomes(rule.ruleId), ['pending@t0', 'ok@t2', 'pending@t3', 'triggered@t6']);
+  t.deepEqual((await w.outcomes(immediate.ruleId)).slice(0, 3), ['triggered@t0', 'unchanged@t1', 'resolved@t2']);
 });
 
 test('an evaluation error neither resets nor advances the pending clock', async (t) => {
@@ -139,7 +147,7 @@ test('an evaluation error neither resets nor advances the pending clock', async 
   w.pause(false);
   await w.tickAfterAMinute();
   // Pending since t0; t4 is past t0 + 3 and breaching: the errors in between did not reset it.
-  t.deepEqual(await w.outcomes(rule.ruleId), ['pending', 'error', 'error', 'error', 'triggered']);
+  t.deepEqual(await w.outcomes(rule.ruleId), ['pending@t0', 'error@t1', 'triggered@t4']);
 });
 
 test('a manual resolve while the condition still holds does not re-trigger until the condition has cleared once', async (t) => {
@@ -158,7 +166,8 @@ test('a manual resolve while the condition still holds does not re-trigger until
   t.is((await w.rule(rule.ruleId))!.rearmed, true);
   w.pin(45);
   await w.tickAfterAMinute();
-  t.deepEqual(await w.outcomes(rule.ruleId), ['triggered', 'unchanged', 'unchanged', 'ok', 'triggered']);
+  // t1: unchanged without an incident (the manual resolve) is a change; t2 is the same as t1.
+  t.deepEqual(await w.outcomes(rule.ruleId), ['triggered@t0', 'unchanged@t1', 'ok@t3', 'triggered@t4']);
   t.is((await w.incidents(rule.ruleId)).filter((i) => i.status === 'triggered').length, 1);
 });
 
@@ -197,4 +206,30 @@ test('failing evaluations show on the rule (health, last error, failing since) a
   w.pause(false);
   await w.tickAfterAMinute();
   t.like(await w.rule(healthy.ruleId), { health: 'ok', lastError: null, failingSince: null });
+});
+
+test('an unchanged outcome appends nothing; a change, an edit of the rule or the rule\'s hour turning appends one', async (t) => {
+  const w = await world(t);
+  w.pin(10);
+  const rule = await w.createRule({ evaluationWindowMinutes: 0 });
+  // Given a quiet rule whose first evaluation is recorded
+  t.is((await w.tickAfterAMinute()).recorded, 1);
+  // When it evaluates ok again, and again: nothing is appended
+  t.is((await w.tickAfterAMinute()).recorded, 0);
+  t.is((await w.tickAfterAMinute()).recorded, 0);
+  // When what it watches changes (the pending clock restarts): the next evaluation is recorded
+  await w.updateRule({ ...rule, threshold: 20 });
+  t.is((await w.tickAfterAMinute()).recorded, 1);
+  // When the condition is met: recorded (the trigger), then unchanged once, then nothing
+  w.pin(45);
+  t.like(await w.tickAfterAMinute(), { recorded: 1, triggered: 1 });
+  t.is((await w.tickAfterAMinute()).recorded, 1);
+  t.is((await w.tickAfterAMinute()).recorded, 0);
+  t.deepEqual(await w.outcomes(rule.ruleId), ['ok@t0', 'ok@t3', 'triggered@t4', 'unchanged@t5']);
+  // Then within the next hour of ticks the rule's hour turns once: one more record, the same outcome
+  let recorded = 0;
+  for (let i = 0; i < 60; i++) recorded += (await w.tickAfterAMinute()).recorded;
+  t.is(recorded, 1);
+  t.is((await w.outcomes(rule.ruleId)).at(-1)!.split('@')[0], 'unchanged');
+  t.like(await w.rule(rule.ruleId), { pendingSince: null, health: 'ok' });
 });

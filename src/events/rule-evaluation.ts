@@ -1,8 +1,10 @@
 import { z } from 'zod';
 
 /**
- * One evaluation of one rule, on `ruleEvaluations-<ruleId>` (high volume: the stream keeps
- * 30 days or 10,000 events, whichever is less).
+ * A recorded evaluation of one rule, on `ruleEvaluations-<ruleId>` (the stream keeps 30 days or
+ * 10,000 events, whichever is less). Not every evaluation is recorded: the first one, every one
+ * that changes what the history or the rule's watch says, and one an hour otherwise
+ * (src/process/evaluation-record.ts).
  *
  * `pending` (added after the first release; old events never carry it, so reading them is
  * unchanged): the condition holds but has not yet held for the rule's whole window.
@@ -22,6 +24,8 @@ export const ruleEvaluationEvents = {
 };
 
 export type RuleEvaluatedData = z.infer<typeof ruleEvaluationEvents.RuleEvaluated>;
+/** What the rule's read model keeps of its newest recorded evaluation (what decides whether the next one is recorded). */
+export type RecordedEvaluation = Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'incidentId' | 'error'>;
 export const ruleEvaluationStream = (ruleId: string) => `ruleEvaluations-${ruleId}`;
 export const RULE_EVALUATION_RETENTION = { maxCount: 10_000, maxAgeSeconds: 30 * 24 * 3600 };
 
@@ -53,6 +57,9 @@ export function watchAfterEvaluation(watch: RuleWatch, evaluation: Pick<RuleEval
   const pendingSince = evaluation.outcome === 'pending' ? (watch.pendingSince ?? evaluation.at) : null;
   return { pendingSince, rearmed, health: 'ok', lastError: null, failingSince: null };
 }
+
+/** Whether two watch states differ (an evaluation that changes the watch must be recorded and projected). */
+export const watchChanged = (a: RuleWatch, b: RuleWatch) => (Object.keys(a) as (keyof RuleWatch)[]).some((key) => a[key] !== b[key]);
 
 /** A manual resolve disarms the rule; an edit of what the rule watches, or disabling it, restarts the pending clock. */
 export const watchAfterManualResolve = (watch: RuleWatch): RuleWatch => ({ ...watch, rearmed: false, pendingSince: null });

@@ -67,8 +67,9 @@ export const alertRuleOperations: OperationDoc[] = [
     response: { kind: 'envelope', status: 200, description: 'Deleted', data: z.object({ id: resourceId, deleted: z.literal(true), resolved_incident_id: resourceId.nullable() }) },
   },
   {
-    method: 'get', path: '/alert-rules/:id/history', tag, summary: 'A rule\'s evaluations, newest first',
-    description: 'Read from the rule\'s evaluation stream; readable after the rule is deleted. Page size up to 500.',
+    method: 'get', path: '/alert-rules/:id/history', tag, summary: 'A rule\'s recorded evaluations, newest first',
+    description: 'Read from the rule\'s evaluation stream; readable after the rule is deleted. Page size up to 500. '
+      + 'Recorded: the first evaluation, every change of outcome, condition, incident, error or pending clock, and one an hour while nothing changes.',
     query: alertRuleHistoryQuery.shape,
     response: { kind: 'envelope', status: 200, description: 'A page of evaluations', data: evaluationSchema, list: true },
   },

@@ -1,13 +1,15 @@
 /**
  * The alert evaluator: one tick reads every enabled rule, reads each distinct (environment,
  * cluster, metric, window) once through the metric registry, decides per rule, and turns the
- * decisions into incident commands and one RuleEvaluated event per rule.
+ * decisions into incident commands, and into a RuleEvaluated event for each evaluation the
+ * history's recording rule keeps (src/process/evaluation-record.ts).
  *
  * Exactly one active incident per rule holds across instances because the rule's n-th incident
  * has a fixed id: two evaluators that both decide to trigger append to the same new stream, and
  * only one append with "no stream" expected can succeed.
  */
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { incidentDecider, type IncidentCommand } from '../../commands/incidents.js';
@@ -19,10 +21,18 @@ import { ruleEvaluationStream, type RuleEvaluatedData } from '../events/rule-eva
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { decideEvaluation, type EvaluationDecision } from './evaluation-decision.js';
+import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationErrorReason, EVALUATION_ERROR_REASONS } from './evaluation-error-reason.js';
 
 export const EVALUATOR_ACTOR = 'system:evaluator';
 const ACTION_CONCURRENCY = 16;
+/**
+ * Rules decided between two turns of the event loop. Deciding is synchronous work (the actions
+ * are rare); without a turn now and then a tick over 100,000 rules would hold the event loop, and
+ * every HTTP request waiting on it, for its whole length.
+ */
+const RULES_PER_TURN = 500;
+const RULES_PER_PAGE = 1000;
 
 export interface EvaluatorDeps extends CommandDeps {
   eventStore: EventStore;
@@ -83,6 +93,8 @@ export interface TickReport {
   triggered: number;
   resolved: number;
   errors: number;
+  /** Evaluations recorded as RuleEvaluated events (the others changed nothing the history keeps). */
+  recorded: number;
   durationMs: number;
 }
 
@@ -95,7 +107,14 @@ interface ActResult {
 
 export function createEvaluator(deps: EvaluatorDeps) {
   const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors, ticks, warehouseReads } = deps.instruments;
-  const owned = (rule: AlertRuleDoc) => !deps.owns || deps.owns(ruleShareKey(rule));
+  /** Ownership per share key, asked once per key and tick (a key is shared by many rules, and asking hashes). */
+  const ownedIn = (cache: Map<string, boolean>) => (rule: AlertRuleDoc) => {
+    if (!deps.owns) return true;
+    const key = ruleShareKey(rule);
+    let owns = cache.get(key);
+    if (owns === undefined) cache.set(key, (owns = deps.owns(key)));
+    return owns;
+  };
 
   const command = (rule: AlertRuleDoc, incidentId: string, cmd: IncidentCommand, tickId: string) =>
     handleCommand(deps, incidentDecider, {
@@ -134,7 +153,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
    * Incidents left active by a deleted or disabled rule: a crash between the rule's change and the
    * resolve, or a trigger decided on the rule as it was when this tick started.
    */
-  async function resolveOrphans(tickId: string) {
+  async function resolveOrphans(tickId: string, owned: (rule: AlertRuleDoc) => boolean) {
     // A deleted rule is also disabled (see the projection), so one query finds both.
     const orphans = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: false, activeIncidentId: { $ne: null } });
     for (const rule of orphans.filter(owned)) {
@@ -144,23 +163,42 @@ export function createEvaluator(deps: EvaluatorDeps) {
     }
   }
 
+  /**
+   * The enabled rules this instance owns, read in pages by id (the `enabled` index serves filter
+   * and order): one read of 100,000 rule documents held the event loop for 1–2 s on a 2-core
+   * machine; a page of RULES_PER_PAGE holds it for some 10–20 ms, and other work runs in between.
+   */
+  async function enabledRules(owned: (rule: AlertRuleDoc) => boolean): Promise<AlertRuleDoc[]> {
+    const rules: AlertRuleDoc[] = [];
+    let after: { values: never[]; id: string } | undefined;
+    for (;;) {
+      const page = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: true, deleted: false }, { sort: [['id', 'asc']], limit: RULES_PER_PAGE, after });
+      for (const rule of page) if (owned(rule)) rules.push(rule);
+      if (page.length < RULES_PER_PAGE) return rules;
+      after = { values: [], id: page.at(-1)!.id };
+      await yieldToEventLoop();
+    }
+  }
+
   async function tick(): Promise<TickReport> {
     const started = performance.now();
     const tickId = randomUUID();
     const now = deps.now();
-    const rules = (await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: true, deleted: false })).filter(owned);
+    const owned = ownedIn(new Map());
+    const rules = await enabledRules(owned);
     const readsBefore = deps.metrics.providerReads;
     const readings = await deps.metrics.readMany(
       // A window of 0 (trigger on the first breach) still reads the metric over the last minute.
       rules.map((rule) => ({ envId: rule.envId, clusterId: rule.clusterId ?? undefined, metric: rule.metric, windowMinutes: Math.max(1, rule.evaluationWindowMinutes) })),
     );
-    const report: TickReport = { rules: rules.length, metricReads: deps.metrics.providerReads - readsBefore, triggered: 0, resolved: 0, errors: 0, durationMs: 0 };
+    const report: TickReport = { rules: rules.length, metricReads: deps.metrics.providerReads - readsBefore, triggered: 0, resolved: 0, errors: 0, recorded: 0, durationMs: 0 };
     ticks.inc();
     warehouseReads.inc(report.metricReads);
     const evaluations: Promise<bigint>[] = [];
     let next = 0;
-    const worker = async () => {
-      while (next < rules.length) {
+    let turnEnd = 0;
+    const worker = async (end: number) => {
+      while (next < end) {
         const index = next++;
         const rule = rules[index]!;
         const reading = readings[index]!;
@@ -188,10 +226,13 @@ export function createEvaluator(deps: EvaluatorDeps) {
           readErrors.inc();
           evaluationErrors.inc({ reason: reading.ok ? 'other' : evaluationErrorReason(reading.error) });
         }
+        const evaluation = evaluationOf(rule, now, decision, result);
+        if (!shouldRecordEvaluation({ ruleId: rule.id, last: rule.lastRecorded ?? null, watch: watchOf(rule), evaluation })) continue;
+        report.recorded++;
         // Handled where it starts: a failed write must not become an unhandled rejection while
         // other workers are still busy; it is logged and counted, and the next tick evaluates again.
         evaluations.push(
-          recordEvaluation(rule, now, decision, result, tickId).then(
+          recordEvaluation(rule, evaluation, tickId).then(
             ({ position }) => position,
             (error) => {
               report.errors++;
@@ -202,20 +243,24 @@ export function createEvaluator(deps: EvaluatorDeps) {
         );
       }
     };
-    await Promise.all(Array.from({ length: Math.min(ACTION_CONCURRENCY, rules.length) }, worker));
+    while (turnEnd < rules.length) {
+      turnEnd = Math.min(rules.length, turnEnd + RULES_PER_TURN);
+      await Promise.all(Array.from({ length: Math.min(ACTION_CONCURRENCY, turnEnd - next) }, () => worker(turnEnd)));
+      if (turnEnd < rules.length) await yieldToEventLoop();
+    }
     const positions = await Promise.all(evaluations);
     // The next tick decides on the pending clock these evaluations move: let the read model catch up.
     const last = positions.reduce((max, position) => (position > max ? position : max), -1n);
     if (last >= 0n && !(await deps.waitForProjections(last))) deps.logger.warn({ position: String(last) }, 'evaluations not yet projected when the tick ended');
-    await resolveOrphans(tickId);
+    await resolveOrphans(tickId, owned);
     rulesEvaluated.inc(rules.length);
     report.durationMs = performance.now() - started;
     tickDuration.observe(report.durationMs / 1000);
     return report;
   }
 
-  function recordEvaluation(rule: AlertRuleDoc, now: Date, decision: EvaluationDecision, result: ActResult, tickId: string) {
-    const data: RuleEvaluatedData = {
+  function evaluationOf(rule: AlertRuleDoc, now: Date, decision: EvaluationDecision, result: ActResult): RuleEvaluatedData {
+    return {
       ruleId: rule.id,
       at: now.toISOString(),
       value: 'value' in decision ? decision.value : null,
@@ -224,8 +269,11 @@ export function createEvaluator(deps: EvaluatorDeps) {
       incidentId: result.incidentId,
       error: decision.outcome === 'error' ? decision.error : (result.error ?? null),
     };
+  }
+
+  function recordEvaluation(rule: AlertRuleDoc, data: RuleEvaluatedData, tickId: string) {
     return deps.eventStore.append(ruleEvaluationStream(rule.id), [
-      { type: 'RuleEvaluated', data, metadata: { tenantId: rule.tenantId, actor: EVALUATOR_ACTOR, correlationId: tickId, causationId: tickId, occurredAt: now.toISOString() } },
+      { type: 'RuleEvaluated', data, metadata: { tenantId: rule.tenantId, actor: EVALUATOR_ACTOR, correlationId: tickId, causationId: tickId, occurredAt: data.at } },
     ]);
   }
 
