@@ -7,7 +7,7 @@
  * Reports, per tick: duration, warehouse reads against the distinct combinations, events appended
  * and the log's growth (bytes), and the event loop's delay p99 while a concurrent load of API-like
  * read-model reads runs (bench/support/api-read-load.ts). Then the same rules split three ways by
- * their share key (ruleShareKey + ownerOf, as the cluster splits them): each member's tick, one
+ * their share bucket (src/events/rule-shares.ts + ownerOf, as the cluster splits them): each member's tick, one
  * after the other on this one process. Writes bench/results/evaluator.json.
  *
  * Targets (issue 28): tick < 2 s on one instance, < 1 s per member over three, event-loop delay

@@ -1,3 +1,4 @@
+import { ruleShareBucket } from '../src/events/rule-shares.js';
 import type { Projection } from '../src/projection/projection.js';
 import type { AlertRuleData } from '../src/events/alert-rule.js';
 import {
@@ -44,13 +45,16 @@ const WATCHED_FIELDS = ['metric', 'condition', 'threshold', 'clusterId', 'isEnab
 
 export const alertRulesProjection: Projection = {
   name: 'alertRules',
-  version: 2,
+  // 3: shareBucket (src/events/rule-shares.ts), by which cluster members read only their own rules.
+  version: 3,
   handles: ['AlertRuleCreated', 'AlertRuleUpdated', 'AlertRuleDeleted', 'IncidentTriggered', 'IncidentResolved', 'RuleEvaluated'],
   collections: {
     [ALERT_RULES]: [
       { name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] },
       // The evaluator reads the enabled rules in pages ordered by id (src/process/evaluator.ts).
       { name: 'enabled_id', fields: ['isEnabled', 'deleted', 'id'] },
+      // A cluster member reads its buckets' rules (src/events/rule-shares.ts).
+      { name: 'enabled_bucket_id', fields: ['isEnabled', 'deleted', 'shareBucket', 'id'] },
     ],
   },
   async apply(event, writer) {
@@ -59,7 +63,7 @@ export const alertRulesProjection: Projection = {
       case 'AlertRuleCreated': {
         const { ruleId, ...rule } = event.data as unknown as AlertRuleData;
         await writer.upsert(ALERT_RULES, {
-          ...rule, ...initialRuleWatch(), id: ruleId, tenantId: event.metadata.tenantId, deleted: false, createdAt: at, updatedAt: at,
+          ...rule, ...initialRuleWatch(), id: ruleId, tenantId: event.metadata.tenantId, deleted: false, createdAt: at, updatedAt: at, shareBucket: ruleShareBucket(rule),
           revision: Number(event.revision), incidentCount: 0, activeIncidentId: null, lastRecorded: null,
         });
         break;
@@ -69,7 +73,7 @@ export const alertRulesProjection: Projection = {
         const current = await writer.get<AlertRuleDoc>(ALERT_RULES, ruleId);
         const restart = current !== null && WATCHED_FIELDS.some((field) => current[field] !== rule[field]);
         await writer.patch(ALERT_RULES, ruleId, {
-          ...rule, ...(restart ? { ...watchAfterRuleChange(watchOf(current)), lastRecorded: null } : {}), updatedAt: at, revision: Number(event.revision),
+          ...rule, ...(restart ? { ...watchAfterRuleChange(watchOf(current)), lastRecorded: null } : {}), updatedAt: at, revision: Number(event.revision), shareBucket: ruleShareBucket(rule),
         });
         break;
       }

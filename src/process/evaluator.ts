@@ -19,7 +19,7 @@ import { handleCommand, type CommandDeps } from '../commanding/command-handler.j
 import type { EventStore } from '../eventstore/port.js';
 import { ruleEvaluationStream, type RuleEvaluatedData } from '../events/rule-evaluation.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
-import type { ReadModelReader } from '../readstore/port.js';
+import type { Filter, ReadModelReader } from '../readstore/port.js';
 import { decideEvaluation, type EvaluationDecision } from './evaluation-decision.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationErrorReason, EVALUATION_ERROR_REASONS } from './evaluation-error-reason.js';
@@ -41,20 +41,15 @@ export interface EvaluatorDeps extends CommandDeps {
   logger: Logger;
   instruments: EvaluatorInstruments;
   /**
-   * Whether this instance evaluates the rules of a share key (ruleShareKey) this tick. Default:
-   * every rule (one instance). In a cluster each member owns some keys (src/cluster/membership.ts).
+   * Whether this instance evaluates the rules of a share bucket (ruleBucketKey, see
+   * src/events/rule-shares.ts) this tick. Default: every rule (one instance). In a cluster each
+   * member owns some buckets (src/cluster/membership.ts).
    */
-  owns?: (shareKey: string) => boolean;
+  owns?: (bucketKey: string) => boolean;
 }
 
-/**
- * What the cluster splits rules by: the warehouse read a rule needs. Rules that share one
- * (environment, cluster, metric, window) land on the same member, so the whole cluster makes one
- * warehouse read per combination and tick (a Data API statement is billed), not one per member.
- */
-export function ruleShareKey(rule: Pick<AlertRuleDoc, 'envId' | 'clusterId' | 'metric' | 'evaluationWindowMinutes'>): string {
-  return JSON.stringify([rule.envId, rule.clusterId ?? null, rule.metric, Math.max(1, rule.evaluationWindowMinutes)]);
-}
+export { ruleShareKey } from '../events/rule-shares.js';
+import { RULE_SHARE_BUCKETS, ruleBucketKey } from '../events/rule-shares.js';
 
 /** Prometheus instruments of the evaluator; created once per registry, shared by evaluators. */
 export function createEvaluatorInstruments(registry: Registry) {
@@ -107,14 +102,15 @@ interface ActResult {
 
 export function createEvaluator(deps: EvaluatorDeps) {
   const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors, ticks, warehouseReads } = deps.instruments;
-  /** Ownership per share key, asked once per key and tick (a key is shared by many rules, and asking hashes). */
-  const ownedIn = (cache: Map<string, boolean>) => (rule: AlertRuleDoc) => {
-    if (!deps.owns) return true;
-    const key = ruleShareKey(rule);
-    let owns = cache.get(key);
-    if (owns === undefined) cache.set(key, (owns = deps.owns(key)));
-    return owns;
+  /**
+   * The share buckets this instance owns now (asked once per tick), as a read-model filter: null
+   * when it owns every rule (one instance, no filter).
+   */
+  const ownedBuckets = (): number[] | null => {
+    if (!deps.owns) return null;
+    return Array.from({ length: RULE_SHARE_BUCKETS }, (_, bucket) => bucket).filter((bucket) => deps.owns!(ruleBucketKey(bucket)));
   };
+  const inBuckets = (buckets: number[] | null): Filter => (buckets === null ? {} : { shareBucket: { $in: buckets } });
 
   const command = (rule: AlertRuleDoc, incidentId: string, cmd: IncidentCommand, tickId: string) =>
     handleCommand(deps, incidentDecider, {
@@ -153,10 +149,10 @@ export function createEvaluator(deps: EvaluatorDeps) {
    * Incidents left active by a deleted or disabled rule: a crash between the rule's change and the
    * resolve, or a trigger decided on the rule as it was when this tick started.
    */
-  async function resolveOrphans(tickId: string, owned: (rule: AlertRuleDoc) => boolean) {
+  async function resolveOrphans(tickId: string, buckets: number[] | null) {
     // A deleted rule is also disabled (see the projection), so one query finds both.
-    const orphans = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: false, activeIncidentId: { $ne: null } });
-    for (const rule of orphans.filter(owned)) {
+    const orphans = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: false, activeIncidentId: { $ne: null }, ...inBuckets(buckets) });
+    for (const rule of orphans) {
       const reason = rule.deleted ? 'rule_deleted' : 'rule_disabled';
       const outcome = await command(rule, rule.activeIncidentId!, { kind: 'ResolveIncident', incidentId: rule.activeIncidentId!, reason }, tickId);
       countResolution(deps.instruments, outcome);
@@ -168,12 +164,13 @@ export function createEvaluator(deps: EvaluatorDeps) {
    * and order): one read of 100,000 rule documents held the event loop for 1–2 s on a 2-core
    * machine; a page of RULES_PER_PAGE holds it for some 10–20 ms, and other work runs in between.
    */
-  async function enabledRules(owned: (rule: AlertRuleDoc) => boolean): Promise<AlertRuleDoc[]> {
+  async function enabledRules(buckets: number[] | null): Promise<AlertRuleDoc[]> {
     const rules: AlertRuleDoc[] = [];
     let after: { values: never[]; id: string } | undefined;
+    if (buckets?.length === 0) return rules;
     for (;;) {
-      const page = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: true, deleted: false }, { sort: [['id', 'asc']], limit: RULES_PER_PAGE, after });
-      for (const rule of page) if (owned(rule)) rules.push(rule);
+      const page = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: true, deleted: false, ...inBuckets(buckets) }, { sort: [['id', 'asc']], limit: RULES_PER_PAGE, after });
+      rules.push(...page);
       if (page.length < RULES_PER_PAGE) return rules;
       after = { values: [], id: page.at(-1)!.id };
       await yieldToEventLoop();
@@ -184,8 +181,8 @@ export function createEvaluator(deps: EvaluatorDeps) {
     const started = performance.now();
     const tickId = randomUUID();
     const now = deps.now();
-    const owned = ownedIn(new Map());
-    const rules = await enabledRules(owned);
+    const buckets = ownedBuckets();
+    const rules = await enabledRules(buckets);
     const readsBefore = deps.metrics.providerReads;
     const readings = await deps.metrics.readMany(
       // A window of 0 (trigger on the first breach) still reads the metric over the last minute.
@@ -252,7 +249,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     // The next tick decides on the pending clock these evaluations move: let the read model catch up.
     const last = positions.reduce((max, position) => (position > max ? position : max), -1n);
     if (last >= 0n && !(await deps.waitForProjections(last))) deps.logger.warn({ position: String(last) }, 'evaluations not yet projected when the tick ended');
-    await resolveOrphans(tickId, owned);
+    await resolveOrphans(tickId, buckets);
     rulesEvaluated.inc(rules.length);
     report.durationMs = performance.now() - started;
     tickDuration.observe(report.durationMs / 1000);
