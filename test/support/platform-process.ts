@@ -18,23 +18,35 @@ export interface PlatformProcess {
   exited: Promise<number | null>;
 }
 
+/** Preloaded by `exitWithParent`: the child stops (SIGTERM) when its stdin pipe closes. */
+const EXIT_WITH_PARENT = new URL('./exit-with-parent.mjs', import.meta.url).href;
+
 /**
  * `nodeArguments` default to the TypeScript entry under tsx; `['src/start.mjs']` is what `npm start` runs.
  * `fileSizeLimitKiB` caps every file the process writes (`ulimit -f`): a disk that fills up there.
+ * `exitWithParent`: the child is killed when this process exits, and stops by itself when this
+ * process dies without running exit handlers (kill -9): long multi-process tests leave nothing behind.
  */
 export async function startPlatformProcess(
   env: Record<string, string>,
   timeoutMs = 30_000,
   nodeArguments = ['--import', 'tsx', 'src/main.ts'],
   fileSizeLimitKiB?: number,
+  { exitWithParent = false }: { exitWithParent?: boolean } = {},
 ): Promise<PlatformProcess> {
+  const nodeArgs = exitWithParent ? ['--import', EXIT_WITH_PARENT, ...nodeArguments] : nodeArguments;
   const [command, args] = fileSizeLimitKiB === undefined
-    ? [process.execPath, nodeArguments]
-    : ['bash', ['-c', `ulimit -f ${fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...nodeArguments]];
+    ? [process.execPath, nodeArgs]
+    : ['bash', ['-c', `ulimit -f ${fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...nodeArgs]];
   const child = spawn(command, args, {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [exitWithParent ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
+  if (exitWithParent) {
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
+  }
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

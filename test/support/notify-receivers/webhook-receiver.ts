@@ -8,7 +8,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { startHttpReceiver, type HttpReceiver, type RecordedRequest, type Reply } from './http-receiver.js';
 
 export interface WebhookReceiver extends HttpReceiver {
-  accepted: Array<{ request: RecordedRequest; payload: Record<string, unknown> }>;
+  /** `receivedAt`: this process's clock (Date.now()) when the request was accepted. */
+  accepted: Array<{ request: RecordedRequest; payload: Record<string, unknown>; receivedAt: number }>;
   /** Why requests were refused, in order: 'missing', 'stale', 'bad_signature', 'replayed'. */
   refusals: string[];
   /** Answer the next requests with these replies instead (after checking nothing). */
@@ -46,7 +47,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return refuse('bad_signature', 401);
     if (seen.has(header)) return refuse('replayed', 409);
     seen.add(header);
-    accepted.push({ request, payload: JSON.parse(request.body) as Record<string, unknown> });
+    accepted.push({ request, payload: JSON.parse(request.body) as Record<string, unknown>, receivedAt: Date.now() });
     return options.accept ?? { status: 204 };
   });
   return Object.assign(receiver, { accepted, refusals, failNext: (...replies: Reply[]) => void scripted.push(...replies) });
