@@ -31,8 +31,8 @@ const ACTION_CONCURRENCY = 16;
  * are rare); without a turn now and then a tick over 100,000 rules would hold the event loop, and
  * every HTTP request waiting on it, for its whole length.
  */
-const RULES_PER_TURN = 500;
-const RULES_PER_PAGE = 1000;
+const RULES_PER_TURN = 200;
+const RULES_PER_PAGE = 500;
 
 export interface EvaluatorDeps extends CommandDeps {
   eventStore: EventStore;
@@ -162,7 +162,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
   /**
    * The enabled rules this instance owns, read in pages by id (the `enabled` index serves filter
    * and order): one read of 100,000 rule documents held the event loop for 1–2 s on a 2-core
-   * machine; a page of RULES_PER_PAGE holds it for some 10–20 ms, and other work runs in between.
+   * machine; a page of RULES_PER_PAGE holds it for some 5–10 ms, and other work runs in between.
    */
   async function enabledRules(buckets: number[] | null): Promise<AlertRuleDoc[]> {
     const rules: AlertRuleDoc[] = [];
