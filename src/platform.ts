@@ -170,9 +170,10 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const publicRoutes = [
     operationalRoutes({
       registry: metrics.registry,
-      beforeMetrics: () => {
+      beforeMetrics: async () => {
         for (const status of runner.status()) metrics.projectionLag.set({ projection: status.name }, status.lag);
         cluster.reportOwned('sync_jobs', sync.ownedJobs());
+        cluster.reportOwned('incidents', await escalation.ownedActiveIncidents().catch(() => 0));
       },
       checks: {
         event_store: async () => {
@@ -219,7 +220,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const escalation = composeEscalation({
     config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
     waitForProjections: (position) => runner.waitFor(position, 60_000),
-    membership, onOwnedIncidents: (count) => cluster.reportOwned('incidents', count),
+    membership,
   });
   const iam = composeIam({ ...commandDeps, config, reader: readStore, stamps: iamStamps, logger });
 

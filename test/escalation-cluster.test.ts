@@ -25,7 +25,6 @@ function cluster() {
   let members = ['a', 'b'];
   const listeners: (() => void)[] = [];
   const incidents: string[] = [];
-  const owned = new Map<string, number[]>([['a', []], ['b', []]]);
   const member = (self: string) => {
     const registry = new Registry();
     const instruments = createEscalationInstruments(registry);
@@ -36,7 +35,6 @@ function cluster() {
         return () => listeners.splice(listeners.indexOf(listener), 1);
       },
       activeIncidents: async () => incidents,
-      onOwnedCount: (count) => owned.get(self)!.push(count),
       instruments,
     });
     return { manager, registry };
@@ -45,7 +43,7 @@ function cluster() {
   const a = member('a');
   const b = member('b');
   return {
-    h, a, b, incidents, owned,
+    h, a, b, incidents,
     setMembers(next: string[]) {
       members = next;
       for (const listener of [...listeners]) listener();
@@ -90,20 +88,6 @@ test('each member fires the stages of the incidents it owns; a dead member\'s in
   const over = lateness.find((v) => v.metricName === 'escalation_stage_lateness_seconds_bucket' && v.labels.le === 60)!.value;
   const total = lateness.find((v) => v.metricName === 'escalation_stage_lateness_seconds_count')!.value;
   t.is(total - over, ownedByB.length, 'the taken-over stages are the late ones (more than a minute)');
-  await h.close();
-});
-
-test('each member reports how many active incidents it owns, at start and after every change of members', async (t) => {
-  const { h, a, b, incidents, owned, setMembers } = cluster();
-  await h.managers[0]!.stop();
-  for (let i = 0; i < 10; i++) incidents.push(randomUUID());
-  const share = incidents.filter((id) => ownerOf(id, ['a', 'b']) === 'a').length;
-  await a.manager.start();
-  await b.manager.start();
-  setMembers(['a']);
-  await h.advanceTo(minutes(1));
-  t.deepEqual(owned.get('a'), [share, 10]);
-  t.deepEqual(owned.get('b'), [10 - share, 0]);
   await h.close();
 });
 

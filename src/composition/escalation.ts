@@ -38,11 +38,14 @@ export interface EscalationOptions {
   waitForProjections: (position: bigint) => Promise<boolean>;
   /** The cluster's members: which incidents this instance drives. */
   membership: Membership;
-  /** Told how many active incidents this instance owns. */
-  onOwnedIncidents?: (count: number) => void;
 }
 
-export function composeEscalation(options: EscalationOptions): PlatformArea & { notify: NotifyPort; manager: ReturnType<typeof createEscalationManager> } {
+export function composeEscalation(options: EscalationOptions): PlatformArea & {
+  notify: NotifyPort;
+  manager: ReturnType<typeof createEscalationManager>;
+  /** How many triggered incidents this instance drives now (for the cluster's metrics, on scrape). */
+  ownedActiveIncidents(): Promise<number>;
+} {
   const { config, reader } = options;
   const settings = {
     allowPrivateNetworks: config.outboundAllowPrivateNetworks,
@@ -64,7 +67,6 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & { 
     findPolicy: (tenantId, policyId) => escalationPlanOf(reader, tenantId, policyId),
     owns: (incidentId) => options.membership.owns(incidentId),
     onMembersChange: (listener) => options.membership.onChange(listener),
-    onOwnedCount: options.onOwnedIncidents,
     // Every incident still escalating (or not yet started), every one with a delivery retry
     // waiting, and every one with an all-clear or a pager acknowledgement not yet sent (resolved
     // while no instance ran, or its owner died); the reconcile decides what is due. The incidents
@@ -82,6 +84,8 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & { 
   return {
     notify,
     manager,
+    ownedActiveIncidents: async () =>
+      (await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' })).filter((doc) => options.membership.owns(doc.id)).length,
     projections: [],
     routes: [{ alias: false, routes: () => escalationQueryRoutes({ reader }) }],
     processes: [{

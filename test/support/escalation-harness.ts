@@ -66,7 +66,7 @@ export function createHarness(options: { stages: StageSnapshot[]; repeatInterval
   };
   const registry = new Registry();
   /** `cluster`: a member's ownership of incidents and what it lists (tests of several members). */
-  type ClusterPart = Partial<Pick<EscalationManagerDeps, 'owns' | 'onMembersChange' | 'activeIncidents' | 'onOwnedCount'>> & { instruments?: ReturnType<typeof createEscalationInstruments> };
+  type ClusterPart = Partial<Pick<EscalationManagerDeps, 'owns' | 'onMembersChange' | 'activeIncidents'>> & { instruments?: ReturnType<typeof createEscalationInstruments> };
   const newManager = (cluster: ClusterPart = {}): EscalationManager => createEscalationManager({
     eventStore, notify, directory, now: clock.now, logger: pino({ level: 'silent' }), registry, scheduler: clock.scheduler,
     instruments: createEscalationInstruments(new Registry()),

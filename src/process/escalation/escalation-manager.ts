@@ -38,8 +38,6 @@ export interface EscalationManagerDeps extends Omit<ReconcilerDeps, 'onStageFire
   owns?: (incidentId: string) => boolean;
   /** Subscribes to changes of the cluster's members (answers an unsubscribe). */
   onMembersChange?: (listener: () => void) => () => void;
-  /** Told how many active incidents this instance owns, whenever it lists them. */
-  onOwnedCount?: (count: number) => void;
 }
 
 export function createEscalationInstruments(registry: Registry) {
@@ -143,7 +141,6 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
   async function wakeActive() {
     const active = await deps.activeIncidents();
     const owned = deps.owns ? active.filter((id) => deps.owns!(id)) : active;
-    deps.onOwnedCount?.(owned.length);
     for (const incidentId of owned) wake(incidentId);
   }
 
