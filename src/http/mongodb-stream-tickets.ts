@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import type { Principal } from '../auth/principal.js';
-import { translateMongoError } from '../readstore/mongodb-errors.js';
+import { sharedCollection } from '../readstore/mongodb-shared-collection.js';
 import {
   holderOf, limitsWithDefaults, perPrincipalRefusal, perTenantRefusal, refusal, ticketHash,
   type StreamTicketLimits, type StreamTicketStore,
@@ -33,30 +33,16 @@ interface TicketDocument {
 
 export function createMongoStreamTicketStore(db: Db, options: StreamTicketLimits): StreamTicketStore {
   const { now, ttlMs, perPrincipal, perTenant } = limitsWithDefaults(options);
-  const tickets = db.collection<TicketDocument>(STREAM_TICKETS_COLLECTION);
-  let indexed: Promise<unknown> | undefined;
-  // Created on first use (and again after a failure): a server that is down at start-up is no reason not to start.
-  const ensureIndexes = () => (indexed ??= tickets.createIndexes([
+  const { collection: tickets, use } = sharedCollection<TicketDocument>(db, STREAM_TICKETS_COLLECTION, [
     { key: { expiresAt: 1 }, name: 'expiry_ttl', expireAfterSeconds: 0 },
     { key: { tenantId: 1, holder: 1, expiresAt: 1 }, name: 'holder_live' },
     { key: { tenantId: 1, expiresAt: 1 }, name: 'tenant_live' },
-  ]).catch((error) => {
-    indexed = undefined;
-    throw error;
-  }));
-  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw translateMongoError(error, STREAM_TICKETS_COLLECTION);
-    }
-  };
+  ]);
   const oldestExpiry = async (filter: object, fallback: number) =>
     (await tickets.find(filter, { sort: { expiresAt: 1 }, limit: 1, projection: { expiresAt: 1 } }).next())?.expiresAt.getTime() ?? fallback;
 
   return {
-    issue: (principal, path) => guarded(async () => {
-      await ensureIndexes();
+    issue: (principal, path) => use(async () => {
       const at = now().getTime();
       const ticket = randomBytes(32).toString('base64url');
       const holder = holderOf(principal);
@@ -70,7 +56,7 @@ export function createMongoStreamTicketStore(db: Db, options: StreamTicketLimits
       const [scope, detail] = own > perPrincipal ? [holderLive, perPrincipalRefusal(perPrincipal)] : [tenantLive, perTenantRefusal(perTenant)];
       return refusal(detail, await oldestExpiry({ ...scope, _id: { $ne: doc._id } }, at + ttlMs), at);
     }),
-    redeem: (ticket, path) => guarded(async () => {
+    redeem: (ticket, path) => use(async () => {
       const found = await tickets.findOneAndDelete({ _id: ticketHash(ticket), expiresAt: { $gt: now() } });
       // A ticket shown for another path is spent all the same, as a token sent to the wrong place would be.
       if (!found || found.path !== path) return null;

@@ -4,6 +4,7 @@
  * and the same SECRETS_KEY; tokens come from one external identity provider (jwks-server.ts) with
  * one audience, so any instance accepts any token, as behind a load balancer.
  */
+import { fetchAnswer } from './http-answer.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,17 +104,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         headers['content-type'] ??= 'application/json';
         body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
       }
-      const response = await fetch(`${instances[index]!.url}${path}`, { method, headers, body, signal: AbortSignal.timeout(30_000) }).catch((error: Error & { cause?: Error }) => {
-        throw new Error(`instance ${index}: ${method} ${path}: ${error.message}: ${error.cause?.message ?? 'no cause given'}`, { cause: error });
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, headers: response.headers, body: parsed as any };
+      return fetchAnswer(`${instances[index]!.url}${path}`, { method, headers, body, signal: AbortSignal.timeout(30_000) }, `instance ${index}: ${method} ${path}`);
     },
     async metrics(index) {
       const response = await fetch(`${instances[index]!.url}/metrics`, { signal: AbortSignal.timeout(10_000) });

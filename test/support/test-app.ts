@@ -2,6 +2,7 @@
  * The real platform on a random loopback port, with tokens from a local identity provider.
  * HTTP tests talk to it with fetch, exactly as clients do.
  */
+import { fetchAnswer } from './http-answer.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,18 +76,7 @@ export async function startTestApp(options: { env?: Record<string, string>; data
         headers['content-type'] ??= 'application/json';
         body = typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
       }
-      const response = await fetch(`${platform.url}${path}`, { method, headers, body }).catch((error: Error & { cause?: Error }) => {
-        // undici says only "fetch failed"; the cause (a reset socket, a refused connection) is what helps.
-        throw new Error(`${method} ${path}: ${error.message}: ${error.cause?.message ?? 'no cause given'}`, { cause: error });
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON (e.g. /metrics): keep the text
-      }
-      return { status: response.status, headers: response.headers, body: parsed as any };
+      return fetchAnswer(`${platform.url}${path}`, { method, headers, body }, `${method} ${path}`);
     },
     async close() {
       await platform.stop();

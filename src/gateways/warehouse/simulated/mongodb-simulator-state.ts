@@ -5,7 +5,7 @@
  * the TTL monitor leaves them alone).
  */
 import type { Db } from 'mongodb';
-import { translateMongoError } from '../../../readstore/mongodb-errors.js';
+import { sharedCollection } from '../../../readstore/mongodb-shared-collection.js';
 import type { MetricPin } from './control.js';
 import type { SimulatorStateStore } from './simulator-state-store.js';
 
@@ -20,30 +20,17 @@ const pinId = (pin: Pick<MetricPin, 'envId' | 'clusterId' | 'metric'>) => JSON.s
 const pauseId = (envId: string) => JSON.stringify(['pause', envId]);
 
 export function createMongoSimulatorState(db: Db): SimulatorStateStore {
-  const state = db.collection<StateDocument>(SIMULATOR_STATE_COLLECTION);
-  let indexed: Promise<unknown> | undefined;
-  const ensureIndexes = () => (indexed ??= state.createIndexes([{ key: { expiresAt: 1 }, name: 'pin_expiry_ttl', expireAfterSeconds: 0 }]).catch((error) => {
-    indexed = undefined;
-    throw error;
-  }));
-  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw translateMongoError(error, SIMULATOR_STATE_COLLECTION);
-    }
-  };
+  const { collection: state, use } = sharedCollection<StateDocument>(db, SIMULATOR_STATE_COLLECTION, [{ key: { expiresAt: 1 }, name: 'pin_expiry_ttl', expireAfterSeconds: 0 }]);
   return {
-    savePin: (pin) => guarded(async () => {
-      await ensureIndexes();
+    savePin: (pin) => use(async () => {
       const doc = { kind: 'pin' as const, envId: pin.envId, clusterId: pin.clusterId, metric: pin.metric, value: pin.value, expiresAt: pin.expiresAt };
       await state.replaceOne({ _id: pinId(pin) }, doc, { upsert: true });
     }),
-    setPaused: (envId, paused) => guarded(async () => {
+    setPaused: (envId, paused) => use(async () => {
       if (paused) await state.replaceOne({ _id: pauseId(envId) }, { kind: 'pause', envId }, { upsert: true });
       else await state.deleteOne({ _id: pauseId(envId) });
     }),
-    load: (now) => guarded(async () => {
+    load: (now) => use(async () => {
       const docs = await state.find({ $or: [{ kind: 'pause' }, { kind: 'pin', expiresAt: { $gt: now } }] }).toArray();
       return {
         pins: docs.flatMap((doc) => (doc.kind === 'pin' ? [{ envId: doc.envId, clusterId: doc.clusterId, metric: doc.metric, value: doc.value, expiresAt: doc.expiresAt }] : [])),
