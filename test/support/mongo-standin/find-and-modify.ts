@@ -25,7 +25,7 @@ export const findAndModify: CommandHandler = (command, { storage, database }) =>
 
   const query = (command.query as Document | undefined) ?? {};
   const collection = remove ? storage.find(database, name) : storage.findOrCreate(database, name);
-  const current = collection ? runFind(collection.all(), { filter: query, sort: command.sort as Document | undefined, limit: 1 })[0] : undefined;
+  const current = collection ? runFind(collection.candidates(query), { filter: query, sort: command.sort as Document | undefined, limit: 1 })[0] : undefined;
   if (remove) {
     if (current) collection!.remove(current);
     return { lastErrorObject: { n: current ? 1 : 0 }, value: returned(current ?? null, fields), ok: 1 };

@@ -9,7 +9,7 @@ import { compileFilter, runAggregate, runFind } from './query-engine.js';
 
 export const find: CommandHandler = (command, { storage, database }) => {
   const name = String(command.find);
-  const documents = storage.find(database, name)?.all() ?? [];
+  const documents = storage.find(database, name)?.candidates(command.filter as Document | undefined) ?? [];
   const result = runFind(documents, {
     filter: command.filter as Document | undefined,
     sort: command.sort as Document | undefined,
@@ -30,7 +30,7 @@ export const aggregate: CommandHandler = (command, { storage, database }) => {
 };
 
 export const count: CommandHandler = (command, { storage, database }) => {
-  const documents = storage.find(database, String(command.count))?.all() ?? [];
+  const documents = storage.find(database, String(command.count))?.candidates(command.query as Document | undefined) ?? [];
   const matching = documents.filter(compileFilter(command.query as Document | undefined)).length;
   const skip = Number(command.skip ?? 0);
   const limit = Math.abs(Number(command.limit ?? 0));

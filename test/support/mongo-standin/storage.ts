@@ -46,6 +46,18 @@ export class StoredCollection {
     return [...this.documents.values()];
   }
 
+  /**
+   * The documents a filter can match: the one its `_id` names when it names one by value (the
+   * server's _id index), else all of them. Callers still apply the whole filter to these.
+   */
+  candidates(filter: Document | undefined): Document[] {
+    const id = filter?._id;
+    const byValue = id !== undefined && !(id !== null && typeof id === 'object' && Object.keys(id).some((key) => key.startsWith('$')));
+    if (!byValue) return this.all();
+    const doc = this.documents.get(canonicalKey(id));
+    return doc ? [doc] : [];
+  }
+
   get size(): number {
     return this.documents.size;
   }
@@ -101,6 +113,12 @@ export class StoredCollection {
   private assertUnique(candidate: Document, replacing: Document | undefined): void {
     for (const index of this.indexes) {
       if (!index.unique) continue;
+      if (index === ID_INDEX) {
+        // The _id index is the map itself: a lookup, as the server's index is (not a scan).
+        const existing = this.documents.get(canonicalKey(candidate._id));
+        if (existing !== undefined && existing !== replacing) throw this.duplicateKeyError(index, candidate);
+        continue;
+      }
       const key = this.indexKey(index, candidate);
       for (const doc of this.documents.values()) {
         if (doc !== replacing && this.indexKey(index, doc) === key) throw this.duplicateKeyError(index, candidate);

@@ -88,7 +88,7 @@ export const update: CommandHandler = (command, { storage, database }) => {
   const outcome = runStatements(command.updates as UpdateStatement[], command.ordered !== false, (statement, index) => {
     const u = statement.u;
     if (Array.isArray(u)) throw new CommandError('BadValue', 'the stand-in does not support pipeline updates');
-    const matches = runFind(collection.all(), { filter: statement.q, limit: statement.multi ? 0 : 1 });
+    const matches = runFind(collection.candidates(statement.q), { filter: statement.q, limit: statement.multi ? 0 : 1 });
     if (matches.length === 0 && statement.upsert) {
       upserted.push({ index, _id: upsertDocument(collection, { ...statement, u }) });
       n++;
@@ -114,7 +114,7 @@ export const remove: CommandHandler = (command, { storage, database }) => {
   let n = 0;
   const outcome = runStatements(command.deletes as DeleteStatement[], command.ordered !== false, (statement) => {
     if (!collection) return;
-    const matches = runFind(collection.all(), { filter: statement.q, limit: Number(statement.limit) === 1 ? 1 : 0 });
+    const matches = runFind(collection.candidates(statement.q), { filter: statement.q, limit: Number(statement.limit) === 1 ? 1 : 0 });
     for (const doc of matches) collection.remove(doc);
     n += matches.length;
   });
