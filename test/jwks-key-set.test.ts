@@ -27,3 +27,24 @@ test('concurrent lookups of unknown kids share one fetch and are told the kid is
   t.is(fetches, 1);
   t.deepEqual(answers, [{ unknown: true }, { unknown: true }, { unknown: true }]);
 });
+
+test('a key the set holds answers at once while a due refresh hangs; the refresh still runs, in the background', async (t) => {
+  let now = 0;
+  const a = publicKey();
+  const b = publicKey();
+  let release: (keys: Map<string, KeyObject>) => void = () => undefined;
+  let fetches = 0;
+  let answer: () => Promise<Map<string, KeyObject>> = async () => new Map([['a', a]]);
+  const keys = createJwksKeySet({ fetchKeys: () => (fetches++, answer()), now: () => now });
+  t.deepEqual(await keys.keyFor('a'), { key: a });
+  // Given the set is old and the provider hangs
+  answer = () => new Promise((resolve) => (release = resolve));
+  now += 11 * 60 * 1000;
+  // Then a known key answers without waiting, twice, and one refresh was started
+  t.deepEqual(await keys.keyFor('a'), { key: a });
+  t.deepEqual(await keys.keyFor('a'), { key: a });
+  t.is(fetches, 2);
+  // And when the provider answers, the new set is the one used
+  release(new Map([['b', b]]));
+  t.deepEqual(await keys.keyFor('b'), { key: b });
+});

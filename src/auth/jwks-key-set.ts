@@ -8,7 +8,9 @@
  * The answer distinguishes what is known: a key, "unknown" (a fetch that ended while this lookup
  * waited does not list it), or "not checked yet" (the refresh interval has not passed, or the
  * fetch failed: the caller answers 503 with Retry-After rather than calling a possibly valid new
- * key unknown). The clock is injectable for tests.
+ * key unknown). A key the set holds is answered at once; a set older than KEY_SET_MAX_AGE_MS is
+ * then refreshed in the background (a key the provider withdrew verifies until that refresh ends).
+ * The clock is injectable for tests.
  */
 import type { KeyObject } from 'node:crypto';
 
@@ -76,6 +78,13 @@ export function createJwksKeySet(options: JwksKeySetOptions) {
         await refresh();
         awaitedFetch = true;
       };
+      // A key the set holds answers at once, also while a refresh is in flight or due (which then
+      // runs in the background): a slow identity provider must not hold every request.
+      const held = keys?.get(kid);
+      if (held) {
+        if (!inFlight && options.now() - fetchedAt >= maxAge && mayRefresh()) void refresh();
+        return { key: held };
+      }
       if (inFlight) await fetchNow();
       else if ((!keys || options.now() - fetchedAt >= maxAge) && mayRefresh()) await fetchNow();
       const known = keys?.get(kid);
