@@ -6,12 +6,13 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAGE, platformInTempDir, zeroPage } from './support/damaged-files.js';
 import { freePort, startPlatformProcess } from './support/platform-process.js';
 import { startTestApp } from './support/test-app.js';
+import { setAsideIfDamaged } from '../src/readstore/set-aside-damaged.js';
 
 
 test('a zeroed first page of read-models.db: start-up names the file and `npm run rebuild`, which sets it aside and rebuilds from the log', async (t) => {
@@ -79,4 +80,29 @@ test('a zeroed page of read-models.db (the channels table): reads that need it a
   t.is(health.status, 503);
   t.is(body.checks.read_store!.status, 'down');
   t.regex(body.checks.read_store!.error!, /read-models\.db is damaged .*npm run rebuild/);
+});
+
+test('a damaged file is set aside exactly as found: its WAL is not checkpointed into it on the way', (t) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'ww-aside-wal-')), 'read-models.db');
+  // A writer that checkpointed some pages, wrote more to the WAL, and died without closing.
+  const writer = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    import Database from 'better-sqlite3';
+    const db = new Database(${JSON.stringify(file)});
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('CREATE TABLE t(x)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    for (let i = 0; i < 2000; i++) insert.run('x'.repeat(200));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    for (let i = 0; i < 500; i++) insert.run('y'.repeat(200));
+    process.exit(0);
+  `], { cwd: process.cwd(), encoding: 'utf8' });
+  t.is(writer.status, 0, writer.stderr);
+  zeroPage(file, Math.floor(statSync(file).size / 2 / PAGE) * PAGE);
+  const before = { main: readFileSync(file), wal: readFileSync(`${file}-wal`) };
+  t.true(before.wal.length > 0, 'the WAL holds frames not yet in the file');
+  const moved = setAsideIfDamaged(file);
+  t.truthy(moved, 'found damaged');
+  t.true(readFileSync(moved!.aside).equals(before.main), 'the damaged file is unchanged');
+  t.true(readFileSync(`${moved!.aside}-wal`).equals(before.wal), 'its WAL is kept as it was');
 });

@@ -7,10 +7,11 @@ import Database from 'better-sqlite3';
 import { existsSync, renameSync } from 'node:fs';
 import { isDamagedFileError } from '../sqlite/damaged-file.js';
 
-/** Why SQLite finds `file` damaged (its quick_check, or the error opening it), or undefined. */
+/** Why SQLite finds `file` damaged (its quick_check, or the error opening it), or undefined. Read-only: closing a
+ * read-write connection would checkpoint the WAL into the damaged file before it is set aside. */
 function damageOf(file: string): string | undefined {
   try {
-    const db = new Database(file, { fileMustExist: true });
+    const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
       const rows = db.pragma('quick_check') as { quick_check: string }[];
       return rows.length === 1 && rows[0]!.quick_check === 'ok' ? undefined : rows.map((row) => row.quick_check).slice(0, 5).join('; ');
