@@ -5,7 +5,7 @@
  *
  * Breach visible: a rule is created whose threshold is already breached (`gte 0`, window 0), so the
  * breach is visible to the platform the moment the rule's creation is answered (no simulator pin:
- * pins are per instance until simulator state is shared). Latency = that moment → the receiver
+ * a rule's creation is one clear moment, a pin's is its own round trip). Latency = that moment → the receiver
  * accepts stage 1, which includes waiting for the next tick (uniform over the evaluation interval);
  * "triggered → page" leaves the tick out. Rules are created one at a time, spread over the
  * interval, so the samples do not share a tick.
@@ -13,7 +13,7 @@
  * Takeover: stage 2 (one minute after stage 1) of every incident falls due shortly after one
  * instance is killed with -9; the takeover time is the kill → the last stage 2 received (every
  * stage the dead instance owned was fired by a survivor), and membership's own view (survivors'
- * `cluster_members` reaching 2) when it is exported.
+ * `cluster_members` reaching 2).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
