@@ -1,0 +1,106 @@
+/**
+ * The dashboard in a real browser for tests: Debian's Chromium driven by playwright-core against the
+ * real platform (built-in identity provider, simulated warehouse) on a random port. Each test file
+ * starts one with `startDashboard()`; `suite` skips (saying why) where Chromium is missing.
+ * Screenshots go to test/artifacts/ (ignored by git) at 1280 and 390 px wide.
+ */
+import test from 'ava';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/config.js';
+import { startPlatform, type RunningPlatform } from '../../src/platform.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
+/** Any audience works: the page reads it from /dashboard/config.json. */
+export const BASE_URL = 'http://localhost:4324';
+export const DEADLINE_MS = 15_000;
+
+export const hasChromium = existsSync(CHROMIUM);
+export const suite = hasChromium ? test.serial : test.serial.skip;
+export const skipped = hasChromium ? '' : ` (skipped: no Chromium at ${CHROMIUM}; apt-get install chromium)`;
+
+export interface Dashboard {
+  platform: RunningPlatform;
+  browser: Browser;
+  /** A fresh page (1280×800 unless asked), its default timeout the deadline. */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** The development client's token (owner of the development tenant). */
+  token: string;
+  /** Calls the API with the token; throws on a non-2xx answer; answers `data` (or the bare body). */
+  api(method: string, path: string, body?: unknown, bearer?: string): Promise<any>;
+  /** Signs in through the page with the development client (pasting the line `npm start` prints). */
+  signIn(page: Page): Promise<void>;
+  /** Screenshots of the page at 1280 and 390 px wide: `<name>-1280.png`, `<name>-390.png`. */
+  shots(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-'));
+  const platform = await startPlatform(loadConfig({
+    PORT: '0', HOST: '127.0.0.1', BASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent',
+    ALERT_EVALUATION_INTERVAL_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1', SYNC_STREAM_PERIOD_SECONDS: '1', SYNC_SCHEDULER: 'off',
+    ...env,
+  }));
+  const client = platform.devClient!;
+  const issued = await fetch(`${platform.url}/oauth/token`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: BASE_URL }),
+  });
+  const token = ((await issued.json()) as { access_token: string }).access_token;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  return {
+    platform, browser, token,
+    async newPage(viewport = { width: 1280, height: 800 }) {
+      const page = await browser.newPage({ viewport });
+      page.setDefaultTimeout(DEADLINE_MS);
+      return page;
+    },
+    async api(method, path, body, bearer = token) {
+      const response = await fetch(`${platform.url}${path}`, {
+        method, headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const parsed = (await response.json()) as { data?: unknown };
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(parsed)}`);
+      return parsed.data ?? parsed;
+    },
+    async signIn(page) {
+      await page.goto(`${platform.url}/`);
+      await page.getByLabel('Client id').fill(`client_id=${client.client_id}  client_secret=${client.client_secret}`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByTestId('principal').waitFor();
+    },
+    async shots(page, name) {
+      const viewport = page.viewportSize();
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+        await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+      }
+      if (viewport) await page.setViewportSize(viewport);
+    },
+    async close() {
+      await browser.close();
+      await platform.stop();
+    },
+  };
+}
+
+/** axe-core's serious and critical violations on the page as it is now (rule id: how many nodes). */
+export async function seriousAccessibilityViolations(page: Page): Promise<Record<string, number>> {
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays as it is.
+  await page.evaluate(source);
+  const results = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+  const found: Record<string, number> = {};
+  for (const violation of results.violations as { id: string; impact: string; nodes: unknown[] }[]) {
+    if (violation.impact === 'serious' || violation.impact === 'critical') found[violation.id] = violation.nodes.length;
+  }
+  return found;
+}
