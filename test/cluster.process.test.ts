@@ -259,7 +259,7 @@ if (choice.mode === 'skip') {
   });
 
   test.serial('the survivors evaluate every rule once per tick and read each combination once', async (t) => {
-    t.timeout(90_000);
+    t.timeout(150_000);
     const survivors = INSTANCES.filter((i) => i !== need('victim'));
     const window = await perTick(need('cluster'), survivors, 2);
     t.log(`per tick after the kill: ${JSON.stringify(window.rows)}`);

@@ -35,7 +35,7 @@ export interface AlertingDeps {
   registry: Registry;
   /** The cluster's members: which rules this instance evaluates (by ruleShareKey). */
   membership: Membership;
-  /** Told after every tick how many rules this instance evaluated. */
+  /** Told at every tick how many rules this instance evaluates. */
   onOwnedRules?: (count: number) => void;
 }
 
@@ -46,7 +46,10 @@ export function composeAlerting(deps: AlertingDeps) {
   const newEvaluator = () => createEvaluator({
     ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key) => deps.membership.owns(key),
   });
-  const evaluator = newEvaluator();
+  const evaluator = createEvaluator({
+    ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key) => deps.membership.owns(key),
+    onOwnedRules: deps.onOwnedRules,
+  });
 
   const resolveActiveIncident = async (envelope: CommandEnvelope, ruleId: string, reason: 'rule_deleted' | 'rule_disabled') => {
     const rule = await readStore.get<AlertRuleDoc>(ALERT_RULES, ruleId);
@@ -81,14 +84,7 @@ export function composeAlerting(deps: AlertingDeps) {
   let schedule: ReturnType<typeof scheduleEvaluator> | undefined;
   const evaluatorSchedule = {
     start() {
-      const reporting = {
-        async tick() {
-          const report = await evaluator.tick();
-          deps.onOwnedRules?.(report.rules);
-          return report;
-        },
-      };
-      schedule = scheduleEvaluator(reporting, { intervalSeconds: config.alertEvaluationIntervalSeconds, logger: deps.logger });
+      schedule = scheduleEvaluator(evaluator, { intervalSeconds: config.alertEvaluationIntervalSeconds, logger: deps.logger });
     },
     async stop() {
       await schedule?.stop();

@@ -46,6 +46,8 @@ export interface EvaluatorDeps extends CommandDeps {
    * member owns some buckets (src/cluster/membership.ts).
    */
   owns?: (bucketKey: string) => boolean;
+  /** Told at the start of every tick, once its rules are read, how many rules this instance owns. */
+  onOwnedRules?: (count: number) => void;
 }
 
 export { ruleShareKey } from '../events/rule-shares.js';
@@ -183,6 +185,8 @@ export function createEvaluator(deps: EvaluatorDeps) {
     const now = deps.now();
     const buckets = ownedBuckets();
     const rules = await enabledRules(buckets);
+    // Reported when the tick takes them on, not when it ends: a takeover shows at the first tick after it.
+    deps.onOwnedRules?.(rules.length);
     const readsBefore = deps.metrics.providerReads;
     const readings = await deps.metrics.readMany(
       // A window of 0 (trigger on the first breach) still reads the metric over the last minute.
