@@ -68,6 +68,8 @@ const refused: [string, (c: ClientRegistration) => { body: string; headers: Reco
   ['an unknown client', (c) => json({ ...valid(c), client_id: 'nobody' }), 401, 'invalid_client'],
   ['a wrong secret in HTTP Basic', (c) => ({ body: form({ grant_type: 'client_credentials', audience: BASE }), headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(c.client_id, 'wrong') } }), 401, 'invalid_client'],
   ['no client credentials at all', () => json({ grant_type: 'client_credentials', audience: BASE }), 401, 'invalid_client'],
+  ['malformed HTTP Basic credentials', () => ({ body: form({ grant_type: 'client_credentials', audience: BASE }), headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` } }), 401, 'invalid_client'],
+  ['a wrong secret in a form body', (c) => ({ body: form({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: 'wrong', audience: BASE }), headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 401, 'invalid_client'],
   ['another grant type', (c) => json({ ...valid(c), grant_type: 'password' }), 400, 'unsupported_grant_type'],
   ['an unknown grant type in a form body', (c) => ({ body: form({ ...valid(c), grant_type: 'urn:example:magic' }), headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, 'unsupported_grant_type'],
   ['a missing grant type', (c) => json({ ...valid(c), grant_type: undefined }), 400, 'invalid_request'],
@@ -86,7 +88,11 @@ for (const [title, request, status, error] of refused) {
     const answer = (await response.json()) as Record<string, unknown>;
     t.is(answer.error, error);
     t.is(typeof answer.error_description, 'string');
-    if (status === 401) t.regex(response.headers.get('www-authenticate') ?? '', /^Basic /);
+    // RFC 6749 5.2: the challenge of the scheme the client used, and only then: a client that sent
+    // its credentials in the body (the dashboard's JSON fetch) gets none, or a browser would raise its
+    // own login dialog over the page.
+    if (status === 401 && headers.authorization) t.regex(response.headers.get('www-authenticate') ?? '', /^Basic /);
+    else t.is(response.headers.get('www-authenticate'), null);
   });
 }
 

@@ -7,7 +7,10 @@
  * application/x-www-form-urlencoded (4.4.2); the client authenticates with HTTP Basic or with
  * client_id/client_secret in the body (2.3.1), never both; errors are application/json
  * `{ error, error_description }` (5.2): invalid_request and unsupported_grant_type 400,
- * invalid_client 401 (with a Basic challenge).
+ * invalid_client 401. The 401 carries a `WWW-Authenticate: Basic` challenge only when the client
+ * tried HTTP Basic (5.2 asks for the challenge of the scheme the client used): a client that sent
+ * its credentials in the body gets none, so a browser (the dashboard's sign-in, a JSON fetch) does
+ * not raise its own login dialog over the page's error.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -40,12 +43,15 @@ export const tokenRequestSchema = z.object({
 
 type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type';
 
-/** An RFC 6749 5.2 error response. */
+/** Whether the request tried HTTP Basic client authentication (well-formed or not). */
+const triedBasic = (ctx: Context) => /^Basic\b/i.test(ctx.get('Authorization'));
+
+/** An RFC 6749 5.2 error response; invalid_client challenges with Basic only a client that used it. */
 function oauthError(ctx: Context, status: 400 | 401, error: OAuthError, description: string) {
   ctx.status = status;
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Pragma', 'no-cache');
-  if (error === 'invalid_client') ctx.set('WWW-Authenticate', `Basic realm="oauth", charset="UTF-8"`);
+  if (error === 'invalid_client' && triedBasic(ctx)) ctx.set('WWW-Authenticate', `Basic realm="oauth", charset="UTF-8"`);
   ctx.body = { error, error_description: description };
   ctx.type = 'application/json';
 }

@@ -76,7 +76,7 @@ export const platformOperations: OperationDoc[] = [
     },
     otherResponses: {
       400: { description: '`invalid_request` or `unsupported_grant_type`', contentType: 'application/json', schema: oauthError },
-      401: { description: '`invalid_client` (with a `WWW-Authenticate: Basic` challenge)', contentType: 'application/json', schema: oauthError },
+      401: { description: '`invalid_client`; with a `WWW-Authenticate: Basic` challenge only when the request used HTTP Basic (credentials in the body get none, so a browser raises no login dialog)', contentType: 'application/json', schema: oauthError },
     },
     response: {
       kind: 'raw', status: 200, contentType: 'application/json', description: 'The access token',

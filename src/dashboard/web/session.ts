@@ -4,6 +4,8 @@
  */
 
 const TOKEN_KEY = 'warehouse-watch.token';
+/** Why the API last refused this tab's token (its problem detail), for the sign-in page to say. */
+const ENDED_KEY = 'warehouse-watch.session-ended';
 
 export interface DashboardConfig {
   audience: string;
@@ -11,8 +13,18 @@ export interface DashboardConfig {
 }
 
 export const storedToken = (): string | null => sessionStorage.getItem(TOKEN_KEY);
-export const storeToken = (token: string) => sessionStorage.setItem(TOKEN_KEY, token);
+export const storeToken = (token: string) => {
+  sessionStorage.removeItem(ENDED_KEY);
+  sessionStorage.setItem(TOKEN_KEY, token);
+};
 export const forgetToken = () => sessionStorage.removeItem(TOKEN_KEY);
+
+/**
+ * The API refused the token (401): remember its reason before the session ends, so the sign-in
+ * page that follows says why instead of just reappearing. Kept until the next sign-in.
+ */
+export const noteSessionEnded = (detail: string) => sessionStorage.setItem(ENDED_KEY, detail);
+export const sessionEndedBecause = (): string | null => sessionStorage.getItem(ENDED_KEY);
 
 export async function dashboardConfig(): Promise<DashboardConfig> {
   const response = await fetch('/dashboard/config.json');
@@ -21,8 +33,8 @@ export async function dashboardConfig(): Promise<DashboardConfig> {
 }
 
 /**
- * `npm start` prints `client_id=… client_secret=…`: pasting that whole line into the client id
- * field fills both.
+ * `npm start` prints `client_id=… client_secret=…`: that whole line in the client id field fills
+ * both. Null until both values are there (a line typed halfway is not split).
  */
 export function parseCredentialsLine(text: string): { clientId: string; clientSecret: string } | null {
   const id = /client_id=(\S+)/.exec(text);

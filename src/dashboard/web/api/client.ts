@@ -3,11 +3,13 @@
  * `bare`, takes the body as it is: the answers whose top-level fields SPEC.md names, such as
  * current on-call, slow queries, storage and the sync trigger), and turns a problem+json answer
  * into an ApiError with the problem's detail. A 401 means the token expired
- * or was refused: the session ends and the sign-in page shows again.
+ * or was refused: its detail is noted for the sign-in page (which says why the session ended),
+ * then the session ends and the sign-in page shows again.
  *
  * Read-your-writes behind a load balancer: the last write's `X-Read-Position` goes with every
  * later read as `X-Min-Read-Position`, so whichever instance answers shows the change.
  */
+import { noteSessionEnded } from '../session';
 
 export class ApiError extends Error {
   constructor(readonly status: number, message: string) {
@@ -41,8 +43,14 @@ export function apiClient(token: string, onUnauthorized: () => void): ApiClient 
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const written = response.headers.get('X-Read-Position');
     if (written && /^\d+$/.test(written) && (readPosition === undefined || BigInt(written) > readPosition)) readPosition = BigInt(written);
-    if (response.status === 401) onUnauthorized();
-    if (!response.ok) throw new ApiError(response.status, await problemMessage(response));
+    if (!response.ok) {
+      const message = await problemMessage(response);
+      if (response.status === 401) {
+        noteSessionEnded(message);
+        onUnauthorized();
+      }
+      throw new ApiError(response.status, message);
+    }
     const answer = (await response.json()) as unknown;
     return shape === 'bare' ? (answer as T) : (answer as { data: T }).data;
   }

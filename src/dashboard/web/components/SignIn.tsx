@@ -3,9 +3,14 @@
  * `npm start` prints (the platform never hands the secret to a browser by itself: anyone who can
  * reach the page could otherwise take an owner token). With an external provider: a pasted access
  * token whose audience is this platform. The token is kept in sessionStorage.
+ *
+ * The credentials line is split into the two fields when it arrives whole (pasted, dropped,
+ * autofilled), when the client id field is left, and on submit; never while it is being typed
+ * character by character, which would move the caret and send the rest of the line into the
+ * wrong field. After the API refused a token, the page says why the session ended.
  */
 import { useState } from 'preact/hooks';
-import { dashboardConfig, parseCredentialsLine, requestToken } from '../session';
+import { dashboardConfig, parseCredentialsLine, requestToken, sessionEndedBecause } from '../session';
 import { ErrorNote } from './ErrorNote';
 import { useLoad } from './use-load';
 
@@ -17,21 +22,34 @@ export function SignIn({ onToken }: { onToken: (token: string) => void }) {
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
 
-  const fillFrom = (text: string) => {
+  const [ended] = useState(sessionEndedBecause);
+
+  /** Fills both fields from a whole credentials line; false (nothing changed) for anything else. */
+  const splitLine = (text: string) => {
     const line = parseCredentialsLine(text);
-    if (line) {
-      setClientId(line.clientId);
-      setClientSecret(line.clientSecret);
-    } else setClientId(text.trim());
+    if (!line) return false;
+    setClientId(line.clientId);
+    setClientSecret(line.clientSecret);
+    return true;
+  };
+
+  const onClientIdInput = (event: Event) => {
+    const value = (event.currentTarget as HTMLInputElement).value;
+    if (!(arrivedWhole(event as InputEvent) && splitLine(value))) setClientId(value);
   };
 
   const signInWithClient = async (event: Event) => {
     event.preventDefault();
     if (!config.value) return;
+    const line = parseCredentialsLine(clientId);
+    if (line) splitLine(clientId);
+    const id = line?.clientId ?? clientId.trim();
+    const secret = line?.clientSecret ?? clientSecret.trim();
+    if (!id || !secret) return setError('enter the client id and the client secret');
     setBusy(true);
     setError(undefined);
     try {
-      onToken(await requestToken(config.value, clientId.trim(), clientSecret.trim()));
+      onToken(await requestToken(config.value, id, secret));
     } catch (failure) {
       setError((failure as Error).message);
       setBusy(false);
@@ -48,14 +66,22 @@ export function SignIn({ onToken }: { onToken: (token: string) => void }) {
   return (
     <main class="sign-in">
       <h1>warehouse-watch</h1>
+      {ended ? (
+        <p class="error" role="alert" data-testid="session-ended">
+          <strong>{/expired/i.test(ended) ? 'Your session expired; sign in again.' : 'Your session ended; sign in again.'}</strong>{' '}
+          The API refused the token: {ended.replace(/\.$/, '')}.
+        </p>
+      ) : null}
       <ErrorNote error={config.error} />
       {config.value?.identity_provider === 'embedded' ? (
-        <form onSubmit={(event) => void signInWithClient(event)} aria-label="development client">
+        // noValidate: Enter in the client id field submits a whole line there; the fields are
+        // checked (and the line split) in signInWithClient.
+        <form onSubmit={(event) => void signInWithClient(event)} aria-label="development client" noValidate>
           <h2>Development client</h2>
           <p class="hint">Paste the <code>client_id=… client_secret=…</code> line that <code>npm start</code> printed, or each value.</p>
           <label>
             Client id
-            <input name="client_id" autocomplete="username" value={clientId} onInput={(e) => fillFrom(e.currentTarget.value)} required />
+            <input name="client_id" autocomplete="username" value={clientId} onInput={onClientIdInput} onChange={(e) => splitLine(e.currentTarget.value)} required />
           </label>
           <label>
             Client secret
@@ -78,4 +104,13 @@ export function SignIn({ onToken }: { onToken: (token: string) => void }) {
       <ErrorNote error={error} />
     </main>
   );
+}
+
+/**
+ * Whether an input event brought its text in one piece (paste, drop, autocomplete, a programmatic
+ * insert) rather than one typed character: only then is a whole credentials line split at once.
+ */
+function arrivedWhole(event: InputEvent): boolean {
+  const type = event.inputType ?? '';
+  return type.startsWith('insertFrom') || type === 'insertReplacementText' || (event.data?.length ?? 0) > 1;
 }
