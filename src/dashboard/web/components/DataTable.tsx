@@ -1,6 +1,8 @@
 /**
  * A plain table of records: a column is a heading and how to show a record's cell. Long lists show
  * their first `limit` rows (the views are sorted worst first) and say how many more there are.
+ * Each cell carries its heading (`data-label`): on a narrow screen the rows are stacked cards and
+ * the stylesheet shows the heading beside the value.
  */
 import type { ComponentChildren } from 'preact';
 
@@ -19,7 +21,7 @@ export function DataTable<T>({ rows, columns, empty, testId, limit = 15 }: { row
         <thead><tr>{columns.map((column) => <th key={column.heading} class={column.numeric ? 'num' : undefined}>{column.heading}</th>)}</tr></thead>
         <tbody>
           {shown.map((row, i) => (
-            <tr key={i}>{columns.map((column) => <td key={column.heading} class={column.numeric ? 'num' : undefined}>{column.cell(row)}</td>)}</tr>
+            <tr key={i}>{columns.map((column) => <td key={column.heading} class={column.numeric ? 'num' : undefined} data-label={column.heading}>{column.cell(row)}</td>)}</tr>
           ))}
         </tbody>
       </table>
