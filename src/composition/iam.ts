@@ -20,6 +20,7 @@ import { tenantDefaults, tenantDefaultsQueryRoutes, tenantDefaultsView } from '.
 import { userPermissionQueryRoutes } from '../../queries/user-permissions.js';
 import { findUser, userQueryRoutes, userView } from '../../queries/users.js';
 import { meQueryRoutes } from '../../queries/me.js';
+import { userNameQueryRoutes } from '../../queries/user-names.js';
 import type { GrantSourceLookup } from '../auth/assignment-guard.js';
 import type { IamChangeStamps } from '../auth/iam-change-stamps.js';
 import { iamPermissionResolver } from '../auth/iam-permission-resolver.js';
@@ -92,6 +93,7 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
     { alias: false, routes: () => userOverrideRoutes(commandDeps) },
     { alias: false, routes: () => userPermissionQueryRoutes({ reader }) },
     { alias: false, routes: () => meQueryRoutes({ reader, resolve: resolver.resolve }) },
+    { alias: false, routes: () => userNameQueryRoutes({ reader }) },
     {
       alias: false,
       routes: () =>

@@ -24,6 +24,7 @@ export const userSchema = z.object({
   invitation_status: z.enum(['pending', 'sent', 'failed']),
 });
 
+const userNameSchema = z.object({ id: resourceId, name: z.string(), removed: z.boolean() });
 const overridesSchema = z.object({ user_id: resourceId, permissions: permissionGrants });
 
 const permissionDecision = z.object({
@@ -107,6 +108,11 @@ export const iamOperations: OperationDoc[] = [
     problems: { 409: 'The user is deactivated', 503: 'The identity provider refused or failed again (`invitation_status: failed`)' }, response: envelope(userSchema, 'The user', { etag: true }),
   },
   { method: 'get', path: '/me', tag: users, summary: 'Who the token speaks for and what it may do', description: 'Any valid token may ask; the permissions are the ones the route guards use.', response: envelope(meSchema, 'The principal and its effective permissions') },
+  {
+    method: 'get', path: '/user-names', tag: users, summary: 'The display names of the tenant\'s users',
+    description: 'Any valid token may ask: names only (no email, phone or role), so pages can show who acted without iam:read. Removed users are included, flagged.',
+    response: envelope(z.array(userNameSchema), 'Every user of the tenant, oldest first'),
+  },
   { method: 'get', path: '/users/:id/permissions', tag: users, summary: 'A user\'s effective permissions and what decided each', response: envelope(effectiveSchema, 'The effective permissions') },
   { method: 'get', path: '/users/:id/permission-overrides', tag: users, summary: 'A user\'s permission overrides', response: envelope(overridesSchema, 'The overrides') },
   {

@@ -1,8 +1,8 @@
 /** The API calls the pages make, typed (paths as in the README); `'bare'` marks SPEC.md's top-level answers. */
 import type { ApiClient } from './client';
 import type {
-  AlertRule, ClusterView, CurrentOncall, Evaluation, Incident, IncidentEvent, Me, OncallRange, Schedule, SlowQueriesView, SpillView,
-  StorageView, SyncRun, SyncTriggered, TableAlertsView, VacuumView,
+  AlertRule, ChannelName, ClusterView, CurrentOncall, Evaluation, Incident, IncidentEvent, Me, OncallRange, Schedule, SlowQueriesView, SpillView,
+  StorageView, SyncRun, SyncTriggered, TableAlertsView, UserName, VacuumView,
 } from './types';
 
 const id = encodeURIComponent;
@@ -18,6 +18,8 @@ export const endpoints = (api: ApiClient) => ({
   acknowledge: (incidentId: string) => api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/acknowledge`, {}),
   resolve: (incidentId: string, note?: string) => api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/resolve`, note ? { note } : {}),
   addNote: (incidentId: string, text: string) => api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/notes`, { text }),
+  userNames: () => api.get<UserName[]>('/api/v1/user-names'),
+  channelNames: () => api.get<ChannelName[]>('/api/v1/notification-channels?limit=200'),
 
   schedules: () => api.get<Schedule[]>('/api/v1/schedules?limit=200'),
   currentOncall: (scheduleId: string) => api.get<CurrentOncall>(`/api/v1/schedules/${id(scheduleId)}/current-oncall`, 'bare'),

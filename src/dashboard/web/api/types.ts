@@ -40,6 +40,31 @@ export interface Incident {
   resolution_note: string | null;
   notes: { id: string; text: string; author: string; created_at: string }[];
   as_of?: string;
+  escalation_policy_id?: string;
+  next_escalation_at?: string | null;
+  escalation?: IncidentEscalationView;
+}
+
+/** The escalation summary GET /incidents/{id} carries (src/events/incident.ts, publicIncident). */
+export interface IncidentEscalationView {
+  status: 'pending' | 'running' | 'not_started' | 'cancelled';
+  cancel_reason: 'acknowledged' | 'resolved' | null;
+  policy_name: string | null;
+  current_stage: { stage_order: number; cycle: number; fired_at: string } | null;
+}
+
+/** GET /api/v1/user-names: any token of the tenant may read them (names only). */
+export interface UserName {
+  id: string;
+  name: string;
+  removed: boolean;
+}
+
+/** The fields of a notification channel the incident page names deliveries with. */
+export interface ChannelName {
+  id: string;
+  name: string;
+  type: string;
 }
 
 export interface IncidentEvent {
