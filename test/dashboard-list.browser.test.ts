@@ -88,6 +88,7 @@ suite(`while the incident list loads it says so, not "Nothing is burning."${skip
   await goTo('#/sync');
   const list = holdRequests(page, isIncidentList);
   await list.start();
+  t.teardown(list.release);
   await goTo('#/incidents');
   await list.held;
   await page.getByRole('heading', { name: /Open incidents/ }).waitFor();
@@ -106,6 +107,7 @@ suite(`a failed read of the incident list says why and offers a retry${skipped}`
     ? route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Service Unavailable', status: 503, detail: 'the read store is down' }) })
     : route.fallback();
   await page.route('**/api/v1/**', refuse);
+  t.teardown(() => page.unroute('**/api/v1/**', refuse));
   await goTo('#/incidents');
   await page.getByText('the read store is down').waitFor();
   t.is(await page.getByTestId('no-incidents').count(), 0, '"Nothing is burning." beside a failed read');
@@ -177,13 +179,19 @@ suite(`new and changed incidents are announced in a polite live region${skipped}
 suite(`after the server restarts, the list shows what changed while it was down${skipped}`, async (t) => {
   const queueWait = await openIncidentOf('Queue wait', 'high');
   const critical = await openIncidentOf('Queue wait, critical', 'critical');
-  // A fresh page: it read the list and has seen no event on the feed yet.
+  // Both incidents' paging is over (one stage, one email), so nothing more comes on the feed...
+  for (const incidentId of [queueWait, critical]) {
+    await waitFor(async () => ((await dashboard.api('GET', `/api/v1/incidents/${incidentId}/events`)) as { type: string }[])
+      .some((event) => event.type === 'NotificationDelivered' || event.type === 'NotificationFailed'), { timeoutMs: 10_000, intervalMs: 100, message: 'the incident paged' });
+  }
+  // ...and a fresh page reads the list and has seen no event on the feed: no position to resume from.
   await page.reload();
   await page.locator(`tr[data-incident-id="${queueWait}"]`).waitFor();
   await page.locator('[data-feed-state="live"]').waitFor();
 
   const refuseTickets = (route: Route) => route.abort('connectionrefused');
   await page.route('**/api/v1/stream-tickets', refuseTickets);
+  t.teardown(() => page.unroute('**/api/v1/stream-tickets', refuseTickets));
   const port = new URL(dashboard.platform.url).port;
   await dashboard.platform.stop();
   await page.locator('[data-feed-state="reconnecting"]').waitFor();
@@ -204,6 +212,8 @@ suite(`after the server restarts, the list shows what changed while it was down$
 suite(`a failing rule says why, and enable/disable shows it is pending at once${skipped}`, async (t) => {
   await ruleNamed('Queue wait', 'high');
   await dashboard.api('POST', '/api/v1/simulator/cluster', { paused: true });
+  const unpause = () => dashboard.api('POST', '/api/v1/simulator/cluster', { paused: false });
+  t.teardown(unpause);
   let rule: { name: string; health: string; last_error: string | null } | undefined;
   await waitFor(async () => {
     rule = ((await dashboard.api('GET', '/api/v1/alert-rules')) as NonNullable<typeof rule>[]).find((candidate) => candidate.name === 'Queue wait');
@@ -215,10 +225,11 @@ suite(`a failing rule says why, and enable/disable shows it is pending at once${
   await row.locator('td', { hasText: /^failing/ }).waitFor();
   t.true(((await row.textContent()) ?? '').includes(rule!.last_error!), 'the failing rule shows its last_error');
   await dashboard.shots(page, 'alert-rules-failing');
-  await dashboard.api('POST', '/api/v1/simulator/cluster', { paused: false });
+  await unpause();
 
   const patch = holdRequests(page, (url, method) => method === 'PATCH' && url.pathname.startsWith('/api/v1/alert-rules/'));
   await patch.start();
+  t.teardown(patch.release);
   await row.getByRole('button', { name: 'Disable' }).click();
   await patch.held;
   await row.getByRole('button', { name: 'Disabling…' }).waitFor({ timeout: 2000 });
@@ -234,6 +245,7 @@ suite(`pause and resume show they are pending at once and the answer before the 
   for (const [button, pendingLabel, state] of [['Pause', 'Pausing…', 'paused'], ['Resume', 'Resuming…', 'active']] as const) {
     const call = holdRequests(page, (url, method) => method === 'POST' && url.pathname.startsWith('/api/v1/sync/jobs/'));
     await call.start();
+    t.teardown(call.release);
     await job.getByRole('button', { name: button }).click();
     await call.held;
     await job.getByRole('button', { name: pendingLabel }).waitFor({ timeout: 2000 });
