@@ -5,6 +5,12 @@
  * own reconnection (same URL) would be refused: on any error the feed closes the source and
  * reconnects itself with a fresh ticket, resuming after the last event id it saw (the incident
  * feed replays what was missed from the log), with a growing back-off.
+ *
+ * A replay is not enough to trust a view after a drop: a feed that had seen no event yet has no
+ * position to resume from, and a restarted server may refuse a position it no longer knows. So
+ * `onReconnect` tells the view each time the feed is live again after a drop, and the view reads
+ * its state again (issue 29, defect 4). A feed whose fresh ticket was accepted but whose stream
+ * failed before it opened forgets its position (the server refused it), and reloading covers it.
  */
 import type { ApiClient } from './client';
 
@@ -18,6 +24,8 @@ export interface FeedOptions {
   events: readonly string[];
   onEvent: (name: string, data: unknown) => void;
   onState?: (state: FeedState) => void;
+  /** Live again after a drop: what happened meanwhile may be missing, so read the view again. */
+  onReconnect?: () => void;
 }
 
 const MAX_BACKOFF_MS = 15_000;
@@ -28,11 +36,13 @@ export function openEventFeed(options: FeedOptions): () => void {
   let closed = false;
   let backoffMs = 500;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  let dropped = false;
 
   const reconnect = () => {
     source?.close();
     source = undefined;
     if (closed) return;
+    dropped = true;
     options.onState?.('reconnecting');
     retry = setTimeout(() => void connect(), backoffMs);
     backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
@@ -50,12 +60,21 @@ export function openEventFeed(options: FeedOptions): () => void {
     if (lastEventId) query.set('last_event_id', lastEventId);
     const opened = new EventSource(`${options.path}?${query}`);
     source = opened;
+    let opens = false;
     opened.onopen = () => {
+      opens = true;
       backoffMs = 500;
       options.onState?.('live');
+      if (dropped) {
+        dropped = false;
+        options.onReconnect?.();
+      }
     };
     opened.onerror = () => {
-      if (source === opened) reconnect();
+      if (source !== opened) return;
+      // The server took the ticket but not the stream (e.g. a position beyond its log's head).
+      if (!opens) lastEventId = '';
+      reconnect();
     };
     for (const name of options.events) {
       opened.addEventListener(name, (event) => {

@@ -1,4 +1,9 @@
-/** One alert rule: what it watches, its recent readings, and the enable/disable switch. */
+/**
+ * One alert rule: what it watches, its recent readings, and the enable/disable switch. A failing
+ * rule says why (its `last_error`), and the switch answers at once: "Disabling…" while the API
+ * call runs, then the API's answer in a status line (issue 29, defect 9).
+ */
+import { useState } from 'preact/hooks';
 import type { AlertRule } from '../api/types';
 import { CONDITION_SYMBOL, number } from '../format';
 import { ActionButton } from './ActionButton';
@@ -7,11 +12,28 @@ import { useSession } from './session-context';
 import { Sparkline } from './Sparkline';
 import { useLoad } from './use-load';
 
-export function AlertRuleRow({ rule, onChange }: { rule: AlertRule; onChange: (rule: AlertRule) => void }) {
+/** The API answers why a rule is failing and since when (src/openapi/alert-rules.ts). */
+type RuleWithHealth = AlertRule & { last_error?: string | null; failing_since?: string | null };
+
+export function AlertRuleRow({ rule, onChange }: { rule: RuleWithHealth; onChange: (rule: AlertRule) => void }) {
   const { calls } = useSession();
   const history = useLoad(() => calls.ruleHistory(rule.id), [rule.id]);
+  const [pending, setPending] = useState<'Enabling…' | 'Disabling…' | undefined>(undefined);
+  const [outcome, setOutcome] = useState('');
+  const failing = rule.is_enabled && rule.health === 'failing';
+  const toggle = async () => {
+    setPending(rule.is_enabled ? 'Disabling…' : 'Enabling…');
+    setOutcome('');
+    try {
+      const changed = await calls.setRuleEnabled(rule.id, !rule.is_enabled);
+      onChange(changed);
+      setOutcome(changed.is_enabled ? 'Enabled' : 'Disabled');
+    } finally {
+      setPending(undefined);
+    }
+  };
   return (
-    <tr data-rule-id={rule.id} data-enabled={String(rule.is_enabled)}>
+    <tr data-rule-id={rule.id} data-enabled={String(rule.is_enabled)} data-health={rule.health} data-pending={pending ? 'true' : undefined}>
       <td>{rule.name}</td>
       <td>{rule.metric} {CONDITION_SYMBOL[rule.condition] ?? rule.condition} {number(rule.threshold, 2)}{rule.cluster_id ? <span class="muted"> on {rule.cluster_id}</span> : null}</td>
       <td><SeverityBadge severity={rule.severity} /></td>
@@ -21,14 +43,14 @@ export function AlertRuleRow({ rule, onChange }: { rule: AlertRule; onChange: (r
             points={history.value.map((entry) => ({ at: Date.parse(entry.at), value: entry.value, marked: entry.condition_met }))} />
         ) : history.error ? <span class="error">{history.error}</span> : '…'}
       </td>
-      <td class={rule.health === 'failing' ? 'error-text' : undefined}>{rule.is_enabled ? (rule.health === 'failing' ? 'failing' : 'enabled') : 'disabled'}</td>
+      <td class={failing ? 'error-text' : undefined} data-testid="rule-state">
+        {rule.is_enabled ? (failing ? 'failing' : 'enabled') : 'disabled'}
+        {failing && rule.last_error ? <div class="error-text" data-testid="rule-last-error">{rule.last_error}</div> : null}
+      </td>
       <td>{rule.active_incident_id ? <a href={`#/incidents/${rule.active_incident_id}`}>open incident</a> : '—'}</td>
       <td>
-        <ActionButton
-          label={rule.is_enabled ? 'Disable' : 'Enable'}
-          permission="alerts:write"
-          action={async () => onChange(await calls.setRuleEnabled(rule.id, !rule.is_enabled))}
-        />
+        <ActionButton label={pending ?? (rule.is_enabled ? 'Disable' : 'Enable')} permission="alerts:write" action={toggle} />
+        <span role="status" class="muted" data-testid="rule-action-outcome">{outcome}</span>
       </td>
     </tr>
   );
