@@ -22,7 +22,10 @@ export const dashboardOperations: OperationDoc[] = [
     method: 'get', path: `/dashboard/app.:hash.${kind}`, tag, summary: `The dashboard's ${kind === 'js' ? 'script' : 'stylesheet'}, named by its content`,
     description: 'The name the page refers to (`hash`: of the content, this build\'s only). Cached as `public, max-age=31536000, immutable`; '
       + 'brotli or gzip per Accept-Encoding. Another build\'s hash answers 404.',
-    ...(kind === 'js' ? { problems: { 503: 'The script could not be built (the log says why)' } } : {}),
+    problems: {
+      404: 'No such file in this build (another build\'s hash, or not a hash): reload the page',
+      ...(kind === 'js' ? { 503: 'The script could not be built (the log says why)' } : {}),
+    },
     response: { kind: 'raw', status: 200, contentType: kind === 'js' ? 'text/javascript' : 'text/css', description: `The ${kind === 'js' ? 'script bundle' : 'stylesheet'}`, conditional: true },
   })),
   {

@@ -112,10 +112,18 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'post /oauth/token': () => ({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience }),
   };
   const key = (path: string) => path.replace(/^\/api\/v1(?=\/)/, '');
+  // The dashboard's assets are named by their content: the page says which names this build has.
+  const page = await (await fetch(`${platform.url}/`)).text();
+  const assetHash = (extension: string) => new RegExp(`/dashboard/app\\.([0-9a-f]+)\\.${extension}`).exec(page)?.[1];
   return {
     token,
     pathValue(path, name) {
       if (byName[name]) return byName[name]!;
+      if (name === 'hash') {
+        const hash = assetHash(path.split('.').at(-1)!);
+        if (!hash) throw new Error(`the dashboard page names no hashed asset for ${path}`);
+        return hash;
+      }
       const area = key(path).split('/')[1]!;
       const id = ids[area];
       if (!id) throw new Error(`no fixture for ${name} in ${path}`);
