@@ -4,6 +4,7 @@ import type {
   AlertRule, ChannelName, ClusterView, CurrentOncall, Evaluation, Incident, IncidentEvent, Me, OncallRange, Schedule, SlowQueriesView, SpillView,
   StorageView, SyncRun, SyncTriggered, TableAlertsView, UserName, VacuumView,
 } from './types';
+import type { AssistantAnswer } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
@@ -41,6 +42,8 @@ export const endpoints = (api: ApiClient) => ({
   alertRules: (metric?: string) => api.get<AlertRule[]>(`/api/v1/alert-rules?limit=200${metric ? `&metric=${id(metric)}` : ''}`),
   setRuleEnabled: (ruleId: string, enabled: boolean) => api.send<AlertRule>('PATCH', `/api/v1/alert-rules/${id(ruleId)}`, { is_enabled: enabled }),
   ruleHistory: (ruleId: string, limit = 60) => api.get<Evaluation[]>(`/api/v1/alert-rules/${id(ruleId)}/history?limit=${limit}`),
+
+  ask: (prompt: string) => api.send<AssistantAnswer>('POST', '/api/v1/ask', { prompt }, 'bare'),
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

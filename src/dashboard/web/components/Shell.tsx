@@ -1,6 +1,7 @@
 /** The header (pages the principal may read, who is signed in) and the page the route names. */
 import type { Permission } from '../api/types';
 import { AlertRulesPage } from '../pages/AlertRulesPage';
+import { AssistantPage } from '../pages/AssistantPage';
 import { IncidentPage } from '../pages/IncidentPage';
 import { IncidentsPage } from '../pages/IncidentsPage';
 import { OncallPage } from '../pages/OncallPage';
@@ -15,6 +16,7 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'sync', title: 'Sync', permission: 'sync:read' },
   { path: 'warehouse', title: 'Warehouse', permission: 'warehouse:read' },
   { path: 'alert-rules', title: 'Alert rules', permission: 'alerts:read' },
+  { path: 'assistant', title: 'Assistant', permission: 'assistant:ask' },
 ];
 
 function Page({ route }: { route: string[] }) {
@@ -25,6 +27,7 @@ function Page({ route }: { route: string[] }) {
   if (page === 'sync') return <SyncPage />;
   if (page === 'warehouse') return <WarehousePage />;
   if (page === 'alert-rules') return <AlertRulesPage />;
+  if (page === 'assistant') return <AssistantPage />;
   return <p>No such page. <a href="#/incidents">Incidents</a></p>;
 }
 
