@@ -11,26 +11,32 @@
  */
 import { noteSessionEnded } from '../session';
 
+/** One problem+json field error: a JSON pointer into the body sent, and what is wrong there. */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(readonly status: number, message: string, readonly errors: FieldProblem[] = []) {
     super(message);
   }
 }
 
 export interface ApiClient {
   get<T>(path: string, shape?: AnswerShape): Promise<T>;
-  send<T>(method: 'POST' | 'PATCH', path: string, body?: unknown, shape?: AnswerShape): Promise<T>;
+  send<T>(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, shape?: AnswerShape): Promise<T>;
 }
 
 /** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */
 export type AnswerShape = 'envelope' | 'bare';
 
-async function problemMessage(response: Response): Promise<string> {
+async function problemOf(response: Response): Promise<{ message: string; errors: FieldProblem[] }> {
   try {
-    const problem = (await response.json()) as { detail?: string; title?: string };
-    return problem.detail ?? problem.title ?? `HTTP ${response.status}`;
+    const problem = (await response.json()) as { detail?: string; title?: string; errors?: FieldProblem[] };
+    return { message: problem.detail ?? problem.title ?? `HTTP ${response.status}`, errors: Array.isArray(problem.errors) ? problem.errors : [] };
   } catch {
-    return `HTTP ${response.status}`;
+    return { message: `HTTP ${response.status}`, errors: [] };
   }
 }
 
@@ -44,12 +50,12 @@ export function apiClient(token: string, onUnauthorized: () => void): ApiClient 
     const written = response.headers.get('X-Read-Position');
     if (written && /^\d+$/.test(written) && (readPosition === undefined || BigInt(written) > readPosition)) readPosition = BigInt(written);
     if (!response.ok) {
-      const message = await problemMessage(response);
+      const { message, errors } = await problemOf(response);
       if (response.status === 401) {
         noteSessionEnded(message);
         onUnauthorized();
       }
-      throw new ApiError(response.status, message);
+      throw new ApiError(response.status, message, errors);
     }
     const answer = (await response.json()) as unknown;
     return shape === 'bare' ? (answer as T) : (answer as { data: T }).data;
