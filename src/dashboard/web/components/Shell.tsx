@@ -1,9 +1,11 @@
 /** The header (pages the principal may read, who is signed in) and the page the route names. */
 import type { Permission } from '../api/types';
 import { AlertRulesPage } from '../pages/AlertRulesPage';
+import { ChannelsPage } from '../pages/ChannelsPage';
 import { IncidentPage } from '../pages/IncidentPage';
 import { IncidentsPage } from '../pages/IncidentsPage';
 import { OncallPage } from '../pages/OncallPage';
+import { PoliciesPage } from '../pages/PoliciesPage';
 import { SyncPage } from '../pages/SyncPage';
 import { WarehousePage } from '../pages/WarehousePage';
 import { useSession } from './session-context';
@@ -15,6 +17,8 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'sync', title: 'Sync', permission: 'sync:read' },
   { path: 'warehouse', title: 'Warehouse', permission: 'warehouse:read' },
   { path: 'alert-rules', title: 'Alert rules', permission: 'alerts:read' },
+  { path: 'channels', title: 'Channels', permission: 'channels:read' },
+  { path: 'policies', title: 'Policies', permission: 'escalation:read' },
 ];
 
 function Page({ route }: { route: string[] }) {
@@ -25,6 +29,8 @@ function Page({ route }: { route: string[] }) {
   if (page === 'sync') return <SyncPage />;
   if (page === 'warehouse') return <WarehousePage />;
   if (page === 'alert-rules') return <AlertRulesPage />;
+  if (page === 'channels') return <ChannelsPage />;
+  if (page === 'policies') return <PoliciesPage />;
   return <p>No such page. <a href="#/incidents">Incidents</a></p>;
 }
 
