@@ -17,6 +17,9 @@ export interface FieldError {
   message: string;
 }
 
+/** The same, as the paging pages name it. */
+export type FieldProblem = FieldError;
+
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly errors: FieldError[] = []) {
     super(message);
@@ -25,7 +28,7 @@ export class ApiError extends Error {
 
 export interface ApiClient {
   get<T>(path: string, shape?: AnswerShape): Promise<T>;
-  send<T>(method: 'POST' | 'PATCH', path: string, body?: unknown, shape?: AnswerShape): Promise<T>;
+  send<T>(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, shape?: AnswerShape): Promise<T>;
 }
 
 /** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */

@@ -5,6 +5,7 @@ import type {
   StorageView, SyncRun, SyncTriggered, TableAlertsView, UserName, VacuumView,
 } from './types';
 import type { AssistantAnswer } from './types';
+import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolicyDraft, Group, NotificationChannel } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
@@ -44,6 +45,17 @@ export const endpoints = (api: ApiClient) => ({
   ruleHistory: (ruleId: string, limit = 60) => api.get<Evaluation[]>(`/api/v1/alert-rules/${id(ruleId)}/history?limit=${limit}`),
 
   ask: (prompt: string) => api.send<AssistantAnswer>('POST', '/api/v1/ask', { prompt }, 'bare'),
+  channels: () => api.get<NotificationChannel[]>('/api/v1/notification-channels?limit=200'),
+  createChannel: (draft: ChannelDraft) => api.send<NotificationChannel>('POST', '/api/v1/notification-channels', draft),
+  updateChannel: (channelId: string, draft: Partial<ChannelDraft>) => api.send<NotificationChannel>('PUT', `/api/v1/notification-channels/${id(channelId)}`, draft),
+  deleteChannel: (channelId: string) => api.send<unknown>('DELETE', `/api/v1/notification-channels/${id(channelId)}`),
+  testChannel: (channelId: string) => api.send<ChannelTestAnswer>('POST', `/api/v1/notification-channels/${id(channelId)}/test`, {}, 'bare'),
+
+  policies: () => api.get<EscalationPolicy[]>('/api/v1/escalation-policies?limit=200'),
+  createPolicy: (draft: EscalationPolicyDraft) => api.send<EscalationPolicy>('POST', '/api/v1/escalation-policies', draft),
+  replacePolicy: (policyId: string, draft: EscalationPolicyDraft) => api.send<EscalationPolicy>('PUT', `/api/v1/escalation-policies/${id(policyId)}`, draft),
+  deletePolicy: (policyId: string) => api.send<unknown>('DELETE', `/api/v1/escalation-policies/${id(policyId)}`),
+  groups: () => api.get<Group[]>('/api/v1/groups?limit=200'),
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

@@ -203,3 +203,67 @@ export interface AssistantAnswer {
   rounds: number;
   stop_reason: string;
 }
+
+/** The notification channel types the API accepts (docs/notification-channels.md). */
+export type ChannelType = 'email' | 'webhook' | 'chat' | 'pager';
+
+/** A notification channel as the API answers it: secrets in `config` come back masked. */
+export interface NotificationChannel {
+  id: string;
+  name: string;
+  type: ChannelType;
+  config: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  /** A webhook's signing secret, shown once in the answer that made it. */
+  signing_secret?: string;
+}
+
+export interface ChannelDraft {
+  name: string;
+  type: ChannelType;
+  config: Record<string, unknown>;
+}
+
+/** POST /notification-channels/{id}/test: the downstream outcome, bare. */
+export interface ChannelTestAnswer {
+  success: boolean;
+  target: string;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: { kind: string; message: string } | null;
+}
+
+export type TargetType = 'user' | 'group' | 'schedule' | 'channel';
+export type PersonMedium = 'email' | 'sms' | 'chat';
+
+export interface PolicyTarget {
+  type: TargetType;
+  id: string;
+  channels: PersonMedium[];
+}
+
+export interface PolicyStage {
+  stage_order: number;
+  delay_minutes: number;
+  targets: PolicyTarget[];
+}
+
+export interface EscalationPolicyDraft {
+  name: string;
+  description: string | null;
+  stages: PolicyStage[];
+  repeat_interval_minutes: number;
+}
+
+export interface EscalationPolicy extends EscalationPolicyDraft {
+  id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Group {
+  id: string;
+  name: string;
+}

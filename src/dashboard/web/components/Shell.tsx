@@ -2,9 +2,11 @@
 import type { Permission } from '../api/types';
 import { AlertRulesPage } from '../pages/AlertRulesPage';
 import { AssistantPage } from '../pages/AssistantPage';
+import { ChannelsPage } from '../pages/ChannelsPage';
 import { IncidentPage } from '../pages/IncidentPage';
 import { IncidentsPage } from '../pages/IncidentsPage';
 import { OncallPage } from '../pages/OncallPage';
+import { PoliciesPage } from '../pages/PoliciesPage';
 import { SyncPage } from '../pages/SyncPage';
 import { WarehousePage } from '../pages/WarehousePage';
 import { useSession } from './session-context';
@@ -17,6 +19,8 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'warehouse', title: 'Warehouse', permission: 'warehouse:read' },
   { path: 'alert-rules', title: 'Alert rules', permission: 'alerts:read' },
   { path: 'assistant', title: 'Assistant', permission: 'assistant:ask' },
+  { path: 'channels', title: 'Channels', permission: 'channels:read' },
+  { path: 'policies', title: 'Policies', permission: 'escalation:read' },
 ];
 
 function Page({ route }: { route: string[] }) {
@@ -28,6 +32,8 @@ function Page({ route }: { route: string[] }) {
   if (page === 'warehouse') return <WarehousePage />;
   if (page === 'alert-rules') return <AlertRulesPage />;
   if (page === 'assistant') return <AssistantPage />;
+  if (page === 'channels') return <ChannelsPage />;
+  if (page === 'policies') return <PoliciesPage />;
   return <p>No such page. <a href="#/incidents">Incidents</a></p>;
 }
 
