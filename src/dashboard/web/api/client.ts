@@ -11,51 +11,66 @@
  */
 import { noteSessionEnded } from '../session';
 
+/** One field the API refused: `path` is a JSON pointer such as `/threshold` (docs/http-conventions.md). */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(readonly status: number, message: string, readonly fieldErrors: FieldProblem[] = []) {
     super(message);
   }
+}
+
+/** An answer with its ETag (the revision to send back as If-Match). */
+export interface Tagged<T> {
+  data: T;
+  etag: string | null;
 }
 
 export interface ApiClient {
   get<T>(path: string, shape?: AnswerShape): Promise<T>;
   send<T>(method: 'POST' | 'PATCH', path: string, body?: unknown, shape?: AnswerShape): Promise<T>;
+  /** Any method with extra headers (If-Match); the answer comes with its ETag. */
+  tagged<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers?: Record<string, string>): Promise<Tagged<T>>;
 }
 
 /** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */
 export type AnswerShape = 'envelope' | 'bare';
 
-async function problemMessage(response: Response): Promise<string> {
+async function problemOf(response: Response): Promise<{ message: string; errors: FieldProblem[] }> {
   try {
-    const problem = (await response.json()) as { detail?: string; title?: string };
-    return problem.detail ?? problem.title ?? `HTTP ${response.status}`;
+    const problem = (await response.json()) as { detail?: string; title?: string; errors?: FieldProblem[] };
+    return { message: problem.detail ?? problem.title ?? `HTTP ${response.status}`, errors: Array.isArray(problem.errors) ? problem.errors : [] };
   } catch {
-    return `HTTP ${response.status}`;
+    return { message: `HTTP ${response.status}`, errors: [] };
   }
 }
 
 export function apiClient(token: string, onUnauthorized: () => void): ApiClient {
   let readPosition: bigint | undefined;
-  async function call<T>(method: string, path: string, body: unknown, shape: AnswerShape = 'envelope'): Promise<T> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  async function call<T>(method: string, path: string, body: unknown, shape: AnswerShape = 'envelope', extraHeaders: Record<string, string> = {}): Promise<Tagged<T>> {
+    const headers: Record<string, string> = { ...extraHeaders, Authorization: `Bearer ${token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (method === 'GET' && readPosition !== undefined) headers['X-Min-Read-Position'] = String(readPosition);
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const written = response.headers.get('X-Read-Position');
     if (written && /^\d+$/.test(written) && (readPosition === undefined || BigInt(written) > readPosition)) readPosition = BigInt(written);
     if (!response.ok) {
-      const message = await problemMessage(response);
+      const { message, errors } = await problemOf(response);
       if (response.status === 401) {
         noteSessionEnded(message);
         onUnauthorized();
       }
-      throw new ApiError(response.status, message);
+      throw new ApiError(response.status, message, errors);
     }
     const answer = (await response.json()) as unknown;
-    return shape === 'bare' ? (answer as T) : (answer as { data: T }).data;
+    return { data: shape === 'bare' ? (answer as T) : (answer as { data: T }).data, etag: response.headers.get('ETag') };
   }
   return {
-    get: (path, shape) => call('GET', path, undefined, shape),
-    send: (method, path, body, shape) => call(method, path, body, shape),
+    get: async (path, shape) => (await call<never>('GET', path, undefined, shape)).data,
+    send: async (method, path, body, shape) => (await call<never>(method, path, body, shape)).data,
+    tagged: (method, path, body, headers) => call(method, path, body, 'envelope', headers),
   };
 }
