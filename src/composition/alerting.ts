@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { alertRuleCommandRoutes } from '../../commands/alert-rule-routes.js';
+import { alertMetricRoutes } from '../../queries/alert-metrics.js';
 import { incidentCommandRoutes } from '../../commands/incident-routes.js';
 import { resolveIncidentForRule } from '../../commands/incidents.js';
 import { ALERT_RULES, type AlertRuleDoc } from '../../projections/alert-rules.js';
@@ -74,6 +75,7 @@ export function composeAlerting(deps: AlertingDeps) {
           resolveActiveIncident,
         }),
     },
+    { alias: false, routes: () => alertMetricRoutes({ metrics: deps.metrics, clusterIds: deps.clusterIds }) },
     { alias: false, routes: () => alertRuleQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
     // The live feed is registered before /incidents/:id so "stream" is never taken for an id.
     { alias: false, routes: () => incidentStreamRoutes({ eventStore: commandDeps.eventStore, hub, heartbeatMs: config.sseHeartbeatMs, perTenant: config.limits.incidentStreamsPerTenant }) },

@@ -1,6 +1,7 @@
 /** Alert rules and their evaluation history (commands/alert-rule-routes.ts, queries/alert-rules.ts). */
 import { z } from 'zod';
 import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-rules.js';
+import { alertMetricReadingQuery } from '../../queries/alert-metrics.js';
 import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
 import { EVALUATION_OUTCOMES } from '../events/rule-evaluation.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
@@ -72,5 +73,21 @@ export const alertRuleOperations: OperationDoc[] = [
       + 'Recorded: the first evaluation, every change of outcome, condition, incident, error or pending clock, and one an hour while nothing changes.',
     query: alertRuleHistoryQuery.shape,
     response: { kind: 'envelope', status: 200, description: 'A page of evaluations', data: evaluationSchema, list: true },
+  },
+  {
+    method: 'get', path: '/alert-metrics', tag, summary: 'The metrics an alert rule can watch',
+    description: 'Every metric the registry knows (the seven SPEC metrics and any registered since), with its unit.',
+    response: { kind: 'envelope', status: 200, description: 'The metrics', data: z.array(z.object({ id: z.string(), unit: z.string(), description: z.string() })) },
+  },
+  {
+    method: 'get', path: '/alert-metrics/reading', tag, summary: 'A metric\'s value now, as a rule would read it',
+    description: 'Read from the warehouse over the window (and cluster) given, as the evaluator reads it for a rule; '
+      + 'nothing is recorded. Lets a client show the value against a threshold before a rule is saved.',
+    query: alertMetricReadingQuery.shape,
+    response: {
+      kind: 'envelope', status: 200, description: 'The reading',
+      data: z.object({ metric: z.string(), value: z.number(), window_minutes: z.number().int(), cluster_id: z.string().nullable(), read_at: instant }),
+    },
+    problems: { 503: 'The warehouse did not answer' },
   },
 ];

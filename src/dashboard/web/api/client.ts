@@ -24,11 +24,24 @@ export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly errors: FieldError[] = []) {
     super(message);
   }
+
+  /** The field errors, as the alert-rule editor names them. */
+  get fieldErrors(): FieldError[] {
+    return this.errors;
+  }
+}
+
+/** An answer with its ETag (the revision to send back as If-Match). */
+export interface Tagged<T> {
+  data: T;
+  etag: string | null;
 }
 
 export interface ApiClient {
   get<T>(path: string, shape?: AnswerShape): Promise<T>;
   send<T>(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, shape?: AnswerShape): Promise<T>;
+  /** Any method with extra headers (If-Match); the answer comes with its ETag. */
+  tagged<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers?: Record<string, string>): Promise<Tagged<T>>;
 }
 
 /** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */
@@ -45,8 +58,8 @@ async function problemOf(response: Response): Promise<{ message: string; errors:
 
 export function apiClient(token: string, onUnauthorized: () => void): ApiClient {
   let readPosition: bigint | undefined;
-  async function call<T>(method: string, path: string, body: unknown, shape: AnswerShape = 'envelope'): Promise<T> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  async function call<T>(method: string, path: string, body: unknown, shape: AnswerShape = 'envelope', extraHeaders: Record<string, string> = {}): Promise<Tagged<T>> {
+    const headers: Record<string, string> = { ...extraHeaders, Authorization: `Bearer ${token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (method === 'GET' && readPosition !== undefined) headers['X-Min-Read-Position'] = String(readPosition);
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -61,10 +74,11 @@ export function apiClient(token: string, onUnauthorized: () => void): ApiClient 
       throw new ApiError(response.status, message, errors);
     }
     const answer = (await response.json()) as unknown;
-    return shape === 'bare' ? (answer as T) : (answer as { data: T }).data;
+    return { data: shape === 'bare' ? (answer as T) : (answer as { data: T }).data, etag: response.headers.get('ETag') };
   }
   return {
-    get: (path, shape) => call('GET', path, undefined, shape),
-    send: (method, path, body, shape) => call(method, path, body, shape),
+    get: async (path, shape) => (await call<never>('GET', path, undefined, shape)).data,
+    send: async (method, path, body, shape) => (await call<never>(method, path, body, shape)).data,
+    tagged: (method, path, body, headers) => call(method, path, body, 'envelope', headers),
   };
 }

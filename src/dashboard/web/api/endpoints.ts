@@ -1,5 +1,6 @@
 /** The API calls the pages make, typed (paths as in the README); `'bare'` marks SPEC.md's top-level answers. */
 import type { ApiClient } from './client';
+import type { AlertMetric, AlertRuleBody, AlertRuleDetail, MetricReading, PolicyName } from './types';
 import type {
   AlertRule, ChannelName, ClusterView, CurrentOncall, Evaluation, Incident, IncidentEvent, Me, OncallRange, Schedule, SlowQueriesView, SpillView,
   StorageView, SyncRun, SyncTriggered, TableAlertsView, UserName, VacuumView,
@@ -42,6 +43,15 @@ export const endpoints = (api: ApiClient) => ({
 
   alertRules: (metric?: string) => api.get<AlertRule[]>(`/api/v1/alert-rules?limit=200${metric ? `&metric=${id(metric)}` : ''}`),
   setRuleEnabled: (ruleId: string, enabled: boolean) => api.send<AlertRule>('PATCH', `/api/v1/alert-rules/${id(ruleId)}`, { is_enabled: enabled }),
+  rule: (ruleId: string) => api.tagged<AlertRuleDetail>('GET', `/api/v1/alert-rules/${id(ruleId)}`),
+  createRule: (body: AlertRuleBody) => api.tagged<AlertRuleDetail>('POST', '/api/v1/alert-rules', body),
+  replaceRule: (ruleId: string, body: AlertRuleBody, etag: string | null) =>
+    api.tagged<AlertRuleDetail>('PUT', `/api/v1/alert-rules/${id(ruleId)}`, body, etag ? { 'If-Match': etag } : {}),
+  deleteRule: (ruleId: string) => api.tagged<{ id: string; deleted: true; resolved_incident_id: string | null }>('DELETE', `/api/v1/alert-rules/${id(ruleId)}`),
+  alertMetrics: () => api.get<AlertMetric[]>('/api/v1/alert-metrics'),
+  metricReading: (metric: string, windowMinutes: number, clusterId?: string) =>
+    api.get<MetricReading>(`/api/v1/alert-metrics/reading?metric=${id(metric)}&window_minutes=${windowMinutes}${clusterId ? `&cluster_id=${id(clusterId)}` : ''}`),
+  policyNames: () => api.get<PolicyName[]>('/api/v1/escalation-policies?limit=200'),
   ruleHistory: (ruleId: string, limit = 60) => api.get<Evaluation[]>(`/api/v1/alert-rules/${id(ruleId)}/history?limit=${limit}`),
 
   ask: (prompt: string) => api.send<AssistantAnswer>('POST', '/api/v1/ask', { prompt }, 'bare'),

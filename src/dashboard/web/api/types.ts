@@ -267,3 +267,44 @@ export interface Group {
   id: string;
   name: string;
 }
+
+/** The whole rule, as GET /api/v1/alert-rules/{id} answers it (the editor's fields). */
+export interface AlertRuleDetail extends AlertRule {
+  description: string | null;
+  evaluation_window_minutes: number;
+  escalation_policy_id: string;
+}
+
+/** The body of POST and PUT /api/v1/alert-rules (commands/alert-rules.ts). */
+export interface AlertRuleBody {
+  name: string;
+  metric: string;
+  condition: string;
+  threshold: number;
+  evaluation_window_minutes: number;
+  severity: string;
+  escalation_policy_id: string;
+  cluster_id: string | null;
+  is_enabled?: boolean;
+}
+
+/** GET /api/v1/alert-metrics: what a rule can watch. */
+export interface AlertMetric {
+  id: string;
+  unit: string;
+  description: string;
+}
+
+/** GET /api/v1/alert-metrics/{id}/reading: the value now, as a rule with that window would read it. */
+export interface MetricReading {
+  metric: string;
+  value: number;
+  window_minutes: number;
+  cluster_id: string | null;
+  read_at: string;
+}
+
+export interface PolicyName {
+  id: string;
+  name: string;
+}
