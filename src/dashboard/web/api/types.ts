@@ -185,3 +185,9 @@ export interface Evaluation {
   condition_met: boolean;
   outcome: string;
 }
+
+/** GET /api/v1/incidents as it comes (the envelope, with the page's cursor). */
+export interface IncidentListPage {
+  data: Incident[];
+  page: { limit: number; next_cursor: string | null };
+}
