@@ -16,3 +16,17 @@ export function duration(ms: number): string {
 }
 
 export const CONDITION_SYMBOL: Record<string, string> = { gt: '>', gte: '≥', lt: '<', lte: '≤', eq: '=' };
+
+/** How long ago, as a person says it ("3 min ago"); the exact time goes in a tooltip beside it. */
+export function ago(iso: string, now = Date.now()): string {
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}
+
+/** The time from one moment to a later one ("2 min"), or '—' before the later one happened. */
+export const between = (from: string, to: string | null | undefined) => (to ? duration(Math.max(0, Date.parse(to) - Date.parse(from))) : '—');

@@ -2,7 +2,7 @@
 import type { ApiClient } from './client';
 import type { AlertMetric, AlertRuleBody, AlertRuleDetail, MetricReading, PolicyName } from './types';
 import type {
-  AlertRule, ChannelName, ClusterView, CurrentOncall, Evaluation, Incident, IncidentEvent, Me, OncallRange, Schedule, SlowQueriesView, SpillView,
+  AlertRule, ChannelName, ClusterView, CurrentOncall, Evaluation, Incident, IncidentEvent, IncidentListPage, Me, OncallRange, Schedule, SlowQueriesView, SpillView,
   StorageView, SyncRun, SyncTriggered, TableAlertsView, UserName, VacuumView,
 } from './types';
 import type { AssistantAnswer } from './types';
@@ -15,6 +15,9 @@ export const endpoints = (api: ApiClient) => ({
   me: () => api.get<Me>('/api/v1/me'),
 
   openIncidents: () => api.get<Incident[]>('/api/v1/incidents?status=triggered,acknowledged&limit=200'),
+  /** A page of incidents, with the cursor of the next (the envelope's `page`). */
+  incidentsPage: (query: URLSearchParams, cursor?: string) =>
+    api.get<IncidentListPage>(`/api/v1/incidents?${query.toString()}${cursor ? `&cursor=${id(cursor)}` : ''}`, 'bare'),
   incident: (incidentId: string) => api.get<Incident>(`/api/v1/incidents/${id(incidentId)}`),
   incidentAsOf: (incidentId: string, at: Date) => api.get<Incident>(`/api/v1/incidents/${id(incidentId)}?as_of=${id(at.toISOString())}`),
   incidentEvents: (incidentId: string) => api.get<IncidentEvent[]>(`/api/v1/incidents/${id(incidentId)}/events`),

@@ -308,3 +308,9 @@ export interface PolicyName {
   id: string;
   name: string;
 }
+
+/** GET /api/v1/incidents as it comes (the envelope, with the page's cursor). */
+export interface IncidentListPage {
+  data: Incident[];
+  page: { limit: number; next_cursor: string | null };
+}

@@ -4,7 +4,8 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 
-export const currentRoute = () => location.hash.replace(/^#/, '') || '/incidents';
+/** The fragment's path; a page keeps its own state after `?` (the incident list's filters). */
+export const currentRoute = () => location.hash.replace(/^#/, '').split('?')[0] || '/incidents';
 
 export function useHashRoute(): string[] {
   const [route, setRoute] = useState(currentRoute);
