@@ -168,8 +168,8 @@ if (choice.mode === 'skip') {
     const breachingIds = need('breachingIds');
     const list = async () => (await cluster.api(0, 'GET', '/api/v1/incidents?limit=200', { caller })).body.data as World['incidents'];
     await waitFor(async () => (await list()).length >= BREACHING, { timeoutMs: 3 * INTERVAL_SECONDS * 1000 + 60_000, intervalMs: 500, message: `${BREACHING} incidents` });
-    // Another tick: an instance that opened a second incident for a rule would show it now.
-    await new Promise((resolve) => setTimeout(resolve, INTERVAL_SECONDS * 1000));
+    // One more tick on every instance: an instance that opened a second incident for a rule would show it now.
+    await perTick(cluster, INSTANCES, 1);
     const incidents = await list();
     world.incidents = incidents;
     t.is(incidents.length, BREACHING, 'one incident per breaching rule, none for the quiet ones');
@@ -241,8 +241,15 @@ if (choice.mode === 'skip') {
     await waitFor(() => incidents.every((i) => stagePages(pagesOf(receiver), i.id, 2).length > 0), {
       timeoutMs: Math.max(0, lastDue - Date.now()) + TAKEOVER_MS + 30_000, intervalMs: 250, message: 'stage 2 of every incident',
     }).catch((error: Error) => t.fail(`${error.message}: ${incidents.filter((i) => stagePages(pagesOf(receiver), i.id, 2).length === 0).length} incidents have no stage 2`));
-    // Let a doubled page, if any, arrive.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // A stage page is made again only while its outcome is missing from the incident's stream (a
+    // crash mid-delivery): once every stage 2 outcome is recorded, no second page can follow.
+    const stage2Recorded = async (incidentId: string) => {
+      const answer = await cluster.api(survivors[0]!, 'GET', `/api/v1/incidents/${incidentId}`, { caller: need('caller') });
+      return ((answer.body?.data?.escalation?.notified ?? []) as { kind: string; stage_order: number | null }[]).some((n) => n.kind === 'stage' && n.stage_order === 2);
+    };
+    await waitFor(async () => (await Promise.all(incidents.map((i) => stage2Recorded(i.id)))).every(Boolean), {
+      timeoutMs: 30_000, intervalMs: 250, message: 'every stage 2 outcome recorded on its incident',
+    });
     const pages = pagesOf(receiver);
     const lateness: number[] = [];
     for (const incident of incidents) {

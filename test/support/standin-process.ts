@@ -4,6 +4,7 @@
  * killed when this process exits, and exits by itself when its stdin (our end of a pipe) closes,
  * which also happens when this process dies without running any handler.
  */
+import { waitFor } from './wait-for.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { StandInKind } from './standin-main.js';
 
@@ -51,11 +52,12 @@ export async function startStandInProcess(kind: StandInKind, timeoutMs = 20_000)
     output: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      // Closing stdin is the stand-in's own signal to stop; SIGKILL if it does not within 5 s.
+      // Closing stdin is the stand-in's own signal to stop; SIGKILL if it has not exited within 5 s.
       child.stdin!.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      let gone = false;
+      void exited.then(() => (gone = true));
+      await waitFor(() => gone, { timeoutMs: 5000, message: `the ${kind} stand-in to exit` }).catch(() => child.kill('SIGKILL'));
       await exited;
-      clearTimeout(timer);
     },
   };
 }
