@@ -48,10 +48,10 @@ suite(`create a rule with its policy picked by name, edit its threshold, see fie
   await form.getByLabel('Threshold', { exact: true }).fill('lots');
   await form.getByLabel('Escalation policy').selectOption({ label: 'Night shift' });
   await form.getByRole('button', { name: 'Create rule' }).click();
-  const nameError = form.locator('.field-error[data-field="name"]');
+  const nameError = form.locator('.field-error[data-path="/name"]');
   await nameError.waitFor();
   t.regex(await nameError.innerText(), /\S/, 'the name\'s error is shown beside it');
-  await form.locator('.field-error[data-field="threshold"]').waitFor();
+  await form.locator('.field-error[data-path="/threshold"]').waitFor();
   t.is(await form.getByLabel('Name', { exact: true }).getAttribute('aria-describedby'), await nameError.getAttribute('id'), 'the error describes its field');
   t.deepEqual(await api('GET', '/api/v1/alert-rules?limit=200'), [], 'a refused form creates nothing');
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'the form with its errors');

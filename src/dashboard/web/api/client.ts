@@ -12,22 +12,14 @@
 import { noteSessionEnded } from '../session';
 
 /** A problem's field error: `path` is a JSON pointer into the request body (`/prompt`). */
-export interface FieldError {
+export interface FieldProblem {
   path: string;
   message: string;
 }
 
-/** The same, as the paging pages name it. */
-export type FieldProblem = FieldError;
-
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly errors: FieldError[] = []) {
+  constructor(readonly status: number, message: string, readonly errors: FieldProblem[] = []) {
     super(message);
-  }
-
-  /** The field errors, as the alert-rule editor names them. */
-  get fieldErrors(): FieldError[] {
-    return this.errors;
   }
 }
 
@@ -47,9 +39,9 @@ export interface ApiClient {
 /** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */
 export type AnswerShape = 'envelope' | 'bare';
 
-async function problemOf(response: Response): Promise<{ message: string; errors: FieldError[] }> {
+async function problemOf(response: Response): Promise<{ message: string; errors: FieldProblem[] }> {
   try {
-    const problem = (await response.json()) as { detail?: string; title?: string; errors?: FieldError[] };
+    const problem = (await response.json()) as { detail?: string; title?: string; errors?: FieldProblem[] };
     return { message: problem.detail ?? problem.title ?? `HTTP ${response.status}`, errors: Array.isArray(problem.errors) ? problem.errors : [] };
   } catch {
     return { message: `HTTP ${response.status}`, errors: [] };

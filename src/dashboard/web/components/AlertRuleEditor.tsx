@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type FieldProblem } from '../api/client';
 import type { AlertRuleBody, AlertRuleDetail } from '../api/types';
-import { FieldError, fieldErrorId, unplacedProblems } from './FieldError';
+import { FieldError, fieldErrorId, problemsAt, unplacedProblems } from './FieldError';
 import { MetricPreview } from './MetricPreview';
 import { useSession } from './session-context';
 import { useLoad } from './use-load';
@@ -61,7 +61,7 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
     const name = API_FIELD[field];
     setErrors((current) => current.filter((e) => e.path !== `/${name}` && !e.path.startsWith(`/${name}/`)));
   };
-  const described = (field: string) => (errors.some((e) => e.path === `/${field}` || e.path.startsWith(`/${field}/`)) ? fieldErrorId(field) : undefined);
+  const described = (field: string) => (problemsAt(errors, `/${field}`).length > 0 ? fieldErrorId(`/${field}`) : undefined);
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -82,9 +82,9 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
         setConflict(true);
         setMessage('Someone changed this rule after you opened it, so your edit was not saved (HTTP 409). Load their version, then make your change again.');
       } else if (failure instanceof ApiError) {
-        setErrors(failure.fieldErrors);
-        const rest = unplacedProblems(failure.fieldErrors, FIELDS);
-        setMessage(failure.fieldErrors.length > 0 && rest.length === 0 ? 'The rule was not saved: see the fields marked.' : [failure.message, ...rest.map((e) => `${e.path}: ${e.message}`)].join(' — '));
+        setErrors(failure.errors);
+        const rest = unplacedProblems(failure.errors, FIELDS.map((field) => `/${field}`));
+        setMessage(failure.errors.length > 0 && rest.length === 0 ? 'The rule was not saved: see the fields marked.' : [failure.message, ...rest.map((e) => `${e.path}: ${e.message}`)].join(' — '));
       } else {
         setMessage((failure as Error).message);
       }
@@ -100,14 +100,14 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
       <h2>{title}</h2>
       {loaded.error ? <p class="error" role="alert">{loaded.error}</p> : null}
       <label>Name<input name="name" value={form.name} onInput={set('name')} maxLength={200} aria-describedby={described('name')} /></label>
-      <FieldError errors={errors} field="name" />
+      <FieldError errors={errors} path="/name" />
       <label>Metric
         <select name="metric" value={form.metric} onChange={set('metric')} aria-describedby={described('metric')}>
           <option value="">{metrics.value ? '— pick a metric —' : metrics.error ? 'metrics could not be listed' : 'loading…'}</option>
           {(metrics.value ?? []).map((m) => <option key={m.id} value={m.id}>{m.id} ({m.unit})</option>)}
         </select>
       </label>
-      <FieldError errors={errors} field="metric" />
+      <FieldError errors={errors} path="/metric" />
       <div class="rule-editor-row">
         <label>Condition
           <select name="condition" value={form.condition} onChange={set('condition')}>{CONDITIONS.map(([id, text]) => <option key={id} value={id}>{text}</option>)}</select>
@@ -115,9 +115,9 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
         <label>Threshold<input name="threshold" inputMode="decimal" value={form.threshold} onInput={set('threshold')} aria-describedby={described('threshold')} /></label>
         <label>Window (minutes)<input name="evaluation_window_minutes" inputMode="numeric" value={form.window} onInput={set('window')} aria-describedby={described('evaluation_window_minutes')} /></label>
       </div>
-      <FieldError errors={errors} field="condition" />
-      <FieldError errors={errors} field="threshold" />
-      <FieldError errors={errors} field="evaluation_window_minutes" />
+      <FieldError errors={errors} path="/condition" />
+      <FieldError errors={errors} path="/threshold" />
+      <FieldError errors={errors} path="/evaluation_window_minutes" />
       <MetricPreview metric={metric} condition={form.condition} threshold={typeof numeric(form.threshold) === 'number' ? Number(form.threshold) : undefined}
         windowMinutes={typeof numeric(form.window) === 'number' ? Number(form.window) : undefined} clusterId={form.cluster} history={history.value} />
       <div class="rule-editor-row">
@@ -139,9 +139,9 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
           ) : <input name="cluster_id" value={form.cluster} onInput={set('cluster')} aria-describedby={described('cluster_id')} />}
         </label>
       </div>
-      <FieldError errors={errors} field="severity" />
-      <FieldError errors={errors} field="escalation_policy_id" />
-      <FieldError errors={errors} field="cluster_id" />
+      <FieldError errors={errors} path="/severity" />
+      <FieldError errors={errors} path="/escalation_policy_id" />
+      <FieldError errors={errors} path="/cluster_id" />
       {message ? <p class="error" role="alert" data-testid="editor-message">{message}</p> : null}
       <div class="rule-editor-actions">
         <button type="submit" class="button primary" disabled={saving || !filled}>{saving ? 'Saving…' : ruleId ? 'Save changes' : 'Create rule'}</button>

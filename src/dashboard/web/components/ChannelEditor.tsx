@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { ChannelType, NotificationChannel } from '../api/types';
 import { CHANNEL_TYPES, configForm, configOf, PAGER_SEVERITIES, SEVERITIES, type ConfigForm } from './channel-config';
-import { errorsOf, FormProblem, invalidProps, PagingFieldError } from './PagingFieldError';
+import { errorsOf, FormProblem, invalidProps, FieldError } from './FieldError';
 import { PagingField, PagingTextField } from './PagingTextField';
 import { useSession } from './session-context';
 
@@ -79,7 +79,7 @@ export function ChannelEditor({ channel, onSaved, onCancel }: { channel?: Notifi
               </select>
             </label>
           ))}
-          <PagingFieldError errors={errors} path="/config/severity_mapping" />
+          <FieldError errors={errors} path="/config/severity_mapping" />
         </fieldset>
       </> : null}
       <div class="form-actions">

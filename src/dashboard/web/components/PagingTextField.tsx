@@ -6,7 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 import type { FieldProblem } from '../api/client';
-import { fieldErrorId, PagingFieldError, problemsAt } from './PagingFieldError';
+import { fieldErrorId, FieldError, problemsAt } from './FieldError';
 
 export interface ControlProps {
   id: string;
@@ -31,7 +31,7 @@ export function PagingField({ label, path, errors, hint, control }: FieldProps) 
       <label for={id}>{label}</label>
       {hint ? <span class="hint" id={`${id}-hint`}>{hint}</span> : null}
       {control({ id, ...(described ? { 'aria-describedby': described } : {}), ...(invalid ? { 'aria-invalid': true as const } : {}) })}
-      <PagingFieldError errors={errors} path={path} />
+      <FieldError errors={errors} path={path} />
     </div>
   );
 }

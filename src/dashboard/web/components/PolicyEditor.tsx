@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { EscalationPolicy } from '../api/types';
-import { errorsOf, FormProblem } from './PagingFieldError';
+import { errorsOf, FormProblem } from './FieldError';
 import { PagingTextField } from './PagingTextField';
 import { draftOf, emptyStage, policyForm, type PolicyForm, type StageForm } from './policy-form';
 import { useSession } from './session-context';

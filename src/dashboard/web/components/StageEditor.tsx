@@ -6,7 +6,7 @@
 import type { FieldProblem } from '../api/client';
 import type { PersonMedium } from '../api/types';
 import { emptyTarget, MEDIA, type StageForm, type TargetForm } from './policy-form';
-import { problemsAt } from './PagingFieldError';
+import { problemsAt } from './FieldError';
 import { PagingField, PagingTextField } from './PagingTextField';
 import { TARGET_GROUPS, type TargetChoice } from './use-policy-targets';
 
