@@ -257,6 +257,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       issuer: config.auth.issuer,
       audience: config.baseUrl,
       now: () => now().getTime(),
+      onRefreshFailed: (error) => logger.warn({ err: error }, 'the identity provider\'s signing keys (JWKS) could not be refreshed; the last set read stays in use'),
     })),
     modules: [
       ...areas.flatMap((area) => area.routes),

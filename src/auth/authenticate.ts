@@ -33,6 +33,8 @@ export interface AuthenticationOptions {
   audience: string;
   /** Epoch milliseconds, for the key set's refresh interval; injectable for tests. */
   now?: () => number;
+  /** A refresh of the key set failed (the last good set stays in use, so nothing else would say so). */
+  onRefreshFailed?: (error: unknown) => void;
 }
 
 const unavailable = (detail: string, retryAfterMs: number, cause?: unknown) =>
@@ -55,7 +57,7 @@ export function authenticate(options: AuthenticationOptions): Middleware {
     const published = await client.getSigningKeys();
     return new Map(published.map((key) => [key.kid, createPublicKey(key.getPublicKey())]));
   };
-  const keySet = createJwksKeySet({ fetchKeys, now: options.now ?? Date.now });
+  const keySet = createJwksKeySet({ fetchKeys, now: options.now ?? Date.now, onRefreshFailed: options.onRefreshFailed });
 
   /** The header checks jsonwebtoken does not make (it ignores `crit`), before any key is fetched. */
   const checkedHeader = (token: string): { kid: string } => {

@@ -108,7 +108,14 @@ export function devClientFromJson(text: string): ClientRegistration {
 
 /** The development client printed at start: created once and kept in DATA_DIR. */
 export function loadOrCreateDevClient(path: string): ClientRegistration {
-  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as ClientRegistration;
+  if (existsSync(path)) {
+    // Checked as the shared file is (DEV_CLIENT_FILE): a damaged one stops start-up naming it.
+    try {
+      return devClientFromJson(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new Error(`${path}: ${(error as Error).message} (delete it to have a new development client made)`);
+    }
+  }
   const client = newDevClient();
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(client, null, 2), { mode: 0o600 });

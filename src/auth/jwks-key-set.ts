@@ -99,6 +99,5 @@ export function createJwksKeySet(options: JwksKeySetOptions) {
       if (awaitedFetch && lastError === undefined) return { unknown: true };
       return { notCheckedYet: true, retryAfterMs: retryAfterMs() };
     },
-    knownKeyIds: () => [...(keys?.keys() ?? [])],
   };
 }

@@ -10,7 +10,7 @@ export type OwnedWorkKind = 'rules' | 'incidents' | 'sync_jobs';
 export interface ClusterMetrics {
   /** Live members this instance sees (0 while its own lease has lapsed). */
   readonly members: Gauge;
-  /** Work items this instance owns now, per kind; set by the consumers (see setOwnedWork). */
+  /** Work items this instance owns now, per kind; set by the composition (src/composition/cluster.ts). */
   readonly ownedWork: Gauge<'kind'>;
   /** Lease renewals of this instance, `ok` or `failed`. */
   readonly leaseRenewals: Counter<'outcome'>;
@@ -53,9 +53,4 @@ export function clusterMetrics(registry: Registry): ClusterMetrics {
   };
   created.set(registry, metrics);
   return metrics;
-}
-
-/** For the consumers that share work (evaluator, escalation, sync): how many items of `kind` this instance owns. */
-export function setOwnedWork(registry: Registry, kind: OwnedWorkKind, count: number): void {
-  clusterMetrics(registry).ownedWork.set({ kind }, count);
 }

@@ -34,7 +34,7 @@ export interface AlertingDeps {
   clusterIds: (envId: string) => readonly string[] | null;
   logger: Logger;
   registry: Registry;
-  /** The cluster's members: which rules this instance evaluates (by ruleShareKey). */
+  /** The cluster's members: which rules this instance evaluates (by the bucket of their warehouse read, src/events/rule-shares.ts). */
   membership: Membership;
   /** Told at every tick how many rules this instance evaluates. */
   onOwnedRules?: (count: number) => void;

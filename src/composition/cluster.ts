@@ -11,7 +11,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { loadOrCreateInstanceId } from '../instance-id.js';
 import { soloMembership, type Membership } from '../cluster/membership.js';
-import { clusterMetrics, setOwnedWork, type OwnedWorkKind } from '../cluster/cluster-metrics.js';
+import { clusterMetrics, type OwnedWorkKind } from '../cluster/cluster-metrics.js';
 import { createMongoMembership } from '../cluster/mongodb-membership.js';
 
 export interface ClusterComposition {
@@ -28,5 +28,5 @@ export function composeCluster(deps: { config: Config; db?: Db; now: () => Date;
     ? createMongoMembership({ db: deps.db, self, now: deps.now, ...config.cluster, logger: deps.logger, metrics })
     : soloMembership(self);
   if (!deps.db) metrics.members.set(1);
-  return { membership, reportOwned: (kind, count) => setOwnedWork(deps.registry, kind, count) };
+  return { membership, reportOwned: (kind, count) => metrics.ownedWork.set({ kind }, count) };
 }

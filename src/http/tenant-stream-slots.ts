@@ -24,6 +24,5 @@ export function createTenantStreamSlots(options: { perTenant: number; streamName
         else open.delete(tenantId);
       };
     },
-    openFor: (tenantId: string) => open.get(tenantId) ?? 0,
   };
 }

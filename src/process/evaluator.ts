@@ -17,6 +17,7 @@ import { incidentIdFor, incidentStream, type IncidentState } from '../events/inc
 import { ALERT_RULES, watchOf, type AlertRuleDoc } from '../../projections/alert-rules.js';
 import { handleCommand, type CommandDeps } from '../commanding/command-handler.js';
 import type { EventStore } from '../eventstore/port.js';
+import { RULE_SHARE_BUCKETS, ruleBucketKey } from '../events/rule-shares.js';
 import { ruleEvaluationStream, type RuleEvaluatedData } from '../events/rule-evaluation.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { Filter, ReadModelReader } from '../readstore/port.js';
@@ -50,8 +51,6 @@ export interface EvaluatorDeps extends CommandDeps {
   onOwnedRules?: (count: number) => void;
 }
 
-export { ruleShareKey } from '../events/rule-shares.js';
-import { RULE_SHARE_BUCKETS, ruleBucketKey } from '../events/rule-shares.js';
 
 /** Prometheus instruments of the evaluator; created once per registry, shared by evaluators. */
 export function createEvaluatorInstruments(registry: Registry) {

@@ -5,7 +5,7 @@
  * every built-in metric is ≥ 0 (CPU never under its 4 % idle floor), so `lt 0` never holds and
  * `gte 0` always does.
  */
-import { ruleShareKey } from '../../src/process/evaluator.js';
+import { ruleShareKey } from '../../src/events/rule-shares.js';
 import type { Cluster } from './cluster-harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from './notify-receivers/webhook-receiver.js';
 import type { Caller } from './test-app.js';

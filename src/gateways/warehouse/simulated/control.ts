@@ -14,7 +14,7 @@ import { envLayout } from './cluster-state.js';
  * Steering for demos and tests: pin a metric of an environment to a value for a while, or pause
  * an environment's clusters. This is the copy the evaluator reads, synchronously, in memory; with
  * MONGODB_URL set the state is shared by every instance and this copy follows the shared one
- * (shared-steering.ts). Exists only while the simulated warehouse is the active adapter.
+ * (simulator-steering.ts). Exists only while the simulated warehouse is the active adapter.
  */
 
 export interface MetricPinRequest {
