@@ -24,10 +24,7 @@ test.before(async () => {
   await dashboard.signIn(page);
 });
 
-test.after.always(async () => {
-  await dashboard?.browser.close();
-  await dashboard?.platform.stop();
-});
+test.after.always(async () => dashboard?.close());
 
 let policyId: string | undefined;
 async function rule(name: string, severity: string, clusterId?: string): Promise<{ id: string }> {

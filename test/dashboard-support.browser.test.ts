@@ -12,7 +12,6 @@ suite(`signs in and reports axe-core's serious and critical violations as a map$
   const page = await dashboard!.newPage();
   await dashboard!.signIn(page);
   const violations = await seriousAccessibilityViolations(page);
-  t.is(typeof violations, 'object');
-  t.log(JSON.stringify(violations));
+  t.deepEqual(violations, {}, 'no serious or critical violation on the signed-in page');
   await dashboard!.shots(page, 'support-signed-in');
 });

@@ -44,13 +44,10 @@ export function composeAlerting(deps: AlertingDeps) {
   const { commandDeps, readStore, config } = deps;
   const hub = createLiveEventHub(commandDeps.eventStore, deps.logger);
   const instruments = createEvaluatorInstruments(deps.registry);
-  const newEvaluator = () => createEvaluator({
-    ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key) => deps.membership.owns(key),
-  });
-  const evaluator = createEvaluator({
-    ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key) => deps.membership.owns(key),
-    onOwnedRules: deps.onOwnedRules,
-  });
+  const evaluatorDeps = { ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key: string) => deps.membership.owns(key) };
+  const newEvaluator = () => createEvaluator(evaluatorDeps);
+  // The scheduled one reports the rules it owns (the cluster's metrics); test evaluators do not.
+  const evaluator = createEvaluator({ ...evaluatorDeps, onOwnedRules: deps.onOwnedRules });
 
   const resolveActiveIncident = async (envelope: CommandEnvelope, ruleId: string, reason: 'rule_deleted' | 'rule_disabled') => {
     const rule = await readStore.get<AlertRuleDoc>(ALERT_RULES, ruleId);

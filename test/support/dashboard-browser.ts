@@ -5,7 +5,7 @@
  * Screenshots go to test/artifacts/ (ignored by git) at 1280 and 390 px wide.
  */
 import test from 'ava';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -88,6 +88,7 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
     async close() {
       await browser.close();
       await platform.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
