@@ -19,7 +19,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import koaJwt from 'koa-jwt';
 import jwksRsa from 'jwks-rsa';
-import { HttpProblem, unauthorized } from '../http/problem.js';
+import { HttpProblem, serviceUnavailable, unauthorized } from '../http/problem.js';
 import { createJwksKeySet, type KeyLookup } from './jwks-key-set.js';
 import { principalFromClaims, tokenClaimsSchema, type Principal } from './principal.js';
 import { bearerChallenge, TokenRejection, tokenRejectionFrom } from './token-rejection.js';
@@ -38,7 +38,7 @@ export interface AuthenticationOptions {
 }
 
 const unavailable = (detail: string, retryAfterMs: number, cause?: unknown) =>
-  Object.assign(new HttpProblem(503, 'Service Unavailable', detail, undefined, {}, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) }), { cause });
+  Object.assign(serviceUnavailable(detail, retryAfterMs / 1000), { cause });
 
 /** The key, or the rejection (401) or problem (503) that a lookup without one means. */
 function keyOrThrow(lookup: KeyLookup): KeyObject {

@@ -30,7 +30,9 @@ export const forbidden = (detail: string) => new HttpProblem(403, 'Forbidden', d
 export const notFound = (what: string) => new HttpProblem(404, 'Not Found', `${what} not found`);
 export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
   new HttpProblem(409, 'Conflict', detail, undefined, extensions);
-export const serviceUnavailable = (detail: string) => new HttpProblem(503, 'Service Unavailable', detail);
+/** A 503; with `retryAfterSeconds`, saying when to come back (Retry-After, whole seconds, at least 1). */
+export const serviceUnavailable = (detail: string, retryAfterSeconds?: number) =>
+  new HttpProblem(503, 'Service Unavailable', detail, undefined, {}, retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 /** A 429 saying when to come back (Retry-After, whole seconds, at least 1). */
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   new HttpProblem(429, 'Too Many Requests', detail, undefined, {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
