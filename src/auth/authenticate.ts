@@ -19,7 +19,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import koaJwt from 'koa-jwt';
 import jwksRsa from 'jwks-rsa';
-import { HttpProblem, serviceUnavailable, unauthorized } from '../http/problem.js';
+import { serviceUnavailable, unauthorized } from '../http/problem.js';
 import { createJwksKeySet, type KeyLookup } from './jwks-key-set.js';
 import { principalFromClaims, tokenClaimsSchema, type Principal } from './principal.js';
 import { bearerChallenge, TokenRejection, tokenRejectionFrom } from './token-rejection.js';
