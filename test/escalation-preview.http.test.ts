@@ -6,6 +6,7 @@
  * without `escalation:read`; and nothing appended or sent by any of it.
  */
 import test from 'ava';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 
@@ -195,4 +196,38 @@ test('404 for another tenant\'s policy, an unknown id and a non-id; 403 without 
   const nobody = { ...owner, roles: ['nobody'] };
   t.is((await app.request('GET', `/api/v1/escalation-policies/${policy}/preview`, { caller: nobody })).status, 403);
   t.is((await preview(nobody, oneStage([{ type: 'user', id: user, channels: ['email'] }]))).status, 403);
+});
+
+test('the answers are the ones /openapi.json documents', async (t) => {
+  const document = (await app.request('GET', '/openapi.json')).body;
+  const resolved = (schema: unknown): unknown => {
+    if (Array.isArray(schema)) return schema.map(resolved);
+    if (schema === null || typeof schema !== 'object') return schema;
+    const ref = (schema as { $ref?: string }).$ref;
+    if (ref?.startsWith('#/components/schemas/')) return resolved(document.components.schemas[ref.slice('#/components/schemas/'.length)]);
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, resolved(value)]));
+  };
+  const ajv = new Ajv2020({ strict: true, validateFormats: false, allErrors: true });
+  const caller = app.newTenant();
+  const ada = await newUser(caller, 'Ada', { phone: '+447700900123' });
+  const rota = await created(caller, '/schedules', { name: 'Primary', timezone: 'UTC', layers: [{ user_ids: [ada], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00Z' }] });
+  const body = oneStage([{ type: 'schedule', id: rota, channels: ['sms', 'chat'] }, { type: 'group', id: await created(caller, '/api/v1/groups', { name: 'none', permissions: {} }), channels: ['email'] }], { repeat_interval_minutes: 5 });
+  const policy = await created(caller, '/api/v1/escalation-policies', body);
+  const answers: [string, string, { status: number; headers: Headers; body: unknown }][] = [
+    ['/api/v1/escalation-policies/{id}/preview', 'get', await app.request('GET', `/api/v1/escalation-policies/${policy}/preview?cycles=2`, { caller })],
+    ['/api/v1/escalation-policies/preview', 'post', await preview(caller, body)],
+    ['/api/v1/escalation-policies/preview', 'post', await preview(caller, { name: 'x' })],
+    ['/api/v1/escalation-policies/{id}/preview', 'get', await app.request('GET', `/api/v1/escalation-policies/${randomUUID()}/preview`, { caller })],
+  ];
+  t.deepEqual(answers.map(([, , answer]) => answer.status), [200, 200, 400, 404]);
+  for (const [path, method, answer] of answers) {
+    const contentType = answer.headers.get('content-type')!.split(';')[0]!;
+    const schema = document.paths[path]?.[method]?.responses?.[String(answer.status)]?.content?.[contentType]?.schema;
+    if (!schema) {
+      t.fail(`${method} ${path} documents no ${answer.status} ${contentType}`);
+      continue;
+    }
+    const validate = ajv.compile(resolved(schema) as object);
+    t.true(validate(answer.body), `${method} ${path} ${answer.status}: ${ajv.errorsText(validate.errors)}`);
+  }
 });
