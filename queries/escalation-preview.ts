@@ -1,18 +1,15 @@
 /**
  * "Who gets paged if this fires now?": GET /escalation-policies/{id}/preview?at=&cycles= for a
- * saved policy, POST /escalation-policies/preview?at=&cycles= for an unsaved body (validated as
- * create validates it, unknown targets included). Both answer, for a trigger at `at` (default
- * now), when each stage would fire and whom it would reach, resolved by the escalation manager's
- * own code (src/process/escalation/escalation-preview.ts). Reads only: nothing is appended, nothing
- * sent. POST changes nothing either, so it needs `escalation:read` like GET.
+ * saved policy, and the answer the unsaved-body form (commands/escalation-preview-routes.ts, POST)
+ * gives too. For a trigger at `at` (default now): when each stage would fire and whom it would
+ * reach, resolved by the escalation manager's own code (src/process/escalation/escalation-preview.ts).
+ * Reads only: nothing is appended, nothing sent.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { parseEscalationPolicyBody } from '../commands/escalation-policies.js';
-import type { EscalationStage } from '../src/events/escalation-policy.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { badRequest, notFound, type ProblemFieldError } from '../src/http/problem.js';
+import { notFound } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
@@ -34,14 +31,11 @@ export interface EscalationPreviewDeps {
   /** The escalation manager's own directory (queries/escalation-directory.ts). */
   directory: TargetDirectory;
   now: () => Date;
-  /** As create checks them: one error per target missing from the tenant. */
-  unknownTargets: (tenantId: string, stages: EscalationStage[]) => Promise<ProblemFieldError[]>;
 }
 
-export function escalationPreviewRoutes(deps: EscalationPreviewDeps): Router<AppState> {
-  const router = new Router<AppState>();
-
-  const answer = async (tenantId: string, policy: { id: string | null; name: string }, plan: PreviewPlan, rawQuery: unknown) => {
+/** The preview of a plan, for the query `?at=&cycles=` (parsed here: a ZodError is a 400). */
+export function escalationPreviewAnswer(deps: EscalationPreviewDeps) {
+  return async (tenantId: string, policy: { id: string | null; name: string }, plan: PreviewPlan, rawQuery: unknown) => {
     const query = escalationPreviewQuery.parse(rawQuery);
     const at = query.at ? new Date(query.at) : deps.now();
     const cycles = plan.repeatIntervalMinutes > 0 ? (query.cycles ?? 1) : 1;
@@ -54,6 +48,11 @@ export function escalationPreviewRoutes(deps: EscalationPreviewDeps): Router<App
       repeat: repeatView(plan, stages),
     };
   };
+}
+
+export function escalationPreviewQueryRoutes(deps: EscalationPreviewDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  const answer = escalationPreviewAnswer(deps);
 
   router.get('/escalation-policies/:id/preview', requires('escalation:read'), queryParameters(['at', 'cycles']), async (ctx) => {
     const tenantId = ctx.state.principal.tenantId;
@@ -66,13 +65,5 @@ export function escalationPreviewRoutes(deps: EscalationPreviewDeps): Router<App
     ok(ctx, await answer(tenantId, { id, name: plan.policyName }, plan, ctx.query));
   });
 
-  router.post('/escalation-policies/preview', requires('escalation:read'), queryParameters(['at', 'cycles']), async (ctx) => {
-    const tenantId = ctx.state.principal.tenantId;
-    escalationPreviewQuery.parse(ctx.query);
-    const policy = parseEscalationPolicyBody(ctx.request.body);
-    const missing = await deps.unknownTargets(tenantId, policy.stages);
-    if (missing.length > 0) throw badRequest('some targets do not exist in this tenant', missing);
-    ok(ctx, await answer(tenantId, { id: null, name: policy.name }, policy, ctx.query));
-  });
   return router;
 }

@@ -10,7 +10,8 @@ import type { SchedulerLike } from 'rxjs';
 import { INCIDENTS, type IncidentDoc } from '../../projections/incidents.js';
 import { escalationPlanOf, readModelDirectory } from '../../queries/escalation-directory.js';
 import { escalationQueryRoutes } from '../../queries/escalations.js';
-import { escalationPreviewRoutes } from '../../queries/escalation-preview.js';
+import { escalationPreviewAnswer, escalationPreviewQueryRoutes } from '../../queries/escalation-preview.js';
+import { escalationPreviewCommandRoutes } from '../../commands/escalation-preview-routes.js';
 import { unknownTargetErrors } from '../../queries/escalation-policy-references.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../eventstore/port.js';
@@ -85,6 +86,7 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
       return [...new Set([...triggered, ...retrying, ...noticesPending].map((doc) => doc.id))];
     },
   });
+  const preview = { reader, directory, now: options.now };
   return {
     notify,
     manager,
@@ -93,7 +95,11 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
     projections: [],
     routes: [
       { alias: false, routes: () => escalationQueryRoutes({ reader }) },
-      { alias: false, routes: () => escalationPreviewRoutes({ reader, directory, now: options.now, unknownTargets: (tenantId, stages) => unknownTargetErrors(reader, tenantId, stages) }) },
+      { alias: false, routes: () => escalationPreviewQueryRoutes(preview) },
+      {
+        alias: false,
+        routes: () => escalationPreviewCommandRoutes({ unknownTargets: (tenantId, stages) => unknownTargetErrors(reader, tenantId, stages), preview: escalationPreviewAnswer(preview) }),
+      },
     ],
     processes: [{
       start: () => void manager.start().catch((error) => options.logger.error({ err: error }, 'the escalation manager could not start')),
