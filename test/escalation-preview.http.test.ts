@@ -125,15 +125,24 @@ for (const [title, setUp, expected] of unreachableCases) {
   });
 }
 
-test('unreachable: a group deleted after the policy named it (a saved policy)', async (t) => {
-  const caller = app.newTenant();
-  const group = await created(caller, '/api/v1/groups', { name: 'short-lived', permissions: {} });
-  const policy = await created(caller, '/api/v1/escalation-policies', oneStage([{ type: 'group', id: group, channels: ['email'] }]));
-  t.is((await app.request('DELETE', `/api/v1/groups/${group}`, { caller })).status, 200);
-  const response = await app.request('GET', `/api/v1/escalation-policies/${policy}/preview?at=${AT}`, { caller });
-  t.is(response.status, 200);
-  t.like(response.body.data.stages[0].unreachable[0], { via: { type: 'group', id: group, name: null }, reason: 'the group no longer exists' });
-});
+/** Targets removed after a saved policy named them (the API refuses this only for schedules and channels). */
+const removedCases: [string, (caller: Caller) => Promise<string>, string, string][] = [
+  ['group', async (caller) => created(caller, '/api/v1/groups', { name: `short-lived-${randomUUID()}`, permissions: {} }), '/api/v1/groups', 'the group no longer exists'],
+  ['user', async (caller) => newUser(caller, 'Leaver'), '/users', 'the user no longer exists'],
+];
+
+for (const [type, make, collection, reason] of removedCases) {
+  test(`unreachable: a ${type} removed after the policy named it`, async (t) => {
+    const caller = app.newTenant();
+    const id = await make(caller);
+    const policy = await created(caller, '/api/v1/escalation-policies', oneStage([{ type, id, channels: ['email'] }]));
+    t.is((await app.request('DELETE', `${collection}/${id}`, { caller })).status, 200);
+    const response = await app.request('GET', `/api/v1/escalation-policies/${policy}/preview?at=${AT}`, { caller });
+    t.is(response.status, 200);
+    t.deepEqual(response.body.data.stages[0].recipients, []);
+    t.deepEqual(response.body.data.stages[0].unreachable, [{ via: { type, id, name: null }, person: null, medium: null, reason }]);
+  });
+}
 
 const badQueries: [string, string, string][] = [
   ['an `at` that is not a date', '?at=yesterday', '/at'],
