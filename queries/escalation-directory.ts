@@ -9,6 +9,7 @@ import { USERS, type UserDoc } from '../projections/users.js';
 import type { DeliveryChannel, TargetType } from '../src/events/escalation-policy.js';
 import type { EscalationPlan } from '../src/events/escalation.js';
 import { currentOnCall } from '../src/oncall/current-on-call.js';
+import type { OnCallSource } from '../src/oncall/schedule-definition.js';
 import type { ContactUser, TargetDirectory } from '../src/process/escalation/target-resolution.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 import type { SecretBox } from '../src/secrets/secret-box.js';
@@ -38,7 +39,10 @@ export function readModelDirectory(reader: ReadModelReader, secrets: Pick<Secret
       if (!schedule) return 'no_schedule';
       const users = await scheduleUsers(reader, tenantId, schedule);
       const current = currentOnCall(scheduleDefinition(schedule), at, (userId) => users.has(userId));
-      return current ? contact(users.get(current.userId)!) : null;
+      if (!current) return null;
+      // Which layer or override: the escalation preview says why this person is paged.
+      const source: OnCallSource = current.source === 'layer' ? { source: 'layer', layerIndex: current.layerIndex } : { source: 'override', overrideId: current.overrideId };
+      return { ...contact(users.get(current.userId)!), source };
     },
     async channel(tenantId, channelId) {
       const channel = await findChannel(reader, secrets, tenantId, channelId);

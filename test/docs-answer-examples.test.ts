@@ -86,6 +86,23 @@ const SET_UPS: Record<string, SetUp> = {
     const schedule = await created(caller, '/schedules', withIds(worked.body, (name) => people[name]!.id));
     return { method: 'GET', path: worked.currentPath.replace('{id}', schedule.id) };
   },
+  'GET /api/v1/escalation-policies/{id}/preview?at=2026-03-12T09:00:00Z': async (caller) => {
+    const ada = await newUser(caller, { phone: '+447700900123' });
+    const dbas = await created(caller, '/api/v1/groups', { name: `dba-${randomUUID()}`, permissions: {} });
+    await newUser(caller, { name: 'Ben', group_ids: [dbas.id] });
+    const nights = await created(caller, '/api/v1/groups', { name: `nights-${randomUUID()}`, permissions: {} });
+    const schedule = await created(caller, '/schedules', { name: 'Primary', timezone: 'UTC', layers: [{ user_ids: [ada.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00Z' }] });
+    const chat = await created(caller, '/notification-channels', { name: 'ops chat', type: 'chat', config: { webhook_url: 'https://hooks.example.com/services/T0/B0/x', channel_name: '#ops' } });
+    const policy = await created(caller, '/api/v1/escalation-policies', {
+      name: 'Warehouse on-call',
+      stages: [
+        { stage_order: 1, delay_minutes: 0, targets: [{ type: 'schedule', id: schedule.id, channels: ['sms'] }] },
+        { stage_order: 2, delay_minutes: 15, targets: [{ type: 'group', id: dbas.id, channels: ['email'] }, { type: 'channel', id: chat.id }, { type: 'group', id: nights.id, channels: ['email'] }] },
+      ],
+      repeat_interval_minutes: 30,
+    });
+    return { method: 'GET', path: `/api/v1/escalation-policies/${policy.id}/preview?at=2026-03-12T09:00:00Z` };
+  },
   'POST /ask': async () => ({ method: 'POST', path: '/ask', body: { prompt: ASK_PROMPT } }),
   ...Object.fromEntries(
     ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/vacuum', '/warehouse/tables/alerts', '/warehouse/storage']

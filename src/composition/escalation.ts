@@ -10,6 +10,9 @@ import type { SchedulerLike } from 'rxjs';
 import { INCIDENTS, type IncidentDoc } from '../../projections/incidents.js';
 import { escalationPlanOf, readModelDirectory } from '../../queries/escalation-directory.js';
 import { escalationQueryRoutes } from '../../queries/escalations.js';
+import { escalationPreviewAnswer, escalationPreviewQueryRoutes } from '../../queries/escalation-preview.js';
+import { escalationPreviewCommandRoutes } from '../../commands/escalation-preview-routes.js';
+import { unknownTargetErrors } from '../../queries/escalation-policy-references.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../eventstore/port.js';
 import { createNotifier } from '../gateways/notify/notifier.js';
@@ -54,10 +57,12 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
   };
   const built = options.notify ? undefined : notifyAdaptersFromSettings(settings);
   const notify = options.notify ?? createNotifier({ adapters: built!.adapters, registry: options.registry, logger: options.logger });
+  // One directory for the manager and the preview, so a preview resolves targets as a stage does.
+  const directory = readModelDirectory(reader, options.secrets);
   const manager = createEscalationManager({
     eventStore: options.eventStore,
     notify,
-    directory: readModelDirectory(reader, options.secrets),
+    directory,
     now: options.now,
     logger: options.logger,
     registry: options.registry,
@@ -81,13 +86,21 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
       return [...new Set([...triggered, ...retrying, ...noticesPending].map((doc) => doc.id))];
     },
   });
+  const preview = { reader, directory, now: options.now };
   return {
     notify,
     manager,
     ownedActiveIncidents: async () =>
       (await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' })).filter((doc) => options.membership.owns(doc.id)).length,
     projections: [],
-    routes: [{ alias: false, routes: () => escalationQueryRoutes({ reader }) }],
+    routes: [
+      { alias: false, routes: () => escalationQueryRoutes({ reader }) },
+      { alias: false, routes: () => escalationPreviewQueryRoutes(preview) },
+      {
+        alias: false,
+        routes: () => escalationPreviewCommandRoutes({ unknownTargets: (tenantId, stages) => unknownTargetErrors(reader, tenantId, stages), preview: escalationPreviewAnswer(preview) }),
+      },
+    ],
     processes: [{
       start: () => void manager.start().catch((error) => options.logger.error({ err: error }, 'the escalation manager could not start')),
       stop: async () => {

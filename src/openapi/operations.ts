@@ -7,6 +7,7 @@ import { alertRuleOperations } from './alert-rules.js';
 import { assistantOperations } from './assistant.js';
 import { channelOperations } from './channels.js';
 import { dashboardOperations } from './dashboard.js';
+import { escalationPreviewOperations } from './escalation-preview.js';
 import { iamOperations } from './iam.js';
 import { incidentOperations } from './incidents.js';
 import type { OperationDoc } from './operation.js';
@@ -26,4 +27,5 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...incidentOperations,
   ...syncOperations,
   ...assistantOperations,
+  ...escalationPreviewOperations,
 ];

@@ -71,7 +71,7 @@ const policyStage = (delay: z.ZodNumber) => z.strictObject({
   delay_minutes: delay,
   targets: z.array(policyTarget).min(1).max(MAX_TARGETS_PER_STAGE).meta({ description: 'each target (type and id) once' }),
 });
-const escalationPolicyBody = escalationPolicyBodySchema.extend({
+export const escalationPolicyBody = escalationPolicyBodySchema.extend({
   stages: z.tuple([policyStage(z.number().int().min(0).max(0).meta({ description: '0: the first stage fires when the incident is created' }))], policyStage(z.number().int().min(1).max(MAX_MINUTES)))
     .meta({ maxItems: MAX_STAGES, description: 'in order; `stage_order` numbers them 1, 2, 3 …' }),
 });

@@ -8,6 +8,7 @@ import type { EscalationTarget } from '../../events/escalation-policy.js';
 import type { Recipient } from '../../events/escalation.js';
 import type { ChannelType } from '../../events/vocabulary.js';
 import type { NotifyTarget } from '../../gateways/notify/port.js';
+import type { OnCallSource } from '../../oncall/schedule-definition.js';
 
 export interface ContactUser {
   id: string;
@@ -25,11 +26,16 @@ export interface ContactChannel {
   signingSecret?: string;
 }
 
+/** The person on call, and which layer or override put them there (absent from directories that do not say). */
+export interface OnCallContact extends ContactUser {
+  source?: OnCallSource;
+}
+
 /** Read-model lookups, passed in by the composition root; each scoped to the incident's tenant. */
 export interface TargetDirectory {
   user(tenantId: string, userId: string): Promise<ContactUser | null>;
   activeGroupMembers(tenantId: string, groupId: string): Promise<ContactUser[] | null>;
-  onCall(tenantId: string, scheduleId: string, at: Date): Promise<ContactUser | null | 'no_schedule'>;
+  onCall(tenantId: string, scheduleId: string, at: Date): Promise<OnCallContact | null | 'no_schedule'>;
   channel(tenantId: string, channelId: string): Promise<ContactChannel | null>;
 }
 
@@ -37,21 +43,30 @@ export interface ResolvedRecipient {
   recipient: Recipient;
   /** Absent when the recipient is unreachable (see recipient.unreachable). */
   target?: NotifyTarget;
+  /**
+   * Who it is and why they were chosen, for the escalation preview (the events keep only the
+   * recipient): the person a user, group or schedule target led to, and for a schedule the layer
+   * or override on call then.
+   */
+  person?: { id: string; name: string };
+  onCallSource?: OnCallSource;
 }
 
-const unreachable = (via: EscalationTarget, reason: string): ResolvedRecipient => ({
+const unreachable = (via: EscalationTarget, reason: string, person?: ContactUser): ResolvedRecipient => ({
   recipient: { key: null, via: { type: via.type, id: via.id }, medium: null, unreachable: reason },
+  ...(person ? { person: { id: person.id, name: person.name } } : {}),
 });
 
-function userRecipients(via: EscalationTarget, user: ContactUser): ResolvedRecipient[] {
+function userRecipients(via: EscalationTarget, user: OnCallContact): ResolvedRecipient[] {
   const key = `user:${user.id}`;
+  const who = { person: { id: user.id, name: user.name }, ...(user.source ? { onCallSource: user.source } : {}) };
   return via.channels.map((medium): ResolvedRecipient => {
     const recipient = (reason: string | null): Recipient => ({ key, via: { type: via.type, id: via.id }, medium, unreachable: reason });
-    if (medium === 'email') return { recipient: recipient(null), target: { medium: 'email', config: { recipients: [user.email] } } };
+    if (medium === 'email') return { recipient: recipient(null), target: { medium: 'email', config: { recipients: [user.email] } }, ...who };
     if (medium === 'sms') {
-      return user.phone ? { recipient: recipient(null), target: { medium: 'sms', userId: user.id, phone: user.phone } } : { recipient: recipient('the user has no phone number') };
+      return user.phone ? { recipient: recipient(null), target: { medium: 'sms', userId: user.id, phone: user.phone }, ...who } : { recipient: recipient('the user has no phone number'), ...who };
     }
-    return { recipient: recipient('a user has no chat address; target a chat channel instead') };
+    return { recipient: recipient('a user has no chat address; target a chat channel instead'), ...who };
   });
 }
 
@@ -74,7 +89,7 @@ async function resolveTarget(directory: TargetDirectory, tenantId: string, targe
     case 'user': {
       const user = await directory.user(tenantId, target.id);
       if (!user) return [unreachable(target, 'the user no longer exists')];
-      if (!user.active) return [unreachable(target, 'the user is deactivated')];
+      if (!user.active) return [unreachable(target, 'the user is deactivated', user)];
       return userRecipients(target, user);
     }
     case 'group': {

@@ -97,6 +97,7 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'post /schedules/{id}/overrides': overrideBody,
     'post /escalation-policies': () => policyBody(spare),
     'put /escalation-policies/{id}': () => policyBody(spare),
+    'post /escalation-policies/preview': () => policyBody(spare),
     'post /alert-rules': () => ruleBody(sparePolicy),
     'put /alert-rules/{id}': () => ruleBody(sparePolicy),
     'patch /alert-rules/{id}': () => ({ threshold: 40 }),

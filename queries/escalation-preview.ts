@@ -1,0 +1,69 @@
+/**
+ * "Who gets paged if this fires now?": GET /escalation-policies/{id}/preview?at=&cycles= for a
+ * saved policy, and the answer the unsaved-body form (commands/escalation-preview-routes.ts, POST)
+ * gives too. For a trigger at `at` (default now): when each stage would fire and whom it would
+ * reach, resolved by the escalation manager's own code (src/process/escalation/escalation-preview.ts).
+ * Reads only: nothing is appended, nothing sent.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import { notFound } from '../src/http/problem.js';
+import { queryParameters } from '../src/http/query-parameters.js';
+import { storedResourceId } from '../src/http/resource-id.js';
+import type { AppState } from '../src/http/state.js';
+import { MAX_PREVIEW_CYCLES, previewEscalation, type PreviewPlan } from '../src/process/escalation/escalation-preview.js';
+import type { TargetDirectory } from '../src/process/escalation/target-resolution.js';
+import type { ReadModelReader } from '../src/readstore/port.js';
+import { escalationPlanOf } from './escalation-directory.js';
+import { repeatView, stageView, targetNames } from './escalation-preview-view.js';
+
+export const escalationPreviewQuery = z.strictObject({
+  at: z.iso.datetime({ offset: true }).optional().meta({ description: 'the trigger instant (ISO 8601 with an offset or Z); default now' }),
+  cycles: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1').max(MAX_PREVIEW_CYCLES, `must be at most ${MAX_PREVIEW_CYCLES}`)).optional()
+    .meta({ description: `how many cycles of a repeating policy to list, 1–${MAX_PREVIEW_CYCLES} (default 1)` }),
+});
+
+export interface EscalationPreviewDeps {
+  reader: ReadModelReader;
+  /** The escalation manager's own directory (queries/escalation-directory.ts). */
+  directory: TargetDirectory;
+  now: () => Date;
+}
+
+/** The preview of a plan, for the query `?at=&cycles=` (parsed here: a ZodError is a 400). */
+export function escalationPreviewAnswer(deps: EscalationPreviewDeps) {
+  return async (tenantId: string, policy: { id: string | null; name: string }, plan: PreviewPlan, rawQuery: unknown) => {
+    const query = escalationPreviewQuery.parse(rawQuery);
+    const at = query.at ? new Date(query.at) : deps.now();
+    const cycles = plan.repeatIntervalMinutes > 0 ? (query.cycles ?? 1) : 1;
+    const [stages, names] = await Promise.all([previewEscalation(deps.directory, tenantId, plan, at, cycles), targetNames(deps.reader, tenantId, plan)]);
+    return {
+      policy,
+      at: at.toISOString(),
+      repeat_interval_minutes: plan.repeatIntervalMinutes,
+      stages: stages.map((stage) => stageView(stage, names)),
+      repeat: repeatView(plan, stages),
+    };
+  };
+}
+
+export function escalationPreviewQueryRoutes(deps: EscalationPreviewDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  const answer = escalationPreviewAnswer(deps);
+
+  router.get('/escalation-policies/:id/preview', requires('escalation:read'), queryParameters(['at', 'cycles']), async (ctx) => {
+    const tenantId = ctx.state.principal.tenantId;
+    // Parsed before the lookup, so a bad `at` is a 400 whether or not the policy exists.
+    escalationPreviewQuery.parse(ctx.query);
+    const id = storedResourceId(ctx.params.id, 'escalation policy');
+    // The plan the manager would snapshot at trigger time (its findPolicy is this same function).
+    const plan = await escalationPlanOf(deps.reader, tenantId, id);
+    if (!plan) throw notFound('escalation policy');
+    ok(ctx, await answer(tenantId, { id, name: plan.policyName }, plan, ctx.query));
+  });
+
+  return router;
+}
