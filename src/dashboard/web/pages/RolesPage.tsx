@@ -45,7 +45,7 @@ export function RolesPage() {
             {roles.map((role) => (
               <tr key={role.id}>
                 <td data-label="Name">{role.name}{role.description ? <div class="muted">{role.description}</div> : null}</td>
-                <td data-label="Kind">{role.built_in ? 'built-in' : 'custom'}</td>
+                <td data-label="Kind" class="tight">{role.built_in ? 'built-in' : 'custom'}</td>
                 <td data-label="Permissions">{grantsInWords(role.permissions)}</td>
                 <td data-label="Actions" class="actions">
                   {role.built_in ? <span class="muted">read only</span> : <>
