@@ -232,9 +232,29 @@ suite(`an iam:write-only user: admin buttons disabled with the permission, the A
   await lesser.close();
 });
 
-suite(`delete a user after a confirmation in the row${skipped}`, async (t) => {
+suite(`the tenant defaults are saved with the same checkboxes${skipped}`, async (t) => {
+  await page.getByRole('link', { name: 'Roles' }).click();
+  await page.getByText('Tenant defaults (for permissions no role or group decides)').click();
+  const form = page.getByRole('form', { name: 'Tenant permission defaults' });
+  await form.getByLabel('Allow assistant:ask').check();
+  await form.getByLabel('Deny simulator:write').check();
+  await noSeriousViolations(t, 'tenant defaults open');
+  await form.getByRole('button', { name: 'Save defaults' }).click();
+  await form.getByRole('status').waitFor();
+  t.deepEqual((await dashboard.api('GET', '/api/v1/tenant/permission-defaults')).permissions, { 'assistant:ask': 'allow', 'simulator:write': 'deny' });
+});
+
+suite(`deactivate, reactivate, and delete a user after a confirmation in the row${skipped}`, async (t) => {
   await page.getByRole('link', { name: 'Users' }).click();
   const ada = row('users', 'Ada Lovelace');
+  await ada.getByRole('button', { name: 'Deactivate Ada Lovelace' }).click();
+  await ada.getByRole('button', { name: 'Reactivate Ada Lovelace' }).waitFor();
+  t.regex((await ada.textContent()) ?? '', /deactivated/);
+  t.is((await dashboard.api('GET', '/api/v1/users?email=ada@example.com'))[0].is_active, false);
+  await ada.getByRole('button', { name: 'Reactivate Ada Lovelace' }).click();
+  await ada.getByRole('button', { name: 'Deactivate Ada Lovelace' }).waitFor();
+  t.is((await dashboard.api('GET', '/api/v1/users?email=ada@example.com'))[0].is_active, true);
+
   await ada.getByRole('button', { name: 'Delete Ada Lovelace' }).click();
   await noSeriousViolations(t, 'the delete confirmation');
   await ada.getByRole('button', { name: 'Yes, delete Ada Lovelace' }).click();
