@@ -3,10 +3,8 @@
  * refusal said as names, and a permission map said in words, in the API's permission order.
  */
 import test from 'ava';
-import type { ApiClient } from '../src/dashboard/web/api/client.js';
 import { everyPage } from '../src/dashboard/web/api/every-page.js';
-import { withNames } from '../src/dashboard/web/components/people-directory.js';
-import { grantsInWords, PERMISSION_LIST } from '../src/dashboard/web/components/permission-list.js';
+import { grantsInWords, PERMISSION_LIST, withNames } from '../src/dashboard/web/people-words.js';
 import { ALL_PERMISSIONS } from '../src/auth/permissions.js';
 
 test('everyPage follows next_cursor until the last page, and asks with the cursor', async (t) => {
@@ -16,7 +14,7 @@ test('everyPage follows next_cursor until the last page, and asks with the curso
     '/api/v1/users?limit=2&cursor=a%20b': { data: [3, 4], page: { next_cursor: 'c' } },
     '/api/v1/users?limit=2&cursor=c': { data: [5], page: { next_cursor: null } },
   };
-  const api = { get: async (path: string, shape?: string) => (asked.push(`${path} ${shape}`), pages[path]) } as unknown as ApiClient;
+  const api = { get: async (path: string, shape?: string) => (asked.push(`${path} ${shape}`), pages[path]) } as unknown as Parameters<typeof everyPage>[0];
   t.deepEqual(await everyPage<number>(api, '/api/v1/users?limit=2'), [1, 2, 3, 4, 5]);
   t.deepEqual(asked, Object.keys(pages).map((path) => `${path} bare`));
 });

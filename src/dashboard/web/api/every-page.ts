@@ -2,9 +2,12 @@
  * Every item of a paged list, following `page.next_cursor` (the envelope's paging): the People pages
  * show whole lists (a tenant's users, roles, groups), so a name is never missing past the first page.
  */
-import type { ApiClient } from './client';
+/** The one call this needs of the API client (client.ts), so this file stands alone. */
+interface Reader {
+  get<T>(path: string, shape: 'bare'): Promise<T>;
+}
 
-export async function everyPage<T>(api: ApiClient, path: string): Promise<T[]> {
+export async function everyPage<T>(api: Reader, path: string): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {

@@ -6,7 +6,7 @@
 import type { FieldProblem } from '../api/client';
 import type { Permission, PermissionGrants } from '../api/types';
 import { FieldError, invalidProps } from './FieldError';
-import { PERMISSION_LIST } from './permission-list';
+import { PERMISSION_LIST } from '../people-words';
 
 interface Props {
   legend: string;

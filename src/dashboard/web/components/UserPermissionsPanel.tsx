@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DecidingLevel, Permission, PermissionGrants, User } from '../api/types';
 import { ActionButton } from './ActionButton';
 import { ErrorNote } from './ErrorNote';
-import { PERMISSION_LIST } from './permission-list';
+import { PERMISSION_LIST } from '../people-words';
 import { useSession } from './session-context';
 import { useLoad } from './use-load';
 

@@ -6,6 +6,7 @@
 import { useCallback } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { GroupDetail, Role, User } from '../api/types';
+import { withNames } from '../people-words';
 import { useSession } from './session-context';
 import { useLoad } from './use-load';
 
@@ -21,13 +22,6 @@ export interface Directory {
   groupName: (id: string) => string;
   /** Runs an API call; its refusal comes back with every known id replaced by its name. */
   named: <T>(call: Promise<T>) => Promise<T>;
-}
-
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-
-/** `text` with every id `names` knows said as its name (pure; tested through the pages). */
-export function withNames(text: string, names: ReadonlyMap<string, string>): string {
-  return text.replace(UUID, (id) => names.get(id.toLowerCase()) ?? id);
 }
 
 export function usePeopleDirectory(): Directory {

@@ -11,7 +11,7 @@ import { GrantHolderEditor } from '../components/GrantHolderEditor';
 import { GroupMembers } from '../components/GroupMembers';
 import { GuardedButton } from '../components/GuardedButton';
 import { usePeopleDirectory } from '../components/people-directory';
-import { grantsInWords } from '../components/permission-list';
+import { grantsInWords } from '../people-words';
 import { useSession } from '../components/session-context';
 
 type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; group: GroupDetail };

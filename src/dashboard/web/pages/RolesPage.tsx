@@ -9,7 +9,7 @@ import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ErrorNote } from '../components/ErrorNote';
 import { GrantHolderEditor } from '../components/GrantHolderEditor';
 import { GuardedButton } from '../components/GuardedButton';
-import { grantsInWords } from '../components/permission-list';
+import { grantsInWords } from '../people-words';
 import { useSession } from '../components/session-context';
 import { TenantDefaultsCard } from '../components/TenantDefaultsCard';
 import { useLoad } from '../components/use-load';
