@@ -77,12 +77,17 @@ suite(`invite a user with a role and a group by name, field errors beside the em
   await dashboard.shots(page, 'users-invite-error');
 
   await form.getByLabel('Email').fill('ada@example.com');
+  await form.getByLabel('Phone').fill('07700 900123');
+  await form.getByRole('button', { name: 'Send invitation' }).click();
+  await invalid(form.getByLabel('Phone'), 'a phone number that is not E.164 marked invalid');
+  t.regex((await form.locator('[data-path="/phone"]').textContent()) ?? '', /E\.164/);
+  await form.getByLabel('Phone').fill('+447700900123');
   await form.getByRole('button', { name: 'Send invitation' }).click();
   const ada = row('users', 'Ada Lovelace');
   await ada.waitFor();
   t.regex((await ada.textContent()) ?? '', /ada@example\.com.*responder.*Warehouse team.*active.*never/);
   const [stored] = (await dashboard.api('GET', '/api/v1/users?email=ada@example.com'));
-  t.like(stored, { role_id: 'responder', group_ids: [teamId], is_active: true });
+  t.like(stored, { role_id: 'responder', group_ids: [teamId], is_active: true, phone: '+447700900123' });
 
   // The same address again: the API's 409 names /email, so it shows beside the field.
   await page.getByRole('button', { name: 'Invite user' }).click();
@@ -142,6 +147,15 @@ suite(`a custom role made with checkboxes and assigned; a group with a member ad
   await noSeriousViolations(t, 'roles');
   t.is(await sidewaysOverflow(page, 360), 0, 'the roles page fits 360 px');
   await dashboard.shots(page, 'roles');
+
+  // Edit: the editor starts from the role's grants; clearing the deny leaves sync:write open.
+  await role.getByRole('button', { name: 'Edit Rota editor' }).click();
+  const roleForm = page.getByRole('form', { name: 'Edit role Rota editor' });
+  t.is(await roleForm.getByLabel('Deny sync:write').isChecked(), true);
+  await roleForm.getByLabel('Deny sync:write').uncheck();
+  await roleForm.getByRole('button', { name: 'Save role' }).click();
+  await waitFor(async () => !/denies/.test((await role.textContent()) ?? ''), { timeoutMs: 5_000, intervalMs: 50, message: 'the edited role shown' });
+  t.regex((await role.textContent()) ?? '', /custom.*allows schedules:read, schedules:write(?! ·)/);
 
   await page.getByRole('link', { name: 'Users' }).click();
   const ada = row('users', 'Ada Lovelace');

@@ -340,6 +340,8 @@ export interface UserDraft {
   name: string;
   role_id: string | null;
   group_ids: string[];
+  /** E.164, for sms pages; null for none. */
+  phone: string | null;
 }
 
 /** A role: built-in (id = name, read-only) or custom. */

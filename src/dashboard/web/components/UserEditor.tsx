@@ -9,7 +9,7 @@ import type { GroupDetail, Role, User, UserDraft } from '../api/types';
 import { errorsOf, FieldError, FormProblem } from './FieldError';
 import { PagingField, PagingTextField } from './PagingTextField';
 
-const CLAIMED = /^\/(email|name|role_id|group_ids)(\/|$)/;
+const CLAIMED = /^\/(email|name|phone|role_id|group_ids)(\/|$)/;
 
 interface Props {
   user?: User;
@@ -24,6 +24,7 @@ interface Props {
 export function UserEditor({ user, roles, groups, save, onSaved, onCancel }: Props) {
   const [email, setEmail] = useState(user?.email ?? '');
   const [name, setName] = useState(user?.name ?? '');
+  const [phone, setPhone] = useState(user?.phone ?? '');
   const [roleId, setRoleId] = useState(user ? user.role_id ?? '' : 'viewer');
   const [groupIds, setGroupIds] = useState<string[]>(user?.group_ids ?? []);
   const [failure, setFailure] = useState<Error | undefined>(undefined);
@@ -37,7 +38,7 @@ export function UserEditor({ user, roles, groups, save, onSaved, onCancel }: Pro
     setSaving(true);
     setFailure(undefined);
     try {
-      await save({ email, name, role_id: roleId === '' ? null : roleId, group_ids: groupIds });
+      await save({ email, name, phone: phone.trim() === '' ? null : phone.trim(), role_id: roleId === '' ? null : roleId, group_ids: groupIds });
       onSaved();
     } catch (error) {
       setFailure(error as Error);
@@ -52,6 +53,7 @@ export function UserEditor({ user, roles, groups, save, onSaved, onCancel }: Pro
       <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path)} />
       <PagingTextField label="Email" path="/email" value={email} onInput={setEmail} errors={errors} hint={user ? undefined : 'the invitation goes to this address'} />
       <PagingTextField label="Name" path="/name" value={name} onInput={setName} errors={errors} />
+      <PagingTextField label="Phone" path="/phone" value={phone} onInput={setPhone} errors={errors} hint="for sms pages, e.g. +447700900123; empty for none" />
       <PagingField label="Role" path="/role_id" errors={errors} control={(props) => (
         <select {...props} value={roleId} onChange={(e) => setRoleId(e.currentTarget.value)}>
           <option value="">no role (the tenant defaults apply)</option>

@@ -38,7 +38,7 @@ export function UsersPage() {
         <UserEditor
           key={editing.kind === 'edit' ? editing.user.id : 'new'} user={editing.kind === 'edit' ? editing.user : undefined} roles={roles} groups={groups}
           save={(draft) => named(editing.kind === 'edit'
-            ? calls.updateUser(editing.user.id, { name: draft.name, role_id: draft.role_id, group_ids: draft.group_ids, ...(draft.email !== editing.user.email ? { email: draft.email } : {}) })
+            ? calls.updateUser(editing.user.id, { name: draft.name, phone: draft.phone, role_id: draft.role_id, group_ids: draft.group_ids, ...(draft.email !== editing.user.email ? { email: draft.email } : {}) })
             : calls.inviteUser(draft))}
           onSaved={saved} onCancel={() => setEditing({ kind: 'none' })}
         />
