@@ -25,6 +25,7 @@ export function UsersPage() {
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   const [inspected, setInspected] = useState<string | undefined>(undefined);
   const inspectedUser = users.find((user) => user.id === inspected);
+  // The permissions panel (below) is keyed by what decides them, so it reads them again after an edit.
   const saved = () => (setEditing({ kind: 'none' }), directory.reload());
   const nameOf = (id: string) => (groups.some((group) => group.id === id) ? directory.groupName(id) : directory.roleName(id));
 
@@ -43,7 +44,7 @@ export function UsersPage() {
           onSaved={saved} onCancel={() => setEditing({ kind: 'none' })}
         />
       ) : null}
-      {inspectedUser ? <UserPermissionsPanel key={inspectedUser.id} user={inspectedUser} nameOf={nameOf} named={named} onClose={() => setInspected(undefined)} /> : null}
+      {inspectedUser ? <UserPermissionsPanel key={`${inspectedUser.id}:${inspectedUser.role_id}:${inspectedUser.group_ids.join()}:${inspectedUser.is_active}`} user={inspectedUser} nameOf={nameOf} named={named} onClose={() => setInspected(undefined)} /> : null}
       {directory.loading && users.length === 0 ? <p class="loading">Loading users…</p> : null}
       <ErrorNote error={directory.error} />
       {!directory.loading && users.length === 0 && !directory.error ? <p class="empty">No users yet.{can('iam:write') ? ' Invite someone.' : ''}</p> : null}
