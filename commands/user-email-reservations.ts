@@ -11,7 +11,7 @@
  */
 import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../src/commanding/command-handler.js';
 import type { Decider } from '../src/commanding/decider.js';
-import { rejectConflict } from '../src/commanding/domain-rejection.js';
+import { DomainRejection } from '../src/commanding/domain-rejection.js';
 import {
   emailKey, emailReservationStream, evolveEmailReservation, initialEmailReservationState, userStream,
   type EmailReservationState, type UserEmailEvent,
@@ -39,7 +39,10 @@ export const emailReservationDecider: Decider<EmailReservationState, EmailReserv
     const orphaned =
       state.holder === command.staleHolder && now.getTime() - Date.parse(state.reservedAt ?? '') >= ORPHANED_RESERVATION_AFTER_MS;
     if (orphaned) return [{ type: 'UserEmailReleased', data: { userId: state.holder } }, reserve];
-    throw rejectConflict('a user with this email address already exists in the tenant');
+    // The field is named so a form can show the refusal beside the address (POST and PUT send /email).
+    throw new DomainRejection('conflict', 'a user with this email address already exists in the tenant', {}, [
+      { path: '/email', message: 'another user of the tenant has this address' },
+    ]);
   },
 };
 

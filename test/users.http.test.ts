@@ -71,6 +71,7 @@ test('a duplicate email in any case is 409, and nothing is created', async (t) =
     const duplicate = await app.request('POST', '/users', { caller: owner, body: { email, name: 'Ada again', role_id: 'viewer', group_ids: [] } });
     t.is(duplicate.status, 409, email);
     t.regex(duplicate.body.detail, /already exists/);
+    t.deepEqual(duplicate.body.errors, [{ path: '/email', message: 'another user of the tenant has this address' }], 'the refusal names the field');
   }
   t.is((await app.request('GET', '/users', { caller: owner })).body.data.length, 1);
   t.is((await app.request('POST', '/users', { caller: app.newTenant(), body: { email: 'ada.lovelace@example.com', name: 'Other tenant', role_id: 'viewer' } })).status, 201, 'unique per tenant only');

@@ -6,6 +6,8 @@ import type {
   StorageView, SyncRun, SyncTriggered, TableAlertsView, UserName, VacuumView,
 } from './types';
 import type { AssistantAnswer } from './types';
+import { everyPage } from './every-page';
+import type { GrantHolderDraft, GroupDetail, PermissionGrants, Role, TenantDefaults, User, UserDraft, UserPermissions } from './types';
 import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolicyDraft, Group, NotificationChannel } from './types';
 
 const id = encodeURIComponent;
@@ -69,6 +71,28 @@ export const endpoints = (api: ApiClient) => ({
   replacePolicy: (policyId: string, draft: EscalationPolicyDraft) => api.send<EscalationPolicy>('PUT', `/api/v1/escalation-policies/${id(policyId)}`, draft),
   deletePolicy: (policyId: string) => api.send<unknown>('DELETE', `/api/v1/escalation-policies/${id(policyId)}`),
   groups: () => api.get<Group[]>('/api/v1/groups?limit=200'),
+
+  // ---- People (issue 29): users, roles, groups, overrides, tenant defaults ----
+  users: () => everyPage<User>(api, '/api/v1/users?limit=200'),
+  inviteUser: (draft: UserDraft) => api.send<User>('POST', '/api/v1/users', draft),
+  updateUser: (userId: string, change: Partial<UserDraft> & { is_active?: boolean }) => api.send<User>('PUT', `/api/v1/users/${id(userId)}`, change),
+  deleteUser: (userId: string) => api.send<unknown>('DELETE', `/api/v1/users/${id(userId)}`),
+  userPermissions: (userId: string) => api.get<UserPermissions>(`/api/v1/users/${id(userId)}/permissions`),
+  userOverrides: (userId: string) => api.get<{ user_id: string; permissions: PermissionGrants }>(`/api/v1/users/${id(userId)}/permission-overrides`),
+  setUserOverrides: (userId: string, permissions: PermissionGrants) => api.send<unknown>('PUT', `/api/v1/users/${id(userId)}/permission-overrides`, { permissions }),
+  roles: () => everyPage<Role>(api, '/api/v1/roles?limit=200'),
+  createRole: (draft: GrantHolderDraft) => api.send<Role>('POST', '/api/v1/roles', draft),
+  replaceRole: (roleId: string, draft: GrantHolderDraft) => api.send<Role>('PUT', `/api/v1/roles/${id(roleId)}`, draft),
+  deleteRole: (roleId: string) => api.send<unknown>('DELETE', `/api/v1/roles/${id(roleId)}`),
+  groupDetails: () => everyPage<GroupDetail>(api, '/api/v1/groups?limit=200'),
+  createGroup: (draft: GrantHolderDraft) => api.send<GroupDetail>('POST', '/api/v1/groups', draft),
+  replaceGroup: (groupId: string, draft: GrantHolderDraft) => api.send<GroupDetail>('PUT', `/api/v1/groups/${id(groupId)}`, draft),
+  deleteGroup: (groupId: string) => api.send<unknown>('DELETE', `/api/v1/groups/${id(groupId)}`),
+  addMember: (groupId: string, userId: string) => api.send<GroupDetail>('PUT', `/api/v1/groups/${id(groupId)}/members/${id(userId)}`),
+  removeMember: (groupId: string, userId: string) => api.send<GroupDetail>('DELETE', `/api/v1/groups/${id(groupId)}/members/${id(userId)}`),
+  tenantDefaults: () => api.get<TenantDefaults>('/api/v1/tenant/permission-defaults'),
+  setTenantDefaults: (permissions: PermissionGrants) => api.send<TenantDefaults>('PUT', '/api/v1/tenant/permission-defaults', { permissions }),
+  // ---- end of People ----
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

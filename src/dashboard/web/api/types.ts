@@ -314,3 +314,73 @@ export interface IncidentListPage {
   data: Incident[];
   page: { limit: number; next_cursor: string | null };
 }
+
+// ---- People: users, roles, groups, permission overrides, tenant defaults (issue 29) ----
+
+/** A permission map of a role, group, user override or the tenant defaults: a permission not named is left open. */
+export type PermissionGrants = Partial<Record<Permission, 'allow' | 'deny'>>;
+
+/** The User resource (SPEC.md, User) as GET /api/v1/users answers it. */
+export interface User {
+  id: string;
+  email: string;
+  phone: string | null;
+  name: string;
+  role_id: string | null;
+  group_ids: string[];
+  created_at: string;
+  last_login: string | null;
+  is_active: boolean;
+  invitation_status: string | null;
+}
+
+/** The body of POST /api/v1/users, and of PUT (any subset). */
+export interface UserDraft {
+  email: string;
+  name: string;
+  role_id: string | null;
+  group_ids: string[];
+  /** E.164, for sms pages; null for none. */
+  phone: string | null;
+}
+
+/** A role: built-in (id = name, read-only) or custom. */
+export interface Role {
+  id: string;
+  name: string;
+  description: string | null;
+  permissions: PermissionGrants;
+  built_in: boolean;
+}
+
+/** A group with its permissions and members (GET /api/v1/groups). */
+export interface GroupDetail extends Group {
+  description: string | null;
+  permissions: PermissionGrants;
+  member_ids: string[];
+}
+
+/** The body of POST and PUT /api/v1/roles and /api/v1/groups. */
+export interface GrantHolderDraft {
+  name: string;
+  description: string;
+  permissions: PermissionGrants;
+}
+
+/** Which level decided a permission (src/auth/effective-permissions.ts). */
+export type DecidingLevel = 'user_override' | 'group' | 'role' | 'tenant_default' | 'none';
+
+/** GET /api/v1/users/{id}/permissions: the effective set and, per permission, what decided it. */
+export interface UserPermissions {
+  user_id: string;
+  is_active: boolean;
+  allowed: Permission[];
+  permissions: Record<Permission, { allowed: boolean; decided_by: DecidingLevel; sources: string[] }>;
+}
+
+/** GET /api/v1/tenant/permission-defaults. */
+export interface TenantDefaults {
+  permissions: PermissionGrants;
+  updated_at: string | null;
+}
+// ---- end of People ----

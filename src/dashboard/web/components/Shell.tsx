@@ -9,6 +9,9 @@ import { OncallPage } from '../pages/OncallPage';
 import { PoliciesPage } from '../pages/PoliciesPage';
 import { SyncPage } from '../pages/SyncPage';
 import { WarehousePage } from '../pages/WarehousePage';
+import { GroupsPage } from '../pages/GroupsPage';
+import { RolesPage } from '../pages/RolesPage';
+import { UsersPage } from '../pages/UsersPage';
 import { useSession } from './session-context';
 import { useHashRoute } from './use-hash-route';
 
@@ -21,6 +24,9 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'assistant', title: 'Assistant', permission: 'assistant:ask' },
   { path: 'channels', title: 'Channels', permission: 'channels:read' },
   { path: 'policies', title: 'Policies', permission: 'escalation:read' },
+  { path: 'users', title: 'Users', permission: 'iam:read' },
+  { path: 'roles', title: 'Roles', permission: 'iam:read' },
+  { path: 'groups', title: 'Groups', permission: 'iam:read' },
 ];
 
 function Page({ route }: { route: string[] }) {
@@ -34,6 +40,9 @@ function Page({ route }: { route: string[] }) {
   if (page === 'assistant') return <AssistantPage />;
   if (page === 'channels') return <ChannelsPage />;
   if (page === 'policies') return <PoliciesPage />;
+  if (page === 'users') return <UsersPage />;
+  if (page === 'roles') return <RolesPage />;
+  if (page === 'groups') return <GroupsPage />;
   return <p>No such page. <a href="#/incidents">Incidents</a></p>;
 }
 
