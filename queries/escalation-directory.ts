@@ -36,8 +36,9 @@ export function readModelDirectory(reader: ReadModelReader, secrets: Pick<Secret
     async onCall(tenantId, scheduleId, at) {
       const schedule = await findSchedule(reader, tenantId, scheduleId);
       if (!schedule) return 'no_schedule';
-      const users = await scheduleUsers(reader, tenantId, schedule);
-      const current = currentOnCall(scheduleDefinition(schedule), at, (userId) => users.has(userId));
+      const definition = scheduleDefinition(schedule);
+      const users = await scheduleUsers(reader, tenantId, definition);
+      const current = currentOnCall(definition, at, (userId) => users.has(userId));
       return current ? contact(users.get(current.userId)!) : null;
     },
     async channel(tenantId, channelId) {
