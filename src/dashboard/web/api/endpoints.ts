@@ -7,6 +7,7 @@ import type {
 } from './types';
 import type { AssistantAnswer } from './types';
 import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolicyDraft, Group, NotificationChannel } from './types';
+import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
@@ -69,6 +70,13 @@ export const endpoints = (api: ApiClient) => ({
   replacePolicy: (policyId: string, draft: EscalationPolicyDraft) => api.send<EscalationPolicy>('PUT', `/api/v1/escalation-policies/${id(policyId)}`, draft),
   deletePolicy: (policyId: string) => api.send<unknown>('DELETE', `/api/v1/escalation-policies/${id(policyId)}`),
   groups: () => api.get<Group[]>('/api/v1/groups?limit=200'),
+
+  scheduleDetails: () => api.get<ScheduleDetail[]>('/api/v1/schedules?limit=200'),
+  createSchedule: (draft: ScheduleDraft) => api.send<ScheduleDetail>('POST', '/api/v1/schedules', draft),
+  updateSchedule: (scheduleId: string, draft: ScheduleDraft) => api.send<ScheduleDetail>('PUT', `/api/v1/schedules/${id(scheduleId)}`, draft),
+  deleteSchedule: (scheduleId: string) => api.send<unknown>('DELETE', `/api/v1/schedules/${id(scheduleId)}`),
+  previewSchedule: (draft: ScheduleDraft, since: Date, days: number) =>
+    api.send<SchedulePreview>('POST', `/api/v1/schedules/preview?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`, draft),
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

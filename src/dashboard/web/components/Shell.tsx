@@ -7,6 +7,7 @@ import { IncidentPage } from '../pages/IncidentPage';
 import { IncidentsPage } from '../pages/IncidentsPage';
 import { OncallPage } from '../pages/OncallPage';
 import { PoliciesPage } from '../pages/PoliciesPage';
+import { SchedulesPage } from '../pages/SchedulesPage';
 import { SyncPage } from '../pages/SyncPage';
 import { WarehousePage } from '../pages/WarehousePage';
 import { useSession } from './session-context';
@@ -21,6 +22,7 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'assistant', title: 'Assistant', permission: 'assistant:ask' },
   { path: 'channels', title: 'Channels', permission: 'channels:read' },
   { path: 'policies', title: 'Policies', permission: 'escalation:read' },
+  { path: 'schedules', title: 'Schedules', permission: 'schedules:read' },
 ];
 
 function Page({ route }: { route: string[] }) {
@@ -34,6 +36,7 @@ function Page({ route }: { route: string[] }) {
   if (page === 'assistant') return <AssistantPage />;
   if (page === 'channels') return <ChannelsPage />;
   if (page === 'policies') return <PoliciesPage />;
+  if (page === 'schedules') return <SchedulesPage />;
   return <p>No such page. <a href="#/incidents">Incidents</a></p>;
 }
 
