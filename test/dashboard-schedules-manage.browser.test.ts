@@ -56,7 +56,7 @@ test.before(async () => {
   if (skipped) return;
   dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-schedules-'));
   dashboard = await startDashboard({ DATA_DIR: dataDir });
-  for (const [email, name] of [['ada@example.com', 'Ada Oncall'], ['bo@example.com', 'Bo Backup'], ['cy@example.com', 'Cy Cover']]) {
+  for (const [email, name] of [['ada@example.com', 'Ada Oncall'], ['bo@example.com', 'Bo Backup'], ['cy@example.com', 'Cy Cover']] as const) {
     people[name] = (await dashboard.api('POST', '/users', { email, name, role_id: 'responder', group_ids: [] })).id;
   }
   page = await dashboard.newPage();
