@@ -2,7 +2,8 @@
  * Manage on-call schedules in Chromium (issue 29, "Manage": schedules with layers and overrides, the
  * rendered timeline previewed before saving). A new user creates a two-layer schedule with people
  * picked by name and reordered, sees the unsaved preview change as layers and an override are added,
- * saves it and sees who is on call now; an edit whose errors the API names show beside their fields
+ * saves it and sees who is on call now; an edit refused (If-Match) because someone added an override
+ * meanwhile, then made on their version, whose errors the API names show beside their fields
  * (an empty layer, an override ending before it starts); a delete refused because a policy pages the
  * schedule, explained with the policy's name; the delete. axe-core in each state, no sideways scroll
  * at 360 px, screenshots at 1280 and 390 px. A reader gets no write buttons.
@@ -128,10 +129,20 @@ suite(`a two-layer schedule with an override: people by name, the preview before
   await dashboard.shots(page, 'schedules');
 });
 
-suite(`edit: the API's errors beside their fields (an empty layer, an override ending before it starts), then saved${skipped}`, async (t) => {
+suite(`edit: the API's errors beside their fields (an empty layer, an override ending before it starts), a conflict with a change made meanwhile, then saved${skipped}`, async (t) => {
   await row('Warehouse primary').getByRole('button', { name: 'Edit Warehouse primary' }).click();
   const form = page.getByRole('form', { name: 'Edit schedule Warehouse primary' });
   t.is(await form.getByLabel('Layer 1: first turn starts').inputValue(), wallClock(-3, '09:00'), 'the saved wall clock');
+
+  // Someone adds an override meanwhile: saving the whole schedule would drop it, so the save is refused (If-Match) and explained.
+  const [opened] = await dashboard.api('GET', '/api/v1/schedules');
+  await dashboard.api('POST', `/api/v1/schedules/${opened.id}/overrides`, { user_id: people['Cy Cover'], start: wallClock(9, '09:00'), end: wallClock(9, '17:00'), reason: 'swap' });
+  await form.getByRole('button', { name: 'Save schedule' }).click();
+  await form.getByText(/Someone changed this schedule after you opened it/).waitFor();
+  await noSeriousViolations(t, 'schedule editor after a conflict');
+  await form.getByRole('button', { name: 'Load their version' }).click();
+  await form.getByLabel('Override 2: who covers').waitFor();
+  t.is(await form.getByLabel('Override 2: who covers').locator('option:checked').textContent(), 'Cy Cover', "their override is in the form");
 
   // An empty layer 2: the preview says why it cannot render, the save puts the error beside the picker.
   await form.getByRole('button', { name: 'Remove Cy Cover from layer 2' }).click();
@@ -161,6 +172,7 @@ suite(`edit: the API's errors beside their fields (an empty layer, an override e
   t.is(stored.name, 'Warehouse primary (v2)');
   t.deepEqual(stored.layers.map((l: { user_ids: string[] }) => l.user_ids), [[people['Bo Backup'], people['Ada Oncall']], [people['Cy Cover']]]);
   t.is(stored.overrides[0].end, `${wallClock(2, '08:00')}:00`);
+  t.deepEqual(stored.overrides.map((o: { reason: string }) => o.reason), ['Bo is travelling', 'swap'], "the override added meanwhile is kept");
 });
 
 suite(`delete: refused while a policy pages the schedule (the policy named), then done${skipped}`, async (t) => {

@@ -73,7 +73,9 @@ export const endpoints = (api: ApiClient) => ({
 
   scheduleDetails: () => api.get<ScheduleDetail[]>('/api/v1/schedules?limit=200'),
   createSchedule: (draft: ScheduleDraft) => api.send<ScheduleDetail>('POST', '/api/v1/schedules', draft),
-  updateSchedule: (scheduleId: string, draft: ScheduleDraft) => api.send<ScheduleDetail>('PUT', `/api/v1/schedules/${id(scheduleId)}`, draft),
+  schedule: (scheduleId: string) => api.tagged<ScheduleDetail>('GET', `/api/v1/schedules/${id(scheduleId)}`),
+  updateSchedule: (scheduleId: string, draft: ScheduleDraft, etag: string | null) =>
+    api.tagged<ScheduleDetail>('PUT', `/api/v1/schedules/${id(scheduleId)}`, draft, etag ? { 'If-Match': etag } : {}),
   deleteSchedule: (scheduleId: string) => api.send<unknown>('DELETE', `/api/v1/schedules/${id(scheduleId)}`),
   previewSchedule: (draft: ScheduleDraft, since: Date, days: number) =>
     api.send<SchedulePreview>('POST', `/api/v1/schedules/preview?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`, draft),

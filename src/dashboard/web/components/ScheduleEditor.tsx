@@ -2,10 +2,13 @@
  * Creates or edits an on-call schedule: name, zone (IANA, picked from the browser's list; a new
  * schedule starts in the browser's zone), its ordered layers (LayerEditor) and overrides
  * (OverrideEditor), with the rendered next 14 days previewed as the form changes (SchedulePreview).
- * Saving sends the whole schedule (PUT replaces layers and overrides); the API's validation errors
- * show beside the fields they name, and any it names elsewhere above the form.
+ * Saving sends the whole schedule (PUT replaces layers and overrides) with the ETag the editor was
+ * opened with as If-Match: an override someone added meanwhile (POST /schedules/{id}/overrides) is
+ * never dropped unseen; the 409 says so and offers their version. The API's validation errors show
+ * beside the fields they name, and any it names elsewhere above the form.
  */
 import { useMemo, useState } from 'preact/hooks';
+import { ApiError } from '../api/client';
 import type { ScheduleDetail, UserName } from '../api/types';
 import { errorsOf, FormProblem } from './FieldError';
 import { LayerEditor } from './LayerEditor';
@@ -21,17 +24,22 @@ const MAX_LAYERS = 10;
 const MAX_OVERRIDES = 500;
 
 interface Props {
-  schedule?: ScheduleDetail;
+  /** The schedule to edit and the ETag its GET answered; none for a new one. */
+  editing?: { schedule: ScheduleDetail; etag: string | null };
   people: UserName[];
   onSaved: (saved: ScheduleDetail) => void;
   onCancel: () => void;
+  /** Opens the schedule as it is now (after a 409), dropping this form's changes. */
+  onReload: () => void;
 }
 
-export function ScheduleEditor({ schedule, people, onSaved, onCancel }: Props) {
+export function ScheduleEditor({ editing, people, onSaved, onCancel, onReload }: Props) {
+  const schedule = editing?.schedule;
   const { calls } = useSession();
   const [form, setForm] = useState<ScheduleForm>(() => scheduleForm(schedule));
   const [failure, setFailure] = useState<Error | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState(false);
   const zones = useMemo(knownZones, []);
   const errors = errorsOf(failure);
   const set = (change: Partial<ScheduleForm>) => setForm((current) => ({ ...current, ...change }));
@@ -45,10 +53,13 @@ export function ScheduleEditor({ schedule, people, onSaved, onCancel }: Props) {
     event.preventDefault();
     setSaving(true);
     setFailure(undefined);
+    setConflict(false);
     try {
-      onSaved(schedule ? await calls.updateSchedule(schedule.id, draft) : await calls.createSchedule(draft));
+      onSaved(editing ? (await calls.updateSchedule(editing.schedule.id, draft, editing.etag)).data : await calls.createSchedule(draft));
     } catch (error) {
-      setFailure(error as Error);
+      const stale = error instanceof ApiError && error.status === 409;
+      setConflict(stale);
+      setFailure(stale ? new Error('Someone changed this schedule after you opened it (an override added, perhaps), so your edit was not saved (HTTP 409). Load their version, then make your change again.') : error as Error);
     } finally {
       setSaving(false);
     }
@@ -58,6 +69,7 @@ export function ScheduleEditor({ schedule, people, onSaved, onCancel }: Props) {
     <form class="editor card" onSubmit={(e) => void save(e)} noValidate aria-label={schedule ? `Edit schedule ${schedule.name}` : 'New schedule'}>
       <h2>{schedule ? `Edit ${schedule.name}` : 'New on-call schedule'}</h2>
       <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path) || path === '/layers' || path === '/overrides'} />
+      {conflict ? <div class="form-actions"><button type="button" class="button plain" onClick={onReload}>Load their version</button></div> : null}
       <PagingTextField label="Name" path="/name" value={form.name} onInput={(name) => set({ name })} errors={errors} />
       <PagingField label="Time zone" hint="IANA name; rotation and override times are wall clocks in this zone" path="/timezone" errors={errors} control={(props) => (
         <>

@@ -15,7 +15,7 @@ import { ScheduleEditor } from '../components/ScheduleEditor';
 import { useSession } from '../components/session-context';
 import { useLoad } from '../components/use-load';
 
-type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; schedule: ScheduleDetail };
+type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; schedule: ScheduleDetail; etag: string | null; round: number };
 
 function OnCallNow({ scheduleId, updatedAt }: { scheduleId: string; updatedAt: string }) {
   const { calls } = useSession();
@@ -52,7 +52,18 @@ export function SchedulesPage() {
   const writable = can('schedules:write');
   const schedules = loaded.value ?? [];
   const names = people.value ?? [];
+  const [opening, setOpening] = useState<string | undefined>(undefined);
   const saved = () => (setEditing({ kind: 'none' }), loaded.reload());
+  /** The editor starts from the schedule as it is now, with its ETag (a save then cannot drop someone else's change unseen). */
+  const edit = async (scheduleId: string, round = 0) => {
+    setOpening(undefined);
+    try {
+      const { data, etag } = await calls.schedule(scheduleId);
+      setEditing({ kind: 'edit', schedule: data, etag, round });
+    } catch (failure) {
+      setOpening((failure as Error).message);
+    }
+  };
   const remove = async (schedule: ScheduleDetail) => {
     try {
       await calls.deleteSchedule(schedule.id);
@@ -72,12 +83,13 @@ export function SchedulesPage() {
       </h1>
       {editing.kind !== 'none' ? (
         <ScheduleEditor
-          key={editing.kind === 'edit' ? editing.schedule.id : 'new'} schedule={editing.kind === 'edit' ? editing.schedule : undefined} people={names}
+          key={editing.kind === 'edit' ? `${editing.schedule.id}-${editing.round}` : 'new'} editing={editing.kind === 'edit' ? editing : undefined} people={names}
           onSaved={saved} onCancel={() => setEditing({ kind: 'none' })}
+          onReload={() => editing.kind === 'edit' && void edit(editing.schedule.id, editing.round + 1)}
         />
       ) : null}
       {loaded.loading && !loaded.value ? <p class="loading">Loading schedules…</p> : null}
-      <ErrorNote error={loaded.error ?? people.error} />
+      <ErrorNote error={loaded.error ?? people.error ?? opening} />
       {loaded.value && schedules.length === 0 ? <p class="empty">No schedules yet.{writable ? ' Create one, then page it from an escalation policy.' : ''}</p> : null}
       {schedules.length > 0 ? (
         <table class="grid" data-testid="schedules">
@@ -91,7 +103,7 @@ export function SchedulesPage() {
                 <td data-label="Overrides"><UpcomingOverrides schedule={schedule} people={names} /></td>
                 <td data-label="Actions">
                   {writable ? <>
-                    <button type="button" class="button plain" aria-label={`Edit ${schedule.name}`} onClick={() => setEditing({ kind: 'edit', schedule })}>Edit</button>
+                    <button type="button" class="button plain" aria-label={`Edit ${schedule.name}`} onClick={() => void edit(schedule.id)}>Edit</button>
                     <ConfirmDelete name={schedule.name} permission="schedules:write" remove={() => remove(schedule)} />
                   </> : <span class="muted">read only</span>}
                 </td>
