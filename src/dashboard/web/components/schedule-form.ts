@@ -4,7 +4,8 @@
  * API reads in the schedule's zone (SPEC.md: the zone interprets rotation start times). A saved time
  * with an offset is shown as the wall clock it is in the schedule's zone.
  */
-import type { ScheduleDetail, ScheduleDraft } from '../api/types';
+// `.js`: test/dashboard-schedule-form.test.ts brings this file under the root tsconfig (Node resolution) too.
+import type { ScheduleDetail, ScheduleDraft } from '../api/types.js';
 
 export interface LayerForm {
   key: number;
