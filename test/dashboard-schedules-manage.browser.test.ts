@@ -104,8 +104,18 @@ suite(`a two-layer schedule with an override: people by name, the preview before
   await form.getByLabel('Override 1: who covers').selectOption({ label: 'Ada Oncall' });
   await form.getByLabel('Override 1: from').fill(wallClock(1, '18:00'));
   await form.getByLabel('Override 1: until').fill(wallClock(2, '08:00'));
-  await form.getByLabel('Override 1: reason').fill('Bo is travelling');
   await preview().locator('rect.segment.override').first().waitFor();
+
+  // Typing is debounced: sixteen keystrokes ask for a preview once or twice, not sixteen times.
+  const settled = async () => (await preview().getAttribute('aria-busy')) === 'false';
+  await waitFor(settled, { timeoutMs: 10_000, intervalMs: 50, message: 'the preview settled' });
+  let previews = 0;
+  const count = (request: { url(): string }) => void (request.url().includes('/schedules/preview') && previews++);
+  page.on('request', count);
+  await form.getByLabel('Override 1: reason').pressSequentially('Bo is travelling');
+  await waitFor(async () => (await settled()) && previews > 0, { timeoutMs: 10_000, intervalMs: 50, message: 'the preview after typing' });
+  page.off('request', count);
+  t.true(previews <= 2, `${previews} preview requests for 16 keystrokes`);
   t.deepEqual(await dashboard.api('GET', '/api/v1/schedules'), [], 'nothing saved while previewing');
   await noSeriousViolations(t, 'schedule editor with a preview');
   t.is(await sidewaysOverflow(360), 0, 'the schedule editor fits 360 px');
