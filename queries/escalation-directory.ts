@@ -37,8 +37,9 @@ export function readModelDirectory(reader: ReadModelReader, secrets: Pick<Secret
     async onCall(tenantId, scheduleId, at) {
       const schedule = await findSchedule(reader, tenantId, scheduleId);
       if (!schedule) return 'no_schedule';
-      const users = await scheduleUsers(reader, tenantId, schedule);
-      const current = currentOnCall(scheduleDefinition(schedule), at, (userId) => users.has(userId));
+      const definition = scheduleDefinition(schedule);
+      const users = await scheduleUsers(reader, tenantId, definition);
+      const current = currentOnCall(definition, at, (userId) => users.has(userId));
       if (!current) return null;
       // Which layer or override: the escalation preview says why this person is paged.
       const source: OnCallSource = current.source === 'layer' ? { source: 'layer', layerIndex: current.layerIndex } : { source: 'override', overrideId: current.overrideId };

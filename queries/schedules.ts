@@ -39,8 +39,8 @@ export const scheduleDefinition = (doc: ScheduleDoc): ScheduleDefinition => ({
 });
 
 /** The live users of the tenant among those the schedule names: one read. */
-export async function scheduleUsers(reader: ReadModelReader, tenantId: string, doc: ScheduleDoc): Promise<Map<string, UserDoc>> {
-  const ids = [...new Set([...doc.layers.flatMap((layer) => layer.userIds), ...doc.overrides.map((o) => o.userId)])];
+export async function scheduleUsers(reader: ReadModelReader, tenantId: string, definition: ScheduleDefinition): Promise<Map<string, UserDoc>> {
+  const ids = [...new Set([...definition.layers.flatMap((layer) => layer.userIds), ...definition.overrides.map((o) => o.userId)])];
   const users = ids.length === 0 ? [] : await reader.find<UserDoc>(USERS, { tenantId, id: { $in: ids }, isActive: true, removed: false });
   return new Map(users.map((user) => [user.id, user]));
 }
@@ -54,6 +54,40 @@ export const onCallRangeQuery = z.strictObject({ since: instant.optional(), unti
 /** Without `until`, a range shows a week, like an on-call calendar's default view. */
 const DEFAULT_RANGE_DAYS = 7;
 
+/** The range a query asks for (`since`, `until`): a week from now unless told, at most MAX_RENDER_DAYS; a 400 otherwise. */
+export function onCallRange(query: unknown, now: Date): { since: Date; until: Date } {
+  const parsed = onCallRangeQuery.parse(query);
+  const since = parsed.since ? new Date(parsed.since) : now;
+  const until = parsed.until ? new Date(parsed.until) : new Date(since.getTime() + DEFAULT_RANGE_DAYS * 86_400_000);
+  if (until <= since) throw badRequest('until must be after since', [{ path: '/until', message: 'must be after since' }]);
+  if (until.getTime() - since.getTime() > MAX_RENDER_DAYS * 86_400_000) {
+    throw badRequest(`a range covers at most ${MAX_RENDER_DAYS} days`, [{ path: '/until', message: `at most ${MAX_RENDER_DAYS} days after since` }]);
+  }
+  return { since, until };
+}
+
+/**
+ * The final schedule of a definition over [since, until) as the range route answers it (less its
+ * schedule_id), the users as they are now. A saved schedule and an unsaved one (the preview) render
+ * through this one function, so the preview shows what saving would.
+ */
+export async function renderOnCallRange(reader: ReadModelReader, tenantId: string, definition: ScheduleDefinition, since: Date, until: Date) {
+  const users = await scheduleUsers(reader, tenantId, definition);
+  const segments = renderSchedule(definition, since, until, (userId) => users.has(userId));
+  return {
+    since: formatInZone(definition.timezone, since.getTime()),
+    until: formatInZone(definition.timezone, until.getTime()),
+    segments: segments.map((segment) => {
+      const user = users.get(segment.userId)!;
+      return {
+        user_id: segment.userId, name: user.name, email: user.email,
+        start: formatInZone(definition.timezone, segment.start.getTime()), end: formatInZone(definition.timezone, segment.end.getTime()),
+        ...sourceView(segment),
+      };
+    }),
+  };
+}
+
 export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => Date }): Router<AppState> {
   const router = readModelRoutes<ScheduleDoc>(deps.reader, {
     path: '/schedules',
@@ -64,17 +98,14 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
     view: scheduleView,
   });
 
-  const load = async (tenantId: string, id: string) => {
-    const doc = await findSchedule(deps.reader, tenantId, id);
-    if (!doc) throw notFound('schedule');
-    return { doc, users: await scheduleUsers(deps.reader, tenantId, doc) };
-  };
-
   router.get('/schedules/:id/current-oncall', requires('schedules:read'), queryParameters(['at']), async (ctx) => {
     const query = currentOnCallQuery.parse(ctx.query);
-    const { doc, users } = await load(ctx.state.principal.tenantId, ctx.params.id!);
+    const doc = await findSchedule(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
+    if (!doc) throw notFound('schedule');
+    const definition = scheduleDefinition(doc);
+    const users = await scheduleUsers(deps.reader, ctx.state.principal.tenantId, definition);
     const at = query.at ? new Date(query.at) : deps.now();
-    const current = currentOnCall(scheduleDefinition(doc), at, (userId) => users.has(userId));
+    const current = currentOnCall(definition, at, (userId) => users.has(userId));
     const user = current ? users.get(current.userId)! : undefined;
     okBare(ctx, {
       schedule_id: doc.id,
@@ -91,28 +122,10 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
   });
 
   router.get('/schedules/:id/oncall', requires('schedules:read'), queryParameters(['since', 'until']), async (ctx) => {
-    const query = onCallRangeQuery.parse(ctx.query);
-    const since = query.since ? new Date(query.since) : deps.now();
-    const until = query.until ? new Date(query.until) : new Date(since.getTime() + DEFAULT_RANGE_DAYS * 86_400_000);
-    if (until <= since) throw badRequest('until must be after since', [{ path: '/until', message: 'must be after since' }]);
-    if (until.getTime() - since.getTime() > MAX_RENDER_DAYS * 86_400_000) {
-      throw badRequest(`a range covers at most ${MAX_RENDER_DAYS} days`, [{ path: '/until', message: `at most ${MAX_RENDER_DAYS} days after since` }]);
-    }
-    const { doc, users } = await load(ctx.state.principal.tenantId, ctx.params.id!);
-    const segments = renderSchedule(scheduleDefinition(doc), since, until, (userId) => users.has(userId));
-    ok(ctx, {
-      schedule_id: doc.id,
-      since: formatInZone(doc.timezone, since.getTime()),
-      until: formatInZone(doc.timezone, until.getTime()),
-      segments: segments.map((segment) => {
-        const user = users.get(segment.userId)!;
-        return {
-          user_id: segment.userId, name: user.name, email: user.email,
-          start: formatInZone(doc.timezone, segment.start.getTime()), end: formatInZone(doc.timezone, segment.end.getTime()),
-          ...sourceView(segment),
-        };
-      }),
-    });
+    const { since, until } = onCallRange(ctx.query, deps.now());
+    const doc = await findSchedule(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
+    if (!doc) throw notFound('schedule');
+    ok(ctx, { schedule_id: doc.id, ...(await renderOnCallRange(deps.reader, ctx.state.principal.tenantId, scheduleDefinition(doc), since, until)) });
   });
   return router;
 }

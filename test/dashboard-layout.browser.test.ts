@@ -32,6 +32,7 @@ const PAGES: { name: string; path: () => string; ready: (page: Page) => Promise<
   { name: 'sync', path: () => '#/sync', ready: (p) => p.locator('tr[data-job-id] button').first().waitFor() },
   { name: 'warehouse', path: () => '#/warehouse', ready: (p) => p.getByTestId('slow-queries').waitFor() },
   { name: 'alert-rules', path: () => '#/alert-rules', ready: (p) => p.locator('tr[data-rule-id] svg.sparkline').first().waitFor() },
+  { name: 'schedules', path: () => '#/schedules', ready: (p) => p.getByTestId('schedules').getByRole('button', { name: 'Edit Warehouse primary' }).waitFor() },
 ];
 
 test.before(async () => {

@@ -115,6 +115,10 @@ test.serial('users, roles, groups, schedules and who is on call', async (t) => {
   await documented(t, 'POST', '/api/v1/schedules/{id}/overrides', `/api/v1/schedules/${schedule.body.data.id}/overrides`, 201, {
     user_id: user.body.data.id, start: '2030-01-01T09:00:00', end: '2030-01-02T09:00:00', reason: 'swap',
   });
+  await documented(t, 'POST', '/api/v1/schedules/preview', '/api/v1/schedules/preview?since=2026-01-05T00:00:00Z&until=2026-01-19T00:00:00Z', 200, {
+    name: 'draft', timezone: 'Europe/Berlin', layers: [{ user_ids: [user.body.data.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }],
+    overrides: [{ user_id: user.body.data.id, start: '2026-01-10T09:00:00', end: '2026-01-11T09:00:00', reason: null }],
+  });
 });
 
 test.serial('warehouse health, data sync and stream tickets', async (t) => {

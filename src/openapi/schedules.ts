@@ -39,6 +39,16 @@ const onCallRangeSchema = z.object({
   segments: z.array(z.object({ user_id: resourceId, name: z.string(), email: z.string(), start: instant, end: instant, ...onCallSource })),
 });
 
+/** The range answer of an unsaved schedule: an override is named by its index in the body (it has no id yet). */
+const previewSchema = z.object({
+  since: instant,
+  until: instant,
+  segments: z.array(z.object({
+    user_id: resourceId, name: z.string(), email: z.string(), start: instant, end: instant,
+    source: z.enum(['layer', 'override']), layer: z.number().int().optional(), override: z.number().int().optional().meta({ description: 'the override\'s index in the body' }),
+  })),
+});
+
 export const escalationPolicySchema = z.object({
   id: resourceId,
   name: z.string(),
@@ -98,6 +108,11 @@ export const scheduleOperations: OperationDoc[] = [
   {
     method: 'get', path: '/schedules/:id/oncall', tag: schedules, summary: 'The final schedule over a range (default: a week from now)',
     query: onCallRangeQuery.shape, response: { kind: 'envelope', status: 200, description: 'Who is on call when', data: onCallRangeSchema },
+  },
+  {
+    method: 'post', path: '/schedules/preview', tag: schedules, summary: 'Preview an unsaved schedule over a range (default: a week from now)',
+    description: 'Checks the body exactly as a create does and answers what the range query would answer once it is saved; nothing is saved. Needs only schedules:read.',
+    body: scheduleBodySchema, query: onCallRangeQuery.shape, response: { kind: 'envelope', status: 200, description: 'Who would be on call when', data: previewSchema },
   },
 
   { method: 'get', path: '/escalation-policies', tag: policies, summary: 'List escalation policies', description: 'Newest first.', response: { ...policyAnswer('A page of policies'), list: true } },

@@ -9,6 +9,7 @@ import type { AssistantAnswer } from './types';
 import { everyPage } from './every-page';
 import type { GrantHolderDraft, GroupDetail, PermissionGrants, Role, TenantDefaults, User, UserDraft, UserPermissions } from './types';
 import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolicyDraft, Group, NotificationChannel } from './types';
+import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
@@ -93,6 +94,14 @@ export const endpoints = (api: ApiClient) => ({
   tenantDefaults: () => api.get<TenantDefaults>('/api/v1/tenant/permission-defaults'),
   setTenantDefaults: (permissions: PermissionGrants) => api.send<TenantDefaults>('PUT', '/api/v1/tenant/permission-defaults', { permissions }),
   // ---- end of People ----
+  scheduleDetails: () => api.get<ScheduleDetail[]>('/api/v1/schedules?limit=200'),
+  createSchedule: (draft: ScheduleDraft) => api.send<ScheduleDetail>('POST', '/api/v1/schedules', draft),
+  schedule: (scheduleId: string) => api.tagged<ScheduleDetail>('GET', `/api/v1/schedules/${id(scheduleId)}`),
+  updateSchedule: (scheduleId: string, draft: ScheduleDraft, etag: string | null) =>
+    api.tagged<ScheduleDetail>('PUT', `/api/v1/schedules/${id(scheduleId)}`, draft, etag ? { 'If-Match': etag } : {}),
+  deleteSchedule: (scheduleId: string) => api.send<unknown>('DELETE', `/api/v1/schedules/${id(scheduleId)}`),
+  previewSchedule: (draft: ScheduleDraft, since: Date, days: number) =>
+    api.send<SchedulePreview>('POST', `/api/v1/schedules/preview?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`, draft),
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

@@ -384,3 +384,39 @@ export interface TenantDefaults {
   updated_at: string | null;
 }
 // ---- end of People ----
+/** A schedule's rotation layer as the API takes and answers it (SPEC.md, On-call schedule). */
+export interface ScheduleLayer {
+  user_ids: string[];
+  rotation_type: 'daily' | 'weekly';
+  /** ISO 8601; without an offset, a wall clock in the schedule's zone. */
+  start_time: string;
+}
+
+export interface ScheduleOverrideDraft {
+  user_id: string;
+  start: string;
+  end: string;
+  reason: string | null;
+}
+
+/** POST /schedules, PUT /schedules/{id} and POST /schedules/preview take this. */
+export interface ScheduleDraft {
+  name: string;
+  timezone: string;
+  layers: ScheduleLayer[];
+  overrides: ScheduleOverrideDraft[];
+}
+
+/** A schedule with everything the editor needs (the list answers this). */
+export interface ScheduleDetail extends Schedule {
+  layers: ScheduleLayer[];
+  overrides: (ScheduleOverrideDraft & { id: string })[];
+  updated_at: string;
+}
+
+/** POST /schedules/preview: the range answer of an unsaved schedule (an override named by its index). */
+export interface SchedulePreview {
+  since: string;
+  until: string;
+  segments: (OncallSegment & { layer?: number; override?: number })[];
+}

@@ -7,6 +7,7 @@ import { IncidentPage } from '../pages/IncidentPage';
 import { IncidentsPage } from '../pages/IncidentsPage';
 import { OncallPage } from '../pages/OncallPage';
 import { PoliciesPage } from '../pages/PoliciesPage';
+import { SchedulesPage } from '../pages/SchedulesPage';
 import { SyncPage } from '../pages/SyncPage';
 import { WarehousePage } from '../pages/WarehousePage';
 import { GroupsPage } from '../pages/GroupsPage';
@@ -24,6 +25,7 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'assistant', title: 'Assistant', permission: 'assistant:ask' },
   { path: 'channels', title: 'Channels', permission: 'channels:read' },
   { path: 'policies', title: 'Policies', permission: 'escalation:read' },
+  { path: 'schedules', title: 'Schedules', permission: 'schedules:read' },
   { path: 'users', title: 'Users', permission: 'iam:read' },
   { path: 'roles', title: 'Roles', permission: 'iam:read' },
   { path: 'groups', title: 'Groups', permission: 'iam:read' },
@@ -40,6 +42,7 @@ function Page({ route }: { route: string[] }) {
   if (page === 'assistant') return <AssistantPage />;
   if (page === 'channels') return <ChannelsPage />;
   if (page === 'policies') return <PoliciesPage />;
+  if (page === 'schedules') return <SchedulesPage />;
   if (page === 'users') return <UsersPage />;
   if (page === 'roles') return <RolesPage />;
   if (page === 'groups') return <GroupsPage />;

@@ -13,7 +13,7 @@ export function OncallPage() {
     <section>
       <h1>On call <span class="muted">next {ONCALL_DAYS} days</span></h1>
       <ErrorNote error={schedules.error} />
-      {schedules.value?.length === 0 ? <p class="empty">No schedules yet (POST /api/v1/schedules).</p> : null}
+      {schedules.value?.length === 0 ? <p class="empty">No schedules yet: make one on the <a href="#/schedules">Schedules</a> page.</p> : null}
       {schedules.value?.map((schedule) => <ScheduleCard key={schedule.id} schedule={schedule} since={since} />)}
     </section>
   );
