@@ -9,6 +9,7 @@ import { channelOperations } from './channels.js';
 import { dashboardOperations } from './dashboard.js';
 import { iamOperations } from './iam.js';
 import { incidentOperations } from './incidents.js';
+import { maintenanceWindowOperations } from './maintenance-windows.js';
 import type { OperationDoc } from './operation.js';
 import { platformOperations } from './platform.js';
 import { scheduleOperations } from './schedules.js';
@@ -26,4 +27,5 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...incidentOperations,
   ...syncOperations,
   ...assistantOperations,
+  ...maintenanceWindowOperations,
 ];
