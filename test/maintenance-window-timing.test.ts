@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import type { WindowMatcher, WindowTiming } from '../src/events/maintenance-window.js';
-import { activeOccurrence, isWindowActive, nextBoundary, windowMatchesRule, type TimedWindow } from '../src/events/maintenance-window-timing.js';
+import { activeOccurrence, indexWindows, isWindowActive, matchingWindow, nextBoundary, windowMatchesRule, type TimedWindow } from '../src/events/maintenance-window-timing.js';
 import { decideHold } from '../src/process/escalation/escalation-hold.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -91,6 +91,17 @@ for (const [name, m, expected] of matcherCases) {
     t.is(windowMatchesRule(m, RULE), expected);
   });
 }
+
+test('the window index finds the same window as checking every window in order', (t) => {
+  const windows = matcherCases.map(([, m], i) => ({ id: String(i), matcher: m }));
+  const rules = [RULE, { ...RULE, clusterId: null }, { ...RULE, severity: 'low' }, { ...RULE, ruleId: '22222222-2222-4222-8222-222222222222', clusterId: 'dev' }];
+  for (let from = 0; from < windows.length; from++) {
+    const list = [...windows.slice(from), ...windows.slice(0, from)];
+    const index = indexWindows(list);
+    for (const rule of rules) t.is(matchingWindow(index, rule)?.id ?? null, list.find((w) => windowMatchesRule(w.matcher, rule))?.id ?? null);
+  }
+  t.is(matchingWindow(indexWindows([]), RULE), null);
+});
 
 test('a cluster matcher does not match a rule without a cluster', (t) => {
   t.false(windowMatchesRule(matcher({ clusterIds: ['prod'] }), { ...RULE, clusterId: null }));

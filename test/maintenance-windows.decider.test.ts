@@ -2,6 +2,7 @@
 import test from 'ava';
 import { maintenanceWindowBodySchema, maintenanceWindowDecider, toWindowData } from '../commands/maintenance-windows.js';
 import type { MaintenanceWindowData, MaintenanceWindowEvent } from '../src/events/maintenance-window.js';
+import { indexWindows } from '../src/events/maintenance-window-timing.js';
 import { initialRuleWatch, watchAfterEvaluation } from '../src/events/rule-evaluation.js';
 import { decideEvaluation, type Maintenance, type RuleUnderEvaluation } from '../src/process/evaluation-decision.js';
 import { deciderSpec, TEST_CONTEXT } from './support/decider-spec.js';
@@ -77,8 +78,8 @@ test('a body becomes event data with instants in UTC', (t) => {
 
 const ruleId = '11111111-1111-4111-8111-111111111111';
 const rule: RuleUnderEvaluation = { condition: 'gt', threshold: 30, windowMinutes: 5, hasActiveIncident: false, pendingSince: null, rearmed: true };
-const covering: Maintenance = { rule: { ruleId, clusterId: 'prod', severity: 'high' }, windows: [{ id: windowId, matcher: window.matcher }] };
-const elsewhere: Maintenance = { ...covering, windows: [{ id: windowId, matcher: { ...window.matcher, clusterIds: ['dev'] } }] };
+const covering: Maintenance = { rule: { ruleId, clusterId: 'prod', severity: 'high' }, windows: indexWindows([{ id: windowId, matcher: window.matcher }]) };
+const elsewhere: Maintenance = { ...covering, windows: indexWindows([{ id: windowId, matcher: { ...window.matcher, clusterIds: ['dev'] } }]) };
 const now = new Date('2026-03-01T13:00:00Z');
 const decisionCases: [string, RuleUnderEvaluation, number | null, Maintenance | undefined, Record<string, unknown>][] = [
   ['breaching, window full, covered → silenced, nothing opens', { ...rule, pendingSince: '2026-03-01T12:00:00Z' }, 45, covering, { outcome: 'silenced', action: 'none', windowId, conditionMet: true }],

@@ -102,3 +102,45 @@ export function windowMatchesRule(matcher: WindowMatcher, rule: MatchedRule): bo
   if (matcher.severities.length > 0 && !matcher.severities.includes(rule.severity as never)) return false;
   return matcher.ruleIds.length + matcher.clusterIds.length + matcher.severities.length > 0;
 }
+
+/**
+ * Windows indexed by what their matchers name, so a rule is checked only against the windows that
+ * can match it (the evaluator builds one per tenant per tick; with 50 windows a tenant, checking
+ * each rule against all of them cost more than the rest of its decision).
+ */
+export interface WindowIndex<W extends { id: string; matcher: WindowMatcher }> {
+  size: number;
+  /** Candidates by key (`*` every rule, `r:<ruleId>`, `c:<clusterId>`, `s:<severity>`), with their order in the list. */
+  byKey: Map<string, { order: number; window: W }[]>;
+}
+
+export function indexWindows<W extends { id: string; matcher: WindowMatcher }>(windows: readonly W[]): WindowIndex<W> {
+  const byKey = new Map<string, { order: number; window: W }[]>();
+  const add = (key: string, order: number, window: W) => {
+    const list = byKey.get(key);
+    if (list) list.push({ order, window });
+    else byKey.set(key, [{ order, window }]);
+  };
+  windows.forEach((window, order) => {
+    const { matcher } = window;
+    // Indexed under one list only: every list must match, so any one of them finds all candidates.
+    if (matcher.allRules) add('*', order, window);
+    else if (matcher.ruleIds.length > 0) for (const id of matcher.ruleIds) add(`r:${id}`, order, window);
+    else if (matcher.clusterIds.length > 0) for (const id of matcher.clusterIds) add(`c:${id}`, order, window);
+    else for (const severity of matcher.severities) add(`s:${severity}`, order, window);
+  });
+  return { size: windows.length, byKey };
+}
+
+/** The first window (in list order) whose matcher matches the rule, or null. */
+export function matchingWindow<W extends { id: string; matcher: WindowMatcher }>(index: WindowIndex<W>, rule: MatchedRule): W | null {
+  if (index.size === 0) return null;
+  let best: { order: number; window: W } | null = null;
+  for (const key of ['*', `r:${rule.ruleId}`, rule.clusterId === null ? null : `c:${rule.clusterId}`, `s:${rule.severity}`]) {
+    if (key === null) continue;
+    for (const candidate of index.byKey.get(key) ?? []) {
+      if ((best === null || candidate.order < best.order) && windowMatchesRule(candidate.window.matcher, rule)) best = candidate;
+    }
+  }
+  return best?.window ?? null;
+}

@@ -4,7 +4,7 @@
  * reading (SPEC.md, Alert incident state table; README, The evaluator).
  */
 import type { WindowMatcher } from '../events/maintenance-window.js';
-import { windowMatchesRule, type MatchedRule } from '../events/maintenance-window-timing.js';
+import { matchingWindow, type MatchedRule, type WindowIndex } from '../events/maintenance-window-timing.js';
 import type { Condition } from '../events/vocabulary.js';
 
 export type { Condition };
@@ -38,10 +38,10 @@ export interface ActiveWindow {
   matcher: WindowMatcher;
 }
 
-/** The windows active now in the rule's tenant, and what their matchers look at of the rule. */
+/** The windows active now in the rule's tenant (indexed: indexWindows), and what their matchers look at of the rule. */
 export interface Maintenance {
   rule: MatchedRule;
-  windows: readonly ActiveWindow[];
+  windows: WindowIndex<ActiveWindow>;
 }
 
 /** Metric values are floats: `eq` tolerates representation noise, not real differences. */
@@ -72,8 +72,8 @@ export function conditionMet(condition: Condition, value: number, threshold: num
  */
 export function decideEvaluation(rule: RuleUnderEvaluation, reading: MetricReading, now: Date, maintenance?: Maintenance): EvaluationDecision {
   const decision = decideUnsilenced(rule, reading, now);
-  if (decision.outcome === 'error' || decision.outcome === 'resolved' || !maintenance || maintenance.windows.length === 0) return decision;
-  const window = maintenance.windows.find((w) => windowMatchesRule(w.matcher, maintenance.rule));
+  if (decision.outcome === 'error' || decision.outcome === 'resolved' || !maintenance || maintenance.windows.size === 0) return decision;
+  const window = matchingWindow(maintenance.windows, maintenance.rule);
   if (!window) return decision;
   return { outcome: 'silenced', action: 'none', value: decision.value, conditionMet: decision.conditionMet, windowId: window.id };
 }

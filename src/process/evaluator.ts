@@ -21,6 +21,7 @@ import { RULE_SHARE_BUCKETS, ruleBucketKey } from '../events/rule-shares.js';
 import { ruleEvaluationStream, type RuleEvaluatedData } from '../events/rule-evaluation.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { Filter, ReadModelReader } from '../readstore/port.js';
+import { indexWindows } from '../events/maintenance-window-timing.js';
 import { decideEvaluation, type ActiveWindow, type EvaluationDecision } from './evaluation-decision.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationErrorReason, EVALUATION_ERROR_REASONS } from './evaluation-error-reason.js';
@@ -58,6 +59,8 @@ export interface EvaluatorDeps extends CommandDeps {
 }
 
 const NO_WINDOWS: ReadonlyMap<string, readonly ActiveWindow[]> = new Map();
+/** Each tenant's active windows indexed once per tick (src/events/maintenance-window-timing.ts). */
+const indexByTenant = (windows: ReadonlyMap<string, readonly ActiveWindow[]>) => new Map([...windows].map(([tenantId, list]) => [tenantId, indexWindows(list)]));
 
 
 /** Prometheus instruments of the evaluator; created once per registry, shared by evaluators. */
@@ -193,7 +196,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     const now = deps.now();
     const buckets = ownedBuckets();
     const rules = await enabledRules(buckets);
-    const windows = rules.length > 0 && deps.activeWindows ? await deps.activeWindows(now) : NO_WINDOWS;
+    const windows = indexByTenant(rules.length > 0 && deps.activeWindows ? await deps.activeWindows(now) : NO_WINDOWS);
     // Reported when the tick takes them on, not when it ends: a takeover shows at the first tick after it.
     deps.onOwnedRules?.(rules.length);
     const readsBefore = deps.metrics.providerReads;
