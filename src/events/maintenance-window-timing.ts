@@ -99,7 +99,7 @@ export function windowMatchesRule(matcher: WindowMatcher, rule: MatchedRule): bo
   if (matcher.allRules) return true;
   if (matcher.ruleIds.length > 0 && !matcher.ruleIds.includes(rule.ruleId)) return false;
   if (matcher.clusterIds.length > 0 && (rule.clusterId === null || !matcher.clusterIds.includes(rule.clusterId))) return false;
-  if (matcher.severities.length > 0 && !matcher.severities.includes(rule.severity as never)) return false;
+  if (matcher.severities.length > 0 && !(matcher.severities as readonly string[]).includes(rule.severity)) return false;
   return matcher.ruleIds.length + matcher.clusterIds.length + matcher.severities.length > 0;
 }
 
