@@ -100,8 +100,8 @@ export const alertRulesProjection: Projection = {
         if (!rule) break;
         const before = watchOf(rule);
         const after = watchAfterEvaluation(before, evaluation);
-        const { at, outcome, conditionMet, incidentId, error } = evaluation;
-        const lastRecorded: RecordedEvaluation = { at, outcome, conditionMet, incidentId, error };
+        const { at, outcome, conditionMet, incidentId, error, windowId } = evaluation;
+        const lastRecorded: RecordedEvaluation = { at, outcome, conditionMet, incidentId, error, windowId: windowId ?? null };
         await writer.patch(ALERT_RULES, rule.id, watchChanged(before, after) ? { ...after, lastRecorded } : { lastRecorded });
         break;
       }

@@ -123,7 +123,7 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
     }
     okPage(
       ctx,
-      items.map(({ revision: _r, ruleId: _id, conditionMet, incidentId, ...rest }) => ({ ...rest, condition_met: conditionMet, incident_id: incidentId })),
+      items.map(({ revision: _r, ruleId: _id, conditionMet, incidentId, windowId, ...rest }) => ({ ...rest, condition_met: conditionMet, incident_id: incidentId, window_id: windowId ?? null })),
       { limit: query.limit, next_cursor: more ? String(items.at(-1)!.revision) : null },
     );
   });

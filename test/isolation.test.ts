@@ -37,6 +37,8 @@ interface Fixture {
   /** A sync run's log id, and a job id (job ids are names, the same in every tenant). */
   syncLog: string;
   syncJob: string;
+  /** A maintenance window on the tenant's rule. */
+  window: string;
   /** Strings that only this tenant's data contains. */
   secrets: string[];
 }
@@ -55,6 +57,7 @@ const RESOURCE_BY_SEGMENT: Record<string, keyof Omit<Fixture, 'caller' | 'secret
   overrides: 'override',
   history: 'syncLog',
   jobs: 'syncJob',
+  'maintenance-windows': 'window',
 };
 
 /** Bodies that are valid in the caller's own tenant, so a route cannot hide behind a 400. */
@@ -69,6 +72,7 @@ const BODIES: Record<string, (own: Fixture) => unknown> = {
   'PUT /alert-rules/:id': (own) => ({ ...ruleBody('x'), escalation_policy_id: own.policy }),
   'PATCH /alert-rules/:id': () => ({ is_enabled: false }),
   'POST /incidents/:id/notes': () => ({ text: 'x' }),
+  'PUT /maintenance-windows/:id': () => ({ name: 'x', reason: 'x', matcher: { all_rules: true }, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-01T01:00:00Z' }),
   'PUT /schedules/:id': (own) => ({ name: 'x', timezone: 'UTC', layers: [{ user_ids: [own.user], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] }),
   'POST /schedules/:id/overrides': (own) => ({ user_id: own.user, start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' }),
 };
@@ -101,6 +105,9 @@ async function createFixture(label: string): Promise<Fixture> {
     overrides: [{ user_id: user, start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z', reason: `${secret} override` }],
   });
   const override = (await app.request('GET', `/schedules/${schedule}`, { caller })).body.data.overrides[0].id as string;
+  const window = await post('/api/v1/maintenance-windows', {
+    name: `${secret} window`, reason: `${secret} reason`, matcher: { rule_ids: [rule] }, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-01T01:00:00Z',
+  });
   let incident = '';
   await waitFor(async () => {
     incident = (await app.request('GET', `/api/v1/incidents?rule_id=${rule}`, { caller })).body.data?.[0]?.id ?? '';
@@ -113,8 +120,8 @@ async function createFixture(label: string): Promise<Fixture> {
     return syncLog !== '';
   }, { timeoutMs: 30_000, message: `the ${label} fixture's sync run` });
   return {
-    caller, channel, role, group, user, policy, rule, incident, schedule, override, syncLog, syncJob: 'wlm_queue_stats',
-    secrets: [secret, email, channel, role, group, user, policy, rule, incident, schedule, override, syncLog, caller.tenantId],
+    caller, channel, role, group, user, policy, rule, incident, schedule, override, syncLog, syncJob: 'wlm_queue_stats', window,
+    secrets: [secret, email, channel, role, group, user, policy, rule, incident, schedule, override, syncLog, window, caller.tenantId],
   };
 }
 
@@ -190,6 +197,7 @@ async function snapshot(fixture: Fixture) {
     '/api/v1/roles', `/api/v1/roles/${fixture.role}`, '/api/v1/groups', `/api/v1/groups/${fixture.group}`,
     '/notification-channels', `/notification-channels/${fixture.channel}`, `/api/v1/escalation-policies/${fixture.policy}`, '/api/v1/tenant/permission-defaults',
     `/api/v1/alert-rules/${fixture.rule}`, `/api/v1/incidents/${fixture.incident}`, `/api/v1/incidents/${fixture.incident}/events`,
+    `/api/v1/maintenance-windows/${fixture.window}`, `/api/v1/maintenance-windows/${fixture.window}/events`,
   ];
   return Promise.all(paths.map(async (path) => [path, (await app.request('GET', path, { caller: fixture.caller })).body] as const));
 }
@@ -218,7 +226,7 @@ test('another tenant gets 403/404 and none of the data on every route, and chang
 });
 
 test.serial('the walk fails loudly for a path parameter it does not know', (t) => {
-  const victim = { caller: app.newTenant(), channel: 'c', role: 'r', group: 'g', user: 'u', policy: 'p', rule: 'a', incident: 'i', schedule: 's', override: 'o', syncLog: 'l', syncJob: 'j', secrets: [] };
+  const victim = { caller: app.newTenant(), channel: 'c', role: 'r', group: 'g', user: 'u', policy: 'p', rule: 'a', incident: 'i', schedule: 's', override: 'o', syncLog: 'l', syncJob: 'j', window: 'w', secrets: [] };
   const router = app.platform.routers[0]!;
   const layer = { path: '/api/v1/gadgets/:id', methods: ['GET'] } as unknown as (typeof router.stack)[number];
   router.stack.push(layer);

@@ -24,6 +24,7 @@ import type { ReadStore } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
 import type { Membership } from '../cluster/membership.js';
 import { alertingProjections } from './read-models.js';
+import { composeMaintenanceWindows } from './maintenance-windows.js';
 
 export interface AlertingDeps {
   config: Config;
@@ -44,7 +45,11 @@ export function composeAlerting(deps: AlertingDeps) {
   const { commandDeps, readStore, config } = deps;
   const hub = createLiveEventHub(commandDeps.eventStore, deps.logger);
   const instruments = createEvaluatorInstruments(deps.registry);
-  const evaluatorDeps = { ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key: string) => deps.membership.owns(key) };
+  const windows = composeMaintenanceWindows({ commandDeps, reader: readStore, registry: deps.registry });
+  const evaluatorDeps = {
+    ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key: string) => deps.membership.owns(key),
+    activeWindows: windows.activeWindows,
+  };
   const newEvaluator = () => createEvaluator(evaluatorDeps);
   // The scheduled one reports the rules it owns (the cluster's metrics); test evaluators do not.
   const evaluator = createEvaluator({ ...evaluatorDeps, onOwnedRules: deps.onOwnedRules });
@@ -78,6 +83,7 @@ export function composeAlerting(deps: AlertingDeps) {
     { alias: false, routes: () => incidentStreamRoutes({ eventStore: commandDeps.eventStore, hub, heartbeatMs: config.sseHeartbeatMs, perTenant: config.limits.incidentStreamsPerTenant }) },
     { alias: false, routes: () => incidentCommandRoutes({ ...commandDeps, onResolved: (outcome) => countResolution(instruments, outcome) }) },
     { alias: false, routes: () => incidentQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
+    ...windows.routes,
   ];
 
   let schedule: ReturnType<typeof scheduleEvaluator> | undefined;

@@ -13,6 +13,7 @@ import { escalationQueryRoutes } from '../../queries/escalations.js';
 import { escalationPreviewAnswer, escalationPreviewQueryRoutes } from '../../queries/escalation-preview.js';
 import { escalationPreviewCommandRoutes } from '../../commands/escalation-preview-routes.js';
 import { unknownTargetErrors } from '../../queries/escalation-policy-references.js';
+import { holdingWindows } from './maintenance-windows.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../eventstore/port.js';
 import { createNotifier } from '../gateways/notify/notifier.js';
@@ -72,6 +73,11 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
     findPolicy: (tenantId, policyId) => escalationPlanOf(reader, tenantId, policyId),
     owns: (incidentId) => options.membership.owns(incidentId),
     onMembersChange: (listener) => options.membership.onChange(listener),
+    maintenanceWindows: (tenantId, at) => holdingWindows(reader, tenantId, at),
+    triggeredIncidentsOf: async (tenantId, position) => {
+      await options.waitForProjections(position);
+      return (await reader.find<IncidentDoc>(INCIDENTS, { tenantId, status: 'triggered' })).map((doc) => doc.id);
+    },
     // Every incident still escalating (or not yet started), every one with a delivery retry
     // waiting, and every one with an all-clear or a pager acknowledgement not yet sent (resolved
     // while no instance ran, or its owner died); the reconcile decides what is due. The incidents

@@ -9,6 +9,7 @@ import { channelsProjection } from '../../projections/channels.js';
 import { escalationPoliciesProjection } from '../../projections/escalation-policies.js';
 import { groupsProjection } from '../../projections/groups.js';
 import { incidentsProjection } from '../../projections/incidents.js';
+import { maintenanceWindowsProjection } from '../../projections/maintenance-windows.js';
 import { rolesProjection } from '../../projections/roles.js';
 import { schedulesProjection } from '../../projections/schedules.js';
 import { syncProjection } from '../../projections/sync.js';
@@ -21,7 +22,7 @@ import type { SecretBox } from '../secrets/secret-box.js';
 export const notificationProjections = (secrets: SecretBox): Projection[] => [channelsProjection(secrets), escalationPoliciesProjection];
 export const iamProjections: Projection[] = [usersProjection, groupsProjection, rolesProjection, tenantDefaultsProjection];
 export const scheduleProjections: Projection[] = [schedulesProjection];
-export const alertingProjections: Projection[] = [alertRulesProjection, incidentsProjection];
+export const alertingProjections: Projection[] = [alertRulesProjection, incidentsProjection, maintenanceWindowsProjection];
 export const syncProjections: Projection[] = [syncProjection];
 
 /** Every read model of the platform (also what `npm run rebuild` rebuilds). */

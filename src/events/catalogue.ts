@@ -9,6 +9,7 @@ import { channelEvents } from './channel.js';
 import { escalationEvents } from './escalation.js';
 import { escalationPolicyEvents } from './escalation-policy.js';
 import { incidentEvents } from './incident.js';
+import { maintenanceWindowEvents } from './maintenance-window.js';
 import { ruleEvaluationEvents } from './rule-evaluation.js';
 import { groupEvents } from './group.js';
 import { grantHolderNameEvents } from './grant-holder-names.js';
@@ -33,6 +34,7 @@ const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...tenantEvents,
   ...scheduleEvents,
   ...syncJobEvents,
+  ...maintenanceWindowEvents,
 };
 
 /** Old stored shapes → current shape, by event type. Empty until a schema first changes. */

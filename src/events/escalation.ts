@@ -74,6 +74,13 @@ export const escalationEvents = {
     firedAt: z.iso.datetime(),
     recipients: z.array(recipient),
   }),
+  /**
+   * A maintenance window covering the incident's rule became active while stages remained: no
+   * further stage fires until it ends (`nextStageOrder`, `nextCycle`: the stage held back).
+   */
+  EscalationHeld: z.object({ incidentId: z.uuid(), windowId: z.uuid(), at: z.iso.datetime(), nextStageOrder: z.number().int(), nextCycle: z.number().int() }),
+  /** The window ended (or was ended, or deleted) with the incident still unacknowledged: the held stage fires now if due. */
+  EscalationResumed: z.object({ incidentId: z.uuid(), windowId: z.uuid(), at: z.iso.datetime() }),
   NotificationDelivered: z.object(delivery),
   /** The final failure: not worth trying again, or the attempts are spent (src/events/delivery-retry.ts). */
   NotificationFailed: z.object({ ...delivery, error: z.object({ kind: z.string(), message: z.string() }) }),
@@ -154,6 +161,8 @@ export interface IncidentEscalation {
   acknowledgementOutcomes: string[];
   /** Deliveries waiting for another attempt (absent in states folded before retries existed). */
   retries?: PendingRetry[];
+  /** The maintenance window holding the remaining stages (absent or null: not held). */
+  heldBy?: string | null;
   /** The most recent deliveries, newest last (the stream holds all of them). */
   notified: { kind: DeliveryKind; stage_order: number | null; cycle: number | null; recipient: string | null; medium: string | null; target: string; ok: boolean; at: string; error: string | null }[];
 }
@@ -173,6 +182,10 @@ export function evolveEscalation(state: IncidentEscalation, event: EscalationEve
       return { ...state, status: state.status === 'cancelled' ? 'cancelled' : 'running', plan: event.data };
     case 'EscalationNotStarted':
       return { ...state, status: 'not_started' };
+    case 'EscalationHeld':
+      return { ...state, heldBy: event.data.windowId };
+    case 'EscalationResumed':
+      return { ...state, heldBy: null };
     case 'EscalationStageFired': {
       const reached = event.data.recipients.filter((r) => r.key !== null && r.medium !== null);
       const paged = [...state.paged];

@@ -111,7 +111,8 @@ export function evolveIncident(state: IncidentState, event: IncidentStreamEvent)
   const next = evolveIncidentFacts(state, event);
   if (!next.exists) return next;
   const { plan, lastFired } = next.escalation;
-  const due = next.status === 'triggered' && plan ? nextDueStage(plan, lastFired) : null;
+  // Held by a maintenance window: nothing is due until it resumes.
+  const due = next.status === 'triggered' && plan && !next.escalation.heldBy ? nextDueStage(plan, lastFired) : null;
   const nextEscalationAt = due ? new Date(due.dueAt).toISOString() : null;
   const nextRetryAt = liveRetries(next.status, next.escalation).map((r) => r.retryAt).sort()[0] ?? null;
   const noticesPending = (next.status === 'acknowledged' && awaitingAcknowledgement(next.escalation).length > 0)
@@ -159,6 +160,7 @@ export function publicIncident({ escalation, next_delivery_retry_at: _retryAt, n
     escalation: {
       status: escalation.status,
       cancel_reason: escalation.cancelReason ?? null,
+      held_by_window_id: escalation.heldBy ?? null,
       policy_name: escalation.plan?.policyName ?? null,
       current_stage: escalation.lastFired
         ? { stage_order: escalation.lastFired.stageOrder, cycle: escalation.lastFired.cycle, fired_at: escalation.lastFired.firedAt }

@@ -8,8 +8,11 @@ import { z } from 'zod';
  *
  * `pending` (added after the first release; old events never carry it, so reading them is
  * unchanged): the condition holds but has not yet held for the rule's whole window.
+ * `silenced` (added with maintenance windows, with `windowId`): a maintenance window covered the
+ * rule, so nothing was opened; the pending clock runs on while the condition holds, so the
+ * incident opens at the first evaluation after the window if the rule's window is then full.
  */
-export const EVALUATION_OUTCOMES = ['triggered', 'resolved', 'unchanged', 'ok', 'error', 'pending'] as const;
+export const EVALUATION_OUTCOMES = ['triggered', 'resolved', 'unchanged', 'ok', 'error', 'pending', 'silenced'] as const;
 
 export const ruleEvaluationEvents = {
   RuleEvaluated: z.object({
@@ -20,12 +23,14 @@ export const ruleEvaluationEvents = {
     outcome: z.enum(EVALUATION_OUTCOMES),
     incidentId: z.uuid().nullable(),
     error: z.string().nullable(),
+    /** The maintenance window that silenced the evaluation (outcome `silenced`); absent on older events. */
+    windowId: z.uuid().nullable().optional(),
   }),
 };
 
 export type RuleEvaluatedData = z.infer<typeof ruleEvaluationEvents.RuleEvaluated>;
 /** What the rule's read model keeps of its newest recorded evaluation (what decides whether the next one is recorded). */
-export type RecordedEvaluation = Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'incidentId' | 'error'>;
+export type RecordedEvaluation = Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'incidentId' | 'error' | 'windowId'>;
 export const ruleEvaluationStream = (ruleId: string) => `ruleEvaluations-${ruleId}`;
 export const RULE_EVALUATION_RETENTION = { maxCount: 10_000, maxAgeSeconds: 30 * 24 * 3600 };
 
@@ -48,13 +53,15 @@ export interface RuleWatch {
 
 export const initialRuleWatch = (): RuleWatch => ({ pendingSince: null, rearmed: true, health: 'ok', lastError: null, failingSince: null });
 
-export function watchAfterEvaluation(watch: RuleWatch, evaluation: Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'error'>): RuleWatch {
+export function watchAfterEvaluation(watch: RuleWatch, evaluation: Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'error'> & { incidentId?: string | null }): RuleWatch {
   const rearmed = evaluation.conditionMet === false ? true : watch.rearmed;
   if (evaluation.outcome === 'error') {
     // An error neither resets nor advances the pending clock (see README, The evaluator).
     return { ...watch, rearmed, health: 'failing', lastError: evaluation.error ?? 'evaluation failed', failingSince: watch.failingSince ?? evaluation.at };
   }
-  const pendingSince = evaluation.outcome === 'pending' ? (watch.pendingSince ?? evaluation.at) : null;
+  // Silenced while breaching with no incident open: the clock runs as it would have while pending.
+  const running = evaluation.outcome === 'pending' || (evaluation.outcome === 'silenced' && evaluation.conditionMet === true && (evaluation.incidentId ?? null) === null);
+  const pendingSince = running ? (watch.pendingSince ?? evaluation.at) : null;
   return { pendingSince, rearmed, health: 'ok', lastError: null, failingSince: null };
 }
 

@@ -41,6 +41,7 @@ const evaluationSchema = z.object({
   outcome: z.enum(EVALUATION_OUTCOMES),
   incident_id: resourceId.nullable(),
   error: optionalText,
+  window_id: resourceId.nullable().meta({ description: 'the maintenance window that silenced the evaluation (outcome `silenced`)' }),
 });
 
 const ruleResponse = (description: string, status: 200 | 201 = 200) =>

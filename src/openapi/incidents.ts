@@ -39,6 +39,7 @@ export const incidentSchema = z.object({
   escalation: z.object({
     status: z.enum(ESCALATION_STATUSES).meta({ description: '`cancelled` once the incident is acknowledged or resolved' }),
     cancel_reason: z.enum(ESCALATION_CANCEL_REASONS).nullable().meta({ description: 'what cancelled the escalation (the first of the two)' }),
+    held_by_window_id: resourceId.nullable().meta({ description: 'the maintenance window holding the remaining stages (null: not held)' }),
     policy_name: optionalText,
     current_stage: firedStage.nullable(),
     notified: z.array(z.object({

@@ -10,6 +10,7 @@ import { dashboardOperations } from './dashboard.js';
 import { escalationPreviewOperations } from './escalation-preview.js';
 import { iamOperations } from './iam.js';
 import { incidentOperations } from './incidents.js';
+import { maintenanceWindowOperations } from './maintenance-windows.js';
 import type { OperationDoc } from './operation.js';
 import { platformOperations } from './platform.js';
 import { scheduleOperations } from './schedules.js';
@@ -28,4 +29,5 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...syncOperations,
   ...assistantOperations,
   ...escalationPreviewOperations,
+  ...maintenanceWindowOperations,
 ];

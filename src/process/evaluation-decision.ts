@@ -3,6 +3,8 @@
  * its state as the read model has it (active incident, pending since, re-armed) and the metric
  * reading (SPEC.md, Alert incident state table; README, The evaluator).
  */
+import type { WindowMatcher } from '../events/maintenance-window.js';
+import { matchingWindow, type MatchedRule, type WindowIndex } from '../events/maintenance-window-timing.js';
 import type { Condition } from '../events/vocabulary.js';
 
 export type { Condition };
@@ -27,7 +29,20 @@ export type EvaluationDecision =
   | { outcome: 'resolved'; action: 'resolve'; value: number; conditionMet: false }
   | { outcome: 'unchanged'; action: 'none'; value: number; conditionMet: true }
   | { outcome: 'ok'; action: 'none'; value: number; conditionMet: false }
-  | { outcome: 'error'; action: 'none'; error: string };
+  | { outcome: 'error'; action: 'none'; error: string }
+  | { outcome: 'silenced'; action: 'none'; value: number; conditionMet: boolean; windowId: string };
+
+/** A maintenance window active at the evaluation's instant (the evaluator loads them once per tick). */
+export interface ActiveWindow {
+  id: string;
+  matcher: WindowMatcher;
+}
+
+/** The windows active now in the rule's tenant (indexed: indexWindows), and what their matchers look at of the rule. */
+export interface Maintenance {
+  rule: MatchedRule;
+  windows: WindowIndex<ActiveWindow>;
+}
 
 /** Metric values are floats: `eq` tolerates representation noise, not real differences. */
 const EPSILON = 1e-9;
@@ -47,7 +62,23 @@ export function conditionMet(condition: Condition, value: number, threshold: num
   }
 }
 
-export function decideEvaluation(rule: RuleUnderEvaluation, reading: MetricReading, now: Date): EvaluationDecision {
+/**
+ * While an active window matches the rule, an evaluation that would open an incident, wait for
+ * one (pending), find all clear or leave an open one as it is, is `silenced` with the window's id
+ * instead: nothing opens, and the pending clock keeps running while the condition holds (the
+ * incident opens at the first evaluation after the window, once the rule's window is full). A
+ * failed reading stays an error, and a clearing condition still resolves an open incident: the
+ * window holds pages back, it does not keep incidents open.
+ */
+export function decideEvaluation(rule: RuleUnderEvaluation, reading: MetricReading, now: Date, maintenance?: Maintenance): EvaluationDecision {
+  const decision = decideUnsilenced(rule, reading, now);
+  if (decision.outcome === 'error' || decision.outcome === 'resolved' || !maintenance || maintenance.windows.size === 0) return decision;
+  const window = matchingWindow(maintenance.windows, maintenance.rule);
+  if (!window) return decision;
+  return { outcome: 'silenced', action: 'none', value: decision.value, conditionMet: decision.conditionMet, windowId: window.id };
+}
+
+function decideUnsilenced(rule: RuleUnderEvaluation, reading: MetricReading, now: Date): EvaluationDecision {
   // A metric that cannot be read says nothing about the condition: no incident changes, and the
   // pending clock neither resets nor advances (the trigger still needs a breaching reading).
   if (!reading.ok) return { outcome: 'error', action: 'none', error: reading.error };

@@ -43,6 +43,7 @@ export function shouldRecordEvaluation({ ruleId, last, watch, evaluation }: Reco
   if (
     last.outcome !== evaluation.outcome || last.conditionMet !== evaluation.conditionMet
     || last.incidentId !== evaluation.incidentId || last.error !== evaluation.error
+    || (last.windowId ?? null) !== (evaluation.windowId ?? null)
   ) return true;
   if (watchChanged(watch, watchAfterEvaluation(watch, evaluation))) return true;
   const offset = heartbeatOffsetMs(ruleId);

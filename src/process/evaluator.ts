@@ -21,7 +21,8 @@ import { RULE_SHARE_BUCKETS, ruleBucketKey } from '../events/rule-shares.js';
 import { ruleEvaluationStream, type RuleEvaluatedData } from '../events/rule-evaluation.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { Filter, ReadModelReader } from '../readstore/port.js';
-import { decideEvaluation, type EvaluationDecision } from './evaluation-decision.js';
+import { indexWindows } from '../events/maintenance-window-timing.js';
+import { decideEvaluation, type ActiveWindow, type EvaluationDecision } from './evaluation-decision.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationErrorReason, EVALUATION_ERROR_REASONS } from './evaluation-error-reason.js';
 
@@ -49,7 +50,17 @@ export interface EvaluatorDeps extends CommandDeps {
   owns?: (bucketKey: string) => boolean;
   /** Told at the start of every tick, once its rules are read, how many rules this instance owns. */
   onOwnedRules?: (count: number) => void;
+  /**
+   * The maintenance windows active at an instant, every tenant's, by tenant id: read once per tick
+   * (one indexed read-model query, src/composition/maintenance-windows.ts), never per rule.
+   * Default: none.
+   */
+  activeWindows?: (at: Date) => Promise<ReadonlyMap<string, readonly ActiveWindow[]>>;
 }
+
+const NO_WINDOWS: ReadonlyMap<string, readonly ActiveWindow[]> = new Map();
+/** Each tenant's active windows indexed once per tick (src/events/maintenance-window-timing.ts). */
+const indexByTenant = (windows: ReadonlyMap<string, readonly ActiveWindow[]>) => new Map([...windows].map(([tenantId, list]) => [tenantId, indexWindows(list)]));
 
 
 /** Prometheus instruments of the evaluator; created once per registry, shared by evaluators. */
@@ -63,6 +74,7 @@ export function createEvaluatorInstruments(registry: Registry) {
     triggered: new Counter({ name: 'incidents_triggered_total', help: 'Incidents triggered', labelNames: ['severity'] as const, registers: [registry] }),
     // Every resolution path counts here, where its event is appended (see countResolution).
     resolved: new Counter({ name: 'incidents_resolved_total', help: 'Incidents resolved', labelNames: ['severity', 'reason'] as const, registers: [registry] }),
+    silenced: new Counter({ name: 'alert_rule_evaluations_silenced_total', help: 'Rule evaluations silenced by a maintenance window', registers: [registry] }),
     evaluationErrors: new Counter({
       name: 'alert_rule_evaluation_errors_total', help: `Rule evaluations that failed, by reason (${EVALUATION_ERROR_REASONS.join(', ')})`,
       labelNames: ['reason'] as const, registers: [registry],
@@ -102,7 +114,7 @@ interface ActResult {
 }
 
 export function createEvaluator(deps: EvaluatorDeps) {
-  const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors, ticks, warehouseReads } = deps.instruments;
+  const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors, ticks, warehouseReads, silenced } = deps.instruments;
   /**
    * The share buckets this instance owns now (asked once per tick), as a read-model filter: null
    * when it owns every rule (one instance, no filter).
@@ -184,6 +196,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     const now = deps.now();
     const buckets = ownedBuckets();
     const rules = await enabledRules(buckets);
+    const windows = indexByTenant(rules.length > 0 && deps.activeWindows ? await deps.activeWindows(now) : NO_WINDOWS);
     // Reported when the tick takes them on, not when it ends: a takeover shows at the first tick after it.
     deps.onOwnedRules?.(rules.length);
     const readsBefore = deps.metrics.providerReads;
@@ -203,6 +216,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
         const rule = rules[index]!;
         const reading = readings[index]!;
         const { pendingSince, rearmed } = watchOf(rule);
+        const tenantWindows = windows.get(rule.tenantId);
         const decision = decideEvaluation(
           {
             condition: rule.condition, threshold: rule.threshold, windowMinutes: rule.evaluationWindowMinutes,
@@ -210,7 +224,9 @@ export function createEvaluator(deps: EvaluatorDeps) {
           },
           reading.ok ? { ok: true, value: reading.value } : { ok: false, error: reading.error.message },
           now,
+          tenantWindows === undefined ? undefined : { rule: { ruleId: rule.id, clusterId: rule.clusterId, severity: rule.severity }, windows: tenantWindows },
         );
+        if (decision.outcome === 'silenced') silenced.inc();
         let result: ActResult;
         try {
           result = await act(rule, decision, tickId);
@@ -268,6 +284,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
       outcome: result.outcome,
       incidentId: result.incidentId,
       error: decision.outcome === 'error' ? decision.error : (result.error ?? null),
+      windowId: decision.outcome === 'silenced' ? decision.windowId : null,
     };
   }
 

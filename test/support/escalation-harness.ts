@@ -41,7 +41,11 @@ export class VirtualClock {
 /** What a scripted delivery answers instead of success (a status code: an HTTP failure with it). */
 export type DeliveryScript = (delivery: Delivered, attempt: number) => { status: number } | { kind: 'timeout' | 'network' } | undefined;
 
-export function createHarness(options: { stages: StageSnapshot[]; repeatIntervalMinutes?: number; directory?: Partial<TargetDirectory>; eventStore?: EventStore; clock?: VirtualClock; script?: DeliveryScript }) {
+export function createHarness(options: {
+  stages: StageSnapshot[]; repeatIntervalMinutes?: number; directory?: Partial<TargetDirectory>; eventStore?: EventStore; clock?: VirtualClock; script?: DeliveryScript;
+  /** The tenant's maintenance windows, as the read model would list them. */
+  maintenanceWindows?: EscalationManagerDeps['maintenanceWindows'];
+}) {
   const clock = options.clock ?? new VirtualClock();
   const eventStore = options.eventStore ?? validatingEventStore(openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'ww-esc-')), 'events.db') }));
   const delivered: Delivered[] = [];
@@ -73,6 +77,7 @@ export function createHarness(options: { stages: StageSnapshot[]; repeatInterval
     incidentUrl: (id) => `http://platform.test/api/v1/incidents/${id}`,
     findPolicy: async () => ({ policyName: 'Primary', stages: options.stages, repeatIntervalMinutes: options.repeatIntervalMinutes ?? 0 }),
     activeIncidents: async () => [],
+    maintenanceWindows: options.maintenanceWindows,
     ...cluster,
   });
   const managers: EscalationManager[] = [newManager()];

@@ -21,6 +21,7 @@ import { asyncScheduler, EMPTY, from, Subject, timer, type SchedulerLike, type S
 import { catchError, concatMap, groupBy, map, mergeMap, switchMap } from 'rxjs/operators';
 import type { EventStore, Subscription } from '../../eventstore/port.js';
 import { INCIDENT_STREAM_PREFIX } from '../../events/incident.js';
+import { MAINTENANCE_WINDOW_STREAM_PREFIX } from '../../events/maintenance-window.js';
 import type { ReadModelReader } from '../../readstore/port.js';
 import { reconcileIncident, type ReconcilerDeps } from './incident-reconciler.js';
 
@@ -38,6 +39,14 @@ export interface EscalationManagerDeps extends Omit<ReconcilerDeps, 'onStageFire
   owns?: (incidentId: string) => boolean;
   /** Subscribes to changes of the cluster's members (answers an unsubscribe). */
   onMembersChange?: (listener: () => void) => () => void;
+  /**
+   * The triggered incidents of a tenant: woken when one of its maintenance windows is created,
+   * changed, ended or deleted, so a hold starts or resumes at once (a window's own start and end
+   * are timers of the incidents it covers). Answered once the read models have applied the log up
+   * to `position` (the window's event), so the reconciles read the window as changed. Default:
+   * windows wake nothing.
+   */
+  triggeredIncidentsOf?: (tenantId: string, position: bigint) => Promise<string[]>;
 }
 
 export function createEscalationInstruments(registry: Registry) {
@@ -123,18 +132,29 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
   async function follow(eventStore: EventStore, after: bigint) {
     let position = after;
     while (!stopped) {
-      follower = eventStore.subscribeToAll({ after: position, streamPrefixes: [INCIDENT_STREAM_PREFIX] });
+      const prefixes = deps.triggeredIncidentsOf ? [INCIDENT_STREAM_PREFIX, MAINTENANCE_WINDOW_STREAM_PREFIX] : [INCIDENT_STREAM_PREFIX];
+      follower = eventStore.subscribeToAll({ after: position, streamPrefixes: prefixes });
       try {
         for await (const event of follower) {
           position = event.position;
           const match = INCIDENT_STREAM.exec(event.streamName);
           if (match) wake(match[1]!);
+          else if (event.streamName.startsWith(MAINTENANCE_WINDOW_STREAM_PREFIX)) wakeTenant(event.metadata.tenantId, event.position);
         }
       } catch (error) {
         if (!stopped) deps.logger.warn({ err: error }, 'escalation: the log subscription dropped; resubscribing');
       }
       if (!stopped) await new Promise((resolve) => setTimeout(resolve, RESUBSCRIBE_AFTER_MS));
     }
+  }
+
+  /** A window of the tenant changed: look at its triggered incidents this instance owns. */
+  function wakeTenant(tenantId: string, position: bigint) {
+    deps.triggeredIncidentsOf!(tenantId, position)
+      .then((ids) => {
+        for (const incidentId of ids) if (!deps.owns || deps.owns(incidentId)) wake(incidentId);
+      })
+      .catch((error) => deps.logger.error({ err: error, tenantId }, 'escalation: could not list the incidents a maintenance window covers'));
   }
 
   /** Looks at every active incident this instance owns (at start, and when the members change). */

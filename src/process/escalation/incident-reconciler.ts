@@ -7,6 +7,8 @@
  *   a fired stage without outcomes (a crash) and older than the grace → deliver the missing ones again
  *   acknowledged                  → pager services paged so far are told (they stop escalating too)
  *   resolved                      → the all-clear to everyone paged who has not had it
+ *   a maintenance window covers it → EscalationHeld; no stage fires until EscalationResumed
+ *                                   (escalation-hold.ts), appended when no window covers it any more
  *   a delivery retry due          → made again with its key (stage pages while triggered, the
  *                                   acknowledgement while acknowledged, the all-clear once resolved)
  *
@@ -23,6 +25,7 @@ import { awaitingAcknowledgement, awaitingAllClear, liveRetries, nextDueStage, u
 import { evolveIncident, incidentStream, initialIncidentState, type IncidentState, type IncidentStreamEvent } from '../../events/incident.js';
 import type { NotifyPort } from '../../gateways/notify/port.js';
 import { alertMessageOf } from './alert-message.js';
+import { decideHold, type HoldDecision, type HoldingWindow } from './escalation-hold.js';
 import { reachAgain } from './recipients-by-key.js';
 import { deliverRound, ESCALATION_ACTOR, type DeliveryRound } from './stage-delivery.js';
 import { resolveStageTargets, type TargetDirectory } from './target-resolution.js';
@@ -41,7 +44,11 @@ export interface ReconcilerDeps {
   findPolicy: (tenantId: string, policyId: string) => Promise<Pick<EscalationPlan, 'policyName' | 'stages' | 'repeatIntervalMinutes'> | null>;
   incidentUrl: (incidentId: string) => string;
   onStageFired?: (lateSeconds: number) => void;
+  /** The tenant's maintenance windows that can still be active at `at` (default: none). */
+  maintenanceWindows?: (tenantId: string, at: Date) => Promise<HoldingWindow[]>;
 }
+
+const NOT_HELD: HoldDecision = { action: 'none', lookAgainAt: null };
 
 interface Loaded {
   state: IncidentState;
@@ -140,8 +147,24 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
     }
 
     const dueStage = nextDueStage(escalation.plan, escalation.lastFired);
+    const heldBy = escalation.heldBy ?? null;
+    const hold = deps.maintenanceWindows
+      ? decideHold({
+        incident: { ruleId: state.rule_id, clusterId: state.cluster_id, severity: state.severity },
+        heldBy, stageRemaining: dueStage !== null, windows: await deps.maintenanceWindows(tenantId, now), now: now.getTime(),
+      })
+      : NOT_HELD;
+    if (hold.action === 'hold') {
+      await append({ type: 'EscalationHeld', data: { incidentId, windowId: hold.windowId, at: now.toISOString(), nextStageOrder: dueStage!.stageOrder, nextCycle: dueStage!.cycle } });
+      continue;
+    }
+    if (hold.action === 'resume') {
+      await append({ type: 'EscalationResumed', data: { incidentId, windowId: hold.windowId, at: now.toISOString() } });
+      continue;
+    }
+    if (heldBy !== null) return earliest(hold.lookAgainAt, nextRetry);
     if (!dueStage) return nextRetry;
-    if (dueStage.dueAt > now.getTime()) return earliest(dueStage.dueAt, nextRetry);
+    if (dueStage.dueAt > now.getTime()) return earliest(dueStage.dueAt, nextRetry, hold.lookAgainAt);
     const stage = escalation.plan.stages.find((s) => s.stageOrder === dueStage.stageOrder)!;
     const recipients = await resolveStageTargets(deps.directory, tenantId, stage.targets, now);
     const fired = await append({

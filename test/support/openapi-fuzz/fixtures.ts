@@ -1,7 +1,7 @@
 /**
  * The resources the fuzz needs so that path ids exist (a user, a group member, a role, a group, a
  * channel, a schedule with an override, a policy, a rule and its incident from the simulator, a
- * sync run), created through the API with the built-in identity provider's development client;
+ * sync run, a maintenance window), created through the API with the built-in identity provider's development client;
  * and an example body per operation that these resources make acceptable.
  */
 import { randomUUID } from 'node:crypto';
@@ -67,6 +67,8 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     incidentId = (await call('GET', `/incidents?rule_id=${rule.id}`))[0]?.id ?? '';
     return incidentId !== '';
   }, { timeoutMs: 10_000, message: 'the incident' });
+  const windowBody = () => ({ name: `fuzz window ${unique()}`, reason: 'fuzz', matcher: { rule_ids: [rule.id] }, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-01T02:00:00Z' });
+  const maintenanceWindow = await call('POST', '/maintenance-windows', windowBody());
   await call('POST', '/sync/trigger', { job_id: JOB_ID });
   let logId = '';
   await waitFor(async () => {
@@ -77,7 +79,7 @@ export async function createFixtures(platform: RunningPlatform, audience: string
 
   const ids: Record<string, string> = {
     users: user.id, roles: role.id, groups: group.id, 'notification-channels': channel.id, schedules: schedule.id,
-    'escalation-policies': policy.id, 'alert-rules': rule.id, incidents: incidentId,
+    'escalation-policies': policy.id, 'alert-rules': rule.id, incidents: incidentId, 'maintenance-windows': maintenanceWindow.id,
   };
   const byName: Record<string, string> = { user_id: member.id, override_id: withOverride.overrides[0].id, job_id: JOB_ID, log_id: logId };
   const examples: Record<string, () => Record<string, unknown>> = {
@@ -110,6 +112,8 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'post /stream-tickets': () => ({ path: '/api/v1/incidents/stream' }),
     'post /sync/trigger': () => ({ job_id: JOB_ID }),
     'post /ask': () => ({ prompt: 'why are my queries slow?' }),
+    'post /maintenance-windows': windowBody,
+    'put /maintenance-windows/{id}': windowBody,
     'post /oauth/token': () => ({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience }),
   };
   const key = (path: string) => path.replace(/^\/api\/v1(?=\/)/, '');
