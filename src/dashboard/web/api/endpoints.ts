@@ -69,6 +69,7 @@ export const endpoints = (api: ApiClient) => ({
   replacePolicy: (policyId: string, draft: EscalationPolicyDraft) => api.send<EscalationPolicy>('PUT', `/api/v1/escalation-policies/${id(policyId)}`, draft),
   deletePolicy: (policyId: string) => api.send<unknown>('DELETE', `/api/v1/escalation-policies/${id(policyId)}`),
   groups: () => api.get<Group[]>('/api/v1/groups?limit=200'),
+  policy: (policyId: string) => api.get<EscalationPolicy>(`/api/v1/escalation-policies/${id(policyId)}`),
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

@@ -11,6 +11,7 @@ import { SyncPage } from '../pages/SyncPage';
 import { WarehousePage } from '../pages/WarehousePage';
 import { useSession } from './session-context';
 import { useHashRoute } from './use-hash-route';
+import { useTabTitle } from './use-tab-title';
 
 const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'incidents', title: 'Incidents', permission: 'incidents:read' },
@@ -42,6 +43,7 @@ export function Shell({ signOut }: { signOut: () => void }) {
   const route = useHashRoute();
   const visible = PAGES.filter((page) => can(page.permission));
   const current = PAGES.find((page) => page.path === route[0]);
+  useTabTitle(current && route[0] === 'incidents' && route[1] ? 'Incident' : current?.title);
   const who = me.principal.name ?? me.principal.email ?? me.principal.subject;
   return (
     <>
