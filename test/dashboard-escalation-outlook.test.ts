@@ -8,7 +8,7 @@ import test from 'ava';
 import type { EscalationPolicy, Incident, IncidentEvent } from '../src/dashboard/web/api/types.js';
 import { escalationOutlook, planFromHistory, planFromPolicy, scheduleIds, type EscalationPlan, type Outlook } from '../src/dashboard/web/components/escalation-outlook.js';
 import { describeResolution } from '../src/dashboard/web/components/resolution.js';
-import { tabTitle } from '../src/dashboard/web/components/use-tab-title.js';
+import { tabTitle } from '../src/dashboard/web/components/tab-title.js';
 
 const SCHEDULE = '00000000-0000-4000-8000-0000000000a1';
 const USER = '00000000-0000-4000-8000-0000000000b1';

@@ -11,7 +11,7 @@
  * stage its delay after the one before fired; after the last, stage 1 again every
  * `repeatIntervalMinutes` when that is above 0.
  */
-import type { EscalationPolicy, Incident, IncidentEvent, TargetType } from '../api/types';
+import type { EscalationPolicy, Incident, IncidentEvent, TargetType } from '../api/types.js'; // .js: the node tests import this file too
 
 export interface PlanTarget {
   type: TargetType;

@@ -1,18 +1,11 @@
 /**
- * The tab's title: the open incidents' count, then the page, then the product
- * ("(3) Alert rules · warehouse-watch"), live on every page for a principal with incidents:read
+ * The tab's title (tab-title.ts), live on every page for a principal with incidents:read
  * (a tab left on any page still says something is burning); without it, the page and the product.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { watchOpenIncidents } from '../api/open-incidents';
 import { useSession } from './session-context';
-
-export const PRODUCT = 'warehouse-watch';
-
-export function tabTitle(page: string | undefined, openIncidents: number | undefined): string {
-  const count = openIncidents ? `(${openIncidents}) ` : '';
-  return `${count}${page ? `${page} · ` : ''}${PRODUCT}`;
-}
+import { tabTitle } from './tab-title';
 
 export function useTabTitle(page: string | undefined): void {
   const { api, calls, can } = useSession();
