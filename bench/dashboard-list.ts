@@ -4,7 +4,7 @@
  * (playwright-core, as test/support/dashboard-browser.ts drives it).
  *
  * Seeding goes through the API: N alert rules over the simulator's pinned queue_time_seconds, each
- * triggering its incident (one-stage policy paging a user by email), the evaluator every second.
+ * triggering its incident (one-stage policy paging a user by email), the evaluator every 5 s.
  * Then the platform is stopped and started again on the same DATA_DIR with the evaluator once a
  * day, so N rules' evaluations do not run beside the measurement.
  *
@@ -34,7 +34,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const FIRST_PAGE = 200;
 
 const start = (dataDir: string, evaluationSeconds: number) => startPlatform(loadConfig({
-  PORT: '0', HOST: '127.0.0.1', BASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent', SYNC_SCHEDULER: 'off',
+  PORT: '0', HOST: '127.0.0.1', BASE_URL, DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', SYNC_SCHEDULER: 'off',
   ALERT_EVALUATION_INTERVAL_SECONDS: String(evaluationSeconds),
 }));
 
@@ -72,7 +72,10 @@ async function countOpen(api: ReturnType<typeof apiOf>): Promise<number> {
 
 async function seed(dataDir: string, incidents: number) {
   const started = performance.now();
-  const platform = await start(dataDir, 1);
+  // Every 5 s: a tick over 2,000 rules being created takes 1–1.5 s here, and a tick slower than the
+  // interval can stop the evaluator for good (node-schedule drops a job planned for `now + 1 ms`
+  // once that instant has passed: src/process/evaluator-schedule.ts).
+  const platform = await start(dataDir, 5);
   const api = apiOf(platform, await tokenOf(platform));
   const user = (await api('POST', '/api/v1/users', { email: 'oncall@example.com', name: 'On Call', role_id: 'responder', group_ids: [] })).data as { id: string };
   const policy = (await api('POST', '/api/v1/escalation-policies', {
@@ -80,13 +83,20 @@ async function seed(dataDir: string, incidents: number) {
   })).data as { id: string };
   await api('POST', '/api/v1/simulator/metrics', { metric: 'queue_time_seconds', value: 95, duration_seconds: 86_400 });
   const severities = ['critical', 'high', 'medium', 'low'];
+  console.error(`seeding: ${incidents} rules`);
   for (let i = 0; i < incidents; i += 20) {
     await Promise.all(Array.from({ length: Math.min(20, incidents - i) }, (_, j) => api('POST', '/api/v1/alert-rules', {
       name: `Queue wait ${i + j + 1}`, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0,
       severity: severities[(i + j) % 4], escalation_policy_id: policy.id,
     })));
   }
-  await waitFor(async () => (await countOpen(api)) >= incidents, { timeoutMs: 600_000, intervalMs: 2000, message: `${incidents} open incidents` });
+  let open = 0;
+  await waitFor(async () => {
+    const now = await countOpen(api);
+    if (now !== open) console.error(`seeding: ${now} of ${incidents} incidents open`);
+    open = now;
+    return open >= incidents;
+  }, { timeoutMs: 600_000, intervalMs: 2000, message: `${incidents} open incidents` });
   await platform.stop();
   return +((performance.now() - started) / 1000).toFixed(1);
 }
