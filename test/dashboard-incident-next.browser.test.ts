@@ -152,6 +152,36 @@ suite(`the tab title counts the open incidents on another page, live${skipped}`,
   t.is(await page.evaluate(() => (globalThis as any).location.hash), '#/alert-rules', 'still on the rules');
 });
 
+suite(`one incident feed per tab: the title, the list and an incident's page share it across pages${skipped}`, async (t) => {
+  const tab = await dashboard.newPage();
+  const streams: string[] = [];
+  tab.on('request', (request) => request.url().includes('/api/v1/incidents/stream') && streams.push(request.url()));
+  await dashboard.signIn(tab);
+  await tab.locator('[data-testid="incident-list"] [data-feed-state="live"]').waitFor();
+  await tab.evaluate((id) => void ((globalThis as any).location.hash = `#/incidents/${id}`), incidentId);
+  await tab.locator('[data-testid="incident-summary"]').first().waitFor();
+  await tab.locator('h1 [data-feed-state="live"]').waitFor();
+  await tab.evaluate(() => void ((globalThis as any).location.hash = '#/alert-rules'));
+  await tab.waitForFunction(() => /^\(\d+\) Alert rules · warehouse-watch$/.test((globalThis as any).document.title));
+  t.is(streams.length, 1, `one stream opened: ${streams.length}`);
+  await tab.close();
+});
+
+suite(`without incidents:read the title is the page's and the product's${skipped}`, async (t) => {
+  t.true(((await api('GET', '/api/v1/incidents?status=triggered,acknowledged')) as unknown[]).length > 0, 'incidents are open');
+  const role = await api('POST', '/api/v1/roles', { name: 'sync only', permissions: { 'sync:read': 'allow', 'incidents:read': 'deny' } });
+  const sam = await api('POST', '/users', { email: 'sam@example.com', name: 'Sam Sync', role_id: role.id, group_ids: [] });
+  const tab = await dashboard.newPage();
+  await tab.goto(`${dashboard.platform.url}/`);
+  await tab.getByRole('textbox', { name: 'Token' }).fill(userToken(sam.id));
+  await tab.getByRole('button', { name: 'Use token' }).click();
+  await tab.getByTestId('principal').waitFor();
+  await tab.evaluate(() => void ((globalThis as any).location.hash = '#/sync'));
+  await tab.waitForFunction(() => (globalThis as any).document.title === 'Sync · warehouse-watch');
+  t.is(await tab.title(), 'Sync · warehouse-watch');
+  await tab.close();
+});
+
 suite(`resolved incidents say who resolved them and why: a person with a note, the evaluator${skipped}`, async (t) => {
   await api('POST', `/api/v1/incidents/${incidentId}/resolve`, { note: 'queue drained after the vacuum' }, userToken(ada.id));
   // The metric clears: the evaluator resolves every other incident of these rules.
