@@ -141,6 +141,24 @@ suite(`an acknowledgement from elsewhere stops the "next" too, and a policy with
   t.pass();
 });
 
+suite(`without the history (no audit:read), the stages come from the policy as it is now, and the page says so${skipped}`, async (t) => {
+  const role = await api('POST', '/api/v1/roles', {
+    name: 'pager without history', permissions: { 'incidents:read': 'allow', 'escalation:read': 'allow', 'schedules:read': 'allow', 'audit:read': 'deny' },
+  });
+  const pat = await api('POST', '/users', { email: 'pat@example.com', name: 'Pat Pager', role_id: role.id, group_ids: [] });
+  const other = await newIncident('Queue wait, read by Pat', policy.id);
+  const tab = await dashboard.newPage();
+  await tab.goto(`${dashboard.platform.url}/`);
+  await tab.getByRole('textbox', { name: 'Token' }).fill(userToken(pat.id));
+  await tab.getByRole('button', { name: 'Use token' }).click();
+  await tab.getByTestId('principal').waitFor();
+  await tab.evaluate((id) => void ((globalThis as any).location.hash = `#/incidents/${id}`), other.incidentId);
+  await tab.getByTestId('next-escalation').filter({ hasText: 'Stage 2 at' }).filter({ hasText: 'Primary rota schedule (on call now: Ada Oncall) by email' }).waitFor();
+  await tab.getByTestId('escalation-outlook').filter({ hasText: '(stages as the policy is now)' }).waitFor();
+  t.is(await tab.getByTestId('timeline').count(), 0, 'no history for this reader');
+  await tab.close();
+});
+
 suite(`the tab title counts the open incidents on another page, live${skipped}`, async (t) => {
   const open = async () => ((await api('GET', '/api/v1/incidents?status=triggered,acknowledged&limit=200')) as unknown[]).length;
   const before = await open();
