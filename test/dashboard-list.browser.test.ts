@@ -139,10 +139,10 @@ suite(`the tab title counts the open incidents, live${skipped}`, async (t) => {
   await goTo('#/incidents');
   await page.getByTestId('no-incidents').waitFor();
   await page.locator('[data-feed-state="live"]').waitFor();
-  t.is(await page.title(), 'warehouse-watch');
+  t.is(await page.title(), 'Incidents · warehouse-watch');
   await openIncidentOf('Queue wait', 'high');
   await page.locator('tr[data-incident-id]').filter({ hasText: 'Queue wait' }).waitFor();
-  await page.waitForFunction(() => (globalThis as any).document.title === '(1) warehouse-watch');
+  await page.waitForFunction(() => (globalThis as any).document.title === '(1) Incidents · warehouse-watch');
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'listed');
   await dashboard.shots(page, 'incidents-listed');
 });
@@ -159,7 +159,7 @@ suite(`new and changed incidents are announced in a polite live region${skipped}
   await announcer.filter({ hasText: 'New critical incident: Queue wait, critical' }).waitFor();
   await dashboard.api('POST', `/api/v1/incidents/${queueWait}/acknowledge`, {});
   await announcer.filter({ hasText: 'Queue wait acknowledged' }).waitFor();
-  await page.waitForFunction(() => (globalThis as any).document.title === '(2) warehouse-watch');
+  await page.waitForFunction(() => (globalThis as any).document.title === '(2) Incidents · warehouse-watch');
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'listed, one acknowledged');
 });
 
@@ -193,7 +193,7 @@ suite(`after the server restarts, the list shows what changed while it was down$
   await page.locator('[data-feed-state="live"]').waitFor();
   await page.locator(`tr[data-incident-id="${queueWait}"]`).waitFor({ state: 'detached' });
   t.is(await page.locator(`tr[data-incident-id="${critical}"]`).count(), 1, 'the incident still open is still listed');
-  await page.waitForFunction(() => (globalThis as any).document.title === '(1) warehouse-watch');
+  await page.waitForFunction(() => (globalThis as any).document.title === '(1) Incidents · warehouse-watch');
 });
 
 suite(`a failing rule says why, and enable/disable shows it is pending at once${skipped}`, async (t) => {

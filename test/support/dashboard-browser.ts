@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
-import { startPlatform, type RunningPlatform } from '../../src/platform.js';
+import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../src/platform.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
@@ -40,14 +40,15 @@ export interface Dashboard {
   close(): Promise<void>;
 }
 
-export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+/** `options`: the platform's clock and escalation timers, for tests that drive them in virtual time. */
+export async function startDashboard(env: Record<string, string> = {}, options: PlatformOptions = {}): Promise<Dashboard> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-'));
   const platform = await startPlatform(loadConfig({
     PORT: '0', HOST: '127.0.0.1', BASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent',
     ALERT_EVALUATION_INTERVAL_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1', SYNC_STREAM_PERIOD_SECONDS: '1', SYNC_SCHEDULER: 'off',
     ...env,
-  }));
+  }), options);
   const client = platform.devClient!;
   const issued = await fetch(`${platform.url}/oauth/token`, {
     method: 'POST', headers: { 'content-type': 'application/json' },

@@ -102,6 +102,7 @@ export const endpoints = (api: ApiClient) => ({
   deleteSchedule: (scheduleId: string) => api.send<unknown>('DELETE', `/api/v1/schedules/${id(scheduleId)}`),
   previewSchedule: (draft: ScheduleDraft, since: Date, days: number) =>
     api.send<SchedulePreview>('POST', `/api/v1/schedules/preview?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`, draft),
+  policy: (policyId: string) => api.get<EscalationPolicy>(`/api/v1/escalation-policies/${id(policyId)}`),
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

@@ -1,10 +1,12 @@
 /**
- * One incident's own events, live: the tenant's incident feed (openEventFeed over
- * /api/v1/incidents/stream, with its stream tickets and reconnection) narrowed to one incident id.
- * A wrapper, so the feed's own API stays as the list page uses it.
+ * The tenant's incident feed (openEventFeed over /api/v1/incidents/stream, with its stream tickets
+ * and reconnection), shared: every view of the tab that follows incidents (the tab title's count,
+ * the list, one incident's page) listens to one EventSource, so a tab holds one connection of the
+ * browser's few per host, and moving between pages does not drop and reopen it.
  *
- * `onChange` is also called each time the feed is live (first connection and every reconnection):
- * whatever happened before it listened, or while it was down, is read again then.
+ * `followIncident` narrows it to one incident id; its `onChange` is also called each time the feed
+ * is live (first connection and every reconnection): whatever happened before it listened, or
+ * while it was down, is read again then.
  */
 import type { ApiClient } from './client';
 import { openEventFeed, type FeedState } from './event-feed';
@@ -16,6 +18,54 @@ export const INCIDENT_STREAM_EVENT_TYPES = [
   'NotificationDelivered', 'NotificationFailed', 'NotificationRetryScheduled',
 ] as const;
 
+export interface IncidentFeedListener {
+  onEvent?: (name: string, data: unknown) => void;
+  onState?: (state: FeedState) => void;
+  /** Live again after a drop: read the view again. */
+  onReconnect?: () => void;
+}
+
+interface SharedFeed {
+  listeners: Set<IncidentFeedListener>;
+  state: FeedState;
+  close: () => void;
+}
+
+const feeds = new Map<ApiClient, SharedFeed>();
+
+/** Listens to the tenant's incident feed; the feed opens with the first listener and closes with the last. */
+export function subscribeIncidentFeed(api: ApiClient, listener: IncidentFeedListener): () => void {
+  let feed = feeds.get(api);
+  if (!feed) {
+    const listeners = new Set<IncidentFeedListener>();
+    const shared: SharedFeed = { listeners, state: 'connecting', close: () => undefined };
+    feeds.set(api, shared);
+    shared.close = openEventFeed({
+      api,
+      path: '/api/v1/incidents/stream',
+      events: INCIDENT_STREAM_EVENT_TYPES,
+      onEvent: (name, data) => [...listeners].forEach((l) => l.onEvent?.(name, data)),
+      onState: (state) => {
+        shared.state = state;
+        [...listeners].forEach((l) => l.onState?.(state));
+      },
+      onReconnect: () => [...listeners].forEach((l) => l.onReconnect?.()),
+    });
+    feed = shared;
+  }
+  const joined = feed;
+  joined.listeners.add(listener);
+  // A listener joining a feed already open learns its state at once ('live': read what you show).
+  listener.onState?.(joined.state);
+  return () => {
+    joined.listeners.delete(listener);
+    if (joined.listeners.size === 0 && feeds.get(api) === joined) {
+      feeds.delete(api);
+      joined.close();
+    }
+  };
+}
+
 export interface IncidentFeedOptions {
   api: ApiClient;
   incidentId: string;
@@ -25,10 +75,7 @@ export interface IncidentFeedOptions {
 }
 
 export function followIncident({ api, incidentId, onChange, onState }: IncidentFeedOptions): () => void {
-  return openEventFeed({
-    api,
-    path: '/api/v1/incidents/stream',
-    events: INCIDENT_STREAM_EVENT_TYPES,
+  return subscribeIncidentFeed(api, {
     onEvent: (name, data) => {
       if ((data as { incident_id?: string }).incident_id === incidentId) onChange(name);
     },

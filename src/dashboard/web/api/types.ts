@@ -38,6 +38,8 @@ export interface Incident {
   resolved_by: string | null;
   resolution_reason: string | null;
   resolution_note: string | null;
+  /** The metric value that cleared the condition (automatic resolution). */
+  resolution_value?: number | null;
   notes: { id: string; text: string; author: string; created_at: string }[];
   as_of?: string;
   escalation_policy_id?: string;
@@ -51,6 +53,21 @@ export interface IncidentEscalationView {
   cancel_reason: 'acknowledged' | 'resolved' | null;
   policy_name: string | null;
   current_stage: { stage_order: number; cycle: number; fired_at: string } | null;
+  /** The most recent deliveries, oldest first: who was paged, by which medium, when. */
+  notified?: NotifiedDelivery[];
+}
+
+/** One delivery of an incident's escalation (`recipient`: `user:<id>` or `channel:<id>`). */
+export interface NotifiedDelivery {
+  kind: 'stage' | 'resolution' | 'acknowledgement';
+  stage_order: number | null;
+  cycle: number | null;
+  recipient: string | null;
+  medium: string | null;
+  target: string;
+  ok: boolean;
+  at: string;
+  error: string | null;
 }
 
 /** GET /api/v1/user-names: any token of the tenant may read them (names only). */

@@ -1,11 +1,13 @@
 /**
  * One incident in the list: when it triggered (relative, the exact time in the tooltip), who
- * acknowledged it and how long that took, how long it took to resolve, its actions, and a
+ * acknowledged it and how long that took, how long it took to resolve and who resolved it why (the
+ * evaluator or a person, with the resolution note), its actions, and a
  * checkbox for the bulk actions (for incidents:write holders; a resolved incident has none).
  */
 import type { Incident } from '../api/types';
 import { CONDITION_SYMBOL, ago, between, number, time } from '../format';
 import { IncidentActions } from './IncidentActions';
+import { describeResolution } from './resolution';
 import { SeverityBadge } from './SeverityBadge';
 import type { Who } from './use-people';
 
@@ -44,8 +46,13 @@ export function IncidentRow({ incident, onChange, who, now, selected, onSelect }
           <span title={time(incident.acknowledged_at)}>{who(incident.acknowledged_by)}, after {between(incident.triggered_at, incident.acknowledged_at)}</span>
         ) : null}
       </td>
-      <td data-label="Resolved" data-testid="time-to-resolve">
-        {incident.resolved_at ? <span title={time(incident.resolved_at)}>after {between(incident.triggered_at, incident.resolved_at)}</span> : null}
+      <td data-label="Resolved">
+        {incident.resolved_at ? (
+          <>
+            <span title={time(incident.resolved_at)} data-testid="time-to-resolve">after {between(incident.triggered_at, incident.resolved_at)}</span>
+            <span class="resolution muted" data-testid="resolution">{describeResolution(incident, who)}</span>
+          </>
+        ) : null}
       </td>
       <td><IncidentActions incident={incident} onChange={onChange} /></td>
     </tr>

@@ -15,6 +15,7 @@ import { RolesPage } from '../pages/RolesPage';
 import { UsersPage } from '../pages/UsersPage';
 import { useSession } from './session-context';
 import { useHashRoute } from './use-hash-route';
+import { useTabTitle } from './use-tab-title';
 
 const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'incidents', title: 'Incidents', permission: 'incidents:read' },
@@ -54,6 +55,7 @@ export function Shell({ signOut }: { signOut: () => void }) {
   const route = useHashRoute();
   const visible = PAGES.filter((page) => can(page.permission));
   const current = PAGES.find((page) => page.path === route[0]);
+  useTabTitle(current && route[0] === 'incidents' && route[1] ? 'Incident' : current?.title);
   const who = me.principal.name ?? me.principal.email ?? me.principal.subject;
   return (
     <>

@@ -71,10 +71,6 @@ export function AssistantPage() {
   const allowed = can('assistant:ask');
 
   useEffect(() => {
-    document.title = 'Assistant · warehouse-watch';
-    return () => void (document.title = 'warehouse-watch');
-  }, []);
-  useEffect(() => {
     // The health check is a courtesy: a failure here leaves asking to say what is wrong.
     api.get<{ model?: { status?: string } }>('/api/v1/ask/health').then((health) => setUnconfigured(health.model?.status === 'not configured'), () => undefined);
   }, [api]);

@@ -1,15 +1,19 @@
 /**
- * One incident, live: its actions, its one summary (now, or as of any event of its history with
- * the slider), notes, and its full history from /incidents/{id}/events (the history and the slider
- * need audit:read). The page follows the incident's own events on the incident feed and reads the
- * incident (and its history) again on each, so a stage fired later or an acknowledgement from
- * another tab shows without a reload.
+ * One incident, live: its actions, its escalation now (rule and policy linked, the current stage,
+ * when it escalates next and to whom, who is on call now for its schedules, who was paged), its
+ * one summary (now, or as of any event of its history with the slider), notes, and its full
+ * history from /incidents/{id}/events (the history and the slider need audit:read). The page
+ * follows the incident's own events on the incident feed and reads the incident (and its history)
+ * again on each, so a stage fired later or an acknowledgement from another tab shows without a
+ * reload, and what comes next with it.
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { FeedState } from '../api/event-feed';
 import { followIncident } from '../api/incident-feed';
 import type { Incident } from '../api/types';
 import { AsOfSlider } from '../components/AsOfSlider';
+import { EscalationOutlook } from '../components/EscalationOutlook';
+import { escalationOutlook, planFromHistory, planFromPolicy, scheduleIds } from '../components/escalation-outlook';
 import { ErrorNote } from '../components/ErrorNote';
 import { FeedBadge } from '../components/FeedBadge';
 import { IncidentPageActions } from '../components/IncidentPageActions';
@@ -17,7 +21,9 @@ import { IncidentTimeline, type ChannelLabel } from '../components/IncidentTimel
 import { NoteForm } from '../components/NoteForm';
 import { useSession } from '../components/session-context';
 import { useLoad } from '../components/use-load';
+import { useOncallNow } from '../components/use-oncall-now';
 import { usePeople } from '../components/use-people';
+import { usePolicyTargets } from '../components/use-policy-targets';
 
 /** Events naming someone the page may not know yet (a user created since the names were read). */
 const NAMES_SOMEONE = new Set(['IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded', 'EscalationStageFired']);
@@ -29,6 +35,7 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
   const events = useLoad(() => (auditor ? calls.incidentEvents(incidentId) : Promise.resolve([])), [incidentId]);
   const channels = useLoad(() => (can('channels:read') ? calls.channelNames() : Promise.resolve([])), []);
   const people = usePeople();
+  const choices = usePolicyTargets();
   // An action's answer shows at once, until the next read of the incident supersedes it.
   const [latest, setLatest] = useState<{ incident: Incident; over: Incident | undefined } | undefined>(undefined);
   const [feed, setFeed] = useState<FeedState>('connecting');
@@ -60,6 +67,22 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
   }, [channels.value]);
   const history = events.value ?? [];
 
+  // The plan the escalation took (the history's EscalationStarted); without the history, the policy as it is now.
+  const started = useMemo(() => planFromHistory(history), [events.value]);
+  const policyId = incident.value?.escalation_policy_id;
+  const needsPolicy = !started && (!auditor || events.value !== undefined || events.error !== undefined) && can('escalation:read');
+  const policy = useLoad(() => (needsPolicy && policyId ? calls.policy(policyId) : Promise.resolve(undefined)), [policyId, needsPolicy]);
+  const plan = started ?? (policy.value ? planFromPolicy(policy.value) : undefined);
+  const schedules = useMemo(() => scheduleIds(plan), [plan]);
+  const lastChange = shown ? `${shown.status}|${shown.escalation?.current_stage?.fired_at ?? ''}` : '';
+  const oncall = useOncallNow(schedules, lastChange);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const tick = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(tick);
+  }, []);
+  useEffect(() => setNow(Date.now()), [shown]);
+
   return (
     <section>
       <p><a href="#/incidents">← Open incidents</a></p>
@@ -68,6 +91,8 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
         <>
           <h1>{shown.rule_name} <FeedBadge state={feed} /></h1>
           <IncidentPageActions incident={shown} onChange={changed} onRefused={refresh} />
+          <EscalationOutlook incident={shown} plan={plan} outlook={escalationOutlook(shown, plan)} schedules={schedules} oncall={oncall}
+            choices={choices} who={people.who} channel={channelName} now={now} />
           <AsOfSlider key={incidentId} incident={shown} events={history} who={people.who} onPosition={setReached} />
           <NoteForm incidentId={incidentId} onChange={changed} />
         </>

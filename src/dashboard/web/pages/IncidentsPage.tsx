@@ -6,8 +6,8 @@
  *
  * The list has four states, each with its own element and `data-list-state`: loading, failed
  * (the reason and a retry), empty ("Nothing is burning.", only after a successful read) and
- * listed. Changes the feed brings are announced politely to screen readers, and the tab title
- * counts the open incidents while the list is shown.
+ * listed. Changes the feed brings are announced politely to screen readers (the tab title's count
+ * of open incidents is the shell's, components/use-tab-title.ts, on every page).
  *
  * Filters (components/incident-filters.ts) live in the URL fragment; the API applies status,
  * severity, rule and time range, the page the cluster and the search. The first 200 incidents
@@ -15,7 +15,8 @@
  * acknowledge or resolve.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { openEventFeed, type FeedState } from '../api/event-feed';
+import type { FeedState } from '../api/event-feed';
+import { subscribeIncidentFeed } from '../api/incident-feed';
 import type { Incident } from '../api/types';
 import { ErrorNote } from '../components/ErrorNote';
 import { FeedBadge } from '../components/FeedBadge';
@@ -30,9 +31,9 @@ export const INCIDENT_FEED_EVENTS = [
   'IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded',
   'EscalationStarted', 'EscalationNotStarted', 'EscalationStageFired', 'NotificationDelivered', 'NotificationFailed',
 ] as const;
+const LIST_EVENTS = new Set<string>(INCIDENT_FEED_EVENTS);
 
 const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 };
-const APP_TITLE = 'warehouse-watch';
 
 export type ListState = 'loading' | 'failed' | 'empty' | 'listed';
 
@@ -119,13 +120,11 @@ export function IncidentsPage() {
   };
 
   useEffect(() => {
-    const close = openEventFeed({
-      api,
-      path: '/api/v1/incidents/stream',
-      events: INCIDENT_FEED_EVENTS,
+    const close = subscribeIncidentFeed(api, {
       onState: setFeed,
       onReconnect: () => readList(),
       onEvent: (name, data) => {
+        if (!LIST_EVENTS.has(name)) return;
         const incidentId = (data as { incident_id?: string }).incident_id;
         if (name === 'IncidentAcknowledged') people.refresh();
         if (!incidentId) return;
@@ -169,7 +168,6 @@ export function IncidentsPage() {
   const rows = loadedRows.filter((incident) => matches(filters, incident, undefined)).sort(
     (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.triggered_at.localeCompare(a.triggered_at),
   );
-  const openCount = loadedRows.filter((incident) => incident.status !== 'resolved').length;
   const state: ListState = loadError ? 'failed' : !loaded ? 'loading' : rows.length === 0 ? 'empty' : 'listed';
   const ruleChoices = useMemo(() => {
     const byId = new Map(rules.map((rule) => [rule.id, rule.name]));
@@ -188,11 +186,6 @@ export function IncidentsPage() {
     else next.delete(id);
     return next;
   });
-
-  useEffect(() => {
-    document.title = loaded && openCount > 0 ? `(${openCount}) ${APP_TITLE}` : APP_TITLE;
-  }, [loaded, openCount]);
-  useEffect(() => () => void (document.title = APP_TITLE), []);
 
   const heading = filters.status === 'all' ? 'Incidents' : `${STATUS_FILTERS[filters.status]} incidents`;
   return (
