@@ -4,32 +4,46 @@
  * cluster ticks at the same instants and a rule handed from one member to another is evaluated
  * once per grid slot. Each tick is scheduled when the previous one ends, so ticks never overlap;
  * a tick slower than the interval is logged and the next one starts right after it.
+ *
+ * node-schedule silently refuses a date that has already passed (`scheduleJob` answers null), and
+ * "right after a slow tick" can be in the past by the time it is scheduled on a busy machine: such
+ * a tick runs at once instead, or the evaluator would never tick again.
  */
 import schedule from 'node-schedule';
 import type { Logger } from 'pino';
 import type { Evaluator } from './evaluator.js';
 
-export function scheduleEvaluator(evaluator: Evaluator, options: { intervalSeconds: number; logger: Logger }) {
-  let job: schedule.Job | null = null;
+/** Runs `run` at `at`; null when it will not (node-schedule's answer for a date already past). */
+export type ScheduleAt = (at: Date, run: () => void) => { cancel(): void } | null;
+
+const nodeSchedule: ScheduleAt = (at, run) => schedule.scheduleJob(at, run);
+
+export function scheduleEvaluator(evaluator: Pick<Evaluator, 'tick'>, options: { intervalSeconds: number; logger: Logger; scheduleAt?: ScheduleAt; now?: () => number }) {
+  const scheduleAt = options.scheduleAt ?? nodeSchedule;
+  const now = options.now ?? Date.now;
+  let job: { cancel(): void } | null = null;
   let stopped = false;
   let current: Promise<unknown> = Promise.resolve();
   const intervalMs = options.intervalSeconds * 1000;
 
+  const run = () => {
+    if (stopped) return;
+    const started = now();
+    current = evaluator
+      .tick()
+      .then((report) => {
+        if (report.durationMs > intervalMs) options.logger.warn({ ...report, intervalMs }, 'evaluation tick took longer than the interval');
+        else options.logger.debug(report, 'evaluation tick');
+      })
+      .catch((error) => options.logger.error({ err: error }, 'evaluation tick failed'))
+      .finally(() => plan(new Date(Math.max(now() + 1, nextGridInstant(started, intervalMs)))));
+  };
   const plan = (at: Date) => {
     if (stopped) return;
-    job = schedule.scheduleJob(at, () => {
-      const started = Date.now();
-      current = evaluator
-        .tick()
-        .then((report) => {
-          if (report.durationMs > intervalMs) options.logger.warn({ ...report, intervalMs }, 'evaluation tick took longer than the interval');
-          else options.logger.debug(report, 'evaluation tick');
-        })
-        .catch((error) => options.logger.error({ err: error }, 'evaluation tick failed'))
-        .finally(() => plan(new Date(Math.max(Date.now() + 1, nextGridInstant(started, intervalMs)))));
-    });
+    job = scheduleAt(at, run);
+    if (!job) setImmediate(run);
   };
-  plan(new Date(nextGridInstant(Date.now(), intervalMs)));
+  plan(new Date(nextGridInstant(now(), intervalMs)));
 
   return {
     async stop() {
