@@ -75,6 +75,7 @@ suite(`the editor previews who gets paged before saving; the saved row answers t
   const form = page.getByRole('form', { name: 'New escalation policy' });
   const panel = page.getByTestId('policy-preview');
   await panel.getByText('Choose a target for stage 1 to see who gets paged.').waitFor();
+  await noSeriousViolations(t, 'a new policy, nothing to preview yet');
 
   await form.getByLabel('Stage 1 target 1', { exact: true }).selectOption({ label: 'Primary' });
   await form.getByRole('group', { name: 'Stage 1 target 1: notify by' }).getByLabel('sms').check();
@@ -120,6 +121,7 @@ suite(`the editor previews who gets paged before saving; the saved row answers t
   const atNine = await stagesShown(panel);
   t.regex(atNine[1]!, /09:45|9:45/, 'stage 2 fires 15 minutes after the chosen instant');
   expectWhoGetsPaged(t, atNine);
+  await noSeriousViolations(t, 'a preview at a chosen instant');
   const beforeNow = asked;
   await panel.getByRole('button', { name: 'Now' }).click();
   await waitFor(() => asked > beforeNow, { timeoutMs: 5_000, intervalMs: 50, message: 'asked again for now' });
