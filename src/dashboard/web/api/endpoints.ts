@@ -10,6 +10,7 @@ import { everyPage } from './every-page';
 import type { GrantHolderDraft, GroupDetail, PermissionGrants, Role, TenantDefaults, User, UserDraft, UserPermissions } from './types';
 import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolicyDraft, Group, NotificationChannel } from './types';
 import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
+import type { EscalationPreview } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
@@ -103,6 +104,12 @@ export const endpoints = (api: ApiClient) => ({
   previewSchedule: (draft: ScheduleDraft, since: Date, days: number) =>
     api.send<SchedulePreview>('POST', `/api/v1/schedules/preview?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`, draft),
   policy: (policyId: string) => api.get<EscalationPolicy>(`/api/v1/escalation-policies/${id(policyId)}`),
+  // ---- Escalation preview (issue 30): who gets paged if it fires at `at` (default now) ----
+  previewPolicyDraft: (draft: EscalationPolicyDraft, at?: Date) =>
+    api.send<EscalationPreview>('POST', `/api/v1/escalation-policies/preview${at ? `?at=${id(at.toISOString())}` : ''}`, draft),
+  previewPolicy: (policyId: string, at?: Date) =>
+    api.get<EscalationPreview>(`/api/v1/escalation-policies/${id(policyId)}/preview${at ? `?at=${id(at.toISOString())}` : ''}`),
+  // ---- end of Escalation preview ----
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

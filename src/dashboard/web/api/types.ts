@@ -437,3 +437,54 @@ export interface SchedulePreview {
   until: string;
   segments: (OncallSegment & { layer?: number; override?: number })[];
 }
+// ---- Escalation preview (issue 30) ----
+/** How a preview recipient is reached: a person's medium, or a channel's type. */
+export type PreviewMedium = ChannelType | 'sms';
+
+/** The policy target a recipient or an unreachable came from (name null once it no longer exists). */
+export interface PreviewVia {
+  type: TargetType;
+  id: string;
+  name: string | null;
+}
+
+export interface PreviewRecipient {
+  person: { id: string; name: string } | null;
+  channel: { id: string; name: string | null; type: ChannelType } | null;
+  medium: PreviewMedium;
+  /** Masked as deliveries mask it: `a***@example.com`, `+44*******123`, a chat channel's name. */
+  address: string;
+  delivery_target: string;
+  via: PreviewVia;
+  /** `member of group Ops`, `on call for schedule Primary via layer 0`, `notification channel ops chat`. */
+  why: string;
+  on_call: { source: 'layer' | 'override'; layer?: number; override_id?: string } | null;
+}
+
+export interface PreviewUnreachable {
+  via: PreviewVia;
+  person: { id: string; name: string } | null;
+  medium: PreviewMedium | null;
+  /** As NotificationFailed will record it, e.g. `the user has no phone number`. */
+  reason: string;
+}
+
+export interface PreviewStage {
+  stage_order: number;
+  /** 0 for the first pass, then 1, 2 … for repeats. */
+  cycle: number;
+  fires_at: string;
+  offset_minutes: number;
+  recipients: PreviewRecipient[];
+  unreachable: PreviewUnreachable[];
+}
+
+/** GET /escalation-policies/{id}/preview and POST /escalation-policies/preview (docs/escalation.md). */
+export interface EscalationPreview {
+  policy: { id: string | null; name: string };
+  at: string;
+  repeat_interval_minutes: number;
+  stages: PreviewStage[];
+  repeat: { interval_minutes: number; next_cycle: number; next_cycle_at: string; description: string } | null;
+}
+// ---- end of Escalation preview ----

@@ -1,10 +1,12 @@
 /**
  * Creates or replaces an escalation policy: name, description, repeat interval and its stages
  * (StageEditor). Saving sends the whole policy (PUT replaces every stage); the API's validation
- * errors show beside the fields they name, and any it names elsewhere above the form.
+ * errors show beside the fields they name, and any it names elsewhere above the form. Beside the
+ * form, who the draft would page if it fired now (EscalationPreviewPanel), before it is saved.
  */
 import { useState } from 'preact/hooks';
 import type { EscalationPolicy } from '../api/types';
+import { EscalationPreviewPanel } from './EscalationPreviewPanel';
 import { errorsOf, FormProblem } from './FieldError';
 import { PagingTextField } from './PagingTextField';
 import { draftOf, emptyStage, policyForm, type PolicyForm, type StageForm } from './policy-form';
@@ -52,6 +54,7 @@ export function PolicyEditor({ policy, choices, onSaved, onCancel }: Props) {
   };
 
   return (
+    <div class="policy-workbench">
     <form class="editor card" onSubmit={(e) => void save(e)} noValidate aria-label={policy ? `Edit policy ${policy.name}` : 'New escalation policy'}>
       <h2>{policy ? `Edit ${policy.name}` : 'New escalation policy'}</h2>
       <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path)} />
@@ -80,5 +83,7 @@ export function PolicyEditor({ policy, choices, onSaved, onCancel }: Props) {
         <button type="button" class="button plain" onClick={onCancel}>Cancel</button>
       </div>
     </form>
+    <EscalationPreviewPanel subject={{ kind: 'draft', draft: draftOf(form) }} />
+    </div>
   );
 }

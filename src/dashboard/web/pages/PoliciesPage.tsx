@@ -1,11 +1,14 @@
 /**
  * Escalation policies: list (stages and their targets by name), create, edit and delete with the
  * stage editor. Reading needs escalation:read; every write button follows escalation:write.
+ * "Who gets paged?" on a row opens that policy's preview beneath it (escalation:read, like the list).
  */
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { EscalationPolicy } from '../api/types';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { ErrorNote } from '../components/ErrorNote';
+import { EscalationPreviewPanel } from '../components/EscalationPreviewPanel';
 import { PolicyEditor } from '../components/PolicyEditor';
 import { useSession } from '../components/session-context';
 import { useLoad } from '../components/use-load';
@@ -31,6 +34,7 @@ export function PoliciesPage() {
   const loaded = useLoad(() => calls.policies(), []);
   const choices = usePolicyTargets();
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
+  const [previewing, setPreviewing] = useState<string | null>(null);
   const writable = can('escalation:write');
   const policies = loaded.value ?? [];
   const saved = () => (setEditing({ kind: 'none' }), loaded.reload());
@@ -52,7 +56,8 @@ export function PoliciesPage() {
           <thead><tr><th>Name</th><th>Stages</th><th>Repeats</th><th>Actions</th></tr></thead>
           <tbody>
             {policies.map((policy) => (
-              <tr key={policy.id}>
+              <Fragment key={policy.id}>
+              <tr>
                 <td data-label="Name">{policy.name}{policy.description ? <div class="muted">{policy.description}</div> : null}</td>
                 <td data-label="Stages"><StagesSummary policy={policy} choices={choices} /></td>
                 <td data-label="Repeats">{policy.repeat_interval_minutes === 0 ? 'no' : `every ${policy.repeat_interval_minutes} min`}</td>
@@ -61,8 +66,16 @@ export function PoliciesPage() {
                     <button type="button" class="button plain" aria-label={`Edit ${policy.name}`} onClick={() => setEditing({ kind: 'edit', policy })}>Edit</button>
                     <ConfirmDelete name={policy.name} permission="escalation:write" remove={async () => (await calls.deletePolicy(policy.id), loaded.reload())} />
                   </> : <span class="muted">read only</span>}
+                  <button
+                    type="button" class="button plain" aria-expanded={previewing === policy.id} aria-label={`Who gets paged? ${policy.name}`}
+                    onClick={() => setPreviewing(previewing === policy.id ? null : policy.id)}
+                  >Who gets paged?</button>
                 </td>
               </tr>
+              {previewing === policy.id ? (
+                <tr class="preview-row"><td colSpan={4}><EscalationPreviewPanel subject={{ kind: 'saved', policyId: policy.id, name: policy.name }} /></td></tr>
+              ) : null}
+              </Fragment>
             ))}
           </tbody>
         </table>
