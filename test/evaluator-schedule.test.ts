@@ -13,7 +13,8 @@ const logger = pino({ level: 'silent' });
 
 test('node-schedule refuses a date already past (the behaviour the schedule must survive)', (t) => {
   let ran = false;
-  t.is(schedule.scheduleJob(new Date(Date.now() - 1), () => { ran = true; }), null);
+  // Its types promise a Job; at run time the answer is null.
+  t.is(schedule.scheduleJob(new Date(Date.now() - 1), () => { ran = true; }) as unknown, null);
   t.false(ran);
 });
 
