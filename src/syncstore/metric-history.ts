@@ -16,10 +16,10 @@ import type { SyncStore } from './store.js';
 /** Metrics whose environment-wide value is the sum over clusters (simulated-metrics.ts agrees). */
 const ADDED_OVER_CLUSTERS = new Set(['disk_spill_gb', 'active_query_count']);
 
-interface SampleRow {
+interface SeriesRow {
   cluster_id: string;
-  at_ms: number;
-  value: number;
+  at_ms: (number | string)[];
+  sample_values: (number | string)[];
 }
 
 export function syncStoreHistorySource(deps: { store: SyncStore; lookbackMs: number }): MetricHistorySource {
@@ -32,34 +32,33 @@ export function syncStoreHistorySource(deps: { store: SyncStore; lookbackMs: num
       const to = new Date(instants.at(-1)!);
       const params: unknown[] = [envId, metric, from, to];
       if (clusterId !== null) params.push(clusterId);
-      // The primary key (env_id, cluster_id, metric, sampled_at) serves a cluster's range.
-      const rows = await deps.store.query<SampleRow>(
-        `SELECT cluster_id, (EXTRACT(EPOCH FROM sampled_at) * 1000)::float8 AS at_ms, value
+      // The primary key (env_id, cluster_id, metric, sampled_at) serves a cluster's range. One row
+      // of two arrays per cluster: 44,640 rows cost the embedded store ~0.6 s to hand over, the
+      // arrays ~0.2 s.
+      const rows = await deps.store.query<SeriesRow>(
+        `SELECT cluster_id,
+                array_agg((EXTRACT(EPOCH FROM sampled_at) * 1000)::float8 ORDER BY sampled_at) AS at_ms,
+                array_agg(value ORDER BY sampled_at) AS sample_values
            FROM cluster_metrics
           WHERE env_id = $1 AND metric = $2 AND sampled_at > $3 AND sampled_at <= $4${clusterId !== null ? ' AND cluster_id = $5' : ''}
-          ORDER BY cluster_id, sampled_at`,
+          GROUP BY cluster_id`,
         params,
       );
-      const byCluster = new Map<string, SampleRow[]>();
-      for (const row of rows) {
-        let samples = byCluster.get(row.cluster_id);
-        if (!samples) byCluster.set(row.cluster_id, (samples = []));
-        samples.push({ cluster_id: row.cluster_id, at_ms: Number(row.at_ms), value: Number(row.value) });
-      }
       const adds = ADDED_OVER_CLUSTERS.has(metric);
-      const cursors = [...byCluster.values()].map((samples) => ({ samples, next: 0 }));
+      const cursors = rows.map((row) => ({ at: row.at_ms.map(Number), values: row.sample_values.map(Number), next: 0 }));
       for (let i = 0; i < instants.length; i++) {
         const at = instants[i]!;
         let combined: number | null = null;
         let complete = cursors.length > 0;
         for (const cursor of cursors) {
-          while (cursor.next < cursor.samples.length && cursor.samples[cursor.next]!.at_ms <= at) cursor.next++;
-          const newest = cursor.samples[cursor.next - 1];
-          if (!newest || at - newest.at_ms > deps.lookbackMs) {
+          while (cursor.next < cursor.at.length && cursor.at[cursor.next]! <= at) cursor.next++;
+          const newest = cursor.next - 1;
+          if (newest < 0 || at - cursor.at[newest]! > deps.lookbackMs) {
             complete = false;
             break;
           }
-          combined = combined === null ? newest.value : adds ? combined + newest.value : Math.max(combined, newest.value);
+          const value = cursor.values[newest]!;
+          combined = combined === null ? value : adds ? combined + value : Math.max(combined, value);
         }
         if (complete) readings[i] = combined;
       }

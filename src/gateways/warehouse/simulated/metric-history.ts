@@ -91,25 +91,25 @@ export function simulatedMetricSeries(scope: SimulatedMetricScope, instants: rea
   const last = instants.at(-1)!;
   const firstSlot = Math.floor((first - MAX_QUERY_LIFETIME_SECONDS) / SLOT_SECONDS);
   const lastSlot = Math.floor(last / SLOT_SECONDS);
-  const perCluster = clusters.map((cluster) => ({ cluster, ...queriesOfSlots(cluster, layout, firstSlot, lastSlot) }));
+  // Per cluster, the queries still alive (end after the window's start), in slot order: instants
+  // ascend, so a query that ended before one window's start is never needed again.
+  const perCluster = clusters.map((cluster) => ({ cluster, ...queriesOfSlots(cluster, layout, firstSlot, lastSlot), live: [] as SimulatedQuery[], nextSlot: 0 }));
   return instants.map((at) => {
     const from = at - windowSeconds;
-    // The slots queriesOverlapping would scan for this window, then its own filter.
-    const scanFrom = Math.floor((from - MAX_QUERY_LIFETIME_SECONDS) / SLOT_SECONDS) - firstSlot;
-    const scanTo = Math.floor(at / SLOT_SECONDS) - firstSlot;
-    const windows: ClusterWindow[] = perCluster.map(({ cluster, queries, slotStarts }) => {
+    const upToSlot = Math.floor(at / SLOT_SECONDS) - firstSlot;
+    const windows: ClusterWindow[] = perCluster.map((state) => {
+      const { queries, slotStarts } = state;
+      let kept = 0;
+      for (const query of state.live) if (query.endAt > from) state.live[kept++] = query;
+      state.live.length = kept;
+      for (; state.nextSlot <= upToSlot; state.nextSlot++) {
+        for (let i = slotStarts[state.nextSlot]!; i < slotStarts[state.nextSlot + 1]!; i++) if (queries[i]!.endAt > from) state.live.push(queries[i]!);
+      }
       let overlapping: SimulatedQuery[] | undefined;
       return {
-        snapshot: lazySnapshot(layout, cluster, at),
-        queries: () => {
-          if (overlapping) return overlapping;
-          overlapping = [];
-          for (let i = slotStarts[scanFrom]!; i < slotStarts[scanTo + 1]!; i++) {
-            const query = queries[i]!;
-            if (query.submittedAt <= at && query.endAt > from) overlapping.push(query);
-          }
-          return overlapping;
-        },
+        snapshot: lazySnapshot(layout, state.cluster, at),
+        // queriesOverlapping's filter over the same queries in the same order.
+        queries: () => (overlapping ??= state.live.filter((query) => query.submittedAt <= at)),
       };
     });
     return measureMetric(metric, windows, at, windowSeconds);
