@@ -64,7 +64,8 @@ async function measure(source: MetricHistorySource, request: BacktestRequest) {
 }
 
 async function main() {
-  const envId = randomUUID();
+  // A fixed environment: the same workload, the same answer, on every run.
+  const envId = '3f1c9a52-7d4e-4b8a-9e21-6c0d5b7a8f13';
   const clusterId = simulatedClusters(envId)[0]!.id;
   const instants = replayInstants(SINCE, UNTIL, MIN);
   const rule = { envId, clusterId, metric: 'queue_time_seconds', condition: 'gt' as const, threshold: 300, windowMinutes: 5 };
