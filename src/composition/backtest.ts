@@ -5,9 +5,11 @@
  * store (`cluster_metrics`), the only record of the past the platform keeps. The embedded
  * relational store is opened on the first backtest that reads it, as on the first sync run.
  */
-import { alertRuleBacktestRoutes } from '../../queries/alert-rule-backtest.js';
+import { alertRuleBacktestRoutes } from '../../commands/alert-rule-backtest-routes.js';
+import { findRule } from '../../queries/alert-rules.js';
 import { findEscalationPolicy } from '../../queries/escalation-policies.js';
 import type { Config } from '../config.js';
+import type { EscalationStage } from '../events/escalation-policy.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import { simulatedHistorySource } from '../gateways/warehouse/simulated/simulated-history.js';
 import type { HistorySourceName, MetricHistorySource } from '../process/backtest/history-port.js';
@@ -34,7 +36,21 @@ export function composeBacktest(deps: {
     routes: [{
       alias: false,
       routes: () => alertRuleBacktestRoutes({
-        reader, sources, defaultSource: warehouse.mode === 'simulated' ? 'simulator' : 'sync_store',
+        findRule: async (tenantId, ruleId) => {
+          const doc = await findRule(reader, tenantId, ruleId);
+          return doc && {
+            id: doc.id, envId: doc.envId, clusterId: doc.clusterId, metric: doc.metric, condition: doc.condition, threshold: doc.threshold,
+            windowMinutes: doc.evaluationWindowMinutes, escalationPolicyId: doc.escalationPolicyId,
+          };
+        },
+        findPolicy: async (tenantId, policyId) => {
+          const doc = await findEscalationPolicy(reader, tenantId, policyId);
+          return doc && {
+            stages: doc.stages.map((stage) => ({ stageOrder: stage.stage_order, delayMinutes: stage.delay_minutes, targets: stage.targets as EscalationStage['targets'] })),
+            repeatIntervalMinutes: doc.repeatIntervalMinutes,
+          };
+        },
+        sources, defaultSource: warehouse.mode === 'simulated' ? 'simulator' : 'sync_store',
         evaluatorIntervalSeconds: config.alertEvaluationIntervalSeconds, now: deps.now,
         references: {
           metricIds: () => warehouse.metrics.ids(),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-rules.js';
 import { alertMetricReadingQuery } from '../../queries/alert-metrics.js';
 import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
-import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../../queries/alert-rule-backtest.js';
+import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
 import { HISTORY_SOURCES } from '../process/backtest/history-port.js';
 import { EVALUATION_OUTCOMES } from '../events/rule-evaluation.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';

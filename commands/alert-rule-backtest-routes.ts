@@ -3,12 +3,14 @@
  * unsaved rule body over a past range, with the evaluator's own decision function, over recorded
  * metric history (src/process/backtest/). Nothing is appended and nothing is sent, so it needs only
  * `alerts:read`: whoever may read a rule and its evaluation history may ask how it would have
- * behaved. It is a POST because an unsaved rule is a body, not a query string.
+ * behaved. It is a POST because an unsaved rule is a body, not a query string, and so it lives with
+ * the rule's other POST routes; the saved rule and the policy come through lookups the composition
+ * passes in (src/composition/backtest.ts).
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { alertRuleBodySchema, toRuleData } from '../commands/alert-rules.js';
-import { ruleReferenceErrors, type RuleReferenceDeps } from '../commands/alert-rule-routes.js';
+import { alertRuleBodySchema, toRuleData } from './alert-rules.js';
+import { ruleReferenceErrors, type RuleReferenceDeps } from './alert-rule-routes.js';
 import { UnknownClusterError, UnknownMetricError } from '../src/gateways/warehouse/errors.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -17,9 +19,6 @@ import type { AppState } from '../src/http/state.js';
 import { HISTORY_SOURCES, type HistorySourceName, type MetricHistorySource } from '../src/process/backtest/history-port.js';
 import type { PagedPolicy } from '../src/process/backtest/pages.js';
 import { runBacktest, type BacktestRule } from '../src/process/backtest/run-backtest.js';
-import type { ReadModelReader } from '../src/readstore/port.js';
-import { findEscalationPolicy } from './escalation-policies.js';
-import { findRule } from './alert-rules.js';
 
 /** The longest range one backtest covers: 31 days of one-minute evaluations is 44,641 instants. */
 export const MAX_BACKTEST_DAYS = 31;
@@ -35,8 +34,14 @@ export const alertRuleBacktestBody = z.strictObject({
   source: z.enum(HISTORY_SOURCES).optional().meta({ description: 'where history is read; default as the deployment decides (see the answer\'s `source`)' }),
 });
 
+/** A saved rule as the backtest needs it. */
+export type SavedRule = BacktestRule & { id: string; escalationPolicyId: string };
+
 export interface AlertRuleBacktestDeps {
-  reader: ReadModelReader;
+  /** The tenant's live rule with this id, or null. */
+  findRule: (tenantId: string, ruleId: string) => Promise<SavedRule | null>;
+  /** The tenant's escalation policy with this id, or null (deleted). */
+  findPolicy: (tenantId: string, policyId: string) => Promise<PagedPolicy | null>;
   references: RuleReferenceDeps;
   /** The history sources this deployment has, and which answers when the request names none. */
   sources: Partial<Record<HistorySourceName, MetricHistorySource>>;
@@ -44,11 +49,6 @@ export interface AlertRuleBacktestDeps {
   evaluatorIntervalSeconds: number;
   now: () => Date;
 }
-
-const policyOf = (stages: { stage_order: number; delay_minutes: number; targets: unknown[] }[], repeatIntervalMinutes: number): PagedPolicy => ({
-  stages: stages.map((stage) => ({ stageOrder: stage.stage_order, delayMinutes: stage.delay_minutes, targets: stage.targets as PagedPolicy['stages'][number]['targets'] })),
-  repeatIntervalMinutes,
-});
 
 export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
   const router = new Router<AppState>();
@@ -69,12 +69,9 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
 
     let rule: BacktestRule & { id: string | null; escalationPolicyId: string };
     if (body.rule_id !== undefined) {
-      const doc = await findRule(deps.reader, tenantId, body.rule_id);
-      if (!doc) throw notFound('alert rule');
-      rule = {
-        id: doc.id, envId: doc.envId, clusterId: doc.clusterId, metric: doc.metric, condition: doc.condition, threshold: doc.threshold,
-        windowMinutes: doc.evaluationWindowMinutes, escalationPolicyId: doc.escalationPolicyId,
-      };
+      const saved = await deps.findRule(tenantId, body.rule_id);
+      if (!saved) throw notFound('alert rule');
+      rule = saved;
     } else {
       // The same schema and the same reference checks as POST /alert-rules, errors under /rule.
       const data = toRuleData('00000000-0000-0000-0000-000000000000', envId, body.rule!);
@@ -88,12 +85,12 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
         windowMinutes: data.evaluationWindowMinutes, escalationPolicyId: data.escalationPolicyId,
       };
     }
-    const policyDoc = await findEscalationPolicy(deps.reader, tenantId, rule.escalationPolicyId);
+    const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);
     const stepMs = (body.step_seconds ?? Math.max(60, deps.evaluatorIntervalSeconds)) * 1000;
     let answer;
     try {
       answer = await runBacktest(source!, {
-        rule, policy: policyDoc ? policyOf(policyDoc.stages, policyDoc.repeatIntervalMinutes) : null, since, until, stepMs, now: deps.now().getTime(),
+        rule, policy, since, until, stepMs, now: deps.now().getTime(),
       });
     } catch (error) {
       // A registered metric the simulator does not model, or a cluster the environment lost.
