@@ -31,6 +31,7 @@ export const alertRuleBacktestBody = z.strictObject({
   until: z.iso.datetime({ offset: true }).meta({ description: `after since, at most ${MAX_BACKTEST_DAYS} days after it` }),
   step_seconds: z.number().int().min(60).max(3600).optional()
     .meta({ description: 'time between evaluations; default the evaluator\'s interval (at least one minute)' }),
+  include_readings: z.boolean().default(false).meta({ description: 'also answer `readings`: every instant and its value (null inside a gap), for a chart' }),
   source: z.enum(HISTORY_SOURCES).optional().meta({ description: 'where history is read; default as the deployment decides (see the answer\'s `source`)' }),
 });
 
@@ -90,7 +91,7 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
     let answer;
     try {
       answer = await runBacktest(source!, {
-        rule, policy, since, until, stepMs, now: deps.now().getTime(),
+        rule, policy, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
       });
     } catch (error) {
       // A registered metric the simulator does not model, or a cluster the environment lost.

@@ -143,7 +143,9 @@ test.serial('an unsaved rule body is backtested from the simulator by default (e
   const policyId = await policyFor(caller, [{ stage_order: 1, delay_minutes: 0 }]);
   const clusterId = simulatedClusters(caller.envId)[0]!.id;
   const since = clock - 24 * 3_600_000;
-  const answer = await app.request('POST', BACKTEST, { caller, body: { rule: ruleBody(policyId, { threshold: 0, evaluation_window_minutes: 0, cluster_id: clusterId }), since: iso(since), until: iso(clock + 10 * MIN), step_seconds: 60 } });
+  const answer = await app.request('POST', BACKTEST, {
+    caller, body: { rule: ruleBody(policyId, { threshold: 0, evaluation_window_minutes: 0, cluster_id: clusterId }), since: iso(since), until: iso(clock + 10 * MIN), step_seconds: 60, include_readings: true },
+  });
   t.is(answer.status, 200, JSON.stringify(answer.body));
   const data = answer.body.data;
   t.like(data, { source: 'simulator', step_seconds: 60, rule: { id: null, metric: METRIC, threshold: 0, cluster_id: clusterId } });
@@ -152,6 +154,12 @@ test.serial('an unsaved rule body is backtested from the simulator by default (e
   t.true(data.notes.some((n: string) => n.includes('acknowledge')));
   const pagesFromIncidents = data.incidents.reduce((sum: number, i: any) => sum + i.pages, 0);
   t.is(data.pages, pagesFromIncidents);
+  // The readings for a chart: every instant, the simulator's value, null in the future.
+  t.is(data.readings.length, 24 * 60 + 10 + 1);
+  const values = simulatedMetricSeries({ envId: caller.envId, clusterId, metric: METRIC, windowMinutes: 1 }, [since / 1000, (since + MIN) / 1000]);
+  t.deepEqual(data.readings.slice(0, 2), [{ at: iso(since), value: values[0] }, { at: iso(since + MIN), value: values[1] }]);
+  t.deepEqual(data.readings.at(-1), { at: iso(clock + 10 * MIN), value: null });
+  t.is(data.breaches, data.readings.filter((r: any) => r.value !== null && r.value > 0).length);
 });
 
 test.serial('refusals: the range, the body, another tenant\'s rule', async (t) => {

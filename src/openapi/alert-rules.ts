@@ -69,6 +69,8 @@ const backtestSchema = z.object({
   pages: z.number().int().nullable().meta({ description: 'targets notified by every stage the escalation policy would have fired (null: the policy no longer exists)' }),
   gaps: z.array(z.object({ from: instant, to: instant })),
   notes: z.array(z.string()).meta({ description: 'what the answer approximates or leaves out, in words' }),
+  readings: z.array(z.object({ at: instant, value: z.number().nullable() })).optional()
+    .meta({ description: 'with `include_readings`: every instant evaluated and its reading (null inside a gap)' }),
 });
 
 const ruleResponse = (description: string, status: 200 | 201 = 200) =>

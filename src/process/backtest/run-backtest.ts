@@ -22,6 +22,8 @@ export interface BacktestRequest {
   until: number;
   stepMs: number;
   now: number;
+  /** Also answer every instant's reading (for a chart of metric against threshold). */
+  includeReadings?: boolean;
 }
 
 export interface BacktestIncident {
@@ -43,6 +45,8 @@ export interface BacktestAnswer {
   pages: number | null;
   gaps: { from: string; to: string }[];
   notes: string[];
+  /** Only when asked: each instant and its reading (null inside a gap). */
+  readings?: { at: string; value: number | null }[];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -75,5 +79,6 @@ export async function runBacktest(source: MetricHistorySource, request: Backtest
     pages: policy ? incidents.reduce((sum, incident) => sum + incident.pages!, 0) : null,
     gaps: replay.gaps.map((gap) => ({ from: iso(gap.from), to: iso(gap.to) })),
     notes,
+    ...(request.includeReadings ? { readings: instants.map((at, i) => ({ at: iso(at), value: readings[i]! })) } : {}),
   };
 }
