@@ -29,6 +29,12 @@ export type EvaluationDecision =
   | { outcome: 'ok'; action: 'none'; value: number; conditionMet: false }
   | { outcome: 'error'; action: 'none'; error: string };
 
+/**
+ * The look-back a rule's metric is read over: its window, and the last minute for a window of 0
+ * (trigger at the first breach). The evaluator and the backtest both read through this.
+ */
+export const metricWindowMinutes = (windowMinutes: number) => Math.max(1, windowMinutes);
+
 /** Metric values are floats: `eq` tolerates representation noise, not real differences. */
 const EPSILON = 1e-9;
 

@@ -4,6 +4,7 @@
  * would-be incident's escalation would have sent (pages.ts). Instants after `now` are not history:
  * they are missing, like any other instant nobody recorded.
  */
+import { metricWindowMinutes } from '../evaluation-decision.js';
 import type { MetricHistorySource } from './history-port.js';
 import { pagesFor, type PagedPolicy } from './pages.js';
 import { replayInstants, replayRule, type ReplayedRule } from './replay.js';
@@ -55,8 +56,7 @@ export async function runBacktest(source: MetricHistorySource, request: Backtest
   const { rule, policy, since, until, stepMs, now } = request;
   const instants = replayInstants(since, until, stepMs);
   const past = instants.filter((at) => at <= now);
-  // The evaluator reads a window of 0 (trigger at the first breach) over the last minute.
-  const history = await source.read({ envId: rule.envId, clusterId: rule.clusterId, metric: rule.metric, windowMinutes: Math.max(1, rule.windowMinutes), instants: past });
+  const history = await source.read({ envId: rule.envId, clusterId: rule.clusterId, metric: rule.metric, windowMinutes: metricWindowMinutes(rule.windowMinutes), instants: past });
   const readings = instants.map((_, i) => (i < past.length ? history.readings[i]! : null));
   const replay = replayRule(rule, instants, readings, until);
   const incidents = replay.incidents.map((incident): BacktestIncident => {
