@@ -14,7 +14,7 @@ import { ruleReferenceErrors, type RuleReferenceDeps } from './alert-rule-routes
 import { UnknownClusterError, UnknownMetricError } from '../src/gateways/warehouse/errors.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { badRequest, notFound, type ProblemFieldError } from '../src/http/problem.js';
+import { badRequest, notFound, tooManyRequests, type ProblemFieldError } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
 import { HISTORY_SOURCES, type HistorySourceName, type MetricHistorySource } from '../src/process/backtest/history-port.js';
 import type { PagedPolicy } from '../src/process/backtest/pages.js';
@@ -22,6 +22,11 @@ import { runBacktest, type BacktestRule } from '../src/process/backtest/run-back
 
 /** The longest range one backtest covers: 31 days of one-minute evaluations is 44,641 instants. */
 export const MAX_BACKTEST_DAYS = 31;
+/**
+ * Backtests one tenant runs at once on this instance. One is a few tenths of a second of CPU; a
+ * script firing dozens in parallel would take the evaluator's and every other tenant's share.
+ */
+export const BACKTESTS_PER_TENANT = 2;
 const DAY_MS = 86_400_000;
 
 export const alertRuleBacktestBody = z.strictObject({
@@ -53,6 +58,7 @@ export interface AlertRuleBacktestDeps {
 
 export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
   const router = new Router<AppState>();
+  const running = new Map<string, number>();
 
   router.post('/alert-rules/backtest', requires('alerts:read'), async (ctx) => {
     const body = alertRuleBacktestBody.parse(ctx.request.body);
@@ -67,46 +73,55 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
     const source = deps.sources[sourceName];
     if (!source) errors.push({ path: '/source', message: `not available here; available: ${Object.keys(deps.sources).join(', ')}` });
     if (errors.length > 0) throw badRequest(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
-
-    let rule: BacktestRule & { id: string | null; escalationPolicyId: string };
-    if (body.rule_id !== undefined) {
-      const saved = await deps.findRule(tenantId, body.rule_id);
-      if (!saved) throw notFound('alert rule');
-      rule = saved;
-    } else {
-      // The same schema and the same reference checks as POST /alert-rules, errors under /rule.
-      const data = toRuleData('00000000-0000-0000-0000-000000000000', envId, body.rule!);
-      const refused = await ruleReferenceErrors(deps.references, tenantId, data);
-      if (refused.length > 0) {
-        const nested = refused.map((e) => ({ path: `/rule${e.path}`, message: e.message }));
-        throw badRequest(nested.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), nested);
-      }
-      rule = {
-        id: null, envId, clusterId: data.clusterId, metric: data.metric, condition: data.condition, threshold: data.threshold,
-        windowMinutes: data.evaluationWindowMinutes, escalationPolicyId: data.escalationPolicyId,
-      };
-    }
-    const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);
-    const stepMs = (body.step_seconds ?? Math.max(60, deps.evaluatorIntervalSeconds)) * 1000;
-    let answer;
+    // Taken before the first await, so parallel requests cannot all pass the count.
+    const inFlight = running.get(tenantId) ?? 0;
+    if (inFlight >= BACKTESTS_PER_TENANT) throw tooManyRequests(`at most ${BACKTESTS_PER_TENANT} backtests per tenant run at once; wait for one to answer`, 1);
+    running.set(tenantId, inFlight + 1);
     try {
-      answer = await runBacktest(source!, {
-        rule, policy, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
+      let rule: BacktestRule & { id: string | null; escalationPolicyId: string };
+      if (body.rule_id !== undefined) {
+        const saved = await deps.findRule(tenantId, body.rule_id);
+        if (!saved) throw notFound('alert rule');
+        rule = saved;
+      } else {
+        // The same schema and the same reference checks as POST /alert-rules, errors under /rule.
+        const data = toRuleData('00000000-0000-0000-0000-000000000000', envId, body.rule!);
+        const refused = await ruleReferenceErrors(deps.references, tenantId, data);
+        if (refused.length > 0) {
+          const nested = refused.map((e) => ({ path: `/rule${e.path}`, message: e.message }));
+          throw badRequest(nested.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), nested);
+        }
+        rule = {
+          id: null, envId, clusterId: data.clusterId, metric: data.metric, condition: data.condition, threshold: data.threshold,
+          windowMinutes: data.evaluationWindowMinutes, escalationPolicyId: data.escalationPolicyId,
+        };
+      }
+      const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);
+      const stepMs = (body.step_seconds ?? Math.max(60, deps.evaluatorIntervalSeconds)) * 1000;
+      let answer;
+      try {
+        answer = await runBacktest(source!, {
+          rule, policy, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
+        });
+      } catch (error) {
+        // A registered metric the simulator does not model, or a cluster the environment lost.
+        if (error instanceof UnknownMetricError || error instanceof UnknownClusterError) throw badRequest(`${sourceName} has no history of this: ${error.message}`);
+        throw error;
+      }
+      ok(ctx, {
+        rule: {
+          id: rule.id, metric: rule.metric, condition: rule.condition, threshold: rule.threshold, evaluation_window_minutes: rule.windowMinutes,
+          cluster_id: rule.clusterId, escalation_policy_id: rule.escalationPolicyId,
+        },
+        since: new Date(since).toISOString(),
+        until: new Date(until).toISOString(),
+        ...answer,
       });
-    } catch (error) {
-      // A registered metric the simulator does not model, or a cluster the environment lost.
-      if (error instanceof UnknownMetricError || error instanceof UnknownClusterError) throw badRequest(`${sourceName} has no history of this: ${error.message}`);
-      throw error;
+    } finally {
+      const left = (running.get(tenantId) ?? 1) - 1;
+      if (left > 0) running.set(tenantId, left);
+      else running.delete(tenantId);
     }
-    ok(ctx, {
-      rule: {
-        id: rule.id, metric: rule.metric, condition: rule.condition, threshold: rule.threshold, evaluation_window_minutes: rule.windowMinutes,
-        cluster_id: rule.clusterId, escalation_policy_id: rule.escalationPolicyId,
-      },
-      since: new Date(since).toISOString(),
-      until: new Date(until).toISOString(),
-      ...answer,
-    });
   });
   return router;
 }

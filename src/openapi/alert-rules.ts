@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-rules.js';
 import { alertMetricReadingQuery } from '../../queries/alert-metrics.js';
 import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
-import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
+import { alertRuleBacktestBody, BACKTESTS_PER_TENANT, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
 import { HISTORY_SOURCES } from '../process/backtest/history-port.js';
 import { EVALUATION_OUTCOMES } from '../events/rule-evaluation.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
@@ -128,6 +128,6 @@ export const alertRuleOperations: OperationDoc[] = [
       + 'delays; nobody acknowledges in a backtest. Nothing is recorded or sent.',
     body: alertRuleBacktestBody,
     response: { kind: 'envelope', status: 200, description: 'The would-be incidents and counts', data: backtestSchema },
-    problems: { 404: 'No rule with this rule_id in the tenant' },
+    problems: { 404: 'No rule with this rule_id in the tenant', 429: `More than ${BACKTESTS_PER_TENANT} backtests of the tenant at once (Retry-After)` },
   },
 ];
