@@ -1,4 +1,3 @@
-import { BUILTIN_METRIC_IDS, isBuiltinMetric } from '../metric-catalogue.js';
 import type { MetricOverrides } from '../metrics/provider.js';
 import {
   InvalidMetricRequestError,
@@ -6,8 +5,6 @@ import {
   SPILL_LOOKBACK_HOURS,
   SPILL_TOP_N,
   TABLE_ALERT_LOOKBACK_DAYS,
-  UnknownClusterError,
-  UnknownMetricError,
   type ClusterHealth,
   type Clock,
   type StorageTotals,
