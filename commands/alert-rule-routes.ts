@@ -12,7 +12,7 @@ import { RULE_EVALUATION_RETENTION, ruleEvaluationStream } from '../src/events/r
 import { commandHeaders, envelopeFrom, ifMatchRevision, type CommandContext } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { badRequest, notFound } from '../src/http/problem.js';
+import { badRequest, notFound, type ProblemFieldError } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import { alertRuleBodySchema, alertRuleDecider, alertRulePatchSchema, patchedRule, ruleFieldsFrom, toRuleData, type AlertRuleCommand } from './alert-rules.js';
@@ -27,22 +27,34 @@ export interface AlertRuleCommandDeps extends CommandDeps {
   resolveActiveIncident: (envelope: CommandEnvelope, ruleId: string, reason: 'rule_deleted' | 'rule_disabled') => Promise<string | null>;
 }
 
+export type RuleReferenceDeps = Pick<AlertRuleCommandDeps, 'metricIds' | 'policyExists' | 'clusterIds'>;
+
+/**
+ * The metric, the escalation policy and the cluster a rule names must exist (a patched rule is
+ * checked whole); the rule backtest checks an unsaved rule with the same function.
+ */
+export async function ruleReferenceErrors(
+  deps: RuleReferenceDeps, tenantId: string, rule: Pick<AlertRuleData, 'metric' | 'escalationPolicyId' | 'clusterId' | 'envId'>,
+): Promise<ProblemFieldError[]> {
+  const known = deps.metricIds();
+  const errors: ProblemFieldError[] = [];
+  if (!known.includes(rule.metric)) errors.push({ path: '/metric', message: `unknown metric; known metrics: ${known.join(', ')}` });
+  // A cluster the environment does not have would make every evaluation fail: the rule would be blind.
+  const clusters = rule.clusterId === null ? null : deps.clusterIds(rule.envId);
+  if (clusters && !clusters.includes(rule.clusterId!)) {
+    errors.push({ path: '/cluster_id', message: `not a cluster of the environment; its clusters: ${clusters.join(', ')}` });
+  }
+  if (!(await deps.policyExists(tenantId, rule.escalationPolicyId))) {
+    errors.push({ path: '/escalation_policy_id', message: 'no escalation policy with this id in the tenant' });
+  }
+  return errors;
+}
+
 export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
   const router = new Router<AppState>();
 
-  /** The metric, the escalation policy and the cluster the rule will name must exist (a patched rule is checked whole). */
   const checkReferences = async (tenantId: string, rule: Pick<AlertRuleData, 'metric' | 'escalationPolicyId' | 'clusterId' | 'envId'>) => {
-    const known = deps.metricIds();
-    const errors = [];
-    if (!known.includes(rule.metric)) errors.push({ path: '/metric', message: `unknown metric; known metrics: ${known.join(', ')}` });
-    // A cluster the environment does not have would make every evaluation fail: the rule would be blind.
-    const clusters = rule.clusterId === null ? null : deps.clusterIds(rule.envId);
-    if (clusters && !clusters.includes(rule.clusterId!)) {
-      errors.push({ path: '/cluster_id', message: `not a cluster of the environment; its clusters: ${clusters.join(', ')}` });
-    }
-    if (!(await deps.policyExists(tenantId, rule.escalationPolicyId))) {
-      errors.push({ path: '/escalation_policy_id', message: 'no escalation policy with this id in the tenant' });
-    }
+    const errors = await ruleReferenceErrors(deps, tenantId, rule);
     if (errors.length > 0) throw badRequest(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
   };
   const run = (ctx: CommandContext, command: AlertRuleCommand, ruleId: string, expectedRevision?: bigint, loaded?: LoadedStream<AlertRuleState, AlertRuleEvent>) =>

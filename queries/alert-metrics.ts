@@ -13,6 +13,7 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, HttpProblem, serviceUnavailable } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
+import { metricWindowMinutes } from '../src/process/evaluation-decision.js';
 
 export const alertMetricReadingQuery = z.object({
   metric: z.string().min(1).meta({ description: 'a metric id from GET /alert-metrics' }),
@@ -49,7 +50,7 @@ export function alertMetricRoutes(deps: AlertMetricDeps) {
       throw badRequest('cluster_id is not a cluster of the environment', [{ path: '/cluster_id', message: `not a cluster of the environment; its clusters: ${clusters.join(', ')}` }]);
     }
     // A window of 0 (trigger on the first breach) reads the last minute, as the evaluator does.
-    const windowMinutes = Math.max(1, query.window_minutes);
+    const windowMinutes = metricWindowMinutes(query.window_minutes);
     try {
       const value = await deps.metrics.read({ envId, clusterId: query.cluster_id, metric, windowMinutes });
       ok(ctx, { metric, value, window_minutes: windowMinutes, cluster_id: query.cluster_id ?? null, read_at: now().toISOString() });

@@ -18,6 +18,7 @@ import type { EscalationManager } from './process/escalation/escalation-manager.
 import type { NotifyPort } from './gateways/notify/port.js';
 import type { SchedulerLike } from 'rxjs';
 import { composeWarehouse } from './composition/warehouse.js';
+import { composeBacktest } from './composition/backtest.js';
 import { composeAssistant } from './composition/assistant.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
@@ -227,7 +228,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
   const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers, membership });
   const assistant = composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
-  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, alerting, escalation, sync, assistant];
+  // Before alerting: POST /alert-rules/backtest is not a rule id.
+  const backtest = composeBacktest({ config, reader: readStore, now, warehouse, syncStore: sync.store });
+  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, backtest, alerting, escalation, sync, assistant];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
   const projections = areas.flatMap((area) => area.projections);

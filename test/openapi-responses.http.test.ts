@@ -72,6 +72,10 @@ test.serial('notification channels, escalation policies and alert rules: create,
   await documented(t, 'GET', '/api/v1/alert-rules', '/api/v1/alert-rules', 200);
   await documented(t, 'GET', '/api/v1/alert-rules/{id}', `/api/v1/alert-rules/${rule.body.data.id}`, 200);
   await documented(t, 'PATCH', '/api/v1/alert-rules/{id}', `/api/v1/alert-rules/${rule.body.data.id}`, 200, { threshold: 40 });
+  const hourAgo = Date.now() - 3_600_000;
+  await documented(t, 'POST', '/api/v1/alert-rules/backtest', '/api/v1/alert-rules/backtest', 200, {
+    rule_id: rule.body.data.id, since: new Date(hourAgo - 3_600_000).toISOString(), until: new Date(hourAgo).toISOString(), include_readings: true,
+  });
 
   // An incident: the simulated warehouse breaches the rule, one evaluator tick triggers it.
   await documented(t, 'POST', '/api/v1/simulator/metrics', '/api/v1/simulator/metrics', 200, { metric: 'queue_time_seconds', value: 95, duration_seconds: 3600 });

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-rules.js';
 import { alertMetricReadingQuery } from '../../queries/alert-metrics.js';
 import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
+import { alertRuleBacktestBody, BACKTESTS_PER_TENANT, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
+import { HISTORY_SOURCES } from '../process/backtest/history-port.js';
 import { EVALUATION_OUTCOMES } from '../events/rule-evaluation.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
 import type { OperationDoc } from './operation.js';
@@ -42,6 +44,34 @@ const evaluationSchema = z.object({
   incident_id: resourceId.nullable(),
   error: optionalText,
   window_id: resourceId.nullable().meta({ description: 'the maintenance window that silenced the evaluation (outcome `silenced`)' }),
+});
+
+const backtestSchema = z.object({
+  rule: z.object({
+    id: resourceId.nullable().meta({ description: 'null for an unsaved rule body' }),
+    metric: z.string(), condition: z.enum(CONDITIONS), threshold: z.number(), evaluation_window_minutes: z.number().int(),
+    cluster_id: z.string().nullable(), escalation_policy_id: resourceId,
+  }),
+  since: instant,
+  until: instant,
+  source: z.enum(HISTORY_SOURCES).meta({ description: 'which history answered: the relational store\'s mirrored `cluster_metrics`, or the simulated warehouse\'s deterministic history' }),
+  step_seconds: z.number().int(),
+  evaluations: z.number().int().meta({ description: 'evaluations that had a reading' }),
+  breaches: z.number().int().meta({ description: 'evaluations whose reading met the condition' }),
+  missing_evaluations: z.number().int().meta({ description: 'instants with no history (inside `gaps`)' }),
+  incidents: z.array(z.object({
+    started_at: instant,
+    ended_at: instant.nullable().meta({ description: 'null: still open at `until`' }),
+    peak_value: z.number(),
+    cluster_id: z.string().nullable(),
+    stages_fired: z.number().int().nullable(),
+    pages: z.number().int().nullable(),
+  })),
+  pages: z.number().int().nullable().meta({ description: 'targets notified by every stage the escalation policy would have fired (null: the policy no longer exists)' }),
+  gaps: z.array(z.object({ from: instant, to: instant })),
+  notes: z.array(z.string()).meta({ description: 'what the answer approximates or leaves out, in words' }),
+  readings: z.array(z.object({ at: instant, value: z.number().nullable() })).optional()
+    .meta({ description: 'with `include_readings`: every instant evaluated and its reading (null inside a gap)' }),
 });
 
 const ruleResponse = (description: string, status: 200 | 201 = 200) =>
@@ -90,5 +120,15 @@ export const alertRuleOperations: OperationDoc[] = [
       data: z.object({ metric: z.string(), value: z.number(), window_minutes: z.number().int(), cluster_id: z.string().nullable(), read_at: instant }),
     },
     problems: { 503: 'The warehouse did not answer' },
+  },
+  {
+    method: 'post', path: '/alert-rules/backtest', tag, summary: 'Would this rule have fired? Replay a rule over past metric history',
+    description: `A saved rule (\`rule_id\`) or an unsaved rule body (validated as on create, field errors under \`/rule\`), over \`since\`..\`until\` `
+      + `(at most ${MAX_BACKTEST_DAYS} days), evaluated every \`step_seconds\` with the evaluator's own decision function. Missing history is reported `
+      + 'as `gaps` and decides nothing (as a failed read does live); instants after now are missing. Pages are counted from the policy\'s stages and '
+      + 'delays; nobody acknowledges in a backtest. Nothing is recorded or sent.',
+    body: alertRuleBacktestBody,
+    response: { kind: 'envelope', status: 200, description: 'The would-be incidents and counts', data: backtestSchema },
+    problems: { 404: 'No rule with this rule_id in the tenant', 429: `More than ${BACKTESTS_PER_TENANT} backtests of the tenant at once (Retry-After)` },
   },
 ];

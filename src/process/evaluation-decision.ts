@@ -44,6 +44,12 @@ export interface Maintenance {
   windows: WindowIndex<ActiveWindow>;
 }
 
+/**
+ * The look-back a rule's metric is read over: its window, and the last minute for a window of 0
+ * (trigger at the first breach). The evaluator and the backtest both read through this.
+ */
+export const metricWindowMinutes = (windowMinutes: number) => Math.max(1, windowMinutes);
+
 /** Metric values are floats: `eq` tolerates representation noise, not real differences. */
 const EPSILON = 1e-9;
 

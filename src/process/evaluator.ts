@@ -22,7 +22,7 @@ import { ruleEvaluationStream, type RuleEvaluatedData } from '../events/rule-eva
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { Filter, ReadModelReader } from '../readstore/port.js';
 import { indexWindows } from '../events/maintenance-window-timing.js';
-import { decideEvaluation, type ActiveWindow, type EvaluationDecision } from './evaluation-decision.js';
+import { decideEvaluation, metricWindowMinutes, type ActiveWindow, type EvaluationDecision } from './evaluation-decision.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationErrorReason, EVALUATION_ERROR_REASONS } from './evaluation-error-reason.js';
 
@@ -201,8 +201,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     deps.onOwnedRules?.(rules.length);
     const readsBefore = deps.metrics.providerReads;
     const readings = await deps.metrics.readMany(
-      // A window of 0 (trigger on the first breach) still reads the metric over the last minute.
-      rules.map((rule) => ({ envId: rule.envId, clusterId: rule.clusterId ?? undefined, metric: rule.metric, windowMinutes: Math.max(1, rule.evaluationWindowMinutes) })),
+      rules.map((rule) => ({ envId: rule.envId, clusterId: rule.clusterId ?? undefined, metric: rule.metric, windowMinutes: metricWindowMinutes(rule.evaluationWindowMinutes) })),
     );
     const report: TickReport = { rules: rules.length, metricReads: deps.metrics.providerReads - readsBefore, triggered: 0, resolved: 0, errors: 0, recorded: 0, durationMs: 0 };
     ticks.inc();

@@ -1,4 +1,3 @@
-import { BUILTIN_METRIC_IDS, isBuiltinMetric } from '../metric-catalogue.js';
 import type { MetricOverrides } from '../metrics/provider.js';
 import {
   InvalidMetricRequestError,
@@ -6,8 +5,6 @@ import {
   SPILL_LOOKBACK_HOURS,
   SPILL_TOP_N,
   TABLE_ALERT_LOOKBACK_DAYS,
-  UnknownClusterError,
-  UnknownMetricError,
   type ClusterHealth,
   type Clock,
   type StorageTotals,
@@ -17,7 +14,7 @@ import { byUnsortedDescending, needsVacuumOrAnalyze, roundTo, vacuumRecommendati
 import { alertEventsBetween, summarizeAlerts } from './alert-log.js';
 import { clusterStorage, envLayout, snapshotAt, temporarySpillMb } from './cluster-state.js';
 import { createSimulatorControl, type SimulatorControl } from './control.js';
-import { measureMetric, type ClusterWindow } from './simulated-metrics.js';
+import { simulatedMetricAt } from './metric-history.js';
 import { simulatedDiagnostics } from './diagnostics/simulated-diagnostics.js';
 import { simulatedSyncSources } from './sync-sources.js';
 import { isExecutingAt, queriesOverlapping, queryTextOf } from './workload.js';
@@ -172,22 +169,12 @@ export function createSimulatedWarehouse(options: SimulatedWarehouseOptions): Si
     },
 
     async readMetric({ envId, clusterId, metric, windowMinutes }) {
-      const { at, layout, snapshots } = open(envId);
-      if (!isBuiltinMetric(metric)) throw new UnknownMetricError(metric, BUILTIN_METRIC_IDS);
+      control.assertAvailable(envId);
       if (!Number.isInteger(windowMinutes) || windowMinutes < 1) {
         throw new InvalidMetricRequestError(`window must be a positive whole number of minutes, got ${windowMinutes}`);
       }
-      const scoped = clusterId === undefined ? snapshots : snapshots.filter((s) => s.cluster.id === clusterId);
-      if (scoped.length === 0) {
-        throw new UnknownClusterError(envId, clusterId ?? '', layout.clusters.map((c) => c.id));
-      }
-      const windowSeconds = windowMinutes * 60;
-      const windows: ClusterWindow[] = scoped.map((snapshot) => {
-        let queries: ReturnType<typeof queriesOverlapping> | undefined;
-        const from = at - windowSeconds;
-        return { snapshot, queries: () => (queries ??= queriesOverlapping(snapshot.cluster, snapshot.tables, from, at)) };
-      });
-      return measureMetric(metric, windows, at, windowSeconds);
+      // The same pure function a rule backtest replays history with (metric-history.ts).
+      return simulatedMetricAt({ envId, clusterId, metric, windowMinutes }, seconds());
     },
 
     async queryVisibility(envId) {

@@ -1,0 +1,127 @@
+/**
+ * "Would this rule have fired?": POST /alert-rules/backtest replays a saved rule (rule_id) or an
+ * unsaved rule body over a past range, with the evaluator's own decision function, over recorded
+ * metric history (src/process/backtest/). Nothing is appended and nothing is sent, so it needs only
+ * `alerts:read`: whoever may read a rule and its evaluation history may ask how it would have
+ * behaved. It is a POST because an unsaved rule is a body, not a query string, and so it lives with
+ * the rule's other POST routes; the saved rule and the policy come through lookups the composition
+ * passes in (src/composition/backtest.ts).
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { alertRuleBodySchema, toRuleData } from './alert-rules.js';
+import { ruleReferenceErrors, type RuleReferenceDeps } from './alert-rule-routes.js';
+import { UnknownClusterError, UnknownMetricError } from '../src/gateways/warehouse/errors.js';
+import { ok } from '../src/http/envelope.js';
+import { requires } from '../src/http/guard.js';
+import { badRequest, notFound, tooManyRequests, type ProblemFieldError } from '../src/http/problem.js';
+import type { AppState } from '../src/http/state.js';
+import { HISTORY_SOURCES, type HistorySourceName, type MetricHistorySource } from '../src/process/backtest/history-port.js';
+import type { PagedPolicy } from '../src/process/backtest/pages.js';
+import { runBacktest, type BacktestRule } from '../src/process/backtest/run-backtest.js';
+
+/** The longest range one backtest covers: 31 days of one-minute evaluations is 44,641 instants. */
+export const MAX_BACKTEST_DAYS = 31;
+/**
+ * Backtests one tenant runs at once on this instance. One is a few tenths of a second of CPU; a
+ * script firing dozens in parallel would take the evaluator's and every other tenant's share.
+ */
+export const BACKTESTS_PER_TENANT = 2;
+const DAY_MS = 86_400_000;
+
+export const alertRuleBacktestBody = z.strictObject({
+  rule_id: z.uuid().optional().meta({ description: 'a saved rule of the tenant; give this or `rule`' }),
+  rule: alertRuleBodySchema.optional().meta({ description: 'an unsaved rule, validated as POST /alert-rules validates it' }),
+  since: z.iso.datetime({ offset: true }),
+  until: z.iso.datetime({ offset: true }).meta({ description: `after since, at most ${MAX_BACKTEST_DAYS} days after it` }),
+  step_seconds: z.number().int().min(60).max(3600).optional()
+    .meta({ description: 'time between evaluations; default the evaluator\'s interval (at least one minute)' }),
+  include_readings: z.boolean().default(false).meta({ description: 'also answer `readings`: every instant and its value (null inside a gap), for a chart' }),
+  source: z.enum(HISTORY_SOURCES).optional().meta({ description: 'where history is read; default as the deployment decides (see the answer\'s `source`)' }),
+});
+
+/** A saved rule as the backtest needs it. */
+export type SavedRule = BacktestRule & { id: string; escalationPolicyId: string };
+
+export interface AlertRuleBacktestDeps {
+  /** The tenant's live rule with this id, or null. */
+  findRule: (tenantId: string, ruleId: string) => Promise<SavedRule | null>;
+  /** The tenant's escalation policy with this id, or null (deleted). */
+  findPolicy: (tenantId: string, policyId: string) => Promise<PagedPolicy | null>;
+  references: RuleReferenceDeps;
+  /** The history sources this deployment has, and which answers when the request names none. */
+  sources: Partial<Record<HistorySourceName, MetricHistorySource>>;
+  defaultSource: HistorySourceName;
+  evaluatorIntervalSeconds: number;
+  now: () => Date;
+}
+
+export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
+  const router = new Router<AppState>();
+  const running = new Map<string, number>();
+
+  router.post('/alert-rules/backtest', requires('alerts:read'), async (ctx) => {
+    const body = alertRuleBacktestBody.parse(ctx.request.body);
+    const { tenantId, envId } = ctx.state.principal;
+    const errors: ProblemFieldError[] = [];
+    if ((body.rule_id === undefined) === (body.rule === undefined)) errors.push({ path: '/rule_id', message: 'give either rule_id or rule' });
+    const since = Date.parse(body.since);
+    const until = Date.parse(body.until);
+    if (until <= since) errors.push({ path: '/until', message: 'must be after since' });
+    else if (until - since > MAX_BACKTEST_DAYS * DAY_MS) errors.push({ path: '/until', message: `at most ${MAX_BACKTEST_DAYS} days after since` });
+    const sourceName = body.source ?? deps.defaultSource;
+    const source = deps.sources[sourceName];
+    if (!source) errors.push({ path: '/source', message: `not available here; available: ${Object.keys(deps.sources).join(', ')}` });
+    if (errors.length > 0) throw badRequest(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
+    // Taken before the first await, so parallel requests cannot all pass the count.
+    const inFlight = running.get(tenantId) ?? 0;
+    if (inFlight >= BACKTESTS_PER_TENANT) throw tooManyRequests(`at most ${BACKTESTS_PER_TENANT} backtests per tenant run at once; wait for one to answer`, 1);
+    running.set(tenantId, inFlight + 1);
+    try {
+      let rule: BacktestRule & { id: string | null; escalationPolicyId: string };
+      if (body.rule_id !== undefined) {
+        const saved = await deps.findRule(tenantId, body.rule_id);
+        if (!saved) throw notFound('alert rule');
+        rule = saved;
+      } else {
+        // The same schema and the same reference checks as POST /alert-rules, errors under /rule.
+        const data = toRuleData('00000000-0000-0000-0000-000000000000', envId, body.rule!);
+        const refused = await ruleReferenceErrors(deps.references, tenantId, data);
+        if (refused.length > 0) {
+          const nested = refused.map((e) => ({ path: `/rule${e.path}`, message: e.message }));
+          throw badRequest(nested.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), nested);
+        }
+        rule = {
+          id: null, envId, clusterId: data.clusterId, metric: data.metric, condition: data.condition, threshold: data.threshold,
+          windowMinutes: data.evaluationWindowMinutes, escalationPolicyId: data.escalationPolicyId,
+        };
+      }
+      const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);
+      const stepMs = (body.step_seconds ?? Math.max(60, deps.evaluatorIntervalSeconds)) * 1000;
+      let answer;
+      try {
+        answer = await runBacktest(source!, {
+          rule, policy, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
+        });
+      } catch (error) {
+        // A registered metric the simulator does not model, or a cluster the environment lost.
+        if (error instanceof UnknownMetricError || error instanceof UnknownClusterError) throw badRequest(`${sourceName} has no history of this: ${error.message}`);
+        throw error;
+      }
+      ok(ctx, {
+        rule: {
+          id: rule.id, metric: rule.metric, condition: rule.condition, threshold: rule.threshold, evaluation_window_minutes: rule.windowMinutes,
+          cluster_id: rule.clusterId, escalation_policy_id: rule.escalationPolicyId,
+        },
+        since: new Date(since).toISOString(),
+        until: new Date(until).toISOString(),
+        ...answer,
+      });
+    } finally {
+      const left = (running.get(tenantId) ?? 1) - 1;
+      if (left > 0) running.set(tenantId, left);
+      else running.delete(tenantId);
+    }
+  });
+  return router;
+}

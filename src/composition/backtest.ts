@@ -1,0 +1,65 @@
+/**
+ * Composition of the rule backtest: which metric history answers. The simulated warehouse (the
+ * embedded default) answers from its deterministic history unless the request asks for the
+ * relational store; against Redshift, history is what the data sync mirrored into the relational
+ * store (`cluster_metrics`), the only record of the past the platform keeps. The embedded
+ * relational store is opened on the first backtest that reads it, as on the first sync run.
+ */
+import { alertRuleBacktestRoutes } from '../../commands/alert-rule-backtest-routes.js';
+import { findRule } from '../../queries/alert-rules.js';
+import { findEscalationPolicy } from '../../queries/escalation-policies.js';
+import type { Config } from '../config.js';
+import type { EscalationStage } from '../events/escalation-policy.js';
+import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
+import { simulatedHistorySource } from '../gateways/warehouse/simulated/simulated-history.js';
+import type { HistorySourceName, MetricHistorySource } from '../process/backtest/history-port.js';
+import { intervalOf } from '../process/sync/schedule-grid.js';
+import type { ReadModelReader } from '../readstore/port.js';
+import { syncStoreHistorySource } from '../syncstore/metric-history.js';
+import type { SyncStore } from '../syncstore/store.js';
+import type { PlatformArea } from './area.js';
+
+export function composeBacktest(deps: {
+  config: Config;
+  reader: ReadModelReader;
+  now: () => Date;
+  warehouse: { mode: 'simulated' | 'redshift'; metrics: MetricRegistry; clusterIds: (envId: string) => readonly string[] | null };
+  syncStore: SyncStore;
+}): PlatformArea {
+  const { config, reader, warehouse } = deps;
+  const sources: Partial<Record<HistorySourceName, MetricHistorySource>> = {
+    // A sample stands for the instants until the next run would have replaced it.
+    sync_store: syncStoreHistorySource({ store: deps.syncStore, lookbackMs: intervalOf(config.sync.intervals, 'cluster_metrics') * 1000 }),
+  };
+  if (warehouse.mode === 'simulated') sources.simulator = simulatedHistorySource();
+  return {
+    routes: [{
+      alias: false,
+      routes: () => alertRuleBacktestRoutes({
+        findRule: async (tenantId, ruleId) => {
+          const doc = await findRule(reader, tenantId, ruleId);
+          return doc && {
+            id: doc.id, envId: doc.envId, clusterId: doc.clusterId, metric: doc.metric, condition: doc.condition, threshold: doc.threshold,
+            windowMinutes: doc.evaluationWindowMinutes, escalationPolicyId: doc.escalationPolicyId,
+          };
+        },
+        findPolicy: async (tenantId, policyId) => {
+          const doc = await findEscalationPolicy(reader, tenantId, policyId);
+          return doc && {
+            stages: doc.stages.map((stage) => ({ stageOrder: stage.stage_order, delayMinutes: stage.delay_minutes, targets: stage.targets as EscalationStage['targets'] })),
+            repeatIntervalMinutes: doc.repeatIntervalMinutes,
+          };
+        },
+        sources, defaultSource: warehouse.mode === 'simulated' ? 'simulator' : 'sync_store',
+        evaluatorIntervalSeconds: config.alertEvaluationIntervalSeconds, now: deps.now,
+        references: {
+          metricIds: () => warehouse.metrics.ids(),
+          policyExists: async (tenantId, id) => (await findEscalationPolicy(reader, tenantId, id)) !== null,
+          clusterIds: warehouse.clusterIds,
+        },
+      }),
+    }],
+    projections: [],
+    processes: [],
+  };
+}
