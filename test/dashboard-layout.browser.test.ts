@@ -33,6 +33,12 @@ const PAGES: { name: string; path: () => string; ready: (page: Page) => Promise<
   { name: 'warehouse', path: () => '#/warehouse', ready: (p) => p.getByTestId('slow-queries').waitFor() },
   { name: 'alert-rules', path: () => '#/alert-rules', ready: (p) => p.locator('tr[data-rule-id] svg.sparkline').first().waitFor() },
   { name: 'schedules', path: () => '#/schedules', ready: (p) => p.getByTestId('schedules').getByRole('button', { name: 'Edit Warehouse primary' }).waitFor() },
+  { name: 'channels', path: () => '#/channels', ready: (p) => p.getByTestId('channels').getByRole('button', { name: 'Send test' }).first().waitFor() },
+  { name: 'policies', path: () => '#/policies', ready: (p) => p.getByTestId('policies').getByRole('button', { name: 'Edit ops' }).waitFor() },
+  { name: 'users', path: () => '#/users', ready: (p) => p.getByTestId('users').getByText('Ada Oncall').first().waitFor() },
+  { name: 'roles', path: () => '#/roles', ready: (p) => p.getByTestId('roles').getByText('responder').first().waitFor() },
+  { name: 'groups', path: () => '#/groups', ready: (p) => p.getByTestId('groups').getByText('Warehouse team').first().waitFor() },
+  { name: 'assistant', path: () => '#/assistant', ready: (p) => p.getByRole('heading', { name: 'Assistant' }).waitFor() },
 ];
 
 test.before(async () => {
@@ -54,6 +60,7 @@ test.before(async () => {
   await api('POST', `/api/v1/incidents/${acknowledgedId}/acknowledge`, {});
   const user = await api('POST', '/users', { email: 'ada@example.com', name: 'Ada Oncall', role_id: 'responder', group_ids: [] });
   const other = await api('POST', '/users', { email: 'bo@example.com', name: 'Bo Backup', role_id: 'responder', group_ids: [] });
+  await api('POST', '/api/v1/groups', { name: 'Warehouse team', permissions: { 'incidents:write': 'allow' } });
   await api('POST', '/schedules', {
     name: 'Warehouse primary', timezone: 'Europe/Berlin',
     layers: [{ user_ids: [user.id, other.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }],
@@ -93,6 +100,16 @@ for (const width of [360, 390]) {
     }
   });
 }
+
+suite(`screenshots of every page at 1280 and 390 px go to the test artifacts${skipped}`, async (t) => {
+  for (const { name, path, ready } of PAGES) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${dashboard.platform.url}/${path()}`);
+    await ready(page);
+    await dashboard.shots(page, `page-${name}`);
+  }
+  t.pass(`${PAGES.length} pages: test/artifacts/page-<name>-1280.png and -390.png`);
+});
 
 suite(`the on-call timeline's labels are readable at 360 px${skipped}`, async (t) => {
   await page.setViewportSize({ width: 360, height: 844 });
