@@ -126,6 +126,10 @@ suite(`sign in, set up paging (people → channel → schedule → policy → ru
   const timeline = page.getByTestId('timeline');
   await timeline.locator('li').filter({ hasText: 'NotificationDelivered' }).filter({ hasText: 'email to Ada Oncall' }).first().waitFor({ timeout: 30_000 });
   await timeline.locator('li').filter({ hasText: 'EscalationStageFired' }).filter({ hasText: 'Ada Oncall by email' }).waitFor();
+  const outlook = page.getByTestId('escalation-outlook');
+  await outlook.getByTestId('oncall-now').getByText('Warehouse primary: Ada Oncall').waitFor();
+  await outlook.getByTestId('paged').getByText('Ada Oncall').first().waitFor();
+  t.is(await outlook.getByTestId('policy-link').textContent(), 'Warehouse on-call', 'the policy by name, linked');
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'axe-core, the paged incident');
 
   // Acknowledge, then resolve with a note.
@@ -136,7 +140,12 @@ suite(`sign in, set up paging (people → channel → schedule → policy → ru
   await typeInto(actions.getByLabel('resolution note'), 'raised the queue slots');
   await actions.getByRole('button', { name: 'Resolve', exact: true }).click();
   await page.locator('[data-testid="incident-summary"][data-status="resolved"]').first().waitFor();
+  await outlook.getByTestId('next-escalation').getByText(/escalation stopped/).waitFor();
   await dashboard.shots(page, 'onboarding-resolved');
+
+  // The list of resolved incidents says who resolved it and why.
+  await page.goto(`${dashboard.platform.url}/#/incidents?status=resolved`);
+  await page.getByRole('row').filter({ hasText: 'Queue wait' }).getByText(/by you.*raised the queue slots/).waitFor();
 
   // What the page did, read back from the API: one incident, by this rule, resolved with the note,
   // paged to Ada (by the schedule) and the webhook; nothing typed was an identifier.
