@@ -25,11 +25,14 @@ export function windowState(window: MaintenanceWindow): WindowState {
   return { kind: 'ended', at: window.ended_at ?? window.ends_at };
 }
 
-export function stateWords(state: WindowState, instant: InstantWords): string {
-  if (state.kind === 'active') return state.until ? `active now, until ${instant(state.until)}` : 'active now';
-  if (state.kind === 'upcoming') return `upcoming, starts ${instant(state.startsAt)}`;
-  return state.at ? `ended ${instant(state.at)}` : 'ended';
+/** The state's word for its badge, and what follows it ("until …", "starts …", when it ended). */
+export function stateParts(state: WindowState, instant: InstantWords): [label: string, detail: string] {
+  if (state.kind === 'active') return ['active now', state.until ? `until ${instant(state.until)}` : ''];
+  if (state.kind === 'upcoming') return ['upcoming', `starts ${instant(state.startsAt)}`];
+  return ['ended', state.at ? instant(state.at) : ''];
 }
+
+export const stateWords = (state: WindowState, instant: InstantWords) => stateParts(state, instant).filter(Boolean).join(state.kind === 'ended' ? ' ' : ', ');
 
 /** 120 → "2 h", 90 → "1 h 30 min", 45 → "45 min". */
 export function minutesWords(minutes: number): string {

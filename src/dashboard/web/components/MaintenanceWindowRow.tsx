@@ -5,7 +5,7 @@
  */
 import type { MaintenanceWindow } from '../api/types';
 import { time } from '../format';
-import { matchWords, stateWords, whenWords, windowState } from '../maintenance-words';
+import { matchWords, stateParts, whenWords, windowState } from '../maintenance-words';
 import { ActionButton } from './ActionButton';
 import { ConfirmDelete } from './ConfirmDelete';
 import { useSession } from './session-context';
@@ -22,12 +22,13 @@ export function MaintenanceWindowRow({ window, ruleNames, onEdit, onEnded, onDel
   const { calls, can } = useSession();
   const state = windowState(window);
   const writer = can('alerts:write');
+  const [label, detail] = stateParts(state, time);
   return (
     <tr data-window-id={window.id} data-state={state.kind}>
       <td data-label="Window"><strong>{window.name}</strong><div class="muted">{window.reason}</div></td>
       <td data-label="State" data-testid="window-state">
-        <span class={`badge window-${state.kind}`}>{state.kind === 'active' ? 'active now' : state.kind}</span>
-        <div class="muted">{stateWords(state, time)}</div>
+        <span class={`badge window-${state.kind}`}>{label}</span>
+        {detail ? <div class="muted">{detail}</div> : null}
       </td>
       <td data-label="Silences" data-testid="window-matches">{matchWords(window.matcher, ruleNames)}</td>
       <td data-label="When" data-testid="window-when">{whenWords(window, time)}</td>

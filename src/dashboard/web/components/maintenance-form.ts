@@ -3,7 +3,7 @@
  * `datetime-local` wall clocks in the browser's zone and sent as instants; a weekly window's start
  * is a wall clock in its own IANA zone, which the API resolves (DST as the schedules do).
  */
-import type { MaintenanceWindow, MaintenanceWindowBody, Weekday, WindowMatcher } from '../api/types';
+import type { MaintenanceWindow, MaintenanceWindowBody, Weekday, WindowMatcher } from '../api/types.js';
 
 export interface WindowForm {
   name: string;
