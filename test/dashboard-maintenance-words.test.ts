@@ -6,7 +6,7 @@
 import test from 'ava';
 import type { MaintenanceWindow, WindowMatcher } from '../src/dashboard/web/api/types.js';
 import { bodyOf, windowForm } from '../src/dashboard/web/components/maintenance-form.js';
-import { matchesRule, matchWords, minutesWords, silencingWindow, stateWords, whenWords, windowOrder, windowState } from '../src/dashboard/web/maintenance-words.js';
+import { historyWords, matchesRule, matchWords, minutesWords, silencingWindow, stateWords, whenWords, windowOrder, windowState } from '../src/dashboard/web/maintenance-words.js';
 
 const iso = (at: string) => at;
 const matcher = (change: Partial<WindowMatcher>): WindowMatcher => ({ all_rules: false, rule_ids: [], cluster_ids: [], severities: [], ...change });
@@ -90,3 +90,12 @@ test('the form: one interval is sent as instants, a weekly one as its wall clock
   t.is(bodyOf({ ...sunday, durationMinutes: 'two' }).recurrence?.duration_minutes as unknown, 'two', 'a duration that is no number goes as typed, for the API to name');
   t.false('starts_at' in bodyOf({ ...once, startsAt: '' }), 'an empty start is left out, for the API to ask for');
 });
+
+const HISTORY: [string, string][] = [
+  ['MaintenanceWindowCreated', 'created by user:ada at 2026-03-01T00:00:00Z'],
+  ['MaintenanceWindowUpdated', 'changed by user:ada at 2026-03-01T00:00:00Z'],
+  ['MaintenanceWindowEnded', 'ended early by user:ada at 2026-03-01T00:00:00Z'],
+  ['MaintenanceWindowDeleted', 'deleted by user:ada at 2026-03-01T00:00:00Z'],
+  ['SomethingNew', 'SomethingNew by user:ada at 2026-03-01T00:00:00Z'],
+];
+for (const [type, words] of HISTORY) test(`history: ${type}`, (t) => t.is(historyWords({ type, actor: 'user:ada', occurred_at: '2026-03-01T00:00:00Z' }, iso), words));

@@ -3,7 +3,7 @@
  * rule picked by name, from now for an hour, shows "active now" and puts a "silenced by" badge on
  * that rule (and no other) on the Alert rules page; a weekly window in Europe/Berlin said in words;
  * an edit refused (If-Match) after a change made meanwhile, explained, then their version loaded;
- * the 30-day limit beside the end field; end now → "ended" and the badge gone; delete. A reader
+ * the 30-day limit beside the end field; end now → "ended", its history, and the badge gone; delete. A reader
  * (alerts:read without alerts:write) sees the windows and no write buttons. axe-core in each
  * state, no sideways scroll at 360 px, screenshots at 1280 and 390 px.
  */
@@ -171,7 +171,12 @@ suite(`end now: ended, the rule pages again; then deleted${skipped}`, async (t) 
   await listed.getByTestId('window-state').filter({ hasText: /^ended/ }).waitFor();
   t.is(await listed.getByRole('button', { name: 'End Resize prod now' }).count(), 0, 'an ended window cannot be ended or edited again');
   t.regex((await page.getByTestId('maintenance-windows').getByRole('row').last().textContent()) ?? '', /Resize prod/, 'ended windows last');
-  await noSeriousViolations(t, 'an ended window');
+  // Its history: who created it and who ended it (audit:read).
+  await listed.getByText('History', { exact: true }).click();
+  const history = listed.getByTestId('window-history');
+  await history.getByText(/^ended early by /).waitFor();
+  t.regex((await history.locator('li').first().textContent()) ?? '', /^created by \S+ at /);
+  await noSeriousViolations(t, 'an ended window with its history');
 
   await page.getByRole('link', { name: 'Alert rules' }).click();
   await ruleRow('Queue wait').waitFor();

@@ -96,3 +96,11 @@ export function windowOrder(a: MaintenanceWindow, b: MaintenanceWindow): number 
   const at = (s: WindowState) => (s.kind === 'upcoming' ? Date.parse(s.startsAt) : s.kind === 'ended' ? -Date.parse(s.at ?? '1970-01-01T00:00:00Z') : 0);
   return at(sa) - at(sb) || a.name.localeCompare(b.name);
 }
+
+const EVENT_WORDS: Record<string, string> = {
+  MaintenanceWindowCreated: 'created', MaintenanceWindowUpdated: 'changed', MaintenanceWindowEnded: 'ended early', MaintenanceWindowDeleted: 'deleted',
+};
+
+/** A history entry in words: "ended early by user:… at …". */
+export const historyWords = (entry: { type: string; actor: string; occurred_at: string }, instant: InstantWords) =>
+  `${EVENT_WORDS[entry.type] ?? entry.type} by ${entry.actor} at ${instant(entry.occurred_at)}`;

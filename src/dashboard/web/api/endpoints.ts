@@ -120,6 +120,7 @@ export const endpoints = (api: ApiClient) => ({
     api.tagged<MaintenanceWindow>('PUT', `/api/v1/maintenance-windows/${id(windowId)}`, body, etag ? { 'If-Match': etag } : {}),
   endMaintenanceWindow: (windowId: string) => api.send<MaintenanceWindow>('POST', `/api/v1/maintenance-windows/${id(windowId)}/end`),
   deleteMaintenanceWindow: (windowId: string) => api.send<{ id: string; deleted: true }>('DELETE', `/api/v1/maintenance-windows/${id(windowId)}`),
+  maintenanceWindowEvents: (windowId: string) => api.get<IncidentEvent[]>(`/api/v1/maintenance-windows/${id(windowId)}/events`),
   // ---- end of Maintenance windows ----
 });
 

@@ -9,6 +9,7 @@ import { matchWords, stateParts, whenWords, windowState } from '../maintenance-w
 import { ActionButton } from './ActionButton';
 import { ConfirmDelete } from './ConfirmDelete';
 import { useSession } from './session-context';
+import { WindowHistory } from './WindowHistory';
 
 interface Props {
   window: MaintenanceWindow;
@@ -25,7 +26,10 @@ export function MaintenanceWindowRow({ window, ruleNames, onEdit, onEnded, onDel
   const [label, detail] = stateParts(state, time);
   return (
     <tr data-window-id={window.id} data-state={state.kind}>
-      <td data-label="Window"><strong>{window.name}</strong><div class="muted">{window.reason}</div></td>
+      <td data-label="Window">
+        <strong>{window.name}</strong><div class="muted">{window.reason}</div>
+        <WindowHistory windowId={window.id} name={window.name} updatedAt={window.ended_at ?? window.updated_at} />
+      </td>
       <td data-label="State" data-testid="window-state">
         <span class={`badge window-${state.kind}`}>{label}</span>
         {detail ? <div class="muted">{detail}</div> : null}
