@@ -11,6 +11,7 @@ import type { GrantHolderDraft, GroupDetail, PermissionGrants, Role, TenantDefau
 import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolicyDraft, Group, NotificationChannel } from './types';
 import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 import type { EscalationPreview } from './types';
+import type { MaintenanceWindow, MaintenanceWindowBody } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
@@ -110,6 +111,17 @@ export const endpoints = (api: ApiClient) => ({
   previewPolicy: (policyId: string, at?: Date) =>
     api.get<EscalationPreview>(`/api/v1/escalation-policies/${id(policyId)}/preview${at ? `?at=${id(at.toISOString())}` : ''}`),
   // ---- end of Escalation preview ----
+  // ---- Maintenance windows (issue 30) ----
+  maintenanceWindows: (activeAt?: Date) =>
+    everyPage<MaintenanceWindow>(api, `/api/v1/maintenance-windows?limit=200${activeAt ? `&active_at=${id(activeAt.toISOString())}` : ''}`),
+  maintenanceWindow: (windowId: string) => api.tagged<MaintenanceWindow>('GET', `/api/v1/maintenance-windows/${id(windowId)}`),
+  createMaintenanceWindow: (body: MaintenanceWindowBody) => api.tagged<MaintenanceWindow>('POST', '/api/v1/maintenance-windows', body),
+  replaceMaintenanceWindow: (windowId: string, body: MaintenanceWindowBody, etag: string | null) =>
+    api.tagged<MaintenanceWindow>('PUT', `/api/v1/maintenance-windows/${id(windowId)}`, body, etag ? { 'If-Match': etag } : {}),
+  endMaintenanceWindow: (windowId: string) => api.send<MaintenanceWindow>('POST', `/api/v1/maintenance-windows/${id(windowId)}/end`),
+  deleteMaintenanceWindow: (windowId: string) => api.send<{ id: string; deleted: true }>('DELETE', `/api/v1/maintenance-windows/${id(windowId)}`),
+  maintenanceWindowEvents: (windowId: string) => api.get<IncidentEvent[]>(`/api/v1/maintenance-windows/${id(windowId)}/events`),
+  // ---- end of Maintenance windows ----
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

@@ -488,3 +488,50 @@ export interface EscalationPreview {
   repeat: { interval_minutes: number; next_cycle: number; next_cycle_at: string; description: string } | null;
 }
 // ---- end of Escalation preview ----
+
+// ---- Maintenance windows (issue 30) ----
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+export interface WindowMatcher {
+  all_rules: boolean;
+  rule_ids: string[];
+  cluster_ids: string[];
+  severities: Incident['severity'][];
+}
+
+export interface WindowRecurrence {
+  days: Weekday[];
+  /** Local HH:MM in `time_zone`. */
+  start_time: string;
+  duration_minutes: number;
+  time_zone: string;
+}
+
+/** What is sent: either `starts_at` and `ends_at`, or a `recurrence`. */
+export interface MaintenanceWindowBody {
+  name: string;
+  reason: string;
+  matcher: WindowMatcher;
+  starts_at?: string;
+  ends_at?: string;
+  recurrence?: WindowRecurrence;
+}
+
+export interface MaintenanceWindow {
+  id: string;
+  name: string;
+  reason: string;
+  matcher: WindowMatcher;
+  starts_at: string | null;
+  ends_at: string | null;
+  recurrence: WindowRecurrence | null;
+  active: boolean;
+  current_occurrence: { starts_at: string; ends_at: string } | null;
+  next_change_at: string | null;
+  ended_at: string | null;
+  ended_by: string | null;
+  created_at: string;
+  created_by: string;
+  updated_at: string;
+}
+// ---- end of Maintenance windows ----

@@ -21,9 +21,11 @@ interface Props {
   onChange: (rule: AlertRule) => void;
   onEdit?: (ruleId: string) => void;
   onDeleted?: (ruleId: string) => void;
+  /** The name of the active maintenance window that silences the rule (issue 30). */
+  silencedBy?: string;
 }
 
-export function AlertRuleRow({ rule, onChange, onEdit, onDeleted }: Props) {
+export function AlertRuleRow({ rule, onChange, onEdit, onDeleted, silencedBy }: Props) {
   const { calls, can } = useSession();
   const [confirming, setConfirming] = useState(false);
   const history = useLoad(() => calls.ruleHistory(rule.id), [rule.id]);
@@ -43,7 +45,7 @@ export function AlertRuleRow({ rule, onChange, onEdit, onDeleted }: Props) {
   };
   return (
     <tr data-rule-id={rule.id} data-enabled={String(rule.is_enabled)} data-health={rule.health} data-pending={pending ? 'true' : undefined}>
-      <td data-label="Rule">{rule.name}</td>
+      <td data-label="Rule">{rule.name}{silencedBy ? <> <a class="badge silenced" href="#/maintenance" data-testid="rule-silenced">silenced by {silencedBy}</a></> : null}</td>
       <td data-label="Condition">{rule.metric} {CONDITION_SYMBOL[rule.condition] ?? rule.condition} {number(rule.threshold, 2)}{rule.cluster_id ? <span class="muted"> on {rule.cluster_id}</span> : null}</td>
       <td data-label="Severity"><SeverityBadge severity={rule.severity} /></td>
       <td data-label="Recent readings">

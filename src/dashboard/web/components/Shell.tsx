@@ -13,6 +13,7 @@ import { WarehousePage } from '../pages/WarehousePage';
 import { GroupsPage } from '../pages/GroupsPage';
 import { RolesPage } from '../pages/RolesPage';
 import { UsersPage } from '../pages/UsersPage';
+import { MaintenancePage } from '../pages/MaintenancePage';
 import { useSession } from './session-context';
 import { useHashRoute } from './use-hash-route';
 import { useTabTitle } from './use-tab-title';
@@ -30,6 +31,7 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'users', title: 'Users', permission: 'iam:read' },
   { path: 'roles', title: 'Roles', permission: 'iam:read' },
   { path: 'groups', title: 'Groups', permission: 'iam:read' },
+  { path: 'maintenance', title: 'Maintenance', permission: 'alerts:read' },
 ];
 
 function Page({ route }: { route: string[] }) {
@@ -47,6 +49,7 @@ function Page({ route }: { route: string[] }) {
   if (page === 'users') return <UsersPage />;
   if (page === 'roles') return <RolesPage />;
   if (page === 'groups') return <GroupsPage />;
+  if (page === 'maintenance') return <MaintenancePage />;
   return <p>No such page. <a href="#/incidents">Incidents</a></p>;
 }
 

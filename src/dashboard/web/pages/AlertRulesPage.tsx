@@ -10,6 +10,7 @@ import { AlertRuleRow } from '../components/AlertRuleRow';
 import { ErrorNote } from '../components/ErrorNote';
 import { useSession } from '../components/session-context';
 import { useLoad } from '../components/use-load';
+import { silencingWindow } from '../maintenance-words';
 
 /** The editor's target: a new rule, or the id of the rule being edited. */
 type Editing = { kind: 'new' } | { kind: 'edit'; ruleId: string } | undefined;
@@ -17,6 +18,8 @@ type Editing = { kind: 'new' } | { kind: 'edit'; ruleId: string } | undefined;
 export function AlertRulesPage() {
   const { calls, can } = useSession();
   const loaded = useLoad(() => calls.alertRules(), []);
+  // Windows active now (issue 30): a rule they match is silenced, said in its row.
+  const silencing = useLoad(() => calls.maintenanceWindows(new Date()), []);
   const [rules, setRules] = useState<AlertRule[]>([]);
   const [editing, setEditing] = useState<Editing>(undefined);
   const [outcome, setOutcome] = useState('');
@@ -55,7 +58,7 @@ export function AlertRulesPage() {
       {rules.length > 0 ? (
         <table class="grid" data-testid="alert-rules">
           <thead><tr><th>Rule</th><th>Condition</th><th>Severity</th><th>Recent readings</th><th>State</th><th>Incident</th><th /></tr></thead>
-          <tbody>{rules.map((rule) => <AlertRuleRow key={rule.id} rule={rule} onChange={replace} onEdit={edit} onDeleted={deleted} />)}</tbody>
+          <tbody>{rules.map((rule) => <AlertRuleRow key={rule.id} rule={rule} onChange={replace} onEdit={edit} onDeleted={deleted} silencedBy={silencingWindow(silencing.value ?? [], rule)?.name} />)}</tbody>
         </table>
       ) : null}
     </section>
