@@ -38,6 +38,7 @@ const PAGES: { name: string; path: () => string; ready: (page: Page) => Promise<
   { name: 'users', path: () => '#/users', ready: (p) => p.getByTestId('users').getByText('Ada Oncall').first().waitFor() },
   { name: 'roles', path: () => '#/roles', ready: (p) => p.getByTestId('roles').getByText('responder').first().waitFor() },
   { name: 'groups', path: () => '#/groups', ready: (p) => p.getByTestId('groups').getByText('Warehouse team').first().waitFor() },
+  { name: 'maintenance', path: () => '#/maintenance', ready: (p) => p.getByTestId('maintenance-windows').getByText('Nightly vacuum').first().waitFor() },
   { name: 'assistant', path: () => '#/assistant', ready: (p) => p.getByRole('heading', { name: 'Assistant' }).waitFor() },
 ];
 
@@ -60,6 +61,10 @@ test.before(async () => {
   await api('POST', `/api/v1/incidents/${acknowledgedId}/acknowledge`, {});
   const user = await api('POST', '/users', { email: 'ada@example.com', name: 'Ada Oncall', role_id: 'responder', group_ids: [] });
   const other = await api('POST', '/users', { email: 'bo@example.com', name: 'Bo Backup', role_id: 'responder', group_ids: [] });
+  await api('POST', '/api/v1/maintenance-windows', {
+    name: 'Nightly vacuum', reason: 'VACUUM on the main cluster', matcher: { rule_ids: [medium.id] },
+    recurrence: { days: ['mon', 'wed', 'fri'], start_time: '02:00', duration_minutes: 90, time_zone: 'Europe/Berlin' },
+  });
   await api('POST', '/api/v1/groups', { name: 'Warehouse team', permissions: { 'incidents:write': 'allow' } });
   await api('POST', '/schedules', {
     name: 'Warehouse primary', timezone: 'Europe/Berlin',

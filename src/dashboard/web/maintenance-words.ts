@@ -102,5 +102,6 @@ const EVENT_WORDS: Record<string, string> = {
 };
 
 /** A history entry in words: "ended early by user:… at …". */
-export const historyWords = (entry: { type: string; actor: string; occurred_at: string }, instant: InstantWords) =>
-  `${EVENT_WORDS[entry.type] ?? entry.type} by ${entry.actor} at ${instant(entry.occurred_at)}`;
+/** `who` says the actor as a person reads it (components/use-people.ts): a name or "you", never an id. */
+export const historyWords = (entry: { type: string; actor: string; occurred_at: string }, instant: InstantWords, who: (actor: string) => string = (actor) => actor) =>
+  `${EVENT_WORDS[entry.type] ?? entry.type} by ${who(entry.actor)} at ${instant(entry.occurred_at)}`;
