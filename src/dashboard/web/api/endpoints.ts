@@ -11,6 +11,7 @@ import type { GrantHolderDraft, GroupDetail, PermissionGrants, Role, TenantDefau
 import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolicyDraft, Group, NotificationChannel } from './types';
 import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 import type { EscalationPreview } from './types';
+import type { RuleBacktest, RuleBacktestRequest } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
@@ -110,6 +111,9 @@ export const endpoints = (api: ApiClient) => ({
   previewPolicy: (policyId: string, at?: Date) =>
     api.get<EscalationPreview>(`/api/v1/escalation-policies/${id(policyId)}/preview${at ? `?at=${id(at.toISOString())}` : ''}`),
   // ---- end of Escalation preview ----
+  // ---- Rule backtest (issue 30): would this unsaved rule have fired over a past range ----
+  backtestRule: (request: RuleBacktestRequest) => api.send<RuleBacktest>('POST', '/api/v1/alert-rules/backtest', request),
+  // ---- end of Rule backtest ----
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;
