@@ -112,8 +112,8 @@ export function RuleBacktestPanel({ draft, onRefused }: Props) {
               <tbody>
                 {answer.incidents.map((i) => (
                   <tr key={i.started_at}>
-                    <td>{time(i.started_at)}</td><td>{i.ended_at ? time(i.ended_at) : 'still open at the end'}</td>
-                    <td>{number(i.peak_value, 2)}</td><td>{i.cluster_id ?? 'all clusters'}</td>
+                    <td data-label="Started">{time(i.started_at)}</td><td data-label="Ended">{i.ended_at ? time(i.ended_at) : 'still open at the end'}</td>
+                    <td data-label="Peak">{number(i.peak_value, 2)}</td><td data-label="Cluster">{i.cluster_id ?? 'all clusters'}</td>
                   </tr>
                 ))}
               </tbody>
