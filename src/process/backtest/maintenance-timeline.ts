@@ -38,7 +38,7 @@ export function maintenanceTimeline(windows: readonly BacktestWindow[], rule: Ma
   let next = 0;
   let active: Span[] = [];
   let key = '';
-  let current: Maintenance | undefined;
+  let current: Maintenance | undefined = undefined;
   let last = -Infinity;
   return {
     /** Every occurrence of a window matching the rule over the range, by start. */
@@ -47,8 +47,17 @@ export function maintenanceTimeline(windows: readonly BacktestWindow[], rule: Ma
     at(instant: number): Maintenance | undefined {
       if (instant < last) throw new Error('maintenanceTimeline: instants must be ascending');
       last = instant;
-      while (next < spans.length && spans[next]!.start <= instant) active.push(spans[next++]!);
-      active = active.filter((span) => span.end > instant);
+      let changed = false;
+      while (next < spans.length && spans[next]!.start <= instant) {
+        active.push(spans[next++]!);
+        changed = true;
+      }
+      if (active.some((span) => span.end <= instant)) {
+        active = active.filter((span) => span.end > instant);
+        changed = true;
+      }
+      // Most instants change nothing: the set, and its index, are rebuilt only when a span starts or ends.
+      if (!changed) return current;
       const ordered = [...active].sort((a, b) => a.order - b.order);
       const nextKey = ordered.map((span) => span.window.id).join(',');
       if (nextKey !== key) {
