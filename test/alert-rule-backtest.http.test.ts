@@ -155,14 +155,14 @@ function silenceableIncident(envId: string, clusterId: string, instants: number[
   throw new Error('no metric and threshold give an incident that holds for three minutes in these minutes');
 }
 
-test.serial('maintenance windows: the backtest silences what the live evaluator silenced, and the incident opens when an ended window stopped', async (t) => {
+for (const stop of ['end', 'delete'] as const) test.serial(`maintenance windows: the backtest silences what the live evaluator silenced, and the incident opens when a window stopped early (${stop})`, async (t) => {
   const caller = app.newTenant();
   const clusterId = simulatedClusters(caller.envId)[0]!.id;
   const ticks = replayInstants(clock + MIN, clock + MINUTES * MIN, MIN);
   const { metric, threshold, startedAt: s } = silenceableIncident(caller.envId, clusterId, ticks);
   const policyId = await policyFor(caller);
   const rule = (await app.request('POST', '/api/v1/alert-rules', { caller, body: ruleBody(policyId, { metric, threshold, cluster_id: clusterId }) })).body.data;
-  // Planned for [s - 1 min, s + 3 min), ended by hand half a minute after s: live, it silenced s - 1 and s.
+  // Planned for [s - 1 min, s + 3 min), stopped by hand half a minute after s: live, it silenced s - 1 and s.
   const window = await app.request('POST', '/api/v1/maintenance-windows', {
     caller, body: { name: 'Resize', reason: 'elastic resize', matcher: { rule_ids: [rule.id] }, starts_at: iso(s - MIN), ends_at: iso(s + 3 * MIN) },
   });
@@ -177,7 +177,11 @@ test.serial('maintenance windows: the backtest silences what the live evaluator 
     await app.platform.evaluator.tick();
     if (at === s) {
       clock = s + 30_000;
-      t.is((await app.request('POST', `/api/v1/maintenance-windows/${window.body.data.id}/end`, { caller })).status, 200);
+      // Ended early, or deleted: either way the evaluator stopped seeing it then.
+      const stopped = stop === 'end'
+        ? await app.request('POST', `/api/v1/maintenance-windows/${window.body.data.id}/end`, { caller })
+        : await app.request('DELETE', `/api/v1/maintenance-windows/${window.body.data.id}`, { caller });
+      t.is(stopped.status, 200, JSON.stringify(stopped.body));
     }
   }
 
