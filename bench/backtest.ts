@@ -68,7 +68,13 @@ async function main() {
   const envId = '3f1c9a52-7d4e-4b8a-9e21-6c0d5b7a8f13';
   const clusterId = simulatedClusters(envId)[0]!.id;
   const instants = replayInstants(SINCE, UNTIL, MIN);
-  const rule = { envId, clusterId, metric: 'queue_time_seconds', condition: 'gt' as const, threshold: 300, windowMinutes: 5 };
+  const rule = { id: null, envId, clusterId, metric: 'queue_time_seconds', condition: 'gt' as const, threshold: 300, windowMinutes: 5, severity: 'high' };
+  // A nightly two-hour window over every rule, so the replay also decides with windows active.
+  const windows = [{
+    id: randomUUID(), name: 'nightly vacuum', endedAt: null,
+    matcher: { allRules: true, ruleIds: [], clusterIds: [], severities: [] },
+    timing: { kind: 'weekly' as const, days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[], startTime: '02:00', durationMinutes: 120, timeZone: 'Europe/Berlin' },
+  }];
   const policy = {
     stages: [
       { stageOrder: 1, delayMinutes: 0, targets: [{ type: 'schedule' as const, id: randomUUID(), channels: ['sms' as const] }] },
@@ -76,7 +82,7 @@ async function main() {
     ],
     repeatIntervalMinutes: 30,
   };
-  const request: BacktestRequest = { rule, policy, since: SINCE, until: UNTIL, stepMs: MIN, now: UNTIL };
+  const request: BacktestRequest = { rule, policy, windows, since: SINCE, until: UNTIL, stepMs: MIN, now: UNTIL };
   const results = [];
 
   results.push({ store: 'simulator', ...(await measure(simulatedHistorySource(), request)) });

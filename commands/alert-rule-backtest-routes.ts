@@ -17,6 +17,7 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, notFound, tooManyRequests, type ProblemFieldError } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
 import { HISTORY_SOURCES, type HistorySourceName, type MetricHistorySource } from '../src/process/backtest/history-port.js';
+import type { BacktestWindow } from '../src/process/backtest/maintenance-timeline.js';
 import type { PagedPolicy } from '../src/process/backtest/pages.js';
 import { runBacktest, type BacktestRule } from '../src/process/backtest/run-backtest.js';
 
@@ -46,6 +47,8 @@ export type SavedRule = BacktestRule & { id: string; escalationPolicyId: string 
 export interface AlertRuleBacktestDeps {
   /** The tenant's live rule with this id, or null. */
   findRule: (tenantId: string, ruleId: string) => Promise<SavedRule | null>;
+  /** The tenant's maintenance windows that can have been active in [since, until], ended and deleted ones cut where they stopped. */
+  windowsOverlapping: (tenantId: string, since: number, until: number) => Promise<BacktestWindow[]>;
   /** The tenant's escalation policy with this id, or null (deleted). */
   findPolicy: (tenantId: string, policyId: string) => Promise<PagedPolicy | null>;
   references: RuleReferenceDeps;
@@ -93,15 +96,16 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
         }
         rule = {
           id: null, envId, clusterId: data.clusterId, metric: data.metric, condition: data.condition, threshold: data.threshold,
-          windowMinutes: data.evaluationWindowMinutes, escalationPolicyId: data.escalationPolicyId,
+          windowMinutes: data.evaluationWindowMinutes, severity: data.severity, escalationPolicyId: data.escalationPolicyId,
         };
       }
       const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);
+      const windows = await deps.windowsOverlapping(tenantId, since, until);
       const stepMs = (body.step_seconds ?? Math.max(60, deps.evaluatorIntervalSeconds)) * 1000;
       let answer;
       try {
         answer = await runBacktest(source!, {
-          rule, policy, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
+          rule, policy, windows, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
         });
       } catch (error) {
         // A registered metric the simulator does not model, or a cluster the environment lost.

@@ -139,6 +139,77 @@ test.serial('a backtest over recorded history agrees with what the evaluator did
   t.like(nothing.body.data, { evaluations: 0, breaches: 0, incidents: [], pages: 0, gaps: [{ from: iso(T0 - 3 * 86_400_000), to: iso(T0 - 2 * 86_400_000) }] });
 });
 
+/**
+ * An incident the rule would open at `s` with the condition holding at least two more minutes, so a
+ * window over `s` moves it later instead of removing it (chosen from the model, unsilenced).
+ */
+function silenceableIncident(envId: string, clusterId: string, instants: number[]) {
+  for (const metric of ['cpu_utilization_pct', 'queue_time_seconds', 'active_query_count', METRIC]) {
+    const values = simulatedMetricSeries({ envId, clusterId, metric, windowMinutes: WINDOW }, instants.map((at) => at / 1000));
+    for (const threshold of [...new Set(values)].sort((a, b) => a - b)) {
+      const replay = replayRule({ condition: 'gt', threshold, windowMinutes: WINDOW }, instants, values, instants.at(-1)!);
+      const incident = replay.incidents.find((i) => i.startedAt >= instants[2]! && (i.endedAt === null ? i.startedAt + 2 * MIN <= instants.at(-1)! : i.endedAt - i.startedAt >= 3 * MIN));
+      if (incident) return { metric, threshold, startedAt: incident.startedAt };
+    }
+  }
+  throw new Error('no metric and threshold give an incident that holds for three minutes in these minutes');
+}
+
+for (const stop of ['end', 'delete'] as const) test.serial(`maintenance windows: the backtest silences what the live evaluator silenced, and the incident opens when a window stopped early (${stop})`, async (t) => {
+  const caller = app.newTenant();
+  const clusterId = simulatedClusters(caller.envId)[0]!.id;
+  const ticks = replayInstants(clock + MIN, clock + MINUTES * MIN, MIN);
+  const { metric, threshold, startedAt: s } = silenceableIncident(caller.envId, clusterId, ticks);
+  const policyId = await policyFor(caller);
+  const rule = (await app.request('POST', '/api/v1/alert-rules', { caller, body: ruleBody(policyId, { metric, threshold, cluster_id: clusterId }) })).body.data;
+  // Planned for [s - 1 min, s + 3 min), stopped by hand half a minute after s: live, it silenced s - 1 and s.
+  const window = await app.request('POST', '/api/v1/maintenance-windows', {
+    caller, body: { name: 'Resize', reason: 'elastic resize', matcher: { rule_ids: [rule.id] }, starts_at: iso(s - MIN), ends_at: iso(s + 3 * MIN) },
+  });
+  t.is(window.status, 201, JSON.stringify(window.body));
+  // Another tenant-wide window the rule does not match (its severity is high) silences nothing.
+  t.is((await app.request('POST', '/api/v1/maintenance-windows', {
+    caller, body: { name: 'Low only', reason: 'not this rule', matcher: { severities: ['low'] }, starts_at: iso(ticks[0]!), ends_at: iso(ticks.at(-1)! + MIN) },
+  })).status, 201);
+
+  for (const at of ticks) {
+    clock = at;
+    await app.platform.evaluator.tick();
+    if (at === s) {
+      clock = s + 30_000;
+      // Ended early, or deleted: either way the evaluator stopped seeing it then.
+      const stopped = stop === 'end'
+        ? await app.request('POST', `/api/v1/maintenance-windows/${window.body.data.id}/end`, { caller })
+        : await app.request('DELETE', `/api/v1/maintenance-windows/${window.body.data.id}`, { caller });
+      t.is(stopped.status, 200, JSON.stringify(stopped.body));
+    }
+  }
+
+  const live = ((await app.request('GET', `/api/v1/incidents?rule_id=${rule.id}`, { caller })).body.data as any[])
+    .map((i) => ({ started_at: i.triggered_at, ended_at: i.resolved_at ?? null }))
+    .sort((a, b) => a.started_at.localeCompare(b.started_at));
+  const history = (await app.request('GET', `/api/v1/alert-rules/${rule.id}/history?limit=500`, { caller })).body.data as any[];
+  t.true(history.some((h) => h.outcome === 'silenced' && h.window_id === window.body.data.id), 'the live evaluator silenced');
+  t.false(live.some((i) => Date.parse(i.started_at) >= s - MIN && Date.parse(i.started_at) < s + MIN), 'no live incident inside the window');
+  t.true(live.some((i) => i.started_at === iso(s + MIN)), `live: the incident opens at the first evaluation after the window ended: ${JSON.stringify(live)}`);
+
+  const answer = await app.request('POST', BACKTEST, { caller, body: { rule_id: rule.id, since: iso(ticks[0]!), until: iso(ticks.at(-1)!), step_seconds: 60, source: 'simulator' } });
+  t.is(answer.status, 200, JSON.stringify(answer.body));
+  const data = answer.body.data;
+  t.deepEqual(data.incidents.map((i: any) => ({ started_at: i.started_at, ended_at: i.ended_at })), live, 'the backtest agrees with the evaluator');
+  t.is(data.silenced, 2);
+  t.deepEqual(data.silenced_by, [{ window_id: window.body.data.id, name: 'Resize', evaluations: 2 }]);
+
+  // The same rule as an unsaved body: a window naming rule ids cannot match it, and the answer says so.
+  const unsaved = await app.request('POST', BACKTEST, {
+    caller, body: { rule: ruleBody(policyId, { metric, threshold, cluster_id: clusterId }), since: iso(ticks[0]!), until: iso(ticks.at(-1)!), step_seconds: 60 },
+  });
+  t.is(unsaved.status, 200);
+  t.is(unsaved.body.data.silenced, 0);
+  t.true(unsaved.body.data.incidents.some((i: any) => i.started_at === iso(s)));
+  t.true(unsaved.body.data.notes.some((n: string) => n.includes('rule ids')));
+});
+
 test.serial('an unsaved rule body is backtested from the simulator by default (embedded); the future is not history', async (t) => {
   const caller = app.newTenant();
   const policyId = await policyFor(caller, [{ stage_order: 1, delay_minutes: 0 }]);

@@ -12,12 +12,27 @@ import type { Config } from '../config.js';
 import type { EscalationStage } from '../events/escalation-policy.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import { simulatedHistorySource } from '../gateways/warehouse/simulated/simulated-history.js';
+import { MAINTENANCE_WINDOWS, type MaintenanceWindowDoc } from '../../projections/maintenance-windows.js';
+import type { BacktestWindow } from '../process/backtest/maintenance-timeline.js';
 import type { HistorySourceName, MetricHistorySource } from '../process/backtest/history-port.js';
 import { intervalOf } from '../process/sync/schedule-grid.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { syncStoreHistorySource } from '../syncstore/metric-history.js';
 import type { SyncStore } from '../syncstore/store.js';
 import type { PlatformArea } from './area.js';
+
+/**
+ * The tenant's windows that can have been active at or after `since`: not over before it, ended
+ * ones with their `endedAt`, and deleted ones too, cut at their deletion (until then the evaluator
+ * saw them). The window as it is now: an edit's earlier timing is not reconstructed.
+ */
+async function windowsSince(reader: ReadModelReader, tenantId: string, since: number): Promise<BacktestWindow[]> {
+  const docs = await reader.find<MaintenanceWindowDoc>(MAINTENANCE_WINDOWS, { tenantId, liveUntil: { $gt: new Date(since).toISOString() } }, { sort: [['createdAt', 'asc']] });
+  return docs.map((doc) => {
+    const stoppedAt = doc.deleted && (doc.endedAt === null || doc.updatedAt < doc.endedAt) ? doc.updatedAt : doc.endedAt;
+    return { id: doc.id, name: doc.name, matcher: doc.matcher, timing: doc.timing, endedAt: stoppedAt };
+  });
+}
 
 export function composeBacktest(deps: {
   config: Config;
@@ -40,9 +55,10 @@ export function composeBacktest(deps: {
           const doc = await findRule(reader, tenantId, ruleId);
           return doc && {
             id: doc.id, envId: doc.envId, clusterId: doc.clusterId, metric: doc.metric, condition: doc.condition, threshold: doc.threshold,
-            windowMinutes: doc.evaluationWindowMinutes, escalationPolicyId: doc.escalationPolicyId,
+            windowMinutes: doc.evaluationWindowMinutes, severity: doc.severity, escalationPolicyId: doc.escalationPolicyId,
           };
         },
+        windowsOverlapping: (tenantId, since) => windowsSince(reader, tenantId, since),
         findPolicy: async (tenantId, policyId) => {
           const doc = await findEscalationPolicy(reader, tenantId, policyId);
           return doc && {

@@ -59,6 +59,9 @@ const backtestSchema = z.object({
   evaluations: z.number().int().meta({ description: 'evaluations that had a reading' }),
   breaches: z.number().int().meta({ description: 'evaluations whose reading met the condition' }),
   missing_evaluations: z.number().int().meta({ description: 'instants with no history (inside `gaps`)' }),
+  silenced: z.number().int().meta({ description: 'evaluations a maintenance window of the tenant silenced (counted in `evaluations` too): no incident opens inside one' }),
+  silenced_by: z.array(z.object({ window_id: resourceId, name: z.string(), evaluations: z.number().int() }))
+    .meta({ description: 'the windows that silenced evaluations, with how many each' }),
   incidents: z.array(z.object({
     started_at: instant,
     ended_at: instant.nullable().meta({ description: 'null: still open at `until`' }),
@@ -126,7 +129,8 @@ export const alertRuleOperations: OperationDoc[] = [
     description: `A saved rule (\`rule_id\`) or an unsaved rule body (validated as on create, field errors under \`/rule\`), over \`since\`..\`until\` `
       + `(at most ${MAX_BACKTEST_DAYS} days), evaluated every \`step_seconds\` with the evaluator's own decision function. Missing history is reported `
       + 'as `gaps` and decides nothing (as a failed read does live); instants after now are missing. Pages are counted from the policy\'s stages and '
-      + 'delays; nobody acknowledges in a backtest. Nothing is recorded or sent.',
+      + 'delays; nobody acknowledges in a backtest. The tenant\'s maintenance windows (ended and deleted ones up to when they stopped) silence '
+      + 'the instants they were active at, as live (`silenced`, `silenced_by`). Nothing is recorded or sent.',
     body: alertRuleBacktestBody,
     response: { kind: 'envelope', status: 200, description: 'The would-be incidents and counts', data: backtestSchema },
     problems: { 404: 'No rule with this rule_id in the tenant', 429: `More than ${BACKTESTS_PER_TENANT} backtests of the tenant at once (Retry-After)` },

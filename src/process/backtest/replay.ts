@@ -6,9 +6,14 @@
  * A missing reading (no history at that instant) is what a failed metric read is to the live
  * evaluator: it neither opens nor resolves an incident, and the pending clock neither resets nor
  * advances. It is reported as a gap, never filled in.
+ *
+ * Maintenance windows silence as they do live: at each instant the windows active then (a
+ * maintenanceTimeline) go into the same decision, so an evaluation inside one is `silenced` (no
+ * incident opens; the pending clock keeps running while the condition holds) and an incident whose
+ * condition still holds opens at the first evaluation after the window.
  */
 import { watchAfterEvaluation, initialRuleWatch, type RuleWatch } from '../../events/rule-evaluation.js';
-import { conditionMet, decideEvaluation, type Condition } from '../evaluation-decision.js';
+import { conditionMet, decideEvaluation, type Condition, type Maintenance } from '../evaluation-decision.js';
 
 export interface ReplayedRule {
   condition: Condition;
@@ -38,6 +43,9 @@ export interface ReplayResult {
   missing: number;
   /** Evaluations whose reading met the condition. */
   breaches: number;
+  /** Evaluations a maintenance window silenced, and how many each window silenced (by id). */
+  silenced: number;
+  silencedBy: Map<string, number>;
   incidents: WouldBeIncident[];
   gaps: Gap[];
 }
@@ -49,10 +57,14 @@ const worse = (condition: Condition, a: number, b: number) =>
 
 /**
  * Replays `readings[i]` at `instants[i]` (epoch ms, ascending; null = no reading) from a rule with
- * no open incident and no pending clock. `until` closes a gap that runs to the end.
+ * no open incident and no pending clock. `until` closes a gap that runs to the end. `maintenanceAt`
+ * answers the windows active at each instant (asked in ascending order); none: no windows.
  */
-export function replayRule(rule: ReplayedRule, instants: readonly number[], readings: readonly (number | null)[], until: number): ReplayResult {
-  const result: ReplayResult = { evaluations: 0, missing: 0, breaches: 0, incidents: [], gaps: [] };
+export function replayRule(
+  rule: ReplayedRule, instants: readonly number[], readings: readonly (number | null)[], until: number,
+  maintenanceAt?: (at: number) => Maintenance | undefined,
+): ReplayResult {
+  const result: ReplayResult = { evaluations: 0, missing: 0, breaches: 0, silenced: 0, silencedBy: new Map(), incidents: [], gaps: [] };
   let watch: RuleWatch = initialRuleWatch();
   let open: WouldBeIncident | null = null;
   let gapFrom: number | null = null;
@@ -72,12 +84,17 @@ export function replayRule(rule: ReplayedRule, instants: readonly number[], read
       { ...rule, hasActiveIncident: open !== null, pendingSince: watch.pendingSince, rearmed: watch.rearmed },
       value === null ? { ok: false, error: NO_HISTORY } : { ok: true, value },
       now,
+      maintenanceAt?.(at),
     );
     if (decision.outcome === 'error') {
       watch = watchAfterEvaluation(watch, { at: now.toISOString(), outcome: 'error', conditionMet: null, error: decision.error });
       continue;
     }
     if (decision.conditionMet) result.breaches++;
+    if (decision.outcome === 'silenced') {
+      result.silenced++;
+      result.silencedBy.set(decision.windowId, (result.silencedBy.get(decision.windowId) ?? 0) + 1);
+    }
     if (decision.action === 'trigger') {
       open = { startedAt: at, endedAt: null, peakValue: decision.value };
       result.incidents.push(open);
@@ -87,7 +104,10 @@ export function replayRule(rule: ReplayedRule, instants: readonly number[], read
     } else if (open && conditionMet(rule.condition, decision.value, rule.threshold)) {
       open.peakValue = worse(rule.condition, open.peakValue, decision.value);
     }
-    watch = watchAfterEvaluation(watch, { at: now.toISOString(), outcome: decision.outcome, conditionMet: decision.conditionMet, error: null });
+    // A silenced evaluation runs the pending clock only while no incident is open, as live.
+    watch = watchAfterEvaluation(watch, {
+      at: now.toISOString(), outcome: decision.outcome, conditionMet: decision.conditionMet, error: null, incidentId: open === null ? null : 'open',
+    });
   }
   if (gapFrom !== null) result.gaps.push({ from: gapFrom, to: until });
   return result;

@@ -6,13 +6,17 @@
  */
 import { metricWindowMinutes } from '../evaluation-decision.js';
 import type { MetricHistorySource } from './history-port.js';
+import { maintenanceTimeline, type BacktestWindow } from './maintenance-timeline.js';
 import { pagesFor, type PagedPolicy } from './pages.js';
 import { replayInstants, replayRule, type ReplayedRule } from './replay.js';
 
 export interface BacktestRule extends ReplayedRule {
+  /** null: an unsaved rule (a window naming rule ids never matches it). */
+  id: string | null;
   envId: string;
   clusterId: string | null;
   metric: string;
+  severity: string;
 }
 
 export interface BacktestRequest {
@@ -23,6 +27,8 @@ export interface BacktestRequest {
   until: number;
   stepMs: number;
   now: number;
+  /** The tenant's maintenance windows that can overlap the range, ended ones with their `endedAt`. */
+  windows?: readonly BacktestWindow[];
   /** Also answer every instant's reading (for a chart of metric against threshold). */
   includeReadings?: boolean;
 }
@@ -42,6 +48,10 @@ export interface BacktestAnswer {
   evaluations: number;
   breaches: number;
   missing_evaluations: number;
+  /** Evaluations a maintenance window silenced (counted in `evaluations` too). */
+  silenced: number;
+  /** The windows that silenced any, with how many each. */
+  silenced_by: { window_id: string; name: string; evaluations: number }[];
   incidents: BacktestIncident[];
   pages: number | null;
   gaps: { from: string; to: string }[];
@@ -58,7 +68,9 @@ export async function runBacktest(source: MetricHistorySource, request: Backtest
   const past = instants.filter((at) => at <= now);
   const history = await source.read({ envId: rule.envId, clusterId: rule.clusterId, metric: rule.metric, windowMinutes: metricWindowMinutes(rule.windowMinutes), instants: past });
   const readings = instants.map((_, i) => (i < past.length ? history.readings[i]! : null));
-  const replay = replayRule(rule, instants, readings, until);
+  const windows = request.windows ?? [];
+  const timeline = maintenanceTimeline(windows, { ruleId: rule.id ?? '', clusterId: rule.clusterId, severity: rule.severity }, since, until);
+  const replay = replayRule(rule, instants, readings, until, (at) => timeline.at(at));
   const incidents = replay.incidents.map((incident): BacktestIncident => {
     const count = policy ? pagesFor(policy, incident.startedAt, incident.endedAt, until) : null;
     return {
@@ -68,6 +80,11 @@ export async function runBacktest(source: MetricHistorySource, request: Backtest
   });
   const notes = [...history.notes, 'nobody acknowledges in a backtest: every escalation runs until its incident resolves or the range ends'];
   if (!policy) notes.push('the rule\'s escalation policy no longer exists: pages are not counted');
+  const held = replay.incidents.some((incident) => timeline.spans.some((span) => span.start < (incident.endedAt ?? until + 1) && span.end > incident.startedAt));
+  if (held && policy) notes.push('a maintenance window was active while an incident was open: live, its escalation\'s remaining stages would have been held until the window ended; pages here are counted without that hold');
+  if (rule.id === null && windows.some((window) => window.matcher.ruleIds.length > 0 && !window.matcher.allRules)) {
+    notes.push('windows that name rule ids do not match an unsaved rule');
+  }
   if (past.length < instants.length) notes.push(`instants after ${iso(now)} are in the future and not evaluated`);
   return {
     source: source.name,
@@ -75,6 +92,8 @@ export async function runBacktest(source: MetricHistorySource, request: Backtest
     evaluations: replay.evaluations,
     breaches: replay.breaches,
     missing_evaluations: replay.missing,
+    silenced: replay.silenced,
+    silenced_by: [...replay.silencedBy].map(([id, evaluations]) => ({ window_id: id, name: windows.find((window) => window.id === id)?.name ?? id, evaluations })),
     incidents,
     pages: policy ? incidents.reduce((sum, incident) => sum + incident.pages!, 0) : null,
     gaps: replay.gaps.map((gap) => ({ from: iso(gap.from), to: iso(gap.to) })),

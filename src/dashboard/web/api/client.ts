@@ -18,7 +18,8 @@ export interface FieldProblem {
 }
 
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly errors: FieldProblem[] = []) {
+  /** `retryAfterSeconds`: a 429's or 503's Retry-After, when it gave one. */
+  constructor(readonly status: number, message: string, readonly errors: FieldProblem[] = [], readonly retryAfterSeconds?: number) {
     super(message);
   }
 }
@@ -63,7 +64,8 @@ export function apiClient(token: string, onUnauthorized: () => void): ApiClient 
         noteSessionEnded(message);
         onUnauthorized();
       }
-      throw new ApiError(response.status, message, errors);
+      const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
+      throw new ApiError(response.status, message, errors, Number.isFinite(retryAfter) ? retryAfter : undefined);
     }
     const answer = (await response.json()) as unknown;
     return { data: shape === 'bare' ? (answer as T) : (answer as { data: T }).data, etag: response.headers.get('ETag') };

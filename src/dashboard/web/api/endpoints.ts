@@ -12,6 +12,7 @@ import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolic
 import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 import type { EscalationPreview } from './types';
 import type { MaintenanceWindow, MaintenanceWindowBody } from './types';
+import type { RuleBacktest, RuleBacktestRequest } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
@@ -122,6 +123,9 @@ export const endpoints = (api: ApiClient) => ({
   deleteMaintenanceWindow: (windowId: string) => api.send<{ id: string; deleted: true }>('DELETE', `/api/v1/maintenance-windows/${id(windowId)}`),
   maintenanceWindowEvents: (windowId: string) => api.get<IncidentEvent[]>(`/api/v1/maintenance-windows/${id(windowId)}/events`),
   // ---- end of Maintenance windows ----
+  // ---- Rule backtest (issue 30): would this unsaved rule have fired over a past range ----
+  backtestRule: (request: RuleBacktestRequest) => api.send<RuleBacktest>('POST', '/api/v1/alert-rules/backtest', request),
+  // ---- end of Rule backtest ----
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

@@ -535,3 +535,40 @@ export interface MaintenanceWindow {
   updated_at: string;
 }
 // ---- end of Maintenance windows ----
+// ---- Rule backtest (issue 30) ----
+/** POST /alert-rules/backtest: an unsaved rule over a past range (docs/alert-rules-and-incidents.md, Backtesting a rule). */
+export interface RuleBacktestRequest {
+  rule: AlertRuleBody;
+  since: string;
+  until: string;
+  include_readings: boolean;
+}
+
+export interface BacktestIncident {
+  started_at: string;
+  /** null: still open at `until`. */
+  ended_at: string | null;
+  peak_value: number;
+  cluster_id: string | null;
+  stages_fired: number | null;
+  pages: number | null;
+}
+
+export interface RuleBacktest {
+  rule: { id: string | null; metric: string; condition: string; threshold: number; evaluation_window_minutes: number; cluster_id: string | null; escalation_policy_id: string };
+  since: string;
+  until: string;
+  source: 'simulator' | 'sync_store';
+  step_seconds: number;
+  evaluations: number;
+  breaches: number;
+  missing_evaluations: number;
+  silenced: number;
+  silenced_by: { window_id: string; name: string; evaluations: number }[];
+  incidents: BacktestIncident[];
+  pages: number | null;
+  gaps: { from: string; to: string }[];
+  notes: string[];
+  readings?: { at: string; value: number | null }[];
+}
+// ---- end of Rule backtest ----

@@ -4,12 +4,15 @@
  * metric's value now is shown against the threshold before saving (MetricPreview). An edit sends
  * the ETag its GET answered as If-Match: a 409 means someone changed the rule meanwhile, and the
  * form says so and offers to load their version. The API's field errors appear beside the fields.
+ * Beside the form, RuleBacktestPanel replays the rule as typed over past history ("would it have
+ * fired?"); its refusals of the draft are marked on these same fields.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type FieldProblem } from '../api/client';
 import type { AlertRuleBody, AlertRuleDetail } from '../api/types';
 import { FieldError, fieldErrorId, problemsAt, unplacedProblems } from './FieldError';
 import { MetricPreview } from './MetricPreview';
+import { RuleBacktestPanel } from './RuleBacktestPanel';
 import { useSession } from './session-context';
 import { useLoad } from './use-load';
 
@@ -31,6 +34,12 @@ const formOf = (rule?: AlertRuleDetail): Form => ({
 
 /** A number when the text is one; otherwise the text as typed, so the API names the field it refuses. */
 const numeric = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+
+/** The rule as typed, as the API takes it (saved, or backtested unsaved). */
+const bodyOf = (form: Form) => ({
+  name: form.name, metric: form.metric, condition: form.condition, threshold: numeric(form.threshold), evaluation_window_minutes: numeric(form.window),
+  severity: form.severity, escalation_policy_id: form.policy, cluster_id: form.cluster || null,
+}) as AlertRuleBody;
 
 export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string; onSaved: (rule: AlertRuleDetail) => void; onClose: () => void }) {
   const { calls } = useSession();
@@ -69,11 +78,7 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
     setErrors([]);
     setMessage(undefined);
     setConflict(false);
-    const body = {
-      name: form.name, metric: form.metric, condition: form.condition, threshold: numeric(form.threshold), evaluation_window_minutes: numeric(form.window),
-      severity: form.severity, escalation_policy_id: form.policy, cluster_id: form.cluster || null,
-      ...(loaded.value ? { is_enabled: loaded.value.data.is_enabled } : {}),
-    } as AlertRuleBody;
+    const body: AlertRuleBody = { ...bodyOf(form), ...(loaded.value ? { is_enabled: loaded.value.data.is_enabled } : {}) };
     try {
       const saved = ruleId ? await calls.replaceRule(ruleId, body, etag) : await calls.createRule(body);
       onSaved(saved.data);
@@ -96,6 +101,7 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
   const metric = metrics.value?.find((m) => m.id === form.metric);
   const title = ruleId ? `Edit ${loaded.value?.data.name ?? 'rule'}` : 'New alert rule';
   return (
+    <div class="rule-workbench">
     <form class="rule-editor" data-testid="rule-editor" data-state={filled ? 'ready' : 'loading'} aria-label={title} onSubmit={(e) => void save(e)} noValidate>
       <h2>{title}</h2>
       {loaded.error ? <p class="error" role="alert">{loaded.error}</p> : null}
@@ -149,5 +155,7 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
         <button type="button" class="button" onClick={onClose}>Cancel</button>
       </div>
     </form>
+    {filled ? <RuleBacktestPanel draft={() => bodyOf(form)} onRefused={(refused) => { setErrors(refused); setMessage(undefined); }} /> : null}
+    </div>
   );
 }
