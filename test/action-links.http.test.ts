@@ -7,6 +7,8 @@
  * The escalation manager and the link expiry run on a virtual clock.
  */
 import test from 'ava';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eventLogSigningKeys } from '../src/action-links/signing-keys.js';
 import { readActionLinkToken, signActionLinkToken } from '../src/action-links/token.js';
 import { incidentStream } from '../src/events/incident.js';
@@ -250,6 +252,10 @@ test.serial('rotating the key (iam:admin) revokes every earlier link', async (t)
   t.is(await revisionOf(paged.incidentId), before);
   const stored = await app.platform.eventStore.readStream(`action-link-keys-${caller.tenantId}`);
   t.is(stored.length, 2);
+  // Sealed at rest like channel secrets: the log's files never hold a key in the clear.
+  const logBytes = ['events.db', 'events.db-wal'].filter((name) => existsSync(join(app.dataDir, name))).map((name) => readFileSync(join(app.dataDir, name)).toString('latin1')).join('');
+  for (const event of stored) t.false(logBytes.includes(String(event.data.key)), 'a key in the clear in events.db');
+  t.true(logBytes.includes('"key":"enc:v1:'), 'the key is sealed');
 });
 
 test.serial('an expired link (24 h by default, on the virtual clock) changes nothing', async (t) => {

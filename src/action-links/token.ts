@@ -81,6 +81,8 @@ export function signActionLinkToken(claims: ActionLinkClaims, key: Buffer): stri
 export function readActionLinkToken(token: string): { claims: ActionLinkClaims; payload: Buffer; mac: Buffer } | null {
   if (!/^[A-Za-z0-9_-]{1,600}$/.test(token)) return null;
   const bytes = Buffer.from(token, 'base64url');
+  // Only the one spelling we write: base64 decoding ignores stray trailing characters and bits.
+  if (bytes.toString('base64url') !== token) return null;
   const fixed = 59 + 16 + 1;
   if (bytes.length < fixed + MAC_BYTES || bytes.readUInt8(0) !== VERSION) return null;
   const labelLength = bytes.readUInt8(fixed - 1);
