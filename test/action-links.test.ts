@@ -37,7 +37,7 @@ test('every altered byte, another key, an older key and the expiry are refused',
   const bytes = Buffer.from(token, 'base64url');
   for (let i = 0; i < bytes.length; i++) {
     const altered = Buffer.from(bytes);
-    altered[i] ^= 0x01;
+    altered[i]! ^= 0x01;
     t.false(verifyActionLinkToken(altered.toString('base64url'), key, NOW).ok, `byte ${i}`);
   }
   t.like(verifyActionLinkToken(token, { key: randomBytes(32), generation: 3 }, NOW), { ok: false, reason: 'tampered' });
@@ -54,7 +54,7 @@ test('who a link acts as: a user by id with the masked address, a channel by its
   t.deepEqual(linkRecipientOf({ ...user, medium: 'sms' }, { medium: 'sms', phone: '+447700900123' }), { kind: 'user', id: '55555555-5555-4555-8555-555555555555', label: '+44*******123' });
   t.deepEqual(linkRecipientOf({ ...user, medium: 'email' }, { medium: 'email', config: { recipients: ['pat@example.com'] } }), { kind: 'user', id: '55555555-5555-4555-8555-555555555555', label: 'p***@example.com' });
   const channel = { key: `channel:${claims.recipient.id}`, via: { type: 'channel' as const, id: claims.recipient.id }, unreachable: null };
-  t.deepEqual(linkRecipientOf({ ...channel, medium: 'email' }, { medium: 'email', channelId: claims.recipient.id, config: { recipients: ['ops@example.com', 'db@example.com'] } }).label, 'o***@example.com, d***@example.com');
+  t.deepEqual(linkRecipientOf({ ...channel, medium: 'email' }, { medium: 'email', channelId: claims.recipient.id, config: { recipients: ['ops@example.com', 'db@example.com'] } })!.label, 'o***@example.com, d***@example.com');
   t.is(linkRecipientOf({ ...channel, medium: 'webhook' }, { medium: 'webhook', channelId: claims.recipient.id, config: { url: 'https://x.test', method: 'POST' }, signingSecret: 's' })!.label, `channel:${claims.recipient.id}`);
   t.is(linkRecipientOf({ ...channel, medium: 'pager' }, { medium: 'pager', channelId: claims.recipient.id, config: { integration_key: 'k', severity_mapping: {} } }), null);
 });
