@@ -34,6 +34,10 @@ const notificationVariables = {
   SMS_PROVIDER_TOKEN: z.string().min(1).optional(),
   /** Public address of the platform, for links in notifications; default BASE_URL. */
   PUBLIC_URL: optionalUrl,
+  /** How long a page's acknowledge/resolve links work (src/action-links). */
+  ACTION_LINK_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  /** Requests per minute to the public action-link pages (/a/…) from one source address. */
+  ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Shifts the platform's clock (seconds). For drills and restart tests only: never set it in production. */
   CLOCK_OFFSET_SECONDS: z.coerce.number().int().min(-31_536_000).max(31_536_000).default(0),
 };
@@ -243,6 +247,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       smsProviderToken: env.SMS_PROVIDER_TOKEN,
       publicUrl: (env.PUBLIC_URL ?? baseUrl).replace(/\/$/, ''),
     },
+    actionLinks: { ttlMs: env.ACTION_LINK_TTL_HOURS * 3_600_000, requestsPerAddressPerMinute: env.ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE },
     sync: {
       databaseUrl: env.SYNC_DATABASE_URL,
       intervals: env.SYNC_INTERVALS ?? {},

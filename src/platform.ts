@@ -14,6 +14,7 @@ import { composeNotifications } from './composition/notifications.js';
 import { composeSchedules } from './composition/schedules.js';
 import { composeSync } from './composition/sync.js';
 import { composeEscalation } from './composition/escalation.js';
+import { composeActionLinks } from './composition/action-links.js';
 import type { EscalationManager } from './process/escalation/escalation-manager.js';
 import type { NotifyPort } from './gateways/notify/port.js';
 import type { SchedulerLike } from 'rxjs';
@@ -218,8 +219,11 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     membership, onOwnedRules: (count) => cluster.reportOwned('rules', count),
   });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
+  const actionLinks = composeActionLinks({ config, commandDeps });
+  publicRoutes.push(actionLinks.publicRoutes(alerting.onIncidentResolved));
   const escalation = composeEscalation({
     config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
+    actionLinks: actionLinks.issuer,
     waitForProjections: (position) => runner.waitFor(position, 60_000),
     membership,
   });
@@ -230,7 +234,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const assistant = composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
   // Before alerting: POST /alert-rules/backtest is not a rule id.
   const backtest = composeBacktest({ config, reader: readStore, now, warehouse, syncStore: sync.store });
-  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, backtest, alerting, escalation, sync, assistant];
+  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, backtest, alerting, escalation, sync, assistant, actionLinks.area];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
   const projections = areas.flatMap((area) => area.projections);

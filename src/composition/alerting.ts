@@ -103,5 +103,7 @@ export function composeAlerting(deps: AlertingDeps) {
     evaluator,
     newEvaluator,
     hub,
+    /** Counts a resolution made outside these routes (an action link), as the API's resolve does. */
+    onIncidentResolved: (outcome: { events: unknown[]; state: import('../events/incident.js').IncidentState }) => countResolution(instruments, outcome),
   } satisfies PlatformArea & Record<string, unknown>;
 }

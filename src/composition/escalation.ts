@@ -24,6 +24,7 @@ import type { ReadModelReader } from '../readstore/port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { PlatformArea } from './area.js';
 import type { Membership } from '../cluster/membership.js';
+import type { ActionLinkIssuer } from '../action-links/issue.js';
 
 export interface EscalationOptions {
   config: Config;
@@ -42,6 +43,8 @@ export interface EscalationOptions {
   waitForProjections: (position: bigint) => Promise<boolean>;
   /** The cluster's members: which incidents this instance drives. */
   membership: Membership;
+  /** Mints each page's acknowledge/resolve links (src/action-links); absent: pages carry none. */
+  actionLinks?: ActionLinkIssuer;
 }
 
 export function composeEscalation(options: EscalationOptions): PlatformArea & {
@@ -74,6 +77,7 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
     owns: (incidentId) => options.membership.owns(incidentId),
     onMembersChange: (listener) => options.membership.onChange(listener),
     maintenanceWindows: (tenantId, at) => holdingWindows(reader, tenantId, at),
+    actionLinks: options.actionLinks && ((tenantId, incidentId, recipient, target) => options.actionLinks!.linksFor(tenantId, incidentId, recipient, target)),
     triggeredIncidentsOf: async (tenantId, position) => {
       await options.waitForProjections(position);
       return (await reader.find<IncidentDoc>(INCIDENTS, { tenantId, status: 'triggered' })).map((doc) => doc.id);

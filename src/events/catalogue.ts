@@ -4,6 +4,7 @@
  * stored events are never rewritten.
  */
 import { z } from 'zod';
+import { actionLinkEvents } from './action-link.js';
 import { alertRuleEvents } from './alert-rule.js';
 import { channelEvents } from './channel.js';
 import { escalationEvents } from './escalation.js';
@@ -35,6 +36,7 @@ const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...scheduleEvents,
   ...syncJobEvents,
   ...maintenanceWindowEvents,
+  ...actionLinkEvents,
 };
 
 /** Old stored shapes → current shape, by event type. Empty until a schema first changes. */

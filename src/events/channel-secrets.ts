@@ -4,6 +4,7 @@
  * follow. Secrets (pager integration_key, webhook header values, the chat webhook_url, whose path
  * is a bearer secret) are write-only: answers show them masked.
  */
+import { actionLinkEventSecrets } from './action-link.js';
 
 /** Where a secret sits under `config`, e.g. ['headers', 'Authorization']. */
 export type SecretPath = readonly string[];
@@ -124,8 +125,12 @@ const replaceConfigSecrets = (data: ChannelEventData, replace: (secret: string) 
     ? { ...data, config: mapChannelSecrets(data.type, data.config as Record<string, unknown>, replace) }
     : data;
 
-/** The channel events that carry secrets, for encryption at rest (src/eventstore/encrypting.ts). */
+/**
+ * The events that carry secrets, for encryption at rest (src/eventstore/encrypting.ts): channels',
+ * and the action-link signing keys (src/events/action-link.ts), so every store that opens one opens both.
+ */
 export const channelEventSecrets = {
+  ...actionLinkEventSecrets,
   ChannelCreated: replaceConfigSecrets,
   ChannelUpdated: replaceConfigSecrets,
   ChannelSigningSecretSet: (data: ChannelEventData, replace: (secret: string) => string): ChannelEventData =>

@@ -3,6 +3,7 @@
  * its area's list (or a new area file, added here); test/openapi.test.ts fails for a served route
  * without an entry and for an entry without a route.
  */
+import { actionLinkOperations } from './action-links.js';
 import { alertRuleOperations } from './alert-rules.js';
 import { assistantOperations } from './assistant.js';
 import { channelOperations } from './channels.js';
@@ -30,4 +31,5 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...assistantOperations,
   ...escalationPreviewOperations,
   ...maintenanceWindowOperations,
+  ...actionLinkOperations,
 ];

@@ -14,4 +14,5 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Data sync': 'The sync jobs copying warehouse data into the relational store.',
   'Analytics assistant': 'The tool-using assistant answering questions about the warehouse.',
   'Maintenance windows': 'Planned disruption: matching rules are evaluated but silenced, and open incidents\' escalations held.',
+  'Action links': 'Acknowledge or resolve from a page: the signed single-use links\' public pages, and revoking them all.',
 };

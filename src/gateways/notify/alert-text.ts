@@ -34,6 +34,16 @@ export function alertSummary(message: AlertMessage): string {
   return `[${message.severity.toUpperCase()}] ${statusWord(message)}: ${message.ruleName} (${message.metric} ${valueAgainstThreshold(message)})${cluster}`;
 }
 
+/** The page's acknowledge/resolve links as text lines (none when it carries no links). */
+export function actionLines(message: AlertMessage): string[] {
+  if (!message.actions) return [];
+  return [
+    `Acknowledge:       ${message.actions.acknowledgeUrl}`,
+    `Resolve:           ${message.actions.resolveUrl}`,
+    `(each link works once, until ${message.actions.expiresAt})`,
+  ];
+}
+
 /** The plain-text body of email and outbox messages. */
 export function alertTextBody(message: AlertMessage): string {
   return [
@@ -49,6 +59,7 @@ export function alertTextBody(message: AlertMessage): string {
     `At:        ${message.occurredAt}`,
     '',
     `Open the incident: ${message.incidentUrl}`,
+    ...actionLines(message),
     '',
     '-- warehouse-watch',
   ].join('\n');

@@ -6,9 +6,11 @@
  * No `channel`: an incoming webhook posts to the channel chosen when it was installed and ignores
  * any other ("You cannot override the default channel … when you're using incoming webhooks",
  * https://api.slack.com/messaging/webhooks), so the channel's `channel_name` is a label for people.
- * No button: a button, even a URL one, still sends an interaction payload the app must
- * acknowledge (Block Kit button element, https://docs.slack.dev/reference/block-kit/block-elements/button-element),
- * and the platform has no Request URL to do it; the incident link is a mrkdwn link instead.
+ * The incident link is a mrkdwn link. A page with action links (src/action-links) also gets an
+ * `actions` block of two URL buttons, Acknowledge and Resolve: a URL button opens its link in the
+ * browser whatever the app does with the interaction payload Slack also sends (Block Kit button
+ * element, https://docs.slack.dev/reference/block-kit/block-elements/button-element); the links
+ * are in the text too, for Slack-compatible tools that drop blocks they do not know.
  */
 import { alertSummary, statusWord, valueAgainstThreshold } from './alert-text.js';
 import type { AlertMessage } from './port.js';
@@ -22,9 +24,12 @@ const STATUS_MARK = { triggered: ':red_circle:', acknowledged: ':large_yellow_ci
 
 export function chatMessage(message: AlertMessage) {
   const field = (label: string, value: string) => ({ type: 'mrkdwn', text: clip(`*${label}*\n${escapeMrkdwn(value)}`, 2000) });
-  const link = `<${message.incidentUrl.replace(/[|>]/g, encodeURIComponent)}|Open incident>`;
+  const mrkdwnLink = (url: string, label: string) => `<${url.replace(/[|>]/g, encodeURIComponent)}|${label}>`;
+  const link = mrkdwnLink(message.incidentUrl, 'Open incident');
+  const actions = message.actions;
+  const actionLinks = actions ? ` · ${mrkdwnLink(actions.acknowledgeUrl, 'Acknowledge')} · ${mrkdwnLink(actions.resolveUrl, 'Resolve')}` : '';
   return {
-    text: `${escapeMrkdwn(alertSummary(message))} ${link}`,
+    text: `${escapeMrkdwn(alertSummary(message))} ${link}${actionLinks}`,
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: clip(`${statusWord(message)}: ${message.ruleName}`, 150) } },
       {
@@ -38,7 +43,16 @@ export function chatMessage(message: AlertMessage) {
           field('Status', message.status),
         ],
       },
-      { type: 'section', text: { type: 'mrkdwn', text: `${STATUS_MARK[message.status]} ${link}` } },
+      { type: 'section', text: { type: 'mrkdwn', text: `${STATUS_MARK[message.status]} ${link}${actionLinks}` } },
+      ...(actions
+        ? [{
+          type: 'actions',
+          elements: [
+            { type: 'button', action_id: 'acknowledge', text: { type: 'plain_text', text: 'Acknowledge' }, style: 'primary', url: actions.acknowledgeUrl },
+            { type: 'button', action_id: 'resolve', text: { type: 'plain_text', text: 'Resolve' }, url: actions.resolveUrl },
+          ],
+        }]
+        : []),
       { type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`Incident ${message.incidentId} · ${message.occurredAt}`) }] },
     ],
   };

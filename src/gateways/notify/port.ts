@@ -37,6 +37,16 @@ export interface AlertMessage {
   incidentUrl: string;
   /** When the state change happened (ISO 8601). */
   occurredAt: string;
+  /** Links acting on the incident without signing in (src/action-links); on pages of a triggered incident only. */
+  actions?: AlertActions;
+}
+
+/** A page's signed, single-use links: each opens a confirmation page whose button does the action. */
+export interface AlertActions {
+  acknowledgeUrl: string;
+  resolveUrl: string;
+  /** When both stop working (ISO 8601). */
+  expiresAt: string;
 }
 
 export interface ChatTarget {

@@ -30,10 +30,15 @@ export interface SmsAdapterOptions {
   now?: () => number;
 }
 
-/** Short enough for two SMS segments with the link; the link is never cut. */
+/**
+ * Short enough for two SMS segments with the link; the link is never cut. A page with action links
+ * adds them (ACK, RESOLVE) instead of the incident link, which the confirmation page shows anyway.
+ */
 export function smsText(message: AlertMessage): string {
   const summary = alertSummary(message);
-  return `${summary.length > 200 ? `${summary.slice(0, 199)}…` : summary} ${message.incidentUrl}`;
+  const cut = summary.length > 200 ? `${summary.slice(0, 199)}…` : summary;
+  if (message.actions) return `${cut} ACK: ${message.actions.acknowledgeUrl} RESOLVE: ${message.actions.resolveUrl}`;
+  return `${cut} ${message.incidentUrl}`;
 }
 
 export function smsAdapter(options: SmsAdapterOptions): MediumAdapter<SmsTarget> {

@@ -18,6 +18,11 @@
  *       "cluster": string | null,
  *       "url": string,                // the incident's page in the platform
  *       "occurred_at": string         // ISO 8601, when the state change happened
+ *     },
+ *     "actions": {                    // present on pages of a triggered incident (added in version 1)
+ *       "acknowledge_url": string,    // signed, single-use links (docs/action-links.md): GET shows
+ *       "resolve_url": string,        //   a confirmation page, POST does the action
+ *       "expires_at": string
  *     }
  *   }
  *
@@ -46,6 +51,9 @@ export function webhookPayload(message: AlertMessage, deliveryId: string) {
       url: message.incidentUrl,
       occurred_at: message.occurredAt,
     },
+    ...(message.actions
+      ? { actions: { acknowledge_url: message.actions.acknowledgeUrl, resolve_url: message.actions.resolveUrl, expires_at: message.actions.expiresAt } }
+      : {}),
   };
 }
 

@@ -27,7 +27,7 @@ import type { NotifyPort } from '../../gateways/notify/port.js';
 import { alertMessageOf } from './alert-message.js';
 import { decideHold, type HoldDecision, type HoldingWindow } from './escalation-hold.js';
 import { reachAgain } from './recipients-by-key.js';
-import { deliverRound, ESCALATION_ACTOR, type DeliveryRound } from './stage-delivery.js';
+import { deliverRound, ESCALATION_ACTOR, type DeliveryContext, type DeliveryRound } from './stage-delivery.js';
 import { resolveStageTargets, type TargetDirectory } from './target-resolution.js';
 
 /** Deliveries of a fired stage still missing after this long are made again (another instance may be mid-delivery before). */
@@ -46,6 +46,8 @@ export interface ReconcilerDeps {
   onStageFired?: (lateSeconds: number) => void;
   /** The tenant's maintenance windows that can still be active at `at` (default: none). */
   maintenanceWindows?: (tenantId: string, at: Date) => Promise<HoldingWindow[]>;
+  /** Signed acknowledge/resolve links for each recipient of a page (default: none). */
+  actionLinks?: DeliveryContext['actionLinks'];
 }
 
 const NOT_HELD: HoldDecision = { action: 'none', lookAgainAt: null };
@@ -96,7 +98,7 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
         throw error;
       }
     };
-    const context = { eventStore: deps.eventStore, notify: deps.notify, now: deps.now, tenantId, incidentId, causationId: lastEventId };
+    const context: DeliveryContext = { eventStore: deps.eventStore, notify: deps.notify, now: deps.now, tenantId, incidentId, causationId: lastEventId, actionLinks: deps.actionLinks };
     const round = (partial: Omit<DeliveryRound, 'message'>): DeliveryRound => ({ ...partial, message: alertMessageOf(state, deps.incidentUrl(incidentId), now) });
     const escalation = state.escalation;
 

@@ -10,7 +10,7 @@ import type { EventStore } from '../../eventstore/port.js';
 import { isRetryable, nextRetryAt } from '../../events/delivery-retry.js';
 import { deliveryKey, type DeliveryKind, type Recipient } from '../../events/escalation.js';
 import { incidentStream } from '../../events/incident.js';
-import type { AlertMessage, DeliveryOutcome, NotifyPort } from '../../gateways/notify/port.js';
+import type { AlertActions, AlertMessage, DeliveryOutcome, NotifyPort, NotifyTarget } from '../../gateways/notify/port.js';
 import type { ResolvedRecipient } from './target-resolution.js';
 
 export const ESCALATION_ACTOR = 'system:escalation';
@@ -23,6 +23,8 @@ export interface DeliveryContext {
   incidentId: string;
   /** The event that caused these deliveries (stage fired, incident resolved). */
   causationId: string;
+  /** Signed acknowledge/resolve links for one recipient of a page (src/action-links); absent: pages carry none. */
+  actionLinks?: (tenantId: string, incidentId: string, recipient: Recipient, target: NotifyTarget) => Promise<AlertActions | undefined>;
 }
 
 export interface DeliveryRound {
@@ -59,11 +61,22 @@ function outcomeEvent(context: DeliveryContext, round: DeliveryRound, recipient:
 const keyOf = (incidentId: string, round: Pick<DeliveryRound, 'kind' | 'stageOrder' | 'cycle'>, recipient: Recipient) =>
   deliveryKey(incidentId, round.kind, round.stageOrder, round.cycle, recipient.key ?? `${recipient.via.type}:${recipient.via.id}`, recipient.medium ?? 'none');
 
+/**
+ * A page of a triggered incident carries links to acknowledge or resolve it, minted for this
+ * recipient; the all-clear and acknowledgement notices do not. Links that cannot be minted (the
+ * tenant's key could not be read) must not cost the page: it goes out without them.
+ */
+async function withActions(context: DeliveryContext, round: DeliveryRound, recipient: Recipient, target: NotifyTarget): Promise<AlertMessage> {
+  if (!context.actionLinks || round.kind !== 'stage' || round.message.status !== 'triggered') return round.message;
+  const actions = await context.actionLinks(context.tenantId, context.incidentId, recipient, target).catch(() => undefined);
+  return actions ? { ...round.message, actions } : round.message;
+}
+
 /** Delivers to every recipient (unreachable ones are recorded as failed) and records each outcome. */
 export async function deliverRound(context: DeliveryContext, round: DeliveryRound, recipients: ResolvedRecipient[]): Promise<void> {
   await Promise.all(recipients.map(async ({ recipient, target }) => {
     const key = keyOf(context.incidentId, round, recipient);
-    const outcome = target ? await context.notify.deliver(target, round.message, key) : { error: recipient.unreachable ?? 'unreachable' };
+    const outcome = target ? await context.notify.deliver(target, await withActions(context, round, recipient, target), key) : { error: recipient.unreachable ?? 'unreachable' };
     const event = outcomeEvent(context, round, recipient, key, outcome);
     await context.eventStore.append(incidentStream(context.incidentId), [{
       type: event.type, data: event.data,

@@ -1,0 +1,103 @@
+/**
+ * The action-link routes. Public: GET /a/<token> shows what the link will do and changes nothing
+ * (mail scanners open links); POST /a/<token> (the page's button, an empty form) does it once.
+ * Both answer HTML with a script-free CSP, limited per source address like the token endpoint.
+ * API: POST /action-links/rotate (iam:admin) gives the tenant a new signing key, so every link
+ * sent before is refused.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import { ok } from '../http/envelope.js';
+import { requires } from '../http/guard.js';
+import { setReadPosition } from '../http/read-position.js';
+import { addressLimitKey, sourceAddress } from '../http/source-address.js';
+import type { AppState } from '../http/state.js';
+import type { IncidentView } from '../events/incident.js';
+import { checkActionLink, useActionLink, type LinkUseDeps, type Refusal } from './link-use.js';
+import { ACTION_PAGE_CSP, confirmationPage, donePage, refusalPage, type IncidentSummary } from './page.js';
+
+/** POST /action-links/rotate: no fields. */
+export const rotateActionLinkKeyBodySchema = z.strictObject({});
+
+const REFUSALS: Record<Refusal, { status: number; title: string; text: string }> = {
+  not_valid: { status: 400, title: 'This link is not valid', text: 'The link is damaged or was altered. Copy the whole link from the page you received.' },
+  revoked: { status: 410, title: 'This link was revoked', text: 'An administrator revoked the links sent before now.' },
+  expired: { status: 410, title: 'This link has expired', text: 'Action links work for a limited time after the page was sent.' },
+  used: { status: 410, title: 'This link was already used', text: 'Each link works once, and this one has been used.' },
+  no_incident: { status: 404, title: 'No such incident', text: 'The incident this link names does not exist.' },
+  already_resolved: { status: 409, title: 'The incident is already resolved', text: 'Someone resolved this incident already; there is nothing left to do.' },
+  already_acknowledged: { status: 409, title: 'The incident is already acknowledged', text: 'Someone acknowledged this incident already; paging has stopped.' },
+  changed: { status: 409, title: 'The incident changed', text: 'The incident was resolved while this link was being used.' },
+};
+
+const summaryOf = (incident: IncidentView): IncidentSummary => ({ ruleName: incident.rule_name, severity: incident.severity, status: incident.status, clusterId: incident.cluster_id });
+
+function html(ctx: Context, status: number, body: string) {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Content-Security-Policy', ACTION_PAGE_CSP);
+  ctx.set('Cache-Control', 'no-store');
+  // The token is in the address: no page this one links to may learn it.
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.body = body;
+}
+
+function refuse(ctx: Context, refusal: Refusal, incident?: IncidentView) {
+  const { status, title, text } = REFUSALS[refusal];
+  const by = refusal === 'already_resolved' ? incident?.resolved_by : refusal === 'already_acknowledged' ? incident?.acknowledged_by : null;
+  html(ctx, status, refusalPage(title, by ? `${text} (${by})` : text));
+}
+
+export interface ActionLinkRouteDeps extends LinkUseDeps {
+  /** Requests per minute from one source address to /a/ (ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE). */
+  perAddressPerMinute: number;
+  /** Told of a resolution through a link (the resolutions counter). */
+  onResolved: (outcome: { events: unknown[]; state: import('../events/incident.js').IncidentState }) => void;
+}
+
+export function actionLinkPublicRoutes(deps: ActionLinkRouteDeps) {
+  const router = new Router();
+  const limiter = new RateLimiterMemory({ points: deps.perAddressPerMinute, duration: 60 });
+  const limited = async (ctx: Context) => {
+    try {
+      await limiter.consume(addressLimitKey(sourceAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'])));
+      return false;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
+      html(ctx, 429, refusalPage('Too many requests', `At most ${deps.perAddressPerMinute} requests per minute from one address; wait a minute and try again.`));
+      return true;
+    }
+  };
+
+  router.get('/a/:token', async (ctx) => {
+    if (await limited(ctx)) return;
+    const check = await checkActionLink(deps, ctx.params.token!);
+    if (!check.ok) return refuse(ctx, check.refusal, check.incident);
+    html(ctx, 200, confirmationPage(summaryOf(check.incident), check.claims.action, check.claims.recipient.label, new Date(check.claims.expiresAt * 1000)));
+  });
+  router.post('/a/:token', async (ctx) => {
+    if (await limited(ctx)) return;
+    const use = await useActionLink(deps, ctx.params.token!);
+    if (!use.ok) return refuse(ctx, use.refusal, use.incident);
+    if (use.claims.action === 'resolve') deps.onResolved(use);
+    const incident = use.state.exists ? use.state : use.incident;
+    html(ctx, 200, donePage(summaryOf(incident), use.claims.action, use.claims.recipient.label));
+  });
+  return router;
+}
+
+export function actionLinkApiRoutes(deps: Pick<LinkUseDeps, 'keys' | 'waitForProjections'>) {
+  const router = new Router<AppState>();
+  router.post('/action-links/rotate', requires('iam:admin'), async (ctx) => {
+    rotateActionLinkKeyBodySchema.parse(ctx.request.body ?? {});
+    const rotated = await deps.keys.rotate(ctx.state.principal.tenantId, ctx.state.principal.userId, ctx.state.requestId);
+    setReadPosition(ctx, rotated.position);
+    ok(ctx, { key_generation: rotated.generation, rotated_at: rotated.at });
+  });
+  return router;
+}
