@@ -20,6 +20,10 @@ export function describePerson(id: string | null | undefined, me: string, names:
   // `user:<id>` recipient keys (escalation) name the same people.
   if (id.startsWith('user:')) return describePerson(id.slice(5), me, names);
   if (id.startsWith('system:')) return id.slice('system:'.length);
+  // A signed action link used by a channel's recipient (docs/action-links.md): the masked address,
+  // or, for a chat or webhook channel with no address to show, the channel.
+  if (id.startsWith('recipient:channel:')) return 'a recipient of a channel (action link)';
+  if (id.startsWith('recipient:')) return `${id.slice('recipient:'.length)} (action link)`;
   return UUID.test(id) ? `someone else (${id.slice(0, 8)})` : id;
 }
 
