@@ -1,6 +1,6 @@
 /** Who an actor is, as the console says it (issue 29, defect 7: names, never ids), table-driven. */
 import test from 'ava';
-import { describePerson } from '../src/dashboard/web/components/use-people.js';
+import { describePerson } from '../src/dashboard/web/describe-person.js';
 
 const ADA = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
 const names = new Map([[ADA, { id: ADA, name: 'Ada Oncall', removed: false }]]);

@@ -6,26 +6,11 @@
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { UserName } from '../api/types';
+import { describePerson } from '../describe-person.js';
 import { useSession } from './session-context';
 
 export type Who = (id: string | null | undefined) => string;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function describePerson(id: string | null | undefined, me: string, names: ReadonlyMap<string, UserName>): string {
-  if (!id) return '—';
-  if (id === me) return 'you';
-  const known = names.get(id);
-  if (known) return known.removed ? `${known.name} (removed)` : known.name;
-  // `user:<id>` recipient keys (escalation) name the same people.
-  if (id.startsWith('user:')) return describePerson(id.slice(5), me, names);
-  if (id.startsWith('system:')) return id.slice('system:'.length);
-  // A signed action link used by a channel's recipient (docs/action-links.md): the masked address,
-  // or, for a chat or webhook channel with no address to show, the channel.
-  if (id.startsWith('recipient:channel:')) return 'a recipient of a channel (action link)';
-  if (id.startsWith('recipient:')) return `${id.slice('recipient:'.length)} (action link)`;
-  return UUID.test(id) ? `someone else (${id.slice(0, 8)})` : id;
-}
+export { describePerson };
 
 export interface People {
   who: Who;
