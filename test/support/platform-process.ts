@@ -52,7 +52,8 @@ export async function startPlatformProcess(
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`platform did not start: ${output}`)), timeoutMs);
+    // A process that did not start in time is killed: left running, it would keep ava's worker alive.
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`platform did not start in ${timeoutMs} ms: ${output}`))), timeoutMs);
     const check = () => {
       if (output.includes('is listening on')) {
         clearTimeout(timer);
