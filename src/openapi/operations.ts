@@ -4,6 +4,7 @@
  * without an entry and for an entry without a route.
  */
 import { alertRuleOperations } from './alert-rules.js';
+import { analyticsOperations } from './analytics.js';
 import { assistantOperations } from './assistant.js';
 import { channelOperations } from './channels.js';
 import { dashboardOperations } from './dashboard.js';
@@ -30,4 +31,5 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...assistantOperations,
   ...escalationPreviewOperations,
   ...maintenanceWindowOperations,
+  ...analyticsOperations,
 ];

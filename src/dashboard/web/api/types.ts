@@ -3,7 +3,7 @@
 export type Permission =
   | 'iam:read' | 'iam:write' | 'iam:admin' | 'alerts:read' | 'alerts:write' | 'incidents:read' | 'incidents:write'
   | 'escalation:read' | 'escalation:write' | 'schedules:read' | 'schedules:write' | 'channels:read' | 'channels:write'
-  | 'sync:read' | 'sync:write' | 'warehouse:read' | 'assistant:ask' | 'audit:read' | 'simulator:write';
+  | 'sync:read' | 'sync:write' | 'warehouse:read' | 'assistant:ask' | 'audit:read' | 'simulator:write' | 'analytics:read';
 
 export interface Me {
   principal: {
