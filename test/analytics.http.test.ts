@@ -4,6 +4,7 @@
  * that script, and the read model a rebuild makes is the one the runner made.
  */
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { INCIDENT_ANALYTICS } from '../projections/incident-analytics.js';
 import { toCsv } from '../src/http/csv.js';
 import { HISTORY_RANGE, scriptHistory, type History } from './support/analytics-history.js';
@@ -127,4 +128,34 @@ test('a rebuild from the log reproduces the read model exactly', async (t) => {
   t.is(before.length, 6);
   await app.platform.runner.rebuild('incidentAnalytics');
   t.deepEqual(await snapshot(), before);
+});
+
+/** The rows of the Markdown table whose header row starts with `first`, as cells. */
+const tableRows = (markdown: string, first: string) => {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`| ${first} |`));
+  const rows: string[][] = [];
+  for (let i = start + 2; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(lines[i]!.split('|').slice(1, -1).map((cell) => cell.trim()));
+  return rows;
+};
+
+test('the worked example of docs/analytics.md and the README shows the numbers this history answers', async (t) => {
+  const doc = readFileSync('docs/analytics.md', 'utf8');
+  const byRule = (await get(`/analytics/incidents?${range}&group_by=rule`)).body.data.groups as typeof BY_RULE;
+  const shown = (value: number | null) => (value === null ? '–' : String(value));
+  t.deepEqual(tableRows(doc, 'rule'), [...byRule].sort((a, b) => a.label.localeCompare(b.label)).map((g) => [
+    g.label, String(g.opened), String(g.acknowledged), `${g.resolved.auto} / ${g.resolved.manual} / ${g.resolved.rule_disabled}`,
+    shown(g.mtta_seconds), shown(g.p90_tta_seconds), shown(g.mttr_seconds), shown(g.p90_ttr_seconds), String(g.escalated_to_stage_2),
+    `${g.pages.email} / ${g.pages.sms}`, String(g.failed_pages),
+  ]));
+  const people = (await get(`/analytics/oncall?${range}`)).body.data.people as { name: string; pages_received: number; pages_at_night: number; zones_used: { zone: string; source: string }[]; hours_on_call: number }[];
+  t.deepEqual(tableRows(doc, 'person'), people.map((p) => [
+    p.name, String(p.pages_received), String(p.pages_at_night), p.zones_used.map((z) => `${z.zone} (${z.source})`).join('; '), String(p.hours_on_call),
+  ]));
+  const disk = byRule.find((g) => g.label === 'disk full')!;
+  const bob = people.find((p) => p.name === 'bob')!;
+  const noisy = (await get(`/analytics/incidents?${range}`)).body.data.noisiest[0];
+  const readme = readFileSync('README.md', 'utf8').split('\n').find((line) => line.includes('(docs/analytics.md)'))!;
+  t.true(readme.includes(`rule \`disk full\` ${disk.opened} opened, MTTA ${disk.mtta_seconds} s, p90 TTR ${disk.p90_ttr_seconds} s, ${noisy.flapping} flapping; `
+    + `bob ${bob.pages_received} pages, ${bob.pages_at_night} at night, ${bob.hours_on_call} h on call`), readme);
 });
