@@ -106,7 +106,9 @@ export function incidentGroups(docs: IncidentFactsDoc[], groupBy: GroupBy, timeZ
   const groups = new Map<string | null, IncidentFactsDoc[]>();
   for (const doc of docs) {
     const key = groupKey(doc, groupBy, timeZone);
-    groups.set(key, [...(groups.get(key) ?? []), doc]);
+    const group = groups.get(key);
+    if (group) group.push(doc);
+    else groups.set(key, [doc]);
   }
   const keys = [...groups.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
   return keys.map((key) => summarise(key, groups.get(key)!, groupBy));
@@ -115,7 +117,11 @@ export function incidentGroups(docs: IncidentFactsDoc[], groupBy: GroupBy, timeZ
 /** The rules with the most incidents in the range (ties: the more flapping first, then by id). */
 export function noisiestRules(docs: IncidentFactsDoc[], rangeMs: number): NoisyRule[] {
   const byRule = new Map<string, IncidentFactsDoc[]>();
-  for (const doc of docs) byRule.set(doc.ruleId, [...(byRule.get(doc.ruleId) ?? []), doc]);
+  for (const doc of docs) {
+    const incidents = byRule.get(doc.ruleId);
+    if (incidents) incidents.push(doc);
+    else byRule.set(doc.ruleId, [doc]);
+  }
   const weeks = rangeMs / WEEK_MS;
   return [...byRule.entries()].map(([ruleId, incidents]) => {
     const flapping = incidents.filter((d) => d.resolutionReason === 'auto' && d.resolvedAt !== null && secondsBetween(d.triggeredAt, d.resolvedAt) <= FLAP_SECONDS).length;
