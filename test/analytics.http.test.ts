@@ -7,7 +7,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { INCIDENT_ANALYTICS } from '../projections/incident-analytics.js';
 import { toCsv } from '../src/http/csv.js';
-import { HISTORY_RANGE, scriptHistory, type History } from './support/analytics-history.js';
+import { appTarget, HISTORY_RANGE, scriptHistory, type History } from './support/analytics-history.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -16,9 +16,9 @@ let history: History;
 test.before(async () => {
   app = await startTestApp();
   caller = app.newTenant();
-  history = await scriptHistory(app, caller);
+  history = await scriptHistory(appTarget(app, caller));
   // Another tenant with the same history: none of it may show in the first tenant's numbers.
-  await scriptHistory(app, app.newTenant());
+  await scriptHistory(appTarget(app, app.newTenant()));
 });
 test.after.always(async () => app?.close());
 

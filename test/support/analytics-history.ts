@@ -6,6 +6,7 @@
  * `incident-<id>` stream each); users and the schedule are created through the API.
  */
 import { randomUUID } from 'node:crypto';
+import type { RunningPlatform } from '../../src/platform.js';
 import type { Caller, TestApp } from './test-app.js';
 
 export const HISTORY_RANGE = { since: '2026-03-23T00:00:00Z', until: '2026-04-06T00:00:00Z' };
@@ -63,23 +64,35 @@ export interface History {
   policyId: string;
 }
 
-const newUser = async (app: TestApp, caller: Caller, name: string) => {
-  const answer = await app.request('POST', '/api/v1/users', { caller, body: { email: `${name}-${randomUUID()}@example.com`, name } });
-  if (answer.status !== 201) throw new Error(`POST /users: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data.id as string;
-};
+/** Where the history goes: a tenant, a way to create its users and schedule, and the platform's log. */
+export interface HistoryTarget {
+  tenantId: string;
+  envId: string;
+  /** POSTs through the API; answers the created resource (throws otherwise). */
+  create(path: string, body: unknown): Promise<{ id: string }>;
+  platform: RunningPlatform;
+}
 
-/** Appends the history to the caller's tenant and waits until the read models hold it. */
-export async function scriptHistory(app: TestApp, caller: Caller): Promise<History> {
-  const alice = await newUser(app, caller, 'alice');
-  const bob = await newUser(app, caller, 'bob');
-  const created = await app.request('POST', '/api/v1/schedules', { caller, body: schedule(alice, bob) });
-  if (created.status !== 201) throw new Error(`POST /schedules: ${created.status} ${JSON.stringify(created.body)}`);
-  const scheduleId = created.body.data.id as string;
+/** The target of a test app's caller. */
+export const appTarget = (app: TestApp, caller: Caller): HistoryTarget => ({
+  tenantId: caller.tenantId, envId: caller.envId, platform: app.platform,
+  async create(path, body) {
+    const answer = await app.request('POST', path, { caller, body });
+    if (answer.status !== 201) throw new Error(`POST ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.data as { id: string };
+  },
+});
+
+/** Appends the history to the target's tenant and waits until the read models hold it. */
+export async function scriptHistory(target: HistoryTarget): Promise<History> {
+  const newUser = async (name: string) => (await target.create('/api/v1/users', { email: `${name}-${randomUUID()}@example.com`, name })).id;
+  const alice = await newUser('alice');
+  const bob = await newUser('bob');
+  const scheduleId = (await target.create('/api/v1/schedules', schedule(alice, bob))).id;
   const rules = { disk: randomUUID(), slow: randomUUID() };
   const ruleNames = { disk: 'disk full', slow: 'slow queries' };
   const policyId = randomUUID();
-  const metadata = (at: string) => ({ tenantId: caller.tenantId, actor: 'system', correlationId: randomUUID(), causationId: randomUUID(), occurredAt: at });
+  const metadata = (at: string) => ({ tenantId: target.tenantId, actor: 'system', correlationId: randomUUID(), causationId: randomUUID(), occurredAt: at });
   const stageTargets = [
     { stageOrder: 1, delayMinutes: 0, targets: [{ type: 'schedule' as const, id: scheduleId, channels: ['email' as const] }] },
     { stageOrder: 2, delayMinutes: 10, targets: [{ type: 'user' as const, id: bob, channels: ['sms' as const] }] },
@@ -92,7 +105,7 @@ export async function scriptHistory(app: TestApp, caller: Caller): Promise<Histo
     const events = [
       event('IncidentTriggered', script.triggeredAt, {
         ruleId: rules[script.rule], ruleName: ruleNames[script.rule], ordinal: ++ordinal, currentValue: 95, severity: script.severity, metric: 'disk_used_pct',
-        condition: 'gt', threshold: 90, envId: caller.envId, clusterId: script.clusterId, escalationPolicyId: policyId, triggeredAt: script.triggeredAt,
+        condition: 'gt', threshold: 90, envId: target.envId, clusterId: script.clusterId, escalationPolicyId: policyId, triggeredAt: script.triggeredAt,
       }),
       // The plan holds only the stages the script fires, and the fired stages name no recipients (the
       // deliveries do): the running platform's escalation manager then has nothing left to page, retry or all-clear.
@@ -120,8 +133,8 @@ export async function scriptHistory(app: TestApp, caller: Caller): Promise<Histo
       const by = script.resolve.reason === 'manual' ? `user:${bob}` : 'system';
       events.push(event('IncidentResolved', script.resolve.at, { by, at: script.resolve.at, reason: script.resolve.reason, note: null, value: null }));
     }
-    ({ position } = await app.platform.eventStore.append(`incident-${incidentId}`, events, { expectedRevision: 'no_stream' }));
+    ({ position } = await target.platform.eventStore.append(`incident-${incidentId}`, events, { expectedRevision: 'no_stream' }));
   }
-  if (!(await app.platform.runner.waitFor(position, 10_000))) throw new Error('the read models did not catch up with the history');
+  if (!(await target.platform.runner.waitFor(position, 10_000))) throw new Error('the read models did not catch up with the history');
   return { alice, bob, scheduleId, rules, policyId };
 }

@@ -1,6 +1,7 @@
 /** The header (pages the principal may read, who is signed in) and the page the route names. */
 import type { Permission } from '../api/types';
 import { AlertRulesPage } from '../pages/AlertRulesPage';
+import { AnalyticsPage } from '../pages/AnalyticsPage';
 import { AssistantPage } from '../pages/AssistantPage';
 import { ChannelsPage } from '../pages/ChannelsPage';
 import { IncidentPage } from '../pages/IncidentPage';
@@ -30,6 +31,7 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'users', title: 'Users', permission: 'iam:read' },
   { path: 'roles', title: 'Roles', permission: 'iam:read' },
   { path: 'groups', title: 'Groups', permission: 'iam:read' },
+  { path: 'analytics', title: 'Analytics', permission: 'analytics:read' },
 ];
 
 function Page({ route }: { route: string[] }) {
@@ -47,6 +49,7 @@ function Page({ route }: { route: string[] }) {
   if (page === 'users') return <UsersPage />;
   if (page === 'roles') return <RolesPage />;
   if (page === 'groups') return <GroupsPage />;
+  if (page === 'analytics') return <AnalyticsPage />;
   return <p>No such page. <a href="#/incidents">Incidents</a></p>;
 }
 
