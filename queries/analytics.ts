@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { INCIDENT_ANALYTICS, type IncidentFactsDoc } from '../projections/incident-analytics.js';
+import { INCIDENT_ANALYTICS, INCIDENT_PAGES, type IncidentFactsDoc, type PageDoc } from '../projections/incident-analytics.js';
 import { SCHEDULES, type ScheduleDoc } from '../projections/schedules.js';
 import { USERS, type UserDoc } from '../projections/users.js';
 import { GROUP_BY, incidentGroups, noisiestRules } from '../src/analytics/incident-stats.js';
@@ -26,8 +26,6 @@ const DAY_MS = 86_400_000;
 /** Without `since`, the 30 days before `until` (default: now). */
 export const DEFAULT_ANALYTICS_DAYS = 30;
 export const MAX_ANALYTICS_DAYS = 366;
-/** Pages of incidents opened this long before `since` still count when they came within the range. */
-const PAGE_LOOKBACK_MS = 7 * DAY_MS;
 
 const instant = z.iso.datetime({ offset: true });
 export const analyticsRangeQuery = {
@@ -88,15 +86,15 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
   router.get('/analytics/oncall', requires('analytics:read'), queryParameters(Object.keys(onCallAnalyticsQuery.shape)), async (ctx) => {
     const { since, until } = analyticsRange(onCallAnalyticsQuery.parse(ctx.query), deps.now());
     const { tenantId } = ctx.state.principal;
-    const [docs, schedules, users] = await Promise.all([
-      incidentsOpened(deps.reader, tenantId, new Date(since.getTime() - PAGE_LOOKBACK_MS), until),
+    const [pages, schedules, users] = await Promise.all([
+      deps.reader.find<PageDoc>(INCIDENT_PAGES, { tenantId, at: { $gte: since.toISOString(), $lt: until.toISOString() }, ok: true }),
       deps.reader.find<ScheduleDoc>(SCHEDULES, { tenantId }),
       deps.reader.find<UserDoc>(USERS, { tenantId }),
     ]);
     const byId = new Map(users.map((user) => [user.id, user]));
     const people = onCallHealth({
       since, until,
-      pages: docs.flatMap((doc) => doc.pages),
+      pages,
       schedules: schedules.map((doc) => ({ id: doc.id, definition: scheduleDefinition(doc) })),
       isActiveUser: (userId) => { const user = byId.get(userId); return !!user && user.isActive && !user.removed; },
     }).map((person) => ({ ...person, name: byId.get(person.user_id)?.name ?? null, email: byId.get(person.user_id)?.email ?? null }));

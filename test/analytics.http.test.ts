@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { INCIDENT_ANALYTICS } from '../projections/incident-analytics.js';
+import { INCIDENT_ANALYTICS, INCIDENT_PAGES } from '../projections/incident-analytics.js';
 import { toCsv } from '../src/http/csv.js';
 import { appTarget, HISTORY_RANGE, scriptHistory, type History } from './support/analytics-history.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
@@ -123,9 +123,12 @@ test('bad ranges, groupings and zones are 400 problems naming the field; without
 });
 
 test('a rebuild from the log reproduces the read model exactly', async (t) => {
-  const snapshot = () => app.platform.readStore.find(INCIDENT_ANALYTICS, { tenantId: caller.tenantId }, { sort: [['id', 'asc']] });
+  const snapshot = async () => [
+    await app.platform.readStore.find(INCIDENT_ANALYTICS, { tenantId: caller.tenantId }, { sort: [['id', 'asc']] }),
+    await app.platform.readStore.find(INCIDENT_PAGES, { tenantId: caller.tenantId }, { sort: [['id', 'asc']] }),
+  ];
   const before = await snapshot();
-  t.is(before.length, 6);
+  t.deepEqual(before.map((docs) => docs.length), [6, 8], 'six incidents, eight pages (one failed)');
   await app.platform.runner.rebuild('incidentAnalytics');
   t.deepEqual(await snapshot(), before);
 });

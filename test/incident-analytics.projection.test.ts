@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INCIDENT_ANALYTICS, incidentAnalyticsProjection, type IncidentFactsDoc } from '../projections/incident-analytics.js';
+import { INCIDENT_ANALYTICS, INCIDENT_PAGES, incidentAnalyticsProjection, type IncidentFactsDoc } from '../projections/incident-analytics.js';
 import { readEventData } from '../src/events/catalogue.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
@@ -51,8 +51,11 @@ test('each event lands in its fact, and applying the events twice leaves the sam
     policyId, severity: 'high', clusterId: null, triggeredAt: at(0), acknowledgedAt: at(7), acknowledgedBy: `user:${userId}`, resolvedAt: at(9), resolutionReason: 'auto',
     stageOrders: [10, 20, 30], maxStage: 2, pagesPerMedium: { email: 1 }, failedPages: 1,
   });
-  t.is(once!.pages.length, 2, 'stage pages only: the all-clear is not a page');
+  const pages = () => readStore.find(INCIDENT_PAGES, { incidentId }, { sort: [['at', 'asc']] });
+  const pagesOnce = await pages();
+  t.deepEqual(pagesOnce.map((p) => [p.at, p.medium, p.ok]), [[at(0), 'email', true], [at(5), 'sms', false]], 'stage pages only: the all-clear is not a page');
   await apply(events);
   await apply(events.slice(3, 6));
   t.deepEqual(await readStore.get(INCIDENT_ANALYTICS, incidentId), once);
+  t.deepEqual(await pages(), pagesOnce);
 });
