@@ -20,6 +20,7 @@ import type { NotifyPort } from './gateways/notify/port.js';
 import type { SchedulerLike } from 'rxjs';
 import { composeWarehouse } from './composition/warehouse.js';
 import { composeBacktest } from './composition/backtest.js';
+import { composeAnalytics } from './composition/analytics.js';
 import { composeAssistant } from './composition/assistant.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
@@ -234,7 +235,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const assistant = composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
   // Before alerting: POST /alert-rules/backtest is not a rule id.
   const backtest = composeBacktest({ config, reader: readStore, now, warehouse, syncStore: sync.store });
-  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, backtest, alerting, escalation, sync, assistant, actionLinks.area];
+  const analytics = composeAnalytics({ reader: readStore, now });
+  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, backtest, alerting, escalation, sync, assistant, actionLinks.area, analytics];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));
   const projections = areas.flatMap((area) => area.projections);

@@ -8,6 +8,7 @@ import { alertRulesProjection } from '../../projections/alert-rules.js';
 import { channelsProjection } from '../../projections/channels.js';
 import { escalationPoliciesProjection } from '../../projections/escalation-policies.js';
 import { groupsProjection } from '../../projections/groups.js';
+import { incidentAnalyticsProjection } from '../../projections/incident-analytics.js';
 import { incidentsProjection } from '../../projections/incidents.js';
 import { maintenanceWindowsProjection } from '../../projections/maintenance-windows.js';
 import { rolesProjection } from '../../projections/roles.js';
@@ -24,6 +25,7 @@ export const iamProjections: Projection[] = [usersProjection, groupsProjection, 
 export const scheduleProjections: Projection[] = [schedulesProjection];
 export const alertingProjections: Projection[] = [alertRulesProjection, incidentsProjection, maintenanceWindowsProjection];
 export const syncProjections: Projection[] = [syncProjection];
+export const analyticsProjections: Projection[] = [incidentAnalyticsProjection];
 
 /** Every read model of the platform (also what `npm run rebuild` rebuilds). */
 export const projectionsOf = (secrets: SecretBox): Projection[] => [
@@ -32,4 +34,5 @@ export const projectionsOf = (secrets: SecretBox): Projection[] => [
   ...scheduleProjections,
   ...alertingProjections,
   ...syncProjections,
+  ...analyticsProjections,
 ];

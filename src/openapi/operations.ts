@@ -5,6 +5,7 @@
  */
 import { actionLinkOperations } from './action-links.js';
 import { alertRuleOperations } from './alert-rules.js';
+import { analyticsOperations } from './analytics.js';
 import { assistantOperations } from './assistant.js';
 import { channelOperations } from './channels.js';
 import { dashboardOperations } from './dashboard.js';
@@ -32,4 +33,5 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...escalationPreviewOperations,
   ...maintenanceWindowOperations,
   ...actionLinkOperations,
+  ...analyticsOperations,
 ];

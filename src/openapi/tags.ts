@@ -13,6 +13,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Incidents: 'Incidents raised by alert rules: acknowledge, resolve, notes, history and the live feed.',
   'Data sync': 'The sync jobs copying warehouse data into the relational store.',
   'Analytics assistant': 'The tool-using assistant answering questions about the warehouse.',
+  Analytics: 'Incident analytics and on-call health, from the incident-facts read model (JSON or CSV).',
   'Maintenance windows': 'Planned disruption: matching rules are evaluated but silenced, and open incidents\' escalations held.',
   'Action links': 'Acknowledge or resolve from a page: the signed single-use links\' public pages, and revoking them all.',
 };

@@ -13,9 +13,12 @@ import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 import type { EscalationPreview } from './types';
 import type { MaintenanceWindow, MaintenanceWindowBody } from './types';
 import type { RuleBacktest, RuleBacktestRequest } from './types';
+import type { AnalyticsGroupBy, IncidentAnalytics, OncallHealth } from './types';
 
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
+/** since= and until= of the `days` days up to now, both sent: the browser's now names the range. */
+const lastDays = (days: number, now = Date.now()) => `since=${id(new Date(now - days * DAY_MS).toISOString())}&until=${id(new Date(now).toISOString())}`;
 
 export const endpoints = (api: ApiClient) => ({
   me: () => api.get<Me>('/api/v1/me'),
@@ -126,6 +129,11 @@ export const endpoints = (api: ApiClient) => ({
   // ---- Rule backtest (issue 30): would this unsaved rule have fired over a past range ----
   backtestRule: (request: RuleBacktestRequest) => api.send<RuleBacktest>('POST', '/api/v1/alert-rules/backtest', request),
   // ---- end of Rule backtest ----
+  // ---- Incident analytics: the last `days` days to now, buckets in the browser's zone ----
+  incidentAnalytics: (groupBy: AnalyticsGroupBy, days: number, tz: string) =>
+    api.get<IncidentAnalytics>(`/api/v1/analytics/incidents?${lastDays(days)}&group_by=${groupBy}&tz=${id(tz)}`),
+  oncallHealth: (days: number) => api.get<OncallHealth>(`/api/v1/analytics/oncall?${lastDays(days)}`),
+  // ---- end of Incident analytics ----
 });
 
 export type Endpoints = ReturnType<typeof endpoints>;

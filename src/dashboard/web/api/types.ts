@@ -3,7 +3,7 @@
 export type Permission =
   | 'iam:read' | 'iam:write' | 'iam:admin' | 'alerts:read' | 'alerts:write' | 'incidents:read' | 'incidents:write'
   | 'escalation:read' | 'escalation:write' | 'schedules:read' | 'schedules:write' | 'channels:read' | 'channels:write'
-  | 'sync:read' | 'sync:write' | 'warehouse:read' | 'assistant:ask' | 'audit:read' | 'simulator:write';
+  | 'sync:read' | 'sync:write' | 'warehouse:read' | 'assistant:ask' | 'audit:read' | 'simulator:write' | 'analytics:read';
 
 export interface Me {
   principal: {
@@ -572,3 +572,33 @@ export interface RuleBacktest {
   readings?: { at: string; value: number | null }[];
 }
 // ---- end of Rule backtest ----
+// ---- Incident analytics (docs/analytics.md) ----
+export type AnalyticsGroupBy = 'rule' | 'policy' | 'severity' | 'cluster' | 'day' | 'week';
+export interface IncidentAnalyticsGroup {
+  key: string | null;
+  label: string | null;
+  opened: number;
+  acknowledged: number;
+  resolved: { auto: number; manual: number; rule_deleted: number; rule_disabled: number; total: number };
+  mtta_seconds: number | null;
+  p90_tta_seconds: number | null;
+  mttr_seconds: number | null;
+  p90_ttr_seconds: number | null;
+  escalated_to_stage_2: number;
+  pages: Record<string, number>;
+  failed_pages: number;
+}
+export interface IncidentAnalytics {
+  since: string;
+  until: string;
+  group_by: AnalyticsGroupBy;
+  tz: string;
+  groups: IncidentAnalyticsGroup[];
+  noisiest: { rule_id: string; rule_name: string; incidents: number; incidents_per_week: number; flapping: number; flapping_share: number }[];
+}
+export interface OncallHealth {
+  since: string;
+  until: string;
+  people: { user_id: string; name: string | null; email: string | null; pages_received: number; pages_at_night: number; zones_used: { zone: string; source: string }[]; hours_on_call: number }[];
+}
+// ---- end of Incident analytics ----

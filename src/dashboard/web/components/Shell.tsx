@@ -1,6 +1,7 @@
 /** The header (pages the principal may read, who is signed in) and the page the route names. */
 import type { Permission } from '../api/types';
 import { AlertRulesPage } from '../pages/AlertRulesPage';
+import { AnalyticsPage } from '../pages/AnalyticsPage';
 import { AssistantPage } from '../pages/AssistantPage';
 import { ChannelsPage } from '../pages/ChannelsPage';
 import { IncidentPage } from '../pages/IncidentPage';
@@ -32,6 +33,7 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'roles', title: 'Roles', permission: 'iam:read' },
   { path: 'groups', title: 'Groups', permission: 'iam:read' },
   { path: 'maintenance', title: 'Maintenance', permission: 'alerts:read' },
+  { path: 'analytics', title: 'Analytics', permission: 'analytics:read' },
 ];
 
 function Page({ route }: { route: string[] }) {
@@ -50,6 +52,7 @@ function Page({ route }: { route: string[] }) {
   if (page === 'roles') return <RolesPage />;
   if (page === 'groups') return <GroupsPage />;
   if (page === 'maintenance') return <MaintenancePage />;
+  if (page === 'analytics') return <AnalyticsPage />;
   return <p>No such page. <a href="#/incidents">Incidents</a></p>;
 }
 
