@@ -39,6 +39,7 @@ const PAGES: { name: string; path: () => string; ready: (page: Page) => Promise<
   { name: 'roles', path: () => '#/roles', ready: (p) => p.getByTestId('roles').getByText('responder').first().waitFor() },
   { name: 'groups', path: () => '#/groups', ready: (p) => p.getByTestId('groups').getByText('Warehouse team').first().waitFor() },
   { name: 'maintenance', path: () => '#/maintenance', ready: (p) => p.getByTestId('maintenance-windows').getByText('Nightly vacuum').first().waitFor() },
+  { name: 'analytics', path: () => '#/analytics', ready: (p) => p.getByTestId('analytics-groups').getByText('Queue wait').first().waitFor() },
   { name: 'assistant', path: () => '#/assistant', ready: (p) => p.getByRole('heading', { name: 'Assistant' }).waitFor() },
 ];
 
