@@ -12,33 +12,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { issueToken } from '../src/auth/embedded-idp.js';
-import { loadOrCreateSigningKey } from '../src/auth/signing-key.js';
-import { BASE_URL, seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard, sidewaysOverflow } from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 
 let dashboard: Dashboard;
 let page: Page;
 let dataDir: string;
 let teamId = '';
-
-/** A token of a user of the development tenant, as the built-in provider would issue it. */
-function userToken(userId: string): string {
-  const client = dashboard.platform.devClient!;
-  return issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: BASE_URL, subject: userId, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
-  });
-}
-
-async function sidewaysOverflow(on: Page, width: number): Promise<number> {
-  await on.setViewportSize({ width, height: 800 });
-  const overflow = await on.evaluate(() => {
-    const root = (globalThis as any).document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-  await on.setViewportSize({ width: 1280, height: 800 });
-  return overflow;
-}
 
 test.before(async () => {
   if (skipped) return;
@@ -207,7 +187,7 @@ suite(`an iam:write-only user: admin buttons disabled with the permission, the A
   await dashboard.api('POST', '/api/v1/users', { email: 'olga@example.com', name: 'Olga Owner', role_id: 'owner', group_ids: [] });
   const lesser = await dashboard.newPage();
   await lesser.goto(`${dashboard.platform.url}/`);
-  await lesser.getByRole('textbox', { name: 'Token' }).fill(userToken(wes.id));
+  await lesser.getByRole('textbox', { name: 'Token' }).fill(dashboard.userToken(wes.id));
   await lesser.getByRole('button', { name: 'Use token' }).click();
   await lesser.getByRole('link', { name: 'Users' }).click();
   const olga = row('users', 'Olga Owner', lesser);

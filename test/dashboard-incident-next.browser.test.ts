@@ -13,9 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
-import { issueToken } from '../src/auth/embedded-idp.js';
-import { loadOrCreateSigningKey } from '../src/auth/signing-key.js';
-import { BASE_URL, seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 import test from 'ava';
 
@@ -40,13 +38,6 @@ function advance(ms: number) {
   scheduler.flush();
   if (scheduler.frame < target) scheduler.frame = target;
   scheduler.maxFrames = Infinity;
-}
-
-function userToken(userId: string): string {
-  const client = dashboard.platform.devClient!;
-  return issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: BASE_URL, subject: userId, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
-  });
 }
 
 /** A fresh rule over the pinned metric and its incident, once its escalation runs. */
@@ -136,7 +127,7 @@ suite(`an acknowledgement from elsewhere stops the "next" too, and a policy with
   await page.goto(`${dashboard.platform.url}/#/incidents/${other.incidentId}`);
   await next().filter({ hasText: 'No further stages: stage 1 was the last and the policy does not repeat.' }).waitFor();
   t.is(await page.getByTestId('oncall-now').count(), 0, 'the policy pages no schedule');
-  await api('POST', `/api/v1/incidents/${other.incidentId}/acknowledge`, {}, userToken(ada.id));
+  await api('POST', `/api/v1/incidents/${other.incidentId}/acknowledge`, {}, dashboard.userToken(ada.id));
   await next().filter({ hasText: 'Acknowledged: escalation stopped.' }).waitFor();
   t.pass();
 });
@@ -149,7 +140,7 @@ suite(`without the history (no audit:read), the stages come from the policy as i
   const other = await newIncident('Queue wait, read by Pat', policy.id);
   const tab = await dashboard.newPage();
   await tab.goto(`${dashboard.platform.url}/`);
-  await tab.getByRole('textbox', { name: 'Token' }).fill(userToken(pat.id));
+  await tab.getByRole('textbox', { name: 'Token' }).fill(dashboard.userToken(pat.id));
   await tab.getByRole('button', { name: 'Use token' }).click();
   await tab.getByTestId('principal').waitFor();
   await tab.evaluate((id) => void ((globalThis as any).location.hash = `#/incidents/${id}`), other.incidentId);
@@ -191,7 +182,7 @@ suite(`without incidents:read the title is the page's and the product's${skipped
   const sam = await api('POST', '/users', { email: 'sam@example.com', name: 'Sam Sync', role_id: role.id, group_ids: [] });
   const tab = await dashboard.newPage();
   await tab.goto(`${dashboard.platform.url}/`);
-  await tab.getByRole('textbox', { name: 'Token' }).fill(userToken(sam.id));
+  await tab.getByRole('textbox', { name: 'Token' }).fill(dashboard.userToken(sam.id));
   await tab.getByRole('button', { name: 'Use token' }).click();
   await tab.getByTestId('principal').waitFor();
   await tab.evaluate(() => void ((globalThis as any).location.hash = '#/sync'));
@@ -201,7 +192,7 @@ suite(`without incidents:read the title is the page's and the product's${skipped
 });
 
 suite(`resolved incidents say who resolved them and why: a person with a note, the evaluator${skipped}`, async (t) => {
-  await api('POST', `/api/v1/incidents/${incidentId}/resolve`, { note: 'queue drained after the vacuum' }, userToken(ada.id));
+  await api('POST', `/api/v1/incidents/${incidentId}/resolve`, { note: 'queue drained after the vacuum' }, dashboard.userToken(ada.id));
   // The metric clears: the evaluator resolves every other incident of these rules.
   await api('POST', '/api/v1/simulator/metrics', { metric: 'queue_time_seconds', value: 5, duration_seconds: 3600 });
   await waitFor(async () => (await api('GET', '/api/v1/incidents?status=triggered,acknowledged')).length === 0, { timeoutMs: 15_000, intervalMs: 100, message: 'all resolved' });

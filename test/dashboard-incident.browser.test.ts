@@ -10,9 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { issueToken } from '../src/auth/embedded-idp.js';
-import { loadOrCreateSigningKey } from '../src/auth/signing-key.js';
-import { BASE_URL, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import { skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 import test from 'ava';
 
@@ -23,14 +21,6 @@ let pat: { id: string };
 let policyName: string;
 
 const api = (method: string, path: string, body?: unknown, bearer?: string) => dashboard.api(method, path, body, bearer);
-
-/** A token of a user of the development tenant, as the built-in provider would issue it. */
-function userToken(userId: string): string {
-  const client = dashboard.platform.devClient!;
-  return issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: BASE_URL, subject: userId, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
-  });
-}
 
 /** A fresh rule over the pinned metric, and the incident it triggers (with its escalation started). */
 async function newIncident(name: string): Promise<string> {
@@ -152,7 +142,7 @@ suite(`defect 6: the history names each notification's recipient and the escalat
 
 suite(`defect 7: people show by name, and "you" for the signed-in principal, also without iam:read${skipped}`, async (t) => {
   const incidentId = await newIncident('Named people');
-  await api('POST', `/api/v1/incidents/${incidentId}/acknowledge`, {}, userToken(ada.id));
+  await api('POST', `/api/v1/incidents/${incidentId}/acknowledge`, {}, dashboard.userToken(ada.id));
   await api('POST', `/api/v1/incidents/${incidentId}/notes`, { text: 'my own note' });
 
   const page = await dashboard.newPage();
@@ -167,7 +157,7 @@ suite(`defect 7: people show by name, and "you" for the signed-in principal, als
 
   // Pat's role denies iam:read (GET /users is a 403 for Pat), yet Pat reads the names.
   const patPage = await dashboard.newPage();
-  await signInAs(patPage, userToken(pat.id));
+  await signInAs(patPage, dashboard.userToken(pat.id));
   await openIncident(patPage, incidentId);
   await patPage.locator('[data-testid="incident-summary"]').first().filter({ hasText: 'by Ada Oncall' }).waitFor();
   await patPage.getByTestId('incident-actions').getByRole('button', { name: 'Resolve…' }).click();

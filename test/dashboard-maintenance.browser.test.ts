@@ -12,9 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { issueToken } from '../src/auth/embedded-idp.js';
-import { loadOrCreateSigningKey } from '../src/auth/signing-key.js';
-import { BASE_URL, seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard, sidewaysOverflow } from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 
 let dashboard: Dashboard;
@@ -24,23 +22,6 @@ const rules: Record<string, string> = {};
 const DAY_MS = 86_400_000;
 const WEEK = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 const DAY_WORDS: Record<string, string> = { sun: 'Sun', mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat' };
-
-function userToken(userId: string): string {
-  const client = dashboard.platform.devClient!;
-  return issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: BASE_URL, subject: userId, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
-  });
-}
-
-async function sidewaysOverflow(on: Page, width: number): Promise<number> {
-  await on.setViewportSize({ width, height: 800 });
-  const overflow = await on.evaluate(() => {
-    const root = (globalThis as any).document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-  await on.setViewportSize({ width: 1280, height: 800 });
-  return overflow;
-}
 
 async function noSeriousViolations(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, state: string, on = page) {
   t.deepEqual(await seriousAccessibilityViolations(on), {}, `axe-core, ${state}`);
@@ -196,7 +177,7 @@ suite(`a reader sees the windows and no write buttons${skipped}`, async (t) => {
   const reader = await dashboard.api('POST', '/users', { email: 'rea@example.com', name: 'Rea Reader', role_id: role.id, group_ids: [] });
   const tab = await dashboard.newPage();
   await tab.goto(`${dashboard.platform.url}/`);
-  await tab.getByRole('textbox', { name: 'Token' }).fill(userToken(reader.id));
+  await tab.getByRole('textbox', { name: 'Token' }).fill(dashboard.userToken(reader.id));
   await tab.getByRole('button', { name: 'Use token' }).click();
   await tab.getByRole('link', { name: 'Maintenance' }).click();
   await row('Vacuum (theirs)', tab).getByTestId('window-when').waitFor();

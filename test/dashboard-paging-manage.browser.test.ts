@@ -12,9 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { issueToken } from '../src/auth/embedded-idp.js';
-import { loadOrCreateSigningKey } from '../src/auth/signing-key.js';
-import { BASE_URL, seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard, sidewaysOverflow } from './support/dashboard-browser.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/notify-receivers/webhook-receiver.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -23,25 +21,6 @@ let receiver: WebhookReceiver;
 let page: Page;
 let signingSecret = '';
 let dataDir: string;
-
-/** A token of a user of the development tenant, as the built-in provider would issue it. */
-function userToken(userId: string): string {
-  const client = dashboard.platform.devClient!;
-  return issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: BASE_URL, subject: userId, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
-  });
-}
-
-/** Nothing wider than the window (issue 29: every page fits 360 px). */
-async function sidewaysOverflow(width: number): Promise<number> {
-  await page.setViewportSize({ width, height: 800 });
-  const overflow = await page.evaluate(() => {
-    const root = (globalThis as any).document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  return overflow;
-}
 
 test.before(async () => {
   if (skipped) return;
@@ -91,7 +70,7 @@ suite(`a webhook channel: create, send a test and see the downstream answer, edi
   t.is(receiver.accepted.length, 1, 'the receiver took one signed request');
   t.is(receiver.accepted[0]!.request.headers.authorization, 'Bearer receiver-token-1234');
   await noSeriousViolations(t, 'channels with a test answer');
-  t.is(await sidewaysOverflow(360), 0, 'the channels page fits 360 px');
+  t.is(await sidewaysOverflow(page, 360), 0, 'the channels page fits 360 px');
   await dashboard.shots(page, 'paging-channels');
 
   // Edit: the header comes back masked; saved unchanged it keeps the stored secret.
@@ -158,7 +137,7 @@ suite(`a two-stage policy: targets by name, validation beside the fields, reorde
   await edit.getByRole('group', { name: 'Stage 2 target 1: notify by' }).getByLabel('sms').check();
   await edit.getByLabel('Name', { exact: true }).fill('Warehouse on-call (v2)');
   await noSeriousViolations(t, 'policy editor');
-  t.is(await sidewaysOverflow(360), 0, 'the policy editor fits 360 px');
+  t.is(await sidewaysOverflow(page, 360), 0, 'the policy editor fits 360 px');
   await dashboard.shots(page, 'paging-policy-editor');
   await edit.getByRole('button', { name: 'Save policy' }).click();
   const edited = row('policies', 'Warehouse on-call (v2)');
@@ -197,7 +176,7 @@ suite(`a viewer reads channels and policies but gets no write buttons${skipped}`
   });
   const viewerPage = await dashboard.newPage();
   await viewerPage.goto(`${dashboard.platform.url}/`);
-  await viewerPage.getByRole('textbox', { name: 'Token' }).fill(userToken(viewer.id));
+  await viewerPage.getByRole('textbox', { name: 'Token' }).fill(dashboard.userToken(viewer.id));
   await viewerPage.getByRole('button', { name: 'Use token' }).click();
   await viewerPage.getByRole('link', { name: 'Channels' }).click();
   await viewerPage.getByTestId('channels').getByRole('row').filter({ hasText: 'ops mail' }).waitFor();

@@ -9,7 +9,7 @@
  */
 import test from 'ava';
 import type { Locator, Page } from 'playwright-core';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard, sidewaysOverflow } from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 
 let dashboard: Dashboard;
@@ -36,17 +36,6 @@ test.after.always(async () => dashboard?.close());
 
 async function noSeriousViolations(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, state: string) {
   t.deepEqual(await seriousAccessibilityViolations(page), {}, `axe-core, ${state}`);
-}
-
-/** Nothing wider than the window (every page fits 360 px). */
-async function sidewaysOverflow(width: number): Promise<number> {
-  await page.setViewportSize({ width, height: 800 });
-  const overflow = await page.evaluate(() => {
-    const root = (globalThis as any).document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  return overflow;
 }
 
 /** The panel's stages as text, once it shows an answer (not updating, not waiting). */
@@ -110,7 +99,7 @@ suite(`the editor previews who gets paged before saving; the saved row answers t
   t.regex((await panel.textContent()) ?? '', /Does not repeat/);
   t.deepEqual(await dashboard.api('GET', '/api/v1/escalation-policies'), [], 'nothing created by previewing');
   await noSeriousViolations(t, 'the editor with its preview');
-  t.is(await sidewaysOverflow(360), 0, 'the editor and its preview fit 360 px');
+  t.is(await sidewaysOverflow(page, 360), 0, 'the editor and its preview fit 360 px');
   await dashboard.shots(page, 'policy-preview');
 
   // If it fired at a chosen instant: stage 2's clock is 15 minutes after it.
@@ -145,7 +134,7 @@ suite(`the editor previews who gets paged before saving; the saved row answers t
   expectWhoGetsPaged(t, fromSaved);
   t.deepEqual(fromSaved.map((stage) => stage.replace(/\(.*?\)/, '')), unsaved.map((stage) => stage.replace(/\(.*?\)/, '')), 'the saved policy pages whom the draft did');
   await noSeriousViolations(t, 'the list with a saved policy\'s preview');
-  t.is(await sidewaysOverflow(360), 0, 'the list with its preview fits 360 px');
+  t.is(await sidewaysOverflow(page, 360), 0, 'the list with its preview fits 360 px');
   await dashboard.shots(page, 'policy-preview-saved');
   await ask.click();
   await saved.waitFor({ state: 'detached' });

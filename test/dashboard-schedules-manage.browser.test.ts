@@ -13,9 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { issueToken } from '../src/auth/embedded-idp.js';
-import { loadOrCreateSigningKey } from '../src/auth/signing-key.js';
-import { BASE_URL, seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard, sidewaysOverflow } from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 
 let dashboard: Dashboard;
@@ -30,23 +28,6 @@ const DAY_MS = 86_400_000;
 function wallClock(days: number, hhmm: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now() + days * DAY_MS);
   return `${parts}T${hhmm}`;
-}
-
-function userToken(userId: string): string {
-  const client = dashboard.platform.devClient!;
-  return issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: BASE_URL, subject: userId, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
-  });
-}
-
-async function sidewaysOverflow(width: number): Promise<number> {
-  await page.setViewportSize({ width, height: 800 });
-  const overflow = await page.evaluate(() => {
-    const root = (globalThis as any).document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  return overflow;
 }
 
 async function noSeriousViolations(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, state: string) {
@@ -118,7 +99,7 @@ suite(`a two-layer schedule with an override: people by name, the preview before
   t.true(previews <= 2, `${previews} preview requests for 16 keystrokes`);
   t.deepEqual(await dashboard.api('GET', '/api/v1/schedules'), [], 'nothing saved while previewing');
   await noSeriousViolations(t, 'schedule editor with a preview');
-  t.is(await sidewaysOverflow(360), 0, 'the schedule editor fits 360 px');
+  t.is(await sidewaysOverflow(page, 360), 0, 'the schedule editor fits 360 px');
   await dashboard.shots(page, 'schedules-editor');
 
   await form.getByRole('button', { name: 'Create schedule' }).click();
@@ -135,7 +116,7 @@ suite(`a two-layer schedule with an override: people by name, the preview before
   t.is(stored.layers[0].start_time, `${wallClock(-3, '09:00')}:00`, 'a wall clock in the schedule zone');
   t.deepEqual(stored.overrides.map((o: { user_id: string; reason: string }) => [o.user_id, o.reason]), [[people['Ada Oncall'], 'Bo is travelling']]);
   await noSeriousViolations(t, 'schedules list');
-  t.is(await sidewaysOverflow(360), 0, 'the schedules page fits 360 px');
+  t.is(await sidewaysOverflow(page, 360), 0, 'the schedules page fits 360 px');
   await dashboard.shots(page, 'schedules');
 });
 
@@ -197,7 +178,7 @@ suite(`delete: refused while a policy pages the schedule (the policy named), the
   await refusal.waitFor();
   t.regex((await refusal.textContent()) ?? '', /Not deleted: .*Warehouse on-call.*Take it out of those policies/, 'the refusal names the policy and what to do');
   await noSeriousViolations(t, 'a refused delete');
-  t.is(await sidewaysOverflow(360), 0, 'the refusal fits 360 px');
+  t.is(await sidewaysOverflow(page, 360), 0, 'the refusal fits 360 px');
 
   await dashboard.api('DELETE', `/api/v1/escalation-policies/${policy.id}`);
   await listed.getByRole('button', { name: 'Yes, delete Warehouse primary (v2)' }).click();
@@ -214,7 +195,7 @@ suite(`a reader sees schedules and who is on call, and no write buttons${skipped
   });
   const readerPage = await dashboard.newPage();
   await readerPage.goto(`${dashboard.platform.url}/`);
-  await readerPage.getByRole('textbox', { name: 'Token' }).fill(userToken(reader.id));
+  await readerPage.getByRole('textbox', { name: 'Token' }).fill(dashboard.userToken(reader.id));
   await readerPage.getByRole('button', { name: 'Use token' }).click();
   await readerPage.getByRole('link', { name: 'Schedules' }).click();
   const listed = readerPage.getByTestId('schedules').getByRole('row').filter({ hasText: 'Read-only rota' });

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { issueToken } from '../../src/auth/embedded-idp.js';
+import { loadOrCreateSigningKey } from '../../src/auth/signing-key.js';
 import { loadConfig } from '../../src/config.js';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../src/platform.js';
 
@@ -33,6 +35,8 @@ export interface Dashboard {
   token: string;
   /** Calls the API with the token; throws on a non-2xx answer; answers `data` (or the bare body). */
   api(method: string, path: string, body?: unknown, bearer?: string): Promise<any>;
+  /** A token of a user of the development tenant, as the built-in identity provider would issue it. */
+  userToken(userId: string): string;
   /** Signs in through the page with the development client (pasting the line `npm start` prints). */
   signIn(page: Page): Promise<void>;
   /** Screenshots of the page at 1280 and 390 px wide: `<name>-1280.png`, `<name>-390.png`. */
@@ -72,6 +76,12 @@ export async function startDashboard(env: Record<string, string> = {}, options: 
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(parsed)}`);
       return parsed.data ?? parsed;
     },
+    userToken(userId) {
+      const key = loadOrCreateSigningKey(join(env.DATA_DIR ?? dataDir, 'idp-signing-key.pem'));
+      return issueToken(key, {
+        issuer: BASE_URL, audience: BASE_URL, subject: userId, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
+      });
+    },
     async signIn(page) {
       await page.goto(`${platform.url}/`);
       await page.getByLabel('Client id').fill(`client_id=${client.client_id}  client_secret=${client.client_secret}`);
@@ -105,4 +115,16 @@ export async function seriousAccessibilityViolations(page: Page): Promise<Record
     if (violation.impact === 'serious' || violation.impact === 'critical') found[violation.id] = violation.nodes.length;
   }
   return found;
+}
+
+/** How far the page sticks out sideways at `width` px (issue 29: every page fits 360 px); 0 when it fits. */
+export async function sidewaysOverflow(page: Page, width: number): Promise<number> {
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width, height: viewport?.height ?? 800 });
+  const overflow = await page.evaluate(() => {
+    const root = (globalThis as any).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+  if (viewport) await page.setViewportSize(viewport);
+  return overflow;
 }
