@@ -71,7 +71,7 @@ const stageRank = (stageOrders: number[], stageOrder: number) => {
 const canonical = (instant: string) => new Date(instant).toISOString();
 
 /** The page an outcome event records (null: not a stage page). */
-export function pageOf(event: IncidentEvent | EscalationEvent, tenantId: string, revision: number): PageDoc | null {
+function pageOf(event: IncidentEvent | EscalationEvent, tenantId: string, revision: number): PageDoc | null {
   if (event.type !== 'NotificationDelivered' && event.type !== 'NotificationFailed') return null;
   const d = event.data;
   if (d.kind !== 'stage') return null;

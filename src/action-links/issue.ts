@@ -31,7 +31,7 @@ export function linkRecipientOf(recipient: Recipient, target: NotifyTarget): Act
   }
 }
 
-export const actionLinkPath = (token: string) => `/a/${token}`;
+const actionLinkPath = (token: string) => `/a/${token}`;
 
 export function actionLinkIssuer(deps: { keys: SigningKeys; publicUrl: string; ttlMs: number; now: () => Date }): ActionLinkIssuer {
   return {

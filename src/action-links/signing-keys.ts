@@ -26,8 +26,8 @@ export interface SigningKeys {
 
 export function eventLogSigningKeys(eventStore: EventStore, now: () => Date): SigningKeys {
   const current = async (tenantId: string): Promise<SigningKey | null> => {
-    const events = await eventStore.readStream(actionLinkKeyStream(tenantId));
-    const last = events.at(-1);
+    // Only the newest event is the key: one event read, however many rotations the stream holds.
+    const [last] = await eventStore.readStream(actionLinkKeyStream(tenantId), { direction: 'backwards', maxCount: 1 });
     if (!last || last.metadata.tenantId !== tenantId) return null;
     return { key: Buffer.from(String(last.data.key), 'base64url'), generation: Number(last.revision) };
   };

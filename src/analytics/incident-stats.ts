@@ -48,7 +48,7 @@ export interface NoisyRule {
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 const mean = (values: number[]) => (values.length === 0 ? null : round(values.reduce((a, b) => a + b, 0) / values.length, 1));
 /** Nearest-rank percentile: the smallest value with at least p of the values at or below it. */
-export const percentile = (values: number[], p: number) => {
+const percentile = (values: number[], p: number) => {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
@@ -56,10 +56,10 @@ export const percentile = (values: number[], p: number) => {
 const secondsBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 1000;
 
 /** The local date (YYYY-MM-DD) of an instant in a zone, and the Monday starting its ISO week. */
-export function localDay(instant: number, timeZone: string): string {
+function localDay(instant: number, timeZone: string): string {
   return new Date(wallClockAt(timeZone, instant)).toISOString().slice(0, 10);
 }
-export function localWeek(instant: number, timeZone: string): string {
+function localWeek(instant: number, timeZone: string): string {
   const wall = wallClockAt(timeZone, instant);
   const midnight = wall - (((wall % DAY_MS) + DAY_MS) % DAY_MS);
   const sinceMonday = (new Date(midnight).getUTCDay() + 6) % 7;

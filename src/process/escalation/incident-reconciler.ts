@@ -150,7 +150,9 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
 
     const dueStage = nextDueStage(escalation.plan, escalation.lastFired);
     const heldBy = escalation.heldBy ?? null;
-    const hold = deps.maintenanceWindows
+    // Nothing to hold and nothing held (only deliveries left to record): no window read, the
+    // common case of every NotificationDelivered waking the incident.
+    const hold = deps.maintenanceWindows && (heldBy !== null || dueStage !== null)
       ? decideHold({
         incident: { ruleId: state.rule_id, clusterId: state.cluster_id, severity: state.severity },
         heldBy, stageRemaining: dueStage !== null, windows: await deps.maintenanceWindows(tenantId, now), now: now.getTime(),
