@@ -53,7 +53,7 @@ export async function checkActionLink(deps: LinkUseDeps, token: string): Promise
   }
   if (!loaded.state.exists) return { ok: false, refusal: 'no_incident' };
   const { exists: _exists, ...incident } = loaded.state;
-  if ((await deps.eventStore.readStream(actionLinkStream(claims.linkId))).length > 0) return { ok: false, refusal: 'used', incident };
+  if ((await deps.eventStore.readStream(actionLinkStream(claims.linkId), { maxCount: 1 })).length > 0) return { ok: false, refusal: 'used', incident };
   if (incident.status === 'resolved') return { ok: false, refusal: 'already_resolved', incident };
   if (claims.action === 'acknowledge' && incident.status === 'acknowledged') return { ok: false, refusal: 'already_acknowledged', incident };
   return { ok: true, claims, incident, actor: actorOf(claims), loaded };
