@@ -24,6 +24,7 @@ import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments, type Evaluator, type TickReport } from '../src/process/evaluator.js';
+import { heartbeatOffsetMs, HISTORY_HEARTBEAT_MS } from '../src/process/evaluation-record.js';
 import { createProjectionRunner } from '../src/projection/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 
@@ -68,7 +69,7 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
     },
     async createRule(fields: Partial<AlertRuleData> = {}): Promise<AlertRuleData> {
       const rule: AlertRuleData = {
-        ruleId: randomUUID(), name: 'queue', description: null, metric: METRIC, condition: 'gt', threshold: 30, evaluationWindowMinutes: 5,
+        ruleId: ruleIdWithLateHour(), name: 'queue', description: null, metric: METRIC, condition: 'gt', threshold: 30, evaluationWindowMinutes: 5,
         severity: 'high', escalationPolicyId: randomUUID(), clusterId: null, isEnabled: true, envId, ...fields,
       };
       const { position } = await eventStore.append(`alertRule-${rule.ruleId}`, [{ type: 'AlertRuleCreated', data: rule, metadata: metadata() }]);
@@ -103,6 +104,19 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
   return w;
 }
 
+
+/**
+ * A rule id whose hourly history entry (src/process/evaluation-record.ts: each rule's hour starts at
+ * an offset hashed from its id) falls in the second half of the hour: the tests' ticks from 12:00
+ * then see the rule's hour turn only where one waits an hour for it. A random id put the turn inside
+ * a test's first minutes one time in ten, recording an extra `unchanged`.
+ */
+function ruleIdWithLateHour(): string {
+  for (;;) {
+    const id = randomUUID();
+    if (heartbeatOffsetMs(id) >= HISTORY_HEARTBEAT_MS / 2) return id;
+  }
+}
 test('window 5, one tick a minute: pending t0..t4, triggered at t5, continued by a fresh evaluator instance', async (t) => {
   const w = await world(t);
   w.pin(45);
