@@ -220,7 +220,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     membership, onOwnedRules: (count) => cluster.reportOwned('rules', count),
   });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
-  const actionLinks = composeActionLinks({ config, commandDeps });
+  const iam = composeIam({ ...commandDeps, config, reader: readStore, stamps: iamStamps, logger });
+  // A link's recipient is judged by the API's own permission resolver.
+  const actionLinks = composeActionLinks({ config, commandDeps, permissions: iam.permissions, reader: readStore });
   publicRoutes.push(actionLinks.publicRoutes(alerting.onIncidentResolved));
   const escalation = composeEscalation({
     config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
@@ -228,7 +230,6 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     waitForProjections: (position) => runner.waitFor(position, 60_000),
     membership,
   });
-  const iam = composeIam({ ...commandDeps, config, reader: readStore, stamps: iamStamps, logger });
 
   const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
   const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers, membership });

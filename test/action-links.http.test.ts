@@ -54,6 +54,7 @@ async function created(caller: Caller, path: string, body: unknown): Promise<any
 
 interface Paged {
   incidentId: string;
+  policyId: string;
   webhookChannelId: string;
   /** The links of the webhook payload. */
   acknowledgeUrl: string;
@@ -77,7 +78,7 @@ async function pagedIncident(caller: Caller, name: string, extraTargets: unknown
   }, { timeoutMs: 15_000, message: 'the incident' });
   await waitFor(async () => (await app.platform.eventStore.readStream(incidentStream(incidentId))).filter((e) => e.type === 'NotificationDelivered').length === deliveries, { timeoutMs: 15_000, message: 'every page delivered' });
   const payload = JSON.parse(webhooks.requests.find((r) => r.path === `/${encodeURIComponent(name)}`)!.body);
-  return { incidentId, webhookChannelId: webhook.id, acknowledgeUrl: payload.actions.acknowledge_url, resolveUrl: payload.actions.resolve_url };
+  return { incidentId, policyId: policy.id, webhookChannelId: webhook.id, acknowledgeUrl: payload.actions.acknowledge_url, resolveUrl: payload.actions.resolve_url };
 }
 
 /** The link as served by the test app (links name PUBLIC_URL, here BASE_URL). */
@@ -90,11 +91,21 @@ const open = async (link: string) => {
   const response = await fetch(local(link));
   return { status: response.status, headers: response.headers, html: await response.text() };
 };
-/** What the page's button does: an empty form POSTed to the same address. */
-const press = async (link: string) => {
-  const response = await fetch(local(link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-  return { status: response.status, html: await response.text() };
+/** What the page's button does: an empty form POSTed to the same address (`headers`, `body`: what else a request may send). */
+const press = async (link: string, options: { headers?: Record<string, string>; body?: string } = {}) => {
+  const response = await fetch(local(link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...options.headers }, body: options.body });
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', html: await response.text() };
 };
+/** The mails received, quoted-printable soft breaks and `=3D` undone. */
+const mailsTo = (address: string) => smtp.mails.map((mail) => mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).filter((raw) => raw.includes(`To: ${address}`));
+/** The two links of the (one) page mailed to `address`, or null when it carries none. */
+function mailedLinks(address: string): { acknowledgeUrl: string; resolveUrl: string } | null {
+  const [mail, ...more] = mailsTo(address);
+  if (!mail || more.length > 0) throw new Error(`expected one mail to ${address}, got ${more.length + (mail ? 1 : 0)}`);
+  const acknowledgeUrl = /Acknowledge: +(\S+)/.exec(mail)?.[1];
+  const resolveUrl = /Resolve: +(\S+)/.exec(mail)?.[1];
+  return acknowledgeUrl && resolveUrl ? { acknowledgeUrl, resolveUrl } : null;
+}
 const revisionOf = async (incidentId: string) => (await app.platform.eventStore.readStream(incidentStream(incidentId))).at(-1)!.revision;
 /** Waits for the all-clear of a resolved incident to be recorded (the escalation manager appends it). */
 const allClearRecorded = (incidentId: string) => waitFor(async () => (await app.platform.eventStore.readStream(incidentStream(incidentId)))
@@ -135,6 +146,16 @@ test.serial('every medium of a page carries the two links: webhook payload, chat
   t.is((await press(smsAck)).status, 200);
   const incident = (await app.request('GET', `/api/v1/incidents/${paged.incidentId}`, { caller })).body.data;
   t.like(incident, { status: 'acknowledged', acknowledged_by: user.id });
+  // The same person's mailed link: told they did it themself (as their masked address on that link), never by id.
+  const mailedAck = /Acknowledge: +(\S+)/.exec(mailTo('pat@example.com'))![1]!;
+  const again = await press(mailedAck);
+  t.is(again.status, 409);
+  t.regex(again.html, /already acknowledged by you \(p\*+@example\.com\)/);
+  t.false(again.html.includes(user.id));
+  const channelAck = buttons.elements[0]!.url;
+  const byOther = await press(channelAck);
+  t.regex(byOther.html, /already acknowledged by someone else/);
+  t.false(byOther.html.includes(user.id) || byOther.html.includes('pat@'), 'another recipient is not told who');
 });
 
 test.serial('GET changes nothing; the button acknowledges once, as the recipient, and the audit history says so', async (t) => {
@@ -230,7 +251,8 @@ test.serial('a resolve link resolves as the recipient; links for a resolved inci
   for (const link of [second.acknowledgeUrl, second.resolveUrl]) {
     const refused = await press(link);
     t.is(refused.status, 409);
-    t.regex(refused.html, /already resolved/);
+    t.regex(refused.html, /already resolved by someone else/);
+    t.false(refused.html.includes(elsewhere.userId), 'the page names nobody: not who resolved it');
   }
   t.is(await revisionOf(second.incidentId), resolvedAt);
 });
@@ -273,4 +295,121 @@ test.serial('an expired link (24 h by default, on the virtual clock) changes not
   t.is(answer.status, 410);
   t.regex(answer.html, /expired/);
   t.is(await revisionOf(paged.incidentId), before);
+});
+
+/** A user of the caller's tenant with an address no other test uses. */
+async function user(caller: Caller, name: string, roleId: string): Promise<{ id: string; email: string }> {
+  const email = `${name}.${caller.tenantId.slice(0, 8)}@example.com`;
+  const made = await created(caller, '/api/v1/users', { email, name, role_id: roleId, group_ids: [] });
+  return { id: made.id, email };
+}
+
+test.serial('a link acts only for a person who may act now: deactivated, deleted, demoted to viewer, or denied incidents:write is refused (403, names nobody)', async (t) => {
+  const caller = app.newTenant();
+  const [deactivated, deleted, demoted, denied, viewer] = await Promise.all([
+    user(caller, 'deactivated', 'responder'), user(caller, 'deleted', 'responder'), user(caller, 'demoted', 'responder'), user(caller, 'denied', 'responder'), user(caller, 'viewer', 'viewer'),
+  ]);
+  const people = [deactivated, deleted, demoted, denied, viewer];
+  const paged = await pagedIncident(caller, 'people rule', people.map((person) => ({ type: 'user', id: person.id, channels: ['email'] })), 1 + people.length);
+
+  // A viewer may not acknowledge through the API: the page carries no links for them.
+  t.truthy(mailsTo(viewer.email)[0], 'the viewer is paged');
+  t.is(mailedLinks(viewer.email), null, 'no action links minted for a viewer');
+  const links = Object.fromEntries([deactivated, deleted, demoted, denied].map((person) => [person.id, mailedLinks(person.email)!]));
+
+  // Each loses the right after the page was sent, the way the API would see it.
+  t.is((await app.request('PATCH', `/api/v1/users/${deactivated.id}`, { caller, body: { is_active: false } })).status, 200);
+  t.is((await app.request('DELETE', `/api/v1/users/${deleted.id}`, { caller })).status, 200);
+  t.is((await app.request('PATCH', `/api/v1/users/${demoted.id}`, { caller, body: { role_id: 'viewer' } })).status, 200);
+  t.is((await app.request('PUT', `/api/v1/users/${denied.id}/permission-overrides`, { caller, body: { permissions: { 'incidents:write': 'deny' } } })).status, 200);
+  // A link for the viewer signed with the tenant's key (as if minted before it was refused): refused all the same.
+  const keys = eventLogSigningKeys(app.platform.eventStore, clock.now);
+  const key = await keys.ensure(caller.tenantId);
+  const viewerClaims = { ...readActionLinkToken(tokenOf(paged.acknowledgeUrl))!.claims, recipient: { kind: 'user' as const, id: viewer.id, label: 'v***@example.com' } };
+  const viewerLink = `${TEST_AUDIENCE}/a/${signActionLinkToken(viewerClaims, key.key)}`;
+
+  const before = await revisionOf(paged.incidentId);
+  const cases: [string, string, RegExp][] = [
+    ['deactivated acknowledge', links[deactivated.id]!.acknowledgeUrl, /deactivated/],
+    ['deleted resolve', links[deleted.id]!.resolveUrl, /no longer a member/],
+    ['demoted acknowledge', links[demoted.id]!.acknowledgeUrl, /incidents:write/],
+    ['denied resolve', links[denied.id]!.resolveUrl, /incidents:write/],
+    ['viewer acknowledge', viewerLink, /incidents:write/],
+  ];
+  for (const [name, link, why] of cases) {
+    const refused = await press(link);
+    t.is(refused.status, 403, name);
+    t.regex(refused.contentType, /^text\/html/, name);
+    t.regex(refused.html, why, name);
+    t.is((await open(link)).status, 403, `${name}: the page is refused too`);
+    for (const person of people) t.false(refused.html.includes(person.id) || refused.html.includes(person.email), `${name} names nobody`);
+  }
+  t.is(await revisionOf(paged.incidentId), before, 'nothing was acted on or spent');
+  t.false((await app.platform.eventStore.readStream(incidentStream(paged.incidentId))).some((e) => e.type === 'IncidentAcknowledged' || e.type === 'IncidentResolved'));
+  // The channel's link, paged alike, still acts.
+  t.is((await press(paged.acknowledgeUrl)).status, 200);
+});
+
+test.serial('a channel recipient\'s link stops working when the channel is deleted', async (t) => {
+  const caller = app.newTenant();
+  const address = `team.${caller.tenantId.slice(0, 8)}@example.com`;
+  const mail = await created(caller, '/notification-channels', { name: 'team mail', type: 'email', config: { recipients: [address], subject_template: '{{rule_name}}' } });
+  const paged = await pagedIncident(caller, 'channel rule', [{ type: 'channel', id: mail.id }], 2);
+  const links = mailedLinks(address)!;
+  t.is((await open(links.resolveUrl)).status, 200, 'works while the channel exists');
+  // The policy stops naming the channel, so it may be deleted.
+  const policy = await app.request('PUT', `/api/v1/escalation-policies/${paged.policyId}`, {
+    caller, body: { name: 'channel rule policy', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: paged.webhookChannelId }] }] },
+  });
+  t.is(policy.status, 200, JSON.stringify(policy.body));
+  t.is((await app.request('DELETE', `/notification-channels/${mail.id}`, { caller })).status, 200);
+  const before = await revisionOf(paged.incidentId);
+  const refused = await press(links.resolveUrl);
+  t.is(refused.status, 403);
+  t.regex(refused.html, /channel .*deleted/);
+  t.is(await revisionOf(paged.incidentId), before);
+});
+
+test.serial('the confirming POST refuses a cross-site form (Sec-Fetch-Site or a foreign Origin); a mail client\'s (neither) and the page\'s own are taken', async (t) => {
+  const caller = app.newTenant();
+  const paged = await pagedIncident(caller, 'cross-site rule');
+  const before = await revisionOf(paged.incidentId);
+  for (const headers of [
+    { 'sec-fetch-site': 'cross-site' } as Record<string, string>,
+    { 'sec-fetch-site': 'same-site' },
+    { origin: 'http://evil.example' },
+    { origin: 'http://evil.example', 'sec-fetch-site': 'same-origin' },
+    { origin: 'null' },
+  ]) {
+    const refused = await press(paged.acknowledgeUrl, { headers });
+    t.is(refused.status, 403, JSON.stringify(headers));
+    t.regex(refused.contentType, /^text\/html/);
+    t.regex(refused.html, /another site/);
+  }
+  t.is(await revisionOf(paged.incidentId), before, 'nothing changed, nothing spent');
+  // The page's own button: same origin (Origin: null as a no-referrer page's form sends it, or the platform's own).
+  t.is((await press(paged.acknowledgeUrl, { headers: { origin: 'null', 'sec-fetch-site': 'same-origin' } })).status, 200);
+  const second = await pagedIncident(app.newTenant(), 'own origin rule');
+  t.is((await press(second.resolveUrl, { headers: { origin: TEST_AUDIENCE, 'sec-fetch-site': 'same-origin' } })).status, 200);
+});
+
+test.serial('the confirming POST answers its own HTML pages for a body it does not take (415), one over 1 MiB (413); nothing changes', async (t) => {
+  const caller = app.newTenant();
+  const paged = await pagedIncident(caller, 'body rule');
+  const before = await revisionOf(paged.incidentId);
+  const cases: [string, { headers: Record<string, string>; body: string }, number][] = [
+    ['text/plain', { headers: { 'content-type': 'text/plain' }, body: 'hello' }, 415],
+    ['malformed JSON', { headers: { 'content-type': 'application/json' }, body: '{"oops' }, 415],
+    ['JSON', { headers: { 'content-type': 'application/json' }, body: '{}' }, 415],
+    ['a form over 1 MiB', { headers: {}, body: `a=${'x'.repeat(1024 * 1024)}` }, 413],
+  ];
+  for (const [name, request, status] of cases) {
+    const refused = await press(paged.acknowledgeUrl, request);
+    t.is(refused.status, status, name);
+    t.regex(refused.contentType, /^text\/html/, name);
+    t.regex(refused.html, /Nothing was changed/, name);
+  }
+  t.is(await revisionOf(paged.incidentId), before);
+  // A form with fields (the button sends none): read and ignored.
+  t.is((await press(paged.acknowledgeUrl, { body: 'extra=1' })).status, 200);
 });

@@ -1,10 +1,14 @@
 /**
  * Action links, the pure parts: the token (signed, compact, every altered byte refused), what each
- * medium's message carries when a page has links, and the pages' escaping and script-free policy.
+ * medium's message carries when a page has links, the pages' escaping and script-free policy, who
+ * may still act on a link, and which confirming requests count as another site's.
  */
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import { isCrossSite } from '../src/action-links/confirm-request.js';
 import { linkRecipientOf } from '../src/action-links/issue.js';
+import { userRefusal } from '../src/action-links/recipient-standing.js';
+import { effectivePermissions } from '../src/auth/effective-permissions.js';
 import { ACTION_PAGE_CSP, confirmationPage, refusalPage } from '../src/action-links/page.js';
 import { readActionLinkToken, signActionLinkToken, verifyActionLinkToken, type ActionLinkClaims } from '../src/action-links/token.js';
 import { alertTextBody } from '../src/gateways/notify/alert-text.js';
@@ -90,4 +94,37 @@ test('the pages escape what they show and hold no script', (t) => {
   t.false(/<script/i.test(refusalPage('<script>', '<script>')));
   t.regex(ACTION_PAGE_CSP, /default-src 'none'/);
   t.notRegex(ACTION_PAGE_CSP, /script-src/);
+});
+
+test('a user recipient may act only when active and allowed incidents:write, by the levels the API resolves', (t) => {
+  const levels = (overrides: Record<string, 'allow' | 'deny'>, role: Record<string, 'allow' | 'deny'>) =>
+    effectivePermissions({ overrides, groups: [], roles: [{ id: 'r', permissions: role }], tenantDefaults: {} });
+  const writer = levels({}, { 'incidents:write': 'allow' });
+  t.is(userRefusal({ standing: 'active', effective: writer }), null);
+  t.is(userRefusal({ standing: 'deactivated', effective: writer }), 'recipient_inactive');
+  t.is(userRefusal({ standing: 'removed', effective: writer }), 'recipient_gone');
+  t.is(userRefusal({ standing: 'no_record', effective: writer }), 'recipient_gone');
+  t.is(userRefusal({ standing: 'active', effective: levels({}, { 'incidents:read': 'allow' }) }), 'recipient_not_allowed');
+  t.is(userRefusal({ standing: 'active', effective: levels({ 'incidents:write': 'deny' }, { 'incidents:write': 'allow' }) }), 'recipient_not_allowed', 'a deny override wins over the role');
+});
+
+test('a confirming request is another site\'s by Sec-Fetch-Site or a foreign Origin; with neither (a mail client) it is not', (t) => {
+  const own = ['https://watch.example', 'http://127.0.0.1:3000'];
+  const cases: [{ origin?: string; fetchSite?: string }, boolean][] = [
+    [{}, false],
+    [{ fetchSite: 'same-origin' }, false],
+    [{ fetchSite: 'none' }, false],
+    [{ origin: 'https://watch.example' }, false],
+    [{ origin: 'http://127.0.0.1:3000', fetchSite: 'same-origin' }, false],
+    [{ origin: 'null', fetchSite: 'same-origin' }, false],
+    [{ fetchSite: 'cross-site' }, true],
+    [{ fetchSite: 'same-site' }, true],
+    [{ origin: 'https://evil.example' }, true],
+    [{ origin: 'https://watch.example.evil.example' }, true],
+    [{ origin: 'https://evil.example', fetchSite: 'same-origin' }, true],
+    [{ origin: 'https://watch.example', fetchSite: 'cross-site' }, true],
+    [{ origin: 'null' }, true],
+    [{ origin: 'null', fetchSite: 'cross-site' }, true],
+  ];
+  for (const [headers, crossSite] of cases) t.is(isCrossSite(headers, own), crossSite, JSON.stringify(headers));
 });

@@ -2,11 +2,14 @@
  * Minting the two links a page carries (acknowledge, resolve), one pair per recipient and page,
  * each with its own link id, signed with the tenant's current key, valid for ACTION_LINK_TTL_HOURS.
  * Pager services get none: they acknowledge in their own tool, and it tells us (pager-event.ts).
+ * Nor does a recipient who could not use them (a viewer, a user without `incidents:write`;
+ * recipient-standing.ts): their page is sent without links.
  */
 import { randomUUID } from 'node:crypto';
 import type { Recipient } from '../events/escalation.js';
 import type { AlertActions, NotifyTarget } from '../gateways/notify/port.js';
 import { maskEmail, maskPhone } from '../gateways/notify/target-description.js';
+import type { RecipientStanding } from './recipient-standing.js';
 import type { SigningKeys } from './signing-keys.js';
 import { signActionLinkToken, type ActionLinkRecipient } from './token.js';
 
@@ -33,11 +36,11 @@ export function linkRecipientOf(recipient: Recipient, target: NotifyTarget): Act
 
 const actionLinkPath = (token: string) => `/a/${token}`;
 
-export function actionLinkIssuer(deps: { keys: SigningKeys; publicUrl: string; ttlMs: number; now: () => Date }): ActionLinkIssuer {
+export function actionLinkIssuer(deps: { keys: SigningKeys; recipientStanding: RecipientStanding; publicUrl: string; ttlMs: number; now: () => Date }): ActionLinkIssuer {
   return {
     async linksFor(tenantId, incidentId, recipient, target) {
       const who = linkRecipientOf(recipient, target);
-      if (!who) return undefined;
+      if (!who || (await deps.recipientStanding(tenantId, who))) return undefined;
       const { key, generation } = await deps.keys.ensure(tenantId);
       const expires = deps.now().getTime() + deps.ttlMs;
       const url = (action: 'acknowledge' | 'resolve') => `${deps.publicUrl}${actionLinkPath(signActionLinkToken({

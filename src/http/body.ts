@@ -20,8 +20,15 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  */
 export const FORM_BODY_PATHS: ReadonlySet<string> = new Set(['/oauth/token']);
 
+/**
+ * Paths whose routes answer for their own bodies, left unread here: the action-link pages
+ * (POST /a/<token>) refuse a body they do not take with an HTML page, not problem+json, since a
+ * person pressed a button (src/action-links/confirm-request.ts).
+ */
+export const OWN_BODY_PATH_PREFIXES: readonly string[] = ['/a/'];
+
 /** Whether the request carries body bytes (an empty POST sends `Content-Length: 0`). */
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = Number(req.headers['content-length'] ?? 0);
   return Number.isFinite(length) && length > 0;
@@ -82,7 +89,7 @@ export function parseJsonObject(text: string): Record<string, unknown> {
  */
 const isJson = (ctx: Context) => ctx.req.headers['content-type'] === 'application/json' || Boolean(ctx.is('application/json', 'application/*+json'));
 
-export function jsonBody(formPaths: ReadonlySet<string> = FORM_BODY_PATHS): Middleware {
+export function jsonBody(formPaths: ReadonlySet<string> = FORM_BODY_PATHS, ownBodyPrefixes: readonly string[] = OWN_BODY_PATH_PREFIXES): Middleware {
   const formParser = bodyParser({ enableTypes: ['form'], formLimit: String(MAX_BODY_BYTES) }) as unknown as Middleware;
   /**
    * The token endpoint answers an unreadable or unexpected body with its own RFC 6749 error
@@ -103,6 +110,7 @@ export function jsonBody(formPaths: ReadonlySet<string> = FORM_BODY_PATHS): Midd
     // Read once: a public route that matched but passed the request on has read it already.
     if (ctx.state.bodyRead) return next();
     ctx.state.bodyRead = true;
+    if (ownBodyPrefixes.some((prefix) => ctx.path.startsWith(prefix))) return next();
     if (!hasBody(ctx.req)) {
       if (BODY_METHODS.has(ctx.method)) ctx.request.body = {};
       return next();
