@@ -10,7 +10,7 @@ import type { EventStore } from '../src/eventstore/port.js';
 import { maskChannelConfig } from '../src/events/channel-secrets.js';
 import { channelStream, evolveChannel, initialChannelState, type ChannelEvent, type ChannelState } from '../src/events/channel.js';
 import { ok } from '../src/http/envelope.js';
-import { historyEntry } from '../src/http/event-history.js';
+import { historyChainOf, historyEntry } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';
 import { notFound } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
@@ -39,7 +39,8 @@ export function channelEventRoutes(deps: { eventStore: EventStore }) {
       deps.eventStore, { initialState: initialChannelState, evolve: evolveChannel }, channelStream(id), ctx.state.principal.tenantId, 'notification channel',
     );
     if (loaded.events.length === 0) throw notFound('notification channel');
-    ok(ctx, loaded.events.map((event, index) => historyEntry(event, redactedChannelEvent(loaded.domainEvents[index]!))));
+    const chain = await historyChainOf(deps.eventStore, channelStream(id));
+    ok(ctx, loaded.events.map((event, index) => historyEntry(event, chain, redactedChannelEvent(loaded.domainEvents[index]!))));
   });
   return router;
 }

@@ -5,7 +5,7 @@ import type { EventStore } from '../src/eventstore/port.js';
 import { evolveIncident, incidentStream, initialIncidentState, publicIncident, type IncidentState, type IncidentStreamEvent } from '../src/events/incident.js';
 import { severitySchema } from '../src/events/vocabulary.js';
 import { ok } from '../src/http/envelope.js';
-import { historyEntry } from '../src/http/event-history.js';
+import { historyChainOf, historyEntry } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import { optionalString } from '../src/http/optional-string.js';
@@ -96,7 +96,8 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
   /** The raw event history, for auditors. */
   router.get('/incidents/:id/events', requires('audit:read'), queryParameters([]), async (ctx) => {
     const loaded = await loadIncidentEvents(ctx.state.principal.tenantId, ctx.params.id!);
-    ok(ctx, loaded.events.map((event) => historyEntry(event)));
+    const chain = await historyChainOf(deps.eventStore, incidentStream(ctx.params.id!));
+    ok(ctx, loaded.events.map((event) => historyEntry(event, chain)));
   });
   return router;
 }

@@ -13,7 +13,7 @@ import { maintenanceWindowStream } from '../src/events/maintenance-window.js';
 import { activeOccurrence, nextBoundary, type TimedWindow } from '../src/events/maintenance-window-timing.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok, okPage } from '../src/http/envelope.js';
-import { historyEntry } from '../src/http/event-history.js';
+import { historyChainOf, historyEntry } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';
 import { pageRequest, readPage } from '../src/http/pagination.js';
 import { notFound } from '../src/http/problem.js';
@@ -101,7 +101,8 @@ export function maintenanceWindowQueryRoutes(deps: { reader: ReadModelReader; ev
     const id = storedResourceId(ctx.params.id, 'maintenance window');
     const events = await deps.eventStore.readStream(maintenanceWindowStream(id));
     if (events.length === 0 || events[0]!.metadata.tenantId !== ctx.state.principal.tenantId) throw notFound('maintenance window');
-    ok(ctx, events.map((event) => historyEntry(event)));
+    const chain = await historyChainOf(deps.eventStore, maintenanceWindowStream(id));
+    ok(ctx, events.map((event) => historyEntry(event, chain)));
   });
   return router;
 }

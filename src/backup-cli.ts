@@ -18,9 +18,14 @@
  * (mail and SMS a relay has not picked up) and `sync-pg/` (the mirrored warehouse tables, synced
  * again). With EVENTSTORE_URL or MONGODB_URL set those stores are the servers': back them up
  * with the servers' own tools; this command refuses. Restore: docs (operations), test/backup-restore.test.ts.
+ *
+ * The copy's directory is as private as DATA_DIR: created 0700, and an existing (empty) one given
+ * for the backup is made 0700 when it is ours (its files are 0600, but whoever may write the
+ * directory can replace or remove them, and whoever may read it lists them). One owned by another
+ * user and open to others is refused: we cannot tighten it.
  */
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Refusal, exitOnCliError } from './cli-refusal.js';
 import { loadConfig } from './config.js';
@@ -58,6 +63,19 @@ function logHead(file: string): number | null {
   }
 }
 
+/** Makes an existing target private (0700), or refuses it; returns what was changed, for the report. */
+function privateExistingDirectory(target: string): string | undefined {
+  const { mode, uid } = statSync(target);
+  const access = mode & 0o777;
+  if ((access & 0o077) === 0) return undefined;
+  const octal = access.toString(8).padStart(4, '0');
+  if (uid !== process.getuid?.()) {
+    throw new Refusal(`${target} is writable or readable by other users (mode ${octal}) and owned by user ${uid}: give the backup a directory of your own (or a new path)`, 1);
+  }
+  chmodSync(target, 0o700);
+  return `${target}: mode ${octal} tightened to 0700`;
+}
+
 async function main() {
   const args = process.argv.slice(2);
   if (args.length !== 1 || args[0]!.startsWith('-')) throw new Refusal('usage: npm run backup <dir>  (a new or empty directory)', 2);
@@ -68,6 +86,7 @@ async function main() {
   const target = resolve(args[0]!);
   if (existsSync(target) && readdirSync(target).length > 0) throw new Refusal(`${target} is not empty: a backup goes into a new or empty directory`, 1);
   if (!existsSync(join(config.dataDir, 'events.db'))) throw new Refusal(`no event store at ${join(config.dataDir, 'events.db')}: nothing to back up (is DATA_DIR right?)`, 1);
+  const tightened = existsSync(target) ? privateExistingDirectory(target) : undefined;
   ensurePrivateDirectory(target);
 
   const startedAt = new Date().toISOString();
@@ -85,6 +104,7 @@ async function main() {
   }
   const head = logHead(join(target, 'events.db'));
   writeFileSync(join(target, 'backup.json'), `${JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), logHeadPosition: head === null ? null : String(head), files: copied }, null, 2)}\n`, { mode: 0o600 });
+  if (tightened) console.log(tightened);
   console.log(`backed up ${copied.join(', ')} to ${target} (log head position ${head ?? 'none'})`);
 }
 

@@ -3,7 +3,9 @@
  * (src/eventstore/event-chain.mjs): each event's hash against its fields, each link against the
  * event before it. Prints the first break (stream, revision, what the chain recorded and what the
  * log holds now) and how many there are; exit 0 when the log is intact, 1 on a break (or when the
- * log cannot be read), 2 on a usage error.
+ * log cannot be read), 2 on a usage error. Where the log records its chain start, an event after
+ * it without a hash is a break, and so is a stream whose oldest events are gone although no
+ * retention applies to it.
  *
  * It only reads, so it runs beside a serving platform (embedded or EventStoreDB, as configured);
  * what is appended after it passed the head it started from is checked next time. It reads the log
@@ -16,7 +18,7 @@ import { loadConfig, type Config } from './config.js';
 import { chainChecker, type ChainBreak } from './eventstore/event-chain.mjs';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import type { EventStore } from './eventstore/port.js';
-import { chainedEventOf } from './eventstore/recorded-chain.js';
+import { chainedEventOf, standingBreaks } from './eventstore/recorded-chain.js';
 import { openSqliteLogReader } from './eventstore/sqlite-log-reader.js';
 
 /** Events read per page. */
@@ -41,16 +43,22 @@ const describeBreak = (found: ChainBreak): string => {
     case 'gap':
       return `${where}: expected ${found.expected} next in the stream, found ${found.found} (an event is missing)`;
     case 'unhashed':
-      return `${where}: the event has no hash although its stream's chain began before it`;
+      return `${where}: the event has no hash although its stream's chain (or the log's) began before it`;
+    case 'start':
+      return `${where}: the stream's oldest stored event, but the stream has no retention, so its events before it were removed`;
   }
 };
 
 async function main(): Promise<number> {
   if (process.argv.length > 2) throw new Refusal(`unexpected argument ${process.argv[2]}; usage: npm run verify`, 2);
   const log = openLog(loadConfig());
-  const checker = chainChecker();
-  const breaks: (ChainBreak & { position: bigint })[] = [];
+  let breaks: (ChainBreak & { position: bigint })[] = [];
+  let chainStart: bigint | null;
+  let totals: ReturnType<typeof chainChecker>['totals'];
   try {
+    chainStart = await log.chainStart();
+    const checker = chainChecker({ chainStart });
+    totals = checker.totals;
     let after: bigint | undefined;
     for (;;) {
       const page = await log.readAll({ after, maxCount: PAGE });
@@ -61,11 +69,13 @@ async function main(): Promise<number> {
       if (page.length < PAGE) break;
       after = page.at(-1)!.position;
     }
+    breaks = await standingBreaks(log, breaks);
   } finally {
     await log.close();
   }
-  const { events, streams, unhashed } = checker.totals;
-  const checked = `${events} events in ${streams} streams checked${unhashed > 0 ? ` (${unhashed} written before the chain existed, not hashed)` : ''}`;
+  const { events, streams, unhashed } = totals;
+  const legacy = chainStart === null ? '; no record of where the chain started (a log written before it): unhashed events and missing stream starts not judged' : '';
+  const checked = `${events} events in ${streams} streams checked${unhashed > 0 ? ` (${unhashed} written before the chain existed, not hashed)` : ''}${legacy}`;
   if (breaks.length === 0) {
     console.log(`event log intact: ${checked}`);
     return 0;

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,4 +106,32 @@ test('backed-up key files are readable by their owner only, whatever the mode of
     t.is(statSync(join(target, name)).mode & 0o777, 0o600, name);
     t.is(readFileSync(join(target, name), 'utf8'), `${name} contents\n`);
   }
+});
+
+test('an existing empty target of mode 0777 is tightened to 0700 when it is ours, and refused when it is another user\'s', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ww-backup-dir-'));
+  const log = openSqliteEventStore({ filename: join(dataDir, 'events.db') });
+  await log.append('s-1', [{ type: 'Probe', data: {}, metadata: { tenantId: 't', actor: 'a', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() } }]);
+  await log.close();
+  const backup = (target: string) => spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', target], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+
+  const ours = join(dataDir, 'ours');
+  mkdirSync(ours);
+  chmodSync(ours, 0o777);
+  const tightened = backup(ours);
+  t.is(tightened.status, 0, tightened.stderr);
+  t.is(statSync(ours).mode & 0o777, 0o700, 'nobody else may list, replace or remove the copy');
+  t.regex(tightened.stdout, /mode 0777 tightened to 0700/);
+
+  // Another user's directory open to the group or everyone cannot be made private by us: refused, nothing written.
+  const theirs = join(dataDir, 'theirs');
+  mkdirSync(theirs);
+  chmodSync(theirs, 0o777);
+  if (process.getuid?.() !== 0) return t.pass('only root can give a directory to another user here');
+  chownSync(theirs, 65534, 65534);
+  const refused = backup(theirs);
+  t.is(refused.status, 1);
+  t.regex(refused.stderr, /theirs is writable or readable by other users \(mode 0777\) and owned by user 65534: give the backup a directory of your own/);
+  t.deepEqual(readdirSync(theirs), []);
+  t.is(statSync(theirs).mode & 0o777, 0o777);
 });

@@ -66,8 +66,44 @@ test('verify names a deleted event, a removed hash and a re-hashed event that no
   t.is(broken.status, 1);
   t.regex(broken.stderr, /chain broken at position 3, stream incident-0 revision 2: expected revision 1 next in the stream, found revision 2 \(an event is missing\)/);
   t.regex(broken.stderr, /stream incident-1 revision 1: its previous hash is [0-9a-f]{64}, but the stream's previous event hashes to [0-9a-f]{64}/);
-  t.regex(broken.stderr, /stream incident-2 revision 2: the event has no hash although its stream's chain began before it/);
+  t.regex(broken.stderr, /stream incident-2 revision 2: the event has no hash although its stream's chain \(or the log's\) began before it/);
   t.regex(broken.stderr, /^3 breaks;/m);
+});
+
+test('verify names a stream whose oldest events were deleted, unless it has retention, and a stream whose hashes were all removed', async (t) => {
+  const dataDir = await seededDataDir();
+  // Revisions 0–1 of incident-0 gone: revision 2 still hashes and links to a hash no longer stored.
+  t.is(tamper(dataDir, `DELETE FROM events WHERE stream = 'incident-0' AND revision <= 1`), 2);
+  // Every hash of incident-1 removed, then an event edited: it would pass as written before the chain.
+  t.is(tamper(dataDir, `UPDATE events SET hash = NULL, previous_hash = NULL WHERE stream = 'incident-1'`), 3);
+  t.is(tamper(dataDir, `UPDATE events SET data = json_set(data, '$.n', 'forged') WHERE stream = 'incident-1' AND revision = 1`), 1);
+  const broken = verify(dataDir);
+  t.is(broken.status, 1);
+  t.regex(broken.stderr, /stream incident-0 revision 2: the stream's oldest stored event, but the stream has no retention, so its events before it were removed/);
+  t.regex(broken.stderr, /stream incident-1 revision 0: the event has no hash although its stream's chain \(or the log's\) began before it/);
+  t.regex(broken.stderr, /^4 breaks;/m, 'one missing start, three unhashed events');
+
+  // The same missing start in a stream with retention is what retention does.
+  const trimmed = await seededDataDir();
+  const store = openSqliteEventStore({ filename: join(trimmed, 'events.db') });
+  await store.setStreamRetention('incident-2', { maxCount: 1 });
+  await store.append('incident-2', [sampleEvent('IncidentNoteAdded', { n: 3 })], { expectedRevision: 2n });
+  await store.close();
+  const retained = verify(trimmed);
+  t.is(retained.status, 0, retained.stderr);
+  t.regex(retained.stdout, /event log intact: 7 events in 3 streams checked$/m);
+});
+
+test('a log written before the chain start was recorded (no record) verifies as before, and says so', async (t) => {
+  const dataDir = await seededDataDir();
+  tamper(dataDir, 'DROP TABLE log_meta');
+  tamper(dataDir, `DELETE FROM events WHERE stream = 'incident-0' AND revision <= 1`);
+  const legacy = verify(dataDir);
+  t.is(legacy.status, 0, legacy.stderr);
+  t.regex(legacy.stdout, /event log intact: 7 events in 3 streams checked; no record of where the chain started \(a log written before it\): unhashed events and missing stream starts not judged/);
+  // Opening it for writing records the chain start (its first hashed event): from then on both are judged.
+  await openSqliteEventStore({ filename: join(dataDir, 'events.db') }).close();
+  t.is(verify(dataDir).status, 1);
 });
 
 test('verify refuses a DATA_DIR without a log, and unknown arguments', (t) => {
@@ -79,7 +115,8 @@ test('verify refuses a DATA_DIR without a log, and unknown arguments', (t) => {
   t.regex(usage.stderr, /unexpected argument --fix; usage: npm run verify/);
 });
 
-test('verify walks an EventStoreDB log too and names an event changed on the server', async (t) => {
+// Serial: the other tests' spawnSync would block this process, and so the stand-in it serves.
+test.serial('verify walks an EventStoreDB log too and names an event changed on the server', async (t) => {
   const { startEventStoreStandIn } = await import('./support/esdb-standin/server.js');
   const { createEventStoreDbStore } = await import('../src/eventstore/eventstoredb.js');
   const standIn = await startEventStoreStandIn();
@@ -103,4 +140,14 @@ test('verify walks an EventStoreDB log too and names an event changed on the ser
   const broken = await verifyEsdb();
   t.is(broken.status, 1);
   t.regex(broken.stderr, /stream incident-a revision 1: the event no longer matches its hash/);
+
+  // An event appended by another client, without a hash, after the log's chain start.
+  const { EventStoreDBClient, jsonEvent } = await import('@eventstore/db-client');
+  const raw = EventStoreDBClient.connectionString(standIn.connectionString);
+  const plain = sampleEvent('IncidentNoteAdded', { n: 1 });
+  await raw.appendToStream('incident-b', jsonEvent({ type: plain.type, data: plain.data, metadata: plain.metadata as never }));
+  await raw.dispose();
+  const unhashed = await verifyEsdb();
+  t.is(unhashed.status, 1);
+  t.regex(unhashed.stderr, /stream incident-b revision 1: the event has no hash although its stream's chain \(or the log's\) began before it/);
 });

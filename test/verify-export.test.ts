@@ -39,8 +39,9 @@ test('an exported incident history verifies offline, and any change to it is nam
   t.is((await app.request('POST', `/api/v1/incidents/${incident!.id}/acknowledge`, { caller })).status, 200);
 
   const exported = (await app.request('GET', `/api/v1/incidents/${incident!.id}/events`, { caller })).body;
-  const events = exported.data as { type: string; revision: string; hash: string; previous_hash: string | null; data: Record<string, unknown> }[];
+  const events = exported.data as { type: string; revision: string; hash: string | null; previous_hash: string | null; data: Record<string, unknown>; log_chain_start: string | null; stream_retention: boolean }[];
   t.true(events.length >= 3);
+  t.true(events.every((event) => event.log_chain_start === '1' && event.stream_retention === false), 'a log created with the chain: every event from position 1 is hashed; incidents have no retention');
   t.is(events[0]!.previous_hash, null);
   events.slice(1).forEach((event, i) => t.is(event.previous_hash, events[i]!.hash, `revision ${event.revision} links to the one before`));
 
@@ -64,6 +65,25 @@ test('an exported incident history verifies offline, and any change to it is nam
   const rehashed = structuredClone(events);
   rehashed[0]!.hash = 'f'.repeat(64);
   t.regex(verifyExport('rehashed', rehashed).stderr, /revision 0 \(content\)/);
+
+  // What the server answers once revisions 0–1 were deleted from events.db: the rest still hashes and links.
+  const oldestDeleted = verifyExport('oldest-deleted', { data: events.slice(2) });
+  t.is(oldestDeleted.status, 1);
+  t.regex(oldestDeleted.stderr, /broken at stream incident-\S+ revision 2 \(start\): expected revision 0, found revision 2/);
+  t.is(verifyExport('retained', events.slice(2).map((event) => ({ ...event, stream_retention: true }))).status, 0, 'retention may remove the oldest events');
+
+  // Every hash removed and an event edited: in a log whose chain started before these events, that is no legacy history.
+  const unhashed = events.map((event) => ({ ...event, hash: null, previous_hash: null }));
+  unhashed[noted]!.data = { ...unhashed[noted]!.data, text: 'nothing to see' };
+  const stripped = verifyExport('stripped', unhashed);
+  t.is(stripped.status, 1);
+  t.regex(stripped.stderr, /revision 0 \(unhashed\): expected a hash, found none/);
+  t.regex(stripped.stderr, new RegExp(`^${events.length} breaks in ${events.length} events`, 'm'));
+
+  // An older export without the chain start: judged as before, and the output says what was not judged.
+  const older = verifyExport('older', events.slice(2).map(({ log_chain_start: _s, stream_retention: _r, ...event }) => event));
+  t.is(older.status, 0, older.stderr);
+  t.regex(older.stdout, /no log_chain_start in the file .*: unhashed events and a missing start not judged/);
 
   t.is(verifyExport('not-a-history', { hello: 1 }).status, 2);
 });

@@ -44,3 +44,30 @@ test('a platform started on a log whose tail was changed logs the break and serv
   t.regex(platform.output(), /event log chain broken at stream audit-trail-0 revision 3 \(content\).*npm run verify/);
   t.is((await fetch(`http://127.0.0.1:${port}/health`)).status, 200);
 });
+
+test('the tail check names a stream whose oldest events were deleted (no retention) and events whose hashes were removed', async (t) => {
+  const { filename } = await tamperedLog(0);
+  const db = new Database(filename);
+  // audit-trail-0 holds positions 1, 2, 5, 6 (revisions 0–3); audit-trail-1 positions 3, 4 (revisions 0–1).
+  t.is(db.prepare(`DELETE FROM events WHERE stream = 'audit-trail-0' AND revision <= 1`).run().changes, 2);
+  t.is(db.prepare(`UPDATE events SET hash = NULL, previous_hash = NULL WHERE stream = 'audit-trail-1'`).run().changes, 2);
+  db.close();
+  const { breaks } = await verifyLogTail(filename);
+  t.like(breaks, [
+    { stream: 'audit-trail-1', revision: '0', kind: 'unhashed' },
+    { stream: 'audit-trail-1', revision: '1', kind: 'unhashed' },
+    { stream: 'audit-trail-0', revision: '2', kind: 'start' },
+  ]);
+  t.is(breaks.length, 3);
+  t.deepEqual((await verifyLogTail(filename, 1)).breaks.map((found) => found.kind), ['start'], 'a tail of one event still finds revision 0 of its stream gone');
+});
+
+test('the tail check accepts a stream trimmed by its retention, and a tail that starts after revision 0 of an intact stream', async (t) => {
+  const { filename } = await tamperedLog(0);
+  const store = openSqliteEventStore({ filename });
+  await store.setStreamRetention('audit-trail-1', { maxCount: 1 });
+  await store.append('audit-trail-1', [sampleEvent('Noted', { i: 5 })]);
+  await store.close();
+  t.deepEqual((await verifyLogTail(filename)).breaks, []);
+  t.deepEqual((await verifyLogTail(filename, 2)).breaks, []);
+});

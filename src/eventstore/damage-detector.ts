@@ -31,6 +31,8 @@ export function detectingLogDamage(store: EventStore, now: () => Date = () => ne
       headPosition: () => watched(store.headPosition()),
       subscribeToAll: (...args) => store.subscribeToAll(...args),
       setStreamRetention: (...args) => store.setStreamRetention(...args),
+      chainStart: () => store.chainStart(),
+      hasRetention: (...args) => store.hasRetention(...args),
       ping: () => store.ping(),
       close: () => store.close(),
     },

@@ -36,6 +36,8 @@ export function encryptingEventStore(store: EventStore, box: SecretBox, secretFi
     },
     headPosition: () => store.headPosition(),
     setStreamRetention: (...args) => store.setStreamRetention(...args),
+    chainStart: () => store.chainStart(),
+    hasRetention: (...args) => store.hasRetention(...args),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -68,18 +68,28 @@ export function chainHash({ stream, revision, type, data, metadata, previousHash
  * - `link`: its recorded previous hash is not the hash of the stream's event before it (an event
  *   was replaced, or the chain re-hashed from a changed event on);
  * - `gap`: revisions skip inside what was read (an event was deleted);
- * - `unhashed`: an event without a hash after the stream's chain began (a hash was removed).
- * Events before a stream's first hashed event are counted as `unhashed` and not otherwise checked:
- * they were written before the chain existed. A stream's first event read may follow events
+ * - `unhashed`: an event without a hash after its stream's chain began, or at or after the log's
+ *   chain start (a hash was removed);
+ * - `start`: the first event read of a stream is not revision 0, in a log that records its chain
+ *   start: its oldest events are gone. Only retention may remove them, and the checker does not
+ *   know a stream's retention: the caller drops this break for a stream with retention (or, when
+ *   it read only the log's newest events, for a stream whose revision 0 is still stored).
+ *
+ * `chainStart` (the log's first position from which every event carries a hash; events then need
+ * their `position`) is null for a log written before that record existed (legacy): there, events
+ * before a stream's first hashed event are counted as `unhashed` and not otherwise checked (they
+ * were written before the chain existed), and a stream's first event read may follow events
  * removed by retention; only its own hash is checked then (and a revision 0 must start the chain).
  * After a break the stream goes on from the recorded hash, so one changed event is one break.
  */
-export function chainChecker() {
+export function chainChecker({ chainStart = null } = {}) {
+  const start = chainStart === null ? null : BigInt(chainStart);
   const heads = new Map();
   const totals = { events: 0, unhashed: 0, streams: 0 };
+  const afterChainStart = (event) => start !== null && event.position != null && BigInt(event.position) >= start;
   return {
     totals,
-    /** `event`: { stream, revision, type, data, metadata, hash, previousHash } (revision: bigint, number or decimal string). */
+    /** `event`: { stream, revision, type, data, metadata, hash, previousHash, position? } (revision, position: bigint, number or decimal string). */
     check(event) {
       const revision = BigInt(event.revision);
       const before = heads.get(event.stream);
@@ -92,7 +102,7 @@ export function chainChecker() {
       }
       if (event.hash == null) {
         totals.unhashed += 1;
-        return before?.hash ? { ...at, kind: 'unhashed', expected: 'a hash', found: 'none' } : undefined;
+        return before?.hash || afterChainStart(event) ? { ...at, kind: 'unhashed', expected: 'a hash', found: 'none' } : undefined;
       }
       const recomputed = chainHash({ ...event, revision, previousHash: event.previousHash ?? null });
       if (recomputed !== event.hash) return { ...at, kind: 'content', expected: event.hash, found: recomputed };
@@ -100,6 +110,7 @@ export function chainChecker() {
       if (expectedPrevious !== undefined && (event.previousHash ?? null) !== expectedPrevious) {
         return { ...at, kind: 'link', expected: expectedPrevious, found: event.previousHash ?? null };
       }
+      if (!before && revision > 0n && start !== null) return { ...at, kind: 'start', expected: 'revision 0', found: `revision ${revision}` };
       return undefined;
     },
   };

@@ -30,6 +30,7 @@ import {
   type Subscription,
 } from './port.js';
 import { chainedAppender } from './eventstoredb-chain.js';
+import { chainStartRecord } from './eventstoredb-chain-start.js';
 import { clientPosition, collectRead, isSystemEvent, portErrorOf, toRecordedEvent } from './eventstoredb-mapping.js';
 import { DEFAULT_RESUBSCRIBE_BACKOFF, resubscribingAllSubscription, type ResubscribeBackoff } from './eventstoredb-subscription.js';
 
@@ -56,6 +57,7 @@ export function createEventStoreDbStore(connectionString: string, options: Event
   const readTimeoutMs = options.readTimeoutMs ?? 10_000;
   const subscriptions = new Set<Subscription>();
   const chain = chainedAppender(client, readTimeoutMs);
+  const chainStart = chainStartRecord(client, readTimeoutMs, () => store.headPosition());
 
   /** One page of $all, user events only, each strictly after (forwards) or before (backwards) `from`. */
   async function readAllPage(from: bigint | undefined, direction: 'forwards' | 'backwards', pageSize: number) {
@@ -83,6 +85,7 @@ export function createEventStoreDbStore(connectionString: string, options: Event
   const store: EventStore = {
     async append(stream, events, { expectedRevision = 'any' } = {}): Promise<AppendResult> {
       try {
+        await chainStart.ensureRecorded();
         const result = await chain.append(stream, events, expectedRevision);
         // No position only when nothing was written (an empty append).
         return { nextRevision: result.nextExpectedRevision, position: result.position?.commit ?? -1n };
@@ -169,6 +172,22 @@ export function createEventStoreDbStore(connectionString: string, options: Event
           ...(retention.maxCount !== undefined && { maxCount: retention.maxCount }),
           ...(retention.maxAgeSeconds !== undefined && { maxAge: retention.maxAgeSeconds }),
         });
+      } catch (error) {
+        throw portErrorOf(error);
+      }
+    },
+
+    async chainStart() {
+      try {
+        return await chainStart.chainStart();
+      } catch (error) {
+        throw portErrorOf(error);
+      }
+    },
+
+    async hasRetention(stream) {
+      try {
+        return await chainStart.hasRetention(stream);
       } catch (error) {
         throw portErrorOf(error);
       }

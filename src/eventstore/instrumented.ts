@@ -21,6 +21,8 @@ export function instrumentedEventStore(store: EventStore, metrics: PlatformMetri
     subscribeToAll: (...args) => store.subscribeToAll(...args),
     headPosition: () => store.headPosition(),
     setStreamRetention: (...args) => store.setStreamRetention(...args),
+    chainStart: () => store.chainStart(),
+    hasRetention: (...args) => store.hasRetention(...args),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -111,6 +111,14 @@ export interface EventStore {
   /** Position of the newest event in the log, or -1n when the log is empty. */
   headPosition(): Promise<bigint>;
   setStreamRetention(stream: string, retention: StreamRetention): Promise<void>;
+  /**
+   * Where the log's chain began (event-chain.mjs): the first global position from which every event
+   * carries a hash, recorded once when this version first wrote to the log; null for a log that has
+   * no such record (written, and not yet appended to, by a version before it: legacy).
+   */
+  chainStart(): Promise<bigint | null>;
+  /** Whether retention applies to the stream, so that its oldest events may have been removed. */
+  hasRetention(stream: string): Promise<boolean>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

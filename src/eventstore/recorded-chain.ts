@@ -1,5 +1,5 @@
-import type { ChainedEvent } from './event-chain.mjs';
-import type { RecordedEvent } from './port.js';
+import type { ChainBreak, ChainedEvent } from './event-chain.mjs';
+import type { EventStore, RecordedEvent } from './port.js';
 
 /** A recorded event as the chain checker (event-chain.mjs) reads it. */
 export const chainedEventOf = (event: RecordedEvent): ChainedEvent => ({
@@ -10,4 +10,24 @@ export const chainedEventOf = (event: RecordedEvent): ChainedEvent => ({
   metadata: event.metadata,
   hash: event.chain?.hash,
   previousHash: event.chain?.previousHash,
+  position: event.position,
 });
+
+/**
+ * The breaks that stand once the store has been asked what the checker cannot know: a `start`
+ * break (a stream's first event read is not revision 0) is dropped where retention applies to the
+ * stream (it removes the oldest events), or where revision 0 is still stored (a read of the log's
+ * newest events only began after it). One indexed read per such stream.
+ */
+export async function standingBreaks<Found extends ChainBreak>(log: EventStore, breaks: readonly Found[]): Promise<Found[]> {
+  const standing: Found[] = [];
+  for (const found of breaks) {
+    if (found.kind === 'start') {
+      if (await log.hasRetention(found.stream)) continue;
+      const [oldest] = await log.readStream(found.stream, { maxCount: 1 });
+      if (oldest?.revision === 0n) continue;
+    }
+    standing.push(found);
+  }
+  return standing;
+}

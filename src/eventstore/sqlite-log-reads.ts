@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 import type { EventStore, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';
 import { pollingSubscription } from './polling-subscription.js';
-import { type EventRow, rowToEvent } from './sqlite-schema.js';
+import { retentionOf } from './sqlite-batch.js';
+import { CHAIN_START_KEY, type EventRow, rowToEvent } from './sqlite-schema.js';
 
 export interface LogReadsOptions {
   now: () => number;
@@ -20,7 +21,7 @@ export interface LogReadsOptions {
 /** Events a subscription reads at a time. */
 const SUBSCRIPTION_PAGE = 500;
 
-export type LogReads = Pick<EventStore, 'readStream' | 'readAll' | 'subscribeToAll' | 'headPosition'>;
+export type LogReads = Pick<EventStore, 'readStream' | 'readAll' | 'subscribeToAll' | 'headPosition' | 'chainStart' | 'hasRetention'>;
 
 export function sqliteLogReads(db: Database.Database, options: LogReadsOptions): LogReads {
   const statements = {
@@ -113,6 +114,18 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
     async headPosition() {
       const { head } = statements.head.get()!;
       return head === null ? -1n : BigInt(head);
+    },
+
+    async chainStart() {
+      // A reader may open a log no writer of this version has prepared yet: no table, no record.
+      const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'log_meta'`).get();
+      if (!table) return null;
+      const row = db.prepare<[string], { value: string }>('SELECT value FROM log_meta WHERE key = ?').get(CHAIN_START_KEY);
+      return row ? BigInt(row.value) : null;
+    },
+
+    async hasRetention(stream) {
+      return retentionOf(statements.streamRetention.get(stream)) !== undefined;
     },
   };
 }

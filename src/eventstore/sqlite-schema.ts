@@ -29,16 +29,34 @@ CREATE TABLE IF NOT EXISTS stream_retention (
   max_count INTEGER,
   max_age_s INTEGER
 );
+CREATE TABLE IF NOT EXISTS log_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 `;
 
+/** The log_meta key of the chain start: the first position from which every event carries a hash. */
+export const CHAIN_START_KEY = 'chain_start_position';
+
 /**
- * Creates the tables, and adds the chain's columns to a log written before they existed (its
- * events keep NULL there: each stream's chain starts at its first event appended afterwards).
+ * Creates the tables, adds the chain's columns to a log written before they existed (its events
+ * keep NULL there: each stream's chain starts at its first event appended afterwards), and records
+ * once where the log's chain starts. That is the first hashed event's position (since the columns
+ * exist every append hashes, so a NULL after it is a removed hash), or, in a log with no hashed
+ * event yet, the next position to be written. The record is never changed afterwards; a log
+ * without it is judged as before it existed (verify treats it as legacy).
  */
 export function prepareLogSchema(db: Database.Database): void {
   db.exec(SCHEMA);
   const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all().map((column) => column.name);
   if (!columns.includes('hash')) db.exec('ALTER TABLE events ADD COLUMN hash TEXT; ALTER TABLE events ADD COLUMN previous_hash TEXT;');
+  db.prepare(
+    `INSERT OR IGNORE INTO log_meta (key, value) SELECT ?, CAST(COALESCE(
+       (SELECT MIN(position) FROM events WHERE hash IS NOT NULL),
+       (SELECT seq FROM sqlite_sequence WHERE name = 'events') + 1,
+       (SELECT MAX(position) FROM events) + 1,
+       1) AS TEXT)`,
+  ).run(CHAIN_START_KEY);
 }
 
 export interface EventRow {

@@ -124,6 +124,8 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
     readAll: reads.readAll,
     subscribeToAll: reads.subscribeToAll,
     headPosition: reads.headPosition,
+    chainStart: reads.chainStart,
+    hasRetention: reads.hasRetention,
 
     async setStreamRetention(stream, retention) {
       if (closed) throw new EventStoreUnavailableError('event store is closed');

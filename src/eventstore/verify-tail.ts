@@ -3,7 +3,9 @@
  * checked against their streams' chains (event-chain.mjs) through a connection of their own,
  * below the secret box (hashes cover secret fields as sealed). About 10 ms for 1,000 events; the
  * whole log is `npm run verify`'s. Within the tail each event's own hash is recomputed and each
- * link to an earlier event of the tail checked; a link to an event before the tail is not.
+ * link to an earlier event of the tail checked; a link to an event before the tail is not. An
+ * event without a hash after the log's chain start is a break; so is a stream of the tail whose
+ * revision 0 is gone although no retention applies to it (one indexed read per such stream).
  *
  * A break is logged as an error and the platform starts anyway: a broken chain cannot be mended
  * (it is evidence), so refusing to start would turn it into an outage every later start repeats,
@@ -12,7 +14,7 @@
  */
 import type { Logger } from 'pino';
 import { chainChecker, type ChainBreak } from './event-chain.mjs';
-import { chainedEventOf } from './recorded-chain.js';
+import { chainedEventOf, standingBreaks } from './recorded-chain.js';
 import { openSqliteLogReader } from './sqlite-log-reader.js';
 
 export const TAIL_EVENTS = 1000;
@@ -23,12 +25,12 @@ export async function verifyLogTail(filename: string, count = TAIL_EVENTS): Prom
     const head = await log.headPosition();
     const after = head - BigInt(count);
     const events = await log.readAll({ after: after > 0n ? after : 0n, maxCount: count });
-    const checker = chainChecker();
+    const checker = chainChecker({ chainStart: await log.chainStart() });
     const breaks = events.flatMap((event) => {
       const found = checker.check(chainedEventOf(event));
       return found ? [found] : [];
     });
-    return { checked: events.length, breaks };
+    return { checked: events.length, breaks: await standingBreaks(log, breaks) };
   } finally {
     await log.close();
   }

@@ -4,11 +4,25 @@
  * the envelope's who and when, and the event's data as given (a caller redacts it first). With
  * the stream, the whole metadata and the chain link (`hash`, `previous_hash`; null on events
  * written before the chain), an exported history holds everything its hashes cover, so an auditor
- * recomputes them offline: `node src/verify-export.mjs history.json`.
+ * recomputes them offline: `node src/verify-export.mjs history.json`. Every entry also says what
+ * the auditor's check needs to judge where the stream's chain may begin: the log's chain start
+ * (events from that position on must carry a hash; null on a log written before it was recorded)
+ * and whether retention applies to the stream (only then may its oldest events be gone). On every
+ * entry, so the `data` array saved alone still holds them.
  */
-import type { RecordedEvent } from '../eventstore/port.js';
+import type { EventStore, RecordedEvent } from '../eventstore/port.js';
 
-export const historyEntry = (event: RecordedEvent, data: Record<string, unknown> = event.data) => ({
+export interface HistoryChain {
+  log_chain_start: string | null;
+  stream_retention: boolean;
+}
+
+export async function historyChainOf(eventStore: EventStore, stream: string): Promise<HistoryChain> {
+  const [start, retention] = await Promise.all([eventStore.chainStart(), eventStore.hasRetention(stream)]);
+  return { log_chain_start: start === null ? null : String(start), stream_retention: retention };
+}
+
+export const historyEntry = (event: RecordedEvent, chain: HistoryChain, data: Record<string, unknown> = event.data) => ({
   id: event.id,
   stream: event.streamName,
   type: event.type,
@@ -21,4 +35,5 @@ export const historyEntry = (event: RecordedEvent, data: Record<string, unknown>
   metadata: event.metadata,
   hash: event.chain?.hash ?? null,
   previous_hash: event.chain?.previousHash ?? null,
+  ...chain,
 });

@@ -59,4 +59,8 @@ export const historyEntrySchema = z.object({
     description: 'SHA-256 (hex) of the canonical JSON (RFC 8785) of `{ stream, revision, type, data, metadata, previousHash }`; null on events written before the chain existed',
   }),
   previous_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable().meta({ description: 'the hash of the stream\'s previous event; null where the chain starts' }),
+  log_chain_start: z.string().regex(/^[0-9]{1,20}$/).nullable().meta({
+    description: 'the global position from which every event of the log carries a hash (a decimal string; the same on every entry); null on a log written before the chain start was recorded, whose unhashed events and missing stream starts cannot be judged',
+  }),
+  stream_retention: z.boolean().meta({ description: 'whether retention applies to the stream, so that its oldest events may be gone; without it, a history that does not start at revision 0 has lost events' }),
 });

@@ -69,4 +69,17 @@ export function eventChainContract(label: string, target: EventStoreTarget): voi
     t.not(chainHash({ stream: one, revision: 0n, type: 'A', data: { x: 1, y: 3 }, metadata: first!.metadata, previousHash: null }), first!.chain?.hash);
     t.not(chainHash({ stream: one, revision: 1n, type: 'A', data: first!.data, metadata: first!.metadata, previousHash: null }), first!.chain?.hash);
   });
+
+  withStore('the log records once where its chain began, at or before its first hashed event; retention is told per stream', async (store, t) => {
+    const stream = `chain-${randomUUID()}`;
+    const { position } = await store.append(stream, [sampleEvent('A')]);
+    const start = await store.chainStart();
+    t.not(start, null, 'recorded by the first append at the latest');
+    t.true(start! <= position, 'the appended event is inside the chain');
+    await store.append(stream, [sampleEvent('B')]);
+    t.is(await store.chainStart(), start, 'written once, never moved');
+    t.false(await store.hasRetention(stream));
+    await store.setStreamRetention(stream, { maxCount: 5 });
+    t.true(await store.hasRetention(stream));
+  });
 }
