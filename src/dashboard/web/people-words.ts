@@ -1,9 +1,9 @@
 /**
  * How the People pages say things (pure, so it is tested without a browser): every permission with
- * what it guards, from the API's own table (src/auth/permissions.ts, bundled), so the checkboxes never
+ * what it guards, from the API's own table (src/access/permissions.ts, bundled), so the checkboxes never
  * miss or invent one; a permission map in words; and ids in an API refusal said as names.
  */
-import { PERMISSIONS } from '../../auth/permissions.js';
+import { PERMISSIONS } from '../../access/permissions.js';
 import type { Permission, PermissionGrants } from './api/types.js';
 
 export const PERMISSION_LIST = Object.entries(PERMISSIONS).map(([permission, guards]) => ({ permission: permission as Permission, guards }));
