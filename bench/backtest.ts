@@ -1,7 +1,7 @@
 /**
  * A rule backtest over 31 days at one-minute resolution for one cluster (44,641 instants,
  * since..until inclusive): history read, the evaluator's decisions replayed, pages counted
- * (src/process/backtest/run-backtest.ts), as POST /alert-rules/backtest runs it, from
+ * (src/backtest/run-backtest.ts), as POST /alert-rules/backtest runs it, from
  * - the relational store: cluster_metrics seeded with one sample a minute for the 31 days (the
  *   seven metrics, 312,480 rows, as the sync job writes them), embedded PostgreSQL (PGlite), and a
  *   PostgreSQL server too when one answers (SYNC_DATABASE_URL, TEST_POSTGRES_URL or local 5432);
@@ -17,9 +17,9 @@ import { BUILTIN_METRIC_IDS } from '../src/gateways/warehouse/metric-catalogue.j
 import { simulatedClusters } from '../src/gateways/warehouse/simulated/fleet.js';
 import { simulatedMetricSeries } from '../src/gateways/warehouse/simulated/metric-history.js';
 import { simulatedHistorySource } from '../src/gateways/warehouse/simulated/simulated-history.js';
-import type { MetricHistorySource } from '../src/process/backtest/history-port.js';
-import { replayInstants } from '../src/process/backtest/replay.js';
-import { runBacktest, type BacktestRequest } from '../src/process/backtest/run-backtest.js';
+import type { MetricHistorySource } from '../src/gateways/warehouse/metric-history-port.js';
+import { replayInstants } from '../src/backtest/replay.js';
+import { runBacktest, type BacktestRequest } from '../src/backtest/run-backtest.js';
 import { syncStoreHistorySource } from '../src/syncstore/metric-history.js';
 import { openPgConnection } from '../src/syncstore/pg-connection.js';
 import { openPgliteConnection } from '../src/syncstore/pglite-connection.js';

@@ -1,7 +1,7 @@
 /**
  * "Would this rule have fired?": POST /alert-rules/backtest replays a saved rule (rule_id) or an
  * unsaved rule body over a past range, with the evaluator's own decision function, over recorded
- * metric history (src/process/backtest/). Nothing is appended and nothing is sent, so it needs only
+ * metric history (src/backtest/). Nothing is appended and nothing is sent, so it needs only
  * `alerts:read`: whoever may read a rule and its evaluation history may ask how it would have
  * behaved. It is a POST because an unsaved rule is a body, not a query string, and so it lives with
  * the rule's other POST routes; the saved rule and the policy come through lookups the composition
@@ -16,10 +16,10 @@ import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound, tooManyRequests, type ProblemFieldError } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
-import { HISTORY_SOURCES, type HistorySourceName, type MetricHistorySource } from '../src/process/backtest/history-port.js';
-import type { BacktestWindow } from '../src/process/backtest/maintenance-timeline.js';
-import type { PagedPolicy } from '../src/process/backtest/pages.js';
-import { runBacktest, type BacktestRule } from '../src/process/backtest/run-backtest.js';
+import { HISTORY_SOURCES, type HistorySourceName, type MetricHistorySource } from '../src/gateways/warehouse/metric-history-port.js';
+import type { BacktestWindow } from '../src/backtest/maintenance-timeline.js';
+import type { PagedPolicy } from '../src/backtest/pages.js';
+import { runBacktest, type BacktestRule } from '../src/backtest/run-backtest.js';
 
 /** The longest range one backtest covers: 31 days of one-minute evaluations is 44,641 instants. */
 export const MAX_BACKTEST_DAYS = 31;

@@ -6,21 +6,29 @@
  */
 import Router from '@koa/router';
 import { isDomainRejection, rejectNotFound } from '../src/commanding/domain-rejection.js';
-import { SYNC_JOB_IDS, type SyncJobId } from '../src/events/sync-job.js';
+import { SYNC_JOB_IDS, type SyncJobId, type SyncJobTarget } from '../src/events/sync-job.js';
 import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest } from '../src/http/problem.js';
 import { setReadPosition } from '../src/http/read-position.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
-import { executeSyncRun, startSyncRun, syncCommand, type SyncRunnerDeps } from '../src/process/sync/run-sync-job.js';
-import { isSyncJobId, triggerBodySchema } from './sync-jobs.js';
+import { isSyncJobId, triggerBodySchema, type SyncJobCommand } from './sync-jobs.js';
+
+/**
+ * What the routes ask of the sync runner (src/process/sync/run-sync-job.ts). The composition root
+ * passes it in, so command routes never import a process.
+ */
+export interface SyncRunControl {
+  now(): Date;
+  /** Starts a run (a DomainRejection when it cannot start); its extraction goes on in the background. */
+  trigger(target: SyncJobTarget, actor: string): Promise<{ position: bigint | null }>;
+  command(target: SyncJobTarget, command: SyncJobCommand, actor: string): Promise<{ position: bigint | null }>;
+}
 
 export interface SyncCommandDeps {
-  runner: SyncRunnerDeps;
+  runs: SyncRunControl;
   enroll: (tenantId: string, envId: string) => void;
-  /** Runs started by a trigger, so shutdown can wait for them. */
-  track: (run: Promise<unknown>) => void;
   /** History entries of a job that started before `before` and are finished (the purge's count). */
   countHistoryBefore: (tenantId: string, envId: string, jobId: SyncJobId, before: string) => Promise<number>;
 }
@@ -44,10 +52,9 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
     for (const jobId of jobIds) {
       const target = targetOf(ctx, jobId);
       try {
-        const started = await startSyncRun(deps.runner, target, 'manual', ctx.state.principal.userId);
+        const started = await deps.runs.trigger(target, ctx.state.principal.userId);
         setReadPosition(ctx, started.position);
         triggered.push(jobId);
-        deps.track(executeSyncRun(deps.runner, target, started.runId, started.state));
       } catch (error) {
         // One named job that cannot start is the answer (409); with `{}` it is skipped.
         if (body.job_id !== undefined || !isDomainRejection(error)) throw error;
@@ -65,7 +72,7 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       const jobId = ctx.params.job_id!;
       if (!isSyncJobId(jobId)) throw rejectNotFound(`sync job ${jobId}`);
       const target = targetOf(ctx, jobId);
-      const outcome = await syncCommand(deps.runner, target, { type: action === 'pause' ? 'PauseSyncJob' : 'ResumeSyncJob', ...target }, ctx.state.principal.userId);
+      const outcome = await deps.runs.command(target, { type: action === 'pause' ? 'PauseSyncJob' : 'ResumeSyncJob', ...target }, ctx.state.principal.userId);
       setReadPosition(ctx, outcome.position);
       ok(ctx, { job_id: jobId, state: action === 'pause' ? 'paused' : 'active' });
     });
@@ -77,13 +84,13 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
     if (!Number.isInteger(days) || days < 1 || days > MAX_PURGE_DAYS) {
       throw badRequest(`older_than_days must be a whole number from 1 to ${MAX_PURGE_DAYS}`, [{ path: '/older_than_days', message: 'must be a whole number ≥ 1' }]);
     }
-    const before = new Date(deps.runner.commandDeps.now().getTime() - days * 86_400_000).toISOString();
+    const before = new Date(deps.runs.now().getTime() - days * 86_400_000).toISOString();
     let removed = 0;
     for (const jobId of SYNC_JOB_IDS) {
       const target = targetOf(ctx, jobId);
       const count = await deps.countHistoryBefore(target.tenantId, target.envId, jobId, before);
       if (count === 0) continue;
-      const outcome = await syncCommand(deps.runner, target, { type: 'PurgeSyncHistory', ...target, olderThanDays: days, before, removed: count }, ctx.state.principal.userId);
+      const outcome = await deps.runs.command(target, { type: 'PurgeSyncHistory', ...target, olderThanDays: days, before, removed: count }, ctx.state.principal.userId);
       setReadPosition(ctx, outcome.position);
       removed += count;
     }

@@ -13,7 +13,7 @@
 import Router from '@koa/router';
 import type { ResolvedPrincipal } from '../src/auth/iam-permission-resolver.js';
 import { allowedPermissions } from '../src/auth/effective-permissions.js';
-import type { Principal } from '../src/auth/principal.js';
+import type { Principal } from '../src/access/principal.js';
 import { ok } from '../src/http/envelope.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { ROLES, type RoleDoc } from '../projections/roles.js';
-import { BUILT_IN_ROLES, builtInRole, type BuiltInRole } from '../src/auth/built-in-roles.js';
-import type { GrantSource } from '../src/auth/effective-permissions.js';
+import { BUILT_IN_ROLES, type BuiltInRole } from '../src/auth/built-in-roles.js';
+import { findRole } from '../src/auth/iam-lookups.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok, okPage } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -26,43 +26,6 @@ export const roleView = (role: RoleDoc | BuiltInRole) => ({
   updated_at: isCustomRole(role) ? role.updatedAt : null,
 });
 
-export const findCustomRole = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<RoleDoc>(reader, ROLES, tenantId, id);
-
-/** A role of the tenant: built-in (id = name) or custom. */
-export async function findRole(reader: ReadModelReader, tenantId: string, id: string): Promise<RoleDoc | BuiltInRole | null> {
-  return builtInRole(id) ?? (await findCustomRole(reader, tenantId, id));
-}
-
-export const roleGrants = (role: RoleDoc | BuiltInRole): GrantSource => ({ id: role.id, permissions: role.permissions });
-
-/** Why a name of a token's `roles` claim grants nothing. */
-export interface IgnoredRoleName {
-  name: string;
-  reason: 'no role has this name' | 'several custom roles have this name';
-}
-
-/**
- * The roles a token's `roles` claim names, for a principal without a user record. The claim holds
- * role names, as identity providers send them, matched exactly: built-in roles by their name,
- * custom roles by their name, never by id (ids and names are separate namespaces, so a role named
- * like another role's id can take nothing over). Names are unique per tenant; a name that still
- * matches several custom roles (created before names were reserved) is ambiguous and grants nothing.
- */
-export async function rolesNamed(reader: ReadModelReader, tenantId: string, names: string[]): Promise<{ roles: GrantSource[]; ignored: IgnoredRoleName[] }> {
-  if (names.length === 0) return { roles: [], ignored: [] };
-  const wanted = [...new Set(names)];
-  const custom = await reader.find<RoleDoc>(ROLES, { tenantId, name: { $in: wanted } });
-  const roles: GrantSource[] = [];
-  const ignored: IgnoredRoleName[] = [];
-  for (const name of wanted) {
-    const builtIn = BUILT_IN_ROLES.find((role) => role.name === name);
-    const named = custom.filter((role) => role.name === name);
-    if (builtIn) roles.push(roleGrants(builtIn));
-    else if (named.length === 1) roles.push(roleGrants(named[0]!));
-    else ignored.push({ name, reason: named.length === 0 ? 'no role has this name' : 'several custom roles have this name' });
-  }
-  return { roles, ignored };
-}
 
 /**
  * One page of the tenant's roles: the built-in roles first, then custom roles oldest first. The

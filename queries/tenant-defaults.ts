@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { TENANT_PERMISSION_DEFAULTS, type TenantDefaultsDoc } from '../projections/tenant-defaults.js';
+import type { TenantDefaultsDoc } from '../projections/tenant-defaults.js';
+import { tenantDefaults } from '../src/auth/iam-lookups.js';
 import type { PermissionGrants } from '../src/events/permission-grants.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
@@ -8,10 +9,6 @@ import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
-/** The tenant's defaults; a tenant that never set them has none (every permission open, hence denied). */
-export async function tenantDefaults(reader: ReadModelReader, tenantId: string): Promise<TenantDefaultsDoc | null> {
-  return reader.get<TenantDefaultsDoc>(TENANT_PERMISSION_DEFAULTS, tenantId);
-}
 
 export const tenantDefaultsView = (doc: TenantDefaultsDoc | null) => ({
   permissions: (doc?.permissions ?? {}) as PermissionGrants,

@@ -18,8 +18,6 @@ export const userView = (doc: UserDoc) => ({
   invitation_status: doc.invitationStatus,
 });
 
-/** The user's document, also when it was removed from the tenant (for the token checks). */
-export const findUserRecord = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<UserDoc>(reader, USERS, tenantId, id);
 
 /** A user of the tenant as the API shows it: removed users do not exist any more. */
 export const findUser = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<UserDoc>(reader, USERS, tenantId, id, (doc) => !doc.removed);

@@ -9,7 +9,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { simulatedClusters } from '../src/gateways/warehouse/simulated/fleet.js';
 import { simulatedMetricSeries } from '../src/gateways/warehouse/simulated/metric-history.js';
-import { replayInstants, replayRule } from '../src/process/backtest/replay.js';
+import { replayInstants, replayRule } from '../src/backtest/replay.js';
 import { BACKTESTS_PER_TENANT } from '../commands/alert-rule-backtest-routes.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';

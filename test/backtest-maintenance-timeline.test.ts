@@ -5,8 +5,8 @@
  */
 import test from 'ava';
 import type { WindowMatcher } from '../src/events/maintenance-window.js';
-import { maintenanceTimeline, type BacktestWindow } from '../src/process/backtest/maintenance-timeline.js';
-import { replayInstants, replayRule } from '../src/process/backtest/replay.js';
+import { maintenanceTimeline, type BacktestWindow } from '../src/backtest/maintenance-timeline.js';
+import { replayInstants, replayRule } from '../src/backtest/replay.js';
 
 const MIN = 60_000;
 const T = Date.parse('2026-03-28T23:00:00Z');

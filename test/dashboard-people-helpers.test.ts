@@ -5,7 +5,7 @@
 import test from 'ava';
 import { everyPage } from '../src/dashboard/web/api/every-page.js';
 import { grantsInWords, PERMISSION_LIST, withNames } from '../src/dashboard/web/people-words.js';
-import { ALL_PERMISSIONS } from '../src/auth/permissions.js';
+import { ALL_PERMISSIONS } from '../src/access/permissions.js';
 
 test('everyPage follows next_cursor until the last page, and asks with the cursor', async (t) => {
   const asked: string[] = [];

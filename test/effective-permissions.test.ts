@@ -1,7 +1,7 @@
 import test from 'ava';
 import { BUILT_IN_ROLES, builtInRole } from '../src/auth/built-in-roles.js';
 import { allowedPermissions, decidePermission, effectivePermissions, type PermissionLevels } from '../src/auth/effective-permissions.js';
-import { ALL_PERMISSIONS, type Permission } from '../src/auth/permissions.js';
+import { ALL_PERMISSIONS, type Permission } from '../src/access/permissions.js';
 
 const none: PermissionLevels = { overrides: {}, groups: [], roles: [], tenantDefaults: {} };
 const levels = (partial: Partial<PermissionLevels>): PermissionLevels => ({ ...none, ...partial });

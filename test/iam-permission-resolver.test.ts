@@ -2,7 +2,7 @@ import test from 'ava';
 import type { PermissionLevels } from '../src/auth/effective-permissions.js';
 import { iamChangeStamps, reportingIamCommits } from '../src/auth/iam-change-stamps.js';
 import { iamPermissionResolver, type UserStanding } from '../src/auth/iam-permission-resolver.js';
-import type { Principal } from '../src/auth/principal.js';
+import type { Principal } from '../src/access/principal.js';
 import type { ReadStore } from '../src/readstore/port.js';
 
 const principal = (tenantId: string, userId = 'u1', roles: string[] = []): Principal => ({ subject: 's', tenantId, userId, envId: 'e', roles });

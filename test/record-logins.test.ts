@@ -2,7 +2,7 @@
 import test from 'ava';
 import type { Context } from 'koa';
 import { recordLogins } from '../src/auth/record-logins.js';
-import type { Principal } from '../src/auth/principal.js';
+import type { Principal } from '../src/access/principal.js';
 
 const principal = (userId: string, issuedAt = 1000): Principal => ({
   subject: userId, userId, tenantId: 't1', envId: 'e1', roles: [], issuedAt,

@@ -1,12 +1,12 @@
 /**
  * The backtest's pure parts, table-driven: the replay (the evaluator's decideEvaluation and watch
- * fold over a series, src/process/backtest/replay.ts) and the page count (the escalation manager's
- * nextDueStage timing, src/process/backtest/pages.ts). Readings are one a minute from T.
+ * fold over a series, src/backtest/replay.ts) and the page count (the escalation manager's
+ * nextDueStage timing, src/backtest/pages.ts). Readings are one a minute from T.
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { pagesFor, type PagedPolicy } from '../src/process/backtest/pages.js';
-import { replayInstants, replayRule, type ReplayedRule } from '../src/process/backtest/replay.js';
+import { pagesFor, type PagedPolicy } from '../src/backtest/pages.js';
+import { replayInstants, replayRule, type ReplayedRule } from '../src/backtest/replay.js';
 
 const T = Date.parse('2026-11-01T00:00:00Z');
 const MIN = 60_000;

@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../src/auth/principal.js';
+import type { Principal } from '../src/access/principal.js';
 import { createMemoryStreamTicketStore as createStreamTicketStore } from '../src/http/memory-stream-tickets.js';
 import type { IssuedTicket } from '../src/http/stream-ticket-store.js';
 import { streamTicketStoreContract } from './support/stream-ticket-store-contract.js';

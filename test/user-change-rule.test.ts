@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ALL_PERMISSIONS, type Permission } from '../src/auth/permissions.js';
+import { ALL_PERMISSIONS, type Permission } from '../src/access/permissions.js';
 import { changeCheckedAgainstTarget, decideUserChange, protectedChanges, type UserChangeFacts } from '../src/auth/user-change-rule.js';
 import type { UserProfile } from '../src/events/user.js';
 

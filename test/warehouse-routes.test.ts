@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { simulatorRoutes } from '../src/gateways/warehouse/simulated/control-routes.js';
 import { localSteering } from '../src/gateways/warehouse/simulated/simulator-steering.js';
 import { warehouseRoutes } from '../queries/warehouse.js';
-import { isPermission, type Permission } from '../src/auth/permissions.js';
+import { isPermission, type Permission } from '../src/access/permissions.js';
 import {
   fileEnvironmentResolver,
   parseEnvironments,

@@ -6,7 +6,7 @@
  * are narrowed (e.g. by a group deny) can still create ordinary viewers.
  */
 import { permissionsAllowedBy, type GrantSource } from './effective-permissions.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../access/permissions.js';
 import type { PermissionGrants } from '../events/permission-grants.js';
 import { badRequest, forbidden, type ProblemFieldError } from '../http/problem.js';
 import type { AppState } from '../http/state.js';

@@ -21,7 +21,7 @@ import koaJwt from 'koa-jwt';
 import jwksRsa from 'jwks-rsa';
 import { serviceUnavailable, unauthorized } from '../http/problem.js';
 import { createJwksKeySet, type KeyLookup } from './jwks-key-set.js';
-import { principalFromClaims, tokenClaimsSchema, type Principal } from './principal.js';
+import { principalFromClaims, tokenClaimsSchema, type Principal } from '../access/principal.js';
 import { bearerChallenge, TokenRejection, tokenRejectionFrom } from './token-rejection.js';
 
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;

@@ -5,7 +5,7 @@
  * for users without a role, or whose custom role leaves a permission open.
  */
 import type { PermissionGrants } from '../events/permission-grants.js';
-import { ALL_PERMISSIONS, type Permission } from './permissions.js';
+import { ALL_PERMISSIONS, type Permission } from '../access/permissions.js';
 
 export interface BuiltInRole {
   id: string;

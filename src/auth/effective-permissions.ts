@@ -10,7 +10,7 @@
  *   5. no opinion anywhere: deny.
  */
 import type { PermissionGrants } from '../events/permission-grants.js';
-import { ALL_PERMISSIONS, type Permission } from './permissions.js';
+import { ALL_PERMISSIONS, type Permission } from '../access/permissions.js';
 
 export type DecidingLevel = 'user_override' | 'group' | 'role' | 'tenant_default' | 'none';
 

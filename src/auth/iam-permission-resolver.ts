@@ -6,8 +6,8 @@
  */
 import { effectivePermissions, type EffectivePermissions, type PermissionLevels } from './effective-permissions.js';
 import type { IamChangeStamps } from './iam-change-stamps.js';
-import type { PermissionResolver } from './permission-resolver.js';
-import type { Principal } from './principal.js';
+import type { PermissionResolver } from '../access/permission-resolver.js';
+import type { Principal } from '../access/principal.js';
 
 /** A principal's user record: none (service client, first administrator), or its state. */
 export type UserStanding = 'active' | 'deactivated' | 'removed' | 'no_record';

@@ -4,7 +4,7 @@
  * its own path) rather than stored, so a typo never silently grants or denies nothing.
  */
 import { z } from 'zod';
-import { isPermission } from './permissions.js';
+import { isPermission } from '../access/permissions.js';
 import type { PermissionGrants } from '../events/permission-grants.js';
 
 export const permissionMapSchema = z.record(z.string(), z.unknown()).transform((map, ctx) => {

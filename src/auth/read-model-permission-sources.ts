@@ -8,12 +8,9 @@ import type { Logger } from 'pino';
 import { USER_PERMISSION_OVERRIDES, type UserDoc, type UserOverridesDoc } from '../../projections/users.js';
 import type { PermissionLevels } from './effective-permissions.js';
 import type { PermissionSourcesLookup, UserStanding } from './iam-permission-resolver.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../access/principal.js';
 import type { ReadModelReader } from '../readstore/port.js';
-import { findGroupsAmong, groupGrants } from '../../queries/groups.js';
-import { findRole, roleGrants, rolesNamed, type IgnoredRoleName } from '../../queries/roles.js';
-import { tenantDefaults } from '../../queries/tenant-defaults.js';
-import { findUserRecord } from '../../queries/users.js';
+import { findGroupsAmong, findRole, findUserRecord, groupGrants, roleGrants, rolesNamed, tenantDefaults, type IgnoredRoleName } from './iam-lookups.js';
 
 export async function permissionLevelsOfUser(reader: ReadModelReader, user: UserDoc): Promise<PermissionLevels> {
   const [overrides, groups, role, defaults] = await Promise.all([

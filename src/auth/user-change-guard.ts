@@ -8,7 +8,7 @@ import { forbidden } from '../http/problem.js';
 import type { AppState } from '../http/state.js';
 import type { GrantSourceLookup } from './assignment-guard.js';
 import { allowedPermissions, effectivePermissions, type PermissionLevels } from './effective-permissions.js';
-import { ALL_PERMISSIONS, type Permission } from './permissions.js';
+import { ALL_PERMISSIONS, type Permission } from '../access/permissions.js';
 import { decideUserChange, protectedChanges } from './user-change-rule.js';
 
 export interface UserChange {

@@ -12,7 +12,7 @@
  *     something, or dropping a role whose deny outweighed a default, is a grant like any other.
  */
 import type { UserProfile } from '../events/user.js';
-import type { Permission } from './permissions.js';
+import type { Permission } from '../access/permissions.js';
 
 export interface UserChangeFacts {
   /** The actor changes its own user. */

@@ -3,13 +3,10 @@
  * build its read models, and the background processes it runs. `src/platform.ts` concatenates them.
  */
 import type { ApiModule } from '../http/app.js';
+import type { BackgroundProcess } from '../background-process.js';
 import type { Projection } from '../projection/projection.js';
 
-export interface BackgroundProcess {
-  /** Called once the server listens. */
-  start(): void;
-  stop(): Promise<void>;
-}
+export type { BackgroundProcess } from '../background-process.js';
 
 export interface PlatformArea {
   routes: ApiModule[];

@@ -11,7 +11,7 @@ import type { CommandDeps } from '../commanding/command-handler.js';
 import type { Config } from '../config.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
 import type { Logger } from 'pino';
-import { markInterruptedRun, type SyncRunnerDeps } from '../process/sync/run-sync-job.js';
+import { executeSyncRun, markInterruptedRun, startSyncRun, syncCommand, type SyncRunnerDeps } from '../process/sync/run-sync-job.js';
 import { syncMetrics } from '../process/sync/sync-metrics.js';
 import { createSyncScheduler, type Timers } from '../process/sync/sync-scheduler.js';
 import type { ReadModelReader } from '../readstore/port.js';
@@ -84,7 +84,16 @@ export function composeSync(deps: {
       {
         alias: false,
         routes: () => syncCommandRoutes({
-          runner, enroll, track,
+          enroll,
+          runs: {
+            now: () => runner.commandDeps.now(),
+            async trigger(target, actor) {
+              const started = await startSyncRun(runner, target, 'manual', actor);
+              track(executeSyncRun(runner, target, started.runId, started.state));
+              return started;
+            },
+            command: (target, command, actor) => syncCommand(runner, target, command, actor),
+          },
           countHistoryBefore: (tenantId, envId, jobId, before) =>
             reader.count(SYNC_HISTORY, { tenantId, envId, jobId, startedAt: { $lt: before }, status: { $ne: 'running' } }),
         }),

@@ -7,7 +7,7 @@
  *       └──────────────────resolve──────────────────────────┘
  */
 import { z } from 'zod';
-import { deterministicUuid } from '../commanding/deterministic-id.js';
+import { deterministicUuid } from './deterministic-id.js';
 import { awaitingAcknowledgement, awaitingAllClear, cancelEscalation, evolveEscalation, initialEscalation, liveRetries, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 

@@ -10,6 +10,13 @@ import { z } from 'zod';
 export const SYNC_JOB_IDS = ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events'] as const;
 export type SyncJobId = (typeof SYNC_JOB_IDS)[number];
 
+/** One environment's sync job: the stream a sync command goes to. */
+export interface SyncJobTarget {
+  tenantId: string;
+  envId: string;
+  jobId: SyncJobId;
+}
+
 const jobRef = { envId: z.string().min(1), jobId: z.enum(SYNC_JOB_IDS) };
 
 export const syncJobEvents = {

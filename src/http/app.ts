@@ -15,7 +15,7 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { PermissionResolver } from '../auth/permission-resolver.js';
+import type { PermissionResolver } from '../access/permission-resolver.js';
 import type { PlatformMetrics } from '../metrics.js';
 import { jsonBody } from './body.js';
 import { cors } from './cors.js';

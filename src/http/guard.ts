@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Permission } from '../auth/permissions.js';
+import type { Permission } from '../access/permissions.js';
 import { forbidden } from './problem.js';
 import type { AppState } from './state.js';
 

@@ -4,7 +4,7 @@
  * (or another user) a ticket. Only one instance can redeem them: a cluster uses the MongoDB store.
  */
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../access/principal.js';
 import {
   holderOf, limitsWithDefaults, perPrincipalRefusal, perTenantRefusal, refusal, ticketHash,
   type IssuedTicket, type StreamTicketLimits, type StreamTicketStore,

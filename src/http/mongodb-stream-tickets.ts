@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../access/principal.js';
 import { sharedCollection } from '../readstore/mongodb-shared-collection.js';
 import {
   holderOf, limitsWithDefaults, perPrincipalRefusal, perTenantRefusal, refusal, ticketHash,

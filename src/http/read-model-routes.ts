@@ -4,7 +4,7 @@
  * 404 like an unknown id (its existence is never revealed).
  */
 import Router from '@koa/router';
-import type { Permission } from '../auth/permissions.js';
+import type { Permission } from '../access/permissions.js';
 import type { Doc, Filter, ReadModelReader, Sort } from '../readstore/port.js';
 import { etagOf, type CommandContext } from './command-context.js';
 import { ok, okPage } from './envelope.js';

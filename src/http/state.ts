@@ -1,5 +1,5 @@
-import type { Permission } from '../auth/permissions.js';
-import type { Principal } from '../auth/principal.js';
+import type { Permission } from '../access/permissions.js';
+import type { Principal } from '../access/principal.js';
 
 /** What the platform middlewares put on ctx.state before a route runs. */
 export interface AppState {

@@ -10,7 +10,7 @@
  * it recomputes from the read models.
  */
 import type { Context } from 'koa';
-import type { Permission } from '../auth/permissions.js';
+import type { Permission } from '../access/permissions.js';
 import type { SseChannel } from './sse.js';
 
 export const STREAM_RIGHTS_CHECK_MS = 1000;

@@ -9,7 +9,7 @@
  * room. A ticket is a bearer credential: stores keep only its SHA-256 hash.
  */
 import { createHash } from 'node:crypto';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../access/principal.js';
 
 export const STREAM_TICKET_TTL_MS = 60_000;
 export const STREAM_TICKETS_PER_PRINCIPAL = 20;

@@ -4,7 +4,7 @@ import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-
 import { alertMetricReadingQuery } from '../../queries/alert-metrics.js';
 import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
 import { alertRuleBacktestBody, BACKTESTS_PER_TENANT, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
-import { HISTORY_SOURCES } from '../process/backtest/history-port.js';
+import { HISTORY_SOURCES } from '../gateways/warehouse/metric-history-port.js';
 import { EVALUATION_OUTCOMES } from '../events/rule-evaluation.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
 import type { OperationDoc } from './operation.js';

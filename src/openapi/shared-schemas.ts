@@ -3,7 +3,7 @@
  * the common small answers (`{ id, deleted: true }`).
  */
 import { z } from 'zod';
-import { ALL_PERMISSIONS } from '../auth/permissions.js';
+import { ALL_PERMISSIONS } from '../access/permissions.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination.js';
 
 /** A resource id (a UUID, as the API creates them). */
@@ -35,7 +35,7 @@ export const problemSchema = z.looseObject({
 
 export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
-/** The permission names (src/auth/permissions.ts). */
+/** The permission names (src/access/permissions.ts). */
 export const permissionName = z.enum(ALL_PERMISSIONS);
 
 /** A permission map: permission → allow | deny, any subset of the permissions (an unknown name is a 400). */

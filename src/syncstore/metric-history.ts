@@ -9,8 +9,7 @@
  * (volumes add up, gauges take the worst cluster); an instant where any cluster that has samples in
  * the range has none is missing, rather than a reading of part of the environment.
  */
-import { METRIC_SAMPLE_MINUTES } from '../process/sync/jobs.js';
-import type { MetricHistorySource } from '../process/backtest/history-port.js';
+import { METRIC_SAMPLE_MINUTES, type MetricHistorySource } from '../gateways/warehouse/metric-history-port.js';
 import type { SyncStore } from './store.js';
 
 /** Metrics whose environment-wide value is the sum over clusters (simulated-metrics.ts agrees). */

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/access/principal.js';
 import type { IssuedTicket, StreamTicketLimits, StreamTicketStore } from '../../src/http/stream-ticket-store.js';
 
 export interface StreamTicketStoreTarget {

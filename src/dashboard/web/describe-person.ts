@@ -2,9 +2,9 @@
  * Who an actor id is, as a person reads it (pure; components/use-people.ts feeds it the tenant's
  * names). Imported by node tests too, hence the `.js` type import.
  */
+import { UUID_PATTERN } from '../../contract/vocabulary.js';
 import type { UserName } from './api/types.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function describePerson(id: string | null | undefined, me: string, names: ReadonlyMap<string, UserName>): string {
   if (!id) return '—';
@@ -18,5 +18,5 @@ export function describePerson(id: string | null | undefined, me: string, names:
   // or, for a chat or webhook channel with no address to show, the channel.
   if (id.startsWith('recipient:channel:')) return 'a recipient of a channel (action link)';
   if (id.startsWith('recipient:')) return `${id.slice('recipient:'.length)} (action link)`;
-  return UUID.test(id) ? `someone else (${id.slice(0, 8)})` : id;
+  return UUID_PATTERN.test(id) ? `someone else (${id.slice(0, 8)})` : id;
 }

@@ -1,9 +1,10 @@
 /**
  * How the People pages say things (pure, so it is tested without a browser): every permission with
- * what it guards, from the API's own table (src/auth/permissions.ts, bundled), so the checkboxes never
+ * what it guards, from the API's own table (src/access/permissions.ts, bundled), so the checkboxes never
  * miss or invent one; a permission map in words; and ids in an API refusal said as names.
  */
-import { PERMISSIONS } from '../../auth/permissions.js';
+import { PERMISSIONS } from '../../access/permissions.js';
+import { uuidsInText } from '../../contract/vocabulary.js';
 import type { Permission, PermissionGrants } from './api/types.js';
 
 export const PERMISSION_LIST = Object.entries(PERMISSIONS).map(([permission, guards]) => ({ permission: permission as Permission, guards }));
@@ -16,9 +17,8 @@ export function grantsInWords(grants: PermissionGrants): string {
   return parts.length > 0 ? parts.join(' · ') : 'leaves every permission open';
 }
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /** `text` with every id `names` knows (lower-case keys) said as its name; unknown ids stay. */
 export function withNames(text: string, names: ReadonlyMap<string, string>): string {
-  return text.replace(UUID, (id) => names.get(id.toLowerCase()) ?? id);
+  return text.replace(uuidsInText(), (id) => names.get(id.toLowerCase()) ?? id);
 }

@@ -17,8 +17,7 @@ export type AlertSeverity = Severity;
 export type AlertStatus = 'triggered' | 'acknowledged' | 'resolved';
 
 /** What the pager Events API v2 accepts as a severity; a pager channel maps each alert severity onto one. */
-export const PAGER_SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
-export type PagerSeverity = (typeof PAGER_SEVERITIES)[number];
+export { PAGER_SEVERITIES, type PagerSeverity } from '../../contract/vocabulary.js';
 
 /** What every medium says about an incident. One message per incident state change. */
 export interface AlertMessage {

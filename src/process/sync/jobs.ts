@@ -8,6 +8,7 @@ import { BUILTIN_METRIC_IDS } from '../../gateways/warehouse/metric-catalogue.js
 import type { SourceWindow, WarehouseGateway } from '../../gateways/warehouse/port.js';
 import { MetricNotSupportedError } from '../../gateways/warehouse/port.js';
 import type { SyncJobId } from '../../events/sync-job.js';
+import { METRIC_SAMPLE_MINUTES } from '../../gateways/warehouse/metric-history-port.js';
 import type { SyncRow } from '../../syncstore/upsert.js';
 
 /** Rows the warehouse logs after their own timestamp are caught by re-reading this much. */
@@ -16,7 +17,6 @@ export const LATE_ARRIVAL_MS = 5 * 60_000;
 export const INITIAL_BACKFILL_MS = 24 * 3_600_000;
 export const PAGE_MS = 3_600_000;
 /** The window metrics are sampled over (the shortest alert-rule window). */
-export const METRIC_SAMPLE_MINUTES = 5;
 
 export interface ExtractContext {
   warehouse: WarehouseGateway;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { syncJobDecider, type SyncJobCommand } from '../../../commands/sync-jobs.js';
 import { handleCommand, type CommandDeps } from '../../commanding/command-handler.js';
-import { syncJobStream, type SyncJobId, type SyncJobState } from '../../events/sync-job.js';
+import { syncJobStream, type SyncJobId, type SyncJobState, type SyncJobTarget } from '../../events/sync-job.js';
 import type { WarehouseGateway } from '../../gateways/warehouse/port.js';
 import type { SyncStore } from '../../syncstore/store.js';
 import { SYNC_JOBS } from './jobs.js';
@@ -32,11 +32,7 @@ export interface SyncRunnerDeps {
   onFinished?: (jobId: SyncJobId, outcome: RunOutcome) => void;
 }
 
-export interface SyncJobTarget {
-  tenantId: string;
-  envId: string;
-  jobId: SyncJobId;
-}
+export type { SyncJobTarget };
 
 export type RunOutcome =
   | { status: 'succeeded'; runId: string; rows_extracted: number; rows_upserted: number; duration_ms: number; high_water: string | null }

@@ -15,9 +15,9 @@ import { MetricPreview } from './MetricPreview';
 import { RuleBacktestPanel } from './RuleBacktestPanel';
 import { useSession } from './session-context';
 import { useLoad } from './use-load';
+import { SEVERITIES } from '../../../contract/vocabulary';
 
 const CONDITIONS: [string, string][] = [['gt', '> greater than'], ['gte', '≥ at least'], ['lt', '< less than'], ['lte', '≤ at most'], ['eq', '= equal to']];
-const SEVERITIES = ['critical', 'high', 'medium', 'low'];
 const FIELDS = ['name', 'metric', 'condition', 'threshold', 'evaluation_window_minutes', 'severity', 'escalation_policy_id', 'cluster_id'];
 
 /** The API's name of each form field (the pointers its field errors carry). */

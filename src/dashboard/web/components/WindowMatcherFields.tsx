@@ -3,12 +3,13 @@
  * picked by name, clusters of the environment (as the rule editor lists them), severities. The API's
  * errors about the matcher show beside the part they name.
  */
+import { SEVERITIES as ALL_SEVERITIES } from '../../../contract/vocabulary';
 import type { FieldProblem } from '../api/client';
 import type { AlertRule, WindowMatcher } from '../api/types';
 import { FieldError, invalidProps } from './FieldError';
 import { toggled, type WindowForm } from './maintenance-form';
 
-const SEVERITIES: WindowMatcher['severities'] = ['critical', 'high', 'medium', 'low'];
+const SEVERITIES: WindowMatcher['severities'] = [...ALL_SEVERITIES];
 
 interface Props {
   form: WindowForm;

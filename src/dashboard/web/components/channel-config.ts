@@ -13,8 +13,7 @@ export const CHANNEL_TYPES: { type: ChannelType; label: string }[] = [
   { type: 'pager', label: 'Pager (PagerDuty Events API v2)' },
 ];
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
-export const PAGER_SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
+export { PAGER_SEVERITIES, SEVERITIES } from '../../../contract/vocabulary';
 const DEFAULT_MAPPING: Record<string, string> = { critical: 'critical', high: 'error', medium: 'warning', low: 'info' };
 const DEFAULT_SUBJECT = '[{{severity}}] {{status}}: {{rule_name}} ({{metric}} {{current_value}}, threshold {{threshold}})';
 

@@ -9,7 +9,9 @@ import type { Incident } from '../api/types';
 
 export const STATUS_FILTERS = { open: 'Open', triggered: 'Triggered', acknowledged: 'Acknowledged', resolved: 'Resolved', all: 'All' } as const;
 export const RANGE_FILTERS = { '': 'Any time', '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' } as const;
-export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+import { SEVERITIES } from '../../../contract/vocabulary';
+
+export { SEVERITIES };
 const RANGE_MS: Record<string, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 };
 
 export type StatusFilter = keyof typeof STATUS_FILTERS;

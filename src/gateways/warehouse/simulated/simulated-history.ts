@@ -4,7 +4,7 @@
  * history: a backtest sees the workload as the simulator models it.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { MetricHistorySource } from '../../../process/backtest/history-port.js';
+import type { MetricHistorySource } from '../metric-history-port.js';
 import { simulatedMetricSeries } from './metric-history.js';
 
 /**

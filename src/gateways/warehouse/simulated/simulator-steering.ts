@@ -5,7 +5,7 @@
  * reading the in-memory copy, synchronously, and a pin or pause made through one instance holds on
  * all of them within a refresh.
  */
-import type { BackgroundProcess } from '../../../composition/area.js';
+import type { BackgroundProcess } from '../../../background-process.js';
 import type { MetricPin, MetricPinRequest, SimulatorControl, SimulatorStatus } from './control.js';
 import type { SimulatorStateStore } from './simulator-state-store.js';
 

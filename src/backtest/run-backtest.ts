@@ -4,8 +4,8 @@
  * would-be incident's escalation would have sent (pages.ts). Instants after `now` are not history:
  * they are missing, like any other instant nobody recorded.
  */
-import { metricWindowMinutes } from '../evaluation-decision.js';
-import type { MetricHistorySource } from './history-port.js';
+import { metricWindowMinutes } from '../process/evaluation-decision.js';
+import type { MetricHistorySource } from '../gateways/warehouse/metric-history-port.js';
 import { maintenanceTimeline, type BacktestWindow } from './maintenance-timeline.js';
 import { pagesFor, type PagedPolicy } from './pages.js';
 import { replayInstants, replayRule, type ReplayedRule } from './replay.js';

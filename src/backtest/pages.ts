@@ -7,8 +7,8 @@
  * (a group or a schedule counts once here; who it reaches at that moment is the escalation
  * preview's question).
  */
-import { nextDueStage, type FiredStage } from '../../events/escalation.js';
-import type { EscalationStage } from '../../events/escalation-policy.js';
+import { nextDueStage, type FiredStage } from '../events/escalation.js';
+import type { EscalationStage } from '../events/escalation-policy.js';
 
 export interface PagedPolicy {
   stages: EscalationStage[];

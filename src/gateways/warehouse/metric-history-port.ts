@@ -5,6 +5,9 @@
  * composition root (src/composition/backtest.ts) decides which one answers.
  */
 
+/** The sync job samples each metric every this many minutes (`cluster_metrics`), so history has this resolution. */
+export const METRIC_SAMPLE_MINUTES = 5;
+
 export const HISTORY_SOURCES = ['sync_store', 'simulator'] as const;
 export type HistorySourceName = (typeof HISTORY_SOURCES)[number];
 

@@ -12,8 +12,8 @@
  * incident opens; the pending clock keeps running while the condition holds) and an incident whose
  * condition still holds opens at the first evaluation after the window.
  */
-import { watchAfterEvaluation, initialRuleWatch, type RuleWatch } from '../../events/rule-evaluation.js';
-import { conditionMet, decideEvaluation, type Condition, type Maintenance } from '../evaluation-decision.js';
+import { watchAfterEvaluation, initialRuleWatch, type RuleWatch } from '../events/rule-evaluation.js';
+import { conditionMet, decideEvaluation, type Condition, type Maintenance } from '../process/evaluation-decision.js';
 
 export interface ReplayedRule {
   condition: Condition;

@@ -6,9 +6,9 @@
  * once for the range, not per instant: 44,641 one-minute instants × zone math per window would cost
  * more than the replay itself.
  */
-import type { WindowMatcher } from '../../events/maintenance-window.js';
-import { indexWindows, occurrencesBetween, windowMatchesRule, type MatchedRule, type TimedWindow } from '../../events/maintenance-window-timing.js';
-import type { ActiveWindow, Maintenance } from '../evaluation-decision.js';
+import type { WindowMatcher } from '../events/maintenance-window.js';
+import { indexWindows, occurrencesBetween, windowMatchesRule, type MatchedRule, type TimedWindow } from '../events/maintenance-window-timing.js';
+import type { ActiveWindow, Maintenance } from '../process/evaluation-decision.js';
 
 export interface BacktestWindow extends TimedWindow {
   id: string;
