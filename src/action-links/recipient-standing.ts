@@ -7,8 +7,8 @@
  * may still act.
  */
 import type { ResolvedPrincipal } from '../auth/iam-permission-resolver.js';
-import type { Permission } from '../auth/permissions.js';
-import type { Principal } from '../auth/principal.js';
+import type { Permission } from '../access/permissions.js';
+import type { Principal } from '../access/principal.js';
 import type { ActionLinkRecipient } from './token.js';
 
 /** Both actions need it, as POST /incidents/{id}/acknowledge and /resolve do. */
