@@ -17,7 +17,7 @@
  * Not copied: `instance-id` (a restored platform is a new instance), `instance.lock`, `outbox/`
  * (mail and SMS a relay has not picked up) and `sync-pg/` (the mirrored warehouse tables, synced
  * again). With EVENTSTORE_URL or MONGODB_URL set those stores are the servers': back them up
- * with the servers' own tools; this command refuses. Restore: docs (operations), test/backup-restore.test.ts.
+ * with the servers' own tools; this command refuses. Restore: docs (operations), test/backup-restore.process.test.ts.
  *
  * The copy's directory is as private as DATA_DIR: created 0700, and an existing (empty) one given
  * for the backup is made 0700 when it is ours (its files are 0600, but whoever may write the

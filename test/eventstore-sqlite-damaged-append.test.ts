@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { detectingLogDamage } from '../src/eventstore/damage-detector.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { isDamagedFileError } from '../src/sqlite/damaged-file.js';
-import { PAGE, zeroPage } from './support/damaged-files.js';
+import { PAGE, zeroPage } from './support/zero-page.js';
 
 const meta = () => ({ tenantId: 't', actor: 'a', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() });
 

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document: every served route (route-table.ts) with its documentation entry
  * (operation.ts, one file per area listed in operations.ts). Served at GET /openapi.json and read
  * by the reference page at /docs. A route without an entry is left out and reported in
- * `undocumented` (test/openapi.test.ts fails on it); an entry without a route in `unmatched`; an
+ * `undocumented` (test/openapi.http.test.ts fails on it); an entry without a route in `unmatched`; an
  * entry that documents a query parameter its route does not accept in `inconsistencies`.
  */
 import { API_PREFIX } from '../http/app.js';

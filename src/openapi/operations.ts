@@ -1,6 +1,6 @@
 /**
  * Every documented operation, one list per area. A new route is documented by adding an entry to
- * its area's list (or a new area file, added here); test/openapi.test.ts fails for a served route
+ * its area's list (or a new area file, added here); test/openapi.http.test.ts fails for a served route
  * without an entry and for an entry without a route.
  */
 import { actionLinkOperations } from './action-links.js';

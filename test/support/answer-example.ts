@@ -1,6 +1,6 @@
 /**
  * The JSON examples of the documentation that show an HTTP answer, and the structural comparison
- * of such an example with a real answer (test/docs-answer-examples.test.ts).
+ * of such an example with a real answer (test/docs-answer-examples.http.test.ts).
  *
  * An example is marked in its fence's info string with the request it answers:
  *

@@ -1,17 +1,11 @@
-/** For the damaged-file tests: a platform process over a temporary DATA_DIR (removed afterwards), and zeroing one page. */
+/** For the damaged-file tests: a platform process over a temporary DATA_DIR (removed afterwards). */
 import type { ExecutionContext } from 'ava';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devToken, freePort, startPlatformProcess, type PlatformProcess } from './platform-process.js';
 
-export const PAGE = 4096;
-
-export function zeroPage(file: string, offset: number) {
-  const fd = openSync(file, 'r+');
-  writeSync(fd, Buffer.alloc(PAGE), 0, PAGE, offset);
-  closeSync(fd);
-}
+export { PAGE, zeroPage } from './zero-page.js';
 
 export async function platformInTempDir(t: ExecutionContext, prefix: string) {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
