@@ -117,6 +117,24 @@ test('CSV cells a spreadsheet would run as formulas (rule names, a person rename
   t.deepEqual(((await get(`/analytics/oncall?${range}`, undefined, formulas)).body.data.people as { name: string }[]).map((p) => p.name), ["+1+cmd|' /C calc'!A0", '-2+3']);
 });
 
+test('on-call health names people to analytics:read alone; their email only with iam:read as well (JSON and CSV)', async (t) => {
+  const role = await app.request('POST', '/api/v1/roles', { caller, body: { name: 'Analysts', permissions: { 'analytics:read': 'allow', 'iam:read': 'deny' } } });
+  t.is(role.status, 201, JSON.stringify(role.body));
+  const analyst: Caller = { ...app.newTenant(), tenantId: caller.tenantId, roles: ['Analysts'] };
+  t.is((await get('/users', undefined, analyst)).status, 403, 'the analyst may not list users');
+  const people = (await get(`/analytics/oncall?${range}`, undefined, analyst)).body.data.people as Record<string, unknown>[];
+  t.deepEqual(people.map((p) => [p.name, 'email' in p]), [['bob', false], ['alice', false]]);
+  const csv = String((await get(`/analytics/oncall?${range}`, { accept: 'text/csv' }, analyst)).body).split('\r\n');
+  t.is(csv[0], 'user_id,name,pages_received,pages_at_night,zones_used,hours_on_call');
+  t.is(csv[1], `${history.bob},bob,3,2,Europe/Berlin (schedule); UTC (utc),9`);
+  t.false(csv.join('\n').includes('@example.com'));
+
+  const viewer = { ...caller, roles: ['viewer'] };
+  const seen = (await get(`/analytics/oncall?${range}`, undefined, viewer)).body.data.people as { name: string; email: string }[];
+  t.true(seen.every((p) => p.email.startsWith(`${p.name}-`) && p.email.endsWith('@example.com')), 'a viewer holds iam:read: the emails');
+  t.regex(String((await get(`/analytics/oncall?${range}`, { accept: 'text/csv' }, viewer)).body).split('\r\n')[0]!, /^user_id,name,email,/);
+});
+
 test('a tenant sees only its own incidents and people', async (t) => {
   const stranger = app.newTenant();
   const incidents = await get(`/analytics/incidents?${range}`, undefined, stranger);
