@@ -12,6 +12,7 @@ import { GROUP_BY, incidentGroups, noisiestRules } from '../src/analytics/incide
 import { onCallHealth } from '../src/analytics/oncall-health.js';
 import { RESOLUTION_REASONS } from '../src/events/incident.js';
 import { NOTIFY_MEDIA } from '../src/events/vocabulary.js';
+import { apiInstant } from '../src/http/api-instant.js';
 import { okCsv, wantsCsv } from '../src/http/csv.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -27,7 +28,7 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_ANALYTICS_DAYS = 30;
 export const MAX_ANALYTICS_DAYS = 366;
 
-const instant = z.iso.datetime({ offset: true });
+const instant = apiInstant;
 export const analyticsRangeQuery = {
   since: instant.optional().meta({ description: `start of the range (inclusive); default: ${DEFAULT_ANALYTICS_DAYS} days before until` }),
   until: instant.optional().meta({ description: 'end of the range (exclusive); default: now' }),
