@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { alertRuleBodySchema, toRuleData } from './alert-rules.js';
 import { ruleReferenceErrors, type RuleReferenceDeps } from './alert-rule-routes.js';
 import { UnknownClusterError, UnknownMetricError } from '../src/gateways/warehouse/errors.js';
+import { apiInstant } from '../src/http/api-instant.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound, tooManyRequests, type ProblemFieldError } from '../src/http/problem.js';
@@ -33,8 +34,8 @@ const DAY_MS = 86_400_000;
 export const alertRuleBacktestBody = z.strictObject({
   rule_id: z.uuid().optional().meta({ description: 'a saved rule of the tenant; give this or `rule`' }),
   rule: alertRuleBodySchema.optional().meta({ description: 'an unsaved rule, validated as POST /alert-rules validates it' }),
-  since: z.iso.datetime({ offset: true }),
-  until: z.iso.datetime({ offset: true }).meta({ description: `after since, at most ${MAX_BACKTEST_DAYS} days after it` }),
+  since: apiInstant,
+  until: apiInstant.meta({ description: `after since, at most ${MAX_BACKTEST_DAYS} days after it` }),
   step_seconds: z.number().int().min(60).max(3600).optional()
     .meta({ description: 'time between evaluations; default the evaluator\'s interval (at least one minute)' }),
   include_readings: z.boolean().default(false).meta({ description: 'also answer `readings`: every instant and its value (null inside a gap), for a chart' }),

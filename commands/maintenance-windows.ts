@@ -14,6 +14,7 @@ import {
 } from '../src/events/maintenance-window.js';
 import { MAX_WEEKLY_DURATION_MINUTES, MAX_WINDOW_MS } from '../src/events/maintenance-window-timing.js';
 import { severitySchema } from '../src/events/vocabulary.js';
+import { apiInstant } from '../src/http/api-instant.js';
 import { isValidTimeZone } from '../src/oncall/zone-offsets.js';
 
 const matcherBodySchema = z.strictObject({
@@ -40,8 +41,8 @@ export const maintenanceWindowBodySchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
   reason: z.string().trim().min(1).max(2000),
   matcher: matcherBodySchema,
-  starts_at: z.iso.datetime({ offset: true }).optional(),
-  ends_at: z.iso.datetime({ offset: true }).optional(),
+  starts_at: apiInstant.optional(),
+  ends_at: apiInstant.optional(),
   recurrence: recurrenceBodySchema.optional(),
 }).superRefine((body, ctx) => {
   const interval = body.starts_at !== undefined || body.ends_at !== undefined;

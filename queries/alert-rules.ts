@@ -3,6 +3,7 @@ import { ALERT_RULES, watchOf, type AlertRuleDoc } from '../projections/alert-ru
 import type { EventStore } from '../src/eventstore/port.js';
 import { EVALUATION_OUTCOMES, ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
 import { severitySchema } from '../src/events/vocabulary.js';
+import { apiInstant } from '../src/http/api-instant.js';
 import { okPage } from '../src/http/envelope.js';
 import { DEFAULT_PAGE_SIZE } from '../src/http/pagination.js';
 import { requires } from '../src/http/guard.js';
@@ -57,8 +58,8 @@ export const alertRuleListQuery = z.object({
 });
 
 export const alertRuleHistoryQuery = z.object({
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: apiInstant.optional(),
+  to: apiInstant.optional(),
   outcome: z.enum(EVALUATION_OUTCOMES).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(DEFAULT_PAGE_SIZE),
   cursor: z.string().regex(/^\d+$/, 'not a cursor from this API').optional(),

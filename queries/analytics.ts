@@ -12,6 +12,7 @@ import { GROUP_BY, incidentGroups, noisiestRules } from '../src/analytics/incide
 import { onCallHealth } from '../src/analytics/oncall-health.js';
 import { RESOLUTION_REASONS } from '../src/events/incident.js';
 import { NOTIFY_MEDIA } from '../src/events/vocabulary.js';
+import { apiInstant } from '../src/http/api-instant.js';
 import { okCsv, wantsCsv } from '../src/http/csv.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -27,7 +28,7 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_ANALYTICS_DAYS = 30;
 export const MAX_ANALYTICS_DAYS = 366;
 
-const instant = z.iso.datetime({ offset: true });
+const instant = apiInstant;
 export const analyticsRangeQuery = {
   since: instant.optional().meta({ description: `start of the range (inclusive); default: ${DEFAULT_ANALYTICS_DAYS} days before until` }),
   until: instant.optional().meta({ description: 'end of the range (exclusive); default: now' }),
@@ -59,7 +60,9 @@ const INCIDENT_CSV_HEADER = [
   'key', 'label', 'opened', 'acknowledged', ...RESOLUTION_REASONS.map((r) => `resolved_${r}`), 'resolved_total',
   'mtta_seconds', 'p90_tta_seconds', 'mttr_seconds', 'p90_ttr_seconds', 'escalated_to_stage_2', ...NOTIFY_MEDIA.map((m) => `pages_${m}`), 'failed_pages',
 ];
-const ONCALL_CSV_HEADER = ['user_id', 'name', 'email', 'pages_received', 'pages_at_night', 'zones_used', 'hours_on_call'];
+/** Without iam:read, no `email` column (a caller who may not list users reads names only, as /user-names gives them). */
+const oncallCsvHeader = (withEmail: boolean) =>
+  ['user_id', 'name', ...(withEmail ? ['email'] : []), 'pages_received', 'pages_at_night', 'zones_used', 'hours_on_call'];
 
 export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () => Date }) {
   const router = new Router<AppState>();
@@ -86,6 +89,7 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
   router.get('/analytics/oncall', requires('analytics:read'), queryParameters(Object.keys(onCallAnalyticsQuery.shape)), async (ctx) => {
     const { since, until } = analyticsRange(onCallAnalyticsQuery.parse(ctx.query), deps.now());
     const { tenantId } = ctx.state.principal;
+    const withEmail = await ctx.state.can('iam:read');
     const [pages, schedules, users] = await Promise.all([
       deps.reader.find<PageDoc>(INCIDENT_PAGES, { tenantId, at: { $gte: since.toISOString(), $lt: until.toISOString() }, ok: true }),
       deps.reader.find<ScheduleDoc>(SCHEDULES, { tenantId }),
@@ -97,10 +101,12 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
       pages,
       schedules: schedules.map((doc) => ({ id: doc.id, definition: scheduleDefinition(doc) })),
       isActiveUser: (userId) => { const user = byId.get(userId); return !!user && user.isActive && !user.removed; },
-    }).map((person) => ({ ...person, name: byId.get(person.user_id)?.name ?? null, email: byId.get(person.user_id)?.email ?? null }));
+    }).map((person) => ({
+      ...person, name: byId.get(person.user_id)?.name ?? null, ...(withEmail ? { email: byId.get(person.user_id)?.email ?? null } : {}),
+    }));
     if (wantsCsv(ctx)) {
-      okCsv(ctx, ONCALL_CSV_HEADER, people.map((p) => [
-        p.user_id, p.name, p.email, p.pages_received, p.pages_at_night, p.zones_used.map((z) => `${z.zone} (${z.source})`).join('; '), p.hours_on_call,
+      okCsv(ctx, oncallCsvHeader(withEmail), people.map((p) => [
+        p.user_id, p.name, ...(withEmail ? [p.email ?? null] : []), p.pages_received, p.pages_at_night, p.zones_used.map((z) => `${z.zone} (${z.source})`).join('; '), p.hours_on_call,
       ]), 'oncall.csv');
       return;
     }

@@ -7,6 +7,7 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
+import { apiInstant } from '../src/http/api-instant.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { notFound } from '../src/http/problem.js';
@@ -20,7 +21,7 @@ import { escalationPlanOf } from './escalation-directory.js';
 import { repeatView, stageView, targetNames } from './escalation-preview-view.js';
 
 export const escalationPreviewQuery = z.strictObject({
-  at: z.iso.datetime({ offset: true }).optional().meta({ description: 'the trigger instant (ISO 8601 with an offset or Z); default now' }),
+  at: apiInstant.optional().meta({ description: 'the trigger instant (ISO 8601 with an offset or Z); default now' }),
   cycles: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1').max(MAX_PREVIEW_CYCLES, `must be at most ${MAX_PREVIEW_CYCLES}`)).optional()
     .meta({ description: `how many cycles of a repeating policy to list, 1–${MAX_PREVIEW_CYCLES} (default 1)` }),

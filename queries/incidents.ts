@@ -4,6 +4,7 @@ import { loadStream } from '../src/commanding/command-handler.js';
 import type { EventStore } from '../src/eventstore/port.js';
 import { evolveIncident, incidentStream, initialIncidentState, publicIncident, type IncidentState, type IncidentStreamEvent } from '../src/events/incident.js';
 import { severitySchema } from '../src/events/vocabulary.js';
+import { apiInstant, SUPPORTED_INSTANTS } from '../src/http/api-instant.js';
 import { ok } from '../src/http/envelope.js';
 import { historyChainOf, historyEntry } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';
@@ -25,8 +26,8 @@ export const incidentListQuery = z.object({
   }),
   severity: severitySchema.optional(),
   rule_id: z.string().optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: apiInstant.optional(),
+  to: apiInstant.optional(),
 });
 
 export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) => publicIncident(withOptionalStrings(view));
@@ -82,8 +83,8 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
       return;
     }
     if (!(await ctx.state.can('audit:read'))) throw forbidden('as_of needs the permission audit:read');
-    const moment = z.iso.datetime({ offset: true }).safeParse(asOf);
-    if (!moment.success) throw badRequest('as_of must be an ISO 8601 date-time', [{ path: '/as_of', message: 'invalid' }]);
+    const moment = apiInstant.safeParse(asOf);
+    if (!moment.success) throw badRequest(`as_of must be an ISO 8601 instant ${SUPPORTED_INSTANTS}`, [{ path: '/as_of', message: `must be an ISO 8601 instant ${SUPPORTED_INSTANTS}` }]);
     const at = Date.parse(moment.data);
     const loaded = await loadIncidentEvents(tenantId, ctx.params.id!);
     const upTo = loaded.domainEvents.filter((_, i) => Date.parse(loaded.events[i]!.metadata.occurredAt) <= at);

@@ -11,6 +11,7 @@ import { MAINTENANCE_WINDOWS, type MaintenanceWindowDoc } from '../projections/m
 import type { EventStore } from '../src/eventstore/port.js';
 import { maintenanceWindowStream } from '../src/events/maintenance-window.js';
 import { activeOccurrence, nextBoundary, type TimedWindow } from '../src/events/maintenance-window-timing.js';
+import { apiInstant } from '../src/http/api-instant.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok, okPage } from '../src/http/envelope.js';
 import { historyChainOf, historyEntry } from '../src/http/event-history.js';
@@ -68,7 +69,7 @@ export function liveWindows(reader: ReadModelReader, at: Date, tenantId?: string
 }
 
 export const maintenanceWindowListQuery = z.object({
-  active_at: z.iso.datetime({ offset: true }).optional().meta({ description: 'only the windows active at this instant (then one page holds them all)' }),
+  active_at: apiInstant.optional().meta({ description: 'only the windows active at this instant (then one page holds them all)' }),
 });
 
 export function maintenanceWindowQueryRoutes(deps: { reader: ReadModelReader; eventStore: EventStore; now: () => Date }) {

@@ -8,6 +8,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { SCHEDULES, type ScheduleDoc } from '../projections/schedules.js';
 import { USERS, type UserDoc } from '../projections/users.js';
+import { apiInstant } from '../src/http/api-instant.js';
 import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';
@@ -48,7 +49,7 @@ export async function scheduleUsers(reader: ReadModelReader, tenantId: string, d
 const sourceView = (source: OnCallSource) =>
   source.source === 'layer' ? { source: 'layer' as const, layer: source.layerIndex } : { source: 'override' as const, override_id: source.overrideId };
 
-const instant = z.iso.datetime({ offset: true });
+const instant = apiInstant;
 export const currentOnCallQuery = z.strictObject({ at: instant.optional() });
 export const onCallRangeQuery = z.strictObject({ since: instant.optional(), until: instant.optional() });
 /** Without `until`, a range shows a week, like an on-call calendar's default view. */

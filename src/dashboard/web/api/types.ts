@@ -599,6 +599,6 @@ export interface IncidentAnalytics {
 export interface OncallHealth {
   since: string;
   until: string;
-  people: { user_id: string; name: string | null; email: string | null; pages_received: number; pages_at_night: number; zones_used: { zone: string; source: string }[]; hours_on_call: number }[];
+  people: { user_id: string; name: string | null; /** Only for a caller who also holds iam:read. */ email?: string | null; pages_received: number; pages_at_night: number; zones_used: { zone: string; source: string }[]; hours_on_call: number }[];
 }
 // ---- end of Incident analytics ----
