@@ -71,7 +71,7 @@ async function main() {
   const rule = { id: null, envId, clusterId, metric: 'queue_time_seconds', condition: 'gt' as const, threshold: 300, windowMinutes: 5, severity: 'high' };
   // A nightly two-hour window over every rule, so the replay also decides with windows active.
   const windows = [{
-    id: randomUUID(), name: 'nightly vacuum', endedAt: null,
+    id: randomUUID(), name: 'nightly vacuum', createdAt: new Date(SINCE).toISOString(), endedAt: null,
     matcher: { allRules: true, ruleIds: [], clusterIds: [], severities: [] },
     timing: { kind: 'weekly' as const, days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[], startTime: '02:00', durationMinutes: 120, timeZone: 'Europe/Berlin' },
   }];

@@ -2,7 +2,9 @@
  * Maintenance windows: the command schemas (the window as clients send it) and the decider. The
  * shape checks that need no I/O live in the schema, each with the field it is about: either one
  * interval (`starts_at`, `ends_at`) or a `recurrence`, never both; an interval that ends before it
- * starts, or lasts longer than 30 days, is refused. The model is src/events/maintenance-window.ts;
+ * starts, or lasts longer than 30 days, is refused, and so is a recurrence whose occurrences would
+ * touch or overlap (each must end before the next begins: a window that never turns off would
+ * silence its rules for good). The model is src/events/maintenance-window.ts;
  * the routes are commands/maintenance-window-routes.ts.
  */
 import { z } from 'zod';
@@ -12,7 +14,7 @@ import {
   evolveMaintenanceWindow, initialMaintenanceWindowState, WEEKDAYS,
   type MaintenanceWindowData, type MaintenanceWindowEvent, type MaintenanceWindowState, type WindowTiming,
 } from '../src/events/maintenance-window.js';
-import { MAX_WEEKLY_DURATION_MINUTES, MAX_WINDOW_MS } from '../src/events/maintenance-window-timing.js';
+import { MAX_WEEKLY_DURATION_MINUTES, MAX_WINDOW_MS, shortestStartGapDays } from '../src/events/maintenance-window-timing.js';
 import { severitySchema } from '../src/events/vocabulary.js';
 import { apiInstant } from '../src/http/api-instant.js';
 import { isValidTimeZone } from '../src/oncall/zone-offsets.js';
@@ -35,6 +37,15 @@ const recurrenceBodySchema = z.strictObject({
   start_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time HH:MM'),
   duration_minutes: z.number().int().min(1).max(MAX_WEEKLY_DURATION_MINUTES),
   time_zone: z.string().refine(isValidTimeZone, 'not an IANA time zone'),
+}).superRefine((recurrence, ctx) => {
+  // Each occurrence must end before the next begins, or the window never turns off (issue 36).
+  const gapMinutes = shortestStartGapDays(recurrence.days) * 24 * 60;
+  if (recurrence.duration_minutes >= gapMinutes) {
+    ctx.addIssue({
+      code: 'custom', path: ['duration_minutes'],
+      message: `must be shorter than the ${gapMinutes} minutes between the closest two start days, so that each occurrence ends before the next begins (at most ${gapMinutes - 1})`,
+    });
+  }
 });
 
 export const maintenanceWindowBodySchema = z.strictObject({

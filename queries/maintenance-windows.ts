@@ -26,7 +26,7 @@ import type { ReadModelReader } from '../src/readstore/port.js';
 
 const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
 
-export const timedWindowOf = (doc: Pick<MaintenanceWindowDoc, 'timing' | 'endedAt'>): TimedWindow => ({ timing: doc.timing, endedAt: doc.endedAt });
+export const timedWindowOf = (doc: Pick<MaintenanceWindowDoc, 'timing' | 'createdAt' | 'endedAt'>): TimedWindow => ({ timing: doc.timing, createdAt: doc.createdAt, endedAt: doc.endedAt });
 
 /** The window as clients see it; `active`, `current_occurrence` and `next_change_at` are as of `at`. */
 export function maintenanceWindowView(doc: MaintenanceWindowDoc, at: Date) {

@@ -16,6 +16,7 @@ import { allowedPermissions } from '../src/auth/effective-permissions.js';
 import type { Principal } from '../src/access/principal.js';
 import { ok } from '../src/http/envelope.js';
 import { queryParameters } from '../src/http/query-parameters.js';
+import { anyCaller } from '../src/http/guard.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 import { findUser } from './users.js';
@@ -28,7 +29,7 @@ export interface MeDeps {
 
 export function meQueryRoutes(deps: MeDeps) {
   const router = new Router<AppState>();
-  router.get('/me', queryParameters([]), async (ctx) => {
+  router.get('/me', anyCaller(), queryParameters([]), async (ctx) => {
     const principal = ctx.state.principal;
     const [user, resolved] = await Promise.all([findUser(deps.reader, principal.tenantId, principal.userId), deps.resolve(principal)]);
     ok(ctx, {

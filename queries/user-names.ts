@@ -11,6 +11,7 @@ import Router from '@koa/router';
 import { USERS, type UserDoc } from '../projections/users.js';
 import { ok } from '../src/http/envelope.js';
 import { queryParameters } from '../src/http/query-parameters.js';
+import { anyCaller } from '../src/http/guard.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
@@ -20,7 +21,7 @@ export const userNameView = (doc: UserDoc) => ({ id: doc.id, name: doc.name, rem
 
 export function userNameQueryRoutes(deps: { reader: ReadModelReader }) {
   const router = new Router<AppState>();
-  router.get(USER_NAMES_PATH, queryParameters([]), async (ctx) => {
+  router.get(USER_NAMES_PATH, anyCaller(), queryParameters([]), async (ctx) => {
     const docs = await deps.reader.find<UserDoc>(USERS, { tenantId: ctx.state.principal.tenantId }, { sort: [['createdAt', 'asc']] });
     ok(ctx, docs.map(userNameView));
   });

@@ -260,8 +260,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     metrics,
     publicRoutes,
     permissions: iam.permissions,
-    // A GET naming a read position waits for it first, so what follows (the deactivated-user check too) reads at it.
-    afterAuthentication: [readAtPosition({ waitFor: (position) => runner.waitFor(position, config.readYourWritesTimeoutMs) }), ...iam.afterAuthentication],
+    // A GET naming a read position waits for it only once authorised: the deactivated-user check
+    // here, then the route's guard (src/http/guard.ts), so no unauthorised caller makes us wait.
+    afterAuthentication: [...iam.afterAuthentication, readAtPosition({ waitFor: (position) => runner.waitFor(position, config.readYourWritesTimeoutMs) })],
     authenticate: bearerOrStreamTicket(streamTickets, authenticate({
       jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
       issuer: config.auth.issuer,

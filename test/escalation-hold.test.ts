@@ -19,7 +19,7 @@ const stages = [
 /** From minute 5 to minute 30, on every rule. */
 const window: HoldingWindow = {
   id: WINDOW, matcher: { allRules: true, ruleIds: [], clusterIds: [], severities: [] },
-  timing: { kind: 'once', startsAt: new Date(minutes(5)).toISOString(), endsAt: new Date(minutes(30)).toISOString() }, endedAt: null,
+  timing: { kind: 'once', startsAt: new Date(minutes(5)).toISOString(), endsAt: new Date(minutes(30)).toISOString() }, createdAt: new Date(minutes(0)).toISOString(), endedAt: null,
 };
 
 function harness() {

@@ -10,8 +10,10 @@ import { activeOccurrence, indexWindows, isWindowActive, matchingWindow, nextBou
 import { decideHold } from '../src/process/escalation/escalation-hold.js';
 
 const at = (iso: string) => Date.parse(iso);
-const once = (startsAt: string, endsAt: string, endedAt: string | null = null): TimedWindow => ({ timing: { kind: 'once', startsAt, endsAt }, endedAt });
-const weekly = (timing: Omit<Extract<WindowTiming, { kind: 'weekly' }>, 'kind'>, endedAt: string | null = null): TimedWindow => ({ timing: { kind: 'weekly', ...timing }, endedAt });
+/** Created long before any instant below, unless a case says otherwise. */
+const LONG_AGO = '2020-01-01T00:00:00.000Z';
+const once = (startsAt: string, endsAt: string, endedAt: string | null = null, createdAt = LONG_AGO): TimedWindow => ({ timing: { kind: 'once', startsAt, endsAt }, createdAt, endedAt });
+const weekly = (timing: Omit<Extract<WindowTiming, { kind: 'weekly' }>, 'kind'>, endedAt: string | null = null, createdAt = LONG_AGO): TimedWindow => ({ timing: { kind: 'weekly', ...timing }, createdAt, endedAt });
 
 /** Sundays 01:30 Berlin for 2 hours: across the spring-forward it lasts 2 real hours, 01:30 CET → 04:30 CEST. */
 const sundayNight = weekly({ days: ['sun'], startTime: '01:30', durationMinutes: 120, timeZone: 'Europe/Berlin' });
@@ -42,6 +44,11 @@ const activeCases: [string, TimedWindow, string, boolean][] = [
   ['office hours: Monday 09:00 CEST is 07:00Z', office, '2026-06-01T07:00:00Z', true],
   ['office hours: Saturday is not a day of it', office, '2026-06-06T10:00:00Z', false],
   ['office hours: Monday 09:00 CET is 08:00Z', office, '2026-11-02T07:59:00Z', false],
+  // Issue 36 item 8: a window silences only from its creation, whatever its timing says of the time before.
+  ['one-off created after its start: not active before its creation', once('2026-05-01T10:00:00Z', '2026-05-01T12:00:00Z', null, '2026-05-01T11:00:00Z'), '2026-05-01T10:30:00Z', false],
+  ['one-off created after its start: active from its creation', once('2026-05-01T10:00:00Z', '2026-05-01T12:00:00Z', null, '2026-05-01T11:00:00Z'), '2026-05-01T11:00:00Z', true],
+  ['weekly created mid-week: not the occurrence of the week before', weekly({ days: ['mon'], startTime: '09:00', durationMinutes: 60, timeZone: 'UTC' }, null, '2026-06-03T00:00:00Z'), '2026-06-01T09:10:00Z', false],
+  ['weekly created mid-week: the next occurrence', weekly({ days: ['mon'], startTime: '09:00', durationMinutes: 60, timeZone: 'UTC' }, null, '2026-06-03T00:00:00Z'), '2026-06-08T09:10:00Z', true],
   ['a weekly window ended early stays ended', weekly({ days: ['mon'], startTime: '09:00', durationMinutes: 60, timeZone: 'UTC' }, '2026-06-01T09:30:00Z'), '2026-06-08T09:10:00Z', false],
 ];
 for (const [name, window, instant, expected] of activeCases) {
@@ -53,6 +60,7 @@ for (const [name, window, instant, expected] of activeCases) {
 const boundaryCases: [string, TimedWindow, string, string | null][] = [
   ['one-off, before: its start', once('2026-05-01T10:00:00Z', '2026-05-01T12:00:00Z'), '2026-05-01T08:00:00Z', '2026-05-01T10:00:00.000Z'],
   ['one-off, inside: its end', once('2026-05-01T10:00:00Z', '2026-05-01T12:00:00Z'), '2026-05-01T11:00:00Z', '2026-05-01T12:00:00.000Z'],
+  ['one-off created after its start, asked before its creation: it turns active at its creation', once('2026-05-01T10:00:00Z', '2026-05-01T12:00:00Z', null, '2026-05-01T11:00:00Z'), '2026-05-01T10:30:00Z', '2026-05-01T11:00:00.000Z'],
   ['one-off, over: never again', once('2026-05-01T10:00:00Z', '2026-05-01T12:00:00Z'), '2026-05-01T13:00:00Z', null],
   ['one-off, ended early, inside: the end is the early end', once('2026-05-01T10:00:00Z', '2026-05-01T12:00:00Z', '2026-05-01T11:00:00Z'), '2026-05-01T10:30:00Z', '2026-05-01T11:00:00.000Z'],
   ['weekly, the Saturday before the spring-forward: next start 01:30 CET', sundayNight, '2026-03-28T12:00:00Z', '2026-03-29T00:30:00.000Z'],
@@ -60,6 +68,9 @@ const boundaryCases: [string, TimedWindow, string, string | null][] = [
   ['weekly, the Saturday before the fall-back: next start 01:30 CEST', sundayNight, '2026-10-24T12:00:00Z', '2026-10-24T23:30:00.000Z'],
   ['weekly, the week after the fall-back: 01:30 CET', sundayNight, '2026-10-26T12:00:00Z', '2026-11-01T00:30:00.000Z'],
   ['weekly, ended: never again', weekly({ days: ['mon'], startTime: '09:00', durationMinutes: 60, timeZone: 'UTC' }, '2026-06-01T09:30:00Z'), '2026-06-02T00:00:00Z', null],
+  // Windows stored before recurrences had to leave a gap (issue 36 item 8): the stretch is followed to its real end.
+  ['weekly, every day for a week (stored before the gap rule): active for good, no change ahead', weekly({ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], startTime: '00:00', durationMinutes: 10080, timeZone: 'UTC' }), '2026-06-01T12:00:00Z', null],
+  ['weekly, every day for 24 h in Berlin: one stretch until the fall-back night, whose day has 25 hours', weekly({ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], startTime: '00:00', durationMinutes: 1440, timeZone: 'Europe/Berlin' }), '2026-06-01T12:00:00Z', '2026-10-25T22:00:00.000Z'],
   ['weekly, touching occurrences are one stretch', weekly({ days: ['mon', 'tue'], startTime: '00:00', durationMinutes: 1440, timeZone: 'UTC' }), '2026-06-01T12:00:00Z', '2026-06-03T00:00:00.000Z'],
 ];
 for (const [name, window, instant, expected] of boundaryCases) {

@@ -50,6 +50,28 @@ const fieldsOf = (input: unknown) => {
   const parsed = maintenanceWindowBodySchema.safeParse(input);
   return parsed.success ? [] : parsed.error.issues.map((issue) => issue.path.join('/'));
 };
+/**
+ * Issue 36 item 8: every occurrence must end before the next one starts (duration shorter than the
+ * shortest run of whole days between two consecutive start days), else the window never turns off.
+ */
+function recurrenceGapCases(): [string, unknown, string[]][] {
+  const every = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+  const weekly = (days: string[], minutes: number) => ({ name: 'x', reason: 'y', matcher: { all_rules: true }, recurrence: { days, start_time: '02:00', duration_minutes: minutes, time_zone: 'UTC' } });
+  const refused = ['recurrence/duration_minutes'];
+  return [
+    ['every day for a whole week (the issue\'s window: active for ever)', weekly(every, 10080), refused],
+    ['every day for 24 hours: each ends as the next starts', weekly(every, 1440), refused],
+    ['every day for 23 h 59 min', weekly(every, 1439), []],
+    ['one day a week for a whole week: ends as the next week\'s starts', weekly(['sun'], 10080), refused],
+    ['one day a week for 6 d 23 h 59 min', weekly(['sun'], 10079), []],
+    ['Monday and Tuesday for a day', weekly(['mon', 'tue'], 1440), refused],
+    ['Monday and Wednesday for 2 days', weekly(['wed', 'mon'], 2880), refused],
+    ['Monday and Wednesday for a minute under 2 days', weekly(['mon', 'wed'], 2879), []],
+    ['Saturday and Monday: the shortest gap wraps over the week\'s end (2 days)', weekly(['sat', 'mon'], 2880), refused],
+    ['Saturday and Monday for a minute under 2 days', weekly(['sat', 'mon'], 2879), []],
+  ];
+}
+
 const schemaCases: [string, unknown, string[]][] = [
   ['a valid interval', body, []],
   ['ending before it starts', { ...body, ends_at: '2026-03-01T11:00:00Z' }, ['ends_at']],
@@ -61,6 +83,7 @@ const schemaCases: [string, unknown, string[]][] = [
   ['a weekly recurrence', { name: 'x', reason: 'y', matcher: { all_rules: true }, recurrence: { days: ['sun'], start_time: '02:00', duration_minutes: 60, time_zone: 'Europe/Berlin' } }, []],
   ['a recurrence in an unknown zone', { name: 'x', reason: 'y', matcher: { all_rules: true }, recurrence: { days: ['sun'], start_time: '02:00', duration_minutes: 60, time_zone: 'Mars/Olympus' } }, ['recurrence/time_zone']],
   ['a recurrence at 24:00', { name: 'x', reason: 'y', matcher: { all_rules: true }, recurrence: { days: ['sun'], start_time: '24:00', duration_minutes: 60, time_zone: 'UTC' } }, ['recurrence/start_time']],
+  ...recurrenceGapCases(),
   ['an empty matcher', { ...body, matcher: {} }, ['matcher/all_rules']],
   ['all rules and a list', { ...body, matcher: { all_rules: true, severities: ['low'] } }, ['matcher/all_rules']],
 ];

@@ -71,8 +71,11 @@ test.serial('create, read with its ETag, replace with If-Match (a stale one is 4
     ((await app.request('GET', `/api/v1/maintenance-windows?active_at=${encodeURIComponent(instant)}`, { caller })).body.data as any[]).map((w) => w.id);
   t.deepEqual(await activeAt(minutes(5)), [id]);
   t.deepEqual(await activeAt(minutes(25)), []);
-  // Sunday 5 April 2026, 02:30 CEST: the weekly vacuum (00:30Z); the one-off is long over.
-  t.deepEqual(await activeAt('2026-04-05T00:30:00Z'), [weekly.body.data.id]);
+  // A Sunday of next July, 02:30 CEST: the weekly vacuum (00:30Z); the one-off is long over. (A
+  // Sunday before the window was created would not do: a window silences only from its creation.)
+  const julySunday = new Date(Date.UTC(clock.getUTCFullYear() + 1, 6, 1, 0, 30));
+  julySunday.setUTCDate(1 + ((7 - julySunday.getUTCDay()) % 7));
+  t.deepEqual(await activeAt(julySunday.toISOString()), [weekly.body.data.id]);
   const all = await app.request('GET', '/api/v1/maintenance-windows', { caller });
   // Newest first; both were created at the same (virtual) instant here, so only the set is certain.
   t.deepEqual(all.body.data.map((w: any) => w.id).sort(), [weekly.body.data.id, id].sort());
@@ -103,6 +106,9 @@ test.serial('bad windows are 400 problems naming the field, and change nothing',
     [windowBody({ ends_at: minutes(-5) }), '/ends_at'],
     [windowBody({ ends_at: minutes(31 * 24 * 60) }), '/ends_at'],
     [windowBody({ matcher: {} }), '/matcher/all_rules'],
+    // Issue 36 item 8: occurrences that never leave a gap would silence for good.
+    [{ ...windowBody(), starts_at: undefined, ends_at: undefined, recurrence: { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_time: '00:00', duration_minutes: 10080, time_zone: 'UTC' } }, '/recurrence/duration_minutes'],
+    [{ ...windowBody(), starts_at: undefined, ends_at: undefined, recurrence: { days: ['sun'], start_time: '00:00', duration_minutes: 10080, time_zone: 'UTC' } }, '/recurrence/duration_minutes'],
     [windowBody({ matcher: { rule_ids: [foreignRule.id] } }), '/matcher/rule_ids/0'],
     [windowBody({ matcher: { rule_ids: ['5b0c8b5e-0000-4000-8000-000000000000'] } }), '/matcher/rule_ids/0'],
   ];
@@ -115,6 +121,19 @@ test.serial('bad windows are 400 problems naming the field, and change nothing',
   t.deepEqual((await app.request('GET', '/api/v1/maintenance-windows', { caller })).body.data, []);
   const own = await ruleFor(caller);
   t.is((await app.request('POST', '/api/v1/maintenance-windows', { caller, body: windowBody({ matcher: { rule_ids: [own.id] } }) })).status, 201);
+});
+
+test.serial('a window silences only from its creation: one created with a start in the past was not active before it existed (issue 36)', async (t) => {
+  const caller = app.newTenant();
+  const created = await app.request('POST', '/api/v1/maintenance-windows', { caller, body: windowBody({ starts_at: minutes(-60), ends_at: minutes(60) }) });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const window = created.body.data;
+  t.is(window.created_at, minutes(0));
+  t.true(window.active);
+  t.deepEqual(window.current_occurrence, { starts_at: minutes(0), ends_at: minutes(60) }, 'active from its creation');
+  const activeAt = async (instant: string) => ((await app.request('GET', `/api/v1/maintenance-windows?active_at=${encodeURIComponent(instant)}`, { caller })).body.data as { id: string }[]).map((w) => w.id);
+  t.deepEqual(await activeAt(minutes(-30)), [], 'not active half an hour before it was created');
+  t.deepEqual(await activeAt(minutes(0)), [window.id]);
 });
 
 test.serial('another tenant neither sees nor changes a window; reading needs alerts:read, writing alerts:write', async (t) => {

@@ -10,20 +10,25 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
 
 let app: TestApp;
+/** With the default request timeout (30 s), so that nothing but the answer itself can close a connection within a test's deadline. */
+let patient: TestApp;
 test.before(async () => {
-  app = await startTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1' } });
+  [app, patient] = await Promise.all([startTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1' } }), startTestApp()]);
 });
-test.after.always(async () => app?.close());
+test.after.always(async () => Promise.all([app?.close(), patient?.close()]));
 
 /** Sends raw bytes and collects what comes back until the server closes (or the test ends). */
-function rawRequest(text: string) {
-  const { port } = new URL(app.url);
+function rawRequest(text: string, to: TestApp = app) {
+  const { port } = new URL(to.url);
   const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
   const seen = { answer: '', closed: false };
   socket.on('data', (chunk) => (seen.answer += chunk.toString('utf8')));
   socket.on('close', () => (seen.closed = true));
   socket.on('error', () => undefined);
-  return { seen, destroy: () => socket.destroy() };
+  const write = (bytes: string) => {
+    if (!socket.destroyed) socket.write(bytes);
+  };
+  return { seen, write, destroy: () => socket.destroy() };
 }
 
 test('an anonymous request announcing a body it never sends is refused (401) without the body being waited for', async (t) => {
@@ -31,6 +36,19 @@ test('an anonymous request announcing a body it never sends is refused (401) wit
   t.teardown(request.destroy);
   await waitFor(() => request.seen.answer.includes('\r\n\r\n'), { timeoutMs: 900, message: 'an answer before the request timeout' });
   t.regex(request.seen.answer, /^HTTP\/1\.1 401 /);
+});
+
+test('an anonymous request trickling a body it will never have read is answered 401 and its connection closed (Connection: close), not held open', async (t) => {
+  const request = rawRequest('POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na', patient);
+  t.teardown(request.destroy);
+  // The client keeps trickling, one byte at a time, as the attack does (every 5 s there; faster here).
+  const trickle = setInterval(() => request.write('x'), 100);
+  t.teardown(() => clearInterval(trickle));
+  await waitFor(() => request.seen.answer.includes('\r\n\r\n'), { message: 'the 401' });
+  t.regex(request.seen.answer, /^HTTP\/1\.1 401 /);
+  t.regex(request.seen.answer, /\r\nconnection: close\r\n/i);
+  // Long before the 30 s request timeout: once the 401 went out, Node would otherwise read and drop the body for as long as it trickles.
+  await waitFor(() => request.seen.closed, { timeoutMs: 5000, message: 'the connection closed by the server after the 401' });
 });
 
 test('an authenticated request whose body never completes is cut with 408 once REQUEST_TIMEOUT_SECONDS have passed', async (t) => {

@@ -24,13 +24,14 @@ import type { PlatformArea } from './area.js';
 /**
  * The tenant's windows that can have been active at or after `since`: not over before it, ended
  * ones with their `endedAt`, and deleted ones too, cut at their deletion (until then the evaluator
- * saw them). The window as it is now: an edit's earlier timing is not reconstructed.
+ * saw them). Each silences only from its creation, as live: the evaluator never saw it before.
+ * The window as it is now: an edit's earlier timing is not reconstructed.
  */
 async function windowsSince(reader: ReadModelReader, tenantId: string, since: number): Promise<BacktestWindow[]> {
   const docs = await reader.find<MaintenanceWindowDoc>(MAINTENANCE_WINDOWS, { tenantId, liveUntil: { $gt: new Date(since).toISOString() } }, { sort: [['createdAt', 'asc']] });
   return docs.map((doc) => {
     const stoppedAt = doc.deleted && (doc.endedAt === null || doc.updatedAt < doc.endedAt) ? doc.updatedAt : doc.endedAt;
-    return { id: doc.id, name: doc.name, matcher: doc.matcher, timing: doc.timing, endedAt: stoppedAt };
+    return { id: doc.id, name: doc.name, matcher: doc.matcher, timing: doc.timing, createdAt: doc.createdAt, endedAt: stoppedAt };
   });
 }
 

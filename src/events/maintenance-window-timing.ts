@@ -5,8 +5,10 @@
  * spring-forward lands later by the gap, a repeated one takes the earlier instant), and lasts its
  * duration in elapsed time: a 4-hour window over a DST change is 4 real hours.
  *
- * Occurrences are half-open [start, end): at `end` the window is over. A window ended early
- * (`endedAt`) has no occurrence from then on.
+ * Occurrences are half-open [start, end): at `end` the window is over. A window has no occurrence
+ * before it was created (`createdAt`: one created in the middle of an occurrence is active from
+ * then on; one created with a start in the past did not silence that past), and none from the
+ * instant it was ended early (`endedAt`).
  */
 import { instantOfWallClock, wallClockAt } from '../oncall/zone-offsets.js';
 import type { WindowMatcher, WindowTiming } from './maintenance-window.js';
@@ -22,6 +24,8 @@ const DAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
 export interface TimedWindow {
   timing: WindowTiming;
+  /** When the window was created: it silences nothing before (live, and in a backtest). */
+  createdAt: string;
   endedAt: string | null;
 }
 
@@ -33,8 +37,9 @@ export interface Occurrence {
 /** `HH:MM` → minutes after local midnight (the schema has checked the shape). */
 export const minutesOfDay = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
-/** The window's occurrences that overlap [from, to), oldest first, cut at `endedAt`. */
+/** The window's occurrences that overlap [from, to), oldest first, cut to [`createdAt`, `endedAt`). */
 export function occurrencesBetween(window: TimedWindow, from: number, to: number): Occurrence[] {
+  const begin = Date.parse(window.createdAt);
   const stop = window.endedAt === null ? Infinity : Date.parse(window.endedAt);
   const raw: Occurrence[] = [];
   const { timing } = window;
@@ -53,8 +58,8 @@ export function occurrencesBetween(window: TimedWindow, from: number, to: number
     }
   }
   return raw
-    .filter((o) => o.start < stop)
-    .map((o) => ({ start: o.start, end: Math.min(o.end, stop) }))
+    .filter((o) => o.start < stop && o.end > begin)
+    .map((o) => ({ start: Math.max(o.start, begin), end: Math.min(o.end, stop) }))
     .filter((o) => o.end > o.start && o.end > from && o.start < to);
 }
 
@@ -67,21 +72,48 @@ export function activeOccurrence(window: TimedWindow, at: number): Occurrence | 
 export const isWindowActive = (window: TimedWindow, at: number) => activeOccurrence(window, at) !== null;
 
 /**
- * The first instant after `at` at which the window turns active or inactive, or null when it never
- * changes again (a one-off window that is over, an ended one). Overlapping or touching occurrences
- * count as one stretch.
+ * The fewest whole days from one start day of a weekly recurrence to the next (7 for one day a
+ * week). An occurrence must be shorter than this, in minutes, to end before the next one starts:
+ * a recurrence whose occurrences touch or overlap would silence its rules for good.
+ */
+export function shortestStartGapDays(days: readonly string[]): number {
+  const order = [...new Set(days.map((day) => DAY_NAMES.indexOf(day as (typeof DAY_NAMES)[number])))].sort((a, b) => a - b);
+  if (order.length === 0) return 7;
+  return Math.min(...order.map((day, i) => (order[(i + 1) % order.length]! - day + 7) % 7 || 7));
+}
+
+/**
+ * How far the end of an active stretch is looked for. A stretch that a weekly window's occurrences
+ * keep going through every clock change of a year (its pattern repeats from year to year) goes on
+ * for good; only a window stored before recurrences had to leave a gap can be one.
+ */
+const STRETCH_SEARCH_MS = 400 * DAY_MS;
+const STRETCH_STEP_MS = 8 * DAY_MS;
+
+/** The end of the stretch of touching or overlapping occurrences that is active at `at`, or null when it does not end within the search. */
+function stretchEnd(window: TimedWindow, at: number, current: Occurrence): number | null {
+  let end = current.end;
+  for (let from = at; from < at + STRETCH_SEARCH_MS; from += STRETCH_STEP_MS) {
+    const to = from + STRETCH_STEP_MS;
+    // Oldest first: an occurrence starting after the stretch's end leaves a gap, and so does a step that the stretch ends inside.
+    for (const occurrence of occurrencesBetween(window, from, to)) {
+      if (occurrence.start > end) return end;
+      end = Math.max(end, occurrence.end);
+    }
+    if (end < to) return end;
+  }
+  return null;
+}
+
+/**
+ * The first instant after `at` at which the window turns active or inactive, or null when it does
+ * not change again (a one-off window that is over, an ended one, or a weekly window stored with
+ * occurrences that never leave a gap: active for good). Overlapping or touching occurrences count
+ * as one stretch, followed to its real end (over a clock change, say, where the gap opens).
  */
 export function nextBoundary(window: TimedWindow, at: number): number | null {
-  let current = activeOccurrence(window, at);
-  if (current !== null) {
-    // Follow the stretch through occurrences that start before (or as) the current one ends.
-    for (let guard = 0; guard < 16; guard++) {
-      const next = activeOccurrence(window, current.end);
-      if (next === null || next.end <= current.end) return current.end;
-      current = next;
-    }
-    return current.end;
-  }
+  const current = activeOccurrence(window, at);
+  if (current !== null) return stretchEnd(window, at, current);
   const horizon = window.timing.kind === 'once' ? Date.parse(window.timing.endsAt) + 1 : at + 8 * DAY_MS;
   const starts = occurrencesBetween(window, at, Math.max(horizon, at + 1)).map((o) => o.start).filter((start) => start > at);
   return starts.length === 0 ? null : Math.min(...starts);

@@ -2,6 +2,7 @@
  * The Koa application: small middlewares composed in one visible place.
  *
  *   request id + access log + duration metric
+ *   → Connection: close on an answer given before the request's body arrived (close-after-unread-body.ts)
  *   → problem+json errors
  *   → CORS (preflights answered here, before authentication)
  *   → public routes (health, metrics, identity provider, OpenAPI document and reference page),
@@ -18,6 +19,7 @@ import type { Logger } from 'pino';
 import type { PermissionResolver } from '../access/permission-resolver.js';
 import type { PlatformMetrics } from '../metrics.js';
 import { jsonBody } from './body.js';
+import { closeAfterUnreadBody } from './close-after-unread-body.js';
 import { cors } from './cors.js';
 import { problemJson } from './error-handler.js';
 import { requestContext } from './request-context.js';
@@ -80,6 +82,7 @@ export function createApp(deps: AppDeps) {
   };
 
   app.use(requestContext(deps.logger, deps.metrics));
+  app.use(closeAfterUnreadBody);
   app.use(problemJson);
   app.use(cors(deps.corsOrigins ?? []));
   const body = jsonBody();

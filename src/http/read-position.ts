@@ -53,12 +53,25 @@ function requestedPosition(ctx: Context): bigint | undefined {
   return positions.reduce<bigint | undefined>((highest, position) => (highest === undefined || position > highest ? position : highest), undefined);
 }
 
-/** Runs after authentication: only a caller with a valid token can make the platform wait. */
+/**
+ * Runs after authentication and the deactivated-user check: reads and checks the position (400 when
+ * malformed) and takes it off the query, but does not wait. The wait is `reachReadPosition`, which
+ * the route guards call once the caller is authorised (src/http/guard.ts): an unauthorised or
+ * anonymous caller never makes the platform wait, whatever position it names.
+ */
 export function readAtPosition(deps: { waitFor: (position: bigint) => Promise<boolean> }): Middleware<AppState> {
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const position = requestedPosition(ctx);
-    if (position !== undefined && !(await deps.waitFor(position))) ctx.set('X-Read-Model-Pending', 'true');
+    if (position !== undefined) {
+      let reached: Promise<void> | undefined;
+      ctx.state.reachReadPosition = () => (reached ??= deps.waitFor(position).then((ok) => {
+        if (!ok) ctx.set('X-Read-Model-Pending', 'true');
+      }));
+    }
     await next();
   };
 }
+
+/** Waits for the position the request named, if any (once per request); called by the route guards after authorisation. */
+export const reachReadPosition = (ctx: Context) => (ctx.state as Partial<AppState>).reachReadPosition?.();

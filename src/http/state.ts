@@ -9,4 +9,6 @@ export interface AppState {
   can: (permission: Permission) => Promise<boolean>;
   /** The same question asked again now, not from this request's cache (long-lived streams). */
   canStill: (permission: Permission) => Promise<boolean>;
+  /** Waits for the read position a GET named (src/http/read-position.ts); absent when it named none. */
+  reachReadPosition?: () => Promise<void>;
 }

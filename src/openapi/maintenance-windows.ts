@@ -34,7 +34,9 @@ const windowResponse = (description: string, status: 200 | 201 = 200) =>
   ({ kind: 'envelope', status, description, data: maintenanceWindowSchema, etag: true, ...(status === 201 ? { location: true } : {}) }) as const;
 
 const BODY_RULES = 'Either `starts_at` and `ends_at` (at most 30 days apart, ending after it starts) or a weekly `recurrence` '
-  + '(local `start_time` in `time_zone`, DST as the on-call schedules handle it); `matcher.rule_ids` must be rules of the tenant.';
+  + '(local `start_time` in `time_zone`, DST as the on-call schedules handle it) whose occurrences each end before the next begins '
+  + '(`duration_minutes` less than the fewest whole days between two consecutive `days` × 1440, else 400 naming `/recurrence/duration_minutes`); '
+  + '`matcher.rule_ids` must be rules of the tenant. A window silences only from its creation, whatever its timing says of the time before.';
 
 export const maintenanceWindowOperations: OperationDoc[] = [
   {
