@@ -21,7 +21,7 @@ import { INCIDENT_ANALYTICS, incidentAnalyticsProjection, type IncidentFactsDoc 
 import { incidentGroups, noisiestRules, type GroupBy } from '../src/analytics/incident-stats.js';
 import type { EventToAppend } from '../src/eventstore/port.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
-import { createProjectionRunner } from '../src/projection/runner.js';
+import { createProjectionRunner } from '../src/projection-runner/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { machine, percentile } from './support/machine.js';
 

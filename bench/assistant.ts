@@ -20,9 +20,9 @@ import { createAgent, type AgentSettings } from '../src/assistant/agent-loop.js'
 import { defineTool } from '../src/assistant/tool.js';
 import { assistantTools } from '../src/assistant/tools/index.js';
 import { createEmbeddedCostStore } from '../src/gateways/cost/embedded/embedded-cost-store.js';
-import { localEmbeddings } from '../src/gateways/docs/embeddings.js';
-import { embeddedVectorStore } from '../src/gateways/docs/embedded-vector-store.js';
-import { startRunbookIndex } from '../src/gateways/docs/runbook-index.js';
+import { localEmbeddings } from '../src/gateways/runbook-search/embeddings.js';
+import { embeddedVectorStore } from '../src/gateways/runbook-search/embedded-vector-store.js';
+import { startRunbookIndex } from '../src/gateways/runbook-search/runbook-index.js';
 import { anthropicModel } from '../src/gateways/model/anthropic-model.js';
 import type { ModelMessage, ModelPort } from '../src/gateways/model/port.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';

@@ -26,7 +26,7 @@ const COMPONENTS: [string, (fn: string, url: string) => boolean][] = [
   ['metrics (prom-client)', (_fn, url) => url.includes('prom-client') || url.endsWith('/metrics.ts')],
   ['JWT check', (_fn, url) => url.includes('jsonwebtoken') || url.includes('koa-jwt') || url.includes('jwks') || url.includes('/auth/authenticate')],
   ['permission resolution', (_fn, url) => url.includes('/src/auth/')],
-  ['event store, projections (JS)', (_fn, url) => url.includes('/src/eventstore/') || url.includes('/src/projection/') || url.includes('/projections/')],
+  ['event store, projections (JS)', (_fn, url) => url.includes('/src/eventstore/') || url.includes('/src/projection-runner/') || url.includes('/projections/')],
   ['commands and queries (JS)', (_fn, url) => url.includes('/commands/') || url.includes('/queries/') || url.includes('/src/commanding/') || url.includes('/src/events/')],
   ['middleware chain (Koa, router, body, app middleware)', (_fn, url) => /\/(koa|@koa|koa-compose|koa-convert|co-body|raw-body|http-errors|statuses|on-finished|type-is|accepts|negotiator|path-to-regexp|cookies|delegates)\//.test(url) || url.includes('/src/http/')],
   // node:fs is left to its caller: pino writes its lines with fs.writeSync.

@@ -1,5 +1,5 @@
 import { ruleShareBucket } from '../src/events/rule-shares.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 import type { AlertRuleData } from '../src/events/alert-rule.js';
 import {
   initialRuleWatch, watchAfterEvaluation, watchAfterManualResolve, watchAfterRuleChange, watchChanged,

@@ -1,6 +1,6 @@
 import { mapChannelSecrets } from '../src/events/channel-secrets.js';
 import type { ChannelType } from '../src/events/vocabulary.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 import type { SecretBox } from '../src/secrets/secret-box.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { EscalationPolicyData, EscalationStage } from '../src/events/escalation-policy.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 
 /** A stage as the API shows it (snake_case), stored that way so the query is a plain mapping. */
 export interface StageView {

@@ -1,4 +1,4 @@
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 import type { ReadModelWriter } from '../src/readstore/port.js';
 import { applyGrantHolderEvent, type GrantHolderDoc } from './grant-holder-docs.js';
 

@@ -1,6 +1,6 @@
 import { ESCALATION_EVENT_TYPES, type EscalationEvent } from '../src/events/escalation.js';
 import type { IncidentEvent } from '../src/events/incident.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 
 /**
  * One stage page that reached an outcome: who, by what, when, through which policy target. Kept in

@@ -1,6 +1,6 @@
 import { ESCALATION_EVENT_TYPES } from '../src/events/escalation.js';
 import { evolveIncident, type IncidentState, type IncidentStreamEvent, type IncidentView } from '../src/events/incident.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 
 /** Read model `incidents`: each incident folded with the decider's own evolve, plus its tenant. */
 export type IncidentDoc = IncidentView & { tenantId: string; revision: number; [field: string]: unknown };

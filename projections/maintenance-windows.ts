@@ -1,5 +1,5 @@
 import type { MaintenanceWindowData } from '../src/events/maintenance-window.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 
 /**
  * Read model `maintenanceWindows`: one document per window, deleted ones kept and marked (their

@@ -1,4 +1,4 @@
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 import { applyGrantHolderEvent, type GrantHolderDoc } from './grant-holder-docs.js';
 
 /** Read model `roles`: one document per live custom role (the built-in roles are not stored). */

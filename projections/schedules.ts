@@ -1,5 +1,5 @@
 import { evolveSchedule, type ScheduleData, type ScheduleEvent } from '../src/events/schedule.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 
 /** Read model `schedules`: one document per live schedule, folded with the model's own evolve. */
 export interface ScheduleDoc extends Omit<ScheduleData, 'scheduleId'> {

@@ -7,7 +7,7 @@
  * instead of `succeeded`, and the last run keeps its duration when it failed.
  */
 import type { SyncJobId, SyncRunResult } from '../src/events/sync-job.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 
 export const SYNC_JOBS_COLLECTION = 'sync_jobs';
 export const SYNC_HISTORY = 'sync_history';

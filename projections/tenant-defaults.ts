@@ -1,5 +1,5 @@
 import type { PermissionGrants } from '../src/events/permission-grants.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 
 /** Read model `tenantPermissionDefaults`: one document per tenant that has set its defaults (id = tenant id). */
 export interface TenantDefaultsDoc {

@@ -1,6 +1,6 @@
 import type { PermissionGrants } from '../src/events/permission-grants.js';
 import { USER_EVENT_TYPES, type UserEvent } from '../src/events/user.js';
-import type { Projection } from '../src/projection/projection.js';
+import type { Projection } from '../src/projection-runner/projection.js';
 
 /**
  * Read model `users`: one document per user ever created in a tenant. A removed user stays as a

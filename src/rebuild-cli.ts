@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirLockedError, acquireDataDirLock } from './eventstore/data-dir-lock.js';
 import { openStores, projectionsOf } from './platform.js';
-import type { Projection } from './projection/projection.js';
-import { rebuildProjection } from './projection/rebuild.js';
+import type { Projection } from './projection-runner/projection.js';
+import { rebuildProjection } from './projection-runner/rebuild.js';
 import { setAsideIfDamaged } from './readstore/set-aside-damaged.js';
 
 class Refusal extends Error {

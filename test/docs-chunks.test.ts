@@ -1,6 +1,6 @@
 import test from 'ava';
-import { chunkRunbook, MAX_CHUNK_CHARS } from '../src/gateways/docs/chunks.js';
-import { loadRunbookChunks } from '../src/gateways/docs/runbook-index.js';
+import { chunkRunbook, MAX_CHUNK_CHARS } from '../src/gateways/runbook-search/chunks.js';
+import { loadRunbookChunks } from '../src/gateways/runbook-search/runbook-index.js';
 
 const cases: { name: string; md: string; max?: number; expect: { id: string; title: string; section: string; text: string }[] }[] = [
   {

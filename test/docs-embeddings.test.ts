@@ -1,10 +1,10 @@
 import test from 'ava';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localEmbed, localEmbeddings } from '../src/gateways/docs/embeddings.js';
-import { httpEmbeddings } from '../src/gateways/docs/http-embeddings.js';
-import { embeddedVectorStore } from '../src/gateways/docs/embedded-vector-store.js';
-import { startRunbookIndex } from '../src/gateways/docs/runbook-index.js';
+import { localEmbed, localEmbeddings } from '../src/gateways/runbook-search/embeddings.js';
+import { httpEmbeddings } from '../src/gateways/runbook-search/http-embeddings.js';
+import { embeddedVectorStore } from '../src/gateways/runbook-search/embedded-vector-store.js';
+import { startRunbookIndex } from '../src/gateways/runbook-search/runbook-index.js';
 
 test('local embedding: deterministic, fixed dimension, unit length', async (t) => {
   const e = localEmbeddings(64);

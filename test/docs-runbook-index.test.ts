@@ -1,8 +1,8 @@
 import test from 'ava';
-import { localEmbeddings, type Embeddings } from '../src/gateways/docs/embeddings.js';
-import { embeddedVectorStore } from '../src/gateways/docs/embedded-vector-store.js';
-import { milvusVectorStore } from '../src/gateways/docs/milvus-vector-store.js';
-import { loadRunbookChunks, startRunbookIndex } from '../src/gateways/docs/runbook-index.js';
+import { localEmbeddings, type Embeddings } from '../src/gateways/runbook-search/embeddings.js';
+import { embeddedVectorStore } from '../src/gateways/runbook-search/embedded-vector-store.js';
+import { milvusVectorStore } from '../src/gateways/runbook-search/milvus-vector-store.js';
+import { loadRunbookChunks, startRunbookIndex } from '../src/gateways/runbook-search/runbook-index.js';
 import { startMilvusStandin } from './support/milvus-standin/server.js';
 
 // Counts embedding calls so "inserts nothing" also means "embeds nothing" on a warm start.

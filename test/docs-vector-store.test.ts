@@ -1,9 +1,9 @@
 // One contract, two stores: the embedded index always, and Milvus through the real SDK against the
 // gRPC stand-in built from the SDK's own protos.
 import test from 'ava';
-import type { VectorRow, VectorStore } from '../src/gateways/docs/vector-store.js';
-import { embeddedVectorStore } from '../src/gateways/docs/embedded-vector-store.js';
-import { milvusVectorStore } from '../src/gateways/docs/milvus-vector-store.js';
+import type { VectorRow, VectorStore } from '../src/gateways/runbook-search/vector-store.js';
+import { embeddedVectorStore } from '../src/gateways/runbook-search/embedded-vector-store.js';
+import { milvusVectorStore } from '../src/gateways/runbook-search/milvus-vector-store.js';
 import { startMilvusStandin, type MilvusStandin } from './support/milvus-standin/server.js';
 
 type Harness = { store: VectorStore; reopen(): VectorStore; standin?: MilvusStandin };

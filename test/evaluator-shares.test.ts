@@ -18,7 +18,7 @@ import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import { nextGridInstant } from '../src/process/evaluator-schedule.js';
-import { createProjectionRunner } from '../src/projection/runner.js';
+import { createProjectionRunner } from '../src/projection-runner/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 
 const METRICS = ['queue_time_seconds', 'disk_spill_gb', 'cpu_utilization_pct'];

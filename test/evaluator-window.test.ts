@@ -25,7 +25,7 @@ import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments, type Evaluator, type TickReport } from '../src/process/evaluator.js';
 import { heartbeatOffsetMs, HISTORY_HEARTBEAT_MS } from '../src/process/evaluation-record.js';
-import { createProjectionRunner } from '../src/projection/runner.js';
+import { createProjectionRunner } from '../src/projection-runner/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 
 const METRIC = 'queue_time_seconds';

@@ -13,7 +13,7 @@ import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
-import { createProjectionRunner } from '../src/projection/runner.js';
+import { createProjectionRunner } from '../src/projection-runner/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 
 test('evaluation writes that fail while other rules are still acting are counted, not fatal', async (t) => {

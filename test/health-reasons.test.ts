@@ -5,11 +5,11 @@
 import test from 'ava';
 import { trackingAppendRefusals } from '../src/eventstore/append-refusals.js';
 import { WrongExpectedRevisionError, type EventStore } from '../src/eventstore/port.js';
-import { projectionProblems, projectionsHealthCheck } from '../src/projection/projection-health.js';
+import { projectionProblems, projectionsHealthCheck } from '../src/projection-runner/projection-health.js';
 import { sampleEvent } from './support/eventstore-contract.js';
 import { waitFor } from './support/wait-for.js';
 import { pino } from 'pino';
-import { createProjectionRunner } from '../src/projection/runner.js';
+import { createProjectionRunner } from '../src/projection-runner/runner.js';
 import type { ReadModelWriter, ReadStore } from '../src/readstore/port.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';

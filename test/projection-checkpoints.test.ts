@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { channelsProjection, CHANNELS } from '../projections/channels.js';
 import { incidentsProjection } from '../projections/incidents.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
-import { createProjectionRunner } from '../src/projection/runner.js';
+import { createProjectionRunner } from '../src/projection-runner/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { secretBox } from '../src/secrets/secret-box.js';
 import { sampleEvent } from './support/eventstore-contract.js';

@@ -10,7 +10,7 @@ import { publicIncident } from '../src/events/incident.js';
 import { secretBox } from '../src/secrets/secret-box.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { readEventData } from '../src/events/catalogue.js';
-import { createProjectionRunner } from '../src/projection/runner.js';
+import { createProjectionRunner } from '../src/projection-runner/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { sampleEvent } from './support/eventstore-contract.js';
 import { startTestApp } from './support/test-app.js';

@@ -1,5 +1,5 @@
 /**
- * Stream tickets in MongoDB (src/http/mongodb-stream-tickets.ts): the store contract on the
+ * Stream tickets in MongoDB (src/stream-tickets/mongodb.ts): the store contract on the
  * wire-protocol stand-in (and on a real server when MONGODB_URL is set), then what only a shared
  * store must do: keep no ticket in clear, collect expired ones by a TTL index, and let another
  * instance (another client) redeem a ticket, once.
@@ -7,8 +7,8 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { createMongoStreamTicketStore, STREAM_TICKETS_COLLECTION } from '../src/http/mongodb-stream-tickets.js';
-import { ticketHash } from '../src/http/stream-ticket-store.js';
+import { createMongoStreamTicketStore, STREAM_TICKETS_COLLECTION } from '../src/stream-tickets/mongodb.js';
+import { ticketHash } from '../src/stream-tickets/store.js';
 import { startMongoStandIn, type MongoStandIn } from './support/mongo-standin/index.js';
 import { streamTicketStoreContract, ticketOf, ticketPrincipal } from './support/stream-ticket-store-contract.js';
 

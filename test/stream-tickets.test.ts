@@ -5,8 +5,8 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../src/access/principal.js';
-import { createMemoryStreamTicketStore as createStreamTicketStore } from '../src/http/memory-stream-tickets.js';
-import type { IssuedTicket } from '../src/http/stream-ticket-store.js';
+import { createMemoryStreamTicketStore as createStreamTicketStore } from '../src/stream-tickets/memory.js';
+import type { IssuedTicket } from '../src/stream-tickets/store.js';
 import { streamTicketStoreContract } from './support/stream-ticket-store-contract.js';
 
 const FEED = '/api/v1/incidents/stream';

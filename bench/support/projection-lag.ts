@@ -17,7 +17,7 @@ type Modules = typeof import('../../projections/channels.js') &
   typeof import('../../src/composition/projection-thread.js') &
   typeof import('../../src/secrets/secret-box.js') &
   typeof import('../../src/eventstore/sqlite.js') &
-  typeof import('../../src/projection/runner.js') &
+  typeof import('../../src/projection-runner/runner.js') &
   typeof import('../../src/readstore/sqlite.js');
 
 const MODULES = [
@@ -26,7 +26,7 @@ const MODULES = [
   'src/composition/projection-thread.ts',
   'src/secrets/secret-box.ts',
   'src/eventstore/sqlite.ts',
-  'src/projection/runner.ts',
+  'src/projection-runner/runner.ts',
   'src/readstore/sqlite.ts',
 ];
 

@@ -4,7 +4,7 @@
  * build is retried by the next search rather than leaving the assistant without runbooks until a
  * restart.
  */
-import type { RunbookIndex } from '../gateways/docs/runbook-index.js';
+import type { RunbookIndex } from '../gateways/runbook-search/runbook-index.js';
 
 export interface RunbookIndexHandle {
   get(): Promise<RunbookIndex>;

@@ -4,7 +4,7 @@
  */
 import type { ApiModule } from '../http/app.js';
 import type { BackgroundProcess } from '../background-process.js';
-import type { Projection } from '../projection/projection.js';
+import type { Projection } from '../projection-runner/projection.js';
 
 export type { BackgroundProcess } from '../background-process.js';
 

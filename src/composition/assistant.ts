@@ -3,7 +3,7 @@
  * none otherwise: /ask answers 503), the cost store (Athena or the embedded bill), the runbook
  * index (Milvus or in-process, embeddings over HTTP or local), the tools over them and the
  * warehouse, the agent loop and its routes. The runbooks are indexed in the background at start
- * unless the collection already holds every chunk (src/gateways/docs/runbook-index.ts).
+ * unless the collection already holds every chunk (src/gateways/runbook-search/runbook-index.ts).
  */
 import { withTimeout } from '../with-timeout.js';
 import type { Logger } from 'pino';
@@ -16,12 +16,12 @@ import type { Config } from '../config.js';
 import { createAthenaCostStore } from '../gateways/cost/athena/athena-cost-store.js';
 import { createEmbeddedCostStore } from '../gateways/cost/embedded/embedded-cost-store.js';
 import type { CostPort } from '../gateways/cost/port.js';
-import { localEmbeddings, type Embeddings } from '../gateways/docs/embeddings.js';
-import { embeddedVectorStore } from '../gateways/docs/embedded-vector-store.js';
-import { httpEmbeddings } from '../gateways/docs/http-embeddings.js';
-import { milvusVectorStore } from '../gateways/docs/milvus-vector-store.js';
-import { startRunbookIndex } from '../gateways/docs/runbook-index.js';
-import type { VectorStore } from '../gateways/docs/vector-store.js';
+import { localEmbeddings, type Embeddings } from '../gateways/runbook-search/embeddings.js';
+import { embeddedVectorStore } from '../gateways/runbook-search/embedded-vector-store.js';
+import { httpEmbeddings } from '../gateways/runbook-search/http-embeddings.js';
+import { milvusVectorStore } from '../gateways/runbook-search/milvus-vector-store.js';
+import { startRunbookIndex } from '../gateways/runbook-search/runbook-index.js';
+import type { VectorStore } from '../gateways/runbook-search/vector-store.js';
 import { anthropicModel } from '../gateways/model/anthropic-model.js';
 import { sentTemperature } from '../gateways/model/api-version.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';

@@ -14,7 +14,7 @@ import { channelEventSecrets } from '../events/channel-secrets.js';
 import { encryptingEventStore } from '../eventstore/encrypting.js';
 import { openSqliteLogReader } from '../eventstore/sqlite-log-reader.js';
 import { createLogger } from '../logger.js';
-import { createProjectionRunner } from '../projection/runner.js';
+import { createProjectionRunner } from '../projection-runner/runner.js';
 import { openSqliteReadStore } from '../readstore/sqlite.js';
 import { loadSecretBox } from '../secrets/key-file.js';
 import type { FromProjectionThread, ProjectionThreadSetup, ToProjectionThread } from './projection-thread-protocol.js';

@@ -1,6 +1,6 @@
 /** The messages between the main thread and the projections on the writer thread (projection-thread.ts, projection-host.ts). */
-import type { RebuildProgress } from '../projection/rebuild.js';
-import type { ProjectionStatus } from '../projection/runner.js';
+import type { RebuildProgress } from '../projection-runner/rebuild.js';
+import type { ProjectionStatus } from '../projection-runner/runner.js';
 
 
 /** What the projections are started with. */

@@ -15,9 +15,9 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { IamChangeStamps } from '../auth/iam-change-stamps.js';
 import { hostOnWriterThread } from '../eventstore/sqlite-writer.js';
-import { positionWaiters } from '../projection/position-waiters.js';
-import type { RebuildProgress } from '../projection/rebuild.js';
-import type { ProjectionRunner, ProjectionStatus } from '../projection/runner.js';
+import { positionWaiters } from '../projection-runner/position-waiters.js';
+import type { RebuildProgress } from '../projection-runner/rebuild.js';
+import type { ProjectionRunner, ProjectionStatus } from '../projection-runner/runner.js';
 import type { FromProjectionThread, ProjectionThreadSetup, ToProjectionThread } from './projection-thread-protocol.js';
 
 export interface ProjectionThreadOptions {

@@ -16,7 +16,7 @@ import { schedulesProjection } from '../../projections/schedules.js';
 import { syncProjection } from '../../projections/sync.js';
 import { tenantDefaultsProjection } from '../../projections/tenant-defaults.js';
 import { usersProjection } from '../../projections/users.js';
-import type { Projection } from '../projection/projection.js';
+import type { Projection } from '../projection-runner/projection.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 /** The channels read model seals secrets with the same box as the event log. */

@@ -8,9 +8,9 @@ import { MongoClient, type Db } from 'mongodb';
 import type { Config } from '../config.js';
 import type { SimulatorStateStore } from '../gateways/warehouse/simulated/simulator-state-store.js';
 import { createMongoSimulatorState } from '../gateways/warehouse/simulated/mongodb-simulator-state.js';
-import { createMemoryStreamTicketStore } from '../http/memory-stream-tickets.js';
-import { createMongoStreamTicketStore } from '../http/mongodb-stream-tickets.js';
-import type { StreamTicketStore } from '../http/stream-ticket-store.js';
+import { createMemoryStreamTicketStore } from '../stream-tickets/memory.js';
+import { createMongoStreamTicketStore } from '../stream-tickets/mongodb.js';
+import type { StreamTicketStore } from '../stream-tickets/store.js';
 
 export interface SharedState {
   /** The shared MongoDB database (absent: embedded stores); cluster leases live there too. */

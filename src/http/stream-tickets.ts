@@ -6,7 +6,7 @@
  * The ticket carries the principal that asked for it; the feed's permission is checked when the
  * ticket is used, as for a token.
  *
- * Where tickets are kept, and the limits every store enforces: src/http/stream-ticket-store.ts
+ * Where tickets are kept, and the limits every store enforces: src/stream-tickets/store.ts
  * (process memory by default; MongoDB when MONGODB_URL is set, so any instance of a cluster
  * accepts a ticket another issued).
  */
@@ -17,7 +17,7 @@ import { zodFieldErrors } from './error-handler.js';
 import { ok } from './envelope.js';
 import { badRequest, tooManyRequests, unauthorized } from './problem.js';
 import type { AppState } from './state.js';
-import type { StreamTicketStore } from './stream-ticket-store.js';
+import type { StreamTicketStore } from '../stream-tickets/store.js';
 
 export const ticketRequestSchema = z.strictObject({ path: z.string().min(1) });
 

@@ -5,9 +5,9 @@
 import { assistantTools } from '../../src/assistant/tools/index.js';
 import type { AssistantTool, ToolScope } from '../../src/assistant/tool.js';
 import { createEmbeddedCostStore } from '../../src/gateways/cost/embedded/embedded-cost-store.js';
-import { localEmbeddings } from '../../src/gateways/docs/embeddings.js';
-import { embeddedVectorStore } from '../../src/gateways/docs/embedded-vector-store.js';
-import { startRunbookIndex } from '../../src/gateways/docs/runbook-index.js';
+import { localEmbeddings } from '../../src/gateways/runbook-search/embeddings.js';
+import { embeddedVectorStore } from '../../src/gateways/runbook-search/embedded-vector-store.js';
+import { startRunbookIndex } from '../../src/gateways/runbook-search/runbook-index.js';
 import { createSimulatedWarehouse } from '../../src/gateways/warehouse/simulated/simulated-gateway.js';
 
 export function embeddedTools(now: () => Date = () => new Date()): AssistantTool[] {

@@ -1,5 +1,5 @@
 /**
- * The stream-ticket store contract (src/http/stream-ticket-store.ts): one suite, run against
+ * The stream-ticket store contract (src/stream-tickets/store.ts): one suite, run against
  * every adapter (test/stream-tickets.test.ts: memory; test/stream-tickets-mongodb.test.ts: the
  * MongoDB stand-in, and a real server when MONGODB_URL is set). Each test opens a fresh store on
  * its own clock.
@@ -7,7 +7,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../src/access/principal.js';
-import type { IssuedTicket, StreamTicketLimits, StreamTicketStore } from '../../src/http/stream-ticket-store.js';
+import type { IssuedTicket, StreamTicketLimits, StreamTicketStore } from '../../src/stream-tickets/store.js';
 
 export interface StreamTicketStoreTarget {
   open(limits: StreamTicketLimits): Promise<StreamTicketStore>;

@@ -4,7 +4,7 @@
  * model's call ambiguous, so building the list refuses it).
  */
 import type { CostPort } from '../../gateways/cost/port.js';
-import type { RunbookIndex } from '../../gateways/docs/runbook-index.js';
+import type { RunbookIndex } from '../../gateways/runbook-search/runbook-index.js';
 import type { WarehouseGateway } from '../../gateways/warehouse/port.js';
 import type { AssistantTool } from '../tool.js';
 import { costTools } from './cost/index.js';

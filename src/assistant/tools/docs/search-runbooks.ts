@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunbookIndex } from '../../../gateways/docs/runbook-index.js';
+import type { RunbookIndex } from '../../../gateways/runbook-search/runbook-index.js';
 import { defineTool } from '../../tool.js';
 
 export const MAX_RUNBOOK_QUERY_CHARS = 500;

@@ -1,6 +1,6 @@
 /**
  * Stream tickets in MongoDB (collection `stream_tickets`), so that every instance of a cluster
- * redeems a ticket any other issued (the rules: src/http/stream-ticket-store.ts).
+ * redeems a ticket any other issued (the rules: src/stream-tickets/store.ts).
  *
  * - A document is keyed by the ticket's SHA-256: whoever reads the collection learns no ticket.
  * - Redeeming is one findOneAndDelete filtered on the expiry: of two instances shown the same
@@ -17,7 +17,7 @@ import { sharedCollection } from '../readstore/mongodb-shared-collection.js';
 import {
   holderOf, limitsWithDefaults, perPrincipalRefusal, perTenantRefusal, refusal, ticketHash,
   type StreamTicketLimits, type StreamTicketStore,
-} from './stream-ticket-store.js';
+} from './store.js';
 
 export const STREAM_TICKETS_COLLECTION = 'stream_tickets';
 

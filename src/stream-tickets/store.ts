@@ -1,7 +1,7 @@
 /**
  * The stream-ticket store port (the tickets themselves: src/http/stream-tickets.ts). Two adapters:
- * process memory (memory-stream-tickets.ts, the embedded default: one instance) and MongoDB
- * (mongodb-stream-tickets.ts, when MONGODB_URL is set: any instance redeems what another issued).
+ * process memory (memory.ts, the embedded default: one instance) and MongoDB
+ * (mongodb.ts, when MONGODB_URL is set: any instance redeems what another issued).
  *
  * The rules every adapter keeps: a ticket lasts STREAM_TICKET_TTL_MS and is good for one use; a
  * holder has at most `perPrincipal` live tickets and a tenant `perTenant`, beyond which asking is

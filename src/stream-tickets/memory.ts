@@ -1,5 +1,5 @@
 /**
- * Stream tickets in this process's memory (the embedded default; src/http/stream-ticket-store.ts
+ * Stream tickets in this process's memory (the embedded default; src/stream-tickets/store.ts
  * has the rules). Kept per tenant and holder, so one tenant's asking never costs another tenant
  * (or another user) a ticket. Only one instance can redeem them: a cluster uses the MongoDB store.
  */
@@ -8,7 +8,7 @@ import type { Principal } from '../access/principal.js';
 import {
   holderOf, limitsWithDefaults, perPrincipalRefusal, perTenantRefusal, refusal, ticketHash,
   type IssuedTicket, type StreamTicketLimits, type StreamTicketStore,
-} from './stream-ticket-store.js';
+} from './store.js';
 
 interface Ticket {
   principal: Principal;
