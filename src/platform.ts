@@ -40,7 +40,6 @@ import { channelEventSecrets } from './events/channel-secrets.js';
 import { loadSecretBox } from './secrets/key-file.js';
 import type { SecretBox } from './secrets/secret-box.js';
 import type { EventStore } from './eventstore/port.js';
-import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import { reportLogTail } from './eventstore/verify-tail.js';
 import { openSqliteEventStore } from './eventstore/sqlite.js';
 import { API_PREFIX, createApp } from './http/app.js';
@@ -62,7 +61,6 @@ import { createPlatformMetrics } from './metrics.js';
 import { createProjectionRunner, type ProjectionRunner } from './projection-runner/runner.js';
 import { projectionThread } from './composition/projection-thread.js';
 import type { ReadStore } from './readstore/port.js';
-import { openMongoReadStore } from './readstore/mongodb.js';
 import { openSqliteReadStore } from './readstore/sqlite.js';
 
 /** Every read model of the platform (also what `npm run rebuild` rebuilds); secrets seal channel docs. */
@@ -74,14 +72,16 @@ export { projectionsOf } from './composition/read-models.js';
  */
 export async function openStores(config: Config): Promise<{ eventStore: EventStore; readStore: ReadStore; secrets: SecretBox }> {
   ensurePrivateDirectory(config.dataDir);
+  // The production adapters' clients (gRPC, the MongoDB driver) are loaded only when configured:
+  // importing them costs every embedded start (and every test that starts the platform) seconds.
   const logStore = config.eventStoreUrl
-    ? createEventStoreDbStore(config.eventStoreUrl)
+    ? (await import('./eventstore/eventstoredb.js')).createEventStoreDbStore(config.eventStoreUrl)
     : namingDamage(join(config.dataDir, 'events.db'), EVENT_LOG_RECOVERY, () => openSqliteEventStore({ filename: join(config.dataDir, 'events.db') }));
   // Channel secrets are sealed in the log; everything above this line sees them plain (rebuilds too).
   const secrets = loadSecretBox(config.secrets, join(config.dataDir, 'secrets.key'));
   const eventStore = encryptingEventStore(logStore, secrets, channelEventSecrets);
   const readStore = config.mongodb
-    ? await openMongoReadStore(config.mongodb.url, { dbName: config.mongodb.database })
+    ? await (await import('./readstore/mongodb.js')).openMongoReadStore(config.mongodb.url, { dbName: config.mongodb.database })
     : openSqliteReadStore(join(config.dataDir, 'read-models.db'));
   return { eventStore, readStore, secrets };
 }
@@ -211,7 +211,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 
   const iamStamps = iamChangeStamps();
   // Stream tickets and the simulator's state: shared by every instance when MONGODB_URL is set.
-  const shared = openSharedState(config, now);
+  const shared = await openSharedState(config, now);
   const cluster = composeCluster({ config, db: shared.db, now, logger, registry: metrics.registry });
   const { membership } = cluster;
   const warehouse = await composeWarehouse(config, now, { simulatorState: shared.simulatorState, logger });
@@ -233,7 +233,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 
   const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
   const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers, membership });
-  const assistant = composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
+  const assistant = await composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
   // Before alerting: POST /alert-rules/backtest is not a rule id.
   const backtest = composeBacktest({ config, reader: readStore, now, warehouse, syncStore: sync.store });
   const analytics = composeAnalytics({ reader: readStore, now });

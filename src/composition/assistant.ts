@@ -13,16 +13,13 @@ import { runbookIndexHandle } from '../assistant/runbook-index-handle.js';
 import { assistantTools } from '../assistant/tools/index.js';
 import type { AssistantTool } from '../assistant/tool.js';
 import type { Config } from '../config.js';
-import { createAthenaCostStore } from '../gateways/cost/athena/athena-cost-store.js';
 import { createEmbeddedCostStore } from '../gateways/cost/embedded/embedded-cost-store.js';
 import type { CostPort } from '../gateways/cost/port.js';
 import { localEmbeddings, type Embeddings } from '../gateways/runbook-search/embeddings.js';
 import { embeddedVectorStore } from '../gateways/runbook-search/embedded-vector-store.js';
 import { httpEmbeddings } from '../gateways/runbook-search/http-embeddings.js';
-import { milvusVectorStore } from '../gateways/runbook-search/milvus-vector-store.js';
 import { startRunbookIndex } from '../gateways/runbook-search/runbook-index.js';
 import type { VectorStore } from '../gateways/runbook-search/vector-store.js';
-import { anthropicModel } from '../gateways/model/anthropic-model.js';
 import { sentTemperature } from '../gateways/model/api-version.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
 import { sqlParser } from '../gateways/warehouse/sql/parse-tree.js';
@@ -47,13 +44,19 @@ const HEALTH_TIMEOUT_MS = 2_000;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export function composeAssistant(deps: AssistantDeps): AssistantComposition {
+export async function composeAssistant(deps: AssistantDeps): Promise<AssistantComposition> {
   const { config, logger } = deps;
   const settings = config.assistant;
   const log = logger.child({ area: 'assistant' });
 
-  const cost: CostPort = settings.athena ? createAthenaCostStore(settings.athena) : createEmbeddedCostStore();
-  const vectors: VectorStore = settings.milvus ? milvusVectorStore(settings.milvus) : embeddedVectorStore();
+  // The Athena, Milvus and Anthropic clients are loaded only when configured: importing them costs
+  // every start (and every test that starts the platform) seconds.
+  const cost: CostPort = settings.athena
+    ? (await import('../gateways/cost/athena/athena-cost-store.js')).createAthenaCostStore(settings.athena)
+    : createEmbeddedCostStore();
+  const vectors: VectorStore = settings.milvus
+    ? (await import('../gateways/runbook-search/milvus-vector-store.js')).milvusVectorStore(settings.milvus)
+    : embeddedVectorStore();
   const embeddings: Embeddings = settings.embeddings ? httpEmbeddings(settings.embeddings) : localEmbeddings();
   const runbooks = runbookIndexHandle(
     () => startRunbookIndex(vectors, embeddings),
@@ -66,7 +69,8 @@ export function composeAssistant(deps: AssistantDeps): AssistantComposition {
   sqlParser().catch((error: unknown) => log.warn({ err: error }, 'the SQL parser did not load; explain_query refuses SQL until it does'));
   // Temperature 0 (the spec) where the pinned API version takes one; none where it does not.
   const sampling = sentTemperature(settings.temperature, settings.apiVersion);
-  const agent = settings.anthropic
+  const anthropicModel = settings.anthropic ? (await import('../gateways/model/anthropic-model.js')).anthropicModel : undefined;
+  const agent = settings.anthropic && anthropicModel
     ? createAgent({
         model: anthropicModel({ apiKey: settings.anthropic.apiKey, baseUrl: settings.anthropic.baseUrl, apiVersion: settings.apiVersion }),
         tools,

@@ -8,7 +8,6 @@ import { clusterIdOf, environmentResolverFor, type EnvironmentResolver } from '.
 import { createMetricRegistry, type MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import { warehouseHealthProbe, type WarehouseProbeResult } from '../gateways/warehouse/health-probe.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
-import { createRedshiftGateway } from '../gateways/warehouse/redshift/redshift-gateway.js';
 import { simulatorRoutes } from '../gateways/warehouse/simulated/control-routes.js';
 import { simulatedClusters } from '../gateways/warehouse/simulated/fleet.js';
 import { createSimulatedWarehouse } from '../gateways/warehouse/simulated/simulated-gateway.js';
@@ -50,7 +49,8 @@ export async function composeWarehouse(config: Config, now: () => Date, sharing:
   const environments = await environmentResolverFor(config.warehouseEnvironmentsFile);
   let metrics: MetricRegistry | undefined;
   const simulated = environments.mode === 'simulated' ? createSimulatedWarehouse({ now, knownMetrics: () => metrics?.ids() ?? [] }) : undefined;
-  const gateway = simulated?.gateway ?? createRedshiftGateway({ environments, now });
+  // The Redshift Data API client is loaded only for a real warehouse.
+  const gateway = simulated?.gateway ?? (await import('../gateways/warehouse/redshift/redshift-gateway.js')).createRedshiftGateway({ environments, now });
   metrics = createMetricRegistry({ gateway, overrides: simulated?.control });
   const registry = metrics;
   const routes: ApiModule[] = [{ alias: true, routes: () => warehouseRoutes({ gateway, environments, now }) }];

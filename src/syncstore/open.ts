@@ -3,8 +3,6 @@
  * else the embedded PostgreSQL under DATA_DIR/sync-pg. Migrates before answering.
  */
 import { join } from 'node:path';
-import { openPgConnection } from './pg-connection.js';
-import { openPgliteConnection } from './pglite-connection.js';
 import { createSyncStore, type SyncStore } from './store.js';
 
 export interface SyncStoreSettings {
@@ -16,9 +14,10 @@ export interface SyncStoreSettings {
 }
 
 export async function openSyncStore(settings: SyncStoreSettings): Promise<SyncStore> {
+  // Only the chosen driver is loaded (the other costs start-up time for nothing).
   const connection = settings.databaseUrl
-    ? await openPgConnection({ url: settings.databaseUrl, schema: settings.schema })
-    : await openPgliteConnection({ dataDir: settings.inMemory ? undefined : join(settings.dataDir, 'sync-pg'), schema: settings.schema });
+    ? await (await import('./pg-connection.js')).openPgConnection({ url: settings.databaseUrl, schema: settings.schema })
+    : await (await import('./pglite-connection.js')).openPgliteConnection({ dataDir: settings.inMemory ? undefined : join(settings.dataDir, 'sync-pg'), schema: settings.schema });
   const store = createSyncStore(connection);
   await store.migrate();
   return store;
