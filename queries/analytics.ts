@@ -15,11 +15,13 @@ import { NOTIFY_MEDIA } from '../src/events/vocabulary.js';
 import { okCsv, wantsCsv } from '../src/http/csv.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
+import { heavyRequest, type HeavyRequestSlots } from '../src/http/heavy-request-slots.js';
 import { badRequest } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import { isValidTimeZone } from '../src/oncall/zone-offsets.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
+import { timeSlices } from '../src/time-slice.js';
 import { scheduleDefinition } from './schedules.js';
 
 const DAY_MS = 86_400_000;
@@ -61,10 +63,15 @@ const INCIDENT_CSV_HEADER = [
 ];
 const ONCALL_CSV_HEADER = ['user_id', 'name', 'email', 'pages_received', 'pages_at_night', 'zones_used', 'hours_on_call'];
 
-export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () => Date }) {
+/**
+ * Both routes are heavy requests (a year of incidents; a year of every schedule rendered): each
+ * holds one of the instance's slots, capped per tenant and in total (src/http/heavy-request-slots.ts).
+ */
+export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () => Date; slots: HeavyRequestSlots }) {
   const router = new Router<AppState>();
+  const heavy = heavyRequest(deps.slots);
 
-  router.get('/analytics/incidents', requires('analytics:read'), queryParameters(Object.keys(incidentAnalyticsQuery.shape)), async (ctx) => {
+  router.get('/analytics/incidents', requires('analytics:read'), queryParameters(Object.keys(incidentAnalyticsQuery.shape)), heavy, async (ctx) => {
     const query = incidentAnalyticsQuery.parse(ctx.query);
     const { since, until } = analyticsRange(query, deps.now());
     const timeZone = query.tz ?? 'UTC';
@@ -83,7 +90,7 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
     });
   });
 
-  router.get('/analytics/oncall', requires('analytics:read'), queryParameters(Object.keys(onCallAnalyticsQuery.shape)), async (ctx) => {
+  router.get('/analytics/oncall', requires('analytics:read'), queryParameters(Object.keys(onCallAnalyticsQuery.shape)), heavy, async (ctx) => {
     const { since, until } = analyticsRange(onCallAnalyticsQuery.parse(ctx.query), deps.now());
     const { tenantId } = ctx.state.principal;
     const [pages, schedules, users] = await Promise.all([
@@ -92,12 +99,12 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
       deps.reader.find<UserDoc>(USERS, { tenantId }),
     ]);
     const byId = new Map(users.map((user) => [user.id, user]));
-    const people = onCallHealth({
+    const people = (await onCallHealth({
       since, until,
       pages,
       schedules: schedules.map((doc) => ({ id: doc.id, definition: scheduleDefinition(doc) })),
       isActiveUser: (userId) => { const user = byId.get(userId); return !!user && user.isActive && !user.removed; },
-    }).map((person) => ({ ...person, name: byId.get(person.user_id)?.name ?? null, email: byId.get(person.user_id)?.email ?? null }));
+    }, timeSlices())).map((person) => ({ ...person, name: byId.get(person.user_id)?.name ?? null, email: byId.get(person.user_id)?.email ?? null }));
     if (wantsCsv(ctx)) {
       okCsv(ctx, ONCALL_CSV_HEADER, people.map((p) => [
         p.user_id, p.name, p.email, p.pages_received, p.pages_at_night, p.zones_used.map((z) => `${z.zone} (${z.source})`).join('; '), p.hours_on_call,
