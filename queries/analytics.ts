@@ -20,6 +20,7 @@ import { badRequest } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import { isValidTimeZone } from '../src/oncall/zone-offsets.js';
+import { findInPages } from '../src/readstore/find-in-pages.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 import { timeSlices } from '../src/time-slice.js';
 import { scheduleDefinition } from './schedules.js';
@@ -93,18 +94,18 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
   router.get('/analytics/oncall', requires('analytics:read'), queryParameters(Object.keys(onCallAnalyticsQuery.shape)), heavy, async (ctx) => {
     const { since, until } = analyticsRange(onCallAnalyticsQuery.parse(ctx.query), deps.now());
     const { tenantId } = ctx.state.principal;
-    const [pages, schedules, users] = await Promise.all([
-      deps.reader.find<PageDoc>(INCIDENT_PAGES, { tenantId, at: { $gte: since.toISOString(), $lt: until.toISOString() }, ok: true }),
-      deps.reader.find<ScheduleDoc>(SCHEDULES, { tenantId }),
-      deps.reader.find<UserDoc>(USERS, { tenantId }),
-    ]);
+    // Read in pages, each its turn of the slice: a hundred large schedules are megabytes to parse.
+    const pause = timeSlices();
+    const pages = await findInPages<PageDoc>(deps.reader, INCIDENT_PAGES, { tenantId, at: { $gte: since.toISOString(), $lt: until.toISOString() }, ok: true }, 1000, pause);
+    const schedules = await findInPages<ScheduleDoc>(deps.reader, SCHEDULES, { tenantId }, 5, pause);
+    const users = await findInPages<UserDoc>(deps.reader, USERS, { tenantId }, 500, pause);
     const byId = new Map(users.map((user) => [user.id, user]));
     const people = (await onCallHealth({
       since, until,
       pages,
       schedules: schedules.map((doc) => ({ id: doc.id, definition: scheduleDefinition(doc) })),
       isActiveUser: (userId) => { const user = byId.get(userId); return !!user && user.isActive && !user.removed; },
-    }, timeSlices())).map((person) => ({ ...person, name: byId.get(person.user_id)?.name ?? null, email: byId.get(person.user_id)?.email ?? null }));
+    }, pause)).map((person) => ({ ...person, name: byId.get(person.user_id)?.name ?? null, email: byId.get(person.user_id)?.email ?? null }));
     if (wantsCsv(ctx)) {
       okCsv(ctx, ONCALL_CSV_HEADER, people.map((p) => [
         p.user_id, p.name, p.email, p.pages_received, p.pages_at_night, p.zones_used.map((z) => `${z.zone} (${z.source})`).join('; '), p.hours_on_call,

@@ -22,6 +22,7 @@ import type { AppState } from '../src/http/state.js';
 import { MAX_PREVIEW_CYCLES, previewEscalation, previewFirings, previewWorkUnits, type PreviewPlan } from '../src/process/escalation/escalation-preview.js';
 import type { PreviewDirectory } from '../src/process/escalation/preview-directory.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
+import { timeSlices, type Pause } from '../src/time-slice.js';
 import { escalationPlanOf } from './escalation-directory.js';
 import { repeatView, stageView, targetNames } from './escalation-preview-view.js';
 
@@ -35,7 +36,7 @@ export const escalationPreviewQuery = z.strictObject({
 export interface EscalationPreviewDeps {
   reader: ReadModelReader;
   /** A fresh directory for one request: the escalation manager's own lookups, each read once (queries/escalation-directory.ts). */
-  directoryForRequest: () => PreviewDirectory;
+  directoryForRequest: (pause: Pause) => PreviewDirectory;
   /** The most work units one preview may cost (ESCALATION_PREVIEW_WORK_UNITS). */
   workBudget: number;
   now: () => Date;
@@ -47,7 +48,8 @@ export function escalationPreviewAnswer(deps: EscalationPreviewDeps) {
     const query = escalationPreviewQuery.parse(rawQuery);
     const at = query.at ? new Date(query.at) : deps.now();
     const cycles = plan.repeatIntervalMinutes > 0 ? (query.cycles ?? 1) : 1;
-    const directory = deps.directoryForRequest();
+    const pause = timeSlices();
+    const directory = deps.directoryForRequest(pause);
     const units = await previewWorkUnits(plan, previewFirings(plan, at, cycles), (scheduleId) => directory.scheduleUnits(tenantId, scheduleId));
     if (units > deps.workBudget) {
       throw unprocessableContent(
@@ -55,7 +57,7 @@ export function escalationPreviewAnswer(deps: EscalationPreviewDeps) {
         { limit: 'ESCALATION_PREVIEW_WORK_UNITS', limit_value: deps.workBudget, work_units: units },
       );
     }
-    const [stages, names] = await Promise.all([previewEscalation(directory, tenantId, plan, at, cycles), targetNames(deps.reader, tenantId, plan)]);
+    const [stages, names] = await Promise.all([previewEscalation(directory, tenantId, plan, at, cycles), targetNames(deps.reader, tenantId, plan, pause)]);
     return {
       policy,
       at: at.toISOString(),

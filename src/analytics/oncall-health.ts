@@ -8,11 +8,12 @@
  * directly or through a group. Each person's answer lists the zones used and where they came from.
  *
  * A year over a hundred schedules is a long computation: it waits its turn of the time slice
- * (src/time-slice.ts) before each schedule and every few hundred pages, so it shares the thread
+ * (src/time-slice.ts) before each week of each schedule and every few hundred pages, so it shares the thread
  * with /health and the evaluator instead of holding it for seconds.
  */
 import type { PageFact } from '../../projections/incident-analytics.js';
-import { renderSchedule } from '../oncall/render-schedule.js';
+import { compileSchedule } from '../oncall/compiled-schedule.js';
+import { renderSpans } from '../oncall/render-schedule.js';
 import type { ScheduleDefinition } from '../oncall/schedule-definition.js';
 import { wallClockAt } from '../oncall/zone-offsets.js';
 import { noPause, type Pause } from '../time-slice.js';
@@ -64,6 +65,7 @@ export interface OnCallHealthInput {
 }
 
 const PAGES_PER_PAUSE = 500;
+const RENDER_PIECE_MS = 7 * DAY_MS;
 
 /** Per person (paged or on call in the range), ordered by pages received, then night pages, then id. */
 export async function onCallHealth(input: OnCallHealthInput, pause: Pause = noPause): Promise<PersonHealth[]> {
@@ -88,9 +90,12 @@ export async function onCallHealth(input: OnCallHealthInput, pause: Pause = noPa
     entry.zones.set(`${used.source}:${used.zone}`, used);
   }
   for (const schedule of input.schedules) {
-    await pause();
-    for (const segment of renderSchedule(schedule.definition, input.since, input.until, input.isActiveUser)) {
-      person(segment.userId).onCall.push([segment.start.getTime(), segment.end.getTime()]);
+    // A year of a large schedule renders in tens of milliseconds: a week at a time, each its turn.
+    const compiled = compileSchedule(schedule.definition, input.isActiveUser);
+    for (let start = from; start < to; start += RENDER_PIECE_MS) {
+      await pause();
+      // A stretch cut at a piece's edge is two touching intervals; coveredMs adds them up as one.
+      for (const span of renderSpans(compiled, start, Math.min(to, start + RENDER_PIECE_MS))) person(span.userId).onCall.push([span.start, span.end]);
     }
   }
   return [...people.entries()].map(([userId, entry]) => ({

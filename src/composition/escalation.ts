@@ -27,7 +27,7 @@ import type { Membership } from '../cluster/membership.js';
 import type { ActionLinkIssuer } from '../action-links/issue.js';
 import type { HeavyRequestSlots } from '../http/heavy-request-slots.js';
 import { requestDirectory } from '../process/escalation/preview-directory.js';
-import { timeSlices } from '../time-slice.js';
+import type { Pause } from '../time-slice.js';
 
 export interface EscalationOptions {
   config: Config;
@@ -105,7 +105,7 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
   const reads = readModelReads(reader, options.secrets);
   const preview = {
     reader, now: options.now, workBudget: config.limits.escalationPreviewWorkUnits,
-    directoryForRequest: () => requestDirectory(reads, timeSlices()),
+    directoryForRequest: (pause: Pause) => requestDirectory(reads, pause),
   };
   return {
     notify,

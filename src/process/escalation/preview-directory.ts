@@ -89,7 +89,11 @@ export function requestDirectory(reads: DirectoryReads, pause: Pause): PreviewDi
     user: once((tenantId: string, id: string) => reads.user(tenantId, id), byId),
     activeGroupMembers: once((tenantId: string, id: string) => reads.activeGroupMembers(tenantId, id), byId),
     channel: once((tenantId: string, id: string) => reads.channel(tenantId, id), byId),
-    schedule: once((tenantId: string, id: string) => reads.schedule(tenantId, id), byId),
+    // Compiling a large schedule takes milliseconds: each waits its turn of the slice too.
+    schedule: once(async (tenantId: string, id: string) => {
+      await pause();
+      return reads.schedule(tenantId, id);
+    }, byId),
   };
   return memoisedDirectory(directoryOver(cached, pause));
 }
