@@ -3,15 +3,22 @@
  * reads each schedule, user, group and channel once and resolves each (schedule, instant) once,
  * however many stages, targets and cycles name them; the work units count the distinct (schedule,
  * instant) pairs at the schedule's size; the answer is the one the unmemoised directory gives; the
- * heavy-request slots cap per tenant and in total; a time slice yields to the event loop.
+ * heavy-request slots cap per tenant and in total; a time slice yields to the event loop; a long
+ * read in pages finds what one read finds.
  */
 import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createHeavyRequestSlots } from '../src/http/heavy-request-slots.js';
 import { HttpProblem } from '../src/http/problem.js';
 import { compileSchedule } from '../src/oncall/compiled-schedule.js';
 import { currentOnCall, onCallAtInstant } from '../src/oncall/current-on-call.js';
 import type { ScheduleDefinition } from '../src/oncall/schedule-definition.js';
+import { findInPages } from '../src/readstore/find-in-pages.js';
+import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { previewEscalation, previewFirings, previewWorkUnits, scheduleWorkUnits, type PreviewPlan } from '../src/process/escalation/escalation-preview.js';
 import { directoryOver, memoisedDirectory, requestDirectory, type DirectoryReads, type PreviewDirectory } from '../src/process/escalation/preview-directory.js';
 import type { ContactUser } from '../src/process/escalation/target-resolution.js';
@@ -162,4 +169,21 @@ test('who is on call at an instant, without the stretch, is who currentOnCall na
     if (full === null) t.is(quick, null);
     else t.deepEqual(quick, { userId: full.userId, source: full.source === 'layer' ? { source: 'layer', layerIndex: full.layerIndex } : { source: 'override', overrideId: full.overrideId } });
   }
+});
+
+test('a long read in pages finds what one read finds, in the same order, waiting its turn before each page', async (t) => {
+  const store = openSqliteReadStore(join(mkdtempSync(join(tmpdir(), 'find-in-pages-')), 'r.db'));
+  // 23 documents, some sharing a time (ties by id), one of another tenant.
+  const docs = Array.from({ length: 23 }, (_, index) => ({ id: randomUUID(), tenantId: index === 7 ? 'other' : TENANT, at: `2026-06-0${1 + (index % 4)}T00:00:00Z` }));
+  await store.applyBatch({ projection: 'seed', version: 1 }, [{ position: 1n }], async (_event, writer) => {
+    for (const doc of docs) await writer.upsert('things', doc);
+  });
+  let pauses = 0;
+  const pause = async () => { pauses += 1; };
+  const byAt = await findInPages(store, 'things', { tenantId: TENANT }, 5, pause, 'at');
+  t.deepEqual(byAt, await store.find('things', { tenantId: TENANT }, { sort: [['at', 'asc']] }));
+  t.is(byAt.length, 22);
+  t.is(pauses, 5, 'pages of 5, 5, 5, 5, 2');
+  t.deepEqual(await findInPages(store, 'things', { tenantId: TENANT }, 22, async () => {}), await store.find('things', { tenantId: TENANT }), 'by id: a full last page ends with an empty one');
+  await store.close();
 });
