@@ -15,7 +15,8 @@ import { UnknownClusterError, UnknownMetricError } from '../src/gateways/warehou
 import { apiInstant } from '../src/http/api-instant.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { badRequest, notFound, tooManyRequests, type ProblemFieldError } from '../src/http/problem.js';
+import { heavyRequest, type HeavyRequestSlots } from '../src/http/heavy-request-slots.js';
+import { badRequest, notFound, type ProblemFieldError } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
 import { HISTORY_SOURCES, type HistorySourceName, type MetricHistorySource } from '../src/gateways/warehouse/metric-history-port.js';
 import type { BacktestWindow } from '../src/backtest/maintenance-timeline.js';
@@ -24,11 +25,6 @@ import { runBacktest, type BacktestRule } from '../src/backtest/run-backtest.js'
 
 /** The longest range one backtest covers: 31 days of one-minute evaluations is 44,641 instants. */
 export const MAX_BACKTEST_DAYS = 31;
-/**
- * Backtests one tenant runs at once on this instance. One is a few tenths of a second of CPU; a
- * script firing dozens in parallel would take the evaluator's and every other tenant's share.
- */
-export const BACKTESTS_PER_TENANT = 2;
 const DAY_MS = 86_400_000;
 
 export const alertRuleBacktestBody = z.strictObject({
@@ -58,13 +54,18 @@ export interface AlertRuleBacktestDeps {
   defaultSource: HistorySourceName;
   evaluatorIntervalSeconds: number;
   now: () => Date;
+  /**
+   * A backtest is a heavy request (a few tenths of a second of CPU): a script firing dozens in
+   * parallel would take the evaluator's and every other tenant's share, so it holds one of the
+   * instance's heavy-request slots, capped per tenant and in total (src/http/heavy-request-slots.ts).
+   */
+  slots: HeavyRequestSlots;
 }
 
 export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
   const router = new Router<AppState>();
-  const running = new Map<string, number>();
 
-  router.post('/alert-rules/backtest', requires('alerts:read'), async (ctx) => {
+  router.post('/alert-rules/backtest', requires('alerts:read'), heavyRequest(deps.slots), async (ctx) => {
     const body = alertRuleBacktestBody.parse(ctx.request.body);
     const { tenantId, envId } = ctx.state.principal;
     const errors: ProblemFieldError[] = [];
@@ -77,56 +78,46 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
     const source = deps.sources[sourceName];
     if (!source) errors.push({ path: '/source', message: `not available here; available: ${Object.keys(deps.sources).join(', ')}` });
     if (errors.length > 0) throw badRequest(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
-    // Taken before the first await, so parallel requests cannot all pass the count.
-    const inFlight = running.get(tenantId) ?? 0;
-    if (inFlight >= BACKTESTS_PER_TENANT) throw tooManyRequests(`at most ${BACKTESTS_PER_TENANT} backtests per tenant run at once; wait for one to answer`, 1);
-    running.set(tenantId, inFlight + 1);
-    try {
-      let rule: BacktestRule & { id: string | null; escalationPolicyId: string };
-      if (body.rule_id !== undefined) {
-        const saved = await deps.findRule(tenantId, body.rule_id);
-        if (!saved) throw notFound('alert rule');
-        rule = saved;
-      } else {
-        // The same schema and the same reference checks as POST /alert-rules, errors under /rule.
-        const data = toRuleData('00000000-0000-0000-0000-000000000000', envId, body.rule!);
-        const refused = await ruleReferenceErrors(deps.references, tenantId, data);
-        if (refused.length > 0) {
-          const nested = refused.map((e) => ({ path: `/rule${e.path}`, message: e.message }));
-          throw badRequest(nested.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), nested);
-        }
-        rule = {
-          id: null, envId, clusterId: data.clusterId, metric: data.metric, condition: data.condition, threshold: data.threshold,
-          windowMinutes: data.evaluationWindowMinutes, severity: data.severity, escalationPolicyId: data.escalationPolicyId,
-        };
+    let rule: BacktestRule & { id: string | null; escalationPolicyId: string };
+    if (body.rule_id !== undefined) {
+      const saved = await deps.findRule(tenantId, body.rule_id);
+      if (!saved) throw notFound('alert rule');
+      rule = saved;
+    } else {
+      // The same schema and the same reference checks as POST /alert-rules, errors under /rule.
+      const data = toRuleData('00000000-0000-0000-0000-000000000000', envId, body.rule!);
+      const refused = await ruleReferenceErrors(deps.references, tenantId, data);
+      if (refused.length > 0) {
+        const nested = refused.map((e) => ({ path: `/rule${e.path}`, message: e.message }));
+        throw badRequest(nested.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), nested);
       }
-      const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);
-      const windows = await deps.windowsOverlapping(tenantId, since, until);
-      const stepMs = (body.step_seconds ?? Math.max(60, deps.evaluatorIntervalSeconds)) * 1000;
-      let answer;
-      try {
-        answer = await runBacktest(source!, {
-          rule, policy, windows, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
-        });
-      } catch (error) {
-        // A registered metric the simulator does not model, or a cluster the environment lost.
-        if (error instanceof UnknownMetricError || error instanceof UnknownClusterError) throw badRequest(`${sourceName} has no history of this: ${error.message}`);
-        throw error;
-      }
-      ok(ctx, {
-        rule: {
-          id: rule.id, metric: rule.metric, condition: rule.condition, threshold: rule.threshold, evaluation_window_minutes: rule.windowMinutes,
-          cluster_id: rule.clusterId, escalation_policy_id: rule.escalationPolicyId,
-        },
-        since: new Date(since).toISOString(),
-        until: new Date(until).toISOString(),
-        ...answer,
-      });
-    } finally {
-      const left = (running.get(tenantId) ?? 1) - 1;
-      if (left > 0) running.set(tenantId, left);
-      else running.delete(tenantId);
+      rule = {
+        id: null, envId, clusterId: data.clusterId, metric: data.metric, condition: data.condition, threshold: data.threshold,
+        windowMinutes: data.evaluationWindowMinutes, severity: data.severity, escalationPolicyId: data.escalationPolicyId,
+      };
     }
+    const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);
+    const windows = await deps.windowsOverlapping(tenantId, since, until);
+    const stepMs = (body.step_seconds ?? Math.max(60, deps.evaluatorIntervalSeconds)) * 1000;
+    let answer;
+    try {
+      answer = await runBacktest(source!, {
+        rule, policy, windows, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
+      });
+    } catch (error) {
+      // A registered metric the simulator does not model, or a cluster the environment lost.
+      if (error instanceof UnknownMetricError || error instanceof UnknownClusterError) throw badRequest(`${sourceName} has no history of this: ${error.message}`);
+      throw error;
+    }
+    ok(ctx, {
+      rule: {
+        id: rule.id, metric: rule.metric, condition: rule.condition, threshold: rule.threshold, evaluation_window_minutes: rule.windowMinutes,
+        cluster_id: rule.clusterId, escalation_policy_id: rule.escalationPolicyId,
+      },
+      since: new Date(since).toISOString(),
+      until: new Date(until).toISOString(),
+      ...answer,
+    });
   });
   return router;
 }

@@ -9,6 +9,7 @@ import Router from '@koa/router';
 import type { EscalationStage } from '../src/events/escalation-policy.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
+import { heavyRequest, type HeavyRequestSlots } from '../src/http/heavy-request-slots.js';
 import { badRequest, type ProblemFieldError } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
@@ -19,11 +20,13 @@ export interface EscalationPreviewCommandDeps {
   unknownTargets: (tenantId: string, stages: EscalationStage[]) => Promise<ProblemFieldError[]>;
   /** The preview of a plan for the request's query (`at`, `cycles`); throws a ZodError for a bad query. */
   preview: (tenantId: string, policy: { id: null; name: string }, plan: EscalationPolicyDefinition, query: unknown) => Promise<unknown>;
+  /** Previews are heavy requests: capped per tenant and in total (src/http/heavy-request-slots.ts). */
+  slots: HeavyRequestSlots;
 }
 
 export function escalationPreviewCommandRoutes(deps: EscalationPreviewCommandDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.post('/escalation-policies/preview', requires('escalation:read'), queryParameters(['at', 'cycles']), async (ctx) => {
+  router.post('/escalation-policies/preview', requires('escalation:read'), queryParameters(['at', 'cycles']), heavyRequest(deps.slots), async (ctx) => {
     const tenantId = ctx.state.principal.tenantId;
     const policy = parseEscalationPolicyBody(ctx.request.body);
     const missing = await deps.unknownTargets(tenantId, policy.stages);

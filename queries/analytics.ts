@@ -16,11 +16,14 @@ import { apiInstant } from '../src/http/api-instant.js';
 import { okCsv, wantsCsv } from '../src/http/csv.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
+import { heavyRequest, type HeavyRequestSlots } from '../src/http/heavy-request-slots.js';
 import { badRequest } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import { isValidTimeZone } from '../src/oncall/zone-offsets.js';
+import { findInPages } from '../src/readstore/find-in-pages.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
+import { timeSlices, type Pause } from '../src/time-slice.js';
 import { scheduleDefinition } from './schedules.js';
 
 const DAY_MS = 86_400_000;
@@ -52,9 +55,13 @@ export function analyticsRange(query: { since?: string; until?: string }, now: D
   return { since, until };
 }
 
-/** The incidents of the tenant triggered in [from, to), oldest first. */
-const incidentsOpened = (reader: ReadModelReader, tenantId: string, from: Date, to: Date) =>
-  reader.find<IncidentFactsDoc>(INCIDENT_ANALYTICS, { tenantId, triggeredAt: { $gte: from.toISOString(), $lt: to.toISOString() } }, { sort: [['triggeredAt', 'asc']] });
+/**
+ * The incidents of the tenant triggered in [from, to), oldest first. A year may be ~15,000
+ * documents: read a thousand at a time along the (tenantId, triggeredAt) index, each page its turn
+ * of the request's time slice.
+ */
+const incidentsOpened = (reader: ReadModelReader, tenantId: string, from: Date, to: Date, pause: Pause) =>
+  findInPages<IncidentFactsDoc>(reader, INCIDENT_ANALYTICS, { tenantId, triggeredAt: { $gte: from.toISOString(), $lt: to.toISOString() } }, 1000, pause, 'triggeredAt');
 
 const INCIDENT_CSV_HEADER = [
   'key', 'label', 'opened', 'acknowledged', ...RESOLUTION_REASONS.map((r) => `resolved_${r}`), 'resolved_total',
@@ -64,14 +71,19 @@ const INCIDENT_CSV_HEADER = [
 const oncallCsvHeader = (withEmail: boolean) =>
   ['user_id', 'name', ...(withEmail ? ['email'] : []), 'pages_received', 'pages_at_night', 'zones_used', 'hours_on_call'];
 
-export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () => Date }) {
+/**
+ * Both routes are heavy requests (a year of incidents; a year of every schedule rendered): each
+ * holds one of the instance's slots, capped per tenant and in total (src/http/heavy-request-slots.ts).
+ */
+export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () => Date; slots: HeavyRequestSlots }) {
   const router = new Router<AppState>();
+  const heavy = heavyRequest(deps.slots);
 
-  router.get('/analytics/incidents', requires('analytics:read'), queryParameters(Object.keys(incidentAnalyticsQuery.shape)), async (ctx) => {
+  router.get('/analytics/incidents', requires('analytics:read'), queryParameters(Object.keys(incidentAnalyticsQuery.shape)), heavy, async (ctx) => {
     const query = incidentAnalyticsQuery.parse(ctx.query);
     const { since, until } = analyticsRange(query, deps.now());
     const timeZone = query.tz ?? 'UTC';
-    const docs = await incidentsOpened(deps.reader, ctx.state.principal.tenantId, since, until);
+    const docs = await incidentsOpened(deps.reader, ctx.state.principal.tenantId, since, until, timeSlices());
     const groups = incidentGroups(docs, query.group_by, timeZone);
     if (wantsCsv(ctx)) {
       okCsv(ctx, INCIDENT_CSV_HEADER, groups.map((g) => [
@@ -86,22 +98,22 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
     });
   });
 
-  router.get('/analytics/oncall', requires('analytics:read'), queryParameters(Object.keys(onCallAnalyticsQuery.shape)), async (ctx) => {
+  router.get('/analytics/oncall', requires('analytics:read'), queryParameters(Object.keys(onCallAnalyticsQuery.shape)), heavy, async (ctx) => {
     const { since, until } = analyticsRange(onCallAnalyticsQuery.parse(ctx.query), deps.now());
     const { tenantId } = ctx.state.principal;
     const withEmail = await ctx.state.can('iam:read');
-    const [pages, schedules, users] = await Promise.all([
-      deps.reader.find<PageDoc>(INCIDENT_PAGES, { tenantId, at: { $gte: since.toISOString(), $lt: until.toISOString() }, ok: true }),
-      deps.reader.find<ScheduleDoc>(SCHEDULES, { tenantId }),
-      deps.reader.find<UserDoc>(USERS, { tenantId }),
-    ]);
+    // Read in pages, each its turn of the slice: a hundred large schedules are megabytes to parse.
+    const pause = timeSlices();
+    const pages = await findInPages<PageDoc>(deps.reader, INCIDENT_PAGES, { tenantId, at: { $gte: since.toISOString(), $lt: until.toISOString() }, ok: true }, 1000, pause);
+    const schedules = await findInPages<ScheduleDoc>(deps.reader, SCHEDULES, { tenantId }, 5, pause);
+    const users = await findInPages<UserDoc>(deps.reader, USERS, { tenantId }, 500, pause);
     const byId = new Map(users.map((user) => [user.id, user]));
-    const people = onCallHealth({
+    const people = (await onCallHealth({
       since, until,
       pages,
       schedules: schedules.map((doc) => ({ id: doc.id, definition: scheduleDefinition(doc) })),
       isActiveUser: (userId) => { const user = byId.get(userId); return !!user && user.isActive && !user.removed; },
-    }).map((person) => ({
+    }, pause)).map((person) => ({
       ...person, name: byId.get(person.user_id)?.name ?? null, ...(withEmail ? { email: byId.get(person.user_id)?.email ?? null } : {}),
     }));
     if (wantsCsv(ctx)) {

@@ -8,8 +8,9 @@ import { GROUPS, type GroupDoc } from '../projections/groups.js';
 import { USERS, type UserDoc } from '../projections/users.js';
 import type { DeliveryChannel, TargetType } from '../src/events/escalation-policy.js';
 import type { EscalationPlan } from '../src/events/escalation.js';
-import { currentOnCall } from '../src/oncall/current-on-call.js';
-import type { OnCallSource } from '../src/oncall/schedule-definition.js';
+import { compileSchedule } from '../src/oncall/compiled-schedule.js';
+import { scheduleWorkUnits } from '../src/process/escalation/escalation-preview.js';
+import { directoryOver, type DirectoryReads } from '../src/process/escalation/preview-directory.js';
 import type { ContactUser, TargetDirectory } from '../src/process/escalation/target-resolution.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 import type { SecretBox } from '../src/secrets/secret-box.js';
@@ -22,7 +23,8 @@ const contact = (user: UserDoc): ContactUser => ({
   id: user.id, name: user.name, email: user.email, phone: (user.phone as string | null | undefined) ?? null, active: user.isActive && !user.removed,
 });
 
-export function readModelDirectory(reader: ReadModelReader, secrets: Pick<SecretBox, 'open'>): TargetDirectory {
+/** The reads behind the escalation directories (src/process/escalation/preview-directory.ts). */
+export function readModelReads(reader: ReadModelReader, secrets: Pick<SecretBox, 'open'>): DirectoryReads {
   return {
     async user(tenantId, userId) {
       const user = await reader.get<UserDoc>(USERS, userId);
@@ -34,24 +36,27 @@ export function readModelDirectory(reader: ReadModelReader, secrets: Pick<Secret
       const members = await reader.find<UserDoc>(USERS, { tenantId, groupIds: { $contains: groupId }, isActive: true, removed: false });
       return members.map(contact);
     },
-    async onCall(tenantId, scheduleId, at) {
-      const schedule = await findSchedule(reader, tenantId, scheduleId);
-      if (!schedule) return 'no_schedule';
-      const definition = scheduleDefinition(schedule);
-      const users = await scheduleUsers(reader, tenantId, definition);
-      const current = currentOnCall(definition, at, (userId) => users.has(userId));
-      if (!current) return null;
-      // Which layer or override: the escalation preview says why this person is paged.
-      const source: OnCallSource = current.source === 'layer' ? { source: 'layer', layerIndex: current.layerIndex } : { source: 'override', overrideId: current.overrideId };
-      return { ...contact(users.get(current.userId)!), source };
-    },
     async channel(tenantId, channelId) {
       const channel = await findChannel(reader, secrets, tenantId, channelId);
       if (!channel) return null;
       return { id: channel.id, type: channel.type, config: channel.config, signingSecret: channel.signingSecret };
     },
+    async schedule(tenantId, scheduleId) {
+      const schedule = await findSchedule(reader, tenantId, scheduleId);
+      if (!schedule) return null;
+      const definition = scheduleDefinition(schedule);
+      const users = await scheduleUsers(reader, tenantId, definition);
+      return {
+        compiled: compileSchedule(definition, (userId) => users.has(userId)),
+        contacts: new Map([...users.values()].map((user) => [user.id, contact(user)])),
+        units: scheduleWorkUnits(definition),
+      };
+    },
   };
 }
+
+/** The escalation manager's directory: every lookup reads the read models as they are at that moment. */
+export const readModelDirectory = (reader: ReadModelReader, secrets: Pick<SecretBox, 'open'>): TargetDirectory => directoryOver(readModelReads(reader, secrets));
 
 /** The plan an escalation follows, from the policy as the read model has it now (null: no such policy in the tenant). */
 export async function escalationPlanOf(reader: ReadModelReader, tenantId: string, policyId: string): Promise<Pick<EscalationPlan, 'policyName' | 'stages' | 'repeatIntervalMinutes'> | null> {

@@ -19,18 +19,24 @@ import type { OnCallSource } from '../src/oncall/schedule-definition.js';
 import type { PreviewedStage, PreviewPlan } from '../src/process/escalation/escalation-preview.js';
 import type { ResolvedRecipient } from '../src/process/escalation/target-resolution.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
+import { noPause, type Pause } from '../src/time-slice.js';
 
 const COLLECTIONS: Record<TargetType, string> = { user: USERS, group: GROUPS, schedule: SCHEDULES, channel: CHANNELS };
 
-/** Names of the plan's targets in the tenant (`type:id` → name; absent when the target is gone). */
-export async function targetNames(reader: ReadModelReader, tenantId: string, plan: PreviewPlan): Promise<Map<string, string>> {
+/**
+ * Names of the plan's targets in the tenant (`type:id` → name; absent when the target is gone). A
+ * policy may name 1,000 distinct targets, and a large schedule's document takes a while to read:
+ * one at a time, each waiting its turn of the request's time slice.
+ */
+export async function targetNames(reader: ReadModelReader, tenantId: string, plan: PreviewPlan, pause: Pause = noPause): Promise<Map<string, string>> {
   const keys = [...new Set(plan.stages.flatMap((stage) => stage.targets.map((target) => `${target.type}:${target.id}`)))];
   const names = new Map<string, string>();
-  await Promise.all(keys.map(async (key) => {
+  for (const key of keys) {
+    await pause();
     const [type, id] = key.split(':') as [TargetType, string];
     const doc = await findTenantDoc<UserDoc | GroupDoc | ScheduleDoc | ChannelDoc>(reader, COLLECTIONS[type], tenantId, id);
     if (doc && doc.removed !== true) names.set(key, String(doc.name));
-  }));
+  }
   return names;
 }
 

@@ -4,19 +4,26 @@
  * gives too. For a trigger at `at` (default now): when each stage would fire and whom it would
  * reach, resolved by the escalation manager's own code (src/process/escalation/escalation-preview.ts).
  * Reads only: nothing is appended, nothing sent.
+ *
+ * Bounded: each request reads what it names once and resolves each (schedule, instant) once
+ * (src/process/escalation/preview-directory.ts); a preview whose work units exceed the budget is
+ * a 422 naming the budget and the figure, before any on-call is resolved; the routes hold a heavy
+ * request slot (src/http/heavy-request-slots.ts) and the work yields between time slices.
  */
 import Router from '@koa/router';
 import { z } from 'zod';
 import { apiInstant } from '../src/http/api-instant.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { notFound } from '../src/http/problem.js';
+import { heavyRequest, type HeavyRequestSlots } from '../src/http/heavy-request-slots.js';
+import { notFound, unprocessableContent } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { MAX_PREVIEW_CYCLES, previewEscalation, type PreviewPlan } from '../src/process/escalation/escalation-preview.js';
-import type { TargetDirectory } from '../src/process/escalation/target-resolution.js';
+import { MAX_PREVIEW_CYCLES, previewEscalation, previewFirings, previewWorkUnits, type PreviewPlan } from '../src/process/escalation/escalation-preview.js';
+import type { PreviewDirectory } from '../src/process/escalation/preview-directory.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
+import { timeSlices, type Pause } from '../src/time-slice.js';
 import { escalationPlanOf } from './escalation-directory.js';
 import { repeatView, stageView, targetNames } from './escalation-preview-view.js';
 
@@ -29,8 +36,10 @@ export const escalationPreviewQuery = z.strictObject({
 
 export interface EscalationPreviewDeps {
   reader: ReadModelReader;
-  /** The escalation manager's own directory (queries/escalation-directory.ts). */
-  directory: TargetDirectory;
+  /** A fresh directory for one request: the escalation manager's own lookups, each read once (queries/escalation-directory.ts). */
+  directoryForRequest: (pause: Pause) => PreviewDirectory;
+  /** The most work units one preview may cost (ESCALATION_PREVIEW_WORK_UNITS). */
+  workBudget: number;
   now: () => Date;
 }
 
@@ -40,7 +49,16 @@ export function escalationPreviewAnswer(deps: EscalationPreviewDeps) {
     const query = escalationPreviewQuery.parse(rawQuery);
     const at = query.at ? new Date(query.at) : deps.now();
     const cycles = plan.repeatIntervalMinutes > 0 ? (query.cycles ?? 1) : 1;
-    const [stages, names] = await Promise.all([previewEscalation(deps.directory, tenantId, plan, at, cycles), targetNames(deps.reader, tenantId, plan)]);
+    const pause = timeSlices();
+    const directory = deps.directoryForRequest(pause);
+    const units = await previewWorkUnits(plan, previewFirings(plan, at, cycles), (scheduleId) => directory.scheduleUnits(tenantId, scheduleId));
+    if (units > deps.workBudget) {
+      throw unprocessableContent(
+        `this preview would cost ${units} work units; the limit (ESCALATION_PREVIEW_WORK_UNITS) is ${deps.workBudget}. A unit is one person in a layer or one override of a schedule target, at each instant a stage naming it fires; ask for fewer cycles or preview fewer schedule targets`,
+        { limit: 'ESCALATION_PREVIEW_WORK_UNITS', limit_value: deps.workBudget, work_units: units },
+      );
+    }
+    const [stages, names] = await Promise.all([previewEscalation(directory, tenantId, plan, at, cycles), targetNames(deps.reader, tenantId, plan, pause)]);
     return {
       policy,
       at: at.toISOString(),
@@ -51,11 +69,11 @@ export function escalationPreviewAnswer(deps: EscalationPreviewDeps) {
   };
 }
 
-export function escalationPreviewQueryRoutes(deps: EscalationPreviewDeps): Router<AppState> {
+export function escalationPreviewQueryRoutes(deps: EscalationPreviewDeps & { slots: HeavyRequestSlots }): Router<AppState> {
   const router = new Router<AppState>();
   const answer = escalationPreviewAnswer(deps);
 
-  router.get('/escalation-policies/:id/preview', requires('escalation:read'), queryParameters(['at', 'cycles']), async (ctx) => {
+  router.get('/escalation-policies/:id/preview', requires('escalation:read'), queryParameters(['at', 'cycles']), heavyRequest(deps.slots), async (ctx) => {
     const tenantId = ctx.state.principal.tenantId;
     // Parsed before the lookup, so a bad `at` is a 400 whether or not the policy exists.
     escalationPreviewQuery.parse(ctx.query);

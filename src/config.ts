@@ -88,6 +88,12 @@ const limitVariables = {
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Open GET /api/v1/incidents/stream connections per tenant; one more is a 429. */
   INCIDENT_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Heavy read requests (escalation previews, rule backtests, analytics) one tenant runs at once; one more is a 429. */
+  HEAVY_REQUESTS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
+  /** Heavy read requests running at once on the instance, all tenants together; one more is a 429. */
+  HEAVY_REQUESTS_TOTAL: z.coerce.number().int().min(1).max(1000).default(4),
+  /** The most work units one escalation preview may cost (docs/escalation.md); more is a 422. */
+  ESCALATION_PREVIEW_WORK_UNITS: z.coerce.number().int().min(1).max(1_000_000_000).default(5_000_000),
 };
 
 /**
@@ -268,6 +274,8 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
         issuesPerClientPerMinute: env.TOKEN_ISSUES_PER_CLIENT_PER_MINUTE,
       },
       incidentStreamsPerTenant: env.INCIDENT_STREAMS_PER_TENANT,
+      heavyRequests: { perTenant: env.HEAVY_REQUESTS_PER_TENANT, total: env.HEAVY_REQUESTS_TOTAL },
+      escalationPreviewWorkUnits: env.ESCALATION_PREVIEW_WORK_UNITS,
       requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     },
     identityProvider:

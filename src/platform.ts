@@ -21,6 +21,7 @@ import type { SchedulerLike } from 'rxjs';
 import { composeWarehouse } from './composition/warehouse.js';
 import { composeBacktest } from './composition/backtest.js';
 import { composeAnalytics } from './composition/analytics.js';
+import { createHeavyRequestSlots } from './http/heavy-request-slots.js';
 import { composeAssistant } from './composition/assistant.js';
 import type { Evaluator } from './process/evaluator.js';
 import { authenticate } from './auth/authenticate.js';
@@ -220,6 +221,8 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     membership, onOwnedRules: (count) => cluster.reportOwned('rules', count),
   });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
+  // Previews, backtests and analytics share one cap per tenant and one across tenants.
+  const heavySlots = createHeavyRequestSlots(config.limits.heavyRequests);
   const iam = composeIam({ ...commandDeps, config, reader: readStore, stamps: iamStamps, logger });
   // A link's recipient is judged by the API's own permission resolver.
   const actionLinks = composeActionLinks({ config, commandDeps, permissions: iam.permissions, reader: readStore });
@@ -229,14 +232,15 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     actionLinks: actionLinks.issuer,
     waitForProjections: (position) => runner.waitFor(position, 60_000),
     membership,
+    heavySlots,
   });
 
   const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
   const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers, membership });
   const assistant = await composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
   // Before alerting: POST /alert-rules/backtest is not a rule id.
-  const backtest = composeBacktest({ config, reader: readStore, now, warehouse, syncStore: sync.store });
-  const analytics = composeAnalytics({ reader: readStore, now });
+  const backtest = composeBacktest({ config, reader: readStore, now, warehouse, syncStore: sync.store, heavySlots });
+  const analytics = composeAnalytics({ reader: readStore, now, heavySlots });
   const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, backtest, alerting, escalation, sync, assistant, actionLinks.area, analytics];
   // IAM read-model commits invalidate cached permissions (see src/auth/iam-change-stamps.ts).
   const iamProjectionNames = new Set(iam.projections.map((projection) => projection.name));

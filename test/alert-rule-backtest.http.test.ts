@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { simulatedClusters } from '../src/gateways/warehouse/simulated/fleet.js';
 import { simulatedMetricSeries } from '../src/gateways/warehouse/simulated/metric-history.js';
 import { replayInstants, replayRule } from '../src/backtest/replay.js';
-import { BACKTESTS_PER_TENANT } from '../commands/alert-rule-backtest-routes.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -269,14 +268,14 @@ test.serial('refusals: the range, the body, another tenant\'s rule', async (t) =
   t.is(viewer.status, 200, 'alerts:read is enough: a backtest changes nothing');
 });
 
-test.serial('a tenant runs at most two backtests at once; the others get a 429 with Retry-After, and the slots come back', async (t) => {
+test.serial('a tenant runs at most two backtests at once (HEAVY_REQUESTS_PER_TENANT by default); the others get a 429 with Retry-After, and the slots come back', async (t) => {
   const caller = app.newTenant();
   const policyId = await policyFor(caller);
   const rule = (await app.request('POST', '/api/v1/alert-rules', { caller, body: ruleBody(policyId) })).body.data;
   const body = { rule_id: rule.id, since: iso(clock - 31 * 86_400_000), until: iso(clock), step_seconds: 60 };
   const answers = await Promise.all(Array.from({ length: 6 }, () => app.request('POST', BACKTEST, { caller, body })));
   const statuses = answers.map((a) => a.status).sort();
-  t.true(statuses.filter((s) => s === 200).length >= BACKTESTS_PER_TENANT, statuses.join());
+  t.true(statuses.filter((s) => s === 200).length >= 2, statuses.join());
   const refused = answers.filter((a) => a.status === 429);
   t.true(refused.length > 0, statuses.join());
   t.is(refused[0]!.headers.get('retry-after'), '1');

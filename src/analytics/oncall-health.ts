@@ -6,11 +6,17 @@
  * Whose zone: users carry no zone of their own, so a page's night is the night of the schedule
  * through which it reached them (the policy target `schedule`), and UTC for a page that named them
  * directly or through a group. Each person's answer lists the zones used and where they came from.
+ *
+ * A year over a hundred schedules is a long computation: it waits its turn of the time slice
+ * (src/time-slice.ts) before each week of each schedule and every few hundred pages, so it shares the thread
+ * with /health and the evaluator instead of holding it for seconds.
  */
 import type { PageFact } from '../../projections/incident-analytics.js';
-import { renderSchedule } from '../oncall/render-schedule.js';
+import { compileSchedule } from '../oncall/compiled-schedule.js';
+import { renderSpans } from '../oncall/render-schedule.js';
 import type { ScheduleDefinition } from '../oncall/schedule-definition.js';
 import { wallClockAt } from '../oncall/zone-offsets.js';
+import { noPause, type Pause } from '../time-slice.js';
 
 export const NIGHT_STARTS_HOUR = 22;
 export const NIGHT_ENDS_HOUR = 7;
@@ -58,8 +64,11 @@ export interface OnCallHealthInput {
   isActiveUser: (userId: string) => boolean;
 }
 
+const PAGES_PER_PAUSE = 500;
+const RENDER_PIECE_MS = 7 * DAY_MS;
+
 /** Per person (paged or on call in the range), ordered by pages received, then night pages, then id. */
-export function onCallHealth(input: OnCallHealthInput): PersonHealth[] {
+export async function onCallHealth(input: OnCallHealthInput, pause: Pause = noPause): Promise<PersonHealth[]> {
   const from = input.since.getTime();
   const to = input.until.getTime();
   const zoneOfSchedule = new Map(input.schedules.map((s) => [s.id, s.definition.timezone]));
@@ -69,7 +78,8 @@ export function onCallHealth(input: OnCallHealthInput): PersonHealth[] {
     if (!entry) people.set(userId, (entry = { pages: 0, night: 0, zones: new Map(), onCall: [] }));
     return entry;
   };
-  for (const page of input.pages) {
+  for (const [index, page] of input.pages.entries()) {
+    if (index % PAGES_PER_PAUSE === 0) await pause();
     const at = Date.parse(page.at);
     if (!page.ok || !page.recipient?.startsWith('user:') || at < from || at >= to) continue;
     const scheduleZone = page.viaType === 'schedule' && page.viaId ? zoneOfSchedule.get(page.viaId) : undefined;
@@ -80,8 +90,12 @@ export function onCallHealth(input: OnCallHealthInput): PersonHealth[] {
     entry.zones.set(`${used.source}:${used.zone}`, used);
   }
   for (const schedule of input.schedules) {
-    for (const segment of renderSchedule(schedule.definition, input.since, input.until, input.isActiveUser)) {
-      person(segment.userId).onCall.push([segment.start.getTime(), segment.end.getTime()]);
+    // A year of a large schedule renders in tens of milliseconds: a week at a time, each its turn.
+    const compiled = compileSchedule(schedule.definition, input.isActiveUser);
+    for (let start = from; start < to; start += RENDER_PIECE_MS) {
+      await pause();
+      // A stretch cut at a piece's edge is two touching intervals; coveredMs adds them up as one.
+      for (const span of renderSpans(compiled, start, Math.min(to, start + RENDER_PIECE_MS))) person(span.userId).onCall.push([span.start, span.end]);
     }
   }
   return [...people.entries()].map(([userId, entry]) => ({

@@ -19,6 +19,7 @@ import { intervalOf } from '../process/sync/schedule-grid.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { syncStoreHistorySource } from '../syncstore/metric-history.js';
 import type { SyncStore } from '../syncstore/store.js';
+import type { HeavyRequestSlots } from '../http/heavy-request-slots.js';
 import type { PlatformArea } from './area.js';
 
 /**
@@ -41,6 +42,7 @@ export function composeBacktest(deps: {
   now: () => Date;
   warehouse: { mode: 'simulated' | 'redshift'; metrics: MetricRegistry; clusterIds: (envId: string) => readonly string[] | null };
   syncStore: SyncStore;
+  heavySlots: HeavyRequestSlots;
 }): PlatformArea {
   const { config, reader, warehouse } = deps;
   const sources: Partial<Record<HistorySourceName, MetricHistorySource>> = {
@@ -52,6 +54,7 @@ export function composeBacktest(deps: {
     routes: [{
       alias: false,
       routes: () => alertRuleBacktestRoutes({
+        slots: deps.heavySlots,
         findRule: async (tenantId, ruleId) => {
           const doc = await findRule(reader, tenantId, ruleId);
           return doc && {

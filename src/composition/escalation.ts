@@ -8,7 +8,7 @@ import type { Registry } from 'prom-client';
 import { join } from 'node:path';
 import type { SchedulerLike } from 'rxjs';
 import { INCIDENTS, type IncidentDoc } from '../../projections/incidents.js';
-import { escalationPlanOf, readModelDirectory } from '../../queries/escalation-directory.js';
+import { escalationPlanOf, readModelDirectory, readModelReads } from '../../queries/escalation-directory.js';
 import { escalationQueryRoutes } from '../../queries/escalations.js';
 import { escalationPreviewAnswer, escalationPreviewQueryRoutes } from '../../queries/escalation-preview.js';
 import { escalationPreviewCommandRoutes } from '../../commands/escalation-preview-routes.js';
@@ -25,6 +25,9 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { PlatformArea } from './area.js';
 import type { Membership } from '../cluster/membership.js';
 import type { ActionLinkIssuer } from '../action-links/issue.js';
+import type { HeavyRequestSlots } from '../http/heavy-request-slots.js';
+import { requestDirectory } from '../process/escalation/preview-directory.js';
+import type { Pause } from '../time-slice.js';
 
 export interface EscalationOptions {
   config: Config;
@@ -45,6 +48,8 @@ export interface EscalationOptions {
   membership: Membership;
   /** Mints each page's acknowledge/resolve links (src/action-links); absent: pages carry none. */
   actionLinks?: ActionLinkIssuer;
+  /** The instance's heavy-request slots, shared with backtests and analytics. */
+  heavySlots: HeavyRequestSlots;
 }
 
 export function composeEscalation(options: EscalationOptions): PlatformArea & {
@@ -96,7 +101,12 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
       return [...new Set([...triggered, ...retrying, ...noticesPending].map((doc) => doc.id))];
     },
   });
-  const preview = { reader, directory, now: options.now };
+  // A preview resolves through the same reads, each once per request, yielding between time slices.
+  const reads = readModelReads(reader, options.secrets);
+  const preview = {
+    reader, now: options.now, workBudget: config.limits.escalationPreviewWorkUnits,
+    directoryForRequest: (pause: Pause) => requestDirectory(reads, pause),
+  };
   return {
     notify,
     manager,
@@ -105,10 +115,10 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
     projections: [],
     routes: [
       { alias: false, routes: () => escalationQueryRoutes({ reader }) },
-      { alias: false, routes: () => escalationPreviewQueryRoutes(preview) },
+      { alias: false, routes: () => escalationPreviewQueryRoutes({ ...preview, slots: options.heavySlots }) },
       {
         alias: false,
-        routes: () => escalationPreviewCommandRoutes({ unknownTargets: (tenantId, stages) => unknownTargetErrors(reader, tenantId, stages), preview: escalationPreviewAnswer(preview) }),
+        routes: () => escalationPreviewCommandRoutes({ unknownTargets: (tenantId, stages) => unknownTargetErrors(reader, tenantId, stages), preview: escalationPreviewAnswer(preview), slots: options.heavySlots }),
       },
     ],
     processes: [{

@@ -30,6 +30,9 @@ export const forbidden = (detail: string) => new HttpProblem(403, 'Forbidden', d
 export const notFound = (what: string) => new HttpProblem(404, 'Not Found', `${what} not found`);
 export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
   new HttpProblem(409, 'Conflict', detail, undefined, extensions);
+/** A 422: the request is well-formed but asks for more than a limit allows (extensions name the limit and the figure). */
+export const unprocessableContent = (detail: string, extensions?: Record<string, unknown>) =>
+  new HttpProblem(422, 'Unprocessable Content', detail, undefined, extensions);
 /** A 503; with `retryAfterSeconds`, saying when to come back (Retry-After, whole seconds, at least 1). */
 export const serviceUnavailable = (detail: string, retryAfterSeconds?: number) =>
   new HttpProblem(503, 'Service Unavailable', detail, undefined, {}, retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });

@@ -13,7 +13,7 @@
  */
 import { compileSchedule, type CompiledSchedule } from './compiled-schedule.js';
 import { attributionOf, renderSpans, type RenderedSpan } from './render-schedule.js';
-import type { CurrentOnCall, IsActiveUser, ScheduleDefinition } from './schedule-definition.js';
+import type { CurrentOnCall, IsActiveUser, OnCallSource, ScheduleDefinition } from './schedule-definition.js';
 
 export const ON_CALL_HORIZON_DAYS = 90;
 
@@ -72,4 +72,15 @@ export function currentOnCall(definition: ScheduleDefinition, at: Date, isActive
     since: new Date(stretchBackward(schedule, instant, ahead.first.userId)),
     until: ahead.until === null ? null : new Date(ahead.until),
   };
+}
+
+/**
+ * Only who is on call at `at` and why (no stretch), in a schedule compiled once: what a stage's
+ * target resolution needs, a one-millisecond render rather than windows of days each way.
+ */
+export function onCallAtInstant(schedule: CompiledSchedule, at: Date): { userId: string; source: OnCallSource } | null {
+  const instant = at.getTime();
+  if (Number.isNaN(instant)) throw new RangeError('at must be a valid date');
+  const first = renderSpans(schedule, instant, instant + 1)[0];
+  return first === undefined || first.start !== instant ? null : { userId: first.userId, source: attributionOf(first) };
 }

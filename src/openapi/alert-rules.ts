@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-rules.js';
 import { alertMetricReadingQuery } from '../../queries/alert-metrics.js';
 import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
-import { alertRuleBacktestBody, BACKTESTS_PER_TENANT, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
+import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
 import { HISTORY_SOURCES } from '../gateways/warehouse/metric-history-port.js';
 import { EVALUATION_OUTCOMES } from '../events/rule-evaluation.js';
 import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
-import type { OperationDoc } from './operation.js';
+import { HEAVY_REQUESTS_429, type OperationDoc } from './operation.js';
 import { instant, optionalText, resourceId } from './shared-schemas.js';
 
 const tag = 'Alert rules';
@@ -133,6 +133,6 @@ export const alertRuleOperations: OperationDoc[] = [
       + 'the instants they were active at, as live (`silenced`, `silenced_by`). Nothing is recorded or sent.',
     body: alertRuleBacktestBody,
     response: { kind: 'envelope', status: 200, description: 'The would-be incidents and counts', data: backtestSchema },
-    problems: { 404: 'No rule with this rule_id in the tenant', 429: `More than ${BACKTESTS_PER_TENANT} backtests of the tenant at once (Retry-After)` },
+    problems: { 404: 'No rule with this rule_id in the tenant', 429: HEAVY_REQUESTS_429 },
   },
 ];

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { incidentAnalyticsQuery, onCallAnalyticsQuery } from '../../queries/analytics.js';
 import { RESOLUTION_REASONS } from '../events/incident.js';
-import type { OperationDoc } from './operation.js';
+import { HEAVY_REQUESTS_429, type OperationDoc } from './operation.js';
 import { instant, resourceId } from './shared-schemas.js';
 
 const tag = 'Analytics';
@@ -54,11 +54,11 @@ export const analyticsOperations: OperationDoc[] = [
   {
     method: 'get', path: '/analytics/incidents', tag, summary: 'Incident analytics over a range, grouped',
     description: `Incidents opened in [since, until) (default: the last 30 days; at most 366), grouped; and the noisiest rules. ${csvNote}`,
-    query: incidentAnalyticsQuery.shape, response: { kind: 'envelope', status: 200, description: 'The groups and the noisiest rules', data: incidentAnalyticsSchema },
+    query: incidentAnalyticsQuery.shape, problems: { 429: HEAVY_REQUESTS_429 }, response: { kind: 'envelope', status: 200, description: 'The groups and the noisiest rules', data: incidentAnalyticsSchema },
   },
   {
     method: 'get', path: '/analytics/oncall', tag, summary: 'On-call health per person over a range',
     description: `Pages received, pages at night in the person's zone and hours on call (default: the last 30 days; at most 366). People are named; their email is given only to a caller who also holds \`iam:read\`. ${csvNote}`,
-    query: onCallAnalyticsQuery.shape, response: { kind: 'envelope', status: 200, description: 'One row per person paged or on call', data: onCallAnalyticsSchema },
+    query: onCallAnalyticsQuery.shape, problems: { 429: HEAVY_REQUESTS_429 }, response: { kind: 'envelope', status: 200, description: 'One row per person paged or on call', data: onCallAnalyticsSchema },
   },
 ];

@@ -33,6 +33,7 @@ const PROBLEM_TITLES: Record<ProblemStatus, string> = {
   412: 'Precondition failed',
   413: `Body over ${MAX_BODY_BYTES} bytes`,
   415: 'Body is not JSON',
+  422: 'The request is well-formed but exceeds a computed limit (the detail names the limit and the figure)',
   429: 'Too many concurrent requests of this kind',
   503: 'A dependency is unavailable (the detail says which)',
   504: 'A dependency did not answer in time (the detail says which, with what was done so far)',

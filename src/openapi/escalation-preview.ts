@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_PREVIEW_CYCLES } from '../process/escalation/escalation-preview.js';
 import { DELIVERY_CHANNELS, TARGET_TYPES } from '../events/escalation-policy.js';
 import { NOTIFY_MEDIA } from '../events/vocabulary.js';
-import type { OperationDoc } from './operation.js';
+import { HEAVY_REQUESTS_429, type OperationDoc } from './operation.js';
 import { escalationPolicyBody } from './schedules.js';
 import { instant, resourceId } from './shared-schemas.js';
 
@@ -58,14 +58,19 @@ const description = 'For an incident triggered at `at`: when each stage fires an
   + 'resolution at the stage\'s fire time (a schedule gives whoever is on call then). Users, groups and channels are read as they are now. '
   + `Nothing is sent and nothing is recorded. Delivery channels of person targets: ${DELIVERY_CHANNELS.join(', ')}.`;
 
+const previewProblems = {
+  422: 'The preview would cost more work units than ESCALATION_PREVIEW_WORK_UNITS allows (the detail names the limit and the figure; `work_units`, `limit_value`): ask for fewer cycles or fewer schedule targets',
+  429: HEAVY_REQUESTS_429,
+};
+
 export const escalationPreviewOperations: OperationDoc[] = [
   {
     method: 'get', path: '/escalation-policies/:id/preview', tag: 'Escalation', summary: 'Who gets paged: a saved policy', description,
-    query: previewQuery, response: { kind: 'envelope', status: 200, description: 'The preview', data: previewSchema },
+    query: previewQuery, problems: previewProblems, response: { kind: 'envelope', status: 200, description: 'The preview', data: previewSchema },
   },
   {
     method: 'post', path: '/escalation-policies/preview', tag: 'Escalation', summary: 'Who gets paged: an unsaved policy',
     description: `${description} The body is validated as create validates it (400 with the same field errors, unknown targets included).`,
-    query: previewQuery, body: escalationPolicyBody, response: { kind: 'envelope', status: 200, description: 'The preview', data: previewSchema },
+    query: previewQuery, body: escalationPolicyBody, problems: previewProblems, response: { kind: 'envelope', status: 200, description: 'The preview', data: previewSchema },
   },
 ];

@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import type { HttpMethod } from './route-table.js';
 
-export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 503 | 504;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 422 | 429 | 503 | 504;
 
 export interface OperationDoc {
   method: HttpMethod;
@@ -55,3 +55,6 @@ export type SuccessDoc =
    * carries one (a command's revision); `conditional`: an ETag, and 304 for a matching If-None-Match.
    */
   | { kind: 'raw'; status: 200; description: string; contentType: string; schema?: z.ZodType; alsoStatus?: 503; conditional?: boolean; etag?: boolean };
+
+/** The 429 of a heavy read request (src/http/heavy-request-slots.ts). */
+export const HEAVY_REQUESTS_429 = 'More heavy requests (previews, backtests, analytics) at once than HEAVY_REQUESTS_PER_TENANT for the tenant or HEAVY_REQUESTS_TOTAL for the instance (Retry-After)';
