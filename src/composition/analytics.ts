@@ -2,11 +2,9 @@
 import { analyticsQueryRoutes } from '../../queries/analytics.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
-import { analyticsProjections } from './read-models.js';
 
 export function composeAnalytics(deps: { reader: ReadModelReader; now: () => Date }): PlatformArea {
   return {
-    projections: analyticsProjections,
     processes: [],
     routes: [{ alias: false, routes: () => analyticsQueryRoutes(deps) }],
   };

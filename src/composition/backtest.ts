@@ -76,7 +76,6 @@ export function composeBacktest(deps: {
         },
       }),
     }],
-    projections: [],
     processes: [],
   };
 }
