@@ -121,7 +121,7 @@ test.serial('two evaluators racing never create two active incidents', async (t)
   await pin(caller, 'queue_time_seconds', 50);
   const rules = [];
   for (let i = 0; i < 5; i++) rules.push(await queueRule(caller, { is_enabled: false, name: `race ${i}` }));
-  const second = app.platform.newEvaluator();
+  const second = app.platform.composition.alerting.newEvaluator();
   for (const rule of rules) await app.request('PATCH', `/api/v1/alert-rules/${rule.id}`, { caller, body: { is_enabled: true } });
   await Promise.all([app.platform.evaluator.tick(), second.tick(), app.platform.evaluator.tick()]);
   for (const rule of rules) {
@@ -182,7 +182,7 @@ test.serial('the SSE feed delivers a trigger live and resumes from Last-Event-ID
   t.true(ids.every((id, i) => i === 0 || id > ids[i - 1]!));
   t.true(ids[0]! > BigInt(trigger.id!));
   // Another tenant's stream sees none of it.
-  await waitFor(() => app.platform.liveListeners() === 0, { timeoutMs: 3000, message: 'listeners released after disconnect' });
+  await waitFor(() => app.platform.composition.alerting.hub.listenerCount() === 0, { timeoutMs: 3000, message: 'listeners released after disconnect' });
 });
 
 test('rule validation: unknown metric lists the known ones, missing policy, bad window', async (t) => {

@@ -215,10 +215,10 @@ test('the stream sends sync_update at connect and every period; a third stream o
   const status = await app.request('GET', '/api/v1/sync/status', { caller });
   const withoutNextRun = (json: string) => json.replace(/"next_run":"[^"]*"/g, '"next_run":"…"');
   t.is(withoutNextRun(dataText), withoutNextRun(JSON.stringify(status.body)));
-  t.deepEqual(app.platform.syncFeeds().map((feed) => feed.listeners), [2], 'one shared feed for the environment');
+  t.deepEqual(app.platform.composition.sync.feeds().map((feed) => feed.listeners), [2], 'one shared feed for the environment');
   for (const controller of controllers) controller.abort();
   void second.body?.cancel().catch(() => undefined);
-  await until(async () => (app.platform.syncFeeds().length === 0 ? true : undefined), 'feeds released', 10_000);
+  await until(async () => (app.platform.composition.sync.feeds().length === 0 ? true : undefined), 'feeds released', 10_000);
   t.is((await open(new AbortController())).status, 200, 'the cap is released with the streams');
 });
 

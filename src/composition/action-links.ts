@@ -36,7 +36,6 @@ export function composeActionLinks(options: { config: Config; commandDeps: Comma
       }),
     area: {
       routes: [{ alias: false, routes: () => actionLinkApiRoutes({ keys, waitForProjections: commandDeps.waitForProjections }) }],
-      projections: [],
       processes: [],
     } satisfies PlatformArea,
   };

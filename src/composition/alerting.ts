@@ -23,7 +23,6 @@ import { scheduleEvaluator } from '../process/evaluator-schedule.js';
 import type { ReadStore } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
 import type { Membership } from '../cluster/membership.js';
-import { alertingProjections } from './read-models.js';
 import { composeMaintenanceWindows } from './maintenance-windows.js';
 
 export interface AlertingDeps {
@@ -98,7 +97,6 @@ export function composeAlerting(deps: AlertingDeps) {
   const liveFeed = { start() {}, stop: () => hub.close() };
   return {
     routes,
-    projections: alertingProjections,
     processes: [evaluatorSchedule, liveFeed],
     evaluator,
     newEvaluator,

@@ -3,11 +3,9 @@ import type { HeavyRequestSlots } from '../http/heavy-request-slots.js';
 import { analyticsQueryRoutes } from '../../queries/analytics.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
-import { analyticsProjections } from './read-models.js';
 
 export function composeAnalytics(deps: { reader: ReadModelReader; now: () => Date; heavySlots: HeavyRequestSlots }): PlatformArea {
   return {
-    projections: analyticsProjections,
     processes: [],
     routes: [{ alias: false, routes: () => analyticsQueryRoutes({ reader: deps.reader, now: deps.now, slots: deps.heavySlots }) }],
   };

@@ -135,7 +135,6 @@ export async function composeAssistant(deps: AssistantDeps): Promise<AssistantCo
       { alias: true, routes: () => askRoutes(routeDeps) },
       { alias: false, routes: () => askInfoRoutes(routeDeps) },
     ],
-    projections: [],
     processes: [{ start: () => undefined, stop: () => vectors.close() }],
     async healthCheck() {
       const { status, api_version, temperature, temperature_detail } = model();

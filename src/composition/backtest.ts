@@ -79,7 +79,6 @@ export function composeBacktest(deps: {
         },
       }),
     }],
-    projections: [],
     processes: [],
   };
 }

@@ -112,7 +112,6 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
     manager,
     ownedActiveIncidents: async () =>
       (await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' })).filter((doc) => options.membership.owns(doc.id)).length,
-    projections: [],
     routes: [
       { alias: false, routes: () => escalationQueryRoutes({ reader }) },
       { alias: false, routes: () => escalationPreviewQueryRoutes({ ...preview, slots: options.heavySlots }) },

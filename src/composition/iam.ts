@@ -37,7 +37,6 @@ import type { IdentityProvider } from '../gateways/identity/port.js';
 import type { ApiModule } from '../http/app.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
-import { iamProjections } from './read-models.js';
 
 /** Where invitations go: the identity provider's management API when configured, the outbox otherwise. */
 function identityProviderFrom(config: Pick<Config, 'dataDir' | 'baseUrl' | 'identityProvider'>): IdentityProvider {
@@ -126,7 +125,6 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
 
   return {
     routes,
-    projections: iamProjections,
     processes: [],
     permissions: resolver,
     /** Deactivated users are refused first; only then is a login recorded. */

@@ -13,7 +13,6 @@ import { channelTarget } from '../process/escalation/target-resolution.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { PlatformArea } from './area.js';
-import { notificationProjections } from './read-models.js';
 
 
 /** What a test send says: clearly a test, with every field a real alert has. */
@@ -35,7 +34,6 @@ export function composeNotifications(deps: { commandDeps: CommandDeps; reader: R
     };
   };
   return {
-    projections: notificationProjections(secrets),
     processes: [],
     routes: [
       {

@@ -7,7 +7,6 @@ import { findSchedule, onCallRange, renderOnCallRange, scheduleQueryRoutes, sche
 import type { CommandDeps } from '../commanding/command-handler.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
-import { scheduleProjections } from './read-models.js';
 
 export function composeSchedules(deps: { commandDeps: CommandDeps; reader: ReadModelReader }): PlatformArea {
   const { commandDeps, reader } = deps;
@@ -18,7 +17,6 @@ export function composeSchedules(deps: { commandDeps: CommandDeps; reader: ReadM
     return named.filter((n) => !known.has(n.userId)).map((n) => ({ path: n.path, message: `no user ${n.userId} in this tenant` }));
   };
   return {
-    projections: scheduleProjections,
     processes: [],
     routes: [
       {

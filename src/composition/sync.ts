@@ -20,7 +20,6 @@ import { openSyncStore } from '../syncstore/open.js';
 import type { SyncStore } from '../syncstore/store.js';
 import type { Membership } from '../cluster/membership.js';
 import type { PlatformArea } from './area.js';
-import { syncProjections } from './read-models.js';
 
 export interface SyncComposition extends PlatformArea {
   store: SyncStore;
@@ -77,7 +76,6 @@ export function composeSync(deps: {
       await store.ping();
       return { kind: store.kind };
     },
-    projections: syncProjections,
     routes: [
       { alias: false, routes: () => syncQueryRoutes({ ...statusSettings, reader, enroll }) },
       { alias: false, routes: () => stream.router },

@@ -64,7 +64,7 @@ export async function composeWarehouse(config: Config, now: () => Date, sharing:
   // The simulator's steering endpoints exist only while the simulated warehouse is active.
   if (steering) routes.push({ alias: false, routes: () => simulatorRoutes({ control: steering, metrics: registry }) });
   return {
-    mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, clusterIds: clusterIdsFrom(environments), routes, projections: [], processes: shared ? [shared.process] : [],
+    mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, clusterIds: clusterIdsFrom(environments), routes, processes: shared ? [shared.process] : [],
     check: warehouseHealthProbe({ gateway, environments, now, pausedEnvironments: simulated ? () => simulated.control.pausedEnvironments() : undefined }),
   };
 }
