@@ -41,20 +41,36 @@ function figures(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
   const round = (ms: number) => Math.round(ms * 1000) / 1000;
-  return { iterations: samples.length, p50_ms: round(at(0.5)), p99_ms: round(at(0.99)), mean_ms: round(samples.reduce((s, v) => s + v, 0) / samples.length), max_ms: round(sorted.at(-1)!) };
+  return {
+    iterations: samples.length,
+    p50_ms: round(at(0.5)),
+    p99_ms: round(at(0.99)),
+    mean_ms: round(samples.reduce((s, v) => s + v, 0) / samples.length),
+    max_ms: round(sorted.at(-1)!),
+  };
 }
 
 let nowMs = Date.parse('2026-11-23T12:00:00Z');
 const now = () => new Date(nowMs);
 const index = startRunbookIndex(embeddedVectorStore(), localEmbeddings());
-const tools = assistantTools({ warehouse: createSimulatedWarehouse({ now }).gateway, cost: createEmbeddedCostStore(), runbooks: () => index });
+const tools = assistantTools({
+  warehouse: createSimulatedWarehouse({ now }).gateway,
+  cost: createEmbeddedCostStore(),
+  runbooks: () => index,
+});
 await index;
 const ENVS = Array.from({ length: 20 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
 
 const perTool: Record<string, ReturnType<typeof figures> & { family: string }> = {};
 for (const tool of tools) {
   const input = tool.input.parse(tool.example);
-  const run = (i: number) => tool.run(input, { tenantId: 'bench-tenant', envId: ENVS[i % ENVS.length]!, now: now(), signal: new AbortController().signal });
+  const run = (i: number) =>
+    tool.run(input, {
+      tenantId: 'bench-tenant',
+      envId: ENVS[i % ENVS.length]!,
+      now: now(),
+      signal: new AbortController().signal,
+    });
   for (let i = 0; i < 20; i++) await run(i); // warm-up
   const samples: number[] = [];
   for (let i = 0; i < ITERATIONS; i++) {
@@ -69,20 +85,50 @@ for (const tool of tools) {
 
 /** An instant tool, so a round's time is the loop's own. */
 const noop = defineTool({
-  name: 'bench_noop', family: 'docs', description: 'Answers at once; the benchmark measures the loop around it.',
-  input: z.object({ n: z.number().int() }).strict(), output: z.object({ n: z.number() }), example: { n: 1 },
+  name: 'bench_noop',
+  family: 'docs',
+  description: 'Answers at once; the benchmark measures the loop around it.',
+  input: z.object({ n: z.number().int() }).strict(),
+  output: z.object({ n: z.number() }),
+  example: { n: 1 },
   run: async (input) => ({ n: input.n }),
 });
-const settings: AgentSettings = { model: 'claude-sonnet-4-6', temperature: 0, maxTokens: 1024, maxRounds: ROUNDS, toolTimeoutMs: 5_000, answerTimeoutMs: 60_000 };
+const settings: AgentSettings = {
+  model: 'claude-sonnet-4-6',
+  temperature: 0,
+  maxTokens: 1024,
+  maxRounds: ROUNDS,
+  toolTimeoutMs: 5_000,
+  answerTimeoutMs: 60_000,
+};
 const usage = { input_tokens: 1, output_tokens: 1 } as ModelMessage['usage'];
 const message = (content: ModelMessage['content'], stop: ModelMessage['stop_reason']): ModelMessage =>
-  ({ id: 'msg_bench', type: 'message', role: 'assistant', model: settings.model, content, stop_reason: stop, stop_sequence: null, usage }) as ModelMessage;
+  ({
+    id: 'msg_bench',
+    type: 'message',
+    role: 'assistant',
+    model: settings.model,
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage,
+  }) as ModelMessage;
 
 const inProcess: ModelPort = {
   async createMessage(request) {
     const round = (request.messages.length + 1) / 2;
     return round < ROUNDS
-      ? message([{ type: 'tool_use', id: `toolu_${round}`, name: 'bench_noop', input: { n: round } } as ModelMessage['content'][number]], 'tool_use')
+      ? message(
+          [
+            {
+              type: 'tool_use',
+              id: `toolu_${round}`,
+              name: 'bench_noop',
+              input: { n: round },
+            } as ModelMessage['content'][number],
+          ],
+          'tool_use',
+        )
       : message([{ type: 'text', text: 'done', citations: null } as ModelMessage['content'][number]], 'end_turn');
   },
 };
@@ -102,14 +148,18 @@ async function perRound(model: ModelPort): Promise<ReturnType<typeof figures>> {
 }
 
 const loopInProcess = await perRound(inProcess);
-console.log(`loop overhead per round, in-process model: p50 ${loopInProcess.p50_ms} ms  p99 ${loopInProcess.p99_ms} ms`);
+console.log(
+  `loop overhead per round, in-process model: p50 ${loopInProcess.p50_ms} ms  p99 ${loopInProcess.p99_ms} ms`,
+);
 const standin = await startAnthropicStandin((request) => {
   const round = (request.body.messages.length + 1) / 2;
   return round < ROUNDS ? { content: [toolUse('bench_noop', { n: round })] } : { content: [text('done')] };
 });
 const loopOverHttp = await perRound(anthropicModel({ apiKey: 'bench-key', baseUrl: standin.url, maxRetries: 0 }));
 await standin.close();
-console.log(`loop overhead per round, SDK over loopback HTTP: p50 ${loopOverHttp.p50_ms} ms  p99 ${loopOverHttp.p99_ms} ms`);
+console.log(
+  `loop overhead per round, SDK over loopback HTTP: p50 ${loopOverHttp.p50_ms} ms  p99 ${loopOverHttp.p99_ms} ms`,
+);
 
 const result = {
   benchmark: 'assistant',

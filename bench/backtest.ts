@@ -34,7 +34,8 @@ const SINCE = UNTIL - 31 * 24 * 60 * MIN;
 const SCHEMA = `bench_backtest_${randomBytes(4).toString('hex')}`;
 
 async function serverUrl(): Promise<string | undefined> {
-  const url = process.env.SYNC_DATABASE_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url =
+    process.env.SYNC_DATABASE_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
@@ -57,9 +58,16 @@ async function measure(source: MetricHistorySource, request: BacktestRequest) {
   const sorted = [...seconds].sort((a, b) => a - b);
   const round = (s: number) => Math.round(s * 1000) / 1000;
   return {
-    source: source.name, runs: RUNS, median_seconds: round(percentile(sorted, 50)), p99_seconds: round(percentile(sorted, 99)),
-    all_seconds: seconds.map(round), evaluations: answer!.evaluations, breaches: answer!.breaches, incidents: answer!.incidents.length,
-    pages: answer!.pages, missing_evaluations: answer!.missing_evaluations,
+    source: source.name,
+    runs: RUNS,
+    median_seconds: round(percentile(sorted, 50)),
+    p99_seconds: round(percentile(sorted, 99)),
+    all_seconds: seconds.map(round),
+    evaluations: answer!.evaluations,
+    breaches: answer!.breaches,
+    incidents: answer!.incidents.length,
+    pages: answer!.pages,
+    missing_evaluations: answer!.missing_evaluations,
   };
 }
 
@@ -68,17 +76,53 @@ async function main() {
   const envId = '3f1c9a52-7d4e-4b8a-9e21-6c0d5b7a8f13';
   const clusterId = simulatedClusters(envId)[0]!.id;
   const instants = replayInstants(SINCE, UNTIL, MIN);
-  const rule = { id: null, envId, clusterId, metric: 'queue_time_seconds', condition: 'gt' as const, threshold: 300, windowMinutes: 5, severity: 'high' };
+  const rule = {
+    id: null,
+    envId,
+    clusterId,
+    metric: 'queue_time_seconds',
+    condition: 'gt' as const,
+    threshold: 300,
+    windowMinutes: 5,
+    severity: 'high',
+  };
   // A nightly two-hour window over every rule, so the replay also decides with windows active.
-  const windows = [{
-    id: randomUUID(), name: 'nightly vacuum', createdAt: new Date(SINCE).toISOString(), endedAt: null,
-    matcher: { allRules: true, ruleIds: [], clusterIds: [], severities: [] },
-    timing: { kind: 'weekly' as const, days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[], startTime: '02:00', durationMinutes: 120, timeZone: 'Europe/Berlin' },
-  }];
+  const windows = [
+    {
+      id: randomUUID(),
+      name: 'nightly vacuum',
+      createdAt: new Date(SINCE).toISOString(),
+      endedAt: null,
+      matcher: { allRules: true, ruleIds: [], clusterIds: [], severities: [] },
+      timing: {
+        kind: 'weekly' as const,
+        days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as (
+          | 'mon'
+          | 'tue'
+          | 'wed'
+          | 'thu'
+          | 'fri'
+          | 'sat'
+          | 'sun'
+        )[],
+        startTime: '02:00',
+        durationMinutes: 120,
+        timeZone: 'Europe/Berlin',
+      },
+    },
+  ];
   const policy = {
     stages: [
-      { stageOrder: 1, delayMinutes: 0, targets: [{ type: 'schedule' as const, id: randomUUID(), channels: ['sms' as const] }] },
-      { stageOrder: 2, delayMinutes: 15, targets: [{ type: 'user' as const, id: randomUUID(), channels: ['email' as const] }] },
+      {
+        stageOrder: 1,
+        delayMinutes: 0,
+        targets: [{ type: 'schedule' as const, id: randomUUID(), channels: ['sms' as const] }],
+      },
+      {
+        stageOrder: 2,
+        delayMinutes: 15,
+        targets: [{ type: 'user' as const, id: randomUUID(), channels: ['email' as const] }],
+      },
     ],
     repeatIntervalMinutes: 30,
   };
@@ -89,15 +133,31 @@ async function main() {
 
   // What the sync job would have mirrored: each metric's 5-minute reading, one sample a minute.
   const seedStarted = performance.now();
-  const samples = BUILTIN_METRIC_IDS.map((metric) => ({ metric, values: simulatedMetricSeries({ envId, clusterId, metric, windowMinutes: 5 }, instants.map((at) => at / 1000)) }));
+  const samples = BUILTIN_METRIC_IDS.map((metric) => ({
+    metric,
+    values: simulatedMetricSeries(
+      { envId, clusterId, metric, windowMinutes: 5 },
+      instants.map((at) => at / 1000),
+    ),
+  }));
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const rows = function* () {
     for (const { metric, values } of samples) {
-      for (let i = 0; i < instants.length; i++) yield { env_id: envId, cluster_id: clusterId, metric, sampled_at: new Date(instants[i]!), value: values[i]!, synced_at: new Date(instants[i]!) };
+      for (let i = 0; i < instants.length; i++)
+        yield {
+          env_id: envId,
+          cluster_id: clusterId,
+          metric,
+          sampled_at: new Date(instants[i]!),
+          value: values[i]!,
+          synced_at: new Date(instants[i]!),
+        };
     }
   };
   const url = await serverUrl();
-  const stores: [string, () => Promise<SqlConnection>][] = [['embedded (PGlite)', () => openPgliteConnection({ schema: SCHEMA })]];
+  const stores: [string, () => Promise<SqlConnection>][] = [
+    ['embedded (PGlite)', () => openPgliteConnection({ schema: SCHEMA })],
+  ];
   if (url) stores.push(['postgresql server', () => openPgConnection({ url, schema: SCHEMA })]);
   const seeding: Record<string, number> = { simulate_seconds: Math.round(seedSeconds * 100) / 100 };
   for (const [name, open] of stores) {
@@ -110,7 +170,10 @@ async function main() {
       seeding[`${name} rows`] = written;
       seeding[`${name} seconds`] = Math.round(((performance.now() - started) / 1000) * 100) / 100;
       await store.query('ANALYZE cluster_metrics');
-      results.push({ store: name, ...(await measure(syncStoreHistorySource({ store, lookbackMs: 5 * MIN }), request)) });
+      results.push({
+        store: name,
+        ...(await measure(syncStoreHistorySource({ store, lookbackMs: 5 * MIN }), request)),
+      });
     } finally {
       if (connection.kind === 'postgresql') await store.query(`DROP SCHEMA ${SCHEMA} CASCADE`).catch(() => undefined);
       await store.close();
@@ -120,7 +183,12 @@ async function main() {
   const report = {
     benchmark: 'rule backtest: 31 days at one-minute resolution, one cluster',
     instants: instants.length,
-    rule: { metric: rule.metric, condition: rule.condition, threshold: rule.threshold, evaluation_window_minutes: rule.windowMinutes },
+    rule: {
+      metric: rule.metric,
+      condition: rule.condition,
+      threshold: rule.threshold,
+      evaluation_window_minutes: rule.windowMinutes,
+    },
     target_seconds: 2,
     results,
     seeding,

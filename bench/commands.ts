@@ -25,7 +25,6 @@ import { devToken, freePort } from '../test/support/platform-process.js';
 import { machine } from './support/machine.js';
 import { projectionLag, type LagFigures } from './support/projection-lag.js';
 
-
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -34,7 +33,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
  * production: src/start.mjs (compiled JavaScript), or src/main.ts under tsx in older checkouts.
  */
 function startCommandOf(dir: string) {
-  const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.start)!;
+  const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(
+    JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.start,
+  )!;
   return { flags: flags!.split(' '), entry: entry! };
 }
 const START = startCommandOf('.');
@@ -48,7 +49,11 @@ const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 const ONLY = process.env.BENCH_ONLY;
 
 async function startProcess(args: string[], env: Record<string, string>, cwd = '.') {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('is listening on') && resolve());
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
@@ -63,7 +68,8 @@ function cpuSeconds(child: ChildProcess, mainThreadOnly = false): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
-const rssMiB = (child: ChildProcess) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024);
+const rssMiB = (child: ChildProcess) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024);
 
 async function load(server: ChildProcess, options: autocannon.Options) {
   // Warm up first (JIT, caches, the JWKS fetch), then measure.
@@ -103,7 +109,9 @@ function summary(rounds: Figures[], ratios?: number[]) {
     server_cpu_us_per_request: median(rounds.map((r) => r.server_cpu_us_per_request)),
     main_thread_cpu_us_per_request: median(rounds.map((r) => r.main_thread_cpu_us_per_request)),
     load_generator_cpu_us_per_request: median(rounds.map((r) => r.load_generator_cpu_us_per_request)),
-    ...(ratios ? { ratio_to_bare_koa: +median(ratios).toFixed(3), ratio_per_round: ratios.map((r) => +r.toFixed(3)) } : {}),
+    ...(ratios
+      ? { ratio_to_bare_koa: +median(ratios).toFixed(3), ratio_per_round: ratios.map((r) => +r.toFixed(3)) }
+      : {}),
     requests_per_second_per_round: rounds.map((r) => r.requests_per_second),
   };
 }
@@ -111,7 +119,9 @@ function summary(rounds: Figures[], ratios?: number[]) {
 /** Every create answered 2xx must be in the log (the platform has stopped; its files are closed). */
 function checkAcknowledgedCreates(dataDir: string, acknowledged: Set<string>) {
   const db = new Database(join(dataDir, 'events.db'), { readonly: true });
-  const stored = new Set(db.prepare(`SELECT stream FROM events WHERE type = 'ChannelCreated'`).pluck().all() as string[]);
+  const stored = new Set(
+    db.prepare(`SELECT stream FROM events WHERE type = 'ChannelCreated'`).pluck().all() as string[],
+  );
   db.close();
   const missing = [...acknowledged].filter((id) => !stored.has(`channel-${id}`));
   return { acknowledged_creates: acknowledged.size, missing_from_log: missing.length };
@@ -124,7 +134,11 @@ async function startPlatform(dir: string, profileDir?: string) {
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-platform-'));
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = await startProcess([...flags, ...profile, entry], { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: dataDir }, dir);
+  const child = await startProcess(
+    [...flags, ...profile, entry],
+    { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: dataDir },
+    dir,
+  );
   const token = await devToken(baseUrl, dataDir);
   const acknowledged = new Set<string>();
   return {
@@ -134,42 +148,76 @@ async function startPlatform(dir: string, profileDir?: string) {
     acknowledged,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     onResponse: (status: number, responseBody: string) => {
-      if (status >= 200 && status < 300) acknowledged.add((JSON.parse(responseBody) as { data: { id: string } }).data.id);
+      if (status >= 200 && status < 300)
+        acknowledged.add((JSON.parse(responseBody) as { data: { id: string } }).data.id);
     },
   };
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 async function main() {
   if (ONLY === 'lag') {
     // The lag alone, printed (no results file): quick comparisons of the runners.
-    console.log(JSON.stringify({ thread: await projectionLag('.', 'thread'), in_process: await projectionLag('.', 'in_process') }));
+    console.log(
+      JSON.stringify({
+        thread: await projectionLag('.', 'thread'),
+        in_process: await projectionLag('.', 'in_process'),
+      }),
+    );
     return;
   }
   const loadBefore = loadavg().map((l) => +l.toFixed(2));
   const helloPort = await freePort();
   const hello = await startProcess(['--import', 'tsx', 'bench/support/hello-koa.ts'], { PORT: String(helloPort) });
   const floorPort = await freePort();
-  const floor = ONLY ? undefined : await startProcess(['--import', 'tsx', 'bench/support/floor-koa.ts'], { PORT: String(floorPort) });
+  const floor = ONLY
+    ? undefined
+    : await startProcess(['--import', 'tsx', 'bench/support/floor-koa.ts'], { PORT: String(floorPort) });
 
-  const body = JSON.stringify({ name: 'bench', type: 'email', config: { recipients: ['oncall@example.com'], subject_template: '[{{severity}}] {{rule_name}}' } });
+  const body = JSON.stringify({
+    name: 'bench',
+    type: 'email',
+    config: { recipients: ['oncall@example.com'], subject_template: '[{{severity}}] {{rule_name}}' },
+  });
   delete process.env.LOG_LEVEL; // the default level, as `npm start` runs
   const current = await startPlatform('.', process.env.BENCH_CPU_PROF);
   const baseline = BASELINE_DIR ? await startPlatform(BASELINE_DIR) : undefined;
   const platforms = baseline ? [current, baseline] : [current];
 
-  const rounds = { hello: [] as Figures[], floor: [] as Figures[], create: [] as Figures[], list: [] as Figures[], baselineCreate: [] as Figures[], baselineList: [] as Figures[] };
+  const rounds = {
+    hello: [] as Figures[],
+    floor: [] as Figures[],
+    create: [] as Figures[],
+    list: [] as Figures[],
+    baselineCreate: [] as Figures[],
+    baselineList: [] as Figures[],
+  };
   for (let round = 0; round < ROUNDS; round++) {
     rounds.hello.push(await load(hello, { url: `http://127.0.0.1:${helloPort}/` }));
     if (floor) {
-      rounds.floor.push(await load(floor, { url: `http://127.0.0.1:${floorPort}/api/v1/notification-channels`, requests: [{ method: 'POST', headers: current.headers, body }] }));
+      rounds.floor.push(
+        await load(floor, {
+          url: `http://127.0.0.1:${floorPort}/api/v1/notification-channels`,
+          requests: [{ method: 'POST', headers: current.headers, body }],
+        }),
+      );
     }
     for (const platform of platforms) {
       const into = platform === current ? rounds : { create: rounds.baselineCreate, list: rounds.baselineList };
       const { headers, onResponse } = platform;
-      if (ONLY !== 'list') into.create.push(await load(platform.child, { url: `${platform.baseUrl}/api/v1/notification-channels`, requests: [{ method: 'POST', headers, body, onResponse }] }));
-      if (ONLY !== 'create') into.list.push(await load(platform.child, { url: `${platform.baseUrl}/api/v1/notification-channels?limit=1`, headers }));
+      if (ONLY !== 'list')
+        into.create.push(
+          await load(platform.child, {
+            url: `${platform.baseUrl}/api/v1/notification-channels`,
+            requests: [{ method: 'POST', headers, body, onResponse }],
+          }),
+        );
+      if (ONLY !== 'create')
+        into.list.push(
+          await load(platform.child, { url: `${platform.baseUrl}/api/v1/notification-channels?limit=1`, headers }),
+        );
     }
   }
   const rss = platforms.map((p) => rssMiB(p.child));
@@ -185,7 +233,8 @@ async function main() {
   // Each platform's data directory holds every create of the run (tens of MiB): checked, then gone.
   for (const platform of platforms) rmSync(platform.dataDir, { recursive: true, force: true });
 
-  const ratios = (route: Figures[]) => route.map((r, i) => r.requests_per_second / rounds.hello[i]!.requests_per_second);
+  const ratios = (route: Figures[]) =>
+    route.map((r, i) => r.requests_per_second / rounds.hello[i]!.requests_per_second);
   // The lag in rounds too (the p99 of one round moves by a few milliseconds with the machine's
   // load): this tree's writer-thread runner, the baseline's (its own modules) and the in-process one.
   const lagRounds = { thread: [] as LagFigures[], baseline: [] as LagFigures[], inProcess: [] as LagFigures[] };
@@ -217,7 +266,11 @@ async function main() {
     if (!figures) return null;
     const perRequest = figures.server_cpu_us_per_request + figures.load_generator_cpu_us_per_request;
     const requestsPerSecond = Math.round((machine().cores * 1e6) / perRequest);
-    return { cpu_us_per_request_with_load_generator: perRequest, requests_per_second: requestsPerSecond, ratio_to_bare_koa: +(requestsPerSecond / helloSummary.requests_per_second).toFixed(3) };
+    return {
+      cpu_us_per_request_with_load_generator: perRequest,
+      requests_per_second: requestsPerSecond,
+      ratio_to_bare_koa: +(requestsPerSecond / helloSummary.requests_per_second).toFixed(3),
+    };
   };
   const results = {
     benchmark: 'commands',
@@ -238,7 +291,10 @@ async function main() {
     koa_constant_create_floor: summary(rounds.floor, ratios(rounds.floor)),
     create_notification_channel: summary(rounds.create, ratios(rounds.create)),
     list_notification_channels_limit_1: summary(rounds.list, ratios(rounds.list)),
-    cpu_bound_ceiling: { create_notification_channel: cpuCeiling(rounds.create), list_notification_channels_limit_1: cpuCeiling(rounds.list) },
+    cpu_bound_ceiling: {
+      create_notification_channel: cpuCeiling(rounds.create),
+      list_notification_channels_limit_1: cpuCeiling(rounds.list),
+    },
     platform_rss_mib_after_run: rss[0],
     acknowledged_creates_in_log: check,
     ...(baseline
@@ -258,7 +314,9 @@ async function main() {
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(process.env.BENCH_OUT ?? 'bench/results/commands.json', `${JSON.stringify(results, null, 2)}\n`);
   console.log(JSON.stringify(results, null, 2));
-  const failed = [check, baselineCheck].some((c) => c && c.missing_from_log > 0) || Object.values(rounds).some((route) => route.some((r) => r.non_2xx > 0 || r.errors > 0));
+  const failed =
+    [check, baselineCheck].some((c) => c && c.missing_from_log > 0) ||
+    Object.values(rounds).some((route) => route.some((r) => r.non_2xx > 0 || r.errors > 0));
   if (failed) process.exitCode = 1;
 }
 

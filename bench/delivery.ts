@@ -41,7 +41,10 @@ async function receiver(secret: string) {
 }
 
 function startReceiver(secret: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/delivery.ts', '--receiver'], { env: { ...process.env, BENCH_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/delivery.ts', '--receiver'], {
+    env: { ...process.env, BENCH_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = /listening (\d+)/.exec(chunk.toString());
@@ -100,17 +103,28 @@ async function load(count: number, one: (i: number) => Promise<boolean>) {
 async function throughput(port: number, secret: string) {
   const client = createGuardedClient({ allowPrivateNetworks: true });
   const adapter = webhookAdapter(client);
-  const target = { medium: 'webhook' as const, channelId: 'bench', config: { url: `http://localhost:${port}/hook`, method: 'POST' as const, headers: {} }, signingSecret: secret };
+  const target = {
+    medium: 'webhook' as const,
+    channelId: 'bench',
+    config: { url: `http://localhost:${port}/hook`, method: 'POST' as const, headers: {} },
+    signingSecret: secret,
+  };
   const agent = new http.Agent({ keepAlive: true });
   const plainBody = JSON.stringify({ version: 1, padding: 'x'.repeat(400) });
   const signedOne = async (i: number) => (await adapter.deliver(target, message(i), `bench-${i}`)).ok;
   const plainOne = async () => (await plainPost(`http://localhost:${port}/plain`, plainBody, agent), true);
   await load(WARM_UP, signedOne);
   await load(WARM_UP, plainOne);
-  const totals = { signed: { seconds: 0, latencies: [] as number[], failed: 0, cpuMicros: 0 }, plain: { seconds: 0, latencies: [] as number[], failed: 0, cpuMicros: 0 } };
+  const totals = {
+    signed: { seconds: 0, latencies: [] as number[], failed: 0, cpuMicros: 0 },
+    plain: { seconds: 0, latencies: [] as number[], failed: 0, cpuMicros: 0 },
+  };
   const perRound = Math.ceil(DELIVERIES / ROUNDS);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, one] of [['signed', signedOne], ['plain', plainOne]] as const) {
+    for (const [name, one] of [
+      ['signed', signedOne],
+      ['plain', plainOne],
+    ] as const) {
       const result = await load(perRound, one);
       totals[name].seconds += result.seconds;
       totals[name].latencies.push(...result.latencies);
@@ -127,16 +141,34 @@ async function throughput(port: number, secret: string) {
     // The sending process's CPU per request: steadier than the rate on a shared machine.
     client_cpu_us_per_request: Math.round(total.cpuMicros / total.latencies.length),
   });
-  return { requests_each: perRound * ROUNDS, rounds: ROUNDS, concurrency: CONCURRENCY, signed_webhook_deliveries: figures(totals.signed), plain_unsigned_http_posts: figures(totals.plain) };
+  return {
+    requests_each: perRound * ROUNDS,
+    rounds: ROUNDS,
+    concurrency: CONCURRENCY,
+    signed_webhook_deliveries: figures(totals.signed),
+    plain_unsigned_http_posts: figures(totals.plain),
+  };
 }
 
 /** One plain request, the baseline: Node's own lookup, no guard. */
 function plainPost(url: string, body: string, agent: http.Agent | false): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': 'k' } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve());
-    });
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'idempotency-key': 'k',
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve());
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -163,7 +195,13 @@ async function guardOverhead(port: number, keepAlive: boolean) {
   if (agent) agent.destroy();
   const g = summary(guarded);
   const p = summary(plain);
-  return { samples: GUARD_SAMPLES, guarded: g, plain: p, added_p50_ms: +(g.p50_ms - p.p50_ms).toFixed(3), added_p99_ms: +(g.p99_ms - p.p99_ms).toFixed(3) };
+  return {
+    samples: GUARD_SAMPLES,
+    guarded: g,
+    plain: p,
+    added_p50_ms: +(g.p50_ms - p.p50_ms).toFixed(3),
+    added_p99_ms: +(g.p99_ms - p.p99_ms).toFixed(3),
+  };
 }
 
 async function main() {

@@ -54,25 +54,98 @@ async function main() {
     const firedAt = new Date(start + Math.floor((i / INCIDENTS) * SPREAD_MS) - 60_000).toISOString();
     const metadata = { tenantId: TENANT, actor: 'bench', correlationId: id, causationId: id, occurredAt: firedAt };
     await eventStore.append(incidentStream(id), [
-      { type: 'IncidentTriggered', metadata, data: { incidentId: id, ruleId: randomUUID(), ruleName: 'bench', ordinal: 1, currentValue: 99, severity: 'high', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, envId: randomUUID(), clusterId: null, escalationPolicyId: randomUUID(), triggeredAt: firedAt } },
-      { type: 'EscalationStarted', metadata, data: { incidentId: id, policyId: randomUUID(), policyName: 'bench', stages, repeatIntervalMinutes: 0, startedAt: firedAt } },
-      { type: 'EscalationStageFired', metadata, data: { incidentId: id, stageOrder: 1, cycle: 0, dueAt: firedAt, firedAt, recipients: [{ key: `channel:${CHANNEL}`, via: { type: 'channel', id: CHANNEL }, medium: 'webhook', unreachable: null }] } },
-      { type: 'NotificationDelivered', metadata, data: { incidentId: id, kind: 'stage', stageOrder: 1, cycle: 0, recipientKey: `channel:${CHANNEL}`, via: { type: 'channel', id: CHANNEL }, medium: 'webhook', target: `channel:${CHANNEL}`, idempotencyKey: 'k', statusCode: 204, latencyMs: 1, at: firedAt } },
+      {
+        type: 'IncidentTriggered',
+        metadata,
+        data: {
+          incidentId: id,
+          ruleId: randomUUID(),
+          ruleName: 'bench',
+          ordinal: 1,
+          currentValue: 99,
+          severity: 'high',
+          metric: 'queue_time_seconds',
+          condition: 'gt',
+          threshold: 30,
+          envId: randomUUID(),
+          clusterId: null,
+          escalationPolicyId: randomUUID(),
+          triggeredAt: firedAt,
+        },
+      },
+      {
+        type: 'EscalationStarted',
+        metadata,
+        data: {
+          incidentId: id,
+          policyId: randomUUID(),
+          policyName: 'bench',
+          stages,
+          repeatIntervalMinutes: 0,
+          startedAt: firedAt,
+        },
+      },
+      {
+        type: 'EscalationStageFired',
+        metadata,
+        data: {
+          incidentId: id,
+          stageOrder: 1,
+          cycle: 0,
+          dueAt: firedAt,
+          firedAt,
+          recipients: [
+            { key: `channel:${CHANNEL}`, via: { type: 'channel', id: CHANNEL }, medium: 'webhook', unreachable: null },
+          ],
+        },
+      },
+      {
+        type: 'NotificationDelivered',
+        metadata,
+        data: {
+          incidentId: id,
+          kind: 'stage',
+          stageOrder: 1,
+          cycle: 0,
+          recipientKey: `channel:${CHANNEL}`,
+          via: { type: 'channel', id: CHANNEL },
+          medium: 'webhook',
+          target: `channel:${CHANNEL}`,
+          idempotencyKey: 'k',
+          statusCode: 204,
+          latencyMs: 1,
+          at: firedAt,
+        },
+      },
     ]);
   }
 
   const registry = new Registry();
-  const { adapters, client } = notifyAdaptersFromSettings({ allowPrivateNetworks: true, outboxDirectory: join(dir, 'outbox'), emailFrom: 'bench@example.com' });
+  const { adapters, client } = notifyAdaptersFromSettings({
+    allowPrivateNetworks: true,
+    outboxDirectory: join(dir, 'outbox'),
+    emailFrom: 'bench@example.com',
+  });
   const manager = createEscalationManager({
-    eventStore, registry, logger: pino({ level: 'silent' }), now: () => new Date(),
+    eventStore,
+    registry,
+    logger: pino({ level: 'silent' }),
+    now: () => new Date(),
     notify: createNotifier({ adapters, registry }),
     instruments: createEscalationInstruments(registry),
     incidentUrl: (id) => `http://127.0.0.1/api/v1/incidents/${id}`,
     findPolicy: async () => null,
     activeIncidents: async () => ids,
     directory: {
-      user: async () => null, activeGroupMembers: async () => null, onCall: async () => 'no_schedule',
-      channel: async () => ({ id: CHANNEL, type: 'webhook', config: { url: `http://127.0.0.1:${port}/hook`, method: 'POST', headers: {} }, signingSecret: 'whsec_bench_secret_0123456789' }),
+      user: async () => null,
+      activeGroupMembers: async () => null,
+      onCall: async () => 'no_schedule',
+      channel: async () => ({
+        id: CHANNEL,
+        type: 'webhook',
+        config: { url: `http://127.0.0.1:${port}/hook`, method: 'POST', headers: {} },
+        signingSecret: 'whsec_bench_secret_0123456789',
+      }),
     },
   });
   let peakRss = process.memoryUsage().rss;
@@ -88,7 +161,9 @@ async function main() {
 
   const lateness: number[] = [];
   for (const id of ids) {
-    const fired = (await eventStore.readStream(incidentStream(id))).find((e) => e.type === 'EscalationStageFired' && e.data.stageOrder === 2);
+    const fired = (await eventStore.readStream(incidentStream(id))).find(
+      (e) => e.type === 'EscalationStageFired' && e.data.stageOrder === 2,
+    );
     if (fired) lateness.push((Date.parse(String(fired.data.firedAt)) - Date.parse(String(fired.data.dueAt))) / 1000);
   }
   lateness.sort((a, b) => a - b);
@@ -97,7 +172,12 @@ async function main() {
     date: new Date().toISOString(),
     machine: machine(),
     load_average_1m: Number(loadavg()[0]!.toFixed(2)),
-    settings: { incidents: INCIDENTS, stage_2_due_within_ms: SPREAD_MS, delivery: 'signed webhook to a loopback receiver, real notifier and guarded client', store: 'embedded SQLite' },
+    settings: {
+      incidents: INCIDENTS,
+      stage_2_due_within_ms: SPREAD_MS,
+      delivery: 'signed webhook to a loopback receiver, real notifier and guarded client',
+      store: 'embedded SQLite',
+    },
     stages_fired: lateness.length,
     deliveries_received: deliveries.size,
     requests_repeated: received - deliveries.size,

@@ -50,8 +50,14 @@ async function main() {
   const readStore = openSqliteReadStore(files.readModelsFile);
   const logger = pino({ level: 'silent' });
   const runner = projectionThread({
-    ...files, secrets: { key: randomBytes(32), previousKeys: [] }, secretsKeyFile: join(dir, 'secrets.key'),
-    projections: [alertRulesProjection, incidentsProjection, maintenanceWindowsProjection], iamProjections: new Set(), stamps: iamChangeStamps(), logLevel: 'silent', logger,
+    ...files,
+    secrets: { key: randomBytes(32), previousKeys: [] },
+    secretsKeyFile: join(dir, 'secrets.key'),
+    projections: [alertRulesProjection, incidentsProjection, maintenanceWindowsProjection],
+    iamProjections: new Set(),
+    stamps: iamChangeStamps(),
+    logLevel: 'silent',
+    logger,
   });
   await runner.start();
   let clock = new Date('2026-11-20T12:00:00Z');
@@ -63,40 +69,67 @@ async function main() {
   });
   const tenants = Array.from({ length: TENANTS }, () => randomUUID());
   const rulesOf = new Map<string, { id: string; clusterId: string }[]>(tenants.map((t) => [t, []]));
-  const meta = (tenantId: string) => ({ tenantId, actor: 'bench', correlationId: 'bench', causationId: 'bench', occurredAt: clock.toISOString() });
+  const meta = (tenantId: string) => ({
+    tenantId,
+    actor: 'bench',
+    correlationId: 'bench',
+    causationId: 'bench',
+    occurredAt: clock.toISOString(),
+  });
   const appendAll = async (events: { stream: string; event: EventToAppend }[]) => {
     let last = 0n;
     for (let i = 0; i < events.length; i += 500) {
-      const batch = await Promise.all(events.slice(i, i + 500).map(({ stream, event }) => eventStore.append(stream, [event])));
+      const batch = await Promise.all(
+        events.slice(i, i + 500).map(({ stream, event }) => eventStore.append(stream, [event])),
+      );
       last = batch.at(-1)!.position;
     }
     await runner.waitFor(last, 600_000);
   };
 
   const setUpStarted = performance.now();
-  await appendAll(Array.from({ length: RULES }, (_, n) => {
-    const tenantId = tenants[n % TENANTS]!;
-    const target = targets[n % CLUSTERS]!;
-    const ruleId = randomUUID();
-    rulesOf.get(tenantId)!.push({ id: ruleId, clusterId: target.clusterId });
-    return {
-      stream: `alertRule-${ruleId}`,
-      event: {
-        type: 'AlertRuleCreated', metadata: meta(tenantId),
-        data: {
-          ruleId, name: `rule ${n}`, description: null, metric: 'queue_time_seconds', condition: 'gt', threshold: n % 100 === 0 ? 0 : 1e12, evaluationWindowMinutes: 5,
-          severity: SEVERITIES[n % 4], escalationPolicyId: randomUUID(), clusterId: target.clusterId, isEnabled: true, envId: target.envId,
+  await appendAll(
+    Array.from({ length: RULES }, (_, n) => {
+      const tenantId = tenants[n % TENANTS]!;
+      const target = targets[n % CLUSTERS]!;
+      const ruleId = randomUUID();
+      rulesOf.get(tenantId)!.push({ id: ruleId, clusterId: target.clusterId });
+      return {
+        stream: `alertRule-${ruleId}`,
+        event: {
+          type: 'AlertRuleCreated',
+          metadata: meta(tenantId),
+          data: {
+            ruleId,
+            name: `rule ${n}`,
+            description: null,
+            metric: 'queue_time_seconds',
+            condition: 'gt',
+            threshold: n % 100 === 0 ? 0 : 1e12,
+            evaluationWindowMinutes: 5,
+            severity: SEVERITIES[n % 4],
+            escalationPolicyId: randomUUID(),
+            clusterId: target.clusterId,
+            isEnabled: true,
+            envId: target.envId,
+          },
         },
-      },
-    };
-  }));
+      };
+    }),
+  );
   const setUpSeconds = (performance.now() - setUpStarted) / 1000;
 
   const registry = new Registry();
   const instruments = createEvaluatorInstruments(registry);
   const evaluator = createEvaluator({
-    eventStore, now, reader: readStore, metrics: createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control }), logger, instruments,
-    waitForProjections: (position) => runner.waitFor(position, 60_000), activeWindows: (at) => activeWindowsByTenant(readStore, at),
+    eventStore,
+    now,
+    reader: readStore,
+    metrics: createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control }),
+    logger,
+    instruments,
+    waitForProjections: (position) => runner.waitFor(position, 60_000),
+    activeWindows: (at) => activeWindowsByTenant(readStore, at),
   });
   const silencedSoFar = async () => (await instruments.silenced.get()).values[0]?.value ?? 0;
   const ticks = async () => {
@@ -105,45 +138,102 @@ async function main() {
       clock = new Date(clock.getTime() + INTERVAL_MS);
       const before = await silencedSoFar();
       const report = await evaluator.tick();
-      figures.push({ duration_ms: Math.round(report.durationMs), rules: report.rules, recorded: report.recorded, silenced: (await silencedSoFar()) - before });
+      figures.push({
+        duration_ms: Math.round(report.durationMs),
+        rules: report.rules,
+        recorded: report.recorded,
+        silenced: (await silencedSoFar()) - before,
+      });
     }
     return figures;
   };
   const without = await ticks();
 
   // The windows: all active from now for a day (one-offs), or every day all day (weekly, in two zones).
-  await appendAll(Array.from({ length: WINDOWS }, (_, n) => {
-    const tenantId = tenants[n % TENANTS]!;
-    const rules = rulesOf.get(tenantId)!;
-    const windowId = randomUUID();
-    const matcher = n % 3 === 0
-      ? { allRules: false, ruleIds: Array.from({ length: 5 }, (_, k) => rules[(n * 5 + k) % rules.length]!.id), clusterIds: [], severities: [] }
-      : n % 3 === 1
-        ? { allRules: false, ruleIds: [], clusterIds: [targets[(n + 1) % CLUSTERS]!.clusterId], severities: [] }
-        : { allRules: false, ruleIds: [], clusterIds: [targets[(n + 1) % CLUSTERS]!.clusterId], severities: [SEVERITIES[n % 4]!] };
-    const timing: MaintenanceWindowData['timing'] = n % 2 === 0
-      ? { kind: 'once', startsAt: new Date(clock.getTime() - 3600_000).toISOString(), endsAt: new Date(clock.getTime() + 24 * 3600_000).toISOString() }
-      : { kind: 'weekly', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], startTime: '00:00', durationMinutes: 1440, timeZone: n % 4 === 1 ? 'Europe/Berlin' : 'America/New_York' };
-    const data: MaintenanceWindowData = { windowId, name: `window ${n}`, reason: 'bench', matcher, timing };
-    return { stream: `maintenanceWindow-${windowId}`, event: { type: 'MaintenanceWindowCreated', data: data as unknown as Record<string, unknown>, metadata: meta(tenantId) } };
-  }));
+  await appendAll(
+    Array.from({ length: WINDOWS }, (_, n) => {
+      const tenantId = tenants[n % TENANTS]!;
+      const rules = rulesOf.get(tenantId)!;
+      const windowId = randomUUID();
+      const matcher =
+        n % 3 === 0
+          ? {
+              allRules: false,
+              ruleIds: Array.from({ length: 5 }, (_, k) => rules[(n * 5 + k) % rules.length]!.id),
+              clusterIds: [],
+              severities: [],
+            }
+          : n % 3 === 1
+            ? { allRules: false, ruleIds: [], clusterIds: [targets[(n + 1) % CLUSTERS]!.clusterId], severities: [] }
+            : {
+                allRules: false,
+                ruleIds: [],
+                clusterIds: [targets[(n + 1) % CLUSTERS]!.clusterId],
+                severities: [SEVERITIES[n % 4]!],
+              };
+      const timing: MaintenanceWindowData['timing'] =
+        n % 2 === 0
+          ? {
+              kind: 'once',
+              startsAt: new Date(clock.getTime() - 3600_000).toISOString(),
+              endsAt: new Date(clock.getTime() + 24 * 3600_000).toISOString(),
+            }
+          : {
+              kind: 'weekly',
+              days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+              startTime: '00:00',
+              durationMinutes: 1440,
+              timeZone: n % 4 === 1 ? 'Europe/Berlin' : 'America/New_York',
+            };
+      const data: MaintenanceWindowData = { windowId, name: `window ${n}`, reason: 'bench', matcher, timing };
+      return {
+        stream: `maintenanceWindow-${windowId}`,
+        event: {
+          type: 'MaintenanceWindowCreated',
+          data: data as unknown as Record<string, unknown>,
+          metadata: meta(tenantId),
+        },
+      };
+    }),
+  );
   const loads = [];
   for (let i = 0; i < TICKS; i++) {
     const started = performance.now();
-    const byTenant = new Map([...(await activeWindowsByTenant(readStore, clock))].map(([tenantId, list]) => [tenantId, indexWindows(list)]));
-    loads.push({ ms: +(performance.now() - started).toFixed(1), active: [...byTenant.values()].reduce((sum, list) => sum + list.size, 0) });
+    const byTenant = new Map(
+      [...(await activeWindowsByTenant(readStore, clock))].map(([tenantId, list]) => [tenantId, indexWindows(list)]),
+    );
+    loads.push({
+      ms: +(performance.now() - started).toFixed(1),
+      active: [...byTenant.values()].reduce((sum, list) => sum + list.size, 0),
+    });
   }
   // The per-rule part alone (pure CPU, free of the shared machine's I/O noise): every rule decided
   // against its tenant's active windows, as the tick does, against the same decisions with none.
-  const byTenant = new Map([...(await activeWindowsByTenant(readStore, clock))].map(([tenantId, list]) => [tenantId, indexWindows(list)]));
+  const byTenant = new Map(
+    [...(await activeWindowsByTenant(readStore, clock))].map(([tenantId, list]) => [tenantId, indexWindows(list)]),
+  );
   const allRules = [...rulesOf.entries()].flatMap(([tenantId, rules]) => rules.map((rule) => ({ tenantId, ...rule })));
   const decideAll = (withMaintenance: boolean) => {
     const started = performance.now();
     let silencedCount = 0;
     for (const rule of allRules) {
       const decision = decideEvaluation(
-        { condition: 'gt', threshold: 30, windowMinutes: 5, hasActiveIncident: false, pendingSince: null, rearmed: true }, { ok: true, value: 45 }, clock,
-        withMaintenance ? { rule: { ruleId: rule.id, clusterId: rule.clusterId, severity: 'low' }, windows: byTenant.get(rule.tenantId) ?? indexWindows([]) } : undefined,
+        {
+          condition: 'gt',
+          threshold: 30,
+          windowMinutes: 5,
+          hasActiveIncident: false,
+          pendingSince: null,
+          rearmed: true,
+        },
+        { ok: true, value: 45 },
+        clock,
+        withMaintenance
+          ? {
+              rule: { ruleId: rule.id, clusterId: rule.clusterId, severity: 'low' },
+              windows: byTenant.get(rule.tenantId) ?? indexWindows([]),
+            }
+          : undefined,
       );
       if (decision.outcome === 'silenced') silencedCount++;
     }
@@ -161,9 +251,25 @@ async function main() {
     benchmark: 'evaluator-windows',
     date: new Date().toISOString(),
     machine: machine(),
-    settings: { rules: RULES, tenants: TENANTS, clusters: CLUSTERS, windows: WINDOWS, ticks_per_phase: TICKS, stores: 'embedded SQLite, projections on the writer thread', set_up_seconds: +setUpSeconds.toFixed(1) },
-    without_windows: { ticks: without, median_tick_ms: median(without.map((t) => t.duration_ms)), steady_median_tick_ms: median(without.slice(1).map((t) => t.duration_ms)) },
-    with_windows: { ticks: withWindows, median_tick_ms: median(withWindows.map((t) => t.duration_ms)), steady_median_tick_ms: median(withWindows.slice(1).map((t) => t.duration_ms)) },
+    settings: {
+      rules: RULES,
+      tenants: TENANTS,
+      clusters: CLUSTERS,
+      windows: WINDOWS,
+      ticks_per_phase: TICKS,
+      stores: 'embedded SQLite, projections on the writer thread',
+      set_up_seconds: +setUpSeconds.toFixed(1),
+    },
+    without_windows: {
+      ticks: without,
+      median_tick_ms: median(without.map((t) => t.duration_ms)),
+      steady_median_tick_ms: median(without.slice(1).map((t) => t.duration_ms)),
+    },
+    with_windows: {
+      ticks: withWindows,
+      median_tick_ms: median(withWindows.map((t) => t.duration_ms)),
+      steady_median_tick_ms: median(withWindows.slice(1).map((t) => t.duration_ms)),
+    },
     window_read: { runs: loads, median_ms: median(loads.map((l) => l.ms)), active_windows: loads[0]!.active },
     decisions_of_every_rule: {
       median_ms_without_windows: +median(decisions.map((d) => d.none)).toFixed(1),
@@ -173,8 +279,13 @@ async function main() {
     },
     // The tick medians move by more than this with the shared machine's load (other sessions' tests):
     // the two measured parts are the figure, the difference of the medians only a cross-check.
-    tick_median_difference_ms: median(withWindows.slice(1).map((t) => t.duration_ms)) - median(without.slice(1).map((t) => t.duration_ms)),
-    added_per_tick_ms: +(median(loads.map((l) => l.ms)) + median(decisions.map((d) => d.windows.ms)) - median(decisions.map((d) => d.none))).toFixed(1),
+    tick_median_difference_ms:
+      median(withWindows.slice(1).map((t) => t.duration_ms)) - median(without.slice(1).map((t) => t.duration_ms)),
+    added_per_tick_ms: +(
+      median(loads.map((l) => l.ms)) +
+      median(decisions.map((d) => d.windows.ms)) -
+      median(decisions.map((d) => d.none))
+    ).toFixed(1),
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/evaluator-windows.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -38,7 +38,15 @@ import { machine } from './support/machine.js';
 const RULES = Number(process.env.BENCH_EVALUATOR_RULES ?? 100_000);
 const TICKS = Math.max(5, Number(process.env.BENCH_EVALUATOR_TICKS ?? 5));
 const CLUSTERS = 50;
-const METRICS = ['query_runtime_seconds', 'disk_spill_gb', 'queue_time_seconds', 'storage_utilization_pct', 'unsorted_pct', 'active_query_count', 'cpu_utilization_pct'];
+const METRICS = [
+  'query_runtime_seconds',
+  'disk_spill_gb',
+  'queue_time_seconds',
+  'storage_utilization_pct',
+  'unsorted_pct',
+  'active_query_count',
+  'cpu_utilization_pct',
+];
 const WINDOWS = [5, 15, 60];
 const MEMBERS = ['member-a', 'member-b', 'member-c'];
 const INTERVAL_MS = 60_000;
@@ -51,8 +59,14 @@ async function main() {
   const readStore = openSqliteReadStore(files.readModelsFile);
   const logger = pino({ level: 'silent' });
   const runner = projectionThread({
-    ...files, secrets: { key: randomBytes(32), previousKeys: [] }, secretsKeyFile: join(dir, 'secrets.key'),
-    projections: [alertRulesProjection, incidentsProjection], iamProjections: new Set(), stamps: iamChangeStamps(), logLevel: 'silent', logger,
+    ...files,
+    secrets: { key: randomBytes(32), previousKeys: [] },
+    secretsKeyFile: join(dir, 'secrets.key'),
+    projections: [alertRulesProjection, incidentsProjection],
+    iamProjections: new Set(),
+    stamps: iamChangeStamps(),
+    logLevel: 'silent',
+    logger,
   });
   await runner.start();
   // The log's size as SQLite counts it (pages in use, the WAL's committed frames included).
@@ -85,14 +99,32 @@ async function main() {
         combinations.add(`${target.clusterId}/${metric}/${window}`);
         const ruleId = randomUUID();
         ruleIds.push(ruleId);
-        return eventStore.append(`alertRule-${ruleId}`, [{
-          type: 'AlertRuleCreated',
-          data: {
-            ruleId, name: `rule ${n}`, description: null, metric, condition: 'gt', threshold: n % 100 === 0 ? 0 : 1e12, evaluationWindowMinutes: window,
-            severity: 'low', escalationPolicyId: randomUUID(), clusterId: target.clusterId, isEnabled: true, envId: target.envId,
+        return eventStore.append(`alertRule-${ruleId}`, [
+          {
+            type: 'AlertRuleCreated',
+            data: {
+              ruleId,
+              name: `rule ${n}`,
+              description: null,
+              metric,
+              condition: 'gt',
+              threshold: n % 100 === 0 ? 0 : 1e12,
+              evaluationWindowMinutes: window,
+              severity: 'low',
+              escalationPolicyId: randomUUID(),
+              clusterId: target.clusterId,
+              isEnabled: true,
+              envId: target.envId,
+            },
+            metadata: {
+              tenantId,
+              actor: 'bench',
+              correlationId: 'bench',
+              causationId: 'bench',
+              occurredAt: clock.toISOString(),
+            },
           },
-          metadata: { tenantId, actor: 'bench', correlationId: 'bench', causationId: 'bench', occurredAt: clock.toISOString() },
-        }]);
+        ]);
       }),
     );
     last = batch.at(-1)!.position;
@@ -100,10 +132,17 @@ async function main() {
   await runner.waitFor(last, 600_000);
   const setUpSeconds = (performance.now() - setUpStarted) / 1000;
 
-  const evaluator = (owns?: (key: string) => boolean) => createEvaluator({
-    eventStore, now, reader: readStore, metrics: createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control }), logger,
-    instruments: createEvaluatorInstruments(new Registry()), waitForProjections: (position) => runner.waitFor(position, 60_000), owns,
-  });
+  const evaluator = (owns?: (key: string) => boolean) =>
+    createEvaluator({
+      eventStore,
+      now,
+      reader: readStore,
+      metrics: createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control }),
+      logger,
+      instruments: createEvaluatorInstruments(new Registry()),
+      waitForProjections: (position) => runner.waitFor(position, 60_000),
+      owns,
+    });
   const load = apiReadLoad(readStore, ALERT_RULES, tenantId, ruleIds);
   const measured = async (tick: () => Promise<TickReport>) => {
     const headBefore = await eventStore.headPosition();
@@ -114,8 +153,14 @@ async function main() {
     const report = await tick();
     const reads: ReadLoadFigures = await load.stop();
     return {
-      duration_ms: Math.round(report.durationMs), rules: report.rules, warehouse_reads: report.metricReads, triggered: report.triggered, errors: report.errors,
-      events_appended: Number((await eventStore.headPosition()) - headBefore), log_growth_bytes: logBytes() - bytesBefore, concurrent_reads: reads,
+      duration_ms: Math.round(report.durationMs),
+      rules: report.rules,
+      warehouse_reads: report.metricReads,
+      triggered: report.triggered,
+      errors: report.errors,
+      events_appended: Number((await eventStore.headPosition()) - headBefore),
+      log_growth_bytes: logBytes() - bytesBefore,
+      concurrent_reads: reads,
     };
   };
 
@@ -130,7 +175,8 @@ async function main() {
   for (let i = 0; i < TICKS; i++) {
     clock = new Date(clock.getTime() + INTERVAL_MS);
     const round = [];
-    for (const member of members) round.push({ member: member.self, ...(await measured(() => member.evaluator.tick())) });
+    for (const member of members)
+      round.push({ member: member.self, ...(await measured(() => member.evaluator.tick())) });
     splitTicks.push(round);
   }
   await runner.stop();
@@ -148,9 +194,17 @@ async function main() {
     date: new Date().toISOString(),
     machine: machine(),
     settings: {
-      rules: RULES, breaching_rules: Math.ceil(RULES / 100), clusters: CLUSTERS, metrics: METRICS.length, windows: WINDOWS, distinct_combinations: combinations.size,
-      stores: 'embedded SQLite, projections on the writer thread', interval_ms: INTERVAL_MS, set_up_seconds: +setUpSeconds.toFixed(1),
-      concurrent_load: 'read-model finds (20 newest rules) and gets (one rule) in a loop, yielding to the event loop between reads',
+      rules: RULES,
+      breaching_rules: Math.ceil(RULES / 100),
+      clusters: CLUSTERS,
+      metrics: METRICS.length,
+      windows: WINDOWS,
+      distinct_combinations: combinations.size,
+      stores: 'embedded SQLite, projections on the writer thread',
+      interval_ms: INTERVAL_MS,
+      set_up_seconds: +setUpSeconds.toFixed(1),
+      concurrent_load:
+        'read-model finds (20 newest rules) and gets (one rule) in a loop, yielding to the event loop between reads',
     },
     ticks,
     median_tick_ms: median(ticks.map((t) => t.duration_ms)),
@@ -160,7 +214,10 @@ async function main() {
     steady_state: {
       events_appended_per_tick: median(steady.map((t) => t.events_appended)),
       log_growth_bytes_per_tick: median(steady.map((t) => t.log_growth_bytes)),
-      log_growth_gib_per_day_at_one_tick_a_minute: +((median(steady.map((t) => t.log_growth_bytes)) * TICKS_PER_DAY) / 2 ** 30).toFixed(2),
+      log_growth_gib_per_day_at_one_tick_a_minute: +(
+        (median(steady.map((t) => t.log_growth_bytes)) * TICKS_PER_DAY) /
+        2 ** 30
+      ).toFixed(2),
       events_per_day_at_one_tick_a_minute: median(steady.map((t) => t.events_appended)) * TICKS_PER_DAY,
     },
     split_three_ways: {
@@ -168,14 +225,22 @@ async function main() {
       member_median_tick_ms: median(memberTicks.map((t) => t.duration_ms)),
       member_max_tick_ms: max(memberTicks.map((t) => t.duration_ms)),
       rules_per_member: MEMBERS.map((self) => memberTicks.find((t) => t.member === self)!.rules),
-      reads_per_round_equal_distinct_combinations: splitTicks.every((round) => round.reduce((sum, t) => sum + t.warehouse_reads, 0) === combinations.size),
+      reads_per_round_equal_distinct_combinations: splitTicks.every(
+        (round) => round.reduce((sum, t) => sum + t.warehouse_reads, 0) === combinations.size,
+      ),
       event_loop_delay_p99_ms_max: max(memberTicks.map((t) => t.concurrent_reads.event_loop_delay_p99_ms)),
     },
     targets: { tick_ms_max: 2000, member_tick_ms_max: 1000, event_loop_delay_p99_ms: 20 },
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/evaluator.json', `${JSON.stringify(results, null, 2)}\n`);
-  console.log(JSON.stringify({ ...results, ticks: undefined, split_three_ways: { ...results.split_three_ways, rounds: undefined } }, null, 2));
+  console.log(
+    JSON.stringify(
+      { ...results, ticks: undefined, split_three_ways: { ...results.split_three_ways, rounds: undefined } },
+      null,
+      2,
+    ),
+  );
 }
 
 main().catch((error) => {

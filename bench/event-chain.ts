@@ -7,11 +7,27 @@ import { randomUUID } from 'node:crypto';
 import { canonicalJson, chainHashOfCanonical } from '../src/eventstore/event-chain.mjs';
 
 const data = {
-  incidentId: randomUUID(), ruleId: randomUUID(), ruleName: 'orders replication lag', ordinal: 3, currentValue: 123.5, severity: 'critical',
-  metric: 'replication_lag_seconds', condition: 'gt', threshold: 60, envId: randomUUID(), clusterId: null, escalationPolicyId: randomUUID(),
+  incidentId: randomUUID(),
+  ruleId: randomUUID(),
+  ruleName: 'orders replication lag',
+  ordinal: 3,
+  currentValue: 123.5,
+  severity: 'critical',
+  metric: 'replication_lag_seconds',
+  condition: 'gt',
+  threshold: 60,
+  envId: randomUUID(),
+  clusterId: null,
+  escalationPolicyId: randomUUID(),
   triggeredAt: new Date().toISOString(),
 };
-const metadata = { tenantId: randomUUID(), actor: 'system:evaluator', correlationId: randomUUID(), causationId: randomUUID(), occurredAt: new Date().toISOString() };
+const metadata = {
+  tenantId: randomUUID(),
+  actor: 'system:evaluator',
+  correlationId: randomUUID(),
+  causationId: randomUUID(),
+  occurredAt: new Date().toISOString(),
+};
 const ROUNDS = 200_000;
 
 function microseconds(label: string, body: () => unknown): number {
@@ -27,9 +43,19 @@ function microseconds(label: string, body: () => unknown): number {
   return median;
 }
 
-const plain = microseconds('JSON.stringify(data) + JSON.stringify(metadata)', () => JSON.stringify(data) + JSON.stringify(metadata));
-const canonical = microseconds('canonicalJson(data) + canonicalJson(metadata)', () => canonicalJson(data) + canonicalJson(metadata));
+const plain = microseconds(
+  'JSON.stringify(data) + JSON.stringify(metadata)',
+  () => JSON.stringify(data) + JSON.stringify(metadata),
+);
+const canonical = microseconds(
+  'canonicalJson(data) + canonicalJson(metadata)',
+  () => canonicalJson(data) + canonicalJson(metadata),
+);
 const [dataJson, metadataJson] = [canonicalJson(data), canonicalJson(metadata)];
 const previous = 'a'.repeat(64);
-const hash = microseconds('chainHashOfCanonical (one SHA-256)', () => chainHashOfCanonical(`incident-${data.incidentId}`, 3, 'IncidentTriggered', dataJson, metadataJson, previous));
-console.log(`added per event: ${(canonical - plain).toFixed(2)} µs on the main thread, ${hash.toFixed(2)} µs on the writer thread (${dataJson.length + metadataJson.length} bytes of JSON)`);
+const hash = microseconds('chainHashOfCanonical (one SHA-256)', () =>
+  chainHashOfCanonical(`incident-${data.incidentId}`, 3, 'IncidentTriggered', dataJson, metadataJson, previous),
+);
+console.log(
+  `added per event: ${(canonical - plain).toFixed(2)} µs on the main thread, ${hash.toFixed(2)} µs on the writer thread (${dataJson.length + metadataJson.length} bytes of JSON)`,
+);

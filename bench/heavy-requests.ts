@@ -35,8 +35,14 @@ async function startPlatform(dataDir: string, port: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: PLATFORM_DIR,
     env: {
-      ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir,
-      SYNC_SCHEDULER: 'off', ESCALATION_PREVIEW_WORK_UNITS: '10000000',
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      SYNC_SCHEDULER: 'off',
+      ESCALATION_PREVIEW_WORK_UNITS: '10000000',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -56,25 +62,42 @@ async function main() {
     const token = await devToken(base, dataDir);
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${base}${path}`, {
-        method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
-      return { status: response.status, body: text.length > 0 && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+      return {
+        status: response.status,
+        body: text.length > 0 && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+      };
     };
     const created = async (path: string, body: unknown) => {
       const answer = await call('POST', path, body);
-      if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+      if (answer.status !== 201)
+        throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
       return answer.body.data.id as string;
     };
 
     const seedStarted = performance.now();
     const users: string[] = [];
-    for (let index = 0; index < 100; index++) users.push(await created('/api/v1/users', { email: `bench-${index}@example.com`, name: `Bench ${index}` }));
+    for (let index = 0; index < 100; index++)
+      users.push(await created('/api/v1/users', { email: `bench-${index}@example.com`, name: `Bench ${index}` }));
     const schedule = (overrides: number) => ({
-      name: `rota ${Math.random()}`, timezone: 'Europe/Berlin',
-      layers: Array.from({ length: 10 }, (_, index) => ({ user_ids: users, rotation_type: 'daily', start_time: `2026-01-01T0${index}:00:00Z` })),
+      name: `rota ${Math.random()}`,
+      timezone: 'Europe/Berlin',
+      layers: Array.from({ length: 10 }, (_, index) => ({
+        user_ids: users,
+        rotation_type: 'daily',
+        start_time: `2026-01-01T0${index}:00:00Z`,
+      })),
       overrides: Array.from({ length: overrides }, (_, index) => ({
-        user_id: users[index % 100], start: new Date(Date.parse(AT) + index * 3_600_000).toISOString(), end: new Date(Date.parse(AT) + (index + 1) * 3_600_000).toISOString(),
+        user_id: users[index % 100],
+        start: new Date(Date.parse(AT) + index * 3_600_000).toISOString(),
+        end: new Date(Date.parse(AT) + (index + 1) * 3_600_000).toISOString(),
       })),
     });
     const large: string[] = [];
@@ -82,7 +105,11 @@ async function main() {
     for (let index = 0; index < 50; index++) await created('/api/v1/schedules', schedule(0));
     const policy = await created('/api/v1/escalation-policies', {
       name: 'maximal',
-      stages: Array.from({ length: 20 }, (_, index) => ({ stage_order: index + 1, delay_minutes: index === 0 ? 0 : 10, targets: large.map((id) => ({ type: 'schedule', id, channels: ['email'] })) })),
+      stages: Array.from({ length: 20 }, (_, index) => ({
+        stage_order: index + 1,
+        delay_minutes: index === 0 ? 0 : 10,
+        targets: large.map((id) => ({ type: 'schedule', id, channels: ['email'] })),
+      })),
       repeat_interval_minutes: 30,
     });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
@@ -101,10 +128,12 @@ async function main() {
       })();
       await new Promise((done) => setTimeout(done, 100));
       const started = performance.now();
-      const answers = await Promise.all(heavy().map(async (request) => {
-        const answer = await request;
-        return { status: answer.status, seconds: (performance.now() - started) / 1000 };
-      }));
+      const answers = await Promise.all(
+        heavy().map(async (request) => {
+          const answer = await request;
+          return { status: answer.status, seconds: (performance.now() - started) / 1000 };
+        }),
+      );
       running = false;
       await prober;
       const sorted = [...waits].sort((a, b) => a - b);
@@ -121,7 +150,8 @@ async function main() {
     };
 
     const preview = () => call('GET', `/api/v1/escalation-policies/${policy}/preview?at=${AT}&cycles=5`);
-    const analytics = () => call('GET', '/api/v1/analytics/oncall?since=2026-01-01T00:00:00Z&until=2027-01-01T00:00:00Z');
+    const analytics = () =>
+      call('GET', '/api/v1/analytics/oncall?since=2026-01-01T00:00:00Z&until=2027-01-01T00:00:00Z');
     const scenarios: Record<string, unknown> = {
       preview: await scenario('preview', () => [preview()]),
       analytics: await scenario('analytics', () => [analytics(), analytics(), analytics()]),
@@ -130,8 +160,12 @@ async function main() {
 
     const results = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
     results[LABEL] = {
-      measured_at: new Date().toISOString(), platform_dir: PLATFORM_DIR, machine: machine(), load_average: loadavg().map((l) => Math.round(l * 100) / 100),
-      seed_seconds: Math.round(seedSeconds * 10) / 10, ...scenarios,
+      measured_at: new Date().toISOString(),
+      platform_dir: PLATFORM_DIR,
+      machine: machine(),
+      load_average: loadavg().map((l) => Math.round(l * 100) / 100),
+      seed_seconds: Math.round(seedSeconds * 10) / 10,
+      ...scenarios,
     };
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);

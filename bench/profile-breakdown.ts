@@ -20,21 +20,55 @@ const COMPONENTS: [string, (fn: string, url: string) => boolean][] = [
   ['GC', (fn) => fn === '(garbage collector)'],
   ['waiting (idle)', (fn) => fn === '(idle)'],
   ['JSON', (fn) => fn === 'parse' || fn === 'stringify' || fn === 'JSON.parse' || fn === 'JSON.stringify'],
-  ['SQLite statements', (_fn, url) => url.includes('better-sqlite3') || url.includes('/readstore/sqlite') || url.includes('/eventstore/sqlite')],
+  [
+    'SQLite statements',
+    (_fn, url) =>
+      url.includes('better-sqlite3') || url.includes('/readstore/sqlite') || url.includes('/eventstore/sqlite'),
+  ],
   ['validation (zod)', (_fn, url) => url.includes('/zod/')],
   ['logging (pino)', (_fn, url) => url.includes('/pino') || url.includes('sonic-boom') || url.endsWith('/logger.ts')],
   ['metrics (prom-client)', (_fn, url) => url.includes('prom-client') || url.endsWith('/metrics.ts')],
-  ['JWT check', (_fn, url) => url.includes('jsonwebtoken') || url.includes('koa-jwt') || url.includes('jwks') || url.includes('/auth/authenticate')],
+  [
+    'JWT check',
+    (_fn, url) =>
+      url.includes('jsonwebtoken') ||
+      url.includes('koa-jwt') ||
+      url.includes('jwks') ||
+      url.includes('/auth/authenticate'),
+  ],
   ['permission resolution', (_fn, url) => url.includes('/src/auth/')],
-  ['event store, projections (JS)', (_fn, url) => url.includes('/src/eventstore/') || url.includes('/src/projection-runner/') || url.includes('/projections/')],
-  ['commands and queries (JS)', (_fn, url) => url.includes('/commands/') || url.includes('/queries/') || url.includes('/src/commanding/') || url.includes('/src/events/')],
-  ['middleware chain (Koa, router, body, app middleware)', (_fn, url) => /\/(koa|@koa|koa-compose|koa-convert|co-body|raw-body|http-errors|statuses|on-finished|type-is|accepts|negotiator|path-to-regexp|cookies|delegates)\//.test(url) || url.includes('/src/http/')],
+  [
+    'event store, projections (JS)',
+    (_fn, url) =>
+      url.includes('/src/eventstore/') || url.includes('/src/projection-runner/') || url.includes('/projections/'),
+  ],
+  [
+    'commands and queries (JS)',
+    (_fn, url) =>
+      url.includes('/commands/') ||
+      url.includes('/queries/') ||
+      url.includes('/src/commanding/') ||
+      url.includes('/src/events/'),
+  ],
+  [
+    'middleware chain (Koa, router, body, app middleware)',
+    (_fn, url) =>
+      /\/(koa|@koa|koa-compose|koa-convert|co-body|raw-body|http-errors|statuses|on-finished|type-is|accepts|negotiator|path-to-regexp|cookies|delegates)\//.test(
+        url,
+      ) || url.includes('/src/http/'),
+  ],
   // node:fs is left to its caller: pino writes its lines with fs.writeSync.
   ['Node HTTP, streams, sockets', (_fn, url) => url.startsWith('node:') && !url.startsWith('node:fs')],
 ];
 
 const [file, seconds] = process.argv.slice(2);
-const profile = JSON.parse(readFileSync(file!, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; endTime: number; startTime: number };
+const profile = JSON.parse(readFileSync(file!, 'utf8')) as {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  endTime: number;
+  startTime: number;
+};
 // The measured window ends shortly before the profile does (stopping takes a moment).
 const windowEnd = profile.endTime - 300_000;
 const windowStart = seconds ? windowEnd - Number(seconds) * 1e6 : profile.startTime;
@@ -49,7 +83,8 @@ const classify = (id: number): string => {
   let component = 'other';
   for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
     const { functionName, url } = byId.get(at)!.callFrame;
-    if (functionName === '(root)' || functionName === '(program)' || (url === '' && !functionName.startsWith('('))) continue;
+    if (functionName === '(root)' || functionName === '(program)' || (url === '' && !functionName.startsWith('(')))
+      continue;
     const hit = COMPONENTS.find(([, rule]) => rule(functionName, url));
     if (hit) {
       component = hit[0];

@@ -43,7 +43,13 @@ function benchSchedule(): ScheduleDefinition {
   const overrides: Override[] = Array.from({ length: 20 }, (_, index) => {
     const start = RANGE_START + Math.floor(random() * RANGE_DAYS * DAY_MS);
     const hours = 2 + Math.floor(random() * 70);
-    return { id: `override-${index}`, userId: `cover-${index % 5}`, start: new Date(start).toISOString(), end: new Date(start + hours * 3_600_000).toISOString(), reason: 'bench' };
+    return {
+      id: `override-${index}`,
+      userId: `cover-${index % 5}`,
+      start: new Date(start).toISOString(),
+      end: new Date(start + hours * 3_600_000).toISOString(),
+      reason: 'bench',
+    };
   });
   return {
     timezone: 'America/New_York',
@@ -95,7 +101,12 @@ function main() {
   let segments = 0;
   const render = time(RENDERS, () => {
     const since = randomInstant();
-    segments += renderSchedule(definition, since, new Date(since.getTime() + MAX_RENDER_DAYS * DAY_MS), isActiveUser).length;
+    segments += renderSchedule(
+      definition,
+      since,
+      new Date(since.getTime() + MAX_RENDER_DAYS * DAY_MS),
+      isActiveUser,
+    ).length;
   });
   const results = {
     benchmark: 'schedules',

@@ -30,12 +30,21 @@ const RATE = Number(process.env.BENCH_SOAK_RATE ?? 200);
 const SAMPLE_SECONDS = 15;
 const MiB = 2 ** 20;
 
-const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)!;
+const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(
+  JSON.parse(readFileSync('package.json', 'utf8')).scripts.start,
+)!;
 
 async function startPlatform(dataDir: string, port: number) {
   delete process.env.LOG_LEVEL; // the default level, as `npm start` runs
   const child = spawn(process.execPath, [...flags!.split(' '), entry!], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, ALERT_EVALUATION_INTERVAL_SECONDS: '5' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      ALERT_EVALUATION_INTERVAL_SECONDS: '5',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let logged = 0;
@@ -50,7 +59,8 @@ async function startPlatform(dataDir: string, port: number) {
 }
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-const metricOf = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
+const metricOf = (text: string, name: string) =>
+  Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 /** Least-squares slope of y over x. */
 function slope(points: Array<[number, number]>) {
@@ -63,7 +73,11 @@ function slope(points: Array<[number, number]>) {
   return sxy / sxx;
 }
 
-const body = JSON.stringify({ name: 'soak', type: 'email', config: { recipients: ['oncall@example.com'], subject_template: '[{{severity}}] {{rule_name}}' } });
+const body = JSON.stringify({
+  name: 'soak',
+  type: 'email',
+  config: { recipients: ['oncall@example.com'], subject_template: '[{{severity}}] {{rule_name}}' },
+});
 /** The platform, stopped however the run ends (an orphan would keep loading the machine). */
 let running: ReturnType<typeof spawn> | undefined;
 
@@ -78,7 +92,11 @@ async function main() {
   let token = await devToken(base, dataDir);
   const headers = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}/api/v1${path}`, { method, headers: headers(), body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${base}/api/v1${path}`, {
+      method,
+      headers: headers(),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
     return JSON.parse(text).data;
@@ -88,12 +106,21 @@ async function main() {
   const envId = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).env_id as string;
   const cluster = simulatedClusters(envId)[0]!.id;
   const channel = await api('POST', '/notification-channels', JSON.parse(body));
-  const policy = await api('POST', '/escalation-policies', { name: 'soak', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }] });
+  const policy = await api('POST', '/escalation-policies', {
+    name: 'soak',
+    stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }],
+  });
   for (let i = 0; i < 40; i++) {
     const flipping = i < 20;
     await api('POST', '/alert-rules', {
-      name: `soak ${i}`, metric: flipping ? 'queue_time_seconds' : 'disk_spill_gb', condition: 'gt', threshold: flipping ? 30 : 1e12,
-      evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.id, cluster_id: cluster,
+      name: `soak ${i}`,
+      metric: flipping ? 'queue_time_seconds' : 'disk_spill_gb',
+      condition: 'gt',
+      threshold: flipping ? 30 : 1e12,
+      evaluation_window_minutes: 0,
+      severity: 'high',
+      escalation_policy_id: policy.id,
+      cluster_id: cluster,
     });
   }
   let pinned = 45;
@@ -123,13 +150,16 @@ async function main() {
   const consume = async (url: string, extraHeaders: Record<string, string>, signal: AbortSignal) => {
     const response = await fetch(url, { headers: extraHeaders, signal });
     if (response.status !== 200 || !response.body) throw new Error(`stream ${response.status}`);
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) streamEvents += Buffer.from(chunk).toString().split('\ndata: ').length - 1;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+      streamEvents += Buffer.from(chunk).toString().split('\ndata: ').length - 1;
   };
   const consumer = new AbortController();
   const longLived = (async () => {
     while (!stopping) {
       streamConnections++;
-      await consume(`${base}/api/v1/incidents/stream`, { authorization: `Bearer ${token}` }, consumer.signal).catch(() => undefined);
+      await consume(`${base}/api/v1/incidents/stream`, { authorization: `Bearer ${token}` }, consumer.signal).catch(
+        () => undefined,
+      );
     }
   })();
   const ticketed = setInterval(() => {
@@ -144,7 +174,14 @@ async function main() {
 
   // Samples.
   const started = Date.now();
-  const samples: Array<{ minute: number; rss_mib: number; heap_used_mib: number; heap_total_mib: number; external_mib: number; event_loop_lag_p99_ms: number }> = [];
+  const samples: Array<{
+    minute: number;
+    rss_mib: number;
+    heap_used_mib: number;
+    heap_total_mib: number;
+    external_mib: number;
+    event_loop_lag_p99_ms: number;
+  }> = [];
   const sample = async () => {
     const text = await (await fetch(`${base}/metrics`)).text();
     samples.push({
@@ -157,29 +194,48 @@ async function main() {
     });
   };
   await sample();
-  const sampler = setInterval(() => void sample().catch((e) => console.error('sample', e.message)), SAMPLE_SECONDS * 1000);
+  const sampler = setInterval(
+    () => void sample().catch((e) => console.error('sample', e.message)),
+    SAMPLE_SECONDS * 1000,
+  );
 
   /** The figures so far: written after every window, so a run cut short still leaves its windows. */
   const figuresSoFar = (complete: boolean) => {
     const warmUp = Math.min(WINDOW_MINUTES, MINUTES / 2);
     const after = samples.filter((s) => s.minute >= warmUp);
     const halves = [after.slice(0, after.length / 2), after.slice(after.length / 2)];
-      return {
+    return {
       benchmark: 'soak',
       date: new Date().toISOString(),
       machine: machine(),
       load_average_1_5_15: { before: loadBefore, after: loadavg().map((l) => +l.toFixed(2)) },
       settings: {
-        minutes: MINUTES, window_minutes: WINDOW_MINUTES, target_requests_per_second: RATE, connections: 10, sample_seconds: SAMPLE_SECONDS,
-        evaluation_interval_seconds: 5, rules: 40, flipping_rules: 20, flip_every_seconds: 120,
-        platform_node_flags: flags!.split(' '), platform_entry: entry, log_level: 'default (info)', warm_up_minutes: warmUp,
+        minutes: MINUTES,
+        window_minutes: WINDOW_MINUTES,
+        target_requests_per_second: RATE,
+        connections: 10,
+        sample_seconds: SAMPLE_SECONDS,
+        evaluation_interval_seconds: 5,
+        rules: 40,
+        flipping_rules: 20,
+        flip_every_seconds: 120,
+        platform_node_flags: flags!.split(' '),
+        platform_entry: entry,
+        log_level: 'default (info)',
+        warm_up_minutes: warmUp,
       },
       windows,
       rss_slope_mib_per_min_after_warm_up: +slope(after.map((s) => [s.minute, s.rss_mib])).toFixed(3),
       rss_slope_mib_per_min_by_half: halves.map((h) => +slope(h.map((s) => [s.minute, s.rss_mib])).toFixed(3)),
       heap_used_slope_mib_per_min_after_warm_up: +slope(after.map((s) => [s.minute, s.heap_used_mib])).toFixed(3),
-      heap_used_slope_mib_per_min_by_half: halves.map((h) => +slope(h.map((s) => [s.minute, s.heap_used_mib])).toFixed(3)),
-      stream: { events_received: streamEvents, long_lived_connections: streamConnections, ticket_streams_opened: ticketStreams },
+      heap_used_slope_mib_per_min_by_half: halves.map(
+        (h) => +slope(h.map((s) => [s.minute, s.heap_used_mib])).toFixed(3),
+      ),
+      stream: {
+        events_received: streamEvents,
+        long_lived_connections: streamConnections,
+        ticket_streams_opened: ticketStreams,
+      },
       incidents_known_at_end: incidents.length,
       platform_log_bytes: platform.loggedBytes(),
       samples,
@@ -204,16 +260,31 @@ async function main() {
       duration: Math.round(Math.min(WINDOW_MINUTES, MINUTES) * 60),
       requests: [
         {
-          method: 'POST', path: '/api/v1/notification-channels', headers: h, body,
+          method: 'POST',
+          path: '/api/v1/notification-channels',
+          headers: h,
+          body,
           onResponse: (status, responseBody, context) => {
             if (status === 201) (context as { channelId?: string }).channelId = JSON.parse(responseBody).data.id;
           },
         },
-        { method: 'GET', headers: h, setupRequest: (req, context) => ({ ...req, path: `/api/v1/notification-channels/${(context as { channelId?: string }).channelId ?? channel.id}` }) },
+        {
+          method: 'GET',
+          headers: h,
+          setupRequest: (req, context) => ({
+            ...req,
+            path: `/api/v1/notification-channels/${(context as { channelId?: string }).channelId ?? channel.id}`,
+          }),
+        },
         { method: 'GET', path: '/api/v1/notification-channels?limit=20', headers: h },
         { method: 'GET', path: '/api/v1/incidents?limit=20', headers: h },
         { method: 'GET', headers: h, setupRequest: (req) => ({ ...req, path: `/api/v1/incidents/${pick()}` }) },
-        { method: 'POST', headers: h, body: JSON.stringify({ text: 'looked at it' }), setupRequest: (req) => ({ ...req, path: `/api/v1/incidents/${pick()}/notes` }) },
+        {
+          method: 'POST',
+          headers: h,
+          body: JSON.stringify({ text: 'looked at it' }),
+          setupRequest: (req) => ({ ...req, path: `/api/v1/incidents/${pick()}/notes` }),
+        },
         { method: 'GET', path: '/api/v1/alert-rules?limit=20', headers: h },
         { method: 'GET', path: '/api/v1/notification-channels?limit=1', headers: h },
       ],
@@ -253,7 +324,9 @@ async function main() {
   consumer.abort();
   await longLived;
   platform.child.kill('SIGTERM');
-  await new Promise((resolve) => (platform.child.exitCode !== null ? resolve(undefined) : platform.child.once('exit', resolve)));
+  await new Promise((resolve) =>
+    platform.child.exitCode !== null ? resolve(undefined) : platform.child.once('exit', resolve),
+  );
   rmSync(dataDir, { recursive: true, force: true });
 
   const results = figuresSoFar(true);

@@ -31,7 +31,9 @@ const EVENTS_PER_STREAM = 10;
 const APPENDS_PER_BATCH = 2000;
 const TENANTS = Array.from({ length: 100 }, () => randomUUID());
 
-const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start)!;
+const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(
+  JSON.parse(readFileSync('package.json', 'utf8')).scripts.start,
+)!;
 
 async function generate(dataDir: string, events: number) {
   const started = performance.now();
@@ -43,12 +45,23 @@ async function generate(dataDir: string, events: number) {
     const batch = [];
     for (let i = s; i < Math.min(streams, s + APPENDS_PER_BATCH); i++) {
       const channelId = randomUUID();
-      const metadata = { tenantId: TENANTS[i % TENANTS.length]!, actor: 'bench', correlationId: channelId, causationId: channelId, occurredAt: new Date().toISOString() };
+      const metadata = {
+        tenantId: TENANTS[i % TENANTS.length]!,
+        actor: 'bench',
+        correlationId: channelId,
+        causationId: channelId,
+        occurredAt: new Date().toISOString(),
+      };
       const count = Math.min(EVENTS_PER_STREAM, events - written);
       written += count;
       const stream = Array.from({ length: count }, (_, revision) => ({
         type: revision === 0 ? 'ChannelCreated' : 'ChannelUpdated',
-        data: { channelId, name: `channel ${i} v${revision}`, type: 'email', config: { recipients: [`oncall-${i % 97}@example.com`], subject_template: '[{{severity}}] {{rule_name}}' } },
+        data: {
+          channelId,
+          name: `channel ${i} v${revision}`,
+          type: 'email',
+          config: { recipients: [`oncall-${i % 97}@example.com`], subject_template: '[{{severity}}] {{rule_name}}' },
+        },
         metadata,
       }));
       batch.push(store.append(`channel-${channelId}`, stream, { expectedRevision: 'no_stream' }));
@@ -56,17 +69,34 @@ async function generate(dataDir: string, events: number) {
     for (const { position } of await Promise.all(batch)) if (position > head) head = position;
   }
   await store.close();
-  return { head, events: written, streams, seconds: +((performance.now() - started) / 1000).toFixed(1), events_db_mib: Math.round(statSync(join(dataDir, 'events.db')).size / 2 ** 20) };
+  return {
+    head,
+    events: written,
+    streams,
+    seconds: +((performance.now() - started) / 1000).toFixed(1),
+    events_db_mib: Math.round(statSync(join(dataDir, 'events.db')).size / 2 ** 20),
+  };
 }
 
-interface ProjectionHealth { name: string; position: string; lag: number }
+interface ProjectionHealth {
+  name: string;
+  position: string;
+  lag: number;
+}
 
 async function startAndCatchUp(dataDir: string, head: bigint) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const child = spawn(process.execPath, [...flags!.split(' '), entry!], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: base,
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -89,12 +119,16 @@ async function startAndCatchUp(dataDir: string, head: bigint) {
       lastBody = body;
       if (response.status === 200 && ready === undefined) ready = performance.now() - t0;
       if (response.status !== 200) notReady = (body as { checks?: { projections?: unknown } }).checks?.projections;
-      if (caughtUp === undefined && body.projections && body.projections.every((p) => BigInt(p.position) >= head)) caughtUp = performance.now() - t0;
+      if (caughtUp === undefined && body.projections && body.projections.every((p) => BigInt(p.position) >= head))
+        caughtUp = performance.now() - t0;
     }
-    if (performance.now() - t0 > 3_600_000) throw new Error(`not caught up within an hour: ${JSON.stringify(lastBody)}`);
+    if (performance.now() - t0 > 3_600_000)
+      throw new Error(`not caught up within an hour: ${JSON.stringify(lastBody)}`);
     if (caughtUp === undefined || ready === undefined) await new Promise((r) => setTimeout(r, 100));
   }
-  const rssMib = Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024);
+  const rssMib = Math.round(
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024,
+  );
   child.kill('SIGTERM');
   await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
   return {
@@ -121,7 +155,14 @@ async function main() {
       const readModelsMib = (statSync(join(dataDir, 'read-models.db'), { throwIfNoEntry: false })?.size ?? 0) / 2 ** 20;
       const warm = await startAndCatchUp(dataDir, head);
       console.log(JSON.stringify({ events, warm }));
-      runs.push({ events, log: { ...logFigures, head_position: String(head) }, read_models_db_mib: Math.round(readModelsMib), cold_start: cold, warm_restart: warm, load_average_1_5_15: { before: loadBefore, after: loadavg().map((l) => +l.toFixed(2)) } });
+      runs.push({
+        events,
+        log: { ...logFigures, head_position: String(head) },
+        read_models_db_mib: Math.round(readModelsMib),
+        cold_start: cold,
+        warm_restart: warm,
+        load_average_1_5_15: { before: loadBefore, after: loadavg().map((l) => +l.toFixed(2)) },
+      });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -129,7 +170,14 @@ async function main() {
       benchmark: 'startup-scale',
       date: new Date().toISOString(),
       machine: machine(),
-      settings: { events_per_stream: EVENTS_PER_STREAM, appends_per_group_commit: APPENDS_PER_BATCH, tenants: TENANTS.length, platform_node_flags: flags!.split(' '), platform_entry: entry, log_level: 'warn' },
+      settings: {
+        events_per_stream: EVENTS_PER_STREAM,
+        appends_per_group_commit: APPENDS_PER_BATCH,
+        tenants: TENANTS.length,
+        platform_node_flags: flags!.split(' '),
+        platform_entry: entry,
+        log_level: 'warn',
+      },
       runs,
     };
     mkdirSync('bench/results', { recursive: true });

@@ -23,7 +23,8 @@ const MAX_SECONDS = Number(process.env.BENCH_SYNC_MAX_SECONDS ?? 300);
 const SCHEMA = `bench_sync_${randomBytes(4).toString('hex')}`;
 
 async function serverUrl(): Promise<string | undefined> {
-  const url = process.env.SYNC_DATABASE_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url =
+    process.env.SYNC_DATABASE_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
@@ -49,12 +50,24 @@ async function main() {
   const { gateway } = createSimulatedWarehouse({ now: () => now });
   const day = await gateway.finishedQueries('bench-env', { from: new Date(now.getTime() - 86_400_000), to: now });
   const template: SyncRow[] = day.map((q) => ({
-    env_id: 'bench-env', cluster_id: q.cluster_id, query_id: q.query_id, user_name: q.user_name, database_name: q.database, queue: q.queue,
-    start_time: q.start_time, end_time: q.end_time, elapsed_ms: q.elapsed_ms, rows_returned: q.rows, spilled_bytes: q.spilled_bytes,
-    query_text: q.query_text, synced_at: now,
+    env_id: 'bench-env',
+    cluster_id: q.cluster_id,
+    query_id: q.query_id,
+    user_name: q.user_name,
+    database_name: q.database,
+    queue: q.queue,
+    start_time: q.start_time,
+    end_time: q.end_time,
+    elapsed_ms: q.elapsed_ms,
+    rows_returned: q.rows,
+    spilled_bytes: q.spilled_bytes,
+    query_text: q.query_text,
+    synced_at: now,
   }));
   const url = await serverUrl();
-  const connection: SqlConnection = url ? await openPgConnection({ url, schema: SCHEMA }) : await openPgliteConnection({ schema: SCHEMA });
+  const connection: SqlConnection = url
+    ? await openPgConnection({ url, schema: SCHEMA })
+    : await openPgliteConnection({ schema: SCHEMA });
   const store = createSyncStore(connection);
   await store.migrate();
   const rssBefore = process.memoryUsage().rss;

@@ -92,22 +92,45 @@ function distinctCombinations(count: number): MetricRequest[] {
 
 /** Each endpoint through the real app (token check, permissions, envelope), one request at a time. */
 async function httpEndpointFigures(): Promise<Record<string, Figures>> {
-  const platform = await startPlatform(loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-wh-')), LOG_LEVEL: 'warn', ALERT_EVALUATION_INTERVAL_SECONDS: '3600' }));
+  const platform = await startPlatform(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BASE_URL: 'http://127.0.0.1',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-wh-')),
+      LOG_LEVEL: 'warn',
+      ALERT_EVALUATION_INTERVAL_SECONDS: '3600',
+    }),
+  );
   try {
     const client = platform.devClient!;
     const tokenResponse = await fetch(`${platform.url}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: 'http://127.0.0.1' }),
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        audience: 'http://127.0.0.1',
+      }),
     });
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
     const out: Record<string, Figures> = {};
-    for (const path of ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/vacuum', '/warehouse/tables/alerts', '/warehouse/storage']) {
-      out[path] = figures(await time(HTTP_ITERATIONS, async () => {
-        const response = await fetch(`${platform.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-        if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-        await response.arrayBuffer();
-      }));
+    for (const path of [
+      '/warehouse/cluster',
+      '/warehouse/queries/slow',
+      '/warehouse/queries/spill',
+      '/warehouse/tables/vacuum',
+      '/warehouse/tables/alerts',
+      '/warehouse/storage',
+    ]) {
+      out[path] = figures(
+        await time(HTTP_ITERATIONS, async () => {
+          const response = await fetch(`${platform.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+          if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+          await response.arrayBuffer();
+        }),
+      );
       console.log(`GET ${path.padEnd(26)} p50 ${out[path]!.p50_ms} ms  p99 ${out[path]!.p99_ms} ms`);
     }
     return out;
@@ -134,8 +157,15 @@ async function main() {
     failures += (await registry.readMany(combos)).filter((result) => !result.ok).length;
   });
   const readsPerBatch = (registry.providerReads - readsBefore) / (BATCH_RUNS + Math.min(50, BATCH_RUNS));
-  const batch = { combinations: combos.length, gateway_reads_per_batch: readsPerBatch, failures, ...figures(batchSamples) };
-  console.log(`batch of ${combos.length}     p50 ${batch.p50_ms} ms  p99 ${batch.p99_ms} ms  (${readsPerBatch} gateway reads per batch)`);
+  const batch = {
+    combinations: combos.length,
+    gateway_reads_per_batch: readsPerBatch,
+    failures,
+    ...figures(batchSamples),
+  };
+  console.log(
+    `batch of ${combos.length}     p50 ${batch.p50_ms} ms  p99 ${batch.p99_ms} ms  (${readsPerBatch} gateway reads per batch)`,
+  );
 
   const http = await httpEndpointFigures();
 
@@ -144,7 +174,12 @@ async function main() {
     benchmark: 'warehouse',
     adapter: 'simulated',
     date: new Date().toISOString(),
-    machine: { cpu: cpu?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${platform()} ${release()}` },
+    machine: {
+      cpu: cpu?.model ?? 'unknown',
+      cores: cpus().length,
+      node: process.version,
+      platform: `${platform()} ${release()}`,
+    },
     gateway: gatewayFigures,
     http_endpoints: http,
     metric_batch: batch,

@@ -18,7 +18,11 @@ import { requires } from '../src/http/guard.js';
 import { heavyRequest, type HeavyRequestSlots } from '../src/http/heavy-request-slots.js';
 import { badRequest, notFound, type ProblemFieldError } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
-import { HISTORY_SOURCES, type HistorySourceName, type MetricHistorySource } from '../src/gateways/warehouse/metric-history-port.js';
+import {
+  HISTORY_SOURCES,
+  type HistorySourceName,
+  type MetricHistorySource,
+} from '../src/gateways/warehouse/metric-history-port.js';
 import type { BacktestWindow } from '../src/backtest/maintenance-timeline.js';
 import type { PagedPolicy } from '../src/backtest/pages.js';
 import { runBacktest, type BacktestRule } from '../src/backtest/run-backtest.js';
@@ -29,13 +33,26 @@ const DAY_MS = 86_400_000;
 
 export const alertRuleBacktestBody = z.strictObject({
   rule_id: z.uuid().optional().meta({ description: 'a saved rule of the tenant; give this or `rule`' }),
-  rule: alertRuleBodySchema.optional().meta({ description: 'an unsaved rule, validated as POST /alert-rules validates it' }),
+  rule: alertRuleBodySchema
+    .optional()
+    .meta({ description: 'an unsaved rule, validated as POST /alert-rules validates it' }),
   since: apiInstant,
   until: apiInstant.meta({ description: `after since, at most ${MAX_BACKTEST_DAYS} days after it` }),
-  step_seconds: z.number().int().min(60).max(3600).optional()
-    .meta({ description: 'time between evaluations; default the evaluator\'s interval (at least one minute)' }),
-  include_readings: z.boolean().default(false).meta({ description: 'also answer `readings`: every instant and its value (null inside a gap), for a chart' }),
-  source: z.enum(HISTORY_SOURCES).optional().meta({ description: 'where history is read; default as the deployment decides (see the answer\'s `source`)' }),
+  step_seconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(3600)
+    .optional()
+    .meta({ description: "time between evaluations; default the evaluator's interval (at least one minute)" }),
+  include_readings: z
+    .boolean()
+    .default(false)
+    .meta({ description: 'also answer `readings`: every instant and its value (null inside a gap), for a chart' }),
+  source: z
+    .enum(HISTORY_SOURCES)
+    .optional()
+    .meta({ description: "where history is read; default as the deployment decides (see the answer's `source`)" }),
 });
 
 /** A saved rule as the backtest needs it. */
@@ -69,14 +86,20 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
     const body = alertRuleBacktestBody.parse(ctx.request.body);
     const { tenantId, envId } = ctx.state.principal;
     const errors: ProblemFieldError[] = [];
-    if ((body.rule_id === undefined) === (body.rule === undefined)) errors.push({ path: '/rule_id', message: 'give either rule_id or rule' });
+    if ((body.rule_id === undefined) === (body.rule === undefined))
+      errors.push({ path: '/rule_id', message: 'give either rule_id or rule' });
     const since = Date.parse(body.since);
     const until = Date.parse(body.until);
     if (until <= since) errors.push({ path: '/until', message: 'must be after since' });
-    else if (until - since > MAX_BACKTEST_DAYS * DAY_MS) errors.push({ path: '/until', message: `at most ${MAX_BACKTEST_DAYS} days after since` });
+    else if (until - since > MAX_BACKTEST_DAYS * DAY_MS)
+      errors.push({ path: '/until', message: `at most ${MAX_BACKTEST_DAYS} days after since` });
     const sourceName = body.source ?? deps.defaultSource;
     const source = deps.sources[sourceName];
-    if (!source) errors.push({ path: '/source', message: `not available here; available: ${Object.keys(deps.sources).join(', ')}` });
+    if (!source)
+      errors.push({
+        path: '/source',
+        message: `not available here; available: ${Object.keys(deps.sources).join(', ')}`,
+      });
     if (errors.length > 0) throw badRequest(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
     let rule: BacktestRule & { id: string | null; escalationPolicyId: string };
     if (body.rule_id !== undefined) {
@@ -92,8 +115,15 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
         throw badRequest(nested.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), nested);
       }
       rule = {
-        id: null, envId, clusterId: data.clusterId, metric: data.metric, condition: data.condition, threshold: data.threshold,
-        windowMinutes: data.evaluationWindowMinutes, severity: data.severity, escalationPolicyId: data.escalationPolicyId,
+        id: null,
+        envId,
+        clusterId: data.clusterId,
+        metric: data.metric,
+        condition: data.condition,
+        threshold: data.threshold,
+        windowMinutes: data.evaluationWindowMinutes,
+        severity: data.severity,
+        escalationPolicyId: data.escalationPolicyId,
       };
     }
     const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);
@@ -102,17 +132,30 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
     let answer;
     try {
       answer = await runBacktest(source!, {
-        rule, policy, windows, since, until, stepMs, now: deps.now().getTime(), includeReadings: body.include_readings,
+        rule,
+        policy,
+        windows,
+        since,
+        until,
+        stepMs,
+        now: deps.now().getTime(),
+        includeReadings: body.include_readings,
       });
     } catch (error) {
       // A registered metric the simulator does not model, or a cluster the environment lost.
-      if (error instanceof UnknownMetricError || error instanceof UnknownClusterError) throw badRequest(`${sourceName} has no history of this: ${error.message}`);
+      if (error instanceof UnknownMetricError || error instanceof UnknownClusterError)
+        throw badRequest(`${sourceName} has no history of this: ${error.message}`);
       throw error;
     }
     ok(ctx, {
       rule: {
-        id: rule.id, metric: rule.metric, condition: rule.condition, threshold: rule.threshold, evaluation_window_minutes: rule.windowMinutes,
-        cluster_id: rule.clusterId, escalation_policy_id: rule.escalationPolicyId,
+        id: rule.id,
+        metric: rule.metric,
+        condition: rule.condition,
+        threshold: rule.threshold,
+        evaluation_window_minutes: rule.windowMinutes,
+        cluster_id: rule.clusterId,
+        escalation_policy_id: rule.escalationPolicyId,
       },
       since: new Date(since).toISOString(),
       until: new Date(until).toISOString(),

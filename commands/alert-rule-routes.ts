@@ -6,8 +6,19 @@
  */
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
-import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope, type LoadedStream } from '../src/commanding/command-handler.js';
-import { alertRuleStream, type AlertRuleData, type AlertRuleEvent, type AlertRuleState } from '../src/events/alert-rule.js';
+import {
+  handleCommand,
+  loadStream,
+  type CommandDeps,
+  type CommandEnvelope,
+  type LoadedStream,
+} from '../src/commanding/command-handler.js';
+import {
+  alertRuleStream,
+  type AlertRuleData,
+  type AlertRuleEvent,
+  type AlertRuleState,
+} from '../src/events/alert-rule.js';
 import { RULE_EVALUATION_RETENTION, ruleEvaluationStream } from '../src/events/rule-evaluation.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision, type CommandContext } from '../src/http/command-context.js';
 import { ok } from '../src/http/envelope.js';
@@ -15,7 +26,15 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, notFound, type ProblemFieldError } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { alertRuleBodySchema, alertRuleDecider, alertRulePatchSchema, patchedRule, ruleFieldsFrom, toRuleData, type AlertRuleCommand } from './alert-rules.js';
+import {
+  alertRuleBodySchema,
+  alertRuleDecider,
+  alertRulePatchSchema,
+  patchedRule,
+  ruleFieldsFrom,
+  toRuleData,
+  type AlertRuleCommand,
+} from './alert-rules.js';
 
 export interface AlertRuleCommandDeps extends CommandDeps {
   metricIds: () => string[];
@@ -24,7 +43,11 @@ export interface AlertRuleCommandDeps extends CommandDeps {
   clusterIds: (envId: string) => readonly string[] | null;
   viewRule: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
   /** Resolves the rule's active incident, if any, for the reason given; returns its id. */
-  resolveActiveIncident: (envelope: CommandEnvelope, ruleId: string, reason: 'rule_deleted' | 'rule_disabled') => Promise<string | null>;
+  resolveActiveIncident: (
+    envelope: CommandEnvelope,
+    ruleId: string,
+    reason: 'rule_deleted' | 'rule_disabled',
+  ) => Promise<string | null>;
 }
 
 export type RuleReferenceDeps = Pick<AlertRuleCommandDeps, 'metricIds' | 'policyExists' | 'clusterIds'>;
@@ -34,15 +57,21 @@ export type RuleReferenceDeps = Pick<AlertRuleCommandDeps, 'metricIds' | 'policy
  * checked whole); the rule backtest checks an unsaved rule with the same function.
  */
 export async function ruleReferenceErrors(
-  deps: RuleReferenceDeps, tenantId: string, rule: Pick<AlertRuleData, 'metric' | 'escalationPolicyId' | 'clusterId' | 'envId'>,
+  deps: RuleReferenceDeps,
+  tenantId: string,
+  rule: Pick<AlertRuleData, 'metric' | 'escalationPolicyId' | 'clusterId' | 'envId'>,
 ): Promise<ProblemFieldError[]> {
   const known = deps.metricIds();
   const errors: ProblemFieldError[] = [];
-  if (!known.includes(rule.metric)) errors.push({ path: '/metric', message: `unknown metric; known metrics: ${known.join(', ')}` });
+  if (!known.includes(rule.metric))
+    errors.push({ path: '/metric', message: `unknown metric; known metrics: ${known.join(', ')}` });
   // A cluster the environment does not have would make every evaluation fail: the rule would be blind.
   const clusters = rule.clusterId === null ? null : deps.clusterIds(rule.envId);
   if (clusters && !clusters.includes(rule.clusterId!)) {
-    errors.push({ path: '/cluster_id', message: `not a cluster of the environment; its clusters: ${clusters.join(', ')}` });
+    errors.push({
+      path: '/cluster_id',
+      message: `not a cluster of the environment; its clusters: ${clusters.join(', ')}`,
+    });
   }
   if (!(await deps.policyExists(tenantId, rule.escalationPolicyId))) {
     errors.push({ path: '/escalation_policy_id', message: 'no escalation policy with this id in the tenant' });
@@ -53,16 +82,35 @@ export async function ruleReferenceErrors(
 export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
   const router = new Router<AppState>();
 
-  const checkReferences = async (tenantId: string, rule: Pick<AlertRuleData, 'metric' | 'escalationPolicyId' | 'clusterId' | 'envId'>) => {
+  const checkReferences = async (
+    tenantId: string,
+    rule: Pick<AlertRuleData, 'metric' | 'escalationPolicyId' | 'clusterId' | 'envId'>,
+  ) => {
     const errors = await ruleReferenceErrors(deps, tenantId, rule);
     if (errors.length > 0) throw badRequest(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
   };
-  const run = (ctx: CommandContext, command: AlertRuleCommand, ruleId: string, expectedRevision?: bigint, loaded?: LoadedStream<AlertRuleState, AlertRuleEvent>) =>
+  const run = (
+    ctx: CommandContext,
+    command: AlertRuleCommand,
+    ruleId: string,
+    expectedRevision?: bigint,
+    loaded?: LoadedStream<AlertRuleState, AlertRuleEvent>,
+  ) =>
     handleCommand(deps, alertRuleDecider, {
-      stream: alertRuleStream(ruleId), resourceName: 'alert rule', command, envelope: envelopeFrom(ctx), expectedRevision,
-      newStream: command.kind === 'CreateAlertRule', loaded,
+      stream: alertRuleStream(ruleId),
+      resourceName: 'alert rule',
+      command,
+      envelope: envelopeFrom(ctx),
+      expectedRevision,
+      newStream: command.kind === 'CreateAlertRule',
+      loaded,
     });
-  const respond = async (ctx: CommandContext, ruleId: string, command: AlertRuleCommand, loaded?: LoadedStream<AlertRuleState, AlertRuleEvent>) => {
+  const respond = async (
+    ctx: CommandContext,
+    ruleId: string,
+    command: AlertRuleCommand,
+    loaded?: LoadedStream<AlertRuleState, AlertRuleEvent>,
+  ) => {
     const outcome = await run(ctx, command, ruleId, ifMatchRevision(ctx), loaded);
     if (outcome.state.status === 'active' && !outcome.state.rule!.isEnabled) {
       await deps.resolveActiveIncident(envelopeFrom(ctx), ruleId, 'rule_disabled');
@@ -89,7 +137,13 @@ export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
     const ruleId = storedResourceId(ctx.params.id, 'alert rule');
     const body = alertRuleBodySchema.parse(ctx.request.body);
     // The rule keeps its environment: its cluster is checked against that one, read once here.
-    const loaded = await loadStream(deps.eventStore, alertRuleDecider, alertRuleStream(ruleId), ctx.state.principal.tenantId, 'alert rule');
+    const loaded = await loadStream(
+      deps.eventStore,
+      alertRuleDecider,
+      alertRuleStream(ruleId),
+      ctx.state.principal.tenantId,
+      'alert rule',
+    );
     if (loaded.state.status !== 'active') throw notFound('alert rule');
     const rule = toRuleData(ruleId, loaded.state.rule!.envId, body);
     await checkReferences(ctx.state.principal.tenantId, rule);
@@ -100,7 +154,13 @@ export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
     const ruleId = storedResourceId(ctx.params.id, 'alert rule');
     const changes = ruleFieldsFrom(alertRulePatchSchema.parse(ctx.request.body));
     // One read of the stream: the references are checked on the rule the decider will patch.
-    const loaded = await loadStream(deps.eventStore, alertRuleDecider, alertRuleStream(ruleId), ctx.state.principal.tenantId, 'alert rule');
+    const loaded = await loadStream(
+      deps.eventStore,
+      alertRuleDecider,
+      alertRuleStream(ruleId),
+      ctx.state.principal.tenantId,
+      'alert rule',
+    );
     if (loaded.state.status !== 'active') throw notFound('alert rule');
     await checkReferences(ctx.state.principal.tenantId, patchedRule(loaded.state.rule!, changes));
     await respond(ctx, ruleId, { kind: 'PatchAlertRule', ruleId, changes }, loaded);

@@ -7,7 +7,11 @@ import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
-  evolveAlertRule, initialAlertRuleState, type AlertRuleData, type AlertRuleEvent, type AlertRuleState,
+  evolveAlertRule,
+  initialAlertRuleState,
+  type AlertRuleData,
+  type AlertRuleEvent,
+  type AlertRuleState,
 } from '../src/events/alert-rule.js';
 import { conditionSchema, severitySchema } from '../src/events/vocabulary.js';
 
@@ -48,13 +52,21 @@ export function ruleFieldsFrom(body: AlertRulePatch): Partial<AlertRuleData> {
 }
 
 /** A whole rule from a full body (POST, PUT): fields the body leaves out take their defaults. */
-export const toRuleData = (ruleId: string, envId: string, body: AlertRuleBody): AlertRuleData => ({
-  ruleId, envId, description: null, clusterId: null, ...ruleFieldsFrom(body),
-} as AlertRuleData);
+export const toRuleData = (ruleId: string, envId: string, body: AlertRuleBody): AlertRuleData =>
+  ({
+    ruleId,
+    envId,
+    description: null,
+    clusterId: null,
+    ...ruleFieldsFrom(body),
+  }) as AlertRuleData;
 
 /** The rule after a patch: the patch's fields over the rule's, id and environment kept. */
 export const patchedRule = (rule: AlertRuleData, changes: Partial<AlertRuleData>): AlertRuleData => ({
-  ...rule, ...changes, ruleId: rule.ruleId, envId: rule.envId,
+  ...rule,
+  ...changes,
+  ruleId: rule.ruleId,
+  envId: rule.envId,
 });
 
 export type AlertRuleCommand =

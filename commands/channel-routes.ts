@@ -52,7 +52,7 @@ const signingSecretIn = (events: { type: string; data: Record<string, unknown> }
  * bytes. No type (a PUT that leaves it out): the channel keeps its own, which may be webhook.
  */
 const newSecretIfWebhook = (type: string | undefined, newSigningSecret: () => string) =>
-  (type === 'webhook' || type === undefined ? { signingSecret: newSigningSecret() } : {});
+  type === 'webhook' || type === undefined ? { signingSecret: newSigningSecret() } : {};
 
 export function channelCommandRoutes(deps: ChannelCommandDeps) {
   const router = new Router<AppState>();
@@ -69,7 +69,12 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
   router.post('/notification-channels', requires('channels:write'), async (ctx) => {
     const body = parseChannelBody(ctx.request.body);
     const channelId = randomUUID();
-    const outcome = await run(ctx, { kind: 'CreateChannel', channelId, ...body, ...newSecretIfWebhook(body.type, deps.newSigningSecret) });
+    const outcome = await run(ctx, {
+      kind: 'CreateChannel',
+      channelId,
+      ...body,
+      ...newSecretIfWebhook(body.type, deps.newSigningSecret),
+    });
     commandHeaders(ctx, outcome);
     ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${channelId}`);
     const secret = signingSecretIn(outcome.events);
@@ -78,7 +83,14 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     // the same): one SQLite read less on the event loop per create.
     const created = outcome.events.find((event): event is ChannelCreated => event.type === 'ChannelCreated')!.data;
     const at = outcome.decidedAt.toISOString();
-    const channel = { id: channelId, name: created.name, type: created.type, config: created.config, createdAt: at, updatedAt: at };
+    const channel = {
+      id: channelId,
+      name: created.name,
+      type: created.type,
+      config: created.config,
+      createdAt: at,
+      updatedAt: at,
+    };
     // The secret added to the fresh view, not spread into a copy of it (a spread followed by a new
     // key costs a hidden class per object on Node 20, bench/README.md).
     const answer = deps.presentChannel(channel);
@@ -90,17 +102,27 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     const id = storedResourceId(ctx.params.id, 'notification channel');
     // Any subset of name, type, config (SPEC.md: "Updates the configuration"); the decider checks the result whole.
     const changes = channelChangeBodySchema.parse(ctx.request.body);
-    const outcome = await run(ctx, { kind: 'UpdateChannel', channelId: id, ...changes, ...newSecretIfWebhook(changes.type, deps.newSigningSecret) }, ifMatchRevision(ctx));
+    const outcome = await run(
+      ctx,
+      { kind: 'UpdateChannel', channelId: id, ...changes, ...newSecretIfWebhook(changes.type, deps.newSigningSecret) },
+      ifMatchRevision(ctx),
+    );
     commandHeaders(ctx, outcome);
     const secret = signingSecretIn(outcome.events);
-    ok(ctx, { ...(await deps.viewChannel(ctx.state.principal.tenantId, id)), ...(secret ? { signing_secret: secret } : {}) });
+    ok(ctx, {
+      ...(await deps.viewChannel(ctx.state.principal.tenantId, id)),
+      ...(secret ? { signing_secret: secret } : {}),
+    });
   });
 
   /** A new signing secret for a webhook channel; the old one stops working at once. Shown once, here. */
   router.post('/notification-channels/:id/rotate-secret', requires('channels:write'), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'notification channel');
     const signingSecret = deps.newSigningSecret();
-    commandHeaders(ctx, await run(ctx, { kind: 'RotateSigningSecret', channelId: id, signingSecret }, ifMatchRevision(ctx)));
+    commandHeaders(
+      ctx,
+      await run(ctx, { kind: 'RotateSigningSecret', channelId: id, signingSecret }, ifMatchRevision(ctx)),
+    );
     ok(ctx, { id, signing_secret: signingSecret });
   });
 
@@ -116,8 +138,12 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     if (!result) throw notFound('notification channel');
     commandHeaders(ctx, await run(ctx, { kind: 'RecordChannelTest', channelId: id, result }));
     okBare(ctx, {
-      success: result.ok, target: result.target, status_code: result.statusCode, latency_ms: result.latencyMs,
-      response_excerpt: result.responseExcerpt, error: result.error,
+      success: result.ok,
+      target: result.target,
+      status_code: result.statusCode,
+      latency_ms: result.latencyMs,
+      response_excerpt: result.responseExcerpt,
+      error: result.error,
     });
   });
 
@@ -126,7 +152,10 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     const expected = ifMatchRevision(ctx);
     const references = await deps.channelReferences(ctx.state.principal.tenantId, id);
     if (references.length > 0) {
-      throw rejectConflict(`the channel is referenced by escalation policies: ${references.map((policy) => policy.name).join(', ')}`, { referenced_by: references });
+      throw rejectConflict(
+        `the channel is referenced by escalation policies: ${references.map((policy) => policy.name).join(', ')}`,
+        { referenced_by: references },
+      );
     }
     const outcome = await run(ctx, { kind: 'DeleteChannel', channelId: id }, expected);
     commandHeaders(ctx, outcome);

@@ -8,8 +8,13 @@ import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
-  DELIVERY_CHANNELS, TARGET_TYPES, evolveEscalationPolicy, initialEscalationPolicyState,
-  type EscalationPolicyEvent, type EscalationPolicyState, type EscalationStage,
+  DELIVERY_CHANNELS,
+  TARGET_TYPES,
+  evolveEscalationPolicy,
+  initialEscalationPolicyState,
+  type EscalationPolicyEvent,
+  type EscalationPolicyState,
+  type EscalationStage,
 } from '../src/events/escalation-policy.js';
 
 /**
@@ -20,7 +25,11 @@ export const MAX_STAGES = 20;
 export const MAX_TARGETS_PER_STAGE = 50;
 export const MAX_MINUTES = 7 * 24 * 60;
 
-const minutes = z.number().int('must be a whole number of minutes').min(0, 'must not be negative').max(MAX_MINUTES, `must be at most ${MAX_MINUTES} (one week)`);
+const minutes = z
+  .number()
+  .int('must be a whole number of minutes')
+  .min(0, 'must not be negative')
+  .max(MAX_MINUTES, `must be at most ${MAX_MINUTES} (one week)`);
 
 const targetSchema = z
   .strictObject({
@@ -34,11 +43,20 @@ const targetSchema = z
     if (target.type === 'channel') {
       // A notification channel already is the delivery medium; email/sms/chat would mean nothing.
       // `[]` is accepted so that a policy read with GET can be sent back unchanged with PUT.
-      if (channels.length > 0) ctx.addIssue({ code: 'custom', path: ['channels'], message: 'not allowed for channel targets: the notification channel itself decides how it delivers' });
+      if (channels.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channels'],
+          message: 'not allowed for channel targets: the notification channel itself decides how it delivers',
+        });
       return;
     }
     if (channels.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['channels'], message: `required for ${target.type} targets: at least one of ${DELIVERY_CHANNELS.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channels'],
+        message: `required for ${target.type} targets: at least one of ${DELIVERY_CHANNELS.join(', ')}`,
+      });
     } else if (new Set(channels).size !== channels.length) {
       ctx.addIssue({ code: 'custom', path: ['channels'], message: 'must not list a channel twice' });
     }
@@ -57,7 +75,12 @@ const stageSchema = z
       const key = `${target.type}/${target.id}`;
       const first = seen.get(key);
       if (first === undefined) seen.set(key, index);
-      else ctx.addIssue({ code: 'custom', path: ['targets', index], message: `duplicate of targets/${first} (same type and id)` });
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: ['targets', index],
+          message: `duplicate of targets/${first} (same type and id)`,
+        });
     });
   });
 
@@ -70,7 +93,11 @@ const stagesSchema = z
       if (stage.stage_order !== index + 1) {
         // A fractional stage_order was already reported as such.
         if (Number.isInteger(stage.stage_order)) {
-          ctx.addIssue({ code: 'custom', path: [index, 'stage_order'], message: `must be ${index + 1}: stages are numbered 1, 2, 3 … in the order they are listed, without gaps` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'stage_order'],
+            message: `must be ${index + 1}: stages are numbered 1, 2, 3 … in the order they are listed, without gaps`,
+          });
         }
         // Which delay a misnumbered stage needs is unclear until its number is fixed.
         return;
@@ -79,10 +106,18 @@ const stagesSchema = z
       // with no delay would fire together with its predecessor and should be merged into it.
       // Delays that are negative or fractional were already reported by `minutes`.
       if (index === 0 && stage.delay_minutes > 0) {
-        ctx.addIssue({ code: 'custom', path: [index, 'delay_minutes'], message: 'must be 0: the first stage fires as soon as the incident is created' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'delay_minutes'],
+          message: 'must be 0: the first stage fires as soon as the incident is created',
+        });
       }
       if (index > 0 && stage.delay_minutes === 0) {
-        ctx.addIssue({ code: 'custom', path: [index, 'delay_minutes'], message: 'must be at least 1 for every stage after the first' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'delay_minutes'],
+          message: 'must be at least 1 for every stage after the first',
+        });
       }
     });
   });

@@ -10,7 +10,11 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, type ProblemFieldError } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { escalationPolicyDecider, parseEscalationPolicyBody, type EscalationPolicyCommand } from './escalation-policies.js';
+import {
+  escalationPolicyDecider,
+  parseEscalationPolicyBody,
+  type EscalationPolicyCommand,
+} from './escalation-policies.js';
 
 export interface EscalationPolicyCommandDeps extends CommandDeps {
   /** One error per target that names a user, group, schedule or channel missing from the tenant. */
@@ -65,7 +69,10 @@ export function escalationPolicyCommandRoutes(deps: EscalationPolicyCommandDeps)
     // by the alert-rule validation, which requires the policy to exist.
     const rules = await deps.enabledRulesUsing(ctx.state.principal.tenantId, policyId);
     if (rules.length > 0) {
-      throw rejectConflict(`the escalation policy is used by enabled alert rules: ${rules.map((rule) => rule.name).join(', ')}`, { referenced_by: rules });
+      throw rejectConflict(
+        `the escalation policy is used by enabled alert rules: ${rules.map((rule) => rule.name).join(', ')}`,
+        { referenced_by: rules },
+      );
     }
     const outcome = await run(ctx, { kind: 'DeleteEscalationPolicy', policyId }, expected);
     commandHeaders(ctx, outcome);

@@ -19,19 +19,30 @@ export interface EscalationPreviewCommandDeps {
   /** As create checks them: one error per target missing from the tenant. */
   unknownTargets: (tenantId: string, stages: EscalationStage[]) => Promise<ProblemFieldError[]>;
   /** The preview of a plan for the request's query (`at`, `cycles`); throws a ZodError for a bad query. */
-  preview: (tenantId: string, policy: { id: null; name: string }, plan: EscalationPolicyDefinition, query: unknown) => Promise<unknown>;
+  preview: (
+    tenantId: string,
+    policy: { id: null; name: string },
+    plan: EscalationPolicyDefinition,
+    query: unknown,
+  ) => Promise<unknown>;
   /** Previews are heavy requests: capped per tenant and in total (src/http/heavy-request-slots.ts). */
   slots: HeavyRequestSlots;
 }
 
 export function escalationPreviewCommandRoutes(deps: EscalationPreviewCommandDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.post('/escalation-policies/preview', requires('escalation:read'), queryParameters(['at', 'cycles']), heavyRequest(deps.slots), async (ctx) => {
-    const tenantId = ctx.state.principal.tenantId;
-    const policy = parseEscalationPolicyBody(ctx.request.body);
-    const missing = await deps.unknownTargets(tenantId, policy.stages);
-    if (missing.length > 0) throw badRequest('some targets do not exist in this tenant', missing);
-    ok(ctx, await deps.preview(tenantId, { id: null, name: policy.name }, policy, ctx.query));
-  });
+  router.post(
+    '/escalation-policies/preview',
+    requires('escalation:read'),
+    queryParameters(['at', 'cycles']),
+    heavyRequest(deps.slots),
+    async (ctx) => {
+      const tenantId = ctx.state.principal.tenantId;
+      const policy = parseEscalationPolicyBody(ctx.request.body);
+      const missing = await deps.unknownTargets(tenantId, policy.stages);
+      if (missing.length > 0) throw badRequest('some targets do not exist in this tenant', missing);
+      ok(ctx, await deps.preview(tenantId, { id: null, name: policy.name }, policy, ctx.query));
+    },
+  );
   return router;
 }

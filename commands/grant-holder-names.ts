@@ -9,13 +9,24 @@
  * longer has the name (a crash between reserving and creating, a release that failed) is taken
  * over, but only after a grace period that covers the moment between reservation and creation.
  */
-import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../src/commanding/command-handler.js';
+import {
+  handleCommand,
+  loadStream,
+  type CommandDeps,
+  type CommandEnvelope,
+} from '../src/commanding/command-handler.js';
 import type { Decider, DomainEvent } from '../src/commanding/decider.js';
 import { rejectConflict } from '../src/commanding/domain-rejection.js';
 import type { GrantHolderState } from '../src/events/grant-holder.js';
 import {
-  evolveNameReservation, grantHolderNameKey, initialNameReservationState, nameEventTypes, nameReservationStream,
-  type NameReservationEvent, type NameReservationState, type NamedKind,
+  evolveNameReservation,
+  grantHolderNameKey,
+  initialNameReservationState,
+  nameEventTypes,
+  nameReservationStream,
+  type NameReservationEvent,
+  type NameReservationState,
+  type NamedKind,
 } from '../src/events/grant-holder-names.js';
 
 export const ORPHANED_NAME_RESERVATION_AFTER_MS = 60_000;
@@ -25,21 +36,30 @@ export type NameReservationCommand =
   | { kind: 'ReserveName'; holderId: string; name: string; staleHolder?: string }
   | { kind: 'ReleaseName'; holderId: string };
 
-export function nameReservationDecider(kind: NamedKind): Decider<NameReservationState, NameReservationCommand, NameReservationEvent> {
+export function nameReservationDecider(
+  kind: NamedKind,
+): Decider<NameReservationState, NameReservationCommand, NameReservationEvent> {
   const types = nameEventTypes(kind);
   return {
     initialState: initialNameReservationState,
     evolve: evolveNameReservation,
     decide: (command, state, { now }) => {
       const { holderId } = command;
-      if (command.kind === 'ReleaseName') return state.holder === holderId ? [{ type: types.released, data: { holderId } }] : [];
-      const reserve: NameReservationEvent = { type: types.reserved, data: { holderId, name: command.name, reservedAt: now.toISOString() } };
+      if (command.kind === 'ReleaseName')
+        return state.holder === holderId ? [{ type: types.released, data: { holderId } }] : [];
+      const reserve: NameReservationEvent = {
+        type: types.reserved,
+        data: { holderId, name: command.name, reservedAt: now.toISOString() },
+      };
       if (state.holder === null) return [reserve];
       if (state.holder === holderId) return [];
       const orphaned =
-        state.holder === command.staleHolder && now.getTime() - Date.parse(state.reservedAt ?? '') >= ORPHANED_NAME_RESERVATION_AFTER_MS;
+        state.holder === command.staleHolder &&
+        now.getTime() - Date.parse(state.reservedAt ?? '') >= ORPHANED_NAME_RESERVATION_AFTER_MS;
       if (orphaned) return [{ type: types.released, data: { holderId: state.holder } }, reserve];
-      throw rejectConflict(`a ${kind} named "${command.name}" already exists in the tenant (names are compared ignoring case and Unicode compatibility forms)`);
+      throw rejectConflict(
+        `a ${kind} named "${command.name}" already exists in the tenant (names are compared ignoring case and Unicode compatibility forms)`,
+      );
     },
   };
 }
@@ -56,7 +76,13 @@ export function nameReservations<E extends DomainEvent>(resource: NamedResource<
   const what = `${resource.kind} name`;
 
   const holderHasName = async (deps: CommandDeps, tenantId: string, holder: string, name: string) => {
-    const { state } = await loadStream(deps.eventStore, resource.decider, resource.stream(holder), tenantId, resource.kind);
+    const { state } = await loadStream(
+      deps.eventStore,
+      resource.decider,
+      resource.stream(holder),
+      tenantId,
+      resource.kind,
+    );
     return state.status === 'active' && grantHolderNameKey(state.fields!.name) === grantHolderNameKey(name);
   };
 
@@ -66,16 +92,25 @@ export function nameReservations<E extends DomainEvent>(resource: NamedResource<
       const stream = nameReservationStream(resource.kind, envelope.tenantId, name);
       const { state } = await loadStream(deps.eventStore, decider, stream, envelope.tenantId, what);
       const staleHolder =
-        state.holder && state.holder !== holderId && !(await holderHasName(deps, envelope.tenantId, state.holder, name)) ? state.holder : undefined;
+        state.holder && state.holder !== holderId && !(await holderHasName(deps, envelope.tenantId, state.holder, name))
+          ? state.holder
+          : undefined;
       // One retry: a lost race re-reads the stream and is then refused as a duplicate, with that message.
       await handleCommand(deps, decider, {
-        stream, resourceName: what, command: { kind: 'ReserveName', holderId, name, staleHolder }, envelope, retriesOnConflict: 1,
+        stream,
+        resourceName: what,
+        command: { kind: 'ReserveName', holderId, name, staleHolder },
+        envelope,
+        retriesOnConflict: 1,
       });
     },
     /** Frees `name` if `holderId` holds it (no-op otherwise). */
     async release(deps: CommandDeps, envelope: CommandEnvelope, name: string, holderId: string): Promise<void> {
       await handleCommand(deps, decider, {
-        stream: nameReservationStream(resource.kind, envelope.tenantId, name), resourceName: what, command: { kind: 'ReleaseName', holderId }, envelope,
+        stream: nameReservationStream(resource.kind, envelope.tenantId, name),
+        resourceName: what,
+        command: { kind: 'ReleaseName', holderId },
+        envelope,
       });
     },
   };

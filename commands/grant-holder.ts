@@ -13,13 +13,16 @@ import { sameGrants } from '../src/events/permission-grants.js';
 
 /** Body of a role or a group. A name shaped like a UUID is refused: names and ids are separate namespaces. */
 export const grantHolderBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200)
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
     .refine((name) => grantHolderNameKey(name) !== '', 'must contain visible characters')
     .refine((name) => !looksLikeUuid(name), 'must not look like a UUID: names and ids are separate namespaces'),
   description: z.string().trim().max(2000).default(''),
   permissions: permissionMapSchema,
 });
-
 
 export type GrantHolderCommand =
   | { kind: 'Create'; id: string; fields: GrantHolderFields }
@@ -52,7 +55,8 @@ export type GrantHolderDecider<E extends DomainEvent> = Decider<GrantHolderState
 export function grantHolderDecider<E extends DomainEvent>(words: GrantHolderVocabulary<E>): GrantHolderDecider<E> {
   const reservedKeys = new Set((words.reservedNames ?? []).map(grantHolderNameKey));
   const assertNameFree = (fields: GrantHolderFields) => {
-    if (reservedKeys.has(grantHolderNameKey(fields.name))) throw rejectConflict(`the name ${fields.name} belongs to a built-in ${words.what}`);
+    if (reservedKeys.has(grantHolderNameKey(fields.name)))
+      throw rejectConflict(`the name ${fields.name} belongs to a built-in ${words.what}`);
   };
   return {
     assertNameFree,

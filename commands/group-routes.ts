@@ -31,7 +31,11 @@ type RouteContext = Context & { state: AppState };
 
 export function groupCommandRoutes(deps: GroupCommandDeps) {
   const router = new Router<AppState>();
-  const groups = namedGrantHolderCommands(deps, groupDecider, { kind: 'group', stream: groupStream, decider: { initialState: groupDecider.initialState, evolve: evolveGroup } });
+  const groups = namedGrantHolderCommands(deps, groupDecider, {
+    kind: 'group',
+    stream: groupStream,
+    decider: { initialState: groupDecider.initialState, evolve: evolveGroup },
+  });
   const respond = async (ctx: RouteContext, id: string, status = 200) => {
     const view = await deps.viewGroup(ctx.state.principal.tenantId, id);
     if (!view) throw rejectNotFound('group');
@@ -67,7 +71,11 @@ export function groupCommandRoutes(deps: GroupCommandDeps) {
     if (!(await deps.viewGroup(ctx.state.principal.tenantId, groupId))) throw rejectNotFound('group');
     const userId = storedResourceId(ctx.params.user_id, 'user');
     await handleCommand(deps, userDecider, {
-      stream: userStream(userId), resourceName: 'user', command: { kind, userId, groupId }, envelope: envelopeFrom(ctx), retriesOnConflict: 2,
+      stream: userStream(userId),
+      resourceName: 'user',
+      command: { kind, userId, groupId },
+      envelope: envelopeFrom(ctx),
+      retriesOnConflict: 2,
     });
     await respond(ctx, groupId);
   }

@@ -10,4 +10,3 @@ export const groupDecider = grantHolderDecider<GroupEvent>({
   deleted: (groupId) => ({ type: 'GroupDeleted', data: { groupId } }),
   evolve: evolveGroup,
 });
-

@@ -9,7 +9,11 @@ import { requires } from '../src/http/guard.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import {
-  acknowledgeIncidentBodySchema, incidentDecider, incidentNoteBodySchema, resolveIncidentBodySchema, type IncidentCommand,
+  acknowledgeIncidentBodySchema,
+  incidentDecider,
+  incidentNoteBodySchema,
+  resolveIncidentBodySchema,
+  type IncidentCommand,
 } from './incidents.js';
 
 export interface IncidentCommandDeps extends CommandDeps {
@@ -32,7 +36,8 @@ export function incidentCommandRoutes(deps: IncidentCommandDeps) {
     const { exists: _exists, ...view } = outcome.state as { exists: true } & IncidentView;
     ok(ctx, publicIncident(view));
   };
-  const incidentId = (ctx: { params: Record<string, string | undefined> }) => storedResourceId(ctx.params.id, 'incident');
+  const incidentId = (ctx: { params: Record<string, string | undefined> }) =>
+    storedResourceId(ctx.params.id, 'incident');
 
   router.post('/incidents/:id/acknowledge', requires('incidents:write'), async (ctx) => {
     acknowledgeIncidentBodySchema.parse(ctx.request.body ?? {});

@@ -11,8 +11,14 @@ import { handleCommand } from '../src/commanding/command-handler.js';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
-  evolveIncident, incidentStream, initialIncidentState,
-  type IncidentEvent, type IncidentState, type IncidentTriggeredData, type IncidentView, type ResolutionReason,
+  evolveIncident,
+  incidentStream,
+  initialIncidentState,
+  type IncidentEvent,
+  type IncidentState,
+  type IncidentTriggeredData,
+  type IncidentView,
+  type ResolutionReason,
 } from '../src/events/incident.js';
 
 /** POST /incidents/{id}/acknowledge: no fields (an empty body or none). */
@@ -53,16 +59,37 @@ export const incidentDecider: Decider<IncidentState, IncidentCommand, IncidentEv
           if (command.reason !== 'manual') return [];
           throw conflictWithStatus('resolve', state);
         }
-        return [{ type: 'IncidentResolved', data: { incidentId: state.id, by: actor, at, reason: command.reason, note: command.note ?? null, value: command.value ?? null } }];
+        return [
+          {
+            type: 'IncidentResolved',
+            data: {
+              incidentId: state.id,
+              by: actor,
+              at,
+              reason: command.reason,
+              note: command.note ?? null,
+              value: command.value ?? null,
+            },
+          },
+        ];
       case 'AddIncidentNote':
-        return [{ type: 'IncidentNoteAdded', data: { incidentId: state.id, noteId: command.noteId, text: command.text, by: actor, at } }];
+        return [
+          {
+            type: 'IncidentNoteAdded',
+            data: { incidentId: state.id, noteId: command.noteId, text: command.text, by: actor, at },
+          },
+        ];
     }
   },
 };
 
-
 /** Resolves an incident for a system reason (its rule was deleted or disabled); a resolved one is left alone. */
-export function resolveIncidentForRule(deps: CommandDeps, envelope: CommandEnvelope, incidentId: string, reason: 'rule_deleted' | 'rule_disabled') {
+export function resolveIncidentForRule(
+  deps: CommandDeps,
+  envelope: CommandEnvelope,
+  incidentId: string,
+  reason: 'rule_deleted' | 'rule_disabled',
+) {
   return handleCommand(deps, incidentDecider, {
     stream: incidentStream(incidentId),
     resourceName: 'incident',

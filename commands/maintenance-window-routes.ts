@@ -13,7 +13,12 @@ import { requires } from '../src/http/guard.js';
 import { badRequest } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { maintenanceWindowBodySchema, maintenanceWindowDecider, toWindowData, type MaintenanceWindowCommand } from './maintenance-windows.js';
+import {
+  maintenanceWindowBodySchema,
+  maintenanceWindowDecider,
+  toWindowData,
+  type MaintenanceWindowCommand,
+} from './maintenance-windows.js';
 
 export interface MaintenanceWindowCommandDeps extends CommandDeps {
   /** Which of these ids are not (live) alert rules of the tenant. */
@@ -29,12 +34,23 @@ export function maintenanceWindowCommandRoutes(deps: MaintenanceWindowCommandDep
     const errors = window.matcher.ruleIds
       .map((id, index) => ({ id, index }))
       .filter(({ id }) => unknown.has(id))
-      .map(({ index }) => ({ path: `/matcher/rule_ids/${index}`, message: 'no alert rule with this id in the tenant' }));
+      .map(({ index }) => ({
+        path: `/matcher/rule_ids/${index}`,
+        message: 'no alert rule with this id in the tenant',
+      }));
     if (errors.length > 0) throw badRequest(`matcher.rule_ids: unknown alert rules ${[...unknown].join(', ')}`, errors);
   };
-  const respond = async (ctx: CommandContext, windowId: string, command: MaintenanceWindowCommand, status: 200 | 201 = 200) => {
+  const respond = async (
+    ctx: CommandContext,
+    windowId: string,
+    command: MaintenanceWindowCommand,
+    status: 200 | 201 = 200,
+  ) => {
     const outcome = await handleCommand(deps, maintenanceWindowDecider, {
-      stream: maintenanceWindowStream(windowId), resourceName: 'maintenance window', command, envelope: envelopeFrom(ctx),
+      stream: maintenanceWindowStream(windowId),
+      resourceName: 'maintenance window',
+      command,
+      envelope: envelopeFrom(ctx),
       expectedRevision: command.kind === 'CreateMaintenanceWindow' ? undefined : ifMatchRevision(ctx),
       newStream: command.kind === 'CreateMaintenanceWindow',
     });

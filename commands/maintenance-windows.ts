@@ -11,64 +11,101 @@ import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
-  evolveMaintenanceWindow, initialMaintenanceWindowState, WEEKDAYS,
-  type MaintenanceWindowData, type MaintenanceWindowEvent, type MaintenanceWindowState, type WindowTiming,
+  evolveMaintenanceWindow,
+  initialMaintenanceWindowState,
+  WEEKDAYS,
+  type MaintenanceWindowData,
+  type MaintenanceWindowEvent,
+  type MaintenanceWindowState,
+  type WindowTiming,
 } from '../src/events/maintenance-window.js';
-import { MAX_WEEKLY_DURATION_MINUTES, MAX_WINDOW_MS, shortestStartGapDays } from '../src/events/maintenance-window-timing.js';
+import {
+  MAX_WEEKLY_DURATION_MINUTES,
+  MAX_WINDOW_MS,
+  shortestStartGapDays,
+} from '../src/events/maintenance-window-timing.js';
 import { severitySchema } from '../src/events/vocabulary.js';
 import { apiInstant } from '../src/http/api-instant.js';
 import { isValidTimeZone } from '../src/oncall/zone-offsets.js';
 
-const matcherBodySchema = z.strictObject({
-  /** true: every rule of the tenant (then no list may be given). */
-  all_rules: z.boolean().default(false),
-  rule_ids: z.array(z.uuid()).max(500).default([]),
-  cluster_ids: z.array(z.string().trim().min(1).max(200)).max(100).default([]),
-  severities: z.array(severitySchema).default([]),
-}).superRefine((matcher, ctx) => {
-  const lists = matcher.rule_ids.length + matcher.cluster_ids.length + matcher.severities.length;
-  if (matcher.all_rules && lists > 0) ctx.addIssue({ code: 'custom', path: ['all_rules'], message: 'all_rules matches every rule: give no rule_ids, cluster_ids or severities with it' });
-  // An empty matcher silencing everything by accident would be the worst way to miss a page.
-  if (!matcher.all_rules && lists === 0) ctx.addIssue({ code: 'custom', path: ['all_rules'], message: 'say which rules: rule_ids, cluster_ids, severities, or all_rules: true' });
-});
+const matcherBodySchema = z
+  .strictObject({
+    /** true: every rule of the tenant (then no list may be given). */
+    all_rules: z.boolean().default(false),
+    rule_ids: z.array(z.uuid()).max(500).default([]),
+    cluster_ids: z.array(z.string().trim().min(1).max(200)).max(100).default([]),
+    severities: z.array(severitySchema).default([]),
+  })
+  .superRefine((matcher, ctx) => {
+    const lists = matcher.rule_ids.length + matcher.cluster_ids.length + matcher.severities.length;
+    if (matcher.all_rules && lists > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['all_rules'],
+        message: 'all_rules matches every rule: give no rule_ids, cluster_ids or severities with it',
+      });
+    // An empty matcher silencing everything by accident would be the worst way to miss a page.
+    if (!matcher.all_rules && lists === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['all_rules'],
+        message: 'say which rules: rule_ids, cluster_ids, severities, or all_rules: true',
+      });
+  });
 
-const recurrenceBodySchema = z.strictObject({
-  days: z.array(z.enum(WEEKDAYS)).min(1).max(7).refine((days) => new Set(days).size === days.length, 'each day once'),
-  start_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time HH:MM'),
-  duration_minutes: z.number().int().min(1).max(MAX_WEEKLY_DURATION_MINUTES),
-  time_zone: z.string().refine(isValidTimeZone, 'not an IANA time zone'),
-}).superRefine((recurrence, ctx) => {
-  // Each occurrence must end before the next begins, or the window never turns off (issue 36).
-  const gapMinutes = shortestStartGapDays(recurrence.days) * 24 * 60;
-  if (recurrence.duration_minutes >= gapMinutes) {
-    ctx.addIssue({
-      code: 'custom', path: ['duration_minutes'],
-      message: `must be shorter than the ${gapMinutes} minutes between the closest two start days, so that each occurrence ends before the next begins (at most ${gapMinutes - 1})`,
-    });
-  }
-});
+const recurrenceBodySchema = z
+  .strictObject({
+    days: z
+      .array(z.enum(WEEKDAYS))
+      .min(1)
+      .max(7)
+      .refine((days) => new Set(days).size === days.length, 'each day once'),
+    start_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time HH:MM'),
+    duration_minutes: z.number().int().min(1).max(MAX_WEEKLY_DURATION_MINUTES),
+    time_zone: z.string().refine(isValidTimeZone, 'not an IANA time zone'),
+  })
+  .superRefine((recurrence, ctx) => {
+    // Each occurrence must end before the next begins, or the window never turns off (issue 36).
+    const gapMinutes = shortestStartGapDays(recurrence.days) * 24 * 60;
+    if (recurrence.duration_minutes >= gapMinutes) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['duration_minutes'],
+        message: `must be shorter than the ${gapMinutes} minutes between the closest two start days, so that each occurrence ends before the next begins (at most ${gapMinutes - 1})`,
+      });
+    }
+  });
 
-export const maintenanceWindowBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  reason: z.string().trim().min(1).max(2000),
-  matcher: matcherBodySchema,
-  starts_at: apiInstant.optional(),
-  ends_at: apiInstant.optional(),
-  recurrence: recurrenceBodySchema.optional(),
-}).superRefine((body, ctx) => {
-  const interval = body.starts_at !== undefined || body.ends_at !== undefined;
-  if (interval && body.recurrence) {
-    ctx.addIssue({ code: 'custom', path: ['recurrence'], message: 'give either starts_at and ends_at, or a recurrence, not both' });
-    return;
-  }
-  if (body.recurrence) return;
-  if (body.starts_at === undefined) ctx.addIssue({ code: 'custom', path: ['starts_at'], message: 'required (or give a recurrence)' });
-  if (body.ends_at === undefined) ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'required (or give a recurrence)' });
-  if (body.starts_at === undefined || body.ends_at === undefined) return;
-  const length = Date.parse(body.ends_at) - Date.parse(body.starts_at);
-  if (length <= 0) ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'must be after starts_at' });
-  else if (length > MAX_WINDOW_MS) ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'a window lasts at most 30 days' });
-});
+export const maintenanceWindowBodySchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    reason: z.string().trim().min(1).max(2000),
+    matcher: matcherBodySchema,
+    starts_at: apiInstant.optional(),
+    ends_at: apiInstant.optional(),
+    recurrence: recurrenceBodySchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const interval = body.starts_at !== undefined || body.ends_at !== undefined;
+    if (interval && body.recurrence) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recurrence'],
+        message: 'give either starts_at and ends_at, or a recurrence, not both',
+      });
+      return;
+    }
+    if (body.recurrence) return;
+    if (body.starts_at === undefined)
+      ctx.addIssue({ code: 'custom', path: ['starts_at'], message: 'required (or give a recurrence)' });
+    if (body.ends_at === undefined)
+      ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'required (or give a recurrence)' });
+    if (body.starts_at === undefined || body.ends_at === undefined) return;
+    const length = Date.parse(body.ends_at) - Date.parse(body.starts_at);
+    if (length <= 0) ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'must be after starts_at' });
+    else if (length > MAX_WINDOW_MS)
+      ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'a window lasts at most 30 days' });
+  });
 
 export type MaintenanceWindowBody = z.infer<typeof maintenanceWindowBodySchema>;
 
@@ -76,16 +113,31 @@ export type MaintenanceWindowBody = z.infer<typeof maintenanceWindowBodySchema>;
 export function timingFrom(body: MaintenanceWindowBody): WindowTiming {
   if (body.recurrence) {
     const r = body.recurrence;
-    return { kind: 'weekly', days: r.days, startTime: r.start_time, durationMinutes: r.duration_minutes, timeZone: r.time_zone };
+    return {
+      kind: 'weekly',
+      days: r.days,
+      startTime: r.start_time,
+      durationMinutes: r.duration_minutes,
+      timeZone: r.time_zone,
+    };
   }
-  return { kind: 'once', startsAt: new Date(body.starts_at!).toISOString(), endsAt: new Date(body.ends_at!).toISOString() };
+  return {
+    kind: 'once',
+    startsAt: new Date(body.starts_at!).toISOString(),
+    endsAt: new Date(body.ends_at!).toISOString(),
+  };
 }
 
 export const toWindowData = (windowId: string, body: MaintenanceWindowBody): MaintenanceWindowData => ({
   windowId,
   name: body.name,
   reason: body.reason,
-  matcher: { allRules: body.matcher.all_rules, ruleIds: body.matcher.rule_ids, clusterIds: body.matcher.cluster_ids, severities: body.matcher.severities },
+  matcher: {
+    allRules: body.matcher.all_rules,
+    ruleIds: body.matcher.rule_ids,
+    clusterIds: body.matcher.cluster_ids,
+    severities: body.matcher.severities,
+  },
   timing: timingFrom(body),
 });
 
@@ -95,7 +147,11 @@ export type MaintenanceWindowCommand =
   | { kind: 'EndMaintenanceWindow'; windowId: string }
   | { kind: 'DeleteMaintenanceWindow'; windowId: string };
 
-export const maintenanceWindowDecider: Decider<MaintenanceWindowState, MaintenanceWindowCommand, MaintenanceWindowEvent> = {
+export const maintenanceWindowDecider: Decider<
+  MaintenanceWindowState,
+  MaintenanceWindowCommand,
+  MaintenanceWindowEvent
+> = {
   initialState: initialMaintenanceWindowState,
   evolve: evolveMaintenanceWindow,
   decide: (command, state, context) => {
@@ -106,13 +162,16 @@ export const maintenanceWindowDecider: Decider<MaintenanceWindowState, Maintenan
       case 'UpdateMaintenanceWindow':
         if (state.status !== 'active') throw rejectNotFound('maintenance window');
         // An ended window stays ended: an edit does not bring it back.
-        if (state.endedAt !== null) throw rejectConflict('the maintenance window was ended; create a new one', { ended_at: state.endedAt });
+        if (state.endedAt !== null)
+          throw rejectConflict('the maintenance window was ended; create a new one', { ended_at: state.endedAt });
         return [{ type: 'MaintenanceWindowUpdated', data: command.window }];
       case 'EndMaintenanceWindow':
         if (state.status !== 'active') throw rejectNotFound('maintenance window');
         // Ending twice changes nothing (the first end stands): idempotent for a retried request.
         if (state.endedAt !== null) return [];
-        return [{ type: 'MaintenanceWindowEnded', data: { windowId: command.windowId, endedAt: context.now.toISOString() } }];
+        return [
+          { type: 'MaintenanceWindowEnded', data: { windowId: command.windowId, endedAt: context.now.toISOString() } },
+        ];
       case 'DeleteMaintenanceWindow':
         if (state.status !== 'active') throw rejectNotFound('maintenance window');
         return [{ type: 'MaintenanceWindowDeleted', data: { windowId: command.windowId } }];

@@ -4,7 +4,12 @@
  * of them never share a name. Shared by commands/role-routes.ts and commands/group-routes.ts.
  */
 import type { Logger } from 'pino';
-import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../src/commanding/command-handler.js';
+import {
+  handleCommand,
+  loadStream,
+  type CommandDeps,
+  type CommandEnvelope,
+} from '../src/commanding/command-handler.js';
 import type { DomainEvent } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import type { GrantHolderFields } from '../src/events/grant-holder.js';
@@ -16,19 +21,31 @@ export interface NamedGrantHolderDeps extends CommandDeps {
   logger: Pick<Logger, 'warn'>;
 }
 
-export function namedGrantHolderCommands<E extends DomainEvent>(deps: NamedGrantHolderDeps, decider: GrantHolderDecider<E>, resource: NamedResource<E>) {
+export function namedGrantHolderCommands<E extends DomainEvent>(
+  deps: NamedGrantHolderDeps,
+  decider: GrantHolderDecider<E>,
+  resource: NamedResource<E>,
+) {
   const names = nameReservations(resource);
   const what = resource.kind;
   /** Releasing is tidying up: if it fails, the reservation is taken over later (see grant-holder-names.ts). */
   const releaseQuietly = (envelope: CommandEnvelope, name: string, id: string) =>
-    names.release(deps, envelope, name, id).catch((error) => deps.logger.warn({ err: error, id }, `could not release a ${what} name reservation`));
+    names
+      .release(deps, envelope, name, id)
+      .catch((error) => deps.logger.warn({ err: error, id }, `could not release a ${what} name reservation`));
 
   return {
     async create(envelope: CommandEnvelope, id: string, fields: GrantHolderFields) {
       decider.assertNameFree(fields);
       await names.reserve(deps, envelope, fields.name, id);
       try {
-        return await handleCommand(deps, decider, { stream: resource.stream(id), resourceName: what, command: { kind: 'Create', id, fields }, envelope, newStream: true });
+        return await handleCommand(deps, decider, {
+          stream: resource.stream(id),
+          resourceName: what,
+          command: { kind: 'Create', id, fields },
+          envelope,
+          newStream: true,
+        });
       } catch (error) {
         await releaseQuietly(envelope, fields.name, id);
         throw error;
@@ -41,7 +58,10 @@ export function namedGrantHolderCommands<E extends DomainEvent>(deps: NamedGrant
       if (loaded.state.status !== 'active' || !current) throw rejectNotFound(what);
       // Refusals come before the reservation, so a refused request changes nothing.
       if (ifMatch !== undefined && ifMatch !== loaded.revision) {
-        throw rejectConflict(`${what} was changed by someone else (revision ${String(loaded.revision)}, not ${ifMatch})`, { current_revision: String(loaded.revision) });
+        throw rejectConflict(
+          `${what} was changed by someone else (revision ${String(loaded.revision)}, not ${ifMatch})`,
+          { current_revision: String(loaded.revision) },
+        );
       }
       decider.assertNameFree(fields);
       const renamed = grantHolderNameKey(fields.name) !== grantHolderNameKey(current.name);
@@ -50,8 +70,12 @@ export function namedGrantHolderCommands<E extends DomainEvent>(deps: NamedGrant
       try {
         // A rename must apply to the name it was reserved against: expect the revision read above.
         outcome = await handleCommand(deps, decider, {
-          stream: resource.stream(id), resourceName: what, command: { kind: 'Update', id, fields }, envelope,
-          expectedRevision: ifMatch ?? (renamed ? loaded.revision! : undefined), loaded,
+          stream: resource.stream(id),
+          resourceName: what,
+          command: { kind: 'Update', id, fields },
+          envelope,
+          expectedRevision: ifMatch ?? (renamed ? loaded.revision! : undefined),
+          loaded,
         });
       } catch (error) {
         if (renamed) await releaseQuietly(envelope, fields.name, id);
@@ -64,7 +88,11 @@ export function namedGrantHolderCommands<E extends DomainEvent>(deps: NamedGrant
     /** `users`: how many users hold the role or belong to the group (from the read model). */
     async delete(envelope: CommandEnvelope, id: string, users: number, ifMatch?: bigint) {
       const outcome = await handleCommand(deps, decider, {
-        stream: resource.stream(id), resourceName: what, command: { kind: 'Delete', id, users }, envelope, expectedRevision: ifMatch,
+        stream: resource.stream(id),
+        resourceName: what,
+        command: { kind: 'Delete', id, users },
+        envelope,
+        expectedRevision: ifMatch,
       });
       if (outcome.state.fields) await releaseQuietly(envelope, outcome.state.fields.name, id);
       return outcome;

@@ -22,9 +22,14 @@ export interface RoleCommandDeps extends NamedGrantHolderDeps {
 
 export function roleCommandRoutes(deps: RoleCommandDeps) {
   const router = new Router<AppState>();
-  const roles = namedGrantHolderCommands(deps, roleDecider, { kind: 'role', stream: roleStream, decider: { initialState: roleDecider.initialState, evolve: evolveRole } });
+  const roles = namedGrantHolderCommands(deps, roleDecider, {
+    kind: 'role',
+    stream: roleStream,
+    decider: { initialState: roleDecider.initialState, evolve: evolveRole },
+  });
   const customRoleId = (id: string | undefined) => {
-    if (id !== undefined && isBuiltInRoleId(id)) throw rejectConflict(`${id} is a built-in role; built-in roles cannot be changed or deleted`);
+    if (id !== undefined && isBuiltInRoleId(id))
+      throw rejectConflict(`${id} is a built-in role; built-in roles cannot be changed or deleted`);
     return storedResourceId(id, 'role');
   };
   const respond = async (ctx: Context & { state: AppState }, id: string, status = 200) => {

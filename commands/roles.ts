@@ -16,4 +16,3 @@ export const roleDecider = grantHolderDecider<RoleEvent>({
   deleted: (roleId) => ({ type: 'RoleDeleted', data: { roleId } }),
   evolve: evolveRole,
 });
-

@@ -29,20 +29,34 @@ export interface SchedulePreviewDeps {
   /** One error per named user that is not a live user of the tenant (as for a create). */
   unknownUsers: (tenantId: string, named: NamedUser[]) => Promise<ProblemFieldError[]>;
   /** The range query's answer (since, until, segments) for a definition over the range `query` asks for; a 400 for a bad range. */
-  renderRange: (tenantId: string, definition: ScheduleDefinition, query: unknown) => Promise<{ since: string; until: string; segments: RangeSegment[] }>;
+  renderRange: (
+    tenantId: string,
+    definition: ScheduleDefinition,
+    query: unknown,
+  ) => Promise<{ since: string; until: string; segments: RangeSegment[] }>;
 }
 
 /** The definition the body would save; overrides have no id yet, so each is named by its index in the body. */
 export const previewDefinition = (body: ScheduleBody): ScheduleDefinition => ({
   timezone: body.timezone,
-  layers: body.layers.map((layer) => ({ userIds: layer.user_ids, rotationType: layer.rotation_type, startTime: layer.start_time })),
+  layers: body.layers.map((layer) => ({
+    userIds: layer.user_ids,
+    rotationType: layer.rotation_type,
+    startTime: layer.start_time,
+  })),
   overrides: (body.overrides ?? []).map((override, index) => ({
-    id: String(index), userId: override.user_id, start: override.start, end: override.end, reason: override.reason ?? undefined,
+    id: String(index),
+    userId: override.user_id,
+    start: override.start,
+    end: override.end,
+    reason: override.reason ?? undefined,
   })),
 });
 
 const namedUsers = (body: ScheduleBody): NamedUser[] => [
-  ...body.layers.flatMap((layer, l) => layer.user_ids.map((userId, u) => ({ path: `/layers/${l}/user_ids/${u}`, userId }))),
+  ...body.layers.flatMap((layer, l) =>
+    layer.user_ids.map((userId, u) => ({ path: `/layers/${l}/user_ids/${u}`, userId })),
+  ),
   ...(body.overrides ?? []).map((override, o) => ({ path: `/overrides/${o}/user_id`, userId: override.user_id })),
 ];
 
@@ -57,7 +71,9 @@ export function schedulePreviewRoutes(deps: SchedulePreviewDeps) {
     ok(ctx, {
       ...range,
       // `override` (its index in the body) in place of the id a saved override gets, like `layer`.
-      segments: range.segments.map(({ override_id: index, ...segment }) => (segment.source === 'override' ? { ...segment, override: Number(index) } : segment)),
+      segments: range.segments.map(({ override_id: index, ...segment }) =>
+        segment.source === 'override' ? { ...segment, override: Number(index) } : segment,
+      ),
     });
   });
   return router;

@@ -15,8 +15,15 @@ import { badRequest, type ProblemFieldError } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import {
-  checkOverrideTimes, overrideBodySchema, scheduleBodySchema, scheduleChangeBodySchema, scheduleDecider, scheduleFieldsFrom, toOverride,
-  type ScheduleChangeBody, type ScheduleCommand,
+  checkOverrideTimes,
+  overrideBodySchema,
+  scheduleBodySchema,
+  scheduleChangeBodySchema,
+  scheduleDecider,
+  scheduleFieldsFrom,
+  toOverride,
+  type ScheduleChangeBody,
+  type ScheduleCommand,
 } from './schedules.js';
 
 /** A user id a request names, with the JSON path it was named at. */
@@ -34,16 +41,28 @@ export interface ScheduleCommandDeps extends CommandDeps {
 }
 
 const namedUsers = (body: ScheduleChangeBody): NamedUser[] => [
-  ...(body.layers ?? []).flatMap((layer, l) => layer.user_ids.map((userId, u) => ({ path: `/layers/${l}/user_ids/${u}`, userId }))),
+  ...(body.layers ?? []).flatMap((layer, l) =>
+    layer.user_ids.map((userId, u) => ({ path: `/layers/${l}/user_ids/${u}`, userId })),
+  ),
   ...(body.overrides ?? []).map((override, o) => ({ path: `/overrides/${o}/user_id`, userId: override.user_id })),
 ];
 
 export function scheduleCommandRoutes(deps: ScheduleCommandDeps) {
   const router = new Router<AppState>();
-  const run = (ctx: CommandContext, scheduleId: string, command: ScheduleCommand, loaded?: LoadedStream<ScheduleState, ScheduleEvent>) =>
+  const run = (
+    ctx: CommandContext,
+    scheduleId: string,
+    command: ScheduleCommand,
+    loaded?: LoadedStream<ScheduleState, ScheduleEvent>,
+  ) =>
     handleCommand(deps, scheduleDecider, {
-      stream: scheduleStream(scheduleId), resourceName: 'schedule', command, envelope: envelopeFrom(ctx),
-      expectedRevision: ifMatchRevision(ctx), newStream: command.kind === 'CreateSchedule', loaded,
+      stream: scheduleStream(scheduleId),
+      resourceName: 'schedule',
+      command,
+      envelope: envelopeFrom(ctx),
+      expectedRevision: ifMatchRevision(ctx),
+      newStream: command.kind === 'CreateSchedule',
+      loaded,
     });
   const respond = async (ctx: CommandContext, scheduleId: string, status = 200) => {
     const view = await deps.viewSchedule(ctx.state.principal.tenantId, scheduleId);
@@ -71,7 +90,10 @@ export function scheduleCommandRoutes(deps: ScheduleCommandDeps) {
     // Any subset of the fields (SPEC.md: "Updates layers, timezone or overrides"): the users it names are checked here, the merged schedule by the decider.
     const body = scheduleChangeBodySchema.parse(ctx.request.body);
     await assertUsersExist(ctx.state.principal.tenantId, namedUsers(body));
-    commandHeaders(ctx, await run(ctx, scheduleId, { kind: 'UpdateSchedule', scheduleId, changes: scheduleFieldsFrom(body, randomUUID) }));
+    commandHeaders(
+      ctx,
+      await run(ctx, scheduleId, { kind: 'UpdateSchedule', scheduleId, changes: scheduleFieldsFrom(body, randomUUID) }),
+    );
     await respond(ctx, scheduleId);
   });
 
@@ -79,7 +101,10 @@ export function scheduleCommandRoutes(deps: ScheduleCommandDeps) {
     const scheduleId = storedResourceId(ctx.params.id, 'schedule');
     const policies = await deps.policiesUsing(ctx.state.principal.tenantId, scheduleId);
     if (policies.length > 0) {
-      throw rejectConflict(`the schedule is a target of escalation policies: ${policies.map((p) => p.name).join(', ')}`, { referenced_by: policies });
+      throw rejectConflict(
+        `the schedule is a target of escalation policies: ${policies.map((p) => p.name).join(', ')}`,
+        { referenced_by: policies },
+      );
     }
     commandHeaders(ctx, await run(ctx, scheduleId, { kind: 'DeleteSchedule', scheduleId }));
     ok(ctx, { id: scheduleId, deleted: true });
@@ -89,10 +114,18 @@ export function scheduleCommandRoutes(deps: ScheduleCommandDeps) {
     const scheduleId = storedResourceId(ctx.params.id, 'schedule');
     const body = overrideBodySchema.parse(ctx.request.body);
     // One read: the schedule's zone reads the override's times, and the decider decides on the same state.
-    const loaded = await loadStream(deps.eventStore, scheduleDecider, scheduleStream(scheduleId), ctx.state.principal.tenantId, 'schedule');
+    const loaded = await loadStream(
+      deps.eventStore,
+      scheduleDecider,
+      scheduleStream(scheduleId),
+      ctx.state.principal.tenantId,
+      'schedule',
+    );
     if (loaded.state.status !== 'active') throw rejectNotFound('schedule');
     const errors: ProblemFieldError[] = [];
-    checkOverrideTimes(body, loaded.state.schedule!.timezone, (field, message) => errors.push({ path: `/${field}`, message }));
+    checkOverrideTimes(body, loaded.state.schedule!.timezone, (field, message) =>
+      errors.push({ path: `/${field}`, message }),
+    );
     if (errors.length > 0) throw badRequest(errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
     await assertUsersExist(ctx.state.principal.tenantId, [{ path: '/user_id', userId: body.user_id }]);
     const override = toOverride(randomUUID(), body);

@@ -8,7 +8,13 @@ import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectInvalid, rejectNotFound, type FieldError } from '../src/commanding/domain-rejection.js';
 import {
-  evolveSchedule, initialScheduleState, type ScheduleData, type ScheduleEvent, type ScheduleLayer, type ScheduleOverride, type ScheduleState,
+  evolveSchedule,
+  initialScheduleState,
+  type ScheduleData,
+  type ScheduleEvent,
+  type ScheduleLayer,
+  type ScheduleOverride,
+  type ScheduleState,
 } from '../src/events/schedule.js';
 import { nonEmptyBody } from '../src/http/non-empty-body.js';
 import { isValidTimeZone } from '../src/oncall/zone-offsets.js';
@@ -22,7 +28,10 @@ export const MAX_OVERRIDES = 500;
 const dateTime = z.string().trim().min(1).max(40);
 
 const layerSchema = z.strictObject({
-  user_ids: z.array(z.uuid('must be a user id (UUID)').transform((id) => id.toLowerCase())).min(1, 'a layer needs at least one user').max(MAX_USERS_PER_LAYER),
+  user_ids: z
+    .array(z.uuid('must be a user id (UUID)').transform((id) => id.toLowerCase()))
+    .min(1, 'a layer needs at least one user')
+    .max(MAX_USERS_PER_LAYER),
   rotation_type: z.enum(['daily', 'weekly']),
   start_time: dateTime,
 });
@@ -46,17 +55,27 @@ const scheduleBody = z.strictObject({
  * starts. One rule for a whole body (POST) and for a schedule after a partial PUT (the decider).
  */
 export function checkScheduleTimes(
-  timeZone: string, layerStarts: readonly string[], overrides: readonly Pick<OverrideBody, 'start' | 'end'>[], report: (path: (string | number)[], message: string) => void,
+  timeZone: string,
+  layerStarts: readonly string[],
+  overrides: readonly Pick<OverrideBody, 'start' | 'end'>[],
+  report: (path: (string | number)[], message: string) => void,
 ): void {
   layerStarts.forEach((start, index) => {
     if (!parses(start, timeZone)) report(['layers', index, 'start_time'], 'must be an ISO 8601 date-time');
   });
-  overrides.forEach((override, index) => checkOverrideTimes(override, timeZone, (field, message) => report(['overrides', index, field], message)));
+  overrides.forEach((override, index) =>
+    checkOverrideTimes(override, timeZone, (field, message) => report(['overrides', index, field], message)),
+  );
 }
 
 export const scheduleBodySchema = scheduleBody.superRefine((body, ctx) => {
   if (!isValidTimeZone(body.timezone)) return;
-  checkScheduleTimes(body.timezone, body.layers.map((layer) => layer.start_time), body.overrides ?? [], (path, message) => ctx.addIssue({ code: 'custom', path, message }));
+  checkScheduleTimes(
+    body.timezone,
+    body.layers.map((layer) => layer.start_time),
+    body.overrides ?? [],
+    (path, message) => ctx.addIssue({ code: 'custom', path, message }),
+  );
 });
 
 /**
@@ -79,20 +98,31 @@ function parses(text: string, timeZone: string): boolean {
 }
 
 /** Reports bad override times through `report(field, message)`. */
-export function checkOverrideTimes(override: Pick<OverrideBody, 'start' | 'end'>, timeZone: string, report: (field: 'start' | 'end', message: string) => void): void {
+export function checkOverrideTimes(
+  override: Pick<OverrideBody, 'start' | 'end'>,
+  timeZone: string,
+  report: (field: 'start' | 'end', message: string) => void,
+): void {
   const startOk = parses(override.start, timeZone);
   const endOk = parses(override.end, timeZone);
   if (!startOk) report('start', 'must be an ISO 8601 date-time');
   if (!endOk) report('end', 'must be an ISO 8601 date-time');
-  if (startOk && endOk && parseScheduleTime(override.end, timeZone) <= parseScheduleTime(override.start, timeZone)) report('end', 'must be after start');
+  if (startOk && endOk && parseScheduleTime(override.end, timeZone) <= parseScheduleTime(override.start, timeZone))
+    report('end', 'must be after start');
 }
 
 export const toLayer = (layer: ScheduleBody['layers'][number]): ScheduleLayer => ({
-  userIds: layer.user_ids, rotationType: layer.rotation_type, startTime: layer.start_time,
+  userIds: layer.user_ids,
+  rotationType: layer.rotation_type,
+  startTime: layer.start_time,
 });
 
 export const toOverride = (overrideId: string, body: OverrideBody): ScheduleOverride => ({
-  overrideId, userId: body.user_id, start: body.start, end: body.end, reason: body.reason ?? null,
+  overrideId,
+  userId: body.user_id,
+  start: body.start,
+  end: body.end,
+  reason: body.reason ?? null,
 });
 
 /** The schedule fields a body sets (only the ones present); overrides get fresh ids, in the order given. */
@@ -110,7 +140,12 @@ export type ScheduleChanges = Partial<Omit<ScheduleData, 'scheduleId'>>;
 /** The merged schedule's times, read in its zone (kept times may not hold in a new one, e.g. an offset-less end now before its start). */
 function timeErrors(schedule: ScheduleData): FieldError[] {
   const errors: FieldError[] = [];
-  checkScheduleTimes(schedule.timezone, schedule.layers.map((layer) => layer.startTime), schedule.overrides, (path, message) => errors.push({ path: `/${path.join('/')}`, message }));
+  checkScheduleTimes(
+    schedule.timezone,
+    schedule.layers.map((layer) => layer.startTime),
+    schedule.overrides,
+    (path, message) => errors.push({ path: `/${path.join('/')}`, message }),
+  );
   return errors;
 }
 
@@ -136,17 +171,23 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
       case 'UpdateSchedule': {
         const schedule = { ...current, ...command.changes, scheduleId: current.scheduleId };
         const errors = timeErrors(schedule);
-        if (errors.length > 0) throw rejectInvalid(`the schedule's times do not read in the time zone ${schedule.timezone}`, errors);
+        if (errors.length > 0)
+          throw rejectInvalid(`the schedule's times do not read in the time zone ${schedule.timezone}`, errors);
         return [{ type: 'ScheduleReplaced', data: schedule }];
       }
       case 'DeleteSchedule':
         return [{ type: 'ScheduleDeleted', data: { scheduleId: command.scheduleId } }];
       case 'AddOverride':
-        if (current.overrides.length >= MAX_OVERRIDES) throw rejectConflict(`a schedule holds at most ${MAX_OVERRIDES} overrides; remove old ones first`);
-        return [{ type: 'ScheduleOverrideAdded', data: { scheduleId: command.scheduleId, override: command.override } }];
+        if (current.overrides.length >= MAX_OVERRIDES)
+          throw rejectConflict(`a schedule holds at most ${MAX_OVERRIDES} overrides; remove old ones first`);
+        return [
+          { type: 'ScheduleOverrideAdded', data: { scheduleId: command.scheduleId, override: command.override } },
+        ];
       case 'RemoveOverride':
         if (!current.overrides.some((o) => o.overrideId === command.overrideId)) throw rejectNotFound('override');
-        return [{ type: 'ScheduleOverrideRemoved', data: { scheduleId: command.scheduleId, overrideId: command.overrideId } }];
+        return [
+          { type: 'ScheduleOverrideRemoved', data: { scheduleId: command.scheduleId, overrideId: command.overrideId } },
+        ];
     }
   },
 };

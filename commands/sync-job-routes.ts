@@ -61,10 +61,15 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
         skipped.push(`${jobId} (${error.message.replace(/^sync job \S+ is /, '')})`);
       }
     }
-    const message = triggered.length > 0
-      ? `started ${triggered.join(', ')}${skipped.length > 0 ? `; skipped ${skipped.join(', ')}` : ''}`
-      : `no job started; skipped ${skipped.join(', ')}`;
-    okBare(ctx, { success: triggered.length > 0, triggered_jobs: triggered, message }, triggered.length > 0 ? 202 : 200);
+    const message =
+      triggered.length > 0
+        ? `started ${triggered.join(', ')}${skipped.length > 0 ? `; skipped ${skipped.join(', ')}` : ''}`
+        : `no job started; skipped ${skipped.join(', ')}`;
+    okBare(
+      ctx,
+      { success: triggered.length > 0, triggered_jobs: triggered, message },
+      triggered.length > 0 ? 202 : 200,
+    );
   });
 
   for (const action of ['pause', 'resume'] as const) {
@@ -72,7 +77,11 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       const jobId = ctx.params.job_id!;
       if (!isSyncJobId(jobId)) throw rejectNotFound(`sync job ${jobId}`);
       const target = targetOf(ctx, jobId);
-      const outcome = await deps.runs.command(target, { type: action === 'pause' ? 'PauseSyncJob' : 'ResumeSyncJob', ...target }, ctx.state.principal.userId);
+      const outcome = await deps.runs.command(
+        target,
+        { type: action === 'pause' ? 'PauseSyncJob' : 'ResumeSyncJob', ...target },
+        ctx.state.principal.userId,
+      );
       setReadPosition(ctx, outcome.position);
       ok(ctx, { job_id: jobId, state: action === 'pause' ? 'paused' : 'active' });
     });
@@ -82,7 +91,9 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
     const raw = ctx.query.older_than_days;
     const days = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(days) || days < 1 || days > MAX_PURGE_DAYS) {
-      throw badRequest(`older_than_days must be a whole number from 1 to ${MAX_PURGE_DAYS}`, [{ path: '/older_than_days', message: 'must be a whole number ≥ 1' }]);
+      throw badRequest(`older_than_days must be a whole number from 1 to ${MAX_PURGE_DAYS}`, [
+        { path: '/older_than_days', message: 'must be a whole number ≥ 1' },
+      ]);
     }
     const before = new Date(deps.runs.now().getTime() - days * 86_400_000).toISOString();
     let removed = 0;
@@ -90,7 +101,11 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       const target = targetOf(ctx, jobId);
       const count = await deps.countHistoryBefore(target.tenantId, target.envId, jobId, before);
       if (count === 0) continue;
-      const outcome = await deps.runs.command(target, { type: 'PurgeSyncHistory', ...target, olderThanDays: days, before, removed: count }, ctx.state.principal.userId);
+      const outcome = await deps.runs.command(
+        target,
+        { type: 'PurgeSyncHistory', ...target, olderThanDays: days, before, removed: count },
+        ctx.state.principal.userId,
+      );
       setReadPosition(ctx, outcome.position);
       removed += count;
     }

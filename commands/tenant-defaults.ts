@@ -5,7 +5,12 @@
  */
 import type { Decider } from '../src/commanding/decider.js';
 import { sameGrants, type PermissionGrants } from '../src/events/permission-grants.js';
-import { evolveTenantDefaults, initialTenantDefaultsState, type TenantDefaultsState, type TenantEvent } from '../src/events/tenant.js';
+import {
+  evolveTenantDefaults,
+  initialTenantDefaultsState,
+  type TenantDefaultsState,
+  type TenantEvent,
+} from '../src/events/tenant.js';
 
 export type TenantDefaultsCommand = { kind: 'SetTenantPermissionDefaults'; permissions: PermissionGrants };
 
@@ -13,5 +18,7 @@ export const tenantDefaultsDecider: Decider<TenantDefaultsState, TenantDefaultsC
   initialState: initialTenantDefaultsState,
   evolve: evolveTenantDefaults,
   decide: (command, state) =>
-    sameGrants(command.permissions, state.permissions) ? [] : [{ type: 'TenantPermissionDefaultsSet', data: { permissions: command.permissions } }],
+    sameGrants(command.permissions, state.permissions)
+      ? []
+      : [{ type: 'TenantPermissionDefaultsSet', data: { permissions: command.permissions } }],
 };

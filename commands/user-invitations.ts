@@ -7,7 +7,12 @@
 import type { Logger } from 'pino';
 import { userStream } from '../src/events/user.js';
 import { assertInvitable, userDecider, type InvitationOutcome } from './users.js';
-import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope } from '../src/commanding/command-handler.js';
+import {
+  handleCommand,
+  loadStream,
+  type CommandDeps,
+  type CommandEnvelope,
+} from '../src/commanding/command-handler.js';
 import { isIdentityProviderError, type IdentityProvider } from '../src/gateways/identity/port.js';
 
 export interface UserInvitationDeps extends CommandDeps {
@@ -16,7 +21,10 @@ export interface UserInvitationDeps extends CommandDeps {
 }
 
 /** The outcome, and the log position of the event recording it (for X-Read-Position). */
-export type InviteUser = (envelope: CommandEnvelope, userId: string) => Promise<InvitationOutcome & { position: bigint | null }>;
+export type InviteUser = (
+  envelope: CommandEnvelope,
+  userId: string,
+) => Promise<InvitationOutcome & { position: bigint | null }>;
 
 export function userInvitations(deps: UserInvitationDeps): InviteUser {
   return async (envelope, userId) => {
@@ -31,11 +39,16 @@ export function userInvitations(deps: UserInvitationDeps): InviteUser {
     } catch (error) {
       // Anything but the port's own error is a bug of ours: log it and record no internals.
       if (!isIdentityProviderError(error)) deps.logger.error({ err: error, userId }, 'invitation failed unexpectedly');
-      const message = isIdentityProviderError(error) ? error.message : 'the invitation failed unexpectedly; see the server log';
+      const message = isIdentityProviderError(error)
+        ? error.message
+        : 'the invitation failed unexpectedly; see the server log';
       outcome = { sent: false, provider: deps.identity.name, error: message };
     }
     const recorded = await handleCommand(deps, userDecider, {
-      stream, resourceName: 'user', command: { kind: 'RecordInvitation', userId, outcome }, envelope,
+      stream,
+      resourceName: 'user',
+      command: { kind: 'RecordInvitation', userId, outcome },
+      envelope,
     });
     return { ...outcome, position: recorded.position };
   };

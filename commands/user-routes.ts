@@ -10,7 +10,13 @@ import type { Logger } from 'pino';
 import { assertCallerMayAssign, resolveAssignments, type GrantSourceLookup } from '../src/auth/assignment-guard.js';
 import { assertCallerMayChangeUser, assertCallerMayCreateUser } from '../src/auth/user-change-guard.js';
 import { changeCheckedAgainstTarget } from '../src/auth/user-change-rule.js';
-import { handleCommand, loadStream, type CommandDeps, type CommandEnvelope, type LoadedStream } from '../src/commanding/command-handler.js';
+import {
+  handleCommand,
+  loadStream,
+  type CommandDeps,
+  type CommandEnvelope,
+  type LoadedStream,
+} from '../src/commanding/command-handler.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { commandHeaders, envelopeFrom, etagOf, ifMatchRevision } from '../src/http/command-context.js';
 import { setReadPosition } from '../src/http/read-position.js';
@@ -23,7 +29,12 @@ import { emailKey, userStream, type UserEvent, type UserState } from '../src/eve
 import { releaseEmail, reserveEmail } from './user-email-reservations.js';
 import type { InviteUser } from './user-invitations.js';
 import {
-  createUserBodySchema, patchUserBodySchema, userChangesFrom, userDecider, type UserChanges, type UserCommand,
+  createUserBodySchema,
+  patchUserBodySchema,
+  userChangesFrom,
+  userDecider,
+  type UserChanges,
+  type UserCommand,
 } from './users.js';
 
 export interface UserCommandDeps extends CommandDeps {
@@ -38,15 +49,34 @@ type RouteContext = Context & { state: AppState };
 
 export function userCommandRoutes(deps: UserCommandDeps) {
   const router = new Router<AppState>();
-  const run = (ctx: RouteContext, command: UserCommand, expectedRevision?: bigint, loaded?: LoadedStream<UserState, UserEvent>) =>
-    handleCommand(deps, userDecider, { stream: userStream(command.userId), resourceName: 'user', command, envelope: envelopeFrom(ctx), expectedRevision, loaded });
+  const run = (
+    ctx: RouteContext,
+    command: UserCommand,
+    expectedRevision?: bigint,
+    loaded?: LoadedStream<UserState, UserEvent>,
+  ) =>
+    handleCommand(deps, userDecider, {
+      stream: userStream(command.userId),
+      resourceName: 'user',
+      command,
+      envelope: envelopeFrom(ctx),
+      expectedRevision,
+      loaded,
+    });
 
   /** Releasing is tidying up: if it fails, the reservation is taken over later (see the reservation module). */
   const releaseQuietly = (envelope: CommandEnvelope, email: string, userId: string) =>
-    releaseEmail(deps, envelope, email, userId).catch((error) => deps.logger.warn({ err: error, userId }, 'could not release an email reservation'));
+    releaseEmail(deps, envelope, email, userId).catch((error) =>
+      deps.logger.warn({ err: error, userId }, 'could not release an email reservation'),
+    );
 
   /** Answers the user as the read model has it (its ETag is the revision shown), with the writes' read position. */
-  async function respond(ctx: RouteContext, id: string, status: number, written: { projected: boolean; position: bigint | null }) {
+  async function respond(
+    ctx: RouteContext,
+    id: string,
+    status: number,
+    written: { projected: boolean; position: bigint | null },
+  ) {
     const view = await deps.viewUser(ctx.state.principal.tenantId, id);
     if (!view) throw rejectNotFound('user');
     ctx.set('ETag', etagOf(view.revision));
@@ -57,15 +87,30 @@ export function userCommandRoutes(deps: UserCommandDeps) {
 
   router.post('/users', requires('iam:write'), async (ctx) => {
     const body = createUserBodySchema.parse(ctx.request.body);
-    const { role, groups } = await resolveAssignments(deps.assignments, ctx.state.principal.tenantId, { roleId: body.role_id, groupIds: body.group_ids });
+    const { role, groups } = await resolveAssignments(deps.assignments, ctx.state.principal.tenantId, {
+      roleId: body.role_id,
+      groupIds: body.group_ids,
+    });
     await assertCallerMayAssign(ctx.state, [...(role ? [role] : []), ...groups]);
-    await assertCallerMayCreateUser(ctx.state, deps.assignments, { email: body.email, name: body.name, roleId: body.role_id, groupIds: body.group_ids, phone: body.phone });
+    await assertCallerMayCreateUser(ctx.state, deps.assignments, {
+      email: body.email,
+      name: body.name,
+      roleId: body.role_id,
+      groupIds: body.group_ids,
+      phone: body.phone,
+    });
     const userId = randomUUID();
     const envelope = envelopeFrom(ctx);
     await reserveEmail(deps, envelope, body.email, userId);
     let created;
     try {
-      const profile = { email: body.email, name: body.name, roleId: body.role_id, groupIds: body.group_ids, phone: body.phone };
+      const profile = {
+        email: body.email,
+        name: body.name,
+        roleId: body.role_id,
+        groupIds: body.group_ids,
+        phone: body.phone,
+      };
       created = await run(ctx, { kind: 'CreateUser', userId, profile, isActive: body.is_active });
     } catch (error) {
       await releaseQuietly(envelope, body.email, userId);
@@ -73,7 +118,9 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     }
     if (body.is_active) {
       // The user is stored whatever happens here; a failure shows as invitation_status and is retried by POST .../invite.
-      const invited = await deps.invite(envelope, userId).catch((error) => deps.logger.error({ err: error, userId }, 'could not record the invitation'));
+      const invited = await deps
+        .invite(envelope, userId)
+        .catch((error) => deps.logger.error({ err: error, userId }, 'could not record the invitation'));
       if (invited) setReadPosition(ctx, invited.position);
     }
     ctx.set('Location', `${ctx.path.replace(/\/$/, '')}/${userId}`);
@@ -88,21 +135,40 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     if (!current || loaded.state.status === 'removed') throw rejectNotFound('user');
     const ifMatch = ifMatchRevision(ctx);
     if (ifMatch !== undefined && ifMatch !== loaded.revision) {
-      throw rejectConflict(`user was changed by someone else (revision ${String(loaded.revision)}, not ${ifMatch})`, { current_revision: String(loaded.revision) });
+      throw rejectConflict(`user was changed by someone else (revision ${String(loaded.revision)}, not ${ifMatch})`, {
+        current_revision: String(loaded.revision),
+      });
     }
-    const { role, groups } = await resolveAssignments(deps.assignments, envelope.tenantId, { roleId: changes.roleId, groupIds: changes.groupIds });
+    const { role, groups } = await resolveAssignments(deps.assignments, envelope.tenantId, {
+      roleId: changes.roleId,
+      groupIds: changes.groupIds,
+    });
     // Only what the change newly grants is checked: editing the name of a more powerful user is fine.
     const newRole = role && role.id !== current.roleId ? [role] : [];
-    await assertCallerMayAssign(ctx.state, [...newRole, ...groups.filter((group) => !current.groupIds.includes(group.id))]);
-    await assertCallerMayChangeUser(ctx.state, deps.assignments, { targetId: id, target: loaded.state, changes, isActive });
-    const newEmail = changes.email !== undefined && emailKey(changes.email) !== emailKey(current.email) ? changes.email : undefined;
+    await assertCallerMayAssign(ctx.state, [
+      ...newRole,
+      ...groups.filter((group) => !current.groupIds.includes(group.id)),
+    ]);
+    await assertCallerMayChangeUser(ctx.state, deps.assignments, {
+      targetId: id,
+      target: loaded.state,
+      changes,
+      isActive,
+    });
+    const newEmail =
+      changes.email !== undefined && emailKey(changes.email) !== emailKey(current.email) ? changes.email : undefined;
     if (newEmail) await reserveEmail(deps, envelope, newEmail, id);
     let outcome;
     try {
       // The checks above, and an email reserved against this profile, hold for the revision read:
       // expect it (a 409 on a concurrent change) rather than let a retry re-decide unchecked.
       const pinned = newEmail !== undefined || changeCheckedAgainstTarget(changes, isActive);
-      outcome = await run(ctx, { kind: 'UpdateUser', userId: id, changes, isActive }, ifMatch ?? (pinned ? loaded.revision! : undefined), loaded);
+      outcome = await run(
+        ctx,
+        { kind: 'UpdateUser', userId: id, changes, isActive },
+        ifMatch ?? (pinned ? loaded.revision! : undefined),
+        loaded,
+      );
     } catch (error) {
       if (newEmail) await releaseQuietly(envelope, newEmail, id);
       throw error;
@@ -133,10 +199,18 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     const envelope = envelopeFrom(ctx);
     const { state: target } = await loadStream(deps.eventStore, userDecider, userStream(id), envelope.tenantId, 'user');
     // An absent user is left to the invitation's own 404.
-    if (target.profile) await assertCallerMayChangeUser(ctx.state, deps.assignments, { targetId: id, target, changes: {}, invitation: true });
+    if (target.profile)
+      await assertCallerMayChangeUser(ctx.state, deps.assignments, {
+        targetId: id,
+        target,
+        changes: {},
+        invitation: true,
+      });
     const outcome = await deps.invite(envelope, id);
     if (!outcome.sent) {
-      throw new HttpProblem(503, 'Service Unavailable', `the invitation failed: ${outcome.error}`, undefined, { invitation_status: 'failed' });
+      throw new HttpProblem(503, 'Service Unavailable', `the invitation failed: ${outcome.error}`, undefined, {
+        invitation_status: 'failed',
+      });
     }
     await respond(ctx, id, 200, { projected: true, position: outcome.position });
   });

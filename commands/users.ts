@@ -15,7 +15,10 @@ const email = z.string().trim().max(254).pipe(z.email());
 const name = z.string().trim().min(1).max(200);
 /** null: no role, so the tenant defaults apply. */
 const roleId = z.string().trim().min(1).max(100).nullable();
-const groupIds = z.array(z.string().min(1).max(100)).max(100).transform((ids) => [...new Set(ids)]);
+const groupIds = z
+  .array(z.string().min(1).max(100))
+  .max(100)
+  .transform((ids) => [...new Set(ids)]);
 /** For sms pages: E.164 (+ and up to 15 digits), or null for none. */
 const phone = z.string().trim().refine(isE164, 'must be an E.164 number such as +447700900123').nullable();
 
@@ -33,7 +36,14 @@ export const createUserBodySchema = z.strictObject({
  * false"); the fields sent replace, the others keep their value. The whole profile is one such subset.
  */
 export const patchUserBodySchema = nonEmptyBody(
-  z.strictObject({ email: email.optional(), name: name.optional(), role_id: roleId.optional(), group_ids: groupIds.optional(), is_active: z.boolean().optional(), phone: phone.optional() }),
+  z.strictObject({
+    email: email.optional(),
+    name: name.optional(),
+    role_id: roleId.optional(),
+    group_ids: groupIds.optional(),
+    is_active: z.boolean().optional(),
+    phone: phone.optional(),
+  }),
 );
 
 export interface UserChanges {
@@ -70,16 +80,27 @@ export type UserCommand =
 const isPresent = (state: UserState) => state.status === 'active' || state.status === 'inactive';
 
 const sameProfile = (a: UserProfile, b: UserProfile) =>
-  a.email === b.email && a.name === b.name && a.roleId === b.roleId && (a.phone ?? null) === (b.phone ?? null) &&
-  a.groupIds.length === b.groupIds.length && a.groupIds.every((id, i) => b.groupIds[i] === id);
+  a.email === b.email &&
+  a.name === b.name &&
+  a.roleId === b.roleId &&
+  (a.phone ?? null) === (b.phone ?? null) &&
+  a.groupIds.length === b.groupIds.length &&
+  a.groupIds.every((id, i) => b.groupIds[i] === id);
 
 /** Why an invitation cannot be (re)sent to this user, if it cannot. */
 export function assertInvitable(state: UserState): void {
   if (!isPresent(state)) throw rejectNotFound('user');
-  if (state.status === 'inactive') throw rejectConflict('the user is deactivated; reactivate it (is_active: true) before inviting it again');
+  if (state.status === 'inactive')
+    throw rejectConflict('the user is deactivated; reactivate it (is_active: true) before inviting it again');
 }
 
-function updated(userId: string, state: UserState, profile: UserProfile, isActive: boolean | undefined, actor: string): UserEvent[] {
+function updated(
+  userId: string,
+  state: UserState,
+  profile: UserProfile,
+  isActive: boolean | undefined,
+  actor: string,
+): UserEvent[] {
   const events: UserEvent[] = [];
   if (!sameProfile(profile, state.profile!)) events.push({ type: 'UserUpdated', data: { userId, ...profile } });
   if (isActive === false && state.status === 'active') {
@@ -106,15 +127,23 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return updated(userId, state, { ...profile, ...command.changes }, command.isActive, context.actor);
       case 'RemoveUser': {
         if (context.actor === userId) throw rejectConflict('you cannot delete yourself');
-        const deactivation: UserEvent[] = state.status === 'active' ? [{ type: 'UserDeactivated', data: { userId } }] : [];
+        const deactivation: UserEvent[] =
+          state.status === 'active' ? [{ type: 'UserDeactivated', data: { userId } }] : [];
         return [...deactivation, { type: 'UserRemoved', data: { userId } }];
       }
       case 'JoinGroup':
         if (profile.groupIds.includes(command.groupId)) return [];
-        return [{ type: 'UserUpdated', data: { userId, ...profile, groupIds: [...profile.groupIds, command.groupId] } }];
+        return [
+          { type: 'UserUpdated', data: { userId, ...profile, groupIds: [...profile.groupIds, command.groupId] } },
+        ];
       case 'LeaveGroup':
         if (!profile.groupIds.includes(command.groupId)) throw rejectNotFound('group membership');
-        return [{ type: 'UserUpdated', data: { userId, ...profile, groupIds: profile.groupIds.filter((id) => id !== command.groupId) } }];
+        return [
+          {
+            type: 'UserUpdated',
+            data: { userId, ...profile, groupIds: profile.groupIds.filter((id) => id !== command.groupId) },
+          },
+        ];
       case 'SetPermissionOverrides':
         if (sameGrants(command.permissions, state.overrides)) return [];
         return [{ type: 'UserPermissionOverridesSet', data: { userId, permissions: command.permissions } }];
@@ -127,7 +156,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'RecordLogin':
         // One login per issued token: a token at or before the newest recorded one is not new.
         if (state.status !== 'active' || (state.lastLoginTokenIssuedAt ?? -1) >= command.tokenIssuedAt) return [];
-        return [{ type: 'UserLoggedIn', data: { userId, at: context.now.toISOString(), tokenIssuedAt: command.tokenIssuedAt } }];
+        return [
+          {
+            type: 'UserLoggedIn',
+            data: { userId, at: context.now.toISOString(), tokenIssuedAt: command.tokenIssuedAt },
+          },
+        ];
     }
   },
 };

@@ -2,8 +2,14 @@ import { ruleShareBucket } from '../src/events/rule-shares.js';
 import type { Projection } from '../src/projection-runner/projection.js';
 import type { AlertRuleData } from '../src/events/alert-rule.js';
 import {
-  initialRuleWatch, watchAfterEvaluation, watchAfterManualResolve, watchAfterRuleChange, watchChanged,
-  type RecordedEvaluation, type RuleEvaluatedData, type RuleWatch,
+  initialRuleWatch,
+  watchAfterEvaluation,
+  watchAfterManualResolve,
+  watchAfterRuleChange,
+  watchChanged,
+  type RecordedEvaluation,
+  type RuleEvaluatedData,
+  type RuleWatch,
 } from '../src/events/rule-evaluation.js';
 
 /**
@@ -35,8 +41,11 @@ export const ALERT_RULES = 'alertRules';
 export const watchOf = (doc: AlertRuleDoc): RuleWatch => {
   const initial = initialRuleWatch();
   return {
-    pendingSince: doc.pendingSince ?? initial.pendingSince, rearmed: doc.rearmed ?? initial.rearmed, health: doc.health ?? initial.health,
-    lastError: doc.lastError ?? initial.lastError, failingSince: doc.failingSince ?? initial.failingSince,
+    pendingSince: doc.pendingSince ?? initial.pendingSince,
+    rearmed: doc.rearmed ?? initial.rearmed,
+    health: doc.health ?? initial.health,
+    lastError: doc.lastError ?? initial.lastError,
+    failingSince: doc.failingSince ?? initial.failingSince,
   };
 };
 
@@ -47,7 +56,14 @@ export const alertRulesProjection: Projection = {
   name: 'alertRules',
   // 3: shareBucket (src/events/rule-shares.ts), by which cluster members read only their own rules.
   version: 3,
-  handles: ['AlertRuleCreated', 'AlertRuleUpdated', 'AlertRuleDeleted', 'IncidentTriggered', 'IncidentResolved', 'RuleEvaluated'],
+  handles: [
+    'AlertRuleCreated',
+    'AlertRuleUpdated',
+    'AlertRuleDeleted',
+    'IncidentTriggered',
+    'IncidentResolved',
+    'RuleEvaluated',
+  ],
   collections: {
     [ALERT_RULES]: [
       { name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] },
@@ -63,8 +79,18 @@ export const alertRulesProjection: Projection = {
       case 'AlertRuleCreated': {
         const { ruleId, ...rule } = event.data as unknown as AlertRuleData;
         await writer.upsert(ALERT_RULES, {
-          ...rule, ...initialRuleWatch(), id: ruleId, tenantId: event.metadata.tenantId, deleted: false, createdAt: at, updatedAt: at, shareBucket: ruleShareBucket(rule),
-          revision: Number(event.revision), incidentCount: 0, activeIncidentId: null, lastRecorded: null,
+          ...rule,
+          ...initialRuleWatch(),
+          id: ruleId,
+          tenantId: event.metadata.tenantId,
+          deleted: false,
+          createdAt: at,
+          updatedAt: at,
+          shareBucket: ruleShareBucket(rule),
+          revision: Number(event.revision),
+          incidentCount: 0,
+          activeIncidentId: null,
+          lastRecorded: null,
         });
         break;
       }
@@ -73,17 +99,31 @@ export const alertRulesProjection: Projection = {
         const current = await writer.get<AlertRuleDoc>(ALERT_RULES, ruleId);
         const restart = current !== null && WATCHED_FIELDS.some((field) => current[field] !== rule[field]);
         await writer.patch(ALERT_RULES, ruleId, {
-          ...rule, ...(restart ? { ...watchAfterRuleChange(watchOf(current)), lastRecorded: null } : {}), updatedAt: at, revision: Number(event.revision), shareBucket: ruleShareBucket(rule),
+          ...rule,
+          ...(restart ? { ...watchAfterRuleChange(watchOf(current)), lastRecorded: null } : {}),
+          updatedAt: at,
+          revision: Number(event.revision),
+          shareBucket: ruleShareBucket(rule),
         });
         break;
       }
       case 'AlertRuleDeleted':
-        await writer.patch(ALERT_RULES, String(event.data.ruleId), { deleted: true, isEnabled: false, pendingSince: null, updatedAt: at, revision: Number(event.revision) });
+        await writer.patch(ALERT_RULES, String(event.data.ruleId), {
+          deleted: true,
+          isEnabled: false,
+          pendingSince: null,
+          updatedAt: at,
+          revision: Number(event.revision),
+        });
         break;
       case 'IncidentTriggered': {
         const { ruleId, ordinal, incidentId } = event.data as { ruleId: string; ordinal: number; incidentId: string };
         const rule = await writer.get<AlertRuleDoc>(ALERT_RULES, ruleId);
-        if (rule) await writer.patch(ALERT_RULES, ruleId, { incidentCount: Math.max(rule.incidentCount, ordinal), activeIncidentId: incidentId });
+        if (rule)
+          await writer.patch(ALERT_RULES, ruleId, {
+            incidentCount: Math.max(rule.incidentCount, ordinal),
+            activeIncidentId: incidentId,
+          });
         break;
       }
       case 'IncidentResolved': {
@@ -101,8 +141,19 @@ export const alertRulesProjection: Projection = {
         const before = watchOf(rule);
         const after = watchAfterEvaluation(before, evaluation);
         const { at, outcome, conditionMet, incidentId, error, windowId } = evaluation;
-        const lastRecorded: RecordedEvaluation = { at, outcome, conditionMet, incidentId, error, windowId: windowId ?? null };
-        await writer.patch(ALERT_RULES, rule.id, watchChanged(before, after) ? { ...after, lastRecorded } : { lastRecorded });
+        const lastRecorded: RecordedEvaluation = {
+          at,
+          outcome,
+          conditionMet,
+          incidentId,
+          error,
+          windowId: windowId ?? null,
+        };
+        await writer.patch(
+          ALERT_RULES,
+          rule.id,
+          watchChanged(before, after) ? { ...after, lastRecorded } : { lastRecorded },
+        );
         break;
       }
     }

@@ -37,18 +37,33 @@ export const channelsProjection = (secrets: Pick<SecretBox, 'seal'>): Projection
     switch (event.type) {
       case 'ChannelCreated':
         await writer.upsert(CHANNELS, {
-          id: data.channelId, tenantId: event.metadata.tenantId, name: data.name, type: data.type, config,
-          createdAt: at, updatedAt: at, revision: Number(event.revision),
+          id: data.channelId,
+          tenantId: event.metadata.tenantId,
+          name: data.name,
+          type: data.type,
+          config,
+          createdAt: at,
+          updatedAt: at,
+          revision: Number(event.revision),
         });
         break;
       case 'ChannelUpdated':
-        await writer.patch(CHANNELS, data.channelId, { name: data.name, type: data.type, config, updatedAt: at, revision: Number(event.revision) });
+        await writer.patch(CHANNELS, data.channelId, {
+          name: data.name,
+          type: data.type,
+          config,
+          updatedAt: at,
+          revision: Number(event.revision),
+        });
         break;
       case 'ChannelDeleted':
         await writer.delete(CHANNELS, data.channelId);
         break;
       case 'ChannelSigningSecretSet':
-        await writer.patch(CHANNELS, data.channelId, { signingSecret: secrets.seal(String(event.data.signingSecret)), revision: Number(event.revision) });
+        await writer.patch(CHANNELS, data.channelId, {
+          signingSecret: secrets.seal(String(event.data.signingSecret)),
+          revision: Number(event.revision),
+        });
         break;
     }
   },

@@ -65,15 +65,23 @@ export const escalationPoliciesProjection: Projection = {
       case 'EscalationPolicyCreated': {
         const policy = event.data as unknown as EscalationPolicyData;
         const doc: EscalationPolicyDoc = {
-          id: policy.policyId, tenantId: event.metadata.tenantId, ...contentFields(policy),
-          createdAt: at, updatedAt: at, revision: Number(event.revision),
+          id: policy.policyId,
+          tenantId: event.metadata.tenantId,
+          ...contentFields(policy),
+          createdAt: at,
+          updatedAt: at,
+          revision: Number(event.revision),
         };
         await writer.upsert(ESCALATION_POLICIES, doc);
         break;
       }
       case 'EscalationPolicyReplaced': {
         const policy = event.data as unknown as EscalationPolicyData;
-        await writer.patch(ESCALATION_POLICIES, policy.policyId, { ...contentFields(policy), updatedAt: at, revision: Number(event.revision) });
+        await writer.patch(ESCALATION_POLICIES, policy.policyId, {
+          ...contentFields(policy),
+          updatedAt: at,
+          revision: Number(event.revision),
+        });
         break;
       }
       case 'EscalationPolicyDeleted':

@@ -29,15 +29,34 @@ export interface GrantHolderEventNames {
 
 /** Applies a created/updated/deleted event of a role or group; `extra` adds fields to a new document. */
 export async function applyGrantHolderEvent(
-  collection: string, names: GrantHolderEventNames, event: RecordedEvent, writer: ReadModelWriter, extra: Record<string, unknown> = {},
+  collection: string,
+  names: GrantHolderEventNames,
+  event: RecordedEvent,
+  writer: ReadModelWriter,
+  extra: Record<string, unknown> = {},
 ): Promise<void> {
   const at = event.metadata.occurredAt;
-  const data = event.data as { name: string; description: string; permissions: PermissionGrants } & Record<string, unknown>;
+  const data = event.data as { name: string; description: string; permissions: PermissionGrants } & Record<
+    string,
+    unknown
+  >;
   const id = String(data[names.idField]);
-  const fields = { name: data.name, description: data.description, permissions: data.permissions, updatedAt: at, revision: Number(event.revision) };
+  const fields = {
+    name: data.name,
+    description: data.description,
+    permissions: data.permissions,
+    updatedAt: at,
+    revision: Number(event.revision),
+  };
   switch (event.type) {
     case names.created:
-      await writer.upsert(collection, { id, tenantId: event.metadata.tenantId, ...fields, createdAt: at, ...extra } satisfies GrantHolderDoc);
+      await writer.upsert(collection, {
+        id,
+        tenantId: event.metadata.tenantId,
+        ...fields,
+        createdAt: at,
+        ...extra,
+      } satisfies GrantHolderDoc);
       break;
     case names.updated:
       await writer.patch(collection, id, fields);

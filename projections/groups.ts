@@ -16,7 +16,8 @@ export const GROUPS = 'groups';
 async function syncMembership(writer: ReadModelWriter, tenantId: string, userId: string, groupIds: string[]) {
   const current = await writer.find<GroupDoc>(GROUPS, { tenantId, memberIds: { $contains: userId } });
   for (const group of current) {
-    if (!groupIds.includes(group.id)) await writer.patch(GROUPS, group.id, { memberIds: group.memberIds.filter((m) => m !== userId) });
+    if (!groupIds.includes(group.id))
+      await writer.patch(GROUPS, group.id, { memberIds: group.memberIds.filter((m) => m !== userId) });
   }
   for (const groupId of groupIds) {
     const group = await writer.get<GroupDoc>(GROUPS, groupId);
@@ -43,7 +44,13 @@ export const groupsProjection: Projection = {
         await syncMembership(writer, tenantId, data.userId, []);
         break;
       default:
-        await applyGrantHolderEvent(GROUPS, { created: 'GroupCreated', updated: 'GroupUpdated', deleted: 'GroupDeleted', idField: 'groupId' }, event, writer, { memberIds: [] });
+        await applyGrantHolderEvent(
+          GROUPS,
+          { created: 'GroupCreated', updated: 'GroupUpdated', deleted: 'GroupDeleted', idField: 'groupId' },
+          event,
+          writer,
+          { memberIds: [] },
+        );
     }
   },
 };

@@ -76,19 +76,46 @@ function pageOf(event: IncidentEvent | EscalationEvent, tenantId: string, revisi
   const d = event.data;
   if (d.kind !== 'stage') return null;
   return {
-    id: `${d.incidentId}:${revision}`, tenantId, incidentId: d.incidentId, recipient: d.recipientKey, medium: d.medium,
-    viaType: d.via?.type ?? null, viaId: d.via?.id ?? null, at: canonical(d.at), ok: event.type === 'NotificationDelivered',
+    id: `${d.incidentId}:${revision}`,
+    tenantId,
+    incidentId: d.incidentId,
+    recipient: d.recipientKey,
+    medium: d.medium,
+    viaType: d.via?.type ?? null,
+    viaId: d.via?.id ?? null,
+    at: canonical(d.at),
+    ok: event.type === 'NotificationDelivered',
   };
 }
 
 /** The document after one event (null: the event does not concern a known incident). */
-export function evolveIncidentFacts(doc: IncidentFactsDoc | null, event: IncidentEvent | EscalationEvent, tenantId: string, revision: number): IncidentFactsDoc | null {
+export function evolveIncidentFacts(
+  doc: IncidentFactsDoc | null,
+  event: IncidentEvent | EscalationEvent,
+  tenantId: string,
+  revision: number,
+): IncidentFactsDoc | null {
   if (event.type === 'IncidentTriggered') {
     const d = event.data;
     return {
-      id: d.incidentId, tenantId, ruleId: d.ruleId, ruleName: d.ruleName, policyId: d.escalationPolicyId, severity: d.severity, clusterId: d.clusterId,
-      triggeredAt: canonical(d.triggeredAt), acknowledgedAt: null, acknowledgedBy: null, resolvedAt: null, resolvedBy: null, resolutionReason: null,
-      stageOrders: [], maxStage: 0, pagesPerMedium: {}, failedPages: 0, revision,
+      id: d.incidentId,
+      tenantId,
+      ruleId: d.ruleId,
+      ruleName: d.ruleName,
+      policyId: d.escalationPolicyId,
+      severity: d.severity,
+      clusterId: d.clusterId,
+      triggeredAt: canonical(d.triggeredAt),
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      resolvedAt: null,
+      resolvedBy: null,
+      resolutionReason: null,
+      stageOrders: [],
+      maxStage: 0,
+      pagesPerMedium: {},
+      failedPages: 0,
+      revision,
     };
   }
   if (!doc) return null;
@@ -110,7 +137,9 @@ export function evolveIncidentFacts(doc: IncidentFactsDoc | null, event: Inciden
       const medium = d.medium ?? 'unknown';
       return {
         ...next,
-        pagesPerMedium: ok ? { ...doc.pagesPerMedium, [medium]: (doc.pagesPerMedium[medium] ?? 0) + 1 } : doc.pagesPerMedium,
+        pagesPerMedium: ok
+          ? { ...doc.pagesPerMedium, [medium]: (doc.pagesPerMedium[medium] ?? 0) + 1 }
+          : doc.pagesPerMedium,
         failedPages: doc.failedPages + (ok ? 0 : 1),
       };
     }

@@ -1,5 +1,10 @@
 import { ESCALATION_EVENT_TYPES } from '../src/events/escalation.js';
-import { evolveIncident, type IncidentState, type IncidentStreamEvent, type IncidentView } from '../src/events/incident.js';
+import {
+  evolveIncident,
+  type IncidentState,
+  type IncidentStreamEvent,
+  type IncidentView,
+} from '../src/events/incident.js';
 import type { Projection } from '../src/projection-runner/projection.js';
 
 /** Read model `incidents`: each incident folded with the decider's own evolve, plus its tenant. */
@@ -12,7 +17,13 @@ export const incidentsProjection: Projection = {
   // 3: acknowledgement and resolution cancel the escalation (escalation.status was left `running`).
   // 4: notices_pending (an all-clear or a pager's acknowledgement not yet sent), listed at start.
   version: 4,
-  handles: ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded', ...ESCALATION_EVENT_TYPES],
+  handles: [
+    'IncidentTriggered',
+    'IncidentAcknowledged',
+    'IncidentResolved',
+    'IncidentNoteAdded',
+    ...ESCALATION_EVENT_TYPES,
+  ],
   collections: {
     [INCIDENTS]: [
       { name: 'tenant_triggered', fields: ['tenantId', 'triggered_at', 'id'] },

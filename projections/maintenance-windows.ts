@@ -34,7 +34,12 @@ const liveUntilOf = (window: Pick<MaintenanceWindowData, 'timing'>, endedAt: str
 export const maintenanceWindowsProjection: Projection = {
   name: 'maintenanceWindows',
   version: 1,
-  handles: ['MaintenanceWindowCreated', 'MaintenanceWindowUpdated', 'MaintenanceWindowEnded', 'MaintenanceWindowDeleted'],
+  handles: [
+    'MaintenanceWindowCreated',
+    'MaintenanceWindowUpdated',
+    'MaintenanceWindowEnded',
+    'MaintenanceWindowDeleted',
+  ],
   collections: {
     [MAINTENANCE_WINDOWS]: [
       { name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] },
@@ -50,15 +55,29 @@ export const maintenanceWindowsProjection: Projection = {
       case 'MaintenanceWindowCreated': {
         const { windowId, ...window } = event.data as unknown as MaintenanceWindowData;
         await writer.upsert(MAINTENANCE_WINDOWS, {
-          ...window, id: windowId, tenantId: event.metadata.tenantId, endedAt: null, endedBy: null, deleted: false,
-          liveUntil: liveUntilOf(window, null), createdAt: at, createdBy: event.metadata.actor, updatedAt: at, revision,
+          ...window,
+          id: windowId,
+          tenantId: event.metadata.tenantId,
+          endedAt: null,
+          endedBy: null,
+          deleted: false,
+          liveUntil: liveUntilOf(window, null),
+          createdAt: at,
+          createdBy: event.metadata.actor,
+          updatedAt: at,
+          revision,
         });
         break;
       }
       case 'MaintenanceWindowUpdated': {
         const { windowId, ...window } = event.data as unknown as MaintenanceWindowData;
         const current = await writer.get<MaintenanceWindowDoc>(MAINTENANCE_WINDOWS, windowId);
-        await writer.patch(MAINTENANCE_WINDOWS, windowId, { ...window, liveUntil: liveUntilOf(window, current?.endedAt ?? null), updatedAt: at, revision });
+        await writer.patch(MAINTENANCE_WINDOWS, windowId, {
+          ...window,
+          liveUntil: liveUntilOf(window, current?.endedAt ?? null),
+          updatedAt: at,
+          revision,
+        });
         break;
       }
       case 'MaintenanceWindowEnded': {
@@ -66,11 +85,21 @@ export const maintenanceWindowsProjection: Projection = {
         const current = await writer.get<MaintenanceWindowDoc>(MAINTENANCE_WINDOWS, windowId);
         if (!current) break;
         const endedAt = String(event.data.endedAt);
-        await writer.patch(MAINTENANCE_WINDOWS, windowId, { endedAt, endedBy: event.metadata.actor, liveUntil: liveUntilOf(current, endedAt), updatedAt: at, revision });
+        await writer.patch(MAINTENANCE_WINDOWS, windowId, {
+          endedAt,
+          endedBy: event.metadata.actor,
+          liveUntil: liveUntilOf(current, endedAt),
+          updatedAt: at,
+          revision,
+        });
         break;
       }
       case 'MaintenanceWindowDeleted':
-        await writer.patch(MAINTENANCE_WINDOWS, String(event.data.windowId), { deleted: true, updatedAt: at, revision });
+        await writer.patch(MAINTENANCE_WINDOWS, String(event.data.windowId), {
+          deleted: true,
+          updatedAt: at,
+          revision,
+        });
         break;
     }
   },

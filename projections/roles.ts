@@ -16,5 +16,11 @@ export const rolesProjection: Projection = {
       { name: 'tenant_name', fields: ['tenantId', 'name'] },
     ],
   },
-  apply: (event, writer) => applyGrantHolderEvent(ROLES, { created: 'RoleCreated', updated: 'RoleUpdated', deleted: 'RoleDeleted', idField: 'roleId' }, event, writer),
+  apply: (event, writer) =>
+    applyGrantHolderEvent(
+      ROLES,
+      { created: 'RoleCreated', updated: 'RoleUpdated', deleted: 'RoleDeleted', idField: 'roleId' },
+      event,
+      writer,
+    ),
 };

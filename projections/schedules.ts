@@ -16,7 +16,13 @@ export const SCHEDULES = 'schedules';
 export const schedulesProjection: Projection = {
   name: 'schedules',
   version: 1,
-  handles: ['ScheduleCreated', 'ScheduleReplaced', 'ScheduleDeleted', 'ScheduleOverrideAdded', 'ScheduleOverrideRemoved'],
+  handles: [
+    'ScheduleCreated',
+    'ScheduleReplaced',
+    'ScheduleDeleted',
+    'ScheduleOverrideAdded',
+    'ScheduleOverrideRemoved',
+  ],
   collections: { [SCHEDULES]: [{ name: 'tenant_created', fields: ['tenantId', 'createdAt', 'id'] }] },
   async apply(event, writer) {
     const scheduleId = String(event.data.scheduleId);
@@ -25,14 +31,23 @@ export const schedulesProjection: Projection = {
       return;
     }
     const current = await writer.get<ScheduleDoc>(SCHEDULES, scheduleId);
-    const state = current ? { status: 'active' as const, schedule: { ...current, scheduleId } } : { status: 'absent' as const };
+    const state = current
+      ? { status: 'active' as const, schedule: { ...current, scheduleId } }
+      : { status: 'absent' as const };
     const next = evolveSchedule(state, { type: event.type, data: event.data } as ScheduleEvent);
     if (!next.schedule) return;
     const { scheduleId: _id, ...schedule } = next.schedule;
     const at = event.metadata.occurredAt;
     await writer.upsert(SCHEDULES, {
-      name: schedule.name, timezone: schedule.timezone, layers: schedule.layers, overrides: schedule.overrides,
-      id: scheduleId, tenantId: event.metadata.tenantId, createdAt: current?.createdAt ?? at, updatedAt: at, revision: Number(event.revision),
+      name: schedule.name,
+      timezone: schedule.timezone,
+      layers: schedule.layers,
+      overrides: schedule.overrides,
+      id: scheduleId,
+      tenantId: event.metadata.tenantId,
+      createdAt: current?.createdAt ?? at,
+      updatedAt: at,
+      revision: Number(event.revision),
     } satisfies ScheduleDoc);
   },
 };

@@ -20,7 +20,12 @@ export interface SyncJobDoc {
   paused: boolean;
   runningRunId: string | null;
   lastRun: {
-    runId: string; startedAt: string; finishedAt: string; status: SyncRunStatus; result: SyncRunResult | null; error: string | null;
+    runId: string;
+    startedAt: string;
+    finishedAt: string;
+    status: SyncRunStatus;
+    result: SyncRunResult | null;
+    error: string | null;
     /** The run's own duration, failed or not (the history entry's `duration_ms`). */
     durationMs: number;
   } | null;
@@ -53,7 +58,14 @@ export const syncJobDocId = (tenantId: string, envId: string, jobId: string) => 
 export const syncProjection: Projection = {
   name: 'sync',
   version: 2,
-  handles: ['SyncJobPaused', 'SyncJobResumed', 'SyncRunStarted', 'SyncRunSucceeded', 'SyncRunFailed', 'SyncHistoryPurged'],
+  handles: [
+    'SyncJobPaused',
+    'SyncJobResumed',
+    'SyncRunStarted',
+    'SyncRunSucceeded',
+    'SyncRunFailed',
+    'SyncHistoryPurged',
+  ],
   collections: {
     [SYNC_JOBS_COLLECTION]: [{ name: 'tenant_env', fields: ['tenantId', 'envId', 'jobId'] }],
     [SYNC_HISTORY]: [{ name: 'tenant_env_started', fields: ['tenantId', 'envId', 'startedAt', 'id'] }],
@@ -63,7 +75,14 @@ export const syncProjection: Projection = {
     const data = event.data as Record<string, unknown> & { envId: string; jobId: SyncJobId };
     const id = syncJobDocId(tenantId, data.envId, data.jobId);
     const job: SyncJobDoc = (await writer.get<SyncJobDoc>(SYNC_JOBS_COLLECTION, id)) ?? {
-      id, tenantId, envId: data.envId, jobId: data.jobId, paused: false, runningRunId: null, lastRun: null, highWater: null,
+      id,
+      tenantId,
+      envId: data.envId,
+      jobId: data.jobId,
+      paused: false,
+      runningRunId: null,
+      lastRun: null,
+      highWater: null,
     };
     const runId = String(data.runId ?? '');
     switch (event.type) {
@@ -74,8 +93,19 @@ export const syncProjection: Projection = {
       case 'SyncRunStarted':
         await writer.upsert(SYNC_JOBS_COLLECTION, { ...job, runningRunId: runId });
         await writer.upsert(SYNC_HISTORY, {
-          id: runId, tenantId, envId: data.envId, jobId: data.jobId, trigger: data.trigger as SyncHistoryDoc['trigger'], status: 'running',
-          startedAt: String(data.startedAt), finishedAt: null, rows_extracted: null, rows_upserted: null, duration_ms: null, high_water: null, error: null,
+          id: runId,
+          tenantId,
+          envId: data.envId,
+          jobId: data.jobId,
+          trigger: data.trigger as SyncHistoryDoc['trigger'],
+          status: 'running',
+          startedAt: String(data.startedAt),
+          finishedAt: null,
+          rows_extracted: null,
+          rows_upserted: null,
+          duration_ms: null,
+          high_water: null,
+          error: null,
         } satisfies SyncHistoryDoc);
         return;
       case 'SyncRunSucceeded':
@@ -83,7 +113,12 @@ export const syncProjection: Projection = {
         const succeeded = event.type === 'SyncRunSucceeded';
         const entry = await writer.get<SyncHistoryDoc>(SYNC_HISTORY, runId);
         const result = succeeded
-          ? { rows_extracted: Number(data.rows_extracted), rows_upserted: Number(data.rows_upserted), duration_ms: Number(data.duration_ms), high_water: (data.high_water as string | null) ?? null }
+          ? {
+              rows_extracted: Number(data.rows_extracted),
+              rows_upserted: Number(data.rows_upserted),
+              duration_ms: Number(data.duration_ms),
+              high_water: (data.high_water as string | null) ?? null,
+            }
           : null;
         const finishedAt = String(data.finishedAt);
         const error = succeeded ? null : String(data.error);
@@ -91,8 +126,14 @@ export const syncProjection: Projection = {
         const durationMs = Number(data.duration_ms);
         if (entry) {
           await writer.upsert(SYNC_HISTORY, {
-            ...entry, status, finishedAt, error,
-            rows_extracted: result?.rows_extracted ?? 0, rows_upserted: result?.rows_upserted ?? 0, duration_ms: durationMs, high_water: result?.high_water ?? null,
+            ...entry,
+            status,
+            finishedAt,
+            error,
+            rows_extracted: result?.rows_extracted ?? 0,
+            rows_upserted: result?.rows_upserted ?? 0,
+            duration_ms: durationMs,
+            high_water: result?.high_water ?? null,
           });
         }
         await writer.upsert(SYNC_JOBS_COLLECTION, {
@@ -104,7 +145,13 @@ export const syncProjection: Projection = {
         return;
       }
       case 'SyncHistoryPurged':
-        await writer.deleteMany(SYNC_HISTORY, { tenantId, envId: data.envId, jobId: data.jobId, startedAt: { $lt: String(data.before) }, status: { $ne: 'running' } });
+        await writer.deleteMany(SYNC_HISTORY, {
+          tenantId,
+          envId: data.envId,
+          jobId: data.jobId,
+          startedAt: { $lt: String(data.before) },
+          status: { $ne: 'running' },
+        });
         return;
     }
   },

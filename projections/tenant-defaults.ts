@@ -21,8 +21,11 @@ export const tenantDefaultsProjection: Projection = {
   async apply(event, writer) {
     const tenantId = event.metadata.tenantId;
     await writer.upsert(TENANT_PERMISSION_DEFAULTS, {
-      id: tenantId, tenantId, permissions: (event.data as { permissions: PermissionGrants }).permissions,
-      updatedAt: event.metadata.occurredAt, revision: Number(event.revision),
+      id: tenantId,
+      tenantId,
+      permissions: (event.data as { permissions: PermissionGrants }).permissions,
+      updatedAt: event.metadata.occurredAt,
+      revision: Number(event.revision),
     } satisfies TenantDefaultsDoc);
   },
 };

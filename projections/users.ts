@@ -57,8 +57,16 @@ export const usersProjection: Projection = {
       case 'UserCreated': {
         const { userId: _, isActive, ...profile } = event.data;
         const doc: UserDoc = {
-          id, tenantId, ...profile, emailLower: profile.email.toLowerCase(), isActive, removed: false,
-          createdAt: recorded.metadata.occurredAt, lastLogin: null, invitationStatus: 'pending', revision,
+          id,
+          tenantId,
+          ...profile,
+          emailLower: profile.email.toLowerCase(),
+          isActive,
+          removed: false,
+          createdAt: recorded.metadata.occurredAt,
+          lastLogin: null,
+          invitationStatus: 'pending',
+          revision,
         };
         await writer.upsert(USERS, doc);
         break;
@@ -89,7 +97,11 @@ export const usersProjection: Projection = {
         break;
       case 'UserPermissionOverridesSet':
         await patch({});
-        await writer.upsert(USER_PERMISSION_OVERRIDES, { id, tenantId, permissions: event.data.permissions } satisfies UserOverridesDoc);
+        await writer.upsert(USER_PERMISSION_OVERRIDES, {
+          id,
+          tenantId,
+          permissions: event.data.permissions,
+        } satisfies UserOverridesDoc);
         break;
     }
   },

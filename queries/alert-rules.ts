@@ -93,10 +93,16 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
    * A deleted rule's history stays readable (auditors); only another tenant's or a never-existing rule is 404.
    */
   router.get('/alert-rules/:id/history', requires('alerts:read'), listParameters(HISTORY_FILTERS), async (ctx) => {
-    const doc = await findTenantDoc<AlertRuleDoc>(deps.reader, ALERT_RULES, ctx.state.principal.tenantId, ctx.params.id!);
+    const doc = await findTenantDoc<AlertRuleDoc>(
+      deps.reader,
+      ALERT_RULES,
+      ctx.state.principal.tenantId,
+      ctx.params.id!,
+    );
     if (!doc) throw notFound('alert rule');
     const query = alertRuleHistoryQuery.parse(ctx.query);
-    if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) throw badRequest('from must not be after to');
+    if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to))
+      throw badRequest('from must not be after to');
     const from = query.from ? Date.parse(query.from) : -Infinity;
     const to = query.to ? Date.parse(query.to) : Infinity;
     const items: (RuleEvaluatedData & { revision: bigint })[] = [];
@@ -105,7 +111,9 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
     while (!more) {
       if (before !== undefined && before <= 0n) break;
       const batch = await deps.eventStore.readStream(ruleEvaluationStream(doc.id), {
-        direction: 'backwards', maxCount: HISTORY_READ_BATCH, fromRevision: before === undefined ? undefined : before - 1n,
+        direction: 'backwards',
+        maxCount: HISTORY_READ_BATCH,
+        fromRevision: before === undefined ? undefined : before - 1n,
       });
       if (batch.length === 0) break;
       for (const event of batch) {
@@ -124,7 +132,12 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
     }
     okPage(
       ctx,
-      items.map(({ revision: _r, ruleId: _id, conditionMet, incidentId, windowId, ...rest }) => ({ ...rest, condition_met: conditionMet, incident_id: incidentId, window_id: windowId ?? null })),
+      items.map(({ revision: _r, ruleId: _id, conditionMet, incidentId, windowId, ...rest }) => ({
+        ...rest,
+        condition_met: conditionMet,
+        incident_id: incidentId,
+        window_id: windowId ?? null,
+      })),
       { limit: query.limit, next_cursor: more ? String(items.at(-1)!.revision) : null },
     );
   });

@@ -8,7 +8,13 @@ import Router from '@koa/router';
 import { loadStream } from '../src/commanding/command-handler.js';
 import type { EventStore } from '../src/eventstore/port.js';
 import { maskChannelConfig } from '../src/events/channel-secrets.js';
-import { channelStream, evolveChannel, initialChannelState, type ChannelEvent, type ChannelState } from '../src/events/channel.js';
+import {
+  channelStream,
+  evolveChannel,
+  initialChannelState,
+  type ChannelEvent,
+  type ChannelState,
+} from '../src/events/channel.js';
 import { ok } from '../src/http/envelope.js';
 import { historyChainOf, historyEntry } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';
@@ -36,11 +42,20 @@ export function channelEventRoutes(deps: { eventStore: EventStore }) {
   router.get('/notification-channels/:id/events', requires('audit:read'), queryParameters([]), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'notification channel');
     const loaded = await loadStream<ChannelState, ChannelEvent>(
-      deps.eventStore, { initialState: initialChannelState, evolve: evolveChannel }, channelStream(id), ctx.state.principal.tenantId, 'notification channel',
+      deps.eventStore,
+      { initialState: initialChannelState, evolve: evolveChannel },
+      channelStream(id),
+      ctx.state.principal.tenantId,
+      'notification channel',
     );
     if (loaded.events.length === 0) throw notFound('notification channel');
     const chain = await historyChainOf(deps.eventStore, channelStream(id));
-    ok(ctx, loaded.events.map((event, index) => historyEntry(event, chain, redactedChannelEvent(loaded.domainEvents[index]!))));
+    ok(
+      ctx,
+      loaded.events.map((event, index) =>
+        historyEntry(event, chain, redactedChannelEvent(loaded.domainEvents[index]!)),
+      ),
+    );
   });
   return router;
 }

@@ -13,7 +13,9 @@ type SecretOpener = Pick<SecretBox, 'open'>;
 export const openChannelDoc = (doc: ChannelDoc, secrets: SecretOpener): ChannelDoc => ({
   ...doc,
   config: mapChannelSecrets(doc.type, doc.config, (value) => (isSealed(value) ? secrets.open(value) : value)),
-  ...(typeof doc.signingSecret === 'string' ? { signingSecret: isSealed(doc.signingSecret) ? secrets.open(doc.signingSecret) : doc.signingSecret } : {}),
+  ...(typeof doc.signingSecret === 'string'
+    ? { signingSecret: isSealed(doc.signingSecret) ? secrets.open(doc.signingSecret) : doc.signingSecret }
+    : {}),
 });
 
 /** The channel as clients see it (from an opened document): secrets masked. */

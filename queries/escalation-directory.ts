@@ -20,7 +20,11 @@ import { findSchedule, scheduleDefinition, scheduleUsers } from './schedules.js'
 
 /** A user is reachable while active and not removed. */
 const contact = (user: UserDoc): ContactUser => ({
-  id: user.id, name: user.name, email: user.email, phone: (user.phone as string | null | undefined) ?? null, active: user.isActive && !user.removed,
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  phone: (user.phone as string | null | undefined) ?? null,
+  active: user.isActive && !user.removed,
 });
 
 /** The reads behind the escalation directories (src/process/escalation/preview-directory.ts). */
@@ -33,7 +37,12 @@ export function readModelReads(reader: ReadModelReader, secrets: Pick<SecretBox,
     async activeGroupMembers(tenantId, groupId) {
       const group = await reader.get<GroupDoc>(GROUPS, groupId);
       if (!group || group.tenantId !== tenantId) return null;
-      const members = await reader.find<UserDoc>(USERS, { tenantId, groupIds: { $contains: groupId }, isActive: true, removed: false });
+      const members = await reader.find<UserDoc>(USERS, {
+        tenantId,
+        groupIds: { $contains: groupId },
+        isActive: true,
+        removed: false,
+      });
       return members.map(contact);
     },
     async channel(tenantId, channelId) {
@@ -56,18 +65,28 @@ export function readModelReads(reader: ReadModelReader, secrets: Pick<SecretBox,
 }
 
 /** The escalation manager's directory: every lookup reads the read models as they are at that moment. */
-export const readModelDirectory = (reader: ReadModelReader, secrets: Pick<SecretBox, 'open'>): TargetDirectory => directoryOver(readModelReads(reader, secrets));
+export const readModelDirectory = (reader: ReadModelReader, secrets: Pick<SecretBox, 'open'>): TargetDirectory =>
+  directoryOver(readModelReads(reader, secrets));
 
 /** The plan an escalation follows, from the policy as the read model has it now (null: no such policy in the tenant). */
-export async function escalationPlanOf(reader: ReadModelReader, tenantId: string, policyId: string): Promise<Pick<EscalationPlan, 'policyName' | 'stages' | 'repeatIntervalMinutes'> | null> {
+export async function escalationPlanOf(
+  reader: ReadModelReader,
+  tenantId: string,
+  policyId: string,
+): Promise<Pick<EscalationPlan, 'policyName' | 'stages' | 'repeatIntervalMinutes'> | null> {
   const policy: EscalationPolicyDoc | null = await findEscalationPolicy(reader, tenantId, policyId);
   if (!policy) return null;
   return {
     policyName: policy.name,
     repeatIntervalMinutes: policy.repeatIntervalMinutes,
     stages: policy.stages.map((stage) => ({
-      stageOrder: stage.stage_order, delayMinutes: stage.delay_minutes,
-      targets: stage.targets.map((t) => ({ type: t.type as TargetType, id: t.id, channels: t.channels as DeliveryChannel[] })),
+      stageOrder: stage.stage_order,
+      delayMinutes: stage.delay_minutes,
+      targets: stage.targets.map((t) => ({
+        type: t.type as TargetType,
+        id: t.id,
+        channels: t.channels as DeliveryChannel[],
+      })),
     })),
   };
 }

@@ -24,8 +24,17 @@ export interface PolicyReference {
   name: string;
 }
 
-async function policiesTargeting(reader: ReadModelReader, tenantId: string, field: 'targetIds' | 'channelIds', id: string): Promise<PolicyReference[]> {
-  const docs = await reader.find<EscalationPolicyDoc>(ESCALATION_POLICIES, { tenantId, [field]: { $contains: id } }, { sort: [['name', 'asc']] });
+async function policiesTargeting(
+  reader: ReadModelReader,
+  tenantId: string,
+  field: 'targetIds' | 'channelIds',
+  id: string,
+): Promise<PolicyReference[]> {
+  const docs = await reader.find<EscalationPolicyDoc>(
+    ESCALATION_POLICIES,
+    { tenantId, [field]: { $contains: id } },
+    { sort: [['name', 'asc']] },
+  );
   return docs.map((doc) => ({ id: doc.id, name: doc.name }));
 }
 
@@ -49,7 +58,15 @@ export function escalationPolicyQueryRoutes(deps: { reader: ReadModelReader }) {
 }
 
 /** The tenant's policies with a stage that targets this id, as `referenced_by` shows them. */
-export async function policiesWithTarget(reader: ReadModelReader, tenantId: string, targetId: string): Promise<{ id: string; name: string }[]> {
-  const docs = await reader.find<EscalationPolicyDoc>(ESCALATION_POLICIES, { tenantId, targetIds: { $contains: targetId.toLowerCase() } }, { sort: [['name', 'asc']] });
+export async function policiesWithTarget(
+  reader: ReadModelReader,
+  tenantId: string,
+  targetId: string,
+): Promise<{ id: string; name: string }[]> {
+  const docs = await reader.find<EscalationPolicyDoc>(
+    ESCALATION_POLICIES,
+    { tenantId, targetIds: { $contains: targetId.toLowerCase() } },
+    { sort: [['name', 'asc']] },
+  );
   return docs.map((doc) => ({ id: doc.id, name: doc.name }));
 }

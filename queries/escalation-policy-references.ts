@@ -15,7 +15,6 @@ import type { EscalationStage, TargetType } from '../src/events/escalation-polic
 import type { ProblemFieldError } from '../src/http/problem.js';
 import type { Doc, ReadModelReader } from '../src/readstore/port.js';
 
-
 /** Where each target type lives. */
 const CHECKED: Record<TargetType, { collection: string; noun: string; counts: (doc: Doc) => boolean }> = {
   user: { collection: USERS, noun: 'user', counts: (doc) => doc.removed !== true },
@@ -25,7 +24,12 @@ const CHECKED: Record<TargetType, { collection: string; noun: string; counts: (d
 };
 
 /** Ids of the given type that exist in the tenant, from one query per collection. */
-async function existingIds(reader: ReadModelReader, tenantId: string, type: TargetType, ids: string[]): Promise<Set<string>> {
+async function existingIds(
+  reader: ReadModelReader,
+  tenantId: string,
+  type: TargetType,
+  ids: string[],
+): Promise<Set<string>> {
   const source = CHECKED[type];
   if (!source || ids.length === 0) return new Set(ids);
   const docs = await reader.find(source.collection, { tenantId, id: { $in: ids } });
@@ -36,7 +40,11 @@ async function existingIds(reader: ReadModelReader, tenantId: string, type: Targ
  * One error per target that names a user, group or channel missing from the tenant (another
  * tenant's is missing too: its existence is never revealed). Empty when every target exists.
  */
-export async function unknownTargetErrors(reader: ReadModelReader, tenantId: string, stages: EscalationStage[]): Promise<ProblemFieldError[]> {
+export async function unknownTargetErrors(
+  reader: ReadModelReader,
+  tenantId: string,
+  stages: EscalationStage[],
+): Promise<ProblemFieldError[]> {
   const idsByType = new Map<TargetType, Set<string>>();
   for (const target of stages.flatMap((stage) => stage.targets)) {
     if (!idsByType.has(target.type)) idsByType.set(target.type, new Set());
@@ -50,7 +58,10 @@ export async function unknownTargetErrors(reader: ReadModelReader, tenantId: str
     stage.targets.forEach((target, targetIndex) => {
       if (existing.get(target.type)?.has(target.id)) return;
       const noun = CHECKED[target.type]?.noun ?? target.type;
-      errors.push({ path: `/stages/${stageIndex}/targets/${targetIndex}/id`, message: `no ${noun} ${target.id} in this tenant` });
+      errors.push({
+        path: `/stages/${stageIndex}/targets/${targetIndex}/id`,
+        message: `no ${noun} ${target.id} in this tenant`,
+      });
     }),
   );
   return errors;
@@ -62,7 +73,15 @@ export interface RuleReference {
 }
 
 /** Enabled, undeleted alert rules of the tenant that start this policy when they trigger. */
-export async function enabledRulesUsingPolicy(reader: ReadModelReader, tenantId: string, policyId: string): Promise<RuleReference[]> {
-  const rules = await reader.find(ALERT_RULES, { tenantId, escalationPolicyId: policyId, isEnabled: true, deleted: { $ne: true } }, { sort: [['name', 'asc']] });
+export async function enabledRulesUsingPolicy(
+  reader: ReadModelReader,
+  tenantId: string,
+  policyId: string,
+): Promise<RuleReference[]> {
+  const rules = await reader.find(
+    ALERT_RULES,
+    { tenantId, escalationPolicyId: policyId, isEnabled: true, deleted: { $ne: true } },
+    { sort: [['name', 'asc']] },
+  );
   return rules.map((rule) => ({ id: rule.id, name: String(rule.name) }));
 }

@@ -28,13 +28,25 @@ const COLLECTIONS: Record<TargetType, string> = { user: USERS, group: GROUPS, sc
  * policy may name 1,000 distinct targets, and a large schedule's document takes a while to read:
  * one at a time, each waiting its turn of the request's time slice.
  */
-export async function targetNames(reader: ReadModelReader, tenantId: string, plan: PreviewPlan, pause: Pause = noPause): Promise<Map<string, string>> {
-  const keys = [...new Set(plan.stages.flatMap((stage) => stage.targets.map((target) => `${target.type}:${target.id}`)))];
+export async function targetNames(
+  reader: ReadModelReader,
+  tenantId: string,
+  plan: PreviewPlan,
+  pause: Pause = noPause,
+): Promise<Map<string, string>> {
+  const keys = [
+    ...new Set(plan.stages.flatMap((stage) => stage.targets.map((target) => `${target.type}:${target.id}`))),
+  ];
   const names = new Map<string, string>();
   for (const key of keys) {
     await pause();
     const [type, id] = key.split(':') as [TargetType, string];
-    const doc = await findTenantDoc<UserDoc | GroupDoc | ScheduleDoc | ChannelDoc>(reader, COLLECTIONS[type], tenantId, id);
+    const doc = await findTenantDoc<UserDoc | GroupDoc | ScheduleDoc | ChannelDoc>(
+      reader,
+      COLLECTIONS[type],
+      tenantId,
+      id,
+    );
     if (doc && doc.removed !== true) names.set(key, String(doc.name));
   }
   return names;
@@ -56,7 +68,9 @@ function maskedAddress(target: NotifyTarget): string {
 }
 
 const onCallView = (source: OnCallSource) =>
-  source.source === 'layer' ? { source: 'layer' as const, layer: source.layerIndex } : { source: 'override' as const, override_id: source.overrideId };
+  source.source === 'layer'
+    ? { source: 'layer' as const, layer: source.layerIndex }
+    : { source: 'override' as const, override_id: source.overrideId };
 
 function why(recipient: ResolvedRecipient, name: string): string {
   const { via } = recipient.recipient;
@@ -67,7 +81,11 @@ function why(recipient: ResolvedRecipient, name: string): string {
       return `member of group ${name}`;
     case 'schedule': {
       const source = recipient.onCallSource;
-      const how = !source ? '' : source.source === 'layer' ? ` via layer ${source.layerIndex}` : ` via override ${source.overrideId}`;
+      const how = !source
+        ? ''
+        : source.source === 'layer'
+          ? ` via layer ${source.layerIndex}`
+          : ` via override ${source.overrideId}`;
       return `on call for schedule ${name}${how}`;
     }
     case 'channel':
@@ -80,7 +98,10 @@ function recipientView(resolved: ResolvedRecipient, names: Map<string, string>) 
   const name = names.get(`${recipient.via.type}:${recipient.via.id}`) ?? null;
   const via = { type: recipient.via.type, id: recipient.via.id, name };
   if (!target) {
-    return { reachable: false as const, view: { via, person: person ?? null, medium: recipient.medium, reason: recipient.unreachable ?? 'unreachable' } };
+    return {
+      reachable: false as const,
+      view: { via, person: person ?? null, medium: recipient.medium, reason: recipient.unreachable ?? 'unreachable' },
+    };
   }
   return {
     reachable: true as const,

@@ -18,7 +18,9 @@ export const pendingEscalationView = (doc: IncidentDoc) => {
     next_stage: due?.stageOrder ?? null,
     cycle: due?.cycle ?? null,
     next_due_at: doc.next_escalation_at,
-    last_fired_stage: lastFired ? { stage_order: lastFired.stageOrder, cycle: lastFired.cycle, fired_at: lastFired.firedAt } : null,
+    last_fired_stage: lastFired
+      ? { stage_order: lastFired.stageOrder, cycle: lastFired.cycle, fired_at: lastFired.firedAt }
+      : null,
   };
 };
 

@@ -13,8 +13,8 @@ export const groupView = (doc: GroupDoc) => ({
   updated_at: doc.updatedAt,
 });
 
-export const findGroup = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<GroupDoc>(reader, GROUPS, tenantId, id);
-
+export const findGroup = (reader: ReadModelReader, tenantId: string, id: string) =>
+  findTenantDoc<GroupDoc>(reader, GROUPS, tenantId, id);
 
 export function groupQueryRoutes(deps: { reader: ReadModelReader }) {
   return readModelRoutes<GroupDoc>(deps.reader, {

@@ -27,69 +27,92 @@ async function refuseBeyondHead(eventStore: EventStore, lastEventId: bigint) {
   const head = await eventStore.headPosition();
   if (lastEventId <= head) return;
   throw new HttpProblem(
-    400, 'Bad Request', `Last-Event-ID ${lastEventId} is beyond the head of the log (${head}); reconnect without it`,
-    [{ path: '/last_event_id', message: 'beyond the head of the log' }], { head_position: String(head) },
+    400,
+    'Bad Request',
+    `Last-Event-ID ${lastEventId} is beyond the head of the log (${head}); reconnect without it`,
+    [{ path: '/last_event_id', message: 'beyond the head of the log' }],
+    { head_position: String(head) },
   );
 }
 
-export function incidentStreamRoutes(deps: { eventStore: EventStore; hub: LiveEventHub; heartbeatMs: number; perTenant: number }) {
+export function incidentStreamRoutes(deps: {
+  eventStore: EventStore;
+  hub: LiveEventHub;
+  heartbeatMs: number;
+  perTenant: number;
+}) {
   const router = new Router<AppState>();
   // INCIDENT_STREAMS_PER_TENANT, as the sync stream's SYNC_STREAMS_PER_TENANT.
   const slots = createTenantStreamSlots({ perTenant: deps.perTenant, streamName: 'incident', retryAfterSeconds: 5 });
-  router.get(INCIDENT_STREAM_PATH, requires('incidents:read'), queryParameters(['last_event_id', 'ticket']), async (ctx) => {
-    const rawLastId = ctx.get('Last-Event-ID') || (ctx.query.last_event_id as string | undefined) || '';
-    if (rawLastId && !/^\d+$/.test(rawLastId)) throw badRequest('Last-Event-ID must be an id this stream sent');
-    if (rawLastId) await refuseBeyondHead(deps.eventStore, BigInt(rawLastId));
-    const tenantId = ctx.state.principal.tenantId;
-    const belongs = (event: RecordedEvent) => event.streamName.startsWith('incident-') && event.metadata.tenantId === tenantId;
+  router.get(
+    INCIDENT_STREAM_PATH,
+    requires('incidents:read'),
+    queryParameters(['last_event_id', 'ticket']),
+    async (ctx) => {
+      const rawLastId = ctx.get('Last-Event-ID') || (ctx.query.last_event_id as string | undefined) || '';
+      if (rawLastId && !/^\d+$/.test(rawLastId)) throw badRequest('Last-Event-ID must be an id this stream sent');
+      if (rawLastId) await refuseBeyondHead(deps.eventStore, BigInt(rawLastId));
+      const tenantId = ctx.state.principal.tenantId;
+      const belongs = (event: RecordedEvent) =>
+        event.streamName.startsWith('incident-') && event.metadata.tenantId === tenantId;
 
-    let lastSent = rawLastId ? BigInt(rawLastId) : -1n;
-    let catchingUp = true;
-    const held: RecordedEvent[] = [];
-    // Listen first: if the log cannot be followed the client gets a 503, not an empty stream.
-    let sse: SseChannel | undefined;
-    let endedEarly = false;
-    const release = slots.take(tenantId);
-    const listener = await deps.hub.listen(
-      (event) => {
-        if (!belongs(event)) return;
-        if (catchingUp || !sse) held.push(event);
-        else send(event);
-      },
-      () => (sse ? sse.close() : (endedEarly = true)),
-    ).catch((error: unknown) => {
-      release();
-      throw error;
-    });
-    sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
-    sse.onClose(() => {
-      listener.stop();
-      release();
-    });
-    endStreamWhenRightsEnd(ctx, sse, 'incidents:read');
-    if (endedEarly) sse.close();
-    const send = (event: RecordedEvent) => {
-      if (event.position <= lastSent) return;
-      lastSent = event.position;
-      sse!.send({
-        id: String(event.position),
-        event: event.type,
-        data: { type: event.type, incident_id: event.data.incidentId, revision: String(event.revision), occurred_at: event.metadata.occurredAt, actor: event.metadata.actor, data: event.data },
+      let lastSent = rawLastId ? BigInt(rawLastId) : -1n;
+      let catchingUp = true;
+      const held: RecordedEvent[] = [];
+      // Listen first: if the log cannot be followed the client gets a 503, not an empty stream.
+      let sse: SseChannel | undefined;
+      let endedEarly = false;
+      const release = slots.take(tenantId);
+      const listener = await deps.hub
+        .listen(
+          (event) => {
+            if (!belongs(event)) return;
+            if (catchingUp || !sse) held.push(event);
+            else send(event);
+          },
+          () => (sse ? sse.close() : (endedEarly = true)),
+        )
+        .catch((error: unknown) => {
+          release();
+          throw error;
+        });
+      sse = openSse(ctx, { heartbeatMs: deps.heartbeatMs });
+      sse.onClose(() => {
+        listener.stop();
+        release();
       });
-    };
+      endStreamWhenRightsEnd(ctx, sse, 'incidents:read');
+      if (endedEarly) sse.close();
+      const send = (event: RecordedEvent) => {
+        if (event.position <= lastSent) return;
+        lastSent = event.position;
+        sse!.send({
+          id: String(event.position),
+          event: event.type,
+          data: {
+            type: event.type,
+            incident_id: event.data.incidentId,
+            revision: String(event.revision),
+            occurred_at: event.metadata.occurredAt,
+            actor: event.metadata.actor,
+            data: event.data,
+          },
+        });
+      };
 
-    if (rawLastId) {
-      // Replay (Last-Event-ID, hub position] from the log; the hub delivers everything after it.
-      let after = BigInt(rawLastId);
-      while (!sse.closed && after < listener.from) {
-        const batch = await deps.eventStore.readAll({ after, maxCount: CATCH_UP_BATCH });
-        if (batch.length === 0) break;
-        for (const event of batch) if (event.position <= listener.from && belongs(event)) send(event);
-        after = batch.at(-1)!.position;
+      if (rawLastId) {
+        // Replay (Last-Event-ID, hub position] from the log; the hub delivers everything after it.
+        let after = BigInt(rawLastId);
+        while (!sse.closed && after < listener.from) {
+          const batch = await deps.eventStore.readAll({ after, maxCount: CATCH_UP_BATCH });
+          if (batch.length === 0) break;
+          for (const event of batch) if (event.position <= listener.from && belongs(event)) send(event);
+          after = batch.at(-1)!.position;
+        }
       }
-    }
-    catchingUp = false;
-    for (const event of held.splice(0)) send(event);
-  });
+      catchingUp = false;
+      for (const event of held.splice(0)) send(event);
+    },
+  );
   return router;
 }

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
 import { loadStream } from '../src/commanding/command-handler.js';
 import type { EventStore } from '../src/eventstore/port.js';
-import { evolveIncident, incidentStream, initialIncidentState, publicIncident, type IncidentState, type IncidentStreamEvent } from '../src/events/incident.js';
+import {
+  evolveIncident,
+  incidentStream,
+  initialIncidentState,
+  publicIncident,
+  type IncidentState,
+  type IncidentStreamEvent,
+} from '../src/events/incident.js';
 import { severitySchema } from '../src/events/vocabulary.js';
 import { apiInstant, SUPPORTED_INSTANTS } from '../src/http/api-instant.js';
 import { ok } from '../src/http/envelope.js';
@@ -17,24 +24,31 @@ import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 
 const STATUSES = ['triggered', 'acknowledged', 'resolved'] as const;
 export const incidentListQuery = z.object({
-  status: z.string().optional().transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    const statuses = value.split(',').map((s) => s.trim());
-    const unknown = statuses.filter((s) => !(STATUSES as readonly string[]).includes(s));
-    if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown status ${unknown.join(', ')}; use ${STATUSES.join(', ')}` });
-    return statuses;
-  }),
+  status: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const statuses = value.split(',').map((s) => s.trim());
+      const unknown = statuses.filter((s) => !(STATUSES as readonly string[]).includes(s));
+      if (unknown.length > 0)
+        ctx.addIssue({ code: 'custom', message: `unknown status ${unknown.join(', ')}; use ${STATUSES.join(', ')}` });
+      return statuses;
+    }),
   severity: severitySchema.optional(),
   rule_id: z.string().optional(),
   from: apiInstant.optional(),
   to: apiInstant.optional(),
 });
 
-export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) => publicIncident(withOptionalStrings(view));
+export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) =>
+  publicIncident(withOptionalStrings(view));
 
 /** The incident's optional strings, null when unset (a note may have been sent as ""). */
 const withOptionalStrings = <V extends { cluster_id: string | null; resolution_note: string | null }>(view: V): V => ({
-  ...view, cluster_id: optionalString(view.cluster_id), resolution_note: optionalString(view.resolution_note),
+  ...view,
+  cluster_id: optionalString(view.cluster_id),
+  resolution_note: optionalString(view.resolution_note),
 });
 
 export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore: EventStore }) {
@@ -66,7 +80,11 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
   const loadIncidentEvents = async (tenantId: string, id: string) => {
     storedResourceId(id, 'incident');
     const loaded = await loadStream<IncidentState, IncidentStreamEvent>(
-      deps.eventStore, { initialState: initialIncidentState, evolve: evolveIncident }, incidentStream(id), tenantId, 'incident',
+      deps.eventStore,
+      { initialState: initialIncidentState, evolve: evolveIncident },
+      incidentStream(id),
+      tenantId,
+      'incident',
     );
     if (loaded.events.length === 0) throw notFound('incident');
     return loaded;
@@ -84,7 +102,10 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
     }
     if (!(await ctx.state.can('audit:read'))) throw forbidden('as_of needs the permission audit:read');
     const moment = apiInstant.safeParse(asOf);
-    if (!moment.success) throw badRequest(`as_of must be an ISO 8601 instant ${SUPPORTED_INSTANTS}`, [{ path: '/as_of', message: `must be an ISO 8601 instant ${SUPPORTED_INSTANTS}` }]);
+    if (!moment.success)
+      throw badRequest(`as_of must be an ISO 8601 instant ${SUPPORTED_INSTANTS}`, [
+        { path: '/as_of', message: `must be an ISO 8601 instant ${SUPPORTED_INSTANTS}` },
+      ]);
     const at = Date.parse(moment.data);
     const loaded = await loadIncidentEvents(tenantId, ctx.params.id!);
     const upTo = loaded.domainEvents.filter((_, i) => Date.parse(loaded.events[i]!.metadata.occurredAt) <= at);
@@ -98,7 +119,10 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
   router.get('/incidents/:id/events', requires('audit:read'), queryParameters([]), async (ctx) => {
     const loaded = await loadIncidentEvents(ctx.state.principal.tenantId, ctx.params.id!);
     const chain = await historyChainOf(deps.eventStore, incidentStream(ctx.params.id!));
-    ok(ctx, loaded.events.map((event) => historyEntry(event, chain)));
+    ok(
+      ctx,
+      loaded.events.map((event) => historyEntry(event, chain)),
+    );
   });
   return router;
 }

@@ -26,7 +26,11 @@ import type { ReadModelReader } from '../src/readstore/port.js';
 
 const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
 
-export const timedWindowOf = (doc: Pick<MaintenanceWindowDoc, 'timing' | 'createdAt' | 'endedAt'>): TimedWindow => ({ timing: doc.timing, createdAt: doc.createdAt, endedAt: doc.endedAt });
+export const timedWindowOf = (doc: Pick<MaintenanceWindowDoc, 'timing' | 'createdAt' | 'endedAt'>): TimedWindow => ({
+  timing: doc.timing,
+  createdAt: doc.createdAt,
+  endedAt: doc.endedAt,
+});
 
 /** The window as clients see it; `active`, `current_occurrence` and `next_change_at` are as of `at`. */
 export function maintenanceWindowView(doc: MaintenanceWindowDoc, at: Date) {
@@ -38,12 +42,23 @@ export function maintenanceWindowView(doc: MaintenanceWindowDoc, at: Date) {
     tenant_id: doc.tenantId,
     name: doc.name,
     reason: doc.reason,
-    matcher: { all_rules: matcher.allRules, rule_ids: matcher.ruleIds, cluster_ids: matcher.clusterIds, severities: matcher.severities },
+    matcher: {
+      all_rules: matcher.allRules,
+      rule_ids: matcher.ruleIds,
+      cluster_ids: matcher.clusterIds,
+      severities: matcher.severities,
+    },
     starts_at: timing.kind === 'once' ? timing.startsAt : null,
     ends_at: timing.kind === 'once' ? timing.endsAt : null,
-    recurrence: timing.kind === 'weekly'
-      ? { days: timing.days, start_time: timing.startTime, duration_minutes: timing.durationMinutes, time_zone: timing.timeZone }
-      : null,
+    recurrence:
+      timing.kind === 'weekly'
+        ? {
+            days: timing.days,
+            start_time: timing.startTime,
+            duration_minutes: timing.durationMinutes,
+            time_zone: timing.timeZone,
+          }
+        : null,
     active: occurrence !== null,
     current_occurrence: occurrence === null ? null : { starts_at: iso(occurrence.start), ends_at: iso(occurrence.end) },
     /** When it next turns active or inactive (null: never again). */
@@ -65,30 +80,58 @@ export const findMaintenanceWindow = (reader: ReadModelReader, tenantId: string,
  */
 export function liveWindows(reader: ReadModelReader, at: Date, tenantId?: string) {
   const filter = { deleted: false, liveUntil: { $gt: at.toISOString() } };
-  return reader.find<MaintenanceWindowDoc>(MAINTENANCE_WINDOWS, tenantId === undefined ? filter : { tenantId, ...filter });
+  return reader.find<MaintenanceWindowDoc>(
+    MAINTENANCE_WINDOWS,
+    tenantId === undefined ? filter : { tenantId, ...filter },
+  );
 }
 
 export const maintenanceWindowListQuery = z.object({
-  active_at: apiInstant.optional().meta({ description: 'only the windows active at this instant (then one page holds them all)' }),
+  active_at: apiInstant
+    .optional()
+    .meta({ description: 'only the windows active at this instant (then one page holds them all)' }),
 });
 
-export function maintenanceWindowQueryRoutes(deps: { reader: ReadModelReader; eventStore: EventStore; now: () => Date }) {
+export function maintenanceWindowQueryRoutes(deps: {
+  reader: ReadModelReader;
+  eventStore: EventStore;
+  now: () => Date;
+}) {
   const router = new Router<AppState>();
-  router.get('/maintenance-windows', requires('alerts:read'), listParameters(Object.keys(maintenanceWindowListQuery.shape)), async (ctx) => {
-    const { tenantId } = ctx.state.principal;
-    const query = maintenanceWindowListQuery.parse(ctx.query);
-    if (query.active_at !== undefined) {
-      const at = new Date(query.active_at);
-      const active = (await liveWindows(deps.reader, at, tenantId))
-        .filter((doc) => activeOccurrence(timedWindowOf(doc), at.getTime()) !== null)
-        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-      okPage(ctx, active.map((doc) => maintenanceWindowView(doc, at)), { limit: active.length, next_cursor: null });
-      return;
-    }
-    const { items, page } = await readPage<MaintenanceWindowDoc>(deps.reader, MAINTENANCE_WINDOWS, { tenantId, deleted: false }, [['createdAt', 'desc']], pageRequest(ctx));
-    const now = deps.now();
-    okPage(ctx, items.map((doc) => maintenanceWindowView(doc, now)), page);
-  });
+  router.get(
+    '/maintenance-windows',
+    requires('alerts:read'),
+    listParameters(Object.keys(maintenanceWindowListQuery.shape)),
+    async (ctx) => {
+      const { tenantId } = ctx.state.principal;
+      const query = maintenanceWindowListQuery.parse(ctx.query);
+      if (query.active_at !== undefined) {
+        const at = new Date(query.active_at);
+        const active = (await liveWindows(deps.reader, at, tenantId))
+          .filter((doc) => activeOccurrence(timedWindowOf(doc), at.getTime()) !== null)
+          .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+        okPage(
+          ctx,
+          active.map((doc) => maintenanceWindowView(doc, at)),
+          { limit: active.length, next_cursor: null },
+        );
+        return;
+      }
+      const { items, page } = await readPage<MaintenanceWindowDoc>(
+        deps.reader,
+        MAINTENANCE_WINDOWS,
+        { tenantId, deleted: false },
+        [['createdAt', 'desc']],
+        pageRequest(ctx),
+      );
+      const now = deps.now();
+      okPage(
+        ctx,
+        items.map((doc) => maintenanceWindowView(doc, now)),
+        page,
+      );
+    },
+  );
 
   router.get('/maintenance-windows/:id', requires('alerts:read'), queryParameters([]), async (ctx) => {
     const doc = await findMaintenanceWindow(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
@@ -101,9 +144,13 @@ export function maintenanceWindowQueryRoutes(deps: { reader: ReadModelReader; ev
   router.get('/maintenance-windows/:id/events', requires('audit:read'), queryParameters([]), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'maintenance window');
     const events = await deps.eventStore.readStream(maintenanceWindowStream(id));
-    if (events.length === 0 || events[0]!.metadata.tenantId !== ctx.state.principal.tenantId) throw notFound('maintenance window');
+    if (events.length === 0 || events[0]!.metadata.tenantId !== ctx.state.principal.tenantId)
+      throw notFound('maintenance window');
     const chain = await historyChainOf(deps.eventStore, maintenanceWindowStream(id));
-    ok(ctx, events.map((event) => historyEntry(event, chain)));
+    ok(
+      ctx,
+      events.map((event) => historyEntry(event, chain)),
+    );
   });
   return router;
 }

@@ -31,7 +31,10 @@ export function meQueryRoutes(deps: MeDeps) {
   const router = new Router<AppState>();
   router.get('/me', anyCaller(), queryParameters([]), async (ctx) => {
     const principal = ctx.state.principal;
-    const [user, resolved] = await Promise.all([findUser(deps.reader, principal.tenantId, principal.userId), deps.resolve(principal)]);
+    const [user, resolved] = await Promise.all([
+      findUser(deps.reader, principal.tenantId, principal.userId),
+      deps.resolve(principal),
+    ]);
     ok(ctx, {
       principal: {
         kind: user ? 'user' : 'client',
@@ -41,14 +44,17 @@ export function meQueryRoutes(deps: MeDeps) {
         env_id: principal.envId,
         name: user?.name ?? null,
         email: user?.email ?? principal.email ?? null,
-        role_id: user ? (user.roleId || null) : null,
+        role_id: user ? user.roleId || null : null,
         group_ids: user?.groupIds ?? [],
         // What the token claims; it decides only for a principal without a user record.
         token_roles: principal.roles,
       },
       allowed: allowedPermissions(resolved.effective),
       permissions: Object.fromEntries(
-        Object.entries(resolved.effective).map(([permission, d]) => [permission, { allowed: d.allowed, decided_by: d.decidedBy, sources: d.sources }]),
+        Object.entries(resolved.effective).map(([permission, d]) => [
+          permission,
+          { allowed: d.allowed, decided_by: d.decidedBy, sources: d.sources },
+        ]),
       ),
     });
   });

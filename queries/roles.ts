@@ -26,17 +26,21 @@ export const roleView = (role: RoleDoc | BuiltInRole) => ({
   updated_at: isCustomRole(role) ? role.updatedAt : null,
 });
 
-
 /**
  * One page of the tenant's roles: the built-in roles first, then custom roles oldest first. The
  * built-in ones sort as if created at "" (before any timestamp), so one keyset cursor covers both.
  */
 async function readRolePage(reader: ReadModelReader, tenantId: string, page: PageRequest) {
   const after = page.after;
-  const afterKey = after ? [String(after.values[0] ?? ''), after.id] as const : undefined;
-  const builtIn = BUILT_IN_ROLES.filter((role) => !afterKey || (afterKey[0] === '' && role.id > afterKey[1]))
-    .sort((a, b) => (a.id < b.id ? -1 : 1));
-  const custom = await reader.find<RoleDoc>(ROLES, { tenantId }, { sort: [['createdAt', 'asc']], limit: page.limit + 1, after });
+  const afterKey = after ? ([String(after.values[0] ?? ''), after.id] as const) : undefined;
+  const builtIn = BUILT_IN_ROLES.filter((role) => !afterKey || (afterKey[0] === '' && role.id > afterKey[1])).sort(
+    (a, b) => (a.id < b.id ? -1 : 1),
+  );
+  const custom = await reader.find<RoleDoc>(
+    ROLES,
+    { tenantId },
+    { sort: [['createdAt', 'asc']], limit: page.limit + 1, after },
+  );
   const combined = [...builtIn, ...custom];
   const items = combined.slice(0, page.limit);
   const last = items.at(-1);

@@ -25,29 +25,61 @@ export const scheduleView = (doc: ScheduleDoc) => ({
   id: doc.id,
   name: doc.name,
   timezone: doc.timezone,
-  layers: doc.layers.map((layer) => ({ user_ids: layer.userIds, rotation_type: layer.rotationType, start_time: layer.startTime })),
-  overrides: doc.overrides.map((o) => ({ id: o.overrideId, user_id: o.userId, start: o.start, end: o.end, reason: o.reason })),
+  layers: doc.layers.map((layer) => ({
+    user_ids: layer.userIds,
+    rotation_type: layer.rotationType,
+    start_time: layer.startTime,
+  })),
+  overrides: doc.overrides.map((o) => ({
+    id: o.overrideId,
+    user_id: o.userId,
+    start: o.start,
+    end: o.end,
+    reason: o.reason,
+  })),
   created_at: doc.createdAt,
   updated_at: doc.updatedAt,
 });
 
-export const findSchedule = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<ScheduleDoc>(reader, SCHEDULES, tenantId, id);
+export const findSchedule = (reader: ReadModelReader, tenantId: string, id: string) =>
+  findTenantDoc<ScheduleDoc>(reader, SCHEDULES, tenantId, id);
 
 export const scheduleDefinition = (doc: ScheduleDoc): ScheduleDefinition => ({
   timezone: doc.timezone,
-  layers: doc.layers.map((layer) => ({ userIds: layer.userIds, rotationType: layer.rotationType, startTime: layer.startTime })),
-  overrides: doc.overrides.map((o) => ({ id: o.overrideId, userId: o.userId, start: o.start, end: o.end, reason: o.reason ?? undefined })),
+  layers: doc.layers.map((layer) => ({
+    userIds: layer.userIds,
+    rotationType: layer.rotationType,
+    startTime: layer.startTime,
+  })),
+  overrides: doc.overrides.map((o) => ({
+    id: o.overrideId,
+    userId: o.userId,
+    start: o.start,
+    end: o.end,
+    reason: o.reason ?? undefined,
+  })),
 });
 
 /** The live users of the tenant among those the schedule names: one read. */
-export async function scheduleUsers(reader: ReadModelReader, tenantId: string, definition: ScheduleDefinition): Promise<Map<string, UserDoc>> {
-  const ids = [...new Set([...definition.layers.flatMap((layer) => layer.userIds), ...definition.overrides.map((o) => o.userId)])];
-  const users = ids.length === 0 ? [] : await reader.find<UserDoc>(USERS, { tenantId, id: { $in: ids }, isActive: true, removed: false });
+export async function scheduleUsers(
+  reader: ReadModelReader,
+  tenantId: string,
+  definition: ScheduleDefinition,
+): Promise<Map<string, UserDoc>> {
+  const ids = [
+    ...new Set([...definition.layers.flatMap((layer) => layer.userIds), ...definition.overrides.map((o) => o.userId)]),
+  ];
+  const users =
+    ids.length === 0
+      ? []
+      : await reader.find<UserDoc>(USERS, { tenantId, id: { $in: ids }, isActive: true, removed: false });
   return new Map(users.map((user) => [user.id, user]));
 }
 
 const sourceView = (source: OnCallSource) =>
-  source.source === 'layer' ? { source: 'layer' as const, layer: source.layerIndex } : { source: 'override' as const, override_id: source.overrideId };
+  source.source === 'layer'
+    ? { source: 'layer' as const, layer: source.layerIndex }
+    : { source: 'override' as const, override_id: source.overrideId };
 
 const instant = apiInstant;
 export const currentOnCallQuery = z.strictObject({ at: instant.optional() });
@@ -60,9 +92,12 @@ export function onCallRange(query: unknown, now: Date): { since: Date; until: Da
   const parsed = onCallRangeQuery.parse(query);
   const since = parsed.since ? new Date(parsed.since) : now;
   const until = parsed.until ? new Date(parsed.until) : new Date(since.getTime() + DEFAULT_RANGE_DAYS * 86_400_000);
-  if (until <= since) throw badRequest('until must be after since', [{ path: '/until', message: 'must be after since' }]);
+  if (until <= since)
+    throw badRequest('until must be after since', [{ path: '/until', message: 'must be after since' }]);
   if (until.getTime() - since.getTime() > MAX_RENDER_DAYS * 86_400_000) {
-    throw badRequest(`a range covers at most ${MAX_RENDER_DAYS} days`, [{ path: '/until', message: `at most ${MAX_RENDER_DAYS} days after since` }]);
+    throw badRequest(`a range covers at most ${MAX_RENDER_DAYS} days`, [
+      { path: '/until', message: `at most ${MAX_RENDER_DAYS} days after since` },
+    ]);
   }
   return { since, until };
 }
@@ -72,7 +107,13 @@ export function onCallRange(query: unknown, now: Date): { since: Date; until: Da
  * schedule_id), the users as they are now. A saved schedule and an unsaved one (the preview) render
  * through this one function, so the preview shows what saving would.
  */
-export async function renderOnCallRange(reader: ReadModelReader, tenantId: string, definition: ScheduleDefinition, since: Date, until: Date) {
+export async function renderOnCallRange(
+  reader: ReadModelReader,
+  tenantId: string,
+  definition: ScheduleDefinition,
+  since: Date,
+  until: Date,
+) {
   const users = await scheduleUsers(reader, tenantId, definition);
   const segments = renderSchedule(definition, since, until, (userId) => users.has(userId));
   return {
@@ -81,8 +122,11 @@ export async function renderOnCallRange(reader: ReadModelReader, tenantId: strin
     segments: segments.map((segment) => {
       const user = users.get(segment.userId)!;
       return {
-        user_id: segment.userId, name: user.name, email: user.email,
-        start: formatInZone(definition.timezone, segment.start.getTime()), end: formatInZone(definition.timezone, segment.end.getTime()),
+        user_id: segment.userId,
+        name: user.name,
+        email: user.email,
+        start: formatInZone(definition.timezone, segment.start.getTime()),
+        end: formatInZone(definition.timezone, segment.end.getTime()),
         ...sourceView(segment),
       };
     }),
@@ -111,14 +155,17 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
     okBare(ctx, {
       schedule_id: doc.id,
       at: formatInZone(doc.timezone, at.getTime()),
-      current_oncall: current && user
-        ? {
-            user_id: current.userId, name: user.name, email: user.email,
-            on_call_since: formatInZone(doc.timezone, current.since.getTime()),
-            on_call_until: current.until ? formatInZone(doc.timezone, current.until.getTime()) : null,
-            ...sourceView(current),
-          }
-        : null,
+      current_oncall:
+        current && user
+          ? {
+              user_id: current.userId,
+              name: user.name,
+              email: user.email,
+              on_call_since: formatInZone(doc.timezone, current.since.getTime()),
+              on_call_until: current.until ? formatInZone(doc.timezone, current.until.getTime()) : null,
+              ...sourceView(current),
+            }
+          : null,
     });
   });
 
@@ -126,7 +173,10 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
     const { since, until } = onCallRange(ctx.query, deps.now());
     const doc = await findSchedule(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
     if (!doc) throw notFound('schedule');
-    ok(ctx, { schedule_id: doc.id, ...(await renderOnCallRange(deps.reader, ctx.state.principal.tenantId, scheduleDefinition(doc), since, until)) });
+    ok(ctx, {
+      schedule_id: doc.id,
+      ...(await renderOnCallRange(deps.reader, ctx.state.principal.tenantId, scheduleDefinition(doc), since, until)),
+    });
   });
   return router;
 }

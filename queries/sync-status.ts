@@ -27,14 +27,26 @@ export interface SyncStatusSettings extends SyncScheduleSettings {
 
 export type JobState = 'active' | 'paused' | 'running';
 
-export const jobStateOf = (doc: SyncJobDoc | undefined): JobState => (doc?.runningRunId ? 'running' : doc?.paused ? 'paused' : 'active');
+export const jobStateOf = (doc: SyncJobDoc | undefined): JobState =>
+  doc?.runningRunId ? 'running' : doc?.paused ? 'paused' : 'active';
 
-export async function jobDocs(reader: ReadModelReader, tenantId: string, envId: string): Promise<Map<SyncJobId, SyncJobDoc>> {
+export async function jobDocs(
+  reader: ReadModelReader,
+  tenantId: string,
+  envId: string,
+): Promise<Map<SyncJobId, SyncJobDoc>> {
   const docs = await reader.find<SyncJobDoc>(SYNC_JOBS_COLLECTION, { tenantId, envId });
-  return new Map(docs.filter((doc) => doc.id === syncJobDocId(tenantId, envId, doc.jobId)).map((doc) => [doc.jobId, doc]));
+  return new Map(
+    docs.filter((doc) => doc.id === syncJobDocId(tenantId, envId, doc.jobId)).map((doc) => [doc.jobId, doc]),
+  );
 }
 
-export async function syncStatus(reader: ReadModelReader, settings: SyncStatusSettings, tenantId: string, envId: string) {
+export async function syncStatus(
+  reader: ReadModelReader,
+  settings: SyncStatusSettings,
+  tenantId: string,
+  envId: string,
+) {
   const docs = await jobDocs(reader, tenantId, envId);
   const now = settings.now();
   const jobs = SYNC_JOB_IDS.map((jobId) => {
@@ -50,7 +62,12 @@ export async function syncStatus(reader: ReadModelReader, settings: SyncStatusSe
       next_run: state === 'paused' ? null : nextRunAfter(now, interval, settings.timeZone).toISOString(),
       interval_seconds: interval,
       last_result: last
-        ? { rows_extracted: last.result?.rows_extracted ?? 0, rows_upserted: last.result?.rows_upserted ?? 0, duration_ms: last.durationMs, status: last.status }
+        ? {
+            rows_extracted: last.result?.rows_extracted ?? 0,
+            rows_upserted: last.result?.rows_upserted ?? 0,
+            duration_ms: last.durationMs,
+            status: last.status,
+          }
         : null,
     };
   });

@@ -33,7 +33,11 @@ interface Feed {
 
 export function syncStreamRoutes(deps: SyncStreamDeps) {
   const feeds = new Map<string, Feed>();
-  const slots = createTenantStreamSlots({ perTenant: deps.perTenant, streamName: 'sync', retryAfterSeconds: Math.ceil(deps.periodMs / 1000) });
+  const slots = createTenantStreamSlots({
+    perTenant: deps.perTenant,
+    streamName: 'sync',
+    retryAfterSeconds: Math.ceil(deps.periodMs / 1000),
+  });
   const router = new Router<AppState>();
 
   const broadcast = async (tenantId: string, envId: string, feed: Feed) => {
@@ -56,7 +60,11 @@ export function syncStreamRoutes(deps: SyncStreamDeps) {
     const key = `${tenantId}:${envId}`;
     let feed = feeds.get(key);
     if (!feed) {
-      const created: Feed = { listeners: new Set(), computations: 0, timer: setInterval(() => void broadcast(tenantId, envId, created), deps.periodMs) };
+      const created: Feed = {
+        listeners: new Set(),
+        computations: 0,
+        timer: setInterval(() => void broadcast(tenantId, envId, created), deps.periodMs),
+      };
       created.timer.unref();
       feeds.set(key, (feed = created));
     }
@@ -78,7 +86,8 @@ export function syncStreamRoutes(deps: SyncStreamDeps) {
   return {
     router,
     /** Open feeds and their listeners (tests). */
-    feeds: () => [...feeds.values()].map((feed) => ({ listeners: feed.listeners.size, computations: feed.computations })),
+    feeds: () =>
+      [...feeds.values()].map((feed) => ({ listeners: feed.listeners.size, computations: feed.computations })),
     stop() {
       for (const feed of feeds.values()) for (const listener of [...feed.listeners]) listener.close();
     },

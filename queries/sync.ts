@@ -41,7 +41,8 @@ export const syncHistoryQuery = z.object({
   from: instant.optional(),
   to: instant.optional(),
   // `succeeded`, the value before SPEC.md's `success`, is accepted for one release (README: deprecations).
-  status: z.enum(['running', 'success', 'failed', 'succeeded'])
+  status: z
+    .enum(['running', 'success', 'failed', 'succeeded'])
     .meta({ description: '`succeeded` is a deprecated alias of `success`, accepted for one release' })
     .transform((status) => (status === 'succeeded' ? 'success' : status))
     .optional(),
@@ -83,31 +84,51 @@ export function syncQueryRoutes(deps: SyncQueryDeps) {
     const { tenantId, envId } = scope(ctx);
     const docs = await jobDocs(deps.reader, tenantId, envId);
     const now = deps.now();
-    ok(ctx, SYNC_JOB_IDS.map((jobId) => {
-      const doc = docs.get(jobId);
-      const interval = intervalOf(deps.intervals, jobId);
-      const state = jobStateOf(doc);
-      return {
-        job_id: jobId, name: SYNC_JOB_DOC_NAMES[jobId], description: SYNC_JOBS[jobId].description, target_table: SYNC_JOBS[jobId].table,
-        incremental: SYNC_JOBS[jobId].incremental, interval_seconds: interval, state,
-        next_run: state === 'paused' ? null : nextRunAfter(now, interval, deps.timeZone).toISOString(), high_water: doc?.highWater ?? null,
-      };
-    }));
+    ok(
+      ctx,
+      SYNC_JOB_IDS.map((jobId) => {
+        const doc = docs.get(jobId);
+        const interval = intervalOf(deps.intervals, jobId);
+        const state = jobStateOf(doc);
+        return {
+          job_id: jobId,
+          name: SYNC_JOB_DOC_NAMES[jobId],
+          description: SYNC_JOBS[jobId].description,
+          target_table: SYNC_JOBS[jobId].table,
+          incremental: SYNC_JOBS[jobId].incremental,
+          interval_seconds: interval,
+          state,
+          next_run: state === 'paused' ? null : nextRunAfter(now, interval, deps.timeZone).toISOString(),
+          high_water: doc?.highWater ?? null,
+        };
+      }),
+    );
   });
 
-  router.get('/sync/history', requires('sync:read'), listParameters(['job_id', 'from', 'to', 'status']), async (ctx) => {
-    const { tenantId, envId } = scope(ctx);
-    const query = parseHistoryQuery(ctx.query);
-    const startedAt: RangeCondition = {};
-    if (query.from) startedAt.$gte = new Date(query.from).toISOString();
-    if (query.to) startedAt.$lt = new Date(query.to).toISOString();
-    const filter: Filter = { tenantId, envId };
-    if (query.job_id) filter.jobId = query.job_id;
-    if (query.status) filter.status = query.status;
-    if (query.from || query.to) filter.startedAt = startedAt;
-    const { items, page } = await readPage<SyncHistoryDoc>(deps.reader, SYNC_HISTORY, filter, [['startedAt', 'desc']], pageRequest(ctx));
-    okPage(ctx, items.map(historyView), page);
-  });
+  router.get(
+    '/sync/history',
+    requires('sync:read'),
+    listParameters(['job_id', 'from', 'to', 'status']),
+    async (ctx) => {
+      const { tenantId, envId } = scope(ctx);
+      const query = parseHistoryQuery(ctx.query);
+      const startedAt: RangeCondition = {};
+      if (query.from) startedAt.$gte = new Date(query.from).toISOString();
+      if (query.to) startedAt.$lt = new Date(query.to).toISOString();
+      const filter: Filter = { tenantId, envId };
+      if (query.job_id) filter.jobId = query.job_id;
+      if (query.status) filter.status = query.status;
+      if (query.from || query.to) filter.startedAt = startedAt;
+      const { items, page } = await readPage<SyncHistoryDoc>(
+        deps.reader,
+        SYNC_HISTORY,
+        filter,
+        [['startedAt', 'desc']],
+        pageRequest(ctx),
+      );
+      okPage(ctx, items.map(historyView), page);
+    },
+  );
 
   router.get('/sync/history/:log_id', requires('sync:read'), queryParameters([]), async (ctx) => {
     const { tenantId, envId } = scope(ctx);

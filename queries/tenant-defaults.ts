@@ -9,7 +9,6 @@ import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
-
 export const tenantDefaultsView = (doc: TenantDefaultsDoc | null) => ({
   permissions: (doc?.permissions ?? {}) as PermissionGrants,
   updated_at: doc?.updatedAt ?? null,

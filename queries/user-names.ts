@@ -22,7 +22,11 @@ export const userNameView = (doc: UserDoc) => ({ id: doc.id, name: doc.name, rem
 export function userNameQueryRoutes(deps: { reader: ReadModelReader }) {
   const router = new Router<AppState>();
   router.get(USER_NAMES_PATH, anyCaller(), queryParameters([]), async (ctx) => {
-    const docs = await deps.reader.find<UserDoc>(USERS, { tenantId: ctx.state.principal.tenantId }, { sort: [['createdAt', 'asc']] });
+    const docs = await deps.reader.find<UserDoc>(
+      USERS,
+      { tenantId: ctx.state.principal.tenantId },
+      { sort: [['createdAt', 'asc']] },
+    );
     ok(ctx, docs.map(userNameView));
   });
   return router;

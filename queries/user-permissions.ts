@@ -36,7 +36,10 @@ export function userPermissionQueryRoutes(deps: { reader: ReadModelReader }) {
       is_active: user.isActive,
       allowed: allowedPermissions(effective),
       permissions: Object.fromEntries(
-        Object.entries(effective).map(([permission, d]) => [permission, { allowed: d.allowed, decided_by: d.decidedBy, sources: d.sources }]),
+        Object.entries(effective).map(([permission, d]) => [
+          permission,
+          { allowed: d.allowed, decided_by: d.decidedBy, sources: d.sources },
+        ]),
       ),
     });
   });

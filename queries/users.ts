@@ -18,23 +18,26 @@ export const userView = (doc: UserDoc) => ({
   invitation_status: doc.invitationStatus,
 });
 
-
 /** A user of the tenant as the API shows it: removed users do not exist any more. */
-export const findUser = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<UserDoc>(reader, USERS, tenantId, id, (doc) => !doc.removed);
+export const findUser = (reader: ReadModelReader, tenantId: string, id: string) =>
+  findTenantDoc<UserDoc>(reader, USERS, tenantId, id, (doc) => !doc.removed);
 
 function listFilter(query: Record<string, string | string[] | undefined>): Filter {
   const filter: Filter = { removed: false };
   const { is_active: isActive, email, group_id: groupId } = query;
   if (isActive !== undefined) {
-    if (isActive !== 'true' && isActive !== 'false') throw badRequest('is_active must be true or false', [{ path: '/is_active', message: 'invalid' }]);
+    if (isActive !== 'true' && isActive !== 'false')
+      throw badRequest('is_active must be true or false', [{ path: '/is_active', message: 'invalid' }]);
     filter.isActive = isActive === 'true';
   }
   if (email !== undefined) {
-    if (typeof email !== 'string' || email === '') throw badRequest('email must be one address', [{ path: '/email', message: 'invalid' }]);
+    if (typeof email !== 'string' || email === '')
+      throw badRequest('email must be one address', [{ path: '/email', message: 'invalid' }]);
     filter.emailLower = email.trim().toLowerCase();
   }
   if (groupId !== undefined) {
-    if (typeof groupId !== 'string' || groupId === '') throw badRequest('group_id must be one group id', [{ path: '/group_id', message: 'invalid' }]);
+    if (typeof groupId !== 'string' || groupId === '')
+      throw badRequest('group_id must be one group id', [{ path: '/group_id', message: 'invalid' }]);
     filter.groupIds = { $contains: groupId };
   }
   return filter;

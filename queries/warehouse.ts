@@ -37,7 +37,11 @@ export interface WarehouseRouteDeps {
 function warehouseProblem(error: unknown): unknown {
   // A missing grant: name the refused views and the grants, never answer an empty list (docs/warehouse.md).
   if (isSystemViewPermissionDenied(error)) {
-    return new HttpProblem(503, 'Service Unavailable', error.message, undefined, { reason: error.reason, permission_denied: error.views, grants: error.grants });
+    return new HttpProblem(503, 'Service Unavailable', error.message, undefined, {
+      reason: error.reason,
+      permission_denied: error.views,
+      grants: error.grants,
+    });
   }
   if (isWarehouseUnavailable(error)) return serviceUnavailable(error.message);
   if (isUnknownEnvironment(error)) return new HttpProblem(404, 'Not Found', error.message);
@@ -56,13 +60,25 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
    * Slow queries and storage, whose top-level fields SPEC.md names, answer them `bare` (no envelope).
    */
   const answer =
-    <T>(question: (envId: string) => Promise<T>, shape: (result: T) => Record<string, unknown>, fromQueryViews = false, bare = false) =>
+    <T>(
+      question: (envId: string) => Promise<T>,
+      shape: (result: T) => Record<string, unknown>,
+      fromQueryViews = false,
+      bare = false,
+    ) =>
     async (ctx: RouterContext<AppState>) => {
       const { envId } = ctx.state.principal;
       try {
         deps.environments.resolve(envId);
-        const [result, visibility] = await Promise.all([question(envId), fromQueryViews ? gateway.queryVisibility(envId) : undefined]);
-        (bare ? okBare : ok)(ctx, { ...shape(result), ...(visibility ? { visibility } : {}), generated_at: now().toISOString() });
+        const [result, visibility] = await Promise.all([
+          question(envId),
+          fromQueryViews ? gateway.queryVisibility(envId) : undefined,
+        ]);
+        (bare ? okBare : ok)(ctx, {
+          ...shape(result),
+          ...(visibility ? { visibility } : {}),
+          generated_at: now().toISOString(),
+        });
       } catch (error) {
         throw warehouseProblem(error);
       }
@@ -74,17 +90,30 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
   router.get(
     '/warehouse/cluster',
     ...read,
-    answer((envId) => gateway.cluster(envId), (health) => ({ clusters: health.clusters, nodes: health.nodes, totals: health.totals }), true),
+    answer(
+      (envId) => gateway.cluster(envId),
+      (health) => ({ clusters: health.clusters, nodes: health.nodes, totals: health.totals }),
+      true,
+    ),
   );
   router.get(
     '/warehouse/queries/slow',
     ...read,
-    answer((envId) => gateway.slowQueries(envId), (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS }), true, true),
+    answer(
+      (envId) => gateway.slowQueries(envId),
+      (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS }),
+      true,
+      true,
+    ),
   );
   router.get(
     '/warehouse/queries/spill',
     ...read,
-    answer((envId) => gateway.spillQueries(envId), (queries) => ({ queries, lookback_hours: SPILL_LOOKBACK_HOURS, limit: SPILL_TOP_N }), true),
+    answer(
+      (envId) => gateway.spillQueries(envId),
+      (queries) => ({ queries, lookback_hours: SPILL_LOOKBACK_HOURS, limit: SPILL_TOP_N }),
+      true,
+    ),
   );
   router.get(
     '/warehouse/tables/vacuum',
@@ -101,12 +130,21 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
     '/warehouse/tables/alerts',
     // stl_alert_event_log and sys_query_detail are query views too: restricted, they hold our own queries' alerts only.
     ...read,
-    answer((envId) => gateway.tableAlerts(envId), (alerts) => ({ alerts, lookback_days: TABLE_ALERT_LOOKBACK_DAYS }), true),
+    answer(
+      (envId) => gateway.tableAlerts(envId),
+      (alerts) => ({ alerts, lookback_days: TABLE_ALERT_LOOKBACK_DAYS }),
+      true,
+    ),
   );
   router.get(
     '/warehouse/storage',
     ...read,
-    answer((envId) => gateway.storage(envId), (tables) => ({ tables }), false, true),
+    answer(
+      (envId) => gateway.storage(envId),
+      (tables) => ({ tables }),
+      false,
+      true,
+    ),
   );
   return router;
 }

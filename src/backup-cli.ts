@@ -48,7 +48,8 @@ async function copyDatabase(source: string, target: string): Promise<void> {
   const copy = new Database(target, { fileMustExist: true });
   try {
     const [check] = copy.pragma('quick_check', { simple: false }) as { quick_check: string }[];
-    if (check?.quick_check !== 'ok') throw new Error(`the copy ${target} failed SQLite's quick_check: ${check?.quick_check}`);
+    if (check?.quick_check !== 'ok')
+      throw new Error(`the copy ${target} failed SQLite's quick_check: ${check?.quick_check}`);
   } finally {
     copy.close();
   }
@@ -70,7 +71,10 @@ function privateExistingDirectory(target: string): string | undefined {
   if ((access & 0o077) === 0) return undefined;
   const octal = access.toString(8).padStart(4, '0');
   if (uid !== process.getuid?.()) {
-    throw new Refusal(`${target} is writable or readable by other users (mode ${octal}) and owned by user ${uid}: give the backup a directory of your own (or a new path)`, 1);
+    throw new Refusal(
+      `${target} is writable or readable by other users (mode ${octal}) and owned by user ${uid}: give the backup a directory of your own (or a new path)`,
+      1,
+    );
   }
   chmodSync(target, 0o700);
   return `${target}: mode ${octal} tightened to 0700`;
@@ -78,14 +82,23 @@ function privateExistingDirectory(target: string): string | undefined {
 
 async function main() {
   const args = process.argv.slice(2);
-  if (args.length !== 1 || args[0]!.startsWith('-')) throw new Refusal('usage: npm run backup <dir>  (a new or empty directory)', 2);
+  if (args.length !== 1 || args[0]!.startsWith('-'))
+    throw new Refusal('usage: npm run backup <dir>  (a new or empty directory)', 2);
   const config = loadConfig();
   if (config.eventStoreUrl || config.mongodb) {
-    throw new Refusal('EVENTSTORE_URL or MONGODB_URL is set: back those stores up with the servers\' own tools; this command copies the embedded stores', 1);
+    throw new Refusal(
+      "EVENTSTORE_URL or MONGODB_URL is set: back those stores up with the servers' own tools; this command copies the embedded stores",
+      1,
+    );
   }
   const target = resolve(args[0]!);
-  if (existsSync(target) && readdirSync(target).length > 0) throw new Refusal(`${target} is not empty: a backup goes into a new or empty directory`, 1);
-  if (!existsSync(join(config.dataDir, 'events.db'))) throw new Refusal(`no event store at ${join(config.dataDir, 'events.db')}: nothing to back up (is DATA_DIR right?)`, 1);
+  if (existsSync(target) && readdirSync(target).length > 0)
+    throw new Refusal(`${target} is not empty: a backup goes into a new or empty directory`, 1);
+  if (!existsSync(join(config.dataDir, 'events.db')))
+    throw new Refusal(
+      `no event store at ${join(config.dataDir, 'events.db')}: nothing to back up (is DATA_DIR right?)`,
+      1,
+    );
   const tightened = existsSync(target) ? privateExistingDirectory(target) : undefined;
   ensurePrivateDirectory(target);
 
@@ -103,7 +116,11 @@ async function main() {
     copied.push(name);
   }
   const head = logHead(join(target, 'events.db'));
-  writeFileSync(join(target, 'backup.json'), `${JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), logHeadPosition: head === null ? null : String(head), files: copied }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(
+    join(target, 'backup.json'),
+    `${JSON.stringify({ startedAt, finishedAt: new Date().toISOString(), logHeadPosition: head === null ? null : String(head), files: copied }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
   if (tightened) console.log(tightened);
   console.log(`backed up ${copied.join(', ')} to ${target} (log head position ${head ?? 'none'})`);
 }

@@ -14,7 +14,19 @@
  */
 import { transform, version as esbuildVersion } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 
 /** The server's source trees; the dashboard's browser code is copied, then bundled on first use. */
@@ -25,7 +37,8 @@ const KEPT_BUILDS = 3;
 /** Bump when the output's shape changes, so an old build is not reused. */
 const FORMAT = 'esm-node20-external-maps-1';
 
-const isServerTypeScript = (path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith(BROWSER_SOURCES + '/');
+const isServerTypeScript = (path) =>
+  path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith(BROWSER_SOURCES + '/');
 
 function inputsOf(root) {
   const files = ['package.json', 'tsconfig.json'];
@@ -42,7 +55,12 @@ function inputsOf(root) {
 
 function hashOf(root, files) {
   const hash = createHash('sha256').update(`${FORMAT}\0${esbuildVersion}\0${process.version}\0`);
-  for (const file of files) hash.update(file).update('\0').update(readFileSync(join(root, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(root, file)))
+      .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -52,7 +70,8 @@ async function writeBuild(root, files, target) {
   // node_modules/.cache) Node finds them by walking up; elsewhere (BUILD_CACHE_DIR) a link points at
   // them. The default gets no link, so node_modules holds no cycle for tools that walk it.
   const outside = relative(root, target).startsWith('..') || isAbsolute(relative(root, target));
-  if (outside && existsSync(join(root, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(target, 'node_modules'), 'dir');
+  if (outside && existsSync(join(root, 'node_modules')))
+    symlinkSync(join(root, 'node_modules'), join(target, 'node_modules'), 'dir');
   const tsconfigRaw = readFileSync(join(root, 'tsconfig.json'), 'utf8');
   await Promise.all(
     files.map(async (file) => {

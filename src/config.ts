@@ -21,13 +21,19 @@ const isExactOrigin = (origin: string) => {
 const secretsKey = z
   .string()
   .trim()
-  .refine((value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+  .refine(
+    (value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32,
+    'must be 32 bytes in base64 (openssl rand -base64 32)',
+  )
   .transform((value) => Buffer.from(value, 'base64'));
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /** Outbound notifications (src/gateways/notify): unset SMTP or SMS provider means the DATA_DIR/outbox. */
 const notificationVariables = {
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   NOTIFY_EMAIL_FROM: z.string().min(3).optional(),
   PAGER_EVENTS_URL: optionalUrl,
   SMS_PROVIDER_URL: optionalUrl,
@@ -44,26 +50,43 @@ const notificationVariables = {
 
 /** Data sync (src/process/sync, src/syncstore): unset SYNC_DATABASE_URL means the embedded PostgreSQL under DATA_DIR. */
 const SYNC_JOB_NAMES = ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events'];
-const syncIntervals = z
-  .string()
-  .transform((value, ctx) => {
-    const intervals: Record<string, number> = {};
-    for (const part of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
-      const match = /^([a-z_]+)=(\d+)$/.exec(part);
-      const seconds = match ? Number(match[2]) : NaN;
-      if (!match || !SYNC_JOB_NAMES.includes(match[1]!) || seconds < 60 || seconds > 86_400) {
-        ctx.addIssue({ code: 'custom', message: `"${part}": must be job=seconds, a job of ${SYNC_JOB_NAMES.join(', ')}, 60 to 86400 seconds` });
-        return z.NEVER;
-      }
-      intervals[match[1]!] = seconds;
+const syncIntervals = z.string().transform((value, ctx) => {
+  const intervals: Record<string, number> = {};
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
+    const match = /^([a-z_]+)=(\d+)$/.exec(part);
+    const seconds = match ? Number(match[2]) : NaN;
+    if (!match || !SYNC_JOB_NAMES.includes(match[1]!) || seconds < 60 || seconds > 86_400) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${part}": must be job=seconds, a job of ${SYNC_JOB_NAMES.join(', ')}, 60 to 86400 seconds`,
+      });
+      return z.NEVER;
     }
-    return intervals;
-  });
+    intervals[match[1]!] = seconds;
+  }
+  return intervals;
+});
 const syncVariables = {
-  SYNC_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string').optional(),
+  SYNC_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+    .optional(),
   /** Per-job intervals in seconds, e.g. `query_history=300,table_storage=3600`; unnamed jobs keep their default. */
   SYNC_INTERVALS: syncIntervals.optional(),
-  SYNC_TIMEZONE: z.string().refine((zone) => { try { new Intl.DateTimeFormat('en', { timeZone: zone }); return true; } catch { return false; } }, 'must be an IANA time zone').default('UTC'),
+  SYNC_TIMEZONE: z
+    .string()
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone')
+    .default('UTC'),
   SYNC_STREAM_PERIOD_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   SYNC_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
   /** Turns the scheduler off (manual triggers still run); for tests and one-off instances. */
@@ -123,7 +146,10 @@ const assistantVariables = {
    * The Messages API version requested. 2023-06-01 (default) takes a temperature; 2026-10-21 and
    * later refuse one, so then none is sent (src/gateways/model/api-version.ts).
    */
-  ANTHROPIC_API_VERSION: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an API version date such as 2023-06-01').default('2023-06-01'),
+  ANTHROPIC_API_VERSION: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'an API version date such as 2023-06-01')
+    .default('2023-06-01'),
   ASSISTANT_MODEL: z.string().trim().min(1).default('claude-sonnet-4-6'),
   /** 0 to 1, or `omit` for models that refuse any temperature but their own. */
   ASSISTANT_TEMPERATURE: z
@@ -137,19 +163,31 @@ const assistantVariables = {
   COST_ATHENA_DATABASE: z.string().trim().min(1).optional(),
   COST_ATHENA_TABLE: z.string().trim().min(1).optional(),
   COST_ATHENA_WORKGROUP: z.string().trim().min(1).default('primary'),
-  COST_ATHENA_OUTPUT_LOCATION: z.string().regex(/^s3:\/\/[^/]+/, 'must be an s3:// URL').optional(),
+  COST_ATHENA_OUTPUT_LOCATION: z
+    .string()
+    .regex(/^s3:\/\/[^/]+/, 'must be an s3:// URL')
+    .optional(),
   /** The CUR column holding the environment tag (the environment id of the token). */
   COST_ATHENA_ENVIRONMENT_COLUMN: z.string().trim().min(1).optional(),
   /** The CUR 2.0 `resource_tags` key of the environment tag (default: the column without `resource_tags_`). */
   COST_ATHENA_ENVIRONMENT_TAG: z.string().trim().min(1).optional(),
   /** Which CUR the table is: 1 (legacy CUR), 2 (CUR 2.0, Data Exports) or auto (read from its columns once). */
-  COST_CUR_VERSION: z.enum(['auto', '1', '2']).default('auto').transform((value) => (value === 'auto' ? value : (Number(value) as 1 | 2))),
+  COST_CUR_VERSION: z
+    .enum(['auto', '1', '2'])
+    .default('auto')
+    .transform((value) => (value === 'auto' ? value : (Number(value) as 1 | 2))),
   /** The report's refresh-status table; `none`: there is none (answers then carry no refresh warning). */
   COST_ATHENA_STATUS_TABLE: z.string().trim().default('cost_and_usage_data_status'),
-  AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'expected an AWS region such as eu-west-1').optional(),
+  AWS_REGION: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'expected an AWS region such as eu-west-1')
+    .optional(),
   MILVUS_ADDRESS: z.string().trim().min(1).optional(),
   MILVUS_TOKEN: z.string().min(1).optional(),
-  MILVUS_COLLECTION: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,254}$/, 'letters, digits and _ only').default('runbooks'),
+  MILVUS_COLLECTION: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,254}$/, 'letters, digits and _ only')
+    .default('runbooks'),
   /** An OpenAI-compatible embeddings endpoint (POST {url}/embeddings); all of URL, MODEL and DIM, or none. */
   EMBEDDINGS_URL: optionalUrl,
   EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
@@ -173,8 +211,14 @@ const environmentSchema = z.object({
    */
   IDP_SIGNING_KEY_FILE: z.string().min(1).optional(),
   DEV_CLIENT_FILE: z.string().min(1).optional(),
-  EVENTSTORE_URL: z.string().regex(/^(esdb|esdb\+discover|kurrentdb):\/\//, 'must be an esdb:// connection string').optional(),
-  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// connection string').optional(),
+  EVENTSTORE_URL: z
+    .string()
+    .regex(/^(esdb|esdb\+discover|kurrentdb):\/\//, 'must be an esdb:// connection string')
+    .optional(),
+  MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// connection string')
+    .optional(),
   MONGODB_DATABASE: z.string().min(1).default('warehouse_watch'),
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag,
   /** How long a command waits for projections before answering anyway (read-your-writes bound). */
@@ -189,15 +233,29 @@ const environmentSchema = z.object({
   /** Browser origins allowed by CORS: comma-separated exact origins (`https://app.example.com`); none by default. */
   CORS_ORIGINS: z
     .string()
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
-    .refine((origins) => origins.every(isExactOrigin), 'must be comma-separated origins like https://app.example.com (no *, no path)')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ''),
+    )
+    .refine(
+      (origins) => origins.every(isExactOrigin),
+      'must be comma-separated origins like https://app.example.com (no *, no path)',
+    )
     .default([]),
   /** Identity provider management API (Auth0-style) for invitations; all three or none. */
   IDP_MANAGEMENT_URL: optionalUrl,
   IDP_CLIENT_ID: z.string().min(1).optional(),
   IDP_CLIENT_SECRET: z.string().min(1).optional(),
   /** The Management API's identifier; default IDP_MANAGEMENT_URL + /api/v2/. A custom domain keeps the tenant's own. */
-  IDP_MANAGEMENT_AUDIENCE: z.url().regex(/\/api\/v2\/$/, 'must be the Management API identifier, https://{tenant}.auth0.com/api/v2/ (with the final slash)').optional(),
+  IDP_MANAGEMENT_AUDIENCE: z
+    .url()
+    .regex(
+      /\/api\/v2\/$/,
+      'must be the Management API identifier, https://{tenant}.auth0.com/api/v2/ (with the final slash)',
+    )
+    .optional(),
   /** The database connection invited users are created in; default Username-Password-Authentication. */
   IDP_CONNECTION: z.string().min(1).optional(),
   /** The application invitees sign in to: its client_id goes on the password-change ticket. */
@@ -231,7 +289,10 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       ? { mode: 'external' as const, jwksUri: env.AUTH_JWKS_URI, issuer: env.AUTH_ISSUER ?? '' }
       : { mode: 'embedded' as const, issuer: env.AUTH_ISSUER ?? baseUrl },
     /** The built-in identity provider's shared key and client files; unset: both in DATA_DIR. */
-    sharedIdentity: env.IDP_SIGNING_KEY_FILE && env.DEV_CLIENT_FILE ? { signingKeyFile: env.IDP_SIGNING_KEY_FILE, devClientFile: env.DEV_CLIENT_FILE } : undefined,
+    sharedIdentity:
+      env.IDP_SIGNING_KEY_FILE && env.DEV_CLIENT_FILE
+        ? { signingKeyFile: env.IDP_SIGNING_KEY_FILE, devClientFile: env.DEV_CLIENT_FILE }
+        : undefined,
     eventStoreUrl: env.EVENTSTORE_URL,
     mongodb: env.MONGODB_URL ? { url: env.MONGODB_URL, database: env.MONGODB_DATABASE } : undefined,
     outboundAllowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
@@ -253,7 +314,10 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       smsProviderToken: env.SMS_PROVIDER_TOKEN,
       publicUrl: (env.PUBLIC_URL ?? baseUrl).replace(/\/$/, ''),
     },
-    actionLinks: { ttlMs: env.ACTION_LINK_TTL_HOURS * 3_600_000, requestsPerAddressPerMinute: env.ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE },
+    actionLinks: {
+      ttlMs: env.ACTION_LINK_TTL_HOURS * 3_600_000,
+      requestsPerAddressPerMinute: env.ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE,
+    },
     sync: {
       databaseUrl: env.SYNC_DATABASE_URL,
       intervals: env.SYNC_INTERVALS ?? {},
@@ -319,18 +383,28 @@ function assistantConfig(env: z.infer<typeof environmentSchema>) {
           }
         : undefined,
     /** Unset: the in-process vector index. */
-    milvus: env.MILVUS_ADDRESS ? { address: env.MILVUS_ADDRESS, token: env.MILVUS_TOKEN, collection: env.MILVUS_COLLECTION } : undefined,
+    milvus: env.MILVUS_ADDRESS
+      ? { address: env.MILVUS_ADDRESS, token: env.MILVUS_TOKEN, collection: env.MILVUS_COLLECTION }
+      : undefined,
     /** Unset: the deterministic local embedding. */
     embeddings:
       env.EMBEDDINGS_URL && env.EMBEDDINGS_MODEL && env.EMBEDDINGS_DIM
-        ? { url: env.EMBEDDINGS_URL, model: env.EMBEDDINGS_MODEL, dim: env.EMBEDDINGS_DIM, apiKey: env.EMBEDDINGS_API_KEY }
+        ? {
+            url: env.EMBEDDINGS_URL,
+            model: env.EMBEDDINGS_MODEL,
+            dim: env.EMBEDDINGS_DIM,
+            apiKey: env.EMBEDDINGS_API_KEY,
+          }
         : undefined,
   };
 }
 
 /** Variables that only make sense together: naming some but not all is a configuration error. */
 const ALL_OR_NONE: { when: string; names: readonly string[] }[] = [
-  { when: 'COST_ATHENA_DATABASE', names: ['COST_ATHENA_DATABASE', 'COST_ATHENA_TABLE', 'COST_ATHENA_OUTPUT_LOCATION', 'AWS_REGION'] },
+  {
+    when: 'COST_ATHENA_DATABASE',
+    names: ['COST_ATHENA_DATABASE', 'COST_ATHENA_TABLE', 'COST_ATHENA_OUTPUT_LOCATION', 'AWS_REGION'],
+  },
   { when: 'EMBEDDINGS_URL', names: ['EMBEDDINGS_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_DIM'] },
   // One shared without the other: tokens verify everywhere but the client is known to one instance.
   { when: 'IDP_SIGNING_KEY_FILE', names: ['IDP_SIGNING_KEY_FILE', 'DEV_CLIENT_FILE'] },
@@ -352,22 +426,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.data.AUTH_JWKS_URI && !parsed.data.AUTH_ISSUER) {
     throw new ConfigError('invalid configuration: AUTH_ISSUER: required when AUTH_JWKS_URI is set');
   }
-  const identityFiles = (['IDP_SIGNING_KEY_FILE', 'DEV_CLIENT_FILE'] as const).filter((name) => parsed.data[name] !== undefined);
+  const identityFiles = (['IDP_SIGNING_KEY_FILE', 'DEV_CLIENT_FILE'] as const).filter(
+    (name) => parsed.data[name] !== undefined,
+  );
   if (parsed.data.AUTH_JWKS_URI && identityFiles.length > 0) {
-    throw new ConfigError(`invalid configuration: ${identityFiles.join(', ')}: only for the built-in identity provider (AUTH_JWKS_URI is set)`);
+    throw new ConfigError(
+      `invalid configuration: ${identityFiles.join(', ')}: only for the built-in identity provider (AUTH_JWKS_URI is set)`,
+    );
   }
   const idp = ['IDP_MANAGEMENT_URL', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'] as const;
   const idpMissing = idp.filter((name) => !parsed.data[name]);
   if (idpMissing.length > 0 && idpMissing.length < idp.length) {
-    throw new ConfigError(`invalid configuration: ${idpMissing.join(', ')}: required when any of ${idp.join(', ')} is set`);
+    throw new ConfigError(
+      `invalid configuration: ${idpMissing.join(', ')}: required when any of ${idp.join(', ')} is set`,
+    );
   }
-  const idpExtra = (['IDP_MANAGEMENT_AUDIENCE', 'IDP_CONNECTION', 'IDP_APPLICATION_CLIENT_ID'] as const).find((name) => parsed.data[name] !== undefined);
+  const idpExtra = (['IDP_MANAGEMENT_AUDIENCE', 'IDP_CONNECTION', 'IDP_APPLICATION_CLIENT_ID'] as const).find(
+    (name) => parsed.data[name] !== undefined,
+  );
   if (idpExtra && idpMissing.length > 0) {
     throw new ConfigError(`invalid configuration: ${idpMissing.join(', ')}: required when ${idpExtra} is set`);
   }
   const { CLUSTER_LEASE_SECONDS: lease, CLUSTER_RENEW_SECONDS: renew } = parsed.data;
   if (renew * 2 >= lease) {
-    throw new ConfigError(`invalid configuration: CLUSTER_RENEW_SECONDS: must be less than half of CLUSTER_LEASE_SECONDS (${lease}), got ${renew}`);
+    throw new ConfigError(
+      `invalid configuration: CLUSTER_RENEW_SECONDS: must be less than half of CLUSTER_LEASE_SECONDS (${lease}), got ${renew}`,
+    );
   }
   const data = parsed.data as Record<string, unknown>;
   for (const group of ALL_OR_NONE) {

@@ -24,5 +24,7 @@ function main(): number {
 try {
   process.exit(main());
 } catch (error) {
-  exitOnCliError(error instanceof ConfigError || error instanceof Refusal ? error : new Refusal((error as Error).message, 1));
+  exitOnCliError(
+    error instanceof ConfigError || error instanceof Refusal ? error : new Refusal((error as Error).message, 1),
+  );
 }

@@ -19,7 +19,10 @@ export function loadOrCreateInstanceId(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const host = hostname().replace(/[^A-Za-z0-9.-]/g, '').slice(0, 60) || 'host';
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9.-]/g, '')
+      .slice(0, 60) || 'host';
   const created = `${host}-${randomBytes(4).toString('hex')}`;
   writeFileSync(file, `${created}\n`, { mode: 0o600 });
   return created;

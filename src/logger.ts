@@ -19,7 +19,12 @@ let stdout: DestinationStream | undefined;
  */
 function bufferedStdout(): DestinationStream {
   if (stdout) return stdout;
-  const destination = pino.destination({ dest: 1, sync: true, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_INTERVAL_MS });
+  const destination = pino.destination({
+    dest: 1,
+    sync: true,
+    minLength: LOG_BUFFER_BYTES,
+    periodicFlush: LOG_FLUSH_INTERVAL_MS,
+  });
   process.once('exit', () => destination.flushSync());
   return (stdout = destination);
 }
@@ -29,6 +34,10 @@ function bufferedStdout(): DestinationStream {
  * Worker threads log rarely and write each line at once.
  */
 export function createLogger(level: string): Logger {
-  const options = { level, base: { service: 'warehouse-watch' }, redact: ['req.headers.authorization', '*.client_secret'] };
+  const options = {
+    level,
+    base: { service: 'warehouse-watch' },
+    redact: ['req.headers.authorization', '*.client_secret'],
+  };
   return isMainThread ? pino(options, bufferedStdout()) : pino(options);
 }

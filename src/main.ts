@@ -28,7 +28,9 @@ async function main() {
   const releaseDataDir = config.eventStoreUrl ? undefined : acquireDataDirLock(config.dataDir);
   const offset = config.clockOffsetMs;
   const platform = await startPlatform(config, offset === 0 ? {} : { now: () => new Date(Date.now() + offset) });
-  const lines = [`warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${new URL(platform.url).port})`];
+  const lines = [
+    `warehouse-watch is listening on ${config.baseUrl} (bound to ${config.host}:${new URL(platform.url).port})`,
+  ];
   if (platform.devClient && config.sharedIdentity) {
     // A shared client's secret stays in its file: several instances would each print it to their logs.
     const c = platform.devClient;
@@ -55,7 +57,10 @@ async function main() {
       `Dashboard: ${config.baseUrl}/ (sign in by pasting the client_id=… client_secret=… line above)`,
     );
   } else {
-    lines.push(`Tokens come from the identity provider ${config.auth.issuer} (audience ${config.baseUrl}).`, `Dashboard: ${config.baseUrl}/ (sign in with such a token)`);
+    lines.push(
+      `Tokens come from the identity provider ${config.auth.issuer} (audience ${config.baseUrl}).`,
+      `Dashboard: ${config.baseUrl}/ (sign in with such a token)`,
+    );
   }
   console.log(lines.join('\n'));
 
@@ -85,7 +90,9 @@ async function main() {
 
 // A promise nobody handled is a bug, not a reason to stop serving: log it loudly and go on.
 process.on('unhandledRejection', (reason) => {
-  console.error(JSON.stringify({ level: 50, msg: 'unhandled promise rejection', err: String((reason as Error)?.stack ?? reason) }));
+  console.error(
+    JSON.stringify({ level: 50, msg: 'unhandled promise rejection', err: String((reason as Error)?.stack ?? reason) }),
+  );
 });
 
 main().catch((error) => {

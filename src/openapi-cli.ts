@@ -15,7 +15,15 @@ const dataDir = mkdtempSync(join(tmpdir(), 'ww-openapi-'));
 try {
   // The platform here listens on a random port; the document names the address the configured one would have.
   const baseUrl = process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
-  const config = loadConfig({ ...process.env, BASE_URL: baseUrl, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SYNC_SCHEDULER: 'off' });
+  const config = loadConfig({
+    ...process.env,
+    BASE_URL: baseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SYNC_SCHEDULER: 'off',
+  });
   const platform = await startPlatform(config);
   try {
     const document = await (await fetch(`${platform.url}/openapi.json`)).text();

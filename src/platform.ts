@@ -76,7 +76,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   // shares (src/auth/identity-files.ts), are read first, so a missing shared file stops start-up
   // with nothing left open.
   ensurePrivateDirectory(config.dataDir);
-  const identity = embedded ? loadEmbeddedIdentity(config.dataDir, config.sharedIdentity, (message) => logger.warn(message)) : undefined;
+  const identity = embedded
+    ? loadEmbeddedIdentity(config.dataDir, config.sharedIdentity, (message) => logger.warn(message))
+    : undefined;
   const stores = await openStores(config);
   const { readStore } = stores;
 
@@ -88,8 +90,19 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 
   // 3. The projections, before any command can run: a command waits for its own write.
   const iamStamps = iamChangeStamps();
-  const runner = await startProjections({ config, eventStore, readStore, secrets: stores.secrets, stamps: iamStamps, logger });
-  const commandDeps = { eventStore, now, waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs) };
+  const runner = await startProjections({
+    config,
+    eventStore,
+    readStore,
+    secrets: stores.secrets,
+    stamps: iamStamps,
+    logger,
+  });
+  const commandDeps = {
+    eventStore,
+    now,
+    waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs),
+  };
 
   // 4. The areas, each composed by its own module. Stream tickets and the simulator's state are
   // shared by every instance when MONGODB_URL is set; the cluster's members say which work is ours.
@@ -98,8 +111,15 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const { membership } = cluster;
   const warehouse = await composeWarehouse(config, now, { simulatorState: shared.simulatorState, logger });
   const alerting = composeAlerting({
-    config, commandDeps, readStore, metrics: warehouse.metrics, clusterIds: warehouse.clusterIds, logger, registry: metrics.registry,
-    membership, onOwnedRules: (count) => cluster.reportOwned('rules', count),
+    config,
+    commandDeps,
+    readStore,
+    metrics: warehouse.metrics,
+    clusterIds: warehouse.clusterIds,
+    logger,
+    registry: metrics.registry,
+    membership,
+    onOwnedRules: (count) => cluster.reportOwned('rules', count),
   });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   // Previews, backtests and analytics share one cap per tenant and one across tenants.
@@ -108,19 +128,59 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   // A link's recipient is judged by the API's own permission resolver.
   const actionLinks = composeActionLinks({ config, commandDeps, permissions: iam.permissions, reader: readStore });
   const escalation = composeEscalation({
-    config, eventStore, reader: readStore, logger, registry: metrics.registry, now, scheduler: options.scheduler, notify: options.notify, secrets: stores.secrets,
+    config,
+    eventStore,
+    reader: readStore,
+    logger,
+    registry: metrics.registry,
+    now,
+    scheduler: options.scheduler,
+    notify: options.notify,
+    secrets: stores.secrets,
     actionLinks: actionLinks.issuer,
     waitForProjections: (position) => runner.waitFor(position, 60_000),
     membership,
     heavySlots,
   });
-  const notifications = composeNotifications({ commandDeps, reader: readStore, secrets: stores.secrets, notify: escalation.notify, publicUrl: config.notify.publicUrl });
-  const sync = composeSync({ config, commandDeps, reader: readStore, warehouse: warehouse.gateway, logger, registry: metrics.registry, timers: options.syncTimers, membership });
-  const assistant = await composeAssistant({ config, warehouse: { gateway: warehouse.gateway, mode: warehouse.mode }, logger, now });
+  const notifications = composeNotifications({
+    commandDeps,
+    reader: readStore,
+    secrets: stores.secrets,
+    notify: escalation.notify,
+    publicUrl: config.notify.publicUrl,
+  });
+  const sync = composeSync({
+    config,
+    commandDeps,
+    reader: readStore,
+    warehouse: warehouse.gateway,
+    logger,
+    registry: metrics.registry,
+    timers: options.syncTimers,
+    membership,
+  });
+  const assistant = await composeAssistant({
+    config,
+    warehouse: { gateway: warehouse.gateway, mode: warehouse.mode },
+    logger,
+    now,
+  });
   const backtest = composeBacktest({ config, reader: readStore, now, warehouse, syncStore: sync.store, heavySlots });
   const analytics = composeAnalytics({ reader: readStore, now, heavySlots });
   // Backtest before alerting: POST /alert-rules/backtest is not a rule id.
-  const areas: PlatformArea[] = [notifications, iam, schedules, warehouse, backtest, alerting, escalation, sync, assistant, actionLinks.area, analytics];
+  const areas: PlatformArea[] = [
+    notifications,
+    iam,
+    schedules,
+    warehouse,
+    backtest,
+    alerting,
+    escalation,
+    sync,
+    assistant,
+    actionLinks.area,
+    analytics,
+  ];
 
   // 5. HTTP: the routes served without a token, then the API behind authentication.
   const publicRoutes: Router[] = [
@@ -135,26 +195,57 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
         event_store: () => log.check(),
         read_store: async () => readStore.ping(),
         projections: projectionsHealthCheck({
-          status: () => runner.status(), headPosition: () => eventStore.headPosition(), readAll: (options) => eventStore.readAll(options), maxLag: config.healthMaxProjectionLag,
+          status: () => runner.status(),
+          headPosition: () => eventStore.headPosition(),
+          readAll: (options) => eventStore.readAll(options),
+          maxLag: config.healthMaxProjectionLag,
         }),
         warehouse: async () => ({ ...(await warehouse.check()) }),
         relational_store: async () => sync.check(),
         assistant: async () => assistant.healthCheck(),
       },
       extra: () => ({
-        projections: runner.status().map((s) => ({ name: s.name, position: String(s.position), lag: s.lag, ...(s.failing ? { failing: s.failing } : {}) })),
+        projections: runner
+          .status()
+          .map((s) => ({
+            name: s.name,
+            position: String(s.position),
+            lag: s.lag,
+            ...(s.failing ? { failing: s.failing } : {}),
+          })),
       }),
     }),
     // The web dashboard: static, no token (its API calls carry one).
-    dashboardRoutes({ bundle: dashboardBundle(), logger, settings: { audience: config.baseUrl, identityProvider: embedded ? 'embedded' : 'external' } }),
+    dashboardRoutes({
+      bundle: dashboardBundle(),
+      logger,
+      settings: { audience: config.baseUrl, identityProvider: embedded ? 'embedded' : 'external' },
+    }),
   ];
   if (identity?.key && identity.devClient) {
     const { key, devClient } = identity;
-    publicRoutes.push(embeddedIdpRoutes({ key, issuer: config.auth.issuer, audience: config.baseUrl, clients: () => [devClient], limits: createTokenRequestLimits(config.limits.tokenRequests) }));
+    publicRoutes.push(
+      embeddedIdpRoutes({
+        key,
+        issuer: config.auth.issuer,
+        audience: config.baseUrl,
+        clients: () => [devClient],
+        limits: createTokenRequestLimits(config.limits.tokenRequests),
+      }),
+    );
   }
   // Built on first request from the routers as served (they exist once createApp has run).
   let apiDocument: unknown;
-  publicRoutes.push(apiReferenceRoutes({ document: () => (apiDocument ??= platformApiDocument({ public: publicRoutes, api: routers }, embedded, config.baseUrl).document) }));
+  publicRoutes.push(
+    apiReferenceRoutes({
+      document: () =>
+        (apiDocument ??= platformApiDocument(
+          { public: publicRoutes, api: routers },
+          embedded,
+          config.baseUrl,
+        ).document),
+    }),
+  );
   publicRoutes.push(actionLinks.publicRoutes(alerting.onIncidentResolved));
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
@@ -171,20 +262,35 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     permissions: iam.permissions,
     // A GET naming a read position waits for it only once authorised: the deactivated-user check
     // here, then the route's guard (src/http/guard.ts), so no unauthorised caller makes us wait.
-    afterAuthentication: [...iam.afterAuthentication, readAtPosition({ waitFor: (position) => runner.waitFor(position, config.readYourWritesTimeoutMs) })],
-    authenticate: bearerOrStreamTicket(streamTickets, authenticate({
-      jwksUri: () => (config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`),
-      issuer: config.auth.issuer,
-      audience: config.baseUrl,
-      now: () => now().getTime(),
-      onRefreshFailed: (error) => logger.warn({ err: error }, 'the identity provider\'s signing keys (JWKS) could not be refreshed; the last set read stays in use'),
-    })),
+    afterAuthentication: [
+      ...iam.afterAuthentication,
+      readAtPosition({ waitFor: (position) => runner.waitFor(position, config.readYourWritesTimeoutMs) }),
+    ],
+    authenticate: bearerOrStreamTicket(
+      streamTickets,
+      authenticate({
+        jwksUri: () =>
+          config.auth.mode === 'external' ? config.auth.jwksUri : `${listeningUrl}/.well-known/jwks.json`,
+        issuer: config.auth.issuer,
+        audience: config.baseUrl,
+        now: () => now().getTime(),
+        onRefreshFailed: (error) =>
+          logger.warn(
+            { err: error },
+            "the identity provider's signing keys (JWKS) could not be refreshed; the last set read stays in use",
+          ),
+      }),
+    ),
     modules: [
       ...areas.flatMap((area) => area.routes),
       { alias: false, routes: () => streamTicketRoutes({ tickets: streamTickets, feeds: streamFeeds }) },
     ],
   });
-  const http = await listen(app.callback(), { port: config.port, host: config.host, requestTimeoutMs: config.limits.requestTimeoutMs });
+  const http = await listen(app.callback(), {
+    port: config.port,
+    host: config.host,
+    requestTimeoutMs: config.limits.requestTimeoutMs,
+  });
   listeningUrl = http.url;
 
   // 6. The processes, once the server listens. Members first: the processes ask it which work is
@@ -227,4 +333,3 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 }
 
 export type RunningPlatform = Awaited<ReturnType<typeof startPlatform>>;
-

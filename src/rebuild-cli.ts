@@ -40,14 +40,19 @@ function parseArguments(args: string[]) {
   const options = args.filter((arg) => arg.startsWith('--'));
   const names = args.filter((arg) => !arg.startsWith('--'));
   const unknownOption = options.find((option) => option !== '--force');
-  if (unknownOption) throw new Refusal(`unknown option ${unknownOption}; usage: npm run rebuild [--force] [projection…]`, 2);
+  if (unknownOption)
+    throw new Refusal(`unknown option ${unknownOption}; usage: npm run rebuild [--force] [projection…]`, 2);
   return { force: options.includes('--force'), names };
 }
 
 /** The named projections (all when none is named); the channels projection seals with the store's box. */
 function selectProjections(names: string[], projections: Projection[]): Projection[] {
   const unknown = names.filter((name) => !projections.some((p) => p.name === name));
-  if (unknown.length > 0) throw new Refusal(`unknown projection ${unknown.join(', ')}; known: ${projections.map((p) => p.name).join(', ')}`, 2);
+  if (unknown.length > 0)
+    throw new Refusal(
+      `unknown projection ${unknown.join(', ')}; known: ${projections.map((p) => p.name).join(', ')}`,
+      2,
+    );
   return names.length > 0 ? projections.filter((p) => names.includes(p.name)) : projections;
 }
 
@@ -59,8 +64,14 @@ function claimEmbeddedStore(config: Config, force: boolean): (() => void) | unde
     return acquireDataDirLock(config.dataDir);
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
-    if (!force) throw new Refusal(`${error.message}\nStop the platform before rebuilding, or pass --force to rebuild while it runs.`, 1);
-    console.error(`--force: rebuilding while ${error.holderPid === undefined ? 'another process' : `pid ${error.holderPid}`} holds ${error.dir}; restart it afterwards so it reads the rebuilt read models.`);
+    if (!force)
+      throw new Refusal(
+        `${error.message}\nStop the platform before rebuilding, or pass --force to rebuild while it runs.`,
+        1,
+      );
+    console.error(
+      `--force: rebuilding while ${error.holderPid === undefined ? 'another process' : `pid ${error.holderPid}`} holds ${error.dir}; restart it afterwards so it reads the rebuilt read models.`,
+    );
     return undefined;
   }
 }
@@ -72,21 +83,29 @@ async function main() {
   try {
     const setAside = config.mongodb ? undefined : setAsideIfDamaged(join(config.dataDir, 'read-models.db'));
     if (setAside) {
-      console.error(`${join(config.dataDir, 'read-models.db')} is damaged (${setAside.damage}): set aside as ${setAside.aside}; rebuilding every read model from the log`);
+      console.error(
+        `${join(config.dataDir, 'read-models.db')} is damaged (${setAside.damage}): set aside as ${setAside.aside}; rebuilding every read model from the log`,
+      );
     }
     const { eventStore, readStore, secrets } = await openStores(config);
     try {
       // A fresh file holds no read model: every one is rebuilt, whichever were named.
       for (const projection of selectProjections(setAside ? [] : names, projectionsOf(secrets))) {
-        for (const [collection, indexes] of Object.entries(projection.collections)) await readStore.ensureIndexes(collection, indexes);
+        for (const [collection, indexes] of Object.entries(projection.collections))
+          await readStore.ensureIndexes(collection, indexes);
         const started = Date.now();
         let applied = 0;
         const position = await rebuildProjection({ eventStore, readStore }, projection, (progress) => {
           applied = progress.applied;
-          if (process.stdout.isTTY) process.stdout.write(`\r${projection.name.padEnd(24)} ${bar(progress.position, progress.head)} ${progress.applied} events`);
+          if (process.stdout.isTTY)
+            process.stdout.write(
+              `\r${projection.name.padEnd(24)} ${bar(progress.position, progress.head)} ${progress.applied} events`,
+            );
         });
         if (process.stdout.isTTY) process.stdout.write('\r');
-        console.log(`${projection.name.padEnd(24)} ${bar(1n, 1n)} ${applied} events applied, up to position ${position}, in ${Date.now() - started} ms`);
+        console.log(
+          `${projection.name.padEnd(24)} ${bar(1n, 1n)} ${applied} events applied, up to position ${position}, in ${Date.now() - started} ms`,
+        );
       }
     } finally {
       await eventStore.close();

@@ -13,5 +13,8 @@ export function spawnWorker(callerUrl: string, entry: string, options: WorkerOpt
   const url = new URL(`./${entry}${extension}`, callerUrl);
   if (extension !== '.ts') return new Worker(url, options);
   const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, { ...options, eval: true });
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`,
+    { ...options, eval: true },
+  );
 }

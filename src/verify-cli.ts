@@ -29,7 +29,8 @@ const LISTED = 20;
 function openLog(config: Config): EventStore {
   if (config.eventStoreUrl) return createEventStoreDbStore(config.eventStoreUrl);
   const filename = join(config.dataDir, 'events.db');
-  if (!existsSync(filename)) throw new Refusal(`no event store at ${filename}: nothing to verify (is DATA_DIR right?)`, 1);
+  if (!existsSync(filename))
+    throw new Refusal(`no event store at ${filename}: nothing to verify (is DATA_DIR right?)`, 1);
   return openSqliteLogReader({ filename, onCommit: () => () => {} });
 }
 
@@ -74,7 +75,10 @@ async function main(): Promise<number> {
     await log.close();
   }
   const { events, streams, unhashed } = totals;
-  const legacy = chainStart === null ? '; no record of where the chain started (a log written before it): unhashed events and missing stream starts not judged' : '';
+  const legacy =
+    chainStart === null
+      ? '; no record of where the chain started (a log written before it): unhashed events and missing stream starts not judged'
+      : '';
   const checked = `${events} events in ${streams} streams checked${unhashed > 0 ? ` (${unhashed} written before the chain existed, not hashed)` : ''}${legacy}`;
   if (breaks.length === 0) {
     console.log(`event log intact: ${checked}`);
@@ -82,7 +86,8 @@ async function main(): Promise<number> {
   }
   const [first, ...more] = breaks;
   console.error(`event log chain broken at position ${first!.position}, ${describeBreak(first!)}`);
-  for (const next of more.slice(0, LISTED)) console.error(`  also at position ${next.position}, ${describeBreak(next)}`);
+  for (const next of more.slice(0, LISTED))
+    console.error(`  also at position ${next.position}, ${describeBreak(next)}`);
   if (more.length > LISTED) console.error(`  … and ${more.length - LISTED} more`);
   console.error(`${breaks.length} break${breaks.length === 1 ? '' : 's'}; ${checked}`);
   return 1;

@@ -52,7 +52,9 @@ function main(args) {
     })
     .filter((found) => found !== undefined);
   const { events, unhashed } = checker.totals;
-  const legacy = recorded ? '' : '; no log_chain_start in the file (a log written before it was recorded, or an older export): unhashed events and a missing start not judged';
+  const legacy = recorded
+    ? ''
+    : '; no log_chain_start in the file (a log written before it was recorded, or an older export): unhashed events and a missing start not judged';
   const summary = `${events} events${unhashed > 0 ? ` (${unhashed} written before the chain existed, not hashed)` : ''}${legacy}`;
   if (breaks.length === 0) {
     const last = entries.findLast((entry) => entry.hash);
@@ -60,7 +62,9 @@ function main(args) {
     return 0;
   }
   for (const found of breaks) {
-    console.error(`broken at stream ${found.stream} revision ${found.revision} (${found.kind}): expected ${found.expected}, found ${found.found}`);
+    console.error(
+      `broken at stream ${found.stream} revision ${found.revision} (${found.kind}): expected ${found.expected}, found ${found.found}`,
+    );
   }
   console.error(`${breaks.length} break${breaks.length === 1 ? '' : 's'} in ${summary}`);
   return 1;

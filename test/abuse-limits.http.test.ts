@@ -28,7 +28,8 @@ test.after.always(async () => {
 
 test('a caller holds at most STREAM_TICKETS_PER_PRINCIPAL unused stream tickets; the next is a 429 with Retry-After; another caller is unaffected', async (t) => {
   const caller = app.newTenant();
-  const ask = (who = caller) => app.request('POST', '/api/v1/stream-tickets', { caller: who, body: { path: '/api/v1/incidents/stream' } });
+  const ask = (who = caller) =>
+    app.request('POST', '/api/v1/stream-tickets', { caller: who, body: { path: '/api/v1/incidents/stream' } });
   for (let i = 0; i < 3; i += 1) t.is((await ask()).status, 201);
   const refused = await ask();
   t.is(refused.status, 429);
@@ -41,7 +42,15 @@ test('a caller holds at most STREAM_TICKETS_PER_PRINCIPAL unused stream tickets;
 });
 
 test('200 wrong secrets from one address are met with 429s; the client from another address still gets its token', async (t) => {
-  const platform = await startPlatform(loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL: BASE, DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-limits-')), LOG_LEVEL: 'silent' }));
+  const platform = await startPlatform(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BASE_URL: BASE,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-limits-')),
+      LOG_LEVEL: 'silent',
+    }),
+  );
   t.teardown(() => platform.stop());
   const client = platform.devClient!;
   const tokenRequest = (secret: string, from: string) =>
@@ -49,7 +58,12 @@ test('200 wrong secrets from one address are met with 429s; the client from anot
       method: 'POST',
       // The test's peer is loopback, as a reverse proxy in front of the platform would be: it says who the client is.
       headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: secret, audience: BASE }),
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: client.client_id,
+        client_secret: secret,
+        audience: BASE,
+      }),
     });
   const statuses: number[] = [];
   let limited: Response | undefined;
@@ -59,7 +73,9 @@ test('200 wrong secrets from one address are met with 429s; the client from anot
     if (response.status === 429 && !limited) limited = response;
     else await response.body?.cancel();
   }
-  t.log(`200 wrong secrets: ${statuses.filter((s) => s === 401).length} × 401, ${statuses.filter((s) => s === 429).length} × 429`);
+  t.log(
+    `200 wrong secrets: ${statuses.filter((s) => s === 401).length} × 401, ${statuses.filter((s) => s === 429).length} × 429`,
+  );
   t.true(statuses.filter((s) => s === 429).length >= 150, `statuses: ${[...new Set(statuses)].join(', ')}`);
   t.is(statuses.slice(0, 10).filter((s) => s === 401).length, 10, 'the first wrong secrets are plain 401s');
   t.is(limited!.headers.get('content-type'), 'application/problem+json');

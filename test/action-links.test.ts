@@ -10,7 +10,12 @@ import { linkRecipientOf } from '../src/action-links/issue.js';
 import { userRefusal } from '../src/action-links/recipient-standing.js';
 import { effectivePermissions } from '../src/auth/effective-permissions.js';
 import { ACTION_PAGE_CSP, confirmationPage, refusalPage } from '../src/action-links/page.js';
-import { readActionLinkToken, signActionLinkToken, verifyActionLinkToken, type ActionLinkClaims } from '../src/action-links/token.js';
+import {
+  readActionLinkToken,
+  signActionLinkToken,
+  verifyActionLinkToken,
+  type ActionLinkClaims,
+} from '../src/action-links/token.js';
 import { alertTextBody } from '../src/gateways/notify/alert-text.js';
 import { chatMessage } from '../src/gateways/notify/chat-message.js';
 import { smsText } from '../src/gateways/notify/sms-adapter.js';
@@ -54,39 +59,112 @@ test('every altered byte, another key, an older key and the expiry are refused',
 });
 
 test('who a link acts as: a user by id with the masked address, a channel by its masked address or id; pagers get no links', (t) => {
-  const user = { key: 'user:55555555-5555-4555-8555-555555555555', via: { type: 'user' as const, id: '55555555-5555-4555-8555-555555555555' }, unreachable: null };
-  t.deepEqual(linkRecipientOf({ ...user, medium: 'sms' }, { medium: 'sms', phone: '+447700900123' }), { kind: 'user', id: '55555555-5555-4555-8555-555555555555', label: '+44*******123' });
-  t.deepEqual(linkRecipientOf({ ...user, medium: 'email' }, { medium: 'email', config: { recipients: ['pat@example.com'] } }), { kind: 'user', id: '55555555-5555-4555-8555-555555555555', label: 'p***@example.com' });
-  const channel = { key: `channel:${claims.recipient.id}`, via: { type: 'channel' as const, id: claims.recipient.id }, unreachable: null };
-  t.deepEqual(linkRecipientOf({ ...channel, medium: 'email' }, { medium: 'email', channelId: claims.recipient.id, config: { recipients: ['ops@example.com', 'db@example.com'] } })!.label, 'o***@example.com, d***@example.com');
-  t.is(linkRecipientOf({ ...channel, medium: 'webhook' }, { medium: 'webhook', channelId: claims.recipient.id, config: { url: 'https://x.test', method: 'POST' }, signingSecret: 's' })!.label, `channel:${claims.recipient.id}`);
-  t.is(linkRecipientOf({ ...channel, medium: 'pager' }, { medium: 'pager', channelId: claims.recipient.id, config: { integration_key: 'k', severity_mapping: {} } }), null);
+  const user = {
+    key: 'user:55555555-5555-4555-8555-555555555555',
+    via: { type: 'user' as const, id: '55555555-5555-4555-8555-555555555555' },
+    unreachable: null,
+  };
+  t.deepEqual(linkRecipientOf({ ...user, medium: 'sms' }, { medium: 'sms', phone: '+447700900123' }), {
+    kind: 'user',
+    id: '55555555-5555-4555-8555-555555555555',
+    label: '+44*******123',
+  });
+  t.deepEqual(
+    linkRecipientOf({ ...user, medium: 'email' }, { medium: 'email', config: { recipients: ['pat@example.com'] } }),
+    { kind: 'user', id: '55555555-5555-4555-8555-555555555555', label: 'p***@example.com' },
+  );
+  const channel = {
+    key: `channel:${claims.recipient.id}`,
+    via: { type: 'channel' as const, id: claims.recipient.id },
+    unreachable: null,
+  };
+  t.deepEqual(
+    linkRecipientOf(
+      { ...channel, medium: 'email' },
+      {
+        medium: 'email',
+        channelId: claims.recipient.id,
+        config: { recipients: ['ops@example.com', 'db@example.com'] },
+      },
+    )!.label,
+    'o***@example.com, d***@example.com',
+  );
+  t.is(
+    linkRecipientOf(
+      { ...channel, medium: 'webhook' },
+      {
+        medium: 'webhook',
+        channelId: claims.recipient.id,
+        config: { url: 'https://x.test', method: 'POST' },
+        signingSecret: 's',
+      },
+    )!.label,
+    `channel:${claims.recipient.id}`,
+  );
+  t.is(
+    linkRecipientOf(
+      { ...channel, medium: 'pager' },
+      { medium: 'pager', channelId: claims.recipient.id, config: { integration_key: 'k', severity_mapping: {} } },
+    ),
+    null,
+  );
 });
 
-const actions = { acknowledgeUrl: 'https://watch.example.com/a/ACK', resolveUrl: 'https://watch.example.com/a/RES', expiresAt: '2026-03-02T11:59:30.000Z' };
+const actions = {
+  acknowledgeUrl: 'https://watch.example.com/a/ACK',
+  resolveUrl: 'https://watch.example.com/a/RES',
+  expiresAt: '2026-03-02T11:59:30.000Z',
+};
 
 test('a page with links: chat gets Acknowledge/Resolve URL buttons and the links in its text; email, SMS and webhook carry them', (t) => {
   const chat = chatMessage(alertMessage({ actions }));
-  t.deepEqual(chat.blocks.find((block) => block.type === 'actions'), {
-    type: 'actions',
-    elements: [
-      { type: 'button', action_id: 'acknowledge', text: { type: 'plain_text', text: 'Acknowledge' }, style: 'primary', url: actions.acknowledgeUrl },
-      { type: 'button', action_id: 'resolve', text: { type: 'plain_text', text: 'Resolve' }, url: actions.resolveUrl },
-    ],
-  });
+  t.deepEqual(
+    chat.blocks.find((block) => block.type === 'actions'),
+    {
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: 'acknowledge',
+          text: { type: 'plain_text', text: 'Acknowledge' },
+          style: 'primary',
+          url: actions.acknowledgeUrl,
+        },
+        {
+          type: 'button',
+          action_id: 'resolve',
+          text: { type: 'plain_text', text: 'Resolve' },
+          url: actions.resolveUrl,
+        },
+      ],
+    },
+  );
   t.true(chat.text.endsWith(`<${actions.acknowledgeUrl}|Acknowledge> · <${actions.resolveUrl}|Resolve>`));
-  t.is(chatMessage(alertMessage()).blocks.find((block) => block.type === 'actions'), undefined, 'no links, no buttons');
+  t.is(
+    chatMessage(alertMessage()).blocks.find((block) => block.type === 'actions'),
+    undefined,
+    'no links, no buttons',
+  );
 
   const text = alertTextBody(alertMessage({ actions }));
   t.true(text.includes(`Acknowledge:       ${actions.acknowledgeUrl}\nResolve:           ${actions.resolveUrl}`));
   t.false(alertTextBody(alertMessage()).includes('Acknowledge:'));
   t.true(smsText(alertMessage({ actions })).endsWith(` ACK: ${actions.acknowledgeUrl} RESOLVE: ${actions.resolveUrl}`));
-  t.deepEqual(webhookPayload(alertMessage({ actions }), 'd').actions, { acknowledge_url: actions.acknowledgeUrl, resolve_url: actions.resolveUrl, expires_at: actions.expiresAt });
+  t.deepEqual(webhookPayload(alertMessage({ actions }), 'd').actions, {
+    acknowledge_url: actions.acknowledgeUrl,
+    resolve_url: actions.resolveUrl,
+    expires_at: actions.expiresAt,
+  });
   t.false('actions' in webhookPayload(alertMessage(), 'd'));
 });
 
 test('the pages escape what they show and hold no script', (t) => {
-  const html = confirmationPage({ ruleName: '<b>x</b><script>alert(1)</script>', severity: 'high', status: 'triggered', clusterId: null }, 'acknowledge', '"><img src=x>', new Date(NOW * 1000));
+  const html = confirmationPage(
+    { ruleName: '<b>x</b><script>alert(1)</script>', severity: 'high', status: 'triggered', clusterId: null },
+    'acknowledge',
+    '"><img src=x>',
+    new Date(NOW * 1000),
+  );
   t.false(/<script|<b>|<img/i.test(html));
   t.true(html.includes('&lt;b&gt;x&lt;/b&gt;&lt;script&gt;'));
   t.true(html.includes('&quot;&gt;&lt;img src=x&gt;'));
@@ -104,11 +182,21 @@ test('a user recipient may act only when active and allowed incidents:write, by 
   t.is(userRefusal({ standing: 'deactivated', effective: writer }), 'recipient_inactive');
   t.is(userRefusal({ standing: 'removed', effective: writer }), 'recipient_gone');
   t.is(userRefusal({ standing: 'no_record', effective: writer }), 'recipient_gone');
-  t.is(userRefusal({ standing: 'active', effective: levels({}, { 'incidents:read': 'allow' }) }), 'recipient_not_allowed');
-  t.is(userRefusal({ standing: 'active', effective: levels({ 'incidents:write': 'deny' }, { 'incidents:write': 'allow' }) }), 'recipient_not_allowed', 'a deny override wins over the role');
+  t.is(
+    userRefusal({ standing: 'active', effective: levels({}, { 'incidents:read': 'allow' }) }),
+    'recipient_not_allowed',
+  );
+  t.is(
+    userRefusal({
+      standing: 'active',
+      effective: levels({ 'incidents:write': 'deny' }, { 'incidents:write': 'allow' }),
+    }),
+    'recipient_not_allowed',
+    'a deny override wins over the role',
+  );
 });
 
-test('a confirming request is another site\'s by Sec-Fetch-Site or a foreign Origin; with neither (a mail client) it is not', (t) => {
+test("a confirming request is another site's by Sec-Fetch-Site or a foreign Origin; with neither (a mail client) it is not", (t) => {
   const own = ['https://watch.example', 'http://127.0.0.1:3000'];
   const cases: [{ origin?: string; fetchSite?: string }, boolean][] = [
     [{}, false],

@@ -18,7 +18,14 @@ test.before(async () => {
 });
 test.after.always(async () => standin?.close());
 
-const request = (extra: Record<string, unknown>) => ({ model: 'claude-sonnet-4-6', max_tokens: 256, messages: [{ role: 'user' as const, content: 'hi' }], system: 'be brief', tools: [], ...extra });
+const request = (extra: Record<string, unknown>) => ({
+  model: 'claude-sonnet-4-6',
+  max_tokens: 256,
+  messages: [{ role: 'user' as const, content: 'hi' }],
+  system: 'be brief',
+  tools: [],
+  ...extra,
+});
 const callOptions = () => ({ signal: new AbortController().signal, timeoutMs: 5_000 });
 
 test('the SDK on its own sends anthropic-version 2026-10-21, where every sampling parameter is a 400 even at its default', async (t) => {
@@ -41,18 +48,31 @@ test('the adapter pins anthropic-version 2023-06-01 by default, where temperatur
   const seen = standin.requests.at(before)!;
   t.is(seen.headers['anthropic-version'], '2023-06-01');
   t.is(seen.body.temperature, 0);
-  t.regex(seen.headers.authorization ?? '', /^Bearer sk-ant-standin$/, 'SDK 1.x authenticates with a bearer token, not x-api-key');
+  t.regex(
+    seen.headers.authorization ?? '',
+    /^Bearer sk-ant-standin$/,
+    'SDK 1.x authenticates with a bearer token, not x-api-key',
+  );
 });
 
 test('on a configured version without sampling parameters a temperature is refused as the API refuses it', async (t) => {
-  const model = anthropicModel({ apiKey: 'sk-ant-standin', baseUrl: standin.url, maxRetries: 0, apiVersion: '2026-10-21' });
-  const error = await t.throwsAsync(model.createMessage(request({ temperature: 0 }), callOptions()), { instanceOf: ModelCallError });
+  const model = anthropicModel({
+    apiKey: 'sk-ant-standin',
+    baseUrl: standin.url,
+    maxRetries: 0,
+    apiVersion: '2026-10-21',
+  });
+  const error = await t.throwsAsync(model.createMessage(request({ temperature: 0 }), callOptions()), {
+    instanceOf: ModelCallError,
+  });
   t.is((error as ModelCallError).failure, 'refused');
   t.is((error as ModelCallError).detail, 'the model provider answered 400 (invalid_request_error)');
 });
 
 test('with ANTHROPIC_API_VERSION=2026-10-21 /ask sends no temperature and answers, and /health says the temperature is not sent', async (t) => {
-  const app = await startTestApp({ env: { ANTHROPIC_API_KEY: 'sk-ant-standin', ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_VERSION: '2026-10-21' } });
+  const app = await startTestApp({
+    env: { ANTHROPIC_API_KEY: 'sk-ant-standin', ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_VERSION: '2026-10-21' },
+  });
   try {
     const caller = app.newTenant();
     const prompt = `what is slow? ${caller.tenantId}`;

@@ -44,7 +44,9 @@ test('public routes outside /api/v1 are served without authentication; an API pa
       request({ host: '127.0.0.1', port, path }, (res) => {
         let body = '';
         res.on('data', (chunk) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
   try {
     t.deepEqual(await get('/health'), { status: 200, body: 'public' });

@@ -2,7 +2,8 @@
 import test from 'ava';
 import { deadline } from '../src/assistant/deadline.js';
 
-const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
 test('it aborts when its time is up, even with nothing else holding it', async (t) => {
   const { signal } = deadline(20);

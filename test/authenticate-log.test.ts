@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { authenticate } from '../src/auth/authenticate.js';
 import { problemJson } from '../src/http/error-handler.js';
-import { startTestIdentityProvider, TEST_AUDIENCE, TEST_ISSUER, type TestIdentityProvider } from './support/jwks-server.js';
+import {
+  startTestIdentityProvider,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type TestIdentityProvider,
+} from './support/jwks-server.js';
 
 let idp: TestIdentityProvider;
 test.before(async () => {

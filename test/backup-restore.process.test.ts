@@ -5,7 +5,17 @@
  */
 import test from 'ava';
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +37,8 @@ function writeLoad(app: TestApp, caller: Caller) {
     while (!stopped && issued < MAX_CREATES) {
       issued += 1;
       const created = await app.request('POST', '/notification-channels', {
-        caller, body: { name: `c${issued}`, type: 'email', config: { recipients: ['a@example.com'], subject_template: 's' } },
+        caller,
+        body: { name: `c${issued}`, type: 'email', config: { recipients: ['a@example.com'], subject_template: 's' } },
       });
       if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
       acknowledged.push({ id: created.body.data.id, at: performance.now() });
@@ -46,14 +57,19 @@ test('a backup taken under write load restores into a fresh DATA_DIR with every 
   await waitFor(() => load.acknowledged.length >= 50, { timeoutMs: 30_000, message: 'the load to be under way' });
 
   const began = performance.now();
-  const backup = await run(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', backupDir], { env: { ...process.env, DATA_DIR: dataDir } });
+  const backup = await run(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', backupDir], {
+    env: { ...process.env, DATA_DIR: dataDir },
+  });
   const ended = performance.now();
   const countAt = load.acknowledged.length;
   await load.stop();
   await app.close();
   t.regex(backup.stdout, /backed up read-models\.db, events\.db, secrets\.key.* to .*\(log head position \d+\)/);
   const before = load.acknowledged.filter((write) => write.at < began);
-  t.true(load.acknowledged.some((write) => write.at > began && write.at < ended), 'writes were acknowledged while the backup ran');
+  t.true(
+    load.acknowledged.some((write) => write.at > began && write.at < ended),
+    'writes were acknowledged while the backup ran',
+  );
   t.true(countAt > before.length);
   t.is(statSync(join(backupDir, 'events.db')).mode & 0o777, 0o600);
   t.is(statSync(join(backupDir, 'secrets.key')).mode & 0o777, 0o600);
@@ -62,7 +78,10 @@ test('a backup taken under write load restores into a fresh DATA_DIR with every 
   // The documented restore: copy the backup's files into a fresh DATA_DIR, verify, start.
   const restored = mkdtempSync(join(tmpdir(), 'ww-restored-'));
   cpSync(backupDir, restored, { recursive: true });
-  const verify = spawnSync(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts'], { env: { ...process.env, DATA_DIR: restored }, encoding: 'utf8' });
+  const verify = spawnSync(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts'], {
+    env: { ...process.env, DATA_DIR: restored },
+    encoding: 'utf8',
+  });
   t.is(verify.status, 0, verify.stderr);
   t.regex(verify.stdout, /event log intact/);
 
@@ -71,15 +90,24 @@ test('a backup taken under write load restores into a fresh DATA_DIR with every 
   const missing: string[] = [];
   for (const { id } of before) {
     // In the read model and in the log alike.
-    if ((await again.request('GET', `/notification-channels/${id}`, { caller })).status !== 200) missing.push(`${id} (read model)`);
-    if ((await again.request('GET', `/notification-channels/${id}/events`, { caller })).body.data?.[0]?.type !== 'ChannelCreated') missing.push(`${id} (log)`);
+    if ((await again.request('GET', `/notification-channels/${id}`, { caller })).status !== 200)
+      missing.push(`${id} (read model)`);
+    if (
+      (await again.request('GET', `/notification-channels/${id}/events`, { caller })).body.data?.[0]?.type !==
+      'ChannelCreated'
+    )
+      missing.push(`${id} (log)`);
   }
   t.deepEqual(missing, [], `all ${before.length} writes acknowledged before the backup began are restored`);
 });
 
 test('backup refuses a non-empty target, a DATA_DIR without a log, and a missing argument', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-backup-none-'));
-  const backup = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const backup = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
   t.is(backup([]).status, 2);
   const nothing = backup([join(dataDir, 'copy')]);
   t.is(nothing.status, 1);
@@ -92,7 +120,19 @@ test('backup refuses a non-empty target, a DATA_DIR without a log, and a missing
 test('backed-up key files are readable by their owner only, whatever the mode of the originals', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-backup-keys-'));
   const log = openSqliteEventStore({ filename: join(dataDir, 'events.db') });
-  await log.append('s-1', [{ type: 'Probe', data: {}, metadata: { tenantId: 't', actor: 'a', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() } }]);
+  await log.append('s-1', [
+    {
+      type: 'Probe',
+      data: {},
+      metadata: {
+        tenantId: 't',
+        actor: 'a',
+        correlationId: 'c',
+        causationId: 'c',
+        occurredAt: new Date().toISOString(),
+      },
+    },
+  ]);
   await log.close();
   // Given key files someone left readable by everyone
   for (const name of ['secrets.key', 'dev-client.json']) {
@@ -100,7 +140,10 @@ test('backed-up key files are readable by their owner only, whatever the mode of
     chmodSync(join(dataDir, name), 0o644);
   }
   const target = join(dataDir, 'copy');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', target], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', target], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
   t.is(result.status, 0, result.stderr);
   for (const name of ['secrets.key', 'dev-client.json']) {
     t.is(statSync(join(target, name)).mode & 0o777, 0o600, name);
@@ -108,12 +151,28 @@ test('backed-up key files are readable by their owner only, whatever the mode of
   }
 });
 
-test('an existing empty target of mode 0777 is tightened to 0700 when it is ours, and refused when it is another user\'s', async (t) => {
+test("an existing empty target of mode 0777 is tightened to 0700 when it is ours, and refused when it is another user's", async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-backup-dir-'));
   const log = openSqliteEventStore({ filename: join(dataDir, 'events.db') });
-  await log.append('s-1', [{ type: 'Probe', data: {}, metadata: { tenantId: 't', actor: 'a', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() } }]);
+  await log.append('s-1', [
+    {
+      type: 'Probe',
+      data: {},
+      metadata: {
+        tenantId: 't',
+        actor: 'a',
+        correlationId: 'c',
+        causationId: 'c',
+        occurredAt: new Date().toISOString(),
+      },
+    },
+  ]);
   await log.close();
-  const backup = (target: string) => spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', target], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const backup = (target: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', target], {
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
 
   const ours = join(dataDir, 'ours');
   mkdirSync(ours);
@@ -131,7 +190,10 @@ test('an existing empty target of mode 0777 is tightened to 0700 when it is ours
   chownSync(theirs, 65534, 65534);
   const refused = backup(theirs);
   t.is(refused.status, 1);
-  t.regex(refused.stderr, /theirs is writable or readable by other users \(mode 0777\) and owned by user 65534: give the backup a directory of your own/);
+  t.regex(
+    refused.stderr,
+    /theirs is writable or readable by other users \(mode 0777\) and owned by user 65534: give the backup a directory of your own/,
+  );
   t.deepEqual(readdirSync(theirs), []);
   t.is(statSync(theirs).mode & 0o777, 0o777);
 });

@@ -18,7 +18,14 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 const PUBLIC = new Set(['/health', '/metrics', '/.well-known/jwks.json', '/oauth/token']);
-const BAD_IDS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', 'x'.repeat(2000), '%E0%A4%A', "'; DROP TABLE events; --", '..%2F..%2Fetc'];
+const BAD_IDS = [
+  'not-a-uuid',
+  '00000000-0000-0000-0000-000000000000',
+  'x'.repeat(2000),
+  '%E0%A4%A',
+  "'; DROP TABLE events; --",
+  '..%2F..%2Fetc',
+];
 
 /** A small deterministic generator of hostile JSON values. */
 function* hostileValues(): Generator<unknown> {
@@ -63,28 +70,57 @@ function routes() {
 async function fixtures(caller: ReturnType<TestApp['newTenant']>): Promise<Record<string, string>> {
   const post = async (path: string, body: unknown) => {
     const response = await app.request('POST', path, { caller, body });
-    if (response.status !== 201) throw new Error(`fixture ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== 201)
+      throw new Error(`fixture ${path}: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body.data.id as string;
   };
-  const channel = await post('/notification-channels', { name: 'c', type: 'email', config: { recipients: ['a@example.com'], subject_template: 's' } });
+  const channel = await post('/notification-channels', {
+    name: 'c',
+    type: 'email',
+    config: { recipients: ['a@example.com'], subject_template: 's' },
+  });
   const role = await post('/api/v1/roles', { name: 'r', permissions: { 'channels:read': 'allow' } });
   const group = await post('/api/v1/groups', { name: 'g', permissions: {} });
   const user = await post('/users', { email: 'u@example.com', name: 'u', role_id: 'viewer', group_ids: [group] });
-  const policy = await post('/api/v1/escalation-policies', { name: 'p', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel }] }] });
-  const rule = await post('/api/v1/alert-rules', { name: 'r', metric: 'queue_time_seconds', condition: 'gt', threshold: 1e9, evaluation_window_minutes: 5, severity: 'low', escalation_policy_id: policy, is_enabled: false });
+  const policy = await post('/api/v1/escalation-policies', {
+    name: 'p',
+    stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel }] }],
+  });
+  const rule = await post('/api/v1/alert-rules', {
+    name: 'r',
+    metric: 'queue_time_seconds',
+    condition: 'gt',
+    threshold: 1e9,
+    evaluation_window_minutes: 5,
+    severity: 'low',
+    escalation_policy_id: policy,
+    is_enabled: false,
+  });
   const schedule = await post('/schedules', {
-    name: 's', timezone: 'UTC', layers: [{ user_ids: [user], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+    name: 's',
+    timezone: 'UTC',
+    layers: [{ user_ids: [user], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
     overrides: [{ user_id: user, start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' }],
   });
   const override = (await app.request('GET', `/schedules/${schedule}`, { caller })).body.data.overrides[0].id as string;
   return {
-    'notification-channels': channel, roles: role, groups: group, users: user, members: user, 'escalation-policies': policy, 'alert-rules': rule,
-    incidents: '00000000-0000-4000-8000-000000000000', schedules: schedule, overrides: override,
+    'notification-channels': channel,
+    roles: role,
+    groups: group,
+    users: user,
+    members: user,
+    'escalation-policies': policy,
+    'alert-rules': rule,
+    incidents: '00000000-0000-4000-8000-000000000000',
+    schedules: schedule,
+    overrides: override,
   };
 }
 
 const withRealIds = (path: string, ids: Record<string, string>) =>
-  path.replace(/\/([a-z-]+)\/:[a-z_]+/g, (match, segment: string) => (ids[segment] ? `/${segment}/${ids[segment]}` : match));
+  path.replace(/\/([a-z-]+)\/:[a-z_]+/g, (match, segment: string) =>
+    ids[segment] ? `/${segment}/${ids[segment]}` : match,
+  );
 
 test('every route answers malformed ids, bodies and queries without a 500, and the platform stays healthy', async (t) => {
   const caller = app.newTenant();
@@ -94,16 +130,22 @@ test('every route answers malformed ids, bodies and queries without a 500, and t
   const failures: string[] = [];
   let validationAnswers = 0;
   const check = async (method: string, path: string, body?: unknown, raw = false) => {
-    const response = await app.request(method, path, { caller, body: raw ? String(body) : body }).catch((error: Error & { cause?: unknown }) => {
-      throw new Error(`${method} ${path}: ${error.message} (${String(error.cause)})`);
-    });
+    const response = await app
+      .request(method, path, { caller, body: raw ? String(body) : body })
+      .catch((error: Error & { cause?: unknown }) => {
+        throw new Error(`${method} ${path}: ${error.message} (${String(error.cause)})`);
+      });
     if (response.status === 400 || response.status === 413) validationAnswers++;
-    if (response.status >= 500) failures.push(`${method} ${path} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
+    if (response.status >= 500)
+      failures.push(`${method} ${path} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
   };
   for (const { method, path } of all) {
     if (path.endsWith('/stream')) continue; // long-lived; covered by its own tests
     const real = withRealIds(path, ids);
-    const targets = [...BAD_IDS.map((id) => path.replace(/:[a-z_]+/g, encodeURIComponent(id).replace(/%25/g, '%'))), ...(real.includes(':') ? [] : [real])];
+    const targets = [
+      ...BAD_IDS.map((id) => path.replace(/:[a-z_]+/g, encodeURIComponent(id).replace(/%25/g, '%'))),
+      ...(real.includes(':') ? [] : [real]),
+    ];
     for (const concrete of new Set(targets)) {
       await check(method, `${concrete}?limit=abc&cursor=%%%&from=yesterday&as_of=never&status=maybe`);
       if (['POST', 'PUT', 'PATCH'].includes(method)) {

@@ -23,17 +23,27 @@ test.after.always(async () => app?.close());
 const preflight = (origin: string, path = '/api/v1/alert-rules') =>
   fetch(`${app.url}${path}`, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization, if-match, content-type' },
+    headers: {
+      origin,
+      'access-control-request-method': 'PUT',
+      'access-control-request-headers': 'authorization, if-match, content-type',
+    },
   });
 
 test('a preflight from an allowed origin is answered without a token, naming methods and headers', async (t) => {
   const response = await preflight(ALLOWED);
   t.is(response.status, 204);
   t.is(response.headers.get('access-control-allow-origin'), ALLOWED);
-  t.is(response.headers.get('access-control-allow-credentials'), null, 'no credentials: the API takes bearer tokens, not cookies');
-  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) t.true(response.headers.get('access-control-allow-methods')!.includes(method));
+  t.is(
+    response.headers.get('access-control-allow-credentials'),
+    null,
+    'no credentials: the API takes bearer tokens, not cookies',
+  );
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+    t.true(response.headers.get('access-control-allow-methods')!.includes(method));
   const headers = response.headers.get('access-control-allow-headers')!.toLowerCase();
-  for (const header of ['authorization', 'if-match', 'content-type', 'last-event-id']) t.true(headers.includes(header), header);
+  for (const header of ['authorization', 'if-match', 'content-type', 'last-event-id'])
+    t.true(headers.includes(header), header);
   t.true(response.headers.get('vary')!.includes('Origin'));
 });
 
@@ -46,24 +56,39 @@ test('a preflight from another origin gets no CORS headers', async (t) => {
 test('without CORS_ORIGINS no origin is allowed: preflights are refused and answers carry no CORS headers', async (t) => {
   const closed = await startTestApp();
   try {
-    const preflight = await fetch(`${closed.url}/api/v1/alert-rules`, { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'GET' } });
+    const preflight = await fetch(`${closed.url}/api/v1/alert-rules`, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED, 'access-control-request-method': 'GET' },
+    });
     t.is(preflight.status, 403);
     t.is(preflight.headers.get('access-control-allow-origin'), null);
-    const answer = await closed.request('GET', '/api/v1/roles', { caller: closed.newTenant(), headers: { origin: ALLOWED } });
+    const answer = await closed.request('GET', '/api/v1/roles', {
+      caller: closed.newTenant(),
+      headers: { origin: ALLOWED },
+    });
     t.is(answer.status, 200);
-    for (const header of ['access-control-allow-origin', 'access-control-expose-headers']) t.is(answer.headers.get(header), null, header);
+    for (const header of ['access-control-allow-origin', 'access-control-expose-headers'])
+      t.is(answer.headers.get(header), null, header);
   } finally {
     await closed.close();
   }
 });
 
 test('an actual request from an allowed origin exposes ETag, Location, X-Read-Model-Pending and X-Read-Position; others get no CORS headers', async (t) => {
-  const allowed = await app.request('POST', '/api/v1/roles', { caller: owner, body: { name: 'cors role', permissions: {} }, headers: { origin: ALLOWED } });
+  const allowed = await app.request('POST', '/api/v1/roles', {
+    caller: owner,
+    body: { name: 'cors role', permissions: {} },
+    headers: { origin: ALLOWED },
+  });
   t.is(allowed.status, 201);
   t.is(allowed.headers.get('access-control-allow-origin'), ALLOWED);
   const exposed = allowed.headers.get('access-control-expose-headers')!;
-  for (const header of ['ETag', 'Location', 'X-Read-Model-Pending', 'X-Read-Position']) t.true(exposed.includes(header), header);
-  const refused = await app.request('GET', '/api/v1/roles', { caller: owner, headers: { origin: 'https://evil.example.com' } });
+  for (const header of ['ETag', 'Location', 'X-Read-Model-Pending', 'X-Read-Position'])
+    t.true(exposed.includes(header), header);
+  const refused = await app.request('GET', '/api/v1/roles', {
+    caller: owner,
+    headers: { origin: 'https://evil.example.com' },
+  });
   t.is(refused.status, 200, 'CORS is enforced by browsers; the server just does not allow the origin');
   t.is(refused.headers.get('access-control-allow-origin'), null);
   const unauthenticated = await app.request('GET', '/api/v1/roles', { headers: { origin: ALLOWED } });
@@ -100,18 +125,21 @@ test.serial('a stream ticket opens its feed once', async (t) => {
   t.is(await openWithTicket(issued.body.data.ticket), 401, 'a used ticket is spent');
 });
 
-test.serial('a stream ticket opens the sync stream too (the dashboard\'s sync page), with its first sync_update', async (t) => {
-  const path = '/api/v1/sync/stream';
-  const issued = await ticketFor(owner, path);
-  t.is(issued.status, 201);
-  const stream = connectSse(`${app.url}${path}?ticket=${encodeURIComponent(issued.body.data.ticket)}`, {});
-  await waitFor(() => stream.events.length > 0, { message: 'the first sync_update' });
-  t.is(stream.status(), 200);
-  t.is(stream.events[0]!.event, 'sync_update');
-  t.true(Array.isArray(stream.events[0]!.data.jobs));
-  await stream.close();
-  t.is(await openWithTicket(issued.body.data.ticket, path), 401, 'a used ticket is spent');
-});
+test.serial(
+  "a stream ticket opens the sync stream too (the dashboard's sync page), with its first sync_update",
+  async (t) => {
+    const path = '/api/v1/sync/stream';
+    const issued = await ticketFor(owner, path);
+    t.is(issued.status, 201);
+    const stream = connectSse(`${app.url}${path}?ticket=${encodeURIComponent(issued.body.data.ticket)}`, {});
+    await waitFor(() => stream.events.length > 0, { message: 'the first sync_update' });
+    t.is(stream.status(), 200);
+    t.is(stream.events[0]!.event, 'sync_update');
+    t.true(Array.isArray(stream.events[0]!.data.jobs));
+    await stream.close();
+    t.is(await openWithTicket(issued.body.data.ticket, path), 401, 'a used ticket is spent');
+  },
+);
 
 test.serial('a stream ticket is refused after 60 seconds, on another path, and when unknown', async (t) => {
   const expiring = (await ticketFor(owner)).body.data.ticket;
@@ -134,23 +162,36 @@ test.serial('a stream ticket names a feed, and its permission is checked when it
   const notAFeed = await ticketFor(owner, '/api/v1/alert-rules');
   t.is(notAFeed.status, 400);
   t.is(notAFeed.body.errors[0].path, '/path');
-  t.is((await app.request('POST', '/api/v1/stream-tickets', { body: { path: FEED } })).status, 401, 'issuing needs a token');
+  t.is(
+    (await app.request('POST', '/api/v1/stream-tickets', { body: { path: FEED } })).status,
+    401,
+    'issuing needs a token',
+  );
   const viewerWithoutIncidents = { ...app.newTenant(), roles: ['nobody'] };
   const ticket = (await ticketFor(viewerWithoutIncidents)).body.data.ticket;
   t.is(await openWithTicket(ticket), 403);
 });
 
 test('a Last-Event-ID beyond the head of the log is a 400 with the head position', async (t) => {
-  await app.request('POST', '/api/v1/roles', { caller: owner, body: { name: `role ${randomUUID()}`, permissions: {} } });
+  await app.request('POST', '/api/v1/roles', {
+    caller: owner,
+    body: { name: `role ${randomUUID()}`, permissions: {} },
+  });
   const head = await app.platform.eventStore.headPosition();
   const beyond = String(head + 1000n);
-  for (const [headers, query] of [[{ 'last-event-id': beyond }, ''], [{}, `?last_event_id=${beyond}`]] as const) {
+  for (const [headers, query] of [
+    [{ 'last-event-id': beyond }, ''],
+    [{}, `?last_event_id=${beyond}`],
+  ] as const) {
     const response = await app.request('GET', `${FEED}${query}`, { caller: owner, headers });
     t.is(response.status, 400);
     t.true(BigInt(response.body.head_position) >= head);
     t.is(response.body.errors[0].path, '/last_event_id');
   }
-  const atHead = connectSse(`${app.url}${FEED}`, { authorization: `Bearer ${app.token(owner)}`, 'last-event-id': String(head) });
+  const atHead = connectSse(`${app.url}${FEED}`, {
+    authorization: `Bearer ${app.token(owner)}`,
+    'last-event-id': String(head),
+  });
   await waitFor(() => atHead.status() !== 0, { message: 'the feed answer' });
   t.is(atHead.status(), 200, 'the head itself is a fine place to resume');
   await atHead.close();

@@ -12,12 +12,19 @@ const INTEGRATION_KEY = 'PAGERKEY00007f3c9a1e5b2d00004c6f';
 const pager = {
   name: 'Pager',
   type: 'pager',
-  config: { integration_key: INTEGRATION_KEY, severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } },
+  config: {
+    integration_key: INTEGRATION_KEY,
+    severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' },
+  },
 };
 
 /** Every byte SQLite keeps for a database (the file and its write-ahead log). */
 const databaseBytes = (dataDir: string, name: string) =>
-  Buffer.concat(readdirSync(dataDir).filter((file) => file.startsWith(name)).map((file) => readFileSync(join(dataDir, file))));
+  Buffer.concat(
+    readdirSync(dataDir)
+      .filter((file) => file.startsWith(name))
+      .map((file) => readFileSync(join(dataDir, file))),
+  );
 
 const newDataDir = () => mkdtempSync(join(tmpdir(), 'ww-secrets-'));
 
@@ -46,11 +53,18 @@ test('the API still answers masked secrets, and a GET → PUT round trip keeps t
   const { caller, id, created } = await createPager(app);
   t.is(created.body.data.config.integration_key, '****4c6f');
   const read = await app.request('GET', `/notification-channels/${id}`, { caller });
-  const put = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { name: 'Renamed', type: 'pager', config: read.body.data.config } });
+  const put = await app.request('PUT', `/notification-channels/${id}`, {
+    caller,
+    body: { name: 'Renamed', type: 'pager', config: read.body.data.config },
+  });
   t.is(put.status, 200);
   t.is(put.body.data.config.integration_key, '****4c6f');
   const stored = await app.platform.eventStore.readStream(`channel-${id}`);
-  t.deepEqual(stored.map((event) => event.data.config), [pager.config, pager.config], 'deciders and projections see the plain secret');
+  t.deepEqual(
+    stored.map((event) => event.data.config),
+    [pager.config, pager.config],
+    'deciders and projections see the plain secret',
+  );
   await app.close();
 });
 
@@ -73,13 +87,23 @@ test('after a rotation the previous key reads old events; without it they are a 
   t.teardown(() => rotated.close().catch(() => {}));
   const read = await rotated.request('GET', `/notification-channels/${id}`, { caller });
   t.is(read.body.data.config.integration_key, '****4c6f');
-  const put = await rotated.request('PUT', `/notification-channels/${id}`, { caller, body: { name: 'After rotation', type: 'pager', config: read.body.data.config } });
+  const put = await rotated.request('PUT', `/notification-channels/${id}`, {
+    caller,
+    body: { name: 'After rotation', type: 'pager', config: read.body.data.config },
+  });
   t.is(put.status, 200, 'the decider read the event sealed with the previous key');
-  t.deepEqual((await rotated.platform.eventStore.readStream(`channel-${id}`)).map((event) => (event.data.config as { integration_key: string }).integration_key), [INTEGRATION_KEY, INTEGRATION_KEY]);
+  t.deepEqual(
+    (await rotated.platform.eventStore.readStream(`channel-${id}`)).map(
+      (event) => (event.data.config as { integration_key: string }).integration_key,
+    ),
+    [INTEGRATION_KEY, INTEGRATION_KEY],
+  );
   await rotated.close();
 
   const forgotten = await startTestApp({ dataDir, env: { SECRETS_KEY: newKey }, idp });
   t.teardown(() => forgotten.close().catch(() => {}));
-  const error = await t.throwsAsync(forgotten.platform.eventStore.readStream(`channel-${id}`), { instanceOf: SecretBoxError });
+  const error = await t.throwsAsync(forgotten.platform.eventStore.readStream(`channel-${id}`), {
+    instanceOf: SecretBoxError,
+  });
   t.regex(error!.message, /neither SECRETS_KEY .* nor in SECRETS_KEY_PREVIOUS/);
 });

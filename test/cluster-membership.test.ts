@@ -21,7 +21,10 @@ async function threeMembers(t: { teardown(fn: () => Promise<void>): void }, serv
   const clock = virtualClock(T0);
   const standIn = await startMongoStandIn({ now: clock.now, timers: clock.timers('mongo') });
   t.teardown(() => standIn.stop());
-  const url = standIn.url.replace(/serverSelectionTimeoutMS=\d+/, `serverSelectionTimeoutMS=${serverSelectionTimeoutMS}`);
+  const url = standIn.url.replace(
+    /serverSelectionTimeoutMS=\d+/,
+    `serverSelectionTimeoutMS=${serverSelectionTimeoutMS}`,
+  );
   const cluster = membershipCluster(url, 'cluster_test', clock);
   const inspector = new MongoClient(url);
   t.teardown(async () => {
@@ -52,7 +55,8 @@ test('a crashed member is dropped when its lease lapses and not before, long bef
   const lapse = T0 + RENEW_EVERY_MS + LEASE_MS;
 
   await clock.advanceTo(lapse - 1);
-  for (const member of [a, b]) t.deepEqual(member.membership.members(), ['a', 'b', 'c'], `${member.id} one ms before the lapse`);
+  for (const member of [a, b])
+    t.deepEqual(member.membership.members(), ['a', 'b', 'c'], `${member.id} one ms before the lapse`);
   t.is(await a.metric('cluster_takeovers_total'), 0);
 
   await clock.advanceTo(lapse);
@@ -62,7 +66,10 @@ test('a crashed member is dropped when its lease lapses and not before, long bef
   }
   t.deepEqual(c.membership.members(), [], 'the crashed member fences itself: it owns nothing');
   t.false(c.membership.owns('rule-1'));
-  t.truthy(await leases.findOne({ _id: 'c' }), 'the expired document is still there: liveness did not wait for it to go');
+  t.truthy(
+    await leases.findOne({ _id: 'c' }),
+    'the expired document is still there: liveness did not wait for it to go',
+  );
 
   await clock.advanceTo(T0 + 60_000); // the stand-in's TTL monitor round
   t.is(await leases.findOne({ _id: 'c' }), null, 'the TTL monitor collected it');
@@ -129,7 +136,10 @@ test('2,000 keys split three ways, move only from a lapsed member, and re-spread
   await clock.advanceTo(T0 + RENEW_EVERY_MS + LEASE_MS);
   const [ofA, ofB] = [ownedBy(a), ownedBy(b)];
   t.is(ofA.length + ofB.length, keys.length);
-  t.true(before.get('a')!.every((key) => ofA.includes(key)), "a keeps its keys and takes some of c's");
+  t.true(
+    before.get('a')!.every((key) => ofA.includes(key)),
+    "a keeps its keys and takes some of c's",
+  );
   t.true(before.get('c')!.some((key) => ofA.includes(key)) && before.get('c')!.some((key) => ofB.includes(key)));
 
   const returned = await cluster.join('c');
@@ -145,7 +155,10 @@ test('ownerOf agrees with owns: the owner of a key is the one member that owns i
   const { a, b, c } = await threeMembers(t);
   for (const key of keys.slice(0, 100)) {
     const owner = ownerOf(key, ['a', 'b', 'c']);
-    t.deepEqual([a, b, c].filter((member) => member.membership.owns(key)).map((member) => member.id), [owner]);
+    t.deepEqual(
+      [a, b, c].filter((member) => member.membership.owns(key)).map((member) => member.id),
+      [owner],
+    );
   }
 });
 

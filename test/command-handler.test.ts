@@ -15,14 +15,20 @@ const config = { recipients: ['a@example.com'], subject_template: 's' };
 
 function setup() {
   const eventStore = openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'ch-')), 'e.db') });
-  return { eventStore, deps: { eventStore, now: () => new Date('2026-01-01T00:00:00Z'), waitForProjections: async () => true } };
+  return {
+    eventStore,
+    deps: { eventStore, now: () => new Date('2026-01-01T00:00:00Z'), waitForProjections: async () => true },
+  };
 }
 
 test('a create that skips reading its new stream still cannot overwrite one that exists', async (t) => {
   const { eventStore, deps } = setup();
   const create = (name: string) =>
     handleCommand(deps, channelDecider, {
-      stream: channelStream(id), resourceName: 'channel', envelope, newStream: true,
+      stream: channelStream(id),
+      resourceName: 'channel',
+      envelope,
+      newStream: true,
       command: { kind: 'CreateChannel', channelId: id, name, type: 'email', config },
     });
   const first = await create('first');
@@ -30,17 +36,42 @@ test('a create that skips reading its new stream still cannot overwrite one that
   const error = await t.throwsAsync(create('second'), { instanceOf: DomainRejection });
   t.is(error?.kind, 'conflict');
   const events = await eventStore.readStream(channelStream(id));
-  t.deepEqual(events.map((e) => e.data.name), ['first']);
+  t.deepEqual(
+    events.map((e) => e.data.name),
+    ['first'],
+  );
   await eventStore.close();
 });
 
 test("another tenant's stream is not found, and a stale expected revision is a conflict", async (t) => {
   const { eventStore, deps } = setup();
-  await handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config } });
+  await handleCommand(deps, channelDecider, {
+    stream: channelStream(id),
+    resourceName: 'channel',
+    envelope,
+    command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config },
+  });
   const otherTenant = { ...envelope, tenantId: '00000000-0000-4000-8000-000000000002' };
-  const foreign = await t.throwsAsync(handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope: otherTenant, command: { kind: 'DeleteChannel', channelId: id } }), { instanceOf: DomainRejection });
+  const foreign = await t.throwsAsync(
+    handleCommand(deps, channelDecider, {
+      stream: channelStream(id),
+      resourceName: 'channel',
+      envelope: otherTenant,
+      command: { kind: 'DeleteChannel', channelId: id },
+    }),
+    { instanceOf: DomainRejection },
+  );
   t.is(foreign?.kind, 'not_found');
-  const stale = await t.throwsAsync(handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, expectedRevision: 5n, command: { kind: 'DeleteChannel', channelId: id } }), { instanceOf: DomainRejection });
+  const stale = await t.throwsAsync(
+    handleCommand(deps, channelDecider, {
+      stream: channelStream(id),
+      resourceName: 'channel',
+      envelope,
+      expectedRevision: 5n,
+      command: { kind: 'DeleteChannel', channelId: id },
+    }),
+    { instanceOf: DomainRejection },
+  );
   t.is(stale?.kind, 'conflict');
   t.is((await eventStore.readStream(channelStream(id))).length, 1);
   await eventStore.close();
@@ -53,7 +84,10 @@ function racedBy(eventStore: ReturnType<typeof openSqliteEventStore>, otherWrite
     get(target, key, receiver) {
       if (key !== 'append') return Reflect.get(target, key, receiver);
       return async (...args: Parameters<typeof target.append>) => {
-        if (!raced) { raced = true; await otherWriter(); }
+        if (!raced) {
+          raced = true;
+          await otherWriter();
+        }
         return target.append(...args);
       };
     },
@@ -62,45 +96,122 @@ function racedBy(eventStore: ReturnType<typeof openSqliteEventStore>, otherWrite
 
 test('a command without If-Match that loses a race re-reads, re-decides on the fresh state and lands', async (t) => {
   const { eventStore, deps } = setup();
-  const command = (name: string) => ({ kind: 'UpdateChannel' as const, channelId: id, name, type: 'email' as const, config });
-  await handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config } });
+  const command = (name: string) => ({
+    kind: 'UpdateChannel' as const,
+    channelId: id,
+    name,
+    type: 'email' as const,
+    config,
+  });
+  await handleCommand(deps, channelDecider, {
+    stream: channelStream(id),
+    resourceName: 'channel',
+    envelope,
+    command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config },
+  });
   // Given another writer (an escalation stage, say) appends to the stream between our read and our append
-  const raced = racedBy(eventStore, () => handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: command('theirs') }));
+  const raced = racedBy(eventStore, () =>
+    handleCommand(deps, channelDecider, {
+      stream: channelStream(id),
+      resourceName: 'channel',
+      envelope,
+      command: command('theirs'),
+    }),
+  );
   // When our command arrives without If-Match
-  const outcome = await handleCommand({ ...deps, eventStore: raced }, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: command('ours') });
+  const outcome = await handleCommand({ ...deps, eventStore: raced }, channelDecider, {
+    stream: channelStream(id),
+    resourceName: 'channel',
+    envelope,
+    command: command('ours'),
+  });
   // Then it is decided again on the fresh stream and appended after theirs
   t.is(outcome.revision, 2n);
-  t.deepEqual((await eventStore.readStream(channelStream(id))).map((e) => e.data.name), ['x', 'theirs', 'ours']);
+  t.deepEqual(
+    (await eventStore.readStream(channelStream(id))).map((e) => e.data.name),
+    ['x', 'theirs', 'ours'],
+  );
   await eventStore.close();
 });
 
 test('a command with If-Match that loses a race is a conflict and appends nothing', async (t) => {
   const { eventStore, deps } = setup();
-  await handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config } });
-  const update = (name: string) => ({ kind: 'UpdateChannel' as const, channelId: id, name, type: 'email' as const, config });
-  const raced = racedBy(eventStore, () => handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: update('theirs') }));
-  const error = await t.throwsAsync(handleCommand({ ...deps, eventStore: raced }, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, expectedRevision: 0n, command: update('ours') }), { instanceOf: DomainRejection });
+  await handleCommand(deps, channelDecider, {
+    stream: channelStream(id),
+    resourceName: 'channel',
+    envelope,
+    command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config },
+  });
+  const update = (name: string) => ({
+    kind: 'UpdateChannel' as const,
+    channelId: id,
+    name,
+    type: 'email' as const,
+    config,
+  });
+  const raced = racedBy(eventStore, () =>
+    handleCommand(deps, channelDecider, {
+      stream: channelStream(id),
+      resourceName: 'channel',
+      envelope,
+      command: update('theirs'),
+    }),
+  );
+  const error = await t.throwsAsync(
+    handleCommand({ ...deps, eventStore: raced }, channelDecider, {
+      stream: channelStream(id),
+      resourceName: 'channel',
+      envelope,
+      expectedRevision: 0n,
+      command: update('ours'),
+    }),
+    { instanceOf: DomainRejection },
+  );
   t.is(error?.kind, 'conflict');
-  t.deepEqual((await eventStore.readStream(channelStream(id))).map((e) => e.data.name), ['x', 'theirs']);
+  t.deepEqual(
+    (await eventStore.readStream(channelStream(id))).map((e) => e.data.name),
+    ['x', 'theirs'],
+  );
   await eventStore.close();
 });
 
 const testSent = (n: number) => ({
-  kind: 'RecordChannelTest' as const, channelId: id,
+  kind: 'RecordChannelTest' as const,
+  channelId: id,
   result: { ok: true, target: `try ${n}`, statusCode: 204, latencyMs: n, responseExcerpt: null, error: null },
 });
 
 test('eight commands without If-Match on one stream at once all land, each once, waiting the backoff between tries', async (t) => {
   const { eventStore, deps } = setup();
-  await handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config } });
+  await handleCommand(deps, channelDecider, {
+    stream: channelStream(id),
+    resourceName: 'channel',
+    envelope,
+    command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config },
+  });
   // A backoff that waits no real time, and records which retry it was asked to wait for.
   const waits: number[] = [];
-  const conflictBackoff = async (attempt: number) => { waits.push(attempt); };
-  const outcomes = await Promise.all(Array.from({ length: 8 }, (_, n) =>
-    handleCommand({ ...deps, conflictBackoff }, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: testSent(n) })));
+  const conflictBackoff = async (attempt: number) => {
+    waits.push(attempt);
+  };
+  const outcomes = await Promise.all(
+    Array.from({ length: 8 }, (_, n) =>
+      handleCommand({ ...deps, conflictBackoff }, channelDecider, {
+        stream: channelStream(id),
+        resourceName: 'channel',
+        envelope,
+        command: testSent(n),
+      }),
+    ),
+  );
   t.deepEqual(outcomes.map((o) => o.revision).sort(), [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n]);
-  const recorded = (await eventStore.readStream(channelStream(id))).filter((e) => e.type === 'ChannelTestSent').map((e) => e.data.target);
-  t.deepEqual(recorded.sort(), Array.from({ length: 8 }, (_, n) => `try ${n}`));
+  const recorded = (await eventStore.readStream(channelStream(id)))
+    .filter((e) => e.type === 'ChannelTestSent')
+    .map((e) => e.data.target);
+  t.deepEqual(
+    recorded.sort(),
+    Array.from({ length: 8 }, (_, n) => `try ${n}`),
+  );
   t.true(waits.length > 0, 'they did collide');
   t.true(Math.max(...waits) <= 6, 'eight writers: the last one lands by its seventh retry at most');
   await eventStore.close();
@@ -121,17 +232,48 @@ function alwaysRaced(eventStore: ReturnType<typeof openSqliteEventStore>) {
 
 test('the retries are bounded: ten tries, nine waits, then a 409; with If-Match no retry and no wait', async (t) => {
   const { eventStore, deps } = setup();
-  await handleCommand(deps, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config } });
+  await handleCommand(deps, channelDecider, {
+    stream: channelStream(id),
+    resourceName: 'channel',
+    envelope,
+    command: { kind: 'CreateChannel', channelId: id, name: 'x', type: 'email', config },
+  });
   const waits: number[] = [];
-  const raced = { ...deps, eventStore: alwaysRaced(eventStore), conflictBackoff: async (attempt: number) => { waits.push(attempt); } };
-  const error = await t.throwsAsync(handleCommand(raced, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, command: testSent(1) }), { instanceOf: DomainRejection });
+  const raced = {
+    ...deps,
+    eventStore: alwaysRaced(eventStore),
+    conflictBackoff: async (attempt: number) => {
+      waits.push(attempt);
+    },
+  };
+  const error = await t.throwsAsync(
+    handleCommand(raced, channelDecider, {
+      stream: channelStream(id),
+      resourceName: 'channel',
+      envelope,
+      command: testSent(1),
+    }),
+    { instanceOf: DomainRejection },
+  );
   t.is(error?.kind, 'conflict');
   t.deepEqual(waits, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
-  t.false((await eventStore.readStream(channelStream(id))).some((e) => e.data.target === 'try 1'), 'ours never landed');
+  t.false(
+    (await eventStore.readStream(channelStream(id))).some((e) => e.data.target === 'try 1'),
+    'ours never landed',
+  );
 
   waits.length = 0;
   const revision = (await eventStore.readStream(channelStream(id))).at(-1)!.revision;
-  const stale = await t.throwsAsync(handleCommand(raced, channelDecider, { stream: channelStream(id), resourceName: 'channel', envelope, expectedRevision: revision, command: testSent(2) }), { instanceOf: DomainRejection });
+  const stale = await t.throwsAsync(
+    handleCommand(raced, channelDecider, {
+      stream: channelStream(id),
+      resourceName: 'channel',
+      envelope,
+      expectedRevision: revision,
+      command: testSent(2),
+    }),
+    { instanceOf: DomainRejection },
+  );
   t.is(stale?.kind, 'conflict');
   t.deepEqual(waits, []);
   await eventStore.close();
@@ -139,7 +281,9 @@ test('the retries are bounded: ten tries, nine waits, then a 409; with If-Match 
 
 test('the backoff waits a random part of a cap that doubles per retry, up to its maximum', async (t) => {
   const slept: number[] = [];
-  const sleep = async (ms: number) => { slept.push(ms); };
+  const sleep = async (ms: number) => {
+    slept.push(ms);
+  };
   const highest = jitteredBackoff({ baseMs: 2, maxMs: 50, random: () => 0.999, sleep });
   for (let attempt = 0; attempt < 8; attempt++) await highest(attempt);
   t.deepEqual(slept, [1, 3, 7, 15, 31, 49, 49, 49]);

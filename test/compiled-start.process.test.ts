@@ -4,7 +4,16 @@
  * serves what it serves under tsx, threads and all.
  */
 import test from 'ava';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +21,9 @@ import { compiledTree } from '../src/compiled-build.mjs';
 import { devToken, freePort, startPlatformProcess } from './support/platform-process.js';
 
 const filesUnder = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
 
 /** A project with one module, in the shape compiledTree reads. */
 function tinyProject(moduleText: string) {
@@ -37,15 +48,24 @@ test('a build transpiles the TypeScript, copies the other files, and is reused u
 
   const first = await compiledTree(root, cache);
   t.true(first.built);
-  t.deepEqual(filesUnder(first.dir).map((f) => relative(first.dir, f)).sort(), [
-    'package.json', 'src/answer.js', 'src/answer.js.map', 'src/notes.md', 'tsconfig.json',
-  ]);
-  const compiled = (await import(pathToFileURL(join(first.dir, 'src', 'answer.js')).href)) as { answer: (n: number) => number; Counter: new () => object };
+  t.deepEqual(
+    filesUnder(first.dir)
+      .map((f) => relative(first.dir, f))
+      .sort(),
+    ['package.json', 'src/answer.js', 'src/answer.js.map', 'src/notes.md', 'tsconfig.json'],
+  );
+  const compiled = (await import(pathToFileURL(join(first.dir, 'src', 'answer.js')).href)) as {
+    answer: (n: number) => number;
+    Counter: new () => object;
+  };
   t.is(compiled.answer(2), 42);
   // Class fields keep the define semantics of the tsconfig's target, as under tsx: a declared field is an own property.
   t.deepEqual(Object.keys(new compiled.Counter()), ['count', 'server']);
   t.regex(readFileSync(join(first.dir, 'src', 'answer.js'), 'utf8'), /sourceMappingURL=answer\.js\.map/);
-  t.is(JSON.parse(readFileSync(join(first.dir, 'src', 'answer.js.map'), 'utf8')).sources[0], join(root, 'src', 'answer.ts'));
+  t.is(
+    JSON.parse(readFileSync(join(first.dir, 'src', 'answer.js.map'), 'utf8')).sources[0],
+    join(root, 'src', 'answer.ts'),
+  );
 
   const again = await compiledTree(root, cache);
   t.deepEqual(again, { dir: first.dir, built: false });
@@ -54,7 +74,12 @@ test('a build transpiles the TypeScript, copies the other files, and is reused u
   const changed = await compiledTree(root, cache);
   t.true(changed.built);
   t.not(changed.dir, first.dir);
-  t.is(((await import(pathToFileURL(join(changed.dir, 'src', 'answer.js')).href)) as { answer: (n: number) => number }).answer(2), 43);
+  t.is(
+    (
+      (await import(pathToFileURL(join(changed.dir, 'src', 'answer.js')).href)) as { answer: (n: number) => number }
+    ).answer(2),
+    43,
+  );
   t.true(existsSync(first.dir), 'an older build stays for a platform that may still run from it');
 });
 
@@ -94,7 +119,11 @@ test('npm start runs the compiled tree: commands, projections on the writer thre
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-start-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const platform = await startPlatformProcess({ DATA_DIR: dataDir, PORT: String(port), BASE_URL: baseUrl, BUILD_CACHE_DIR: cache }, 60_000, [...flags!.split(' '), entry!]);
+  const platform = await startPlatformProcess(
+    { DATA_DIR: dataDir, PORT: String(port), BASE_URL: baseUrl, BUILD_CACHE_DIR: cache },
+    60_000,
+    [...flags!.split(' '), entry!],
+  );
   try {
     const [build] = readdirSync(cache);
     t.truthy(build);
@@ -102,20 +131,38 @@ test('npm start runs the compiled tree: commands, projections on the writer thre
     t.true(built.includes('src/main.js'));
     t.true(built.includes('src/sqlite/background-checkpointer-worker.mjs'));
     t.true(built.some((f) => f.startsWith('src/assistant/runbooks/') && f.endsWith('.md')));
-    t.deepEqual(built.filter((f) => f.endsWith('.ts') && !f.startsWith('src/dashboard/web/')), [], 'no server TypeScript is left to tsx');
+    t.deepEqual(
+      built.filter((f) => f.endsWith('.ts') && !f.startsWith('src/dashboard/web/')),
+      [],
+      'no server TypeScript is left to tsx',
+    );
 
     const token = await devToken(baseUrl, dataDir);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const created = await fetch(`${baseUrl}/api/v1/notification-channels`, {
-      method: 'POST', headers, body: JSON.stringify({ name: 'compiled', type: 'email', config: { recipients: ['oncall@example.com'], subject_template: 'x' } }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'compiled',
+        type: 'email',
+        config: { recipients: ['oncall@example.com'], subject_template: 'x' },
+      }),
     });
     t.is(created.status, 201);
     const { data } = (await created.json()) as { data: { id: string } };
-    const listed = (await (await fetch(`${baseUrl}/api/v1/notification-channels`, { headers })).json()) as { data: { id: string }[] };
-    t.deepEqual(listed.data.map((c) => c.id), [data.id]);
+    const listed = (await (await fetch(`${baseUrl}/api/v1/notification-channels`, { headers })).json()) as {
+      data: { id: string }[];
+    };
+    t.deepEqual(
+      listed.data.map((c) => c.id),
+      [data.id],
+    );
 
     const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
-    t.is(((await (await fetch(`${baseUrl}/openapi.json`)).json()) as { info: { version: string } }).info.version, version);
+    t.is(
+      ((await (await fetch(`${baseUrl}/openapi.json`)).json()) as { info: { version: string } }).info.version,
+      version,
+    );
     const script = await fetch(`${baseUrl}/dashboard/app.js`);
     t.is(script.status, 200);
     t.true((await script.text()).length > 1000);
@@ -123,5 +170,5 @@ test('npm start runs the compiled tree: commands, projections on the writer thre
     platform.child.kill('SIGTERM');
   }
   t.is(await platform.exited, 0);
-  t.notRegex(platform.output(), /Error:|ERR_|"level":(50|60)/, "nothing failed, the runbooks index included");
+  t.notRegex(platform.output(), /Error:|ERR_|"level":(50|60)/, 'nothing failed, the runbooks index included');
 });

@@ -22,7 +22,10 @@ interface Service {
   ports?: string[];
   depends_on?: string[] | Record<string, { condition: string }>;
 }
-const compose = safeLoad(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+const compose = safeLoad(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8')) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
 const services = compose.services;
 const inCluster = Object.entries(services).filter(([, service]) => service.profiles?.includes('cluster'));
 const clusterService = (name: string) => {
@@ -33,30 +36,59 @@ const clusterService = (name: string) => {
 
 /** Compose's `${NAME:-default}` with nothing set in the environment, as `docker compose config` resolves it. */
 const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
-const environmentOf = (service: Service) => Object.fromEntries(Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value))]));
-const dependencies = (service: Service) => (Array.isArray(service.depends_on) ? Object.fromEntries(service.depends_on.map((name) => [name, 'service_started'])) : Object.fromEntries(Object.entries(service.depends_on ?? {}).map(([name, d]) => [name, d.condition])));
+const environmentOf = (service: Service) =>
+  Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value))]),
+  );
+const dependencies = (service: Service) =>
+  Array.isArray(service.depends_on)
+    ? Object.fromEntries(service.depends_on.map((name) => [name, 'service_started']))
+    : Object.fromEntries(Object.entries(service.depends_on ?? {}).map(([name, d]) => [name, d.condition]));
 /** `volume:/target[:ro]` → { source, target, readOnly }. */
-const mounts = (service: Service) => (service.volumes ?? []).map((spec) => {
-  const [source, target, mode] = spec.split(':') as [string, string, string | undefined];
-  return { source, target, readOnly: mode === 'ro' };
-});
+const mounts = (service: Service) =>
+  (service.volumes ?? []).map((spec) => {
+    const [source, target, mode] = spec.split(':') as [string, string, string | undefined];
+    return { source, target, readOnly: mode === 'ro' };
+  });
 
 const balancer = clusterService('balancer');
 const haproxy = environmentOf(balancer).HAPROXY_CONFIG ?? '';
 /** The instances are the balancer's servers: `server <name> <host>:<port>`. */
-const servers = [...haproxy.matchAll(/^\s*server (\S+) ([\w-]+):(\d+)\b(.*)$/gm)].map((m) => ({ name: m[1]!, host: m[2]!, port: m[3]!, options: m[4]! }));
-const apps = servers.map((server) => ({ ...server, service: clusterService(server.host), environment: environmentOf(clusterService(server.host)) }));
+const servers = [...haproxy.matchAll(/^\s*server (\S+) ([\w-]+):(\d+)\b(.*)$/gm)].map((m) => ({
+  name: m[1]!,
+  host: m[2]!,
+  port: m[3]!,
+  options: m[4]!,
+}));
+const apps = servers.map((server) => ({
+  ...server,
+  service: clusterService(server.host),
+  environment: environmentOf(clusterService(server.host)),
+}));
 const eventStoreNodes = inCluster.filter(([, service]) => service.image?.startsWith('eventstore/eventstore:'));
-const mongoMembers = inCluster.filter(([, service]) => service.image?.startsWith('mongo:') && (service.command as string[] | undefined)?.[0] === 'mongod');
-const seconds = (value: string) => Number(/^(\d+)(s|m|h)$/.exec(value)?.[1]) * { s: 1, m: 60, h: 3600 }[/(s|m|h)$/.exec(value)?.[1] as 's' | 'm' | 'h'];
+const mongoMembers = inCluster.filter(
+  ([, service]) => service.image?.startsWith('mongo:') && (service.command as string[] | undefined)?.[0] === 'mongod',
+);
+const seconds = (value: string) =>
+  Number(/^(\d+)(s|m|h)$/.exec(value)?.[1]) * { s: 1, m: 60, h: 3600 }[/(s|m|h)$/.exec(value)?.[1] as 's' | 'm' | 'h'];
 const setting = (name: string) => new RegExp(`^\\s*${name} (.+)$`, 'm').exec(haproxy)?.[1]?.trim();
 
 test('the default `docker compose up` is what it was: one app on its EventStoreDB, MongoDB and PostgreSQL', (t) => {
-  const defaults = Object.entries(services).filter(([, service]) => !service.profiles).map(([name]) => name);
+  const defaults = Object.entries(services)
+    .filter(([, service]) => !service.profiles)
+    .map(([name]) => name);
   t.deepEqual(defaults.sort(), ['app', 'eventstore', 'mongodb', 'postgres']);
-  t.like(environmentOf(services.app!), { EVENTSTORE_URL: 'esdb://eventstore:2113?tls=false', MONGODB_URL: 'mongodb://mongodb:27017', BASE_URL: 'http://localhost:3000' });
+  t.like(environmentOf(services.app!), {
+    EVENTSTORE_URL: 'esdb://eventstore:2113?tls=false',
+    MONGODB_URL: 'mongodb://mongodb:27017',
+    BASE_URL: 'http://localhost:3000',
+  });
   t.is(environmentOf(services.eventstore!).EVENTSTORE_CLUSTER_SIZE, '1');
-  t.deepEqual(Object.keys(dependencies(services.app!)).sort(), ['eventstore', 'mongodb', 'postgres'], 'the single app needs nothing of the cluster');
+  t.deepEqual(
+    Object.keys(dependencies(services.app!)).sort(),
+    ['eventstore', 'mongodb', 'postgres'],
+    'the single app needs nothing of the cluster',
+  );
   for (const name of defaults) t.false(JSON.stringify(services[name]).includes('cluster'), name);
 });
 
@@ -74,7 +106,16 @@ test('three instances behind the balancer, each with a DATA_DIR volume of its ow
 });
 
 test('every instance has the same stores, SECRETS_KEY, identity files and BASE_URL, and an environment the platform accepts', (t) => {
-  const shared = ['EVENTSTORE_URL', 'MONGODB_URL', 'MONGODB_DATABASE', 'SYNC_DATABASE_URL', 'SECRETS_KEY', 'IDP_SIGNING_KEY_FILE', 'DEV_CLIENT_FILE', 'BASE_URL'];
+  const shared = [
+    'EVENTSTORE_URL',
+    'MONGODB_URL',
+    'MONGODB_DATABASE',
+    'SYNC_DATABASE_URL',
+    'SECRETS_KEY',
+    'IDP_SIGNING_KEY_FILE',
+    'DEV_CLIENT_FILE',
+    'BASE_URL',
+  ];
   for (const name of shared) {
     const values = new Set(apps.map((app) => app.environment[name]));
     t.is(values.size, 1, `${name} is the same on every instance`);
@@ -89,7 +130,7 @@ test('every instance has the same stores, SECRETS_KEY, identity files and BASE_U
   }
 });
 
-test('BASE_URL is the balancer\'s published address, where its frontend listens', (t) => {
+test("BASE_URL is the balancer's published address, where its frontend listens", (t) => {
   const base = new URL(apps[0]!.environment.BASE_URL!);
   const bind = /^\s*bind :(\d+)$/m.exec(haproxy.slice(haproxy.indexOf('frontend platform')))?.[1];
   t.truthy(balancer.ports?.includes(`${base.port}:${bind}`), `${base.port} is published to the frontend's ${bind}`);
@@ -108,10 +149,19 @@ test('the balancer is a maintained HAProxy LTS, round-robin, health-checking GET
 
 test('the balancer keeps event streams open: client and server timeouts outlast the longest heartbeat period, and a tunnel timeout is set', (t) => {
   t.notThrows(() => loadConfig({ SSE_HEARTBEAT_SECONDS: '300' }));
-  t.throws(() => loadConfig({ SSE_HEARTBEAT_SECONDS: '301' }), undefined, 'the heartbeat period is at most 300 s (if it grows, so must these)');
-  for (const name of ['timeout client', 'timeout server']) t.true(seconds(setting(name) ?? '') > 300, `${name} ${setting(name)}`);
+  t.throws(
+    () => loadConfig({ SSE_HEARTBEAT_SECONDS: '301' }),
+    undefined,
+    'the heartbeat period is at most 300 s (if it grows, so must these)',
+  );
+  for (const name of ['timeout client', 'timeout server'])
+    t.true(seconds(setting(name) ?? '') > 300, `${name} ${setting(name)}`);
   t.true(seconds(setting('timeout tunnel') ?? '') >= 3600);
-  t.is(seconds(setting('timeout http-request') ?? ''), loadConfig({}).limits.requestTimeoutMs / 1000, 'a slow request head is cut as the instances cut it');
+  t.is(
+    seconds(setting('timeout http-request') ?? ''),
+    loadConfig({}).limits.requestTimeoutMs / 1000,
+    'a slow request head is cut as the instances cut it',
+  );
 });
 
 test('EventStoreDB 24.10 runs as three insecure nodes that agree on the cluster size and seed each other by gossip', (t) => {
@@ -129,19 +179,24 @@ test('EventStoreDB 24.10 runs as three insecure nodes that agree on the cluster 
   }
 });
 
-test('the instances\' EVENTSTORE_URL names all three nodes, without TLS as the nodes run', (t) => {
+test("the instances' EVENTSTORE_URL names all three nodes, without TLS as the nodes run", (t) => {
   const url = apps[0]!.environment.EVENTSTORE_URL!;
-  const hosts = /^esdb:\/\/([^/?]+)/.exec(url)?.[1]?.split(',').map((host) => host.split(':')[0]);
+  const hosts = /^esdb:\/\/([^/?]+)/
+    .exec(url)?.[1]
+    ?.split(',')
+    .map((host) => host.split(':')[0]);
   t.deepEqual(hosts?.sort(), eventStoreNodes.map(([name]) => name).sort());
   t.regex(url, /[?&]tls=false(&|$)/);
 });
 
-test('MongoDB 7 runs as a 3-member replica set: members, the one-shot rs.initiate and the instances\' MONGODB_URL agree', (t) => {
+test("MongoDB 7 runs as a 3-member replica set: members, the one-shot rs.initiate and the instances' MONGODB_URL agree", (t) => {
   t.is(mongoMembers.length, 3);
-  const replicaSets = new Set(mongoMembers.map(([, member]) => {
-    const command = member.command as string[];
-    return command[command.indexOf('--replSet') + 1];
-  }));
+  const replicaSets = new Set(
+    mongoMembers.map(([, member]) => {
+      const command = member.command as string[];
+      return command[command.indexOf('--replSet') + 1];
+    }),
+  );
   t.is(replicaSets.size, 1, 'one replica set');
   const replicaSet = [...replicaSets][0]!;
   for (const [, member] of mongoMembers) t.is(member.image, 'mongo:7');
@@ -180,7 +235,9 @@ test('one-shot cluster-init makes the identity files the instances read from the
   for (const app of apps) {
     t.is(app.environment.IDP_SIGNING_KEY_FILE, initEnvironment.IDP_SIGNING_KEY_FILE);
     t.is(app.environment.DEV_CLIENT_FILE, initEnvironment.DEV_CLIENT_FILE);
-    const identityMount = mounts(app.service).find((mount) => mount.target === directory(app.environment.DEV_CLIENT_FILE!));
+    const identityMount = mounts(app.service).find(
+      (mount) => mount.target === directory(app.environment.DEV_CLIENT_FILE!),
+    );
     t.truthy(identityMount?.readOnly, `${app.host} mounts the identity files read-only`);
     const initMount = mounts(init).find((mount) => mount.target === identityMount!.target);
     t.is(initMount?.source, identityMount!.source, 'the same volume');

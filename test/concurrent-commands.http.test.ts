@@ -13,7 +13,9 @@ let receiver: HttpReceiver;
 
 test.before(async () => {
   receiver = await startHttpReceiver(() => ({ status: 204 }));
-  app = await startTestApp({ env: { ALERT_EVALUATION_INTERVAL_SECONDS: '1', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' } });
+  app = await startTestApp({
+    env: { ALERT_EVALUATION_INTERVAL_SECONDS: '1', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' },
+  });
 });
 test.after.always(async () => {
   await app?.close();
@@ -25,7 +27,10 @@ const WRITERS = 8;
 const BURSTS = 3;
 
 async function webhookChannel(caller: Caller, path: string) {
-  const created = await app.request('POST', '/notification-channels', { caller, body: { name: path, type: 'webhook', config: { url: `${receiver.url}/${path}`, method: 'POST', headers: {} } } });
+  const created = await app.request('POST', '/notification-channels', {
+    caller,
+    body: { name: path, type: 'webhook', config: { url: `${receiver.url}/${path}`, method: 'POST', headers: {} } },
+  });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   return created.body.data.id as string;
 }
@@ -33,19 +38,45 @@ async function webhookChannel(caller: Caller, path: string) {
 async function triggeredIncident(caller: Caller) {
   const channelId = await webhookChannel(caller, 'paged');
   const policy = await app.request('POST', '/api/v1/escalation-policies', {
-    caller, body: { name: 'DBA', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channelId }] }] },
+    caller,
+    body: {
+      name: 'DBA',
+      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channelId }] }],
+    },
   });
-  await app.request('POST', '/api/v1/simulator/metrics', { caller, body: { metric: 'queue_time_seconds', value: 99, duration_seconds: 3600 } });
+  await app.request('POST', '/api/v1/simulator/metrics', {
+    caller,
+    body: { metric: 'queue_time_seconds', value: 99, duration_seconds: 3600 },
+  });
   const rule = await app.request('POST', '/api/v1/alert-rules', {
-    caller, body: { name: 'Queue wait', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.body.data.id },
+    caller,
+    body: {
+      name: 'Queue wait',
+      metric: 'queue_time_seconds',
+      condition: 'gt',
+      threshold: 30,
+      evaluation_window_minutes: 0,
+      severity: 'high',
+      escalation_policy_id: policy.body.data.id,
+    },
   });
   let incidentId = '';
-  await waitFor(async () => {
-    incidentId = (await app.request('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`, { caller })).body.data?.[0]?.id ?? '';
-    return incidentId !== '';
-  }, { timeoutMs: 15_000, message: 'the incident' });
+  await waitFor(
+    async () => {
+      incidentId =
+        (await app.request('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`, { caller })).body.data?.[0]?.id ??
+        '';
+      return incidentId !== '';
+    },
+    { timeoutMs: 15_000, message: 'the incident' },
+  );
   // Stage 1's page settled first, so the writers below race each other only, not the escalation too.
-  await waitFor(async () => (await app.request('GET', `/api/v1/incidents/${incidentId}`, { caller })).body.data.escalation.notified.length === 1, { timeoutMs: 10_000, message: 'stage 1 delivered' });
+  await waitFor(
+    async () =>
+      (await app.request('GET', `/api/v1/incidents/${incidentId}`, { caller })).body.data.escalation.notified.length ===
+      1,
+    { timeoutMs: 10_000, message: 'stage 1 delivered' },
+  );
   return incidentId;
 }
 
@@ -56,31 +87,70 @@ test.serial('eight notes at once on one incident, without If-Match: all 201, all
   for (let burst = 0; burst < BURSTS; burst++) {
     const batch = Array.from({ length: WRITERS }, (_, i) => `burst ${burst} note ${i}`);
     texts.push(...batch);
-    const answers = await Promise.all(batch.map((text) => app.request('POST', `/api/v1/incidents/${incidentId}/notes`, { caller, body: { text } })));
-    t.deepEqual(answers.map((a) => a.status), batch.map(() => 201), JSON.stringify(answers.filter((a) => a.status !== 201).map((a) => a.body)));
+    const answers = await Promise.all(
+      batch.map((text) => app.request('POST', `/api/v1/incidents/${incidentId}/notes`, { caller, body: { text } })),
+    );
+    t.deepEqual(
+      answers.map((a) => a.status),
+      batch.map(() => 201),
+      JSON.stringify(answers.filter((a) => a.status !== 201).map((a) => a.body)),
+    );
   }
   const incident = (await app.request('GET', `/api/v1/incidents/${incidentId}`, { caller })).body.data;
   t.deepEqual(incident.notes.map((n: { text: string }) => n.text).sort(), [...texts].sort());
-  const events = (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data as { type: string; data: { text: string } }[];
-  t.deepEqual(events.filter((e) => e.type === 'IncidentNoteAdded').map((e) => e.data.text).sort(), [...texts].sort(), 'each note once on the stream');
+  const events = (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data as {
+    type: string;
+    data: { text: string };
+  }[];
+  t.deepEqual(
+    events
+      .filter((e) => e.type === 'IncidentNoteAdded')
+      .map((e) => e.data.text)
+      .sort(),
+    [...texts].sort(),
+    'each note once on the stream',
+  );
 });
 
-test.serial('eight test sends at once on one channel: all succeed, each sent and recorded exactly once; a stale If-Match is still a 409', async (t) => {
-  const caller = app.newTenant();
-  const channelId = await webhookChannel(caller, 'tested');
-  const sent = () => receiver.requests.filter((r) => r.path === '/tested').length;
-  for (let burst = 0; burst < BURSTS; burst++) {
-    const answers = await Promise.all(Array.from({ length: WRITERS }, () => app.request('POST', `/notification-channels/${channelId}/test`, { caller, body: {} })));
-    t.deepEqual(answers.map((a) => a.status), answers.map(() => 200), JSON.stringify(answers.filter((a) => a.status !== 200).map((a) => a.body)));
-  }
-  t.is(sent(), WRITERS * BURSTS, 'a retried append re-records the result; it never sends again');
-  const history = (await app.request('GET', `/notification-channels/${channelId}/events`, { caller })).body.data as { type: string }[];
-  t.is(history.filter((e) => e.type === 'ChannelTestSent').length, WRITERS * BURSTS);
+test.serial(
+  'eight test sends at once on one channel: all succeed, each sent and recorded exactly once; a stale If-Match is still a 409',
+  async (t) => {
+    const caller = app.newTenant();
+    const channelId = await webhookChannel(caller, 'tested');
+    const sent = () => receiver.requests.filter((r) => r.path === '/tested').length;
+    for (let burst = 0; burst < BURSTS; burst++) {
+      const answers = await Promise.all(
+        Array.from({ length: WRITERS }, () =>
+          app.request('POST', `/notification-channels/${channelId}/test`, { caller, body: {} }),
+        ),
+      );
+      t.deepEqual(
+        answers.map((a) => a.status),
+        answers.map(() => 200),
+        JSON.stringify(answers.filter((a) => a.status !== 200).map((a) => a.body)),
+      );
+    }
+    t.is(sent(), WRITERS * BURSTS, 'a retried append re-records the result; it never sends again');
+    const history = (await app.request('GET', `/notification-channels/${channelId}/events`, { caller })).body.data as {
+      type: string;
+    }[];
+    t.is(history.filter((e) => e.type === 'ChannelTestSent').length, WRITERS * BURSTS);
 
-  const stale = await app.request('PUT', `/notification-channels/${channelId}`, {
-    caller, headers: { 'If-Match': '"0"' }, body: { name: 'renamed', type: 'webhook', config: { url: `${receiver.url}/tested`, method: 'POST', headers: {} } },
-  });
-  t.is(stale.status, 409, JSON.stringify(stale.body));
-  t.regex(stale.headers.get('content-type') ?? '', /^application\/problem\+json/);
-  t.is((await app.request('GET', `/notification-channels/${channelId}`, { caller })).body.data.name, 'tested', 'the stale write changed nothing');
-});
+    const stale = await app.request('PUT', `/notification-channels/${channelId}`, {
+      caller,
+      headers: { 'If-Match': '"0"' },
+      body: {
+        name: 'renamed',
+        type: 'webhook',
+        config: { url: `${receiver.url}/tested`, method: 'POST', headers: {} },
+      },
+    });
+    t.is(stale.status, 409, JSON.stringify(stale.body));
+    t.regex(stale.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    t.is(
+      (await app.request('GET', `/notification-channels/${channelId}`, { caller })).body.data.name,
+      'tested',
+      'the stale write changed nothing',
+    );
+  },
+);

@@ -24,8 +24,16 @@ const bad: [string, Record<string, string>, RegExp][] = [
   ['a port out of range', { PORT: '70000' }, /PORT: /],
   ['a base URL that is not a URL', { BASE_URL: 'nope' }, /BASE_URL: /],
   ['an unknown log level', { LOG_LEVEL: 'loud' }, /LOG_LEVEL: /],
-  ['a JWKS URI without an issuer', { AUTH_JWKS_URI: 'https://idp.example/.well-known/jwks.json' }, /AUTH_ISSUER: required/],
-  ['an EventStoreDB URL of the wrong scheme', { EVENTSTORE_URL: 'http://localhost:2113' }, /EVENTSTORE_URL: must be an esdb/],
+  [
+    'a JWKS URI without an issuer',
+    { AUTH_JWKS_URI: 'https://idp.example/.well-known/jwks.json' },
+    /AUTH_ISSUER: required/,
+  ],
+  [
+    'an EventStoreDB URL of the wrong scheme',
+    { EVENTSTORE_URL: 'http://localhost:2113' },
+    /EVENTSTORE_URL: must be an esdb/,
+  ],
   ['a MongoDB URL of the wrong scheme', { MONGODB_URL: 'postgres://x' }, /MONGODB_URL: /],
   ['a flag that is not a boolean', { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'maybe' }, /OUTBOUND_ALLOW_PRIVATE_NETWORKS: /],
 ];
@@ -39,8 +47,15 @@ for (const [title, env, message] of bad) {
 }
 
 test('an external identity provider is selected by AUTH_JWKS_URI and AUTH_ISSUER', (t) => {
-  const config = loadConfig({ AUTH_JWKS_URI: 'https://tenant.auth.example/.well-known/jwks.json', AUTH_ISSUER: 'https://tenant.auth.example/' });
-  t.deepEqual(config.auth, { mode: 'external', jwksUri: 'https://tenant.auth.example/.well-known/jwks.json', issuer: 'https://tenant.auth.example/' });
+  const config = loadConfig({
+    AUTH_JWKS_URI: 'https://tenant.auth.example/.well-known/jwks.json',
+    AUTH_ISSUER: 'https://tenant.auth.example/',
+  });
+  t.deepEqual(config.auth, {
+    mode: 'external',
+    jwksUri: 'https://tenant.auth.example/.well-known/jwks.json',
+    issuer: 'https://tenant.auth.example/',
+  });
 });
 
 test('docker compose binds the app to every interface (the container port is published)', (t) => {
@@ -51,14 +66,29 @@ test('docker compose binds the app to every interface (the container port is pub
 
 test('cluster leases default to 10 s renewed every 3 s', (t) => {
   t.deepEqual(loadConfig({}).cluster, { leaseMs: 10_000, renewEveryMs: 3_000 });
-  t.deepEqual(loadConfig({ CLUSTER_LEASE_SECONDS: '30', CLUSTER_RENEW_SECONDS: '14' }).cluster, { leaseMs: 30_000, renewEveryMs: 14_000 });
+  t.deepEqual(loadConfig({ CLUSTER_LEASE_SECONDS: '30', CLUSTER_RENEW_SECONDS: '14' }).cluster, {
+    leaseMs: 30_000,
+    renewEveryMs: 14_000,
+  });
 });
 
 const badCluster: [string, Record<string, string>, RegExp][] = [
-  ['a lease under 3 s', { CLUSTER_LEASE_SECONDS: '2', CLUSTER_RENEW_SECONDS: '1' }, /^invalid configuration: CLUSTER_LEASE_SECONDS: /],
+  [
+    'a lease under 3 s',
+    { CLUSTER_LEASE_SECONDS: '2', CLUSTER_RENEW_SECONDS: '1' },
+    /^invalid configuration: CLUSTER_LEASE_SECONDS: /,
+  ],
   ['a lease over 300 s', { CLUSTER_LEASE_SECONDS: '301' }, /CLUSTER_LEASE_SECONDS: /],
-  ['a renewal period of half the lease', { CLUSTER_LEASE_SECONDS: '10', CLUSTER_RENEW_SECONDS: '5' }, /CLUSTER_RENEW_SECONDS: must be less than half of CLUSTER_LEASE_SECONDS \(10\)/],
-  ['a renewal period over the default lease', { CLUSTER_RENEW_SECONDS: '12' }, /CLUSTER_RENEW_SECONDS: must be less than half/],
+  [
+    'a renewal period of half the lease',
+    { CLUSTER_LEASE_SECONDS: '10', CLUSTER_RENEW_SECONDS: '5' },
+    /CLUSTER_RENEW_SECONDS: must be less than half of CLUSTER_LEASE_SECONDS \(10\)/,
+  ],
+  [
+    'a renewal period over the default lease',
+    { CLUSTER_RENEW_SECONDS: '12' },
+    /CLUSTER_RENEW_SECONDS: must be less than half/,
+  ],
   ['a renewal period that is not a number', { CLUSTER_RENEW_SECONDS: 'often' }, /CLUSTER_RENEW_SECONDS: /],
 ];
 for (const [title, env, message] of badCluster) {

@@ -3,14 +3,24 @@ import test from 'ava';
 import { createAthenaCostStore, type AthenaCostStoreOptions } from '../src/gateways/cost/athena/athena-cost-store.js';
 import { runAthenaQuery } from '../src/gateways/cost/athena/athena-runner.js';
 import { CostQueryError, type EnvironmentScope } from '../src/gateways/cost/port.js';
-import { curAnswerer, standinStoreOptions, startAthenaStandin, type AthenaStandin, type QueryScript } from './support/athena-standin.js';
+import {
+  curAnswerer,
+  standinStoreOptions,
+  startAthenaStandin,
+  type AthenaStandin,
+  type QueryScript,
+} from './support/athena-standin.js';
 
 /** Athena-specific behaviour of the cost adapter, through the real client against the stand-in. */
 
 const scope: EnvironmentScope = { tenantId: 'tenant-a', environmentId: 'env-prod' };
 const october = { from: '2026-10-01', to: '2026-10-31' };
 const credentials = { accessKeyId: 'AKIDSTANDIN', secretAccessKey: 'standin-secret' };
-const answerCur = curAnswerer({ tenantId: scope.tenantId, table: 'cur', environmentColumn: 'resource_tags_user_environment_id' });
+const answerCur = curAnswerer({
+  tenantId: scope.tenantId,
+  table: 'cur',
+  environmentColumn: 'resource_tags_user_environment_id',
+});
 
 // Each test gets its own stand-in so scripts and recordings never mix under concurrency. The
 // version is configured and the status table off, so each question is exactly one query here
@@ -18,7 +28,12 @@ const answerCur = curAnswerer({ tenantId: scope.tenantId, table: 'cur', environm
 async function setUp(extra: Partial<AthenaCostStoreOptions> = {}) {
   const standin = await startAthenaStandin();
   const clock = { now: 0, sleeps: [] as number[] };
-  const store = createAthenaCostStore({ ...standinStoreOptions(standin.url, clock), curVersion: 1, statusTable: null, ...extra });
+  const store = createAthenaCostStore({
+    ...standinStoreOptions(standin.url, clock),
+    curVersion: 1,
+    statusTable: null,
+    ...extra,
+  });
   return { standin, clock, store };
 }
 
@@ -36,7 +51,12 @@ test('a query runs in the configured work group, database and output location, w
   t.deepEqual(query?.parameters, ["'env-prod'", "'2026-10-01'", "'2026-10-31'"]);
   t.regex(query?.sql ?? '', /FROM "cur"\nWHERE "resource_tags_user_environment_id" = \?/);
   t.regex(query?.sql ?? '', /SUM\(line_item_unblended_cost\)/);
-  t.deepEqual(standin.operations.slice(0, 4), ['StartQueryExecution', 'GetQueryExecution', 'GetQueryExecution', 'GetQueryExecution']);
+  t.deepEqual(standin.operations.slice(0, 4), [
+    'StartQueryExecution',
+    'GetQueryExecution',
+    'GetQueryExecution',
+    'GetQueryExecution',
+  ]);
 });
 
 test('an environment id containing a quote travels as an escaped literal, never as SQL', async (t) => {
@@ -75,17 +95,29 @@ test('values convert by the column types Athena declares; a missing value is nul
   }));
   const client = new AthenaClient({ region: 'us-east-1', endpoint: standin.url, credentials });
   const rows = await runAthenaQuery(
-    { client, database: 'billing', workGroup: 'analytics', outputLocation: 's3://r/', now: () => 0, sleep: async () => {} },
+    {
+      client,
+      database: 'billing',
+      workGroup: 'analytics',
+      outputLocation: 's3://r/',
+      now: () => 0,
+      sleep: async () => {},
+    },
     'SELECT 1',
     [],
   );
-  t.deepEqual(rows, [{ name: 'ra3', hours: 96, cost: 312.96, billed: 1.5, paused: false, day: '2026-10-01', note: null }]);
+  t.deepEqual(rows, [
+    { name: 'ra3', hours: 96, cost: 312.96, billed: 1.5, paused: false, day: '2026-10-01', note: null },
+  ]);
 });
 
-test('a FAILED query raises a typed error carrying Athena\'s reason', async (t) => {
+test("a FAILED query raises a typed error carrying Athena's reason", async (t) => {
   const { standin, store } = await setUp();
   t.teardown(closing(standin));
-  standin.script(() => ({ outcome: 'FAILED', reason: "TABLE_NOT_FOUND: line 3:6: Table 'billing.cur' does not exist" }));
+  standin.script(() => ({
+    outcome: 'FAILED',
+    reason: "TABLE_NOT_FOUND: line 3:6: Table 'billing.cur' does not exist",
+  }));
   const error = await t.throwsAsync(store.costByService(scope, october), { instanceOf: CostQueryError });
   t.is(error?.failure, 'failed');
   t.regex(error?.reason ?? '', /TABLE_NOT_FOUND/);

@@ -16,7 +16,14 @@ let standin: AthenaStandin;
 
 test.before(async () => {
   standin = await startAthenaStandin();
-  standin.script(curAnswerer({ tenantId: scope.tenantId, table: 'cur', environmentColumn: 'resource_tags_user_environment_id', pageSize: 7 }));
+  standin.script(
+    curAnswerer({
+      tenantId: scope.tenantId,
+      table: 'cur',
+      environmentColumn: 'resource_tags_user_environment_id',
+      pageSize: 7,
+    }),
+  );
 });
 test.after.always(async () => standin.close());
 
@@ -27,16 +34,21 @@ const adapters: [string, () => CostPort][] = [
   ['athena', athena],
 ];
 
-const cents = (value: number) => Math.round(value * 100) === value * 100 || Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+const cents = (value: number) =>
+  Math.round(value * 100) === value * 100 || Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 const total = (rows: { cost: number }[]) => rows.reduce((sum, row) => sum + row.cost, 0);
 
 for (const [name, make] of adapters) {
   test(`${name}: cost by service lists every service, largest first, in cents`, async (t) => {
     const services = await make().costByService(scope, october);
-    t.deepEqual(
-      services.map((s) => s.service).sort(),
-      ['AWSDataTransfer', 'AWSGlue', 'AmazonCloudWatch', 'AmazonEC2', 'AmazonRedshift', 'AmazonS3'],
-    );
+    t.deepEqual(services.map((s) => s.service).sort(), [
+      'AWSDataTransfer',
+      'AWSGlue',
+      'AmazonCloudWatch',
+      'AmazonEC2',
+      'AmazonRedshift',
+      'AmazonS3',
+    ]);
     t.is(services[0]?.service, 'AmazonRedshift');
     t.true(services.every((s, i) => i === 0 || s.cost <= services[i - 1]!.cost));
     t.true(services.every((s) => cents(s.cost)));
@@ -48,17 +60,22 @@ for (const [name, make] of adapters) {
     const monthly = await port.costTrend(scope, { ...october, from: '2026-09-15', granularity: 'monthly' });
     t.is(daily.length, 47);
     t.is(daily[0]?.period, '2026-09-15');
-    t.deepEqual(monthly.map((p) => p.period), ['2026-09', '2026-10']);
+    t.deepEqual(
+      monthly.map((p) => p.period),
+      ['2026-09', '2026-10'],
+    );
     t.true(Math.abs(total(daily) - total(monthly)) < 0.05);
   });
 
   test(`${name}: the Redshift breakdown covers node hours, managed storage, concurrency scaling and Spectrum`, async (t) => {
     const port = make();
     const breakdown = await port.redshiftBreakdown(scope, october);
-    t.deepEqual(
-      breakdown.map((b) => b.usageType).sort(),
-      ['USE1-CS:ra3.4xlarge', 'USE1-Node:ra3.4xlarge', 'USE1-RMS:GB-Month', 'USE1-Spectrum:ScannedTB'],
-    );
+    t.deepEqual(breakdown.map((b) => b.usageType).sort(), [
+      'USE1-CS:ra3.4xlarge',
+      'USE1-Node:ra3.4xlarge',
+      'USE1-RMS:GB-Month',
+      'USE1-Spectrum:ScannedTB',
+    ]);
     t.is(breakdown[0]?.usageType, 'USE1-Node:ra3.4xlarge');
     const redshift = (await port.costByService(scope, october)).find((s) => s.service === 'AmazonRedshift');
     t.true(Math.abs(total(breakdown) - (redshift?.cost ?? 0)) < 0.05);
@@ -103,12 +120,24 @@ test('both adapters give the same answers to the same questions', async (t) => {
   const other: EnvironmentScope = { tenantId: scope.tenantId, environmentId: 'env-dev' };
   for (const who of [scope, other]) {
     t.deepEqual(await remote.costByService(who, october), await embedded.costByService(who, october));
-    t.deepEqual(await remote.costTrend(who, { ...october, granularity: 'daily' }), await embedded.costTrend(who, { ...october, granularity: 'daily' }));
-    t.deepEqual(await remote.costTrend(who, { from: '2026-01-01', to: '2026-10-31', granularity: 'monthly' }), await embedded.costTrend(who, { from: '2026-01-01', to: '2026-10-31', granularity: 'monthly' }));
+    t.deepEqual(
+      await remote.costTrend(who, { ...october, granularity: 'daily' }),
+      await embedded.costTrend(who, { ...october, granularity: 'daily' }),
+    );
+    t.deepEqual(
+      await remote.costTrend(who, { from: '2026-01-01', to: '2026-10-31', granularity: 'monthly' }),
+      await embedded.costTrend(who, { from: '2026-01-01', to: '2026-10-31', granularity: 'monthly' }),
+    );
     t.deepEqual(await remote.redshiftBreakdown(who, october), await embedded.redshiftBreakdown(who, october));
-    t.deepEqual(await remote.topCostDrivers(who, { ...october, limit: 5 }), await embedded.topCostDrivers(who, { ...october, limit: 5 }));
+    t.deepEqual(
+      await remote.topCostDrivers(who, { ...october, limit: 5 }),
+      await embedded.topCostDrivers(who, { ...october, limit: 5 }),
+    );
     const anomalyQuestion = { from: '2026-01-01', to: '2026-10-31', baselineDays: 21, threshold: 3 };
     t.deepEqual(await remote.anomalies(who, anomalyQuestion), await embedded.anomalies(who, anomalyQuestion));
-    t.deepEqual(await remote.forecastMonthEnd(who, { asOf: '2026-11-03' }), await embedded.forecastMonthEnd(who, { asOf: '2026-11-03' }));
+    t.deepEqual(
+      await remote.forecastMonthEnd(who, { asOf: '2026-11-03' }),
+      await embedded.forecastMonthEnd(who, { asOf: '2026-11-03' }),
+    );
   }
 });

@@ -5,7 +5,13 @@ import { createAthenaCostStore, type AthenaCostStoreOptions } from '../src/gatew
 import { billingMonths, partitionPredicate } from '../src/gateways/cost/athena/cur-layout.js';
 import { createEmbeddedCostStore } from '../src/gateways/cost/embedded/embedded-cost-store.js';
 import { CostQueryError, type CostPort, type EnvironmentScope } from '../src/gateways/cost/port.js';
-import { curAnswerer, standinStoreOptions, startAthenaStandin, type AthenaStandin, type StandinCurTable } from './support/athena-standin.js';
+import {
+  curAnswerer,
+  standinStoreOptions,
+  startAthenaStandin,
+  type AthenaStandin,
+  type StandinCurTable,
+} from './support/athena-standin.js';
 import { scopeOf } from './support/assistant-fixtures.js';
 
 /**
@@ -26,7 +32,8 @@ async function setUp(table: Partial<StandinCurTable> = {}, options: Partial<Athe
   return { standin, store, advance: (ms: number) => (clock.now += ms) };
 }
 
-const costQuestions = (standin: AthenaStandin) => standin.queries.filter((query) => !/cost-question: (table-columns|data-status)/.test(query.sql));
+const costQuestions = (standin: AthenaStandin) =>
+  standin.queries.filter((query) => !/cost-question: (table-columns|data-status)/.test(query.sql));
 
 test('on a CUR 2.0 table the adapter reads the environment tag with element_at and answers what the embedded bill answers', async (t) => {
   const { standin, store } = await setUp({ version: 2 });
@@ -69,7 +76,11 @@ test('a failed detection is not kept: the next question detects again', async (t
   t.teardown(() => standin.close());
   const answer = curAnswerer({ tenantId: scope.tenantId, table: 'cur', version: 2 });
   let refuse = true;
-  standin.script((query) => (refuse && query.sql.includes('information_schema') ? { type: 'InvalidRequestException', message: 'stand-in: refused once' } : answer(query)));
+  standin.script((query) =>
+    refuse && query.sql.includes('information_schema')
+      ? { type: 'InvalidRequestException', message: 'stand-in: refused once' }
+      : answer(query),
+  );
   await t.throwsAsync(store.costByService(scope, october), { instanceOf: CostQueryError });
   refuse = false;
   t.true((await store.costByService(scope, october)).length > 0);
@@ -97,7 +108,10 @@ for (const version of [1, 2] as const) {
       t.regex(forecast ?? '', /billing_period IN \('2026-10', '2026-11'\)/);
     } else {
       t.regex(service ?? '', /\n {2}AND \(\(year = '2026' AND month IN \('10'\)\)\)\n/);
-      t.regex(trend ?? '', /\(\(year = '2025' AND month IN \('12'\)\) OR \(year = '2026' AND month IN \('1', '01'\)\)\)/);
+      t.regex(
+        trend ?? '',
+        /\(\(year = '2025' AND month IN \('12'\)\) OR \(year = '2026' AND month IN \('1', '01'\)\)\)/,
+      );
       t.regex(forecast ?? '', /year = '2026' AND month IN \('10'\)\) OR \(year = '2026' AND month IN \('11'\)/);
     }
   });
@@ -107,7 +121,12 @@ test('the stand-in refuses a question without a partition predicate', async (t) 
   const standin = await startAthenaStandin();
   t.teardown(() => standin.close());
   const answer = curAnswerer({ tenantId: scope.tenantId, table: 'cur', version: 2 });
-  const sql = ['-- cost-question: cost-by-service', 'SELECT 1', 'FROM "cur"', "WHERE element_at(resource_tags, 'user_environment_id') = ?"].join('\n');
+  const sql = [
+    '-- cost-question: cost-by-service',
+    'SELECT 1',
+    'FROM "cur"',
+    "WHERE element_at(resource_tags, 'user_environment_id') = ?",
+  ].join('\n');
   const reply = answer({ id: 'q', sql, parameters: ["'env-prod'", "'2026-10-01'", "'2026-10-31'"] });
   t.like(reply, { outcome: 'FAILED' });
   t.regex((reply as { reason?: string }).reason ?? '', /no partition predicate/);
@@ -117,7 +136,11 @@ test('billing months cover a range month by month, across a year end', (t) => {
   t.deepEqual(billingMonths('2025-11-30', '2026-02-01'), ['2025-11', '2025-12', '2026-01', '2026-02']);
   t.deepEqual(billingMonths('2026-10-05', '2026-10-05'), ['2026-10']);
   const layout = { environmentColumn: 'c', environmentTag: 't', partitioned: false } as const;
-  t.is(partitionPredicate({ ...layout, version: 2 }, october), undefined, 'a table found without partition columns gets none');
+  t.is(
+    partitionPredicate({ ...layout, version: 2 }, october),
+    undefined,
+    'a table found without partition columns gets none',
+  );
 });
 
 test('a detected table without its partition columns is queried without a predicate', async (t) => {
@@ -134,7 +157,13 @@ test('a detected table without its partition columns is queried without a predic
 });
 
 test('the environment tag key is a string literal, validated: a key with a quote is refused when the store is built', (t) => {
-  const base = { region: 'us-east-1', database: 'billing', table: 'cur', workGroup: 'wg', outputLocation: 's3://results/' };
+  const base = {
+    region: 'us-east-1',
+    database: 'billing',
+    table: 'cur',
+    workGroup: 'wg',
+    outputLocation: 's3://results/',
+  };
   t.throws(() => createAthenaCostStore({ ...base, environmentTag: "env') OR ('1'='1" }), { message: /tag key/ });
   t.throws(() => createAthenaCostStore({ ...base, environmentTag: 'x'.repeat(129) }), { message: /tag key/ });
   t.notThrows(() => createAthenaCostStore({ ...base, environmentTag: 'user_cost:env-id' }));
@@ -145,7 +174,10 @@ test('a custom tag key reaches both versions: resource_tags_<key> on CUR 1, elem
     const { standin, store } = await setUp({ version, environmentTag: 'user_stage' }, { environmentTag: 'user_stage' });
     t.teardown(() => standin.close());
     t.true((await store.costByService(scope, october)).length > 0);
-    t.regex(costQuestions(standin)[0]?.sql ?? '', version === 2 ? /element_at\(resource_tags, 'user_stage'\)/ : /"resource_tags_user_stage"/);
+    t.regex(
+      costQuestions(standin)[0]?.sql ?? '',
+      version === 2 ? /element_at\(resource_tags, 'user_stage'\)/ : /"resource_tags_user_stage"/,
+    );
   }
 });
 
@@ -161,8 +193,14 @@ test('table-driven: the six cost tools give the same answers on CUR 1, CUR 2.0 a
     stores.map(async ([name, store]) => {
       const results: Record<string, unknown> = {};
       for (const tool of costTools(store)) {
-        results[tool.name] = await tool.run(tool.input.parse(tool.example), scopeOf(scope.tenantId, scope.environmentId, NOW));
-        results[`${tool.name} (other environment)`] = await tool.run(tool.input.parse(tool.example), scopeOf(scope.tenantId, 'env-dev', NOW));
+        results[tool.name] = await tool.run(
+          tool.input.parse(tool.example),
+          scopeOf(scope.tenantId, scope.environmentId, NOW),
+        );
+        results[`${tool.name} (other environment)`] = await tool.run(
+          tool.input.parse(tool.example),
+          scopeOf(scope.tenantId, 'env-dev', NOW),
+        );
       }
       return [name, results] as const;
     }),
@@ -178,11 +216,18 @@ for (const version of [1, 2] as const) {
     const { standin, store } = await setUp({ version, status: 'UPDATING' });
     t.teardown(() => standin.close());
     for (const tool of costTools(store)) {
-      const output = (await tool.run(tool.input.parse(tool.example), scopeOf(scope.tenantId, scope.environmentId, NOW))) as { warning?: string };
+      const output = (await tool.run(
+        tool.input.parse(tool.example),
+        scopeOf(scope.tenantId, scope.environmentId, NOW),
+      )) as { warning?: string };
       t.is(output.warning, REFRESH_WARNING, tool.name);
       t.true(tool.output.safeParse(output).success, `${tool.name} output matches its schema`);
     }
-    t.is(standin.queries.filter((query) => query.sql.includes('cost_and_usage_data_status')).length, 1, 'the status is read once a minute, not per question');
+    t.is(
+      standin.queries.filter((query) => query.sql.includes('cost_and_usage_data_status')).length,
+      1,
+      'the status is read once a minute, not per question',
+    );
   });
 }
 
@@ -191,7 +236,10 @@ test('a READY report, or one without a status table, answers without a warning',
     const { standin, store } = await setUp({ version: 2, status });
     t.teardown(() => standin.close());
     const [tool] = costTools(store);
-    const output = (await tool!.run(tool!.input.parse(tool!.example), scopeOf(scope.tenantId, scope.environmentId, NOW))) as { warning?: string; services: unknown[] };
+    const output = (await tool!.run(
+      tool!.input.parse(tool!.example),
+      scopeOf(scope.tenantId, scope.environmentId, NOW),
+    )) as { warning?: string; services: unknown[] };
     t.is(output.warning, undefined);
     t.true(output.services.length > 0);
   }

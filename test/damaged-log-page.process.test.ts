@@ -12,10 +12,15 @@ test('a zeroed 4 KiB page in the middle of events.db: its streams answer 503 pro
   const platform = await platformInTempDir(t, 'ww-page-');
   const { baseUrl } = platform;
   let headers = await platform.start();
-  const channel = (name: string, subject = 'x'.repeat(300)) => JSON.stringify({ name, type: 'email', config: { recipients: ['oncall@example.com'], subject_template: subject } });
+  const channel = (name: string, subject = 'x'.repeat(300)) =>
+    JSON.stringify({ name, type: 'email', config: { recipients: ['oncall@example.com'], subject_template: subject } });
   const ids: string[] = [];
   for (let i = 0; i < 300; i += 20) {
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, k) => fetch(`${baseUrl}/api/v1/notification-channels`, { method: 'POST', headers, body: channel(`c${i + k}`) })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, k) =>
+        fetch(`${baseUrl}/api/v1/notification-channels`, { method: 'POST', headers, body: channel(`c${i + k}`) }),
+      ),
+    );
     for (const answer of answers) ids.push(((await answer.json()) as { data: { id: string } }).data.id);
   }
   // A clean stop copies the WAL into events.db; then one page in its middle is zeroed.
@@ -27,10 +32,22 @@ test('a zeroed 4 KiB page in the middle of events.db: its streams answer 503 pro
   const statuses = new Map<number, number>();
   let damaged: { status: number; type: string | null; detail: string } | undefined;
   for (const id of ids) {
-    for (const [method, path] of [['GET', `/api/v1/notification-channels/${id}/events`], ['PUT', `/api/v1/notification-channels/${id}`]] as const) {
-      const answer = await fetch(`${baseUrl}${path}`, { method, headers, body: method === 'PUT' ? channel('renamed', 's') : undefined });
+    for (const [method, path] of [
+      ['GET', `/api/v1/notification-channels/${id}/events`],
+      ['PUT', `/api/v1/notification-channels/${id}`],
+    ] as const) {
+      const answer = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body: method === 'PUT' ? channel('renamed', 's') : undefined,
+      });
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-      if (answer.status === 503) damaged ??= { status: 503, type: answer.headers.get('content-type'), detail: ((await answer.json()) as { detail: string }).detail };
+      if (answer.status === 503)
+        damaged ??= {
+          status: 503,
+          type: answer.headers.get('content-type'),
+          detail: ((await answer.json()) as { detail: string }).detail,
+        };
       else await answer.arrayBuffer();
     }
   }

@@ -14,14 +14,16 @@ import { freePort, startPlatformProcess } from './support/platform-process.js';
 import { startTestApp } from './support/test-app.js';
 import { setAsideIfDamaged } from '../src/readstore/set-aside-damaged.js';
 
-
 test('a zeroed first page of read-models.db: start-up names the file and `npm run rebuild`, which sets it aside and rebuilds from the log', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-rm-damage-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const app = await startTestApp({ dataDir });
   const caller = app.newTenant();
   for (let i = 0; i < 12; i++) {
-    await app.request('POST', '/notification-channels', { caller, body: { name: `c${i}`, type: 'email', config: { recipients: ['a@example.com'], subject_template: 's' } } });
+    await app.request('POST', '/notification-channels', {
+      caller,
+      body: { name: `c${i}`, type: 'email', config: { recipients: ['a@example.com'], subject_template: 's' } },
+    });
   }
   const before = (await app.request('GET', '/notification-channels', { caller })).body.data;
   t.is(before.length, 12);
@@ -31,14 +33,21 @@ test('a zeroed first page of read-models.db: start-up names the file and `npm ru
   zeroPage(file, 0);
 
   const port = await freePort();
-  const error = await t.throwsAsync(startPlatformProcess({ DATA_DIR: dataDir, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` }, 30_000));
+  const error = await t.throwsAsync(
+    startPlatformProcess({ DATA_DIR: dataDir, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` }, 30_000),
+  );
   t.regex(error!.message, /start-up failed: .*read-models\.db is damaged \(.*\); .*npm run rebuild/);
 
   const rebuild = spawnSync(process.execPath, ['--import', 'tsx', 'src/rebuild-cli.ts', 'channels'], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 60_000,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
   t.is(rebuild.status, 0, rebuild.stderr);
-  t.regex(rebuild.stderr, /read-models\.db is damaged .*set aside as .*read-models\.db\.damaged-.*rebuilding every read model/);
+  t.regex(
+    rebuild.stderr,
+    /read-models\.db is damaged .*set aside as .*read-models\.db\.damaged-.*rebuilding every read model/,
+  );
   t.regex(rebuild.stdout, /channels\s+\[#+\] 100% 12 events applied/);
   t.regex(rebuild.stdout, /incidents\s+\[#+\] 100%/, 'every read model, not only the one named');
   const aside = readdirSync(dataDir).filter((name) => name.startsWith('read-models.db.damaged-'));
@@ -54,9 +63,18 @@ test('a zeroed page of read-models.db (the channels table): reads that need it a
   const platform = await platformInTempDir(t, 'ww-rm-page-');
   const { baseUrl } = platform;
   let headers = await platform.start();
-  const channel = (i: number) => JSON.stringify({ name: `c${i}`, type: 'email', config: { recipients: ['a@example.com'], subject_template: 's'.repeat(300) } });
+  const channel = (i: number) =>
+    JSON.stringify({
+      name: `c${i}`,
+      type: 'email',
+      config: { recipients: ['a@example.com'], subject_template: 's'.repeat(300) },
+    });
   for (let i = 0; i < 40; i++) {
-    const created = await fetch(`${baseUrl}/api/v1/notification-channels`, { method: 'POST', headers, body: channel(i) });
+    const created = await fetch(`${baseUrl}/api/v1/notification-channels`, {
+      method: 'POST',
+      headers,
+      body: channel(i),
+    });
     t.is(created.status, 201);
   }
   t.is(await platform.stop(), 0);
@@ -65,7 +83,9 @@ test('a zeroed page of read-models.db (the channels table): reads that need it a
   const file = join(platform.dataDir, 'read-models.db');
   const db = new Database(file);
   db.pragma('wal_checkpoint(TRUNCATE)');
-  const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'rm_channels'").get() as { rootpage: number };
+  const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'rm_channels'").get() as {
+    rootpage: number;
+  };
   t.is(db.pragma('page_size', { simple: true }), PAGE);
   db.close();
   zeroPage(file, (rootpage - 1) * PAGE);
@@ -85,7 +105,12 @@ test('a zeroed page of read-models.db (the channels table): reads that need it a
 test('a damaged file is set aside exactly as found: its WAL is not checkpointed into it on the way', (t) => {
   const file = join(mkdtempSync(join(tmpdir(), 'ww-aside-wal-')), 'read-models.db');
   // A writer that checkpointed some pages, wrote more to the WAL, and died without closing.
-  const writer = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  const writer = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     import Database from 'better-sqlite3';
     const db = new Database(${JSON.stringify(file)});
     db.pragma('journal_mode = WAL');
@@ -96,7 +121,10 @@ test('a damaged file is set aside exactly as found: its WAL is not checkpointed 
     db.pragma('wal_checkpoint(TRUNCATE)');
     for (let i = 0; i < 500; i++) insert.run('y'.repeat(200));
     process.exit(0);
-  `], { cwd: process.cwd(), encoding: 'utf8' });
+  `,
+    ],
+    { cwd: process.cwd(), encoding: 'utf8' },
+  );
   t.is(writer.status, 0, writer.stderr);
   zeroPage(file, Math.floor(statSync(file).size / 2 / PAGE) * PAGE);
   const before = { main: readFileSync(file), wal: readFileSync(`${file}-wal`) };

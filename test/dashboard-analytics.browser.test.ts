@@ -5,7 +5,13 @@
  */
 import type { Page } from 'playwright-core';
 import { scriptHistory } from './support/analytics-history.js';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 import test from 'ava';
 
 let dashboard: Dashboard;
@@ -14,7 +20,9 @@ test.before(async () => {
   dashboard = await startDashboard();
   const me = await dashboard.api('GET', '/api/v1/me');
   await scriptHistory({
-    tenantId: me.principal.tenant_id, envId: me.principal.env_id, platform: dashboard.platform,
+    tenantId: me.principal.tenant_id,
+    envId: me.principal.env_id,
+    platform: dashboard.platform,
     create: (path, body) => dashboard.api('POST', path, body),
   });
   page = await dashboard.newPage();
@@ -30,8 +38,14 @@ suite(`the analytics page shows the history's numbers per rule, the noisiest rul
   await page.getByLabel('Last').selectOption('14');
   await page.getByTestId('analytics-oncall').getByText('alice').waitFor();
   // The 14-day range drops the incident of 20 March: 3 incidents of disk full.
-  await page.getByTestId('analytics-groups').locator('tbody tr', { hasText: 'disk full' }).locator('td', { hasText: /^3$/ }).first().waitFor();
-  const row = (testId: string, text: string) => page.getByTestId(testId).locator('tbody tr', { hasText: text }).locator('td').allInnerTexts();
+  await page
+    .getByTestId('analytics-groups')
+    .locator('tbody tr', { hasText: 'disk full' })
+    .locator('td', { hasText: /^3$/ })
+    .first()
+    .waitFor();
+  const row = (testId: string, text: string) =>
+    page.getByTestId(testId).locator('tbody tr', { hasText: text }).locator('td').allInnerTexts();
   const disk = await row('analytics-groups', 'disk full');
   t.deepEqual(disk.slice(0, 3), ['disk full', '3', '2']);
   t.is(disk[3], '3 (2)', 'resolved (auto)');
@@ -43,7 +57,10 @@ suite(`the analytics page shows the history's numbers per rule, the noisiest rul
   t.is(await page.locator('svg.bar-chart').count(), 2);
   await page.getByLabel('Group by').selectOption('severity');
   await page.getByTestId('analytics-groups').getByText('critical').waitFor();
-  t.deepEqual(await page.getByTestId('analytics-groups').locator('tbody tr td:first-child').allInnerTexts(), ['critical', 'medium']);
+  t.deepEqual(await page.getByTestId('analytics-groups').locator('tbody tr td:first-child').allInnerTexts(), [
+    'critical',
+    'medium',
+  ]);
   t.deepEqual(await seriousAccessibilityViolations(page), {});
   await dashboard.shots(page, 'page-analytics');
 });

@@ -16,7 +16,11 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-interface Raw { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
 
 /** GET without any decoding, with the given request headers only. */
 function get(path: string, headers: Record<string, string> = {}): Promise<Raw> {
@@ -51,7 +55,10 @@ test('the page refers to the script and stylesheet by hashed names, and is itsel
   const { html, script, styles } = await hashedNames();
   t.truthy(script, 'the page names app.<hash>.js');
   t.truthy(styles, 'the page names app.<hash>.css');
-  t.false(html.includes('/dashboard/app.js') || html.includes('/dashboard/app.css'), 'no unhashed name is left in the page');
+  t.false(
+    html.includes('/dashboard/app.js') || html.includes('/dashboard/app.css'),
+    'no unhashed name is left in the page',
+  );
   const page = await get('/', { 'accept-encoding': 'br, gzip' });
   t.is(page.headers['cache-control'], 'no-cache');
   t.is(page.headers.vary, 'Accept-Encoding');
@@ -68,25 +75,39 @@ test('the hashed files are immutable for a year, brotli or gzip per Accept-Encod
     t.is(plain.headers['cache-control'], 'public, max-age=31536000, immutable', path);
     t.is(plain.headers.vary, 'Accept-Encoding', path);
     const etags = new Set([plain.headers.etag]);
-    for (const [accept, encoding] of [['gzip, deflate', 'gzip'], ['gzip, deflate, br', 'br'], ['br;q=0, gzip', 'gzip'], ['br', 'br']] as const) {
+    for (const [accept, encoding] of [
+      ['gzip, deflate', 'gzip'],
+      ['gzip, deflate, br', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['br', 'br'],
+    ] as const) {
       const compressed = await get(path, { 'accept-encoding': accept });
       t.is(compressed.headers['content-encoding'], encoding, `${path} with ${accept}`);
       t.is(compressed.headers.vary, 'Accept-Encoding');
       t.is(compressed.headers['cache-control'], 'public, max-age=31536000, immutable');
-      t.true(compressed.body.length < plain.body.length / 2, `${path} ${encoding}: ${compressed.body.length} of ${plain.body.length} bytes`);
+      t.true(
+        compressed.body.length < plain.body.length / 2,
+        `${path} ${encoding}: ${compressed.body.length} of ${plain.body.length} bytes`,
+      );
       t.deepEqual(decoded(compressed), plain.body, `${path} ${encoding} decodes to the file`);
-      t.is((await get(path, { 'accept-encoding': accept, 'if-none-match': compressed.headers.etag as string })).status, 304);
+      t.is(
+        (await get(path, { 'accept-encoding': accept, 'if-none-match': compressed.headers.etag as string })).status,
+        304,
+      );
       etags.add(compressed.headers.etag);
     }
     t.is(etags.size, 3, `${path}: identity, gzip and br are distinct representations`);
   }
 });
 
-test('another build\'s hash is 404; the plain names still serve the same files, revalidated', async (t) => {
+test("another build's hash is 404; the plain names still serve the same files, revalidated", async (t) => {
   const { script, styles } = await hashedNames();
   t.is((await get('/dashboard/app.0123456789abcdef.js')).status, 404);
   t.is((await get('/dashboard/app.0123456789abcdef.css')).status, 404);
-  for (const [plainPath, hashedPath] of [['/dashboard/app.js', script], ['/dashboard/app.css', styles]] as const) {
+  for (const [plainPath, hashedPath] of [
+    ['/dashboard/app.js', script],
+    ['/dashboard/app.css', styles],
+  ] as const) {
     const plain = await get(plainPath, { 'accept-encoding': 'gzip' });
     t.is(plain.headers['cache-control'], 'no-cache', plainPath);
     t.is(plain.headers['content-encoding'], 'gzip', plainPath);

@@ -6,8 +6,20 @@
  * the API's 503 detail. A blank question, and the API's own field error, show beside the field. axe and screenshots in each.
  */
 import test from 'ava';
-import { startAnthropicStandin, text, toolResults, toolUse, type AnthropicStandin } from './support/anthropic-standin.js';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  startAnthropicStandin,
+  text,
+  toolResults,
+  toolUse,
+  type AnthropicStandin,
+} from './support/anthropic-standin.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 
 const QUESTION = 'why are my queries slow?';
 const ANSWER = [
@@ -42,7 +54,13 @@ test.afterEach.always(async () => {
 suite(`a question is answered with rendered Markdown and the tools it used${skipped}`, async (t) => {
   standin = await startAnthropicStandin((request) => {
     if (toolResults(request).length === 0) {
-      return { content: [text('Looking at the runbooks and the bill.'), toolUse('search_runbooks', { query: 'slow queries waiting in the WLM queue' }), toolUse('top_cost_drivers', { limit: 2 })] };
+      return {
+        content: [
+          text('Looking at the runbooks and the bill.'),
+          toolUse('search_runbooks', { query: 'slow queries waiting in the WLM queue' }),
+          toolUse('top_cost_drivers', { limit: 2 }),
+        ],
+      };
     }
     const drivers = JSON.parse(toolResults(request)[1]!.content) as { drivers: { usage_type: string; cost: number }[] };
     const rows = drivers.drivers.map((driver) => `| ${driver.usage_type} | $${driver.cost} |`).join('\n');
@@ -62,21 +80,31 @@ suite(`a question is answered with rendered Markdown and the tools it used${skip
 
   t.is(await page.getByTestId('assistant-question').textContent(), `You asked: ${QUESTION}`);
   const rendered = page.getByTestId('assistant-markdown');
-  t.is(await rendered.getByRole('heading', { name: 'Why your queries are slow' }).evaluate((node) => node.tagName), 'H4', '## sits under the page\'s h1 and the answer\'s h2');
+  t.is(
+    await rendered.getByRole('heading', { name: 'Why your queries are slow' }).evaluate((node) => node.tagName),
+    'H4',
+    "## sits under the page's h1 and the answer's h2",
+  );
   t.is(await rendered.locator('strong').first().textContent(), 'WLM queue');
   const link = rendered.getByRole('link', { name: 'the runbook' });
-  t.is(await link.getAttribute('href'), 'https://docs.aws.amazon.com/redshift/latest/dg/c_workload_mngmt_classification.html');
+  t.is(
+    await link.getAttribute('href'),
+    'https://docs.aws.amazon.com/redshift/latest/dg/c_workload_mngmt_classification.html',
+  );
   t.is(await link.getAttribute('rel'), 'noopener noreferrer nofollow');
   t.is(await rendered.getByRole('link', { name: 'this' }).count(), 0, 'a javascript: link is only its words');
   t.true((await rendered.textContent())!.includes('and this.'));
   const cells = await rendered.locator('table tbody tr').first().locator('td').allTextContents();
-  t.regex(cells[0]!, /\S/, 'the table holds the bill\'s first driver');
+  t.regex(cells[0]!, /\S/, "the table holds the bill's first driver");
   t.regex(cells[1]!, /^\$\d/);
   t.deepEqual(await rendered.locator('ol li').allTextContents(), ['Run VACUUM on sales', 'Check cost_by_service']);
   t.is(await rendered.locator('ol li code').textContent(), 'VACUUM');
   t.is(await rendered.locator('pre code').textContent(), 'SELECT query FROM stl_wlm_query WHERE total_queue_time > 0;');
-  t.true((await rendered.textContent())!.includes('<script>window.__pwned = true</script>'), 'the tag is shown as text');
-  t.is(await rendered.locator('script, img').count(), 0, 'no element from the answer\'s HTML');
+  t.true(
+    (await rendered.textContent())!.includes('<script>window.__pwned = true</script>'),
+    'the tag is shown as text',
+  );
+  t.is(await rendered.locator('script, img').count(), 0, "no element from the answer's HTML");
   t.is(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned), undefined);
 
   const tools = page.getByTestId('assistant-tools').locator('tbody tr');
@@ -87,7 +115,10 @@ suite(`a question is answered with rendered Markdown and the tools it used${skip
   t.regex(first[3]!, /^\d+(\.\d+)? ms$/);
   t.is(first[4], 'ok');
   t.deepEqual((await tools.nth(1).locator('td').allTextContents()).slice(1, 3), ['top_cost_drivers', 'limit: 2']);
-  t.regex((await page.getByTestId('assistant-usage').textContent())!, /^2 rounds · [\d,]+ tokens in, [\d,]+ out · stopped: end_turn$/);
+  t.regex(
+    (await page.getByTestId('assistant-usage').textContent())!,
+    /^2 rounds · [\d,]+ tokens in, [\d,]+ out · stopped: end_turn$/,
+  );
   t.is(await page.title(), 'Assistant · warehouse-watch');
 
   t.deepEqual(await seriousAccessibilityViolations(page), {});
@@ -115,7 +146,10 @@ suite(`without a model the page says so, and asking shows the API's 503 detail${
   await page.getByRole('button', { name: 'Ask' }).click();
   const alert = page.getByTestId('assistant-status').getByRole('alert');
   await alert.waitFor();
-  t.is(await alert.textContent(), 'The assistant cannot answer: assistant not configured: set ANTHROPIC_API_KEY (see the README, "Analytics assistant")');
+  t.is(
+    await alert.textContent(),
+    'The assistant cannot answer: assistant not configured: set ANTHROPIC_API_KEY (see the README, "Analytics assistant")',
+  );
   t.is(await page.getByTestId('assistant-answer').count(), 0);
   t.deepEqual(await seriousAccessibilityViolations(page), {});
   await dashboard.shots(page, 'assistant-no-model');
@@ -128,7 +162,10 @@ suite(`without a model the page says so, and asking shows the API's 503 detail${
   const fieldError = page.getByTestId('assistant-prompt-error');
   await fieldError.waitFor();
   t.is(await fieldError.textContent(), 'must be at most 8000 characters');
-  t.is(await page.getByLabel('Question').getAttribute('aria-describedby'), 'assistant-prompt-hint assistant-prompt-error');
+  t.is(
+    await page.getByLabel('Question').getAttribute('aria-describedby'),
+    'assistant-prompt-hint assistant-prompt-error',
+  );
   t.is(await alert.count(), 0, 'the field error replaces the earlier refusal');
   t.deepEqual(await seriousAccessibilityViolations(page), {});
 });

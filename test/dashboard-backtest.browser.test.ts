@@ -8,7 +8,13 @@
  */
 import type { Page } from 'playwright-core';
 import test from 'ava';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 
 let dashboard: Dashboard;
 let page: Page;
@@ -27,16 +33,37 @@ const METRIC = 'cpu_utilization_pct';
 
 suite(`backtest an unsaved rule over 24 hours: chart, counts as the API answers, no incident above the peak, a refused draft${skipped}`, async (t) => {
   const { api } = dashboard;
-  const channel = await api('POST', '/api/v1/notification-channels', { name: 'ops mail', type: 'email', config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' } });
-  const policy = await api('POST', '/api/v1/escalation-policies', { name: 'Night shift', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }] });
+  const channel = await api('POST', '/api/v1/notification-channels', {
+    name: 'ops mail',
+    type: 'email',
+    config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' },
+  });
+  const policy = await api('POST', '/api/v1/escalation-policies', {
+    name: 'Night shift',
+    stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }],
+  });
   const rule = (threshold: number | string) => ({
-    name: 'CPU busy', metric: METRIC, condition: 'gt', threshold, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.id, cluster_id: null,
+    name: 'CPU busy',
+    metric: METRIC,
+    condition: 'gt',
+    threshold,
+    evaluation_window_minutes: 0,
+    severity: 'high',
+    escalation_policy_id: policy.id,
+    cluster_id: null,
   });
   // A threshold the last day's history crosses both ways: the middle of its distinct readings (a
   // plain median can be the ceiling of 100 % a busy cluster sits at, which nothing exceeds).
   const until = Math.floor(Date.now() / 60_000) * 60_000;
-  const probe = await api('POST', '/api/v1/alert-rules/backtest', { rule: rule(0), since: new Date(until - 86_400_000).toISOString(), until: new Date(until).toISOString(), include_readings: true });
-  const values = [...new Set((probe.readings as { value: number | null }[]).flatMap((r) => (r.value === null ? [] : [r.value])))].sort((a, b) => a - b);
+  const probe = await api('POST', '/api/v1/alert-rules/backtest', {
+    rule: rule(0),
+    since: new Date(until - 86_400_000).toISOString(),
+    until: new Date(until).toISOString(),
+    include_readings: true,
+  });
+  const values = [
+    ...new Set((probe.readings as { value: number | null }[]).flatMap((r) => (r.value === null ? [] : [r.value]))),
+  ].sort((a, b) => a - b);
   t.true(values.length > 1, 'the simulated history varies');
   const median = Math.floor(values[Math.floor(values.length / 2)]! * 100) / 100;
   const above = Math.ceil(values.at(-1)! + 10);
@@ -46,7 +73,10 @@ suite(`backtest an unsaved rule over 24 hours: chart, counts as the API answers,
   await page.getByRole('button', { name: 'New rule' }).click();
   const form = page.getByTestId('rule-editor');
   await form.getByLabel('Metric').locator('option', { hasText: METRIC }).waitFor({ state: 'attached' });
-  await form.getByLabel('Escalation policy').locator('option', { hasText: 'Night shift' }).waitFor({ state: 'attached' });
+  await form
+    .getByLabel('Escalation policy')
+    .locator('option', { hasText: 'Night shift' })
+    .waitFor({ state: 'attached' });
   await form.getByLabel('Name', { exact: true }).fill('CPU busy');
   await form.getByLabel('Metric').selectOption(METRIC);
   await form.getByLabel('Threshold', { exact: true }).fill(String(median));
@@ -59,7 +89,14 @@ suite(`backtest an unsaved rule over 24 hours: chart, counts as the API answers,
     await panel.getByRole('button', { name: 'Run backtest' }).click();
     await page.locator('[data-testid="rule-backtest"]:not([data-state="running"])').waitFor();
   };
-  const counts = async () => Object.fromEntries(await panel.locator('[data-count]').evaluateAll((cells) => cells.map((c) => [c.getAttribute('data-count'), Number(c.textContent!.replace(/[^\d]/g, ''))])));
+  const counts = async () =>
+    Object.fromEntries(
+      await panel
+        .locator('[data-count]')
+        .evaluateAll((cells) =>
+          cells.map((c) => [c.getAttribute('data-count'), Number(c.textContent!.replace(/[^\d]/g, ''))]),
+        ),
+    );
   const apiAnswer = async (threshold: number) => {
     const [since, until] = [await panel.getAttribute('data-since'), await panel.getAttribute('data-until')];
     t.is(Date.parse(until!) - Date.parse(since!), 86_400_000, 'the last 24 hours');
@@ -70,16 +107,27 @@ suite(`backtest an unsaved rule over 24 hours: chart, counts as the API answers,
   await panel.getByTestId('backtest-chart').waitFor();
   const expected = await apiAnswer(median);
   t.true(expected.incidents.length > 0, 'the median is crossed: would-be incidents');
-  t.deepEqual(await counts(), { evaluations: expected.evaluations, breaches: expected.breaches, incidents: expected.incidents.length, pages: expected.pages });
+  t.deepEqual(await counts(), {
+    evaluations: expected.evaluations,
+    breaches: expected.breaches,
+    incidents: expected.incidents.length,
+    pages: expected.pages,
+  });
   t.is(await panel.getByTestId('backtest-threshold').count(), 1, 'the threshold line');
   t.is(await panel.getByTestId('backtest-incident').count(), expected.incidents.length, 'a shaded span per incident');
   t.is(await panel.locator('[data-testid="backtest-incidents"] tbody tr').count(), expected.incidents.length);
-  t.regex(await panel.getByTestId('backtest-summary').innerText(), new RegExp(`${expected.incidents.length} would-be incident`));
+  t.regex(
+    await panel.getByTestId('backtest-summary').innerText(),
+    new RegExp(`${expected.incidents.length} would-be incident`),
+  );
   t.regex((await panel.locator('svg desc').textContent())!, /would-be incident/, 'the chart describes itself');
   t.deepEqual(await api('GET', '/api/v1/alert-rules?limit=200'), [], 'a backtest saves nothing');
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'the editor with the backtest');
   await page.setViewportSize({ width: 360, height: 800 });
-  t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360), 'no sideways scroll at 360 px');
+  t.true(
+    await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360),
+    'no sideways scroll at 360 px',
+  );
   await page.setViewportSize({ width: 1280, height: 800 });
   await dashboard.shots(page, 'rule-backtest');
 
@@ -97,7 +145,10 @@ suite(`backtest an unsaved rule over 24 hours: chart, counts as the API answers,
   await run();
   const thresholdError = form.locator('.field-error[data-path="/threshold"]');
   await thresholdError.waitFor();
-  t.is(await form.getByLabel('Threshold', { exact: true }).getAttribute('aria-describedby'), await thresholdError.getAttribute('id'));
+  t.is(
+    await form.getByLabel('Threshold', { exact: true }).getAttribute('aria-describedby'),
+    await thresholdError.getAttribute('id'),
+  );
   t.is(await panel.getByTestId('backtest-chart').count(), 0, 'no backtest for a refused draft');
   t.regex(await panel.getByTestId('backtest-message').innerText(), /fields marked/);
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'the refused draft');

@@ -11,7 +11,13 @@
  */
 import type { Page, Route } from 'playwright-core';
 import test from 'ava';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 
 let dashboard: Dashboard;
@@ -29,39 +35,67 @@ test.after.always(async () => dashboard?.close());
 let policyId: string | undefined;
 async function rule(name: string, severity: string, clusterId?: string): Promise<{ id: string }> {
   if (!policyId) {
-    const channel = await dashboard.api('POST', '/api/v1/notification-channels', { name: 'ops', type: 'email', config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' } });
-    policyId = (await dashboard.api('POST', '/api/v1/escalation-policies', { name: 'ops', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }] })).id;
+    const channel = await dashboard.api('POST', '/api/v1/notification-channels', {
+      name: 'ops',
+      type: 'email',
+      config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' },
+    });
+    policyId = (
+      await dashboard.api('POST', '/api/v1/escalation-policies', {
+        name: 'ops',
+        stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }],
+      })
+    ).id;
   }
   return dashboard.api('POST', '/api/v1/alert-rules', {
-    name, metric: 'queue_time_seconds', condition: 'gte', threshold: 0, evaluation_window_minutes: 0, severity, escalation_policy_id: policyId,
+    name,
+    metric: 'queue_time_seconds',
+    condition: 'gte',
+    threshold: 0,
+    evaluation_window_minutes: 0,
+    severity,
+    escalation_policy_id: policyId,
     ...(clusterId ? { cluster_id: clusterId } : {}),
   });
 }
 
 async function openIncidentOf(ruleId: string): Promise<string> {
   let incidentId = '';
-  await waitFor(async () => {
-    const [open] = (await dashboard.api('GET', `/api/v1/incidents?rule_id=${ruleId}&status=triggered,acknowledged`)) as { id: string }[];
-    incidentId = open?.id ?? '';
-    return incidentId !== '';
-  }, { timeoutMs: 10_000, intervalMs: 100, message: `an incident of rule ${ruleId}` });
+  await waitFor(
+    async () => {
+      const [open] = (await dashboard.api(
+        'GET',
+        `/api/v1/incidents?rule_id=${ruleId}&status=triggered,acknowledged`,
+      )) as { id: string }[];
+      incidentId = open?.id ?? '';
+      return incidentId !== '';
+    },
+    { timeoutMs: 10_000, intervalMs: 100, message: `an incident of rule ${ruleId}` },
+  );
   return incidentId;
 }
 
 const rowOf = (incidentId: string) => page.locator(`tr[data-incident-id="${incidentId}"]`);
-const listedIds = () => page.locator('tr[data-incident-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-incident-id')));
+const listedIds = () =>
+  page.locator('tr[data-incident-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-incident-id')));
 const filter = (name: string) => page.getByTestId('incident-filters').locator(`[name="${name}"]`);
 
 let disk: { id: string }, replica: { id: string }, lag: { id: string };
-let diskIncident = '', replicaIncident = '', lagIncident = '';
+let diskIncident = '',
+  replicaIncident = '',
+  lagIncident = '';
 
 suite(`filters narrow the list, live in the URL fragment and survive a reload${skipped}`, async (t) => {
-  const clusterId = ((await dashboard.api('GET', '/api/v1/warehouse/cluster')) as { clusters: { cluster_id: string }[] }).clusters[0]!.cluster_id;
+  const clusterId = (
+    (await dashboard.api('GET', '/api/v1/warehouse/cluster')) as { clusters: { cluster_id: string }[] }
+  ).clusters[0]!.cluster_id;
   disk = await rule('Disk almost full', 'critical');
   replica = await rule('Replica lag', 'high');
   lag = await rule('Queue lag', 'high');
   const onCluster = await rule('Queue wait on one cluster', 'medium', clusterId);
-  [diskIncident, replicaIncident, lagIncident] = await Promise.all([disk, replica, lag].map((r) => openIncidentOf(r.id))) as [string, string, string];
+  [diskIncident, replicaIncident, lagIncident] = (await Promise.all(
+    [disk, replica, lag].map((r) => openIncidentOf(r.id)),
+  )) as [string, string, string];
   const clusterIncident = await openIncidentOf(onCluster.id);
 
   await page.evaluate(() => void ((globalThis as any).location.hash = '#/incidents'));
@@ -85,7 +119,11 @@ suite(`filters narrow the list, live in the URL fragment and survive a reload${s
   await filter('severity').selectOption('high');
   await page.waitForFunction(() => (globalThis as any).location.hash.includes('severity=high'));
   await rowOf(diskIncident).waitFor({ state: 'detached' });
-  t.deepEqual((await listedIds()).sort(), [replicaIncident, lagIncident].sort(), 'severity high: the two high incidents');
+  t.deepEqual(
+    (await listedIds()).sort(),
+    [replicaIncident, lagIncident].sort(),
+    'severity high: the two high incidents',
+  );
 
   await filter('rule').selectOption({ label: 'Replica lag' });
   await rowOf(lagIncident).waitFor({ state: 'detached' });
@@ -118,7 +156,11 @@ suite(`a search of rule names narrows the list${skipped}`, async (t) => {
   await rowOf(diskIncident).waitFor();
   await filter('q').fill('LAG');
   await rowOf(diskIncident).waitFor({ state: 'detached' });
-  t.deepEqual((await listedIds()).sort(), [replicaIncident, lagIncident].sort(), 'rule names containing "lag", any case');
+  t.deepEqual(
+    (await listedIds()).sort(),
+    [replicaIncident, lagIncident].sort(),
+    'rule names containing "lag", any case',
+  );
   await filter('q').fill('replica');
   await rowOf(lagIncident).waitFor({ state: 'detached' });
   t.deepEqual(await listedIds(), [replicaIncident]);
@@ -138,7 +180,10 @@ suite(`resolved incidents are listed with who acknowledged and how long it took 
   t.regex((await row.getByTestId('acknowledged').textContent()) ?? '', /^you, after \d+ (ms|s)$/);
   t.is(await row.getByRole('button').count(), 0, 'a resolved incident offers no action');
   t.is(await row.locator('input[type="checkbox"]').count(), 0, 'nor a checkbox');
-  t.true((await listedIds()).every((id) => id !== replicaIncident), 'open incidents are not among the resolved');
+  t.true(
+    (await listedIds()).every((id) => id !== replicaIncident),
+    'open incidents are not among the resolved',
+  );
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'resolved');
   await dashboard.shots(page, 'console-resolved');
 
@@ -169,7 +214,7 @@ suite(`two incidents acknowledged at once, with a summary${skipped}`, async (t) 
   // Select-all, then one is resolved elsewhere before the bulk resolve, and before the page hears of
   // it (its read of that incident is held back): one refused, and why; the others resolved.
   await page.getByRole('checkbox', { name: 'Select every incident shown' }).check();
-  const open = (await page.locator('tr[data-incident-id] input[type="checkbox"]:checked').count());
+  const open = await page.locator('tr[data-incident-id] input[type="checkbox"]:checked').count();
   t.true(open >= 2, 'select-all checks every open incident shown');
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));

@@ -18,4 +18,5 @@ const CASES: [string | null, string][] = [
   ['0b1c2d3e-4f50-4a61-8b72-9c83d4e5f607', 'someone else (0b1c2d3e)'],
 ];
 
-for (const [actor, said] of CASES) test(`${actor} → ${said}`, (t) => t.is(describePerson(actor, ME, names as never), said));
+for (const [actor, said] of CASES)
+  test(`${actor} → ${said}`, (t) => t.is(describePerson(actor, ME, names as never), said));

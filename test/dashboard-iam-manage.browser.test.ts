@@ -12,7 +12,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard, sidewaysOverflow } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+  sidewaysOverflow,
+} from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 
 let dashboard: Dashboard;
@@ -24,7 +31,9 @@ test.before(async () => {
   if (skipped) return;
   dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-iam-'));
   dashboard = await startDashboard({ DATA_DIR: dataDir });
-  teamId = (await dashboard.api('POST', '/api/v1/groups', { name: 'Warehouse team', permissions: { 'sync:write': 'allow' } })).id;
+  teamId = (
+    await dashboard.api('POST', '/api/v1/groups', { name: 'Warehouse team', permissions: { 'sync:write': 'allow' } })
+  ).id;
   page = await dashboard.newPage();
   await dashboard.signIn(page);
 });
@@ -33,13 +42,22 @@ test.after.always(async () => {
   await dashboard?.close();
 });
 
-async function noSeriousViolations(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, state: string, on: Page = page) {
+async function noSeriousViolations(
+  t: { deepEqual: (a: unknown, b: unknown, m?: string) => void },
+  state: string,
+  on: Page = page,
+) {
   t.deepEqual(await seriousAccessibilityViolations(on), {}, `axe-core, ${state}`);
 }
 
-const row = (testId: string, name: string, on: Page = page) => on.getByTestId(testId).getByRole('row').filter({ hasText: name });
+const row = (testId: string, name: string, on: Page = page) =>
+  on.getByTestId(testId).getByRole('row').filter({ hasText: name });
 const invalid = (locator: ReturnType<Page['getByLabel']>, what: string) =>
-  waitFor(async () => (await locator.getAttribute('aria-invalid')) === 'true', { timeoutMs: 5_000, intervalMs: 50, message: what });
+  waitFor(async () => (await locator.getAttribute('aria-invalid')) === 'true', {
+    timeoutMs: 5_000,
+    intervalMs: 50,
+    message: what,
+  });
 
 suite(`invite a user with a role and a group by name, field errors beside the email, change the role${skipped}`, async (t) => {
   await page.getByRole('link', { name: 'Users' }).click();
@@ -66,7 +84,7 @@ suite(`invite a user with a role and a group by name, field errors beside the em
   const ada = row('users', 'Ada Lovelace');
   await ada.waitFor();
   t.regex((await ada.textContent()) ?? '', /ada@example\.com.*responder.*Warehouse team.*active.*never/);
-  const [stored] = (await dashboard.api('GET', '/api/v1/users?email=ada@example.com'));
+  const [stored] = await dashboard.api('GET', '/api/v1/users?email=ada@example.com');
   t.like(stored, { role_id: 'responder', group_ids: [teamId], is_active: true, phone: '+447700900123' });
 
   // The same address again: the API's 409 names /email, so it shows beside the field.
@@ -85,7 +103,11 @@ suite(`invite a user with a role and a group by name, field errors beside the em
   t.is(await edit.getByLabel('Warehouse team').isChecked(), true, 'the editor starts from the user');
   await edit.getByLabel('Role').selectOption({ label: 'viewer (built-in)' });
   await edit.getByRole('button', { name: 'Save user' }).click();
-  await waitFor(async () => /viewer/.test((await ada.textContent()) ?? ''), { timeoutMs: 5_000, intervalMs: 50, message: 'the new role shown' });
+  await waitFor(async () => /viewer/.test((await ada.textContent()) ?? ''), {
+    timeoutMs: 5_000,
+    intervalMs: 50,
+    message: 'the new role shown',
+  });
   t.is((await dashboard.api('GET', `/api/v1/users/${stored.id}`)).role_id, 'viewer');
 });
 
@@ -99,9 +121,15 @@ suite(`a deny override changes the effective permission and says what decides it
   t.regex((await panel.locator('tr[data-permission="incidents:write"]').textContent()) ?? '', /denied.*role viewer/);
   await panel.getByLabel('Override sync:write').selectOption('deny');
   await panel.getByRole('button', { name: 'Save overrides' }).click();
-  await waitFor(async () => /denied.*override/.test((await sync.textContent()) ?? ''), { timeoutMs: 5_000, intervalMs: 50, message: 'the override decides' });
+  await waitFor(async () => /denied.*override/.test((await sync.textContent()) ?? ''), {
+    timeoutMs: 5_000,
+    intervalMs: 50,
+    message: 'the override decides',
+  });
   const [stored] = await dashboard.api('GET', '/api/v1/users?email=ada@example.com');
-  t.deepEqual((await dashboard.api('GET', `/api/v1/users/${stored.id}/permission-overrides`)).permissions, { 'sync:write': 'deny' });
+  t.deepEqual((await dashboard.api('GET', `/api/v1/users/${stored.id}/permission-overrides`)).permissions, {
+    'sync:write': 'deny',
+  });
   await noSeriousViolations(t, 'users with the permissions panel');
   t.is(await sidewaysOverflow(page, 360), 0, 'the users page fits 360 px');
   await dashboard.shots(page, 'users');
@@ -134,7 +162,11 @@ suite(`a custom role made with checkboxes and assigned; a group with a member ad
   t.is(await roleForm.getByLabel('Deny sync:write').isChecked(), true);
   await roleForm.getByLabel('Deny sync:write').uncheck();
   await roleForm.getByRole('button', { name: 'Save role' }).click();
-  await waitFor(async () => !/denies/.test((await role.textContent()) ?? ''), { timeoutMs: 5_000, intervalMs: 50, message: 'the edited role shown' });
+  await waitFor(async () => !/denies/.test((await role.textContent()) ?? ''), {
+    timeoutMs: 5_000,
+    intervalMs: 50,
+    message: 'the edited role shown',
+  });
   t.regex((await role.textContent()) ?? '', /custom.*allows schedules:read, schedules:write(?! ·)/);
 
   await page.getByRole('link', { name: 'Users' }).click();
@@ -143,7 +175,11 @@ suite(`a custom role made with checkboxes and assigned; a group with a member ad
   const edit = page.getByRole('form', { name: 'Edit user Ada Lovelace' });
   await edit.getByLabel('Role').selectOption({ label: 'Rota editor' });
   await edit.getByRole('button', { name: 'Save user' }).click();
-  await waitFor(async () => /Rota editor/.test((await ada.textContent()) ?? ''), { timeoutMs: 5_000, intervalMs: 50, message: 'the custom role shown by name' });
+  await waitFor(async () => /Rota editor/.test((await ada.textContent()) ?? ''), {
+    timeoutMs: 5_000,
+    intervalMs: 50,
+    message: 'the custom role shown by name',
+  });
 
   // The role is held: its delete is refused with the API's reason, in the row.
   await page.getByRole('link', { name: 'Roles' }).click();
@@ -182,9 +218,22 @@ suite(`a custom role made with checkboxes and assigned; a group with a member ad
 });
 
 suite(`an iam:write-only user: admin buttons disabled with the permission, the API's refusals shown by name${skipped}`, async (t) => {
-  const manager = await dashboard.api('POST', '/api/v1/roles', { name: 'User manager', permissions: { 'iam:read': 'allow', 'iam:write': 'allow' } });
-  const wes = await dashboard.api('POST', '/api/v1/users', { email: 'wes@example.com', name: 'Wes Writer', role_id: manager.id, group_ids: [] });
-  await dashboard.api('POST', '/api/v1/users', { email: 'olga@example.com', name: 'Olga Owner', role_id: 'owner', group_ids: [] });
+  const manager = await dashboard.api('POST', '/api/v1/roles', {
+    name: 'User manager',
+    permissions: { 'iam:read': 'allow', 'iam:write': 'allow' },
+  });
+  const wes = await dashboard.api('POST', '/api/v1/users', {
+    email: 'wes@example.com',
+    name: 'Wes Writer',
+    role_id: manager.id,
+    group_ids: [],
+  });
+  await dashboard.api('POST', '/api/v1/users', {
+    email: 'olga@example.com',
+    name: 'Olga Owner',
+    role_id: 'owner',
+    group_ids: [],
+  });
   const lesser = await dashboard.newPage();
   await lesser.goto(`${dashboard.platform.url}/`);
   await lesser.getByRole('textbox', { name: 'Token' }).fill(dashboard.userToken(wes.id));
@@ -235,7 +284,10 @@ suite(`the tenant defaults are saved with the same checkboxes${skipped}`, async 
   await noSeriousViolations(t, 'tenant defaults open');
   await form.getByRole('button', { name: 'Save defaults' }).click();
   await form.getByRole('status').waitFor();
-  t.deepEqual((await dashboard.api('GET', '/api/v1/tenant/permission-defaults')).permissions, { 'assistant:ask': 'allow', 'simulator:write': 'deny' });
+  t.deepEqual((await dashboard.api('GET', '/api/v1/tenant/permission-defaults')).permissions, {
+    'assistant:ask': 'allow',
+    'simulator:write': 'deny',
+  });
 });
 
 suite(`deactivate, reactivate, and delete a user after a confirmation in the row${skipped}`, async (t) => {

@@ -13,7 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 import { waitFor } from './support/wait-for.js';
 import test from 'ava';
 
@@ -29,7 +35,8 @@ let page: Page;
 let incidentId = '';
 let ruleId = '';
 
-const api = (method: string, path: string, body?: unknown, bearer?: string) => dashboard.api(method, path, body, bearer);
+const api = (method: string, path: string, body?: unknown, bearer?: string) =>
+  dashboard.api(method, path, body, bearer);
 
 /** Moves virtual time `ms` on, firing the escalation's timers due on the way. */
 function advance(ms: number) {
@@ -43,14 +50,26 @@ function advance(ms: number) {
 /** A fresh rule over the pinned metric and its incident, once its escalation runs. */
 async function newIncident(name: string, escalationPolicyId: string): Promise<{ incidentId: string; ruleId: string }> {
   const rule = await api('POST', '/api/v1/alert-rules', {
-    name, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: escalationPolicyId,
+    name,
+    metric: 'queue_time_seconds',
+    condition: 'gt',
+    threshold: 30,
+    evaluation_window_minutes: 0,
+    severity: 'high',
+    escalation_policy_id: escalationPolicyId,
   });
   let found = '';
-  await waitFor(async () => {
-    const [open] = (await api('GET', `/api/v1/incidents?rule_id=${rule.id}&status=triggered`)) as { id: string; escalation: { current_stage: unknown } }[];
-    found = open?.escalation.current_stage ? open.id : '';
-    return found !== '';
-  }, { timeoutMs: 15_000, intervalMs: 100, message: `the incident of ${name}, its first stage fired` });
+  await waitFor(
+    async () => {
+      const [open] = (await api('GET', `/api/v1/incidents?rule_id=${rule.id}&status=triggered`)) as {
+        id: string;
+        escalation: { current_stage: unknown };
+      }[];
+      found = open?.escalation.current_stage ? open.id : '';
+      return found !== '';
+    },
+    { timeoutMs: 15_000, intervalMs: 100, message: `the incident of ${name}, its first stage fired` },
+  );
   return { incidentId: found, ruleId: rule.id };
 }
 
@@ -62,13 +81,21 @@ test.before(async () => {
   if (skipped) return;
   dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-next-'));
   dashboard = await startDashboard({ DATA_DIR: dataDir }, { now, scheduler });
-  ada = await api('POST', '/users', { email: 'ada@example.com', name: 'Ada Oncall', role_id: 'responder', group_ids: [] });
+  ada = await api('POST', '/users', {
+    email: 'ada@example.com',
+    name: 'Ada Oncall',
+    role_id: 'responder',
+    group_ids: [],
+  });
   bo = await api('POST', '/users', { email: 'bo@example.com', name: 'Bo First', role_id: 'responder', group_ids: [] });
   const schedule = await api('POST', '/schedules', {
-    name: 'Primary rota', timezone: 'UTC', layers: [{ user_ids: [ada.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }],
+    name: 'Primary rota',
+    timezone: 'UTC',
+    layers: [{ user_ids: [ada.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }],
   });
   policy = await api('POST', '/api/v1/escalation-policies', {
-    name: 'Two-step', repeat_interval_minutes: 10,
+    name: 'Two-step',
+    repeat_interval_minutes: 10,
     stages: [
       { stage_order: 1, delay_minutes: 0, targets: [{ type: 'user', id: bo.id, channels: ['email'] }] },
       { stage_order: 2, delay_minutes: 5, targets: [{ type: 'schedule', id: schedule.id, channels: ['email'] }] },
@@ -85,8 +112,10 @@ suite(`the page names the next stage's time and the on-call person; it follows a
   await page.goto(`${dashboard.platform.url}/#/incidents/${incidentId}`);
   const first = await api('GET', `/api/v1/incidents/${incidentId}`);
   t.truthy(first.next_escalation_at, 'stage 2 is due');
-  await next().filter({ hasText: `Stage 2 at ${await shownTime(first.next_escalation_at)}` })
-    .filter({ hasText: 'Primary rota schedule (on call now: Ada Oncall) by email' }).waitFor();
+  await next()
+    .filter({ hasText: `Stage 2 at ${await shownTime(first.next_escalation_at)}` })
+    .filter({ hasText: 'Primary rota schedule (on call now: Ada Oncall) by email' })
+    .waitFor();
   t.is(await next().getAttribute('data-kind'), 'next');
   await page.getByTestId('oncall-now').filter({ hasText: 'Primary rota: Ada Oncall' }).waitFor();
   await page.getByTestId('paged').filter({ hasText: 'Bo First (b***@example.com) by email, stage 1' }).waitFor();
@@ -100,12 +129,17 @@ suite(`the page names the next stage's time and the on-call person; it follows a
   advance(5 * 60_000);
   await page.getByTestId('current-stage').filter({ hasText: 'stage 2,' }).waitFor();
   let second: { next_escalation_at: string } = first;
-  await waitFor(async () => {
-    second = await api('GET', `/api/v1/incidents/${incidentId}`);
-    return second.next_escalation_at !== first.next_escalation_at && second.next_escalation_at !== null;
-  }, { timeoutMs: 15_000, intervalMs: 100, message: 'the repeat due' });
-  await next().filter({ hasText: `Stage 1 again (repeats every 10 min) at ${await shownTime(second.next_escalation_at)}` })
-    .filter({ hasText: 'Bo First by email' }).waitFor();
+  await waitFor(
+    async () => {
+      second = await api('GET', `/api/v1/incidents/${incidentId}`);
+      return second.next_escalation_at !== first.next_escalation_at && second.next_escalation_at !== null;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, message: 'the repeat due' },
+  );
+  await next()
+    .filter({ hasText: `Stage 1 again (repeats every 10 min) at ${await shownTime(second.next_escalation_at)}` })
+    .filter({ hasText: 'Bo First by email' })
+    .waitFor();
   await page.getByTestId('paged').filter({ hasText: 'Ada Oncall (a***@example.com) by email, stage 2' }).waitFor();
 
   await page.getByTestId('incident-actions').getByRole('button', { name: 'Acknowledge' }).click();
@@ -114,14 +148,18 @@ suite(`the page names the next stage's time and the on-call person; it follows a
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'acknowledged');
 
   await page.setViewportSize({ width: 360, height: 800 });
-  const widths = await page.evaluate(() => ({ client: (globalThis as any).document.documentElement.clientWidth, scroll: (globalThis as any).document.documentElement.scrollWidth }));
+  const widths = await page.evaluate(() => ({
+    client: (globalThis as any).document.documentElement.clientWidth,
+    scroll: (globalThis as any).document.documentElement.scrollWidth,
+  }));
   t.true(widths.scroll <= widths.client, `no sideways scroll at 360 px (${widths.scroll} > ${widths.client})`);
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
 suite(`an acknowledgement from elsewhere stops the "next" too, and a policy without repeat says no further stages${skipped}`, async (t) => {
   const single = await api('POST', '/api/v1/escalation-policies', {
-    name: 'One-step', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'user', id: bo.id, channels: ['email'] }] }],
+    name: 'One-step',
+    stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'user', id: bo.id, channels: ['email'] }] }],
   });
   const other = await newIncident('Queue wait, one stage', single.id);
   await page.goto(`${dashboard.platform.url}/#/incidents/${other.incidentId}`);
@@ -134,9 +172,20 @@ suite(`an acknowledgement from elsewhere stops the "next" too, and a policy with
 
 suite(`without the history (no audit:read), the stages come from the policy as it is now, and the page says so${skipped}`, async (t) => {
   const role = await api('POST', '/api/v1/roles', {
-    name: 'pager without history', permissions: { 'incidents:read': 'allow', 'escalation:read': 'allow', 'schedules:read': 'allow', 'audit:read': 'deny' },
+    name: 'pager without history',
+    permissions: {
+      'incidents:read': 'allow',
+      'escalation:read': 'allow',
+      'schedules:read': 'allow',
+      'audit:read': 'deny',
+    },
   });
-  const pat = await api('POST', '/users', { email: 'pat@example.com', name: 'Pat Pager', role_id: role.id, group_ids: [] });
+  const pat = await api('POST', '/users', {
+    email: 'pat@example.com',
+    name: 'Pat Pager',
+    role_id: role.id,
+    group_ids: [],
+  });
   const other = await newIncident('Queue wait, read by Pat', policy.id);
   const tab = await dashboard.newPage();
   await tab.goto(`${dashboard.platform.url}/`);
@@ -144,20 +193,31 @@ suite(`without the history (no audit:read), the stages come from the policy as i
   await tab.getByRole('button', { name: 'Use token' }).click();
   await tab.getByTestId('principal').waitFor();
   await tab.evaluate((id) => void ((globalThis as any).location.hash = `#/incidents/${id}`), other.incidentId);
-  await tab.getByTestId('next-escalation').filter({ hasText: 'Stage 2 at' }).filter({ hasText: 'Primary rota schedule (on call now: Ada Oncall) by email' }).waitFor();
+  await tab
+    .getByTestId('next-escalation')
+    .filter({ hasText: 'Stage 2 at' })
+    .filter({ hasText: 'Primary rota schedule (on call now: Ada Oncall) by email' })
+    .waitFor();
   await tab.getByTestId('escalation-outlook').filter({ hasText: '(stages as the policy is now)' }).waitFor();
   t.is(await tab.getByTestId('timeline').count(), 0, 'no history for this reader');
   await tab.close();
 });
 
 suite(`the tab title counts the open incidents on another page, live${skipped}`, async (t) => {
-  const open = async () => ((await api('GET', '/api/v1/incidents?status=triggered,acknowledged&limit=200')) as unknown[]).length;
+  const open = async () =>
+    ((await api('GET', '/api/v1/incidents?status=triggered,acknowledged&limit=200')) as unknown[]).length;
   const before = await open();
   t.true(before > 0);
   await page.goto(`${dashboard.platform.url}/#/alert-rules`);
-  await page.waitForFunction((n) => (globalThis as any).document.title === `(${n}) Alert rules · warehouse-watch`, before);
+  await page.waitForFunction(
+    (n) => (globalThis as any).document.title === `(${n}) Alert rules · warehouse-watch`,
+    before,
+  );
   await newIncident('Queue wait, counted', policy.id);
-  await page.waitForFunction((n) => (globalThis as any).document.title === `(${n}) Alert rules · warehouse-watch`, before + 1);
+  await page.waitForFunction(
+    (n) => (globalThis as any).document.title === `(${n}) Alert rules · warehouse-watch`,
+    before + 1,
+  );
   t.is(await page.evaluate(() => (globalThis as any).location.hash), '#/alert-rules', 'still on the rules');
 });
 
@@ -177,9 +237,20 @@ suite(`one incident feed per tab: the title, the list and an incident's page sha
 });
 
 suite(`without incidents:read the title is the page's and the product's${skipped}`, async (t) => {
-  t.true(((await api('GET', '/api/v1/incidents?status=triggered,acknowledged')) as unknown[]).length > 0, 'incidents are open');
-  const role = await api('POST', '/api/v1/roles', { name: 'sync only', permissions: { 'sync:read': 'allow', 'incidents:read': 'deny' } });
-  const sam = await api('POST', '/users', { email: 'sam@example.com', name: 'Sam Sync', role_id: role.id, group_ids: [] });
+  t.true(
+    ((await api('GET', '/api/v1/incidents?status=triggered,acknowledged')) as unknown[]).length > 0,
+    'incidents are open',
+  );
+  const role = await api('POST', '/api/v1/roles', {
+    name: 'sync only',
+    permissions: { 'sync:read': 'allow', 'incidents:read': 'deny' },
+  });
+  const sam = await api('POST', '/users', {
+    email: 'sam@example.com',
+    name: 'Sam Sync',
+    role_id: role.id,
+    group_ids: [],
+  });
   const tab = await dashboard.newPage();
   await tab.goto(`${dashboard.platform.url}/`);
   await tab.getByRole('textbox', { name: 'Token' }).fill(dashboard.userToken(sam.id));
@@ -192,16 +263,33 @@ suite(`without incidents:read the title is the page's and the product's${skipped
 });
 
 suite(`resolved incidents say who resolved them and why: a person with a note, the evaluator${skipped}`, async (t) => {
-  await api('POST', `/api/v1/incidents/${incidentId}/resolve`, { note: 'queue drained after the vacuum' }, dashboard.userToken(ada.id));
+  await api(
+    'POST',
+    `/api/v1/incidents/${incidentId}/resolve`,
+    { note: 'queue drained after the vacuum' },
+    dashboard.userToken(ada.id),
+  );
   // The metric clears: the evaluator resolves every other incident of these rules.
   await api('POST', '/api/v1/simulator/metrics', { metric: 'queue_time_seconds', value: 5, duration_seconds: 3600 });
-  await waitFor(async () => (await api('GET', '/api/v1/incidents?status=triggered,acknowledged')).length === 0, { timeoutMs: 15_000, intervalMs: 100, message: 'all resolved' });
+  await waitFor(async () => (await api('GET', '/api/v1/incidents?status=triggered,acknowledged')).length === 0, {
+    timeoutMs: 15_000,
+    intervalMs: 100,
+    message: 'all resolved',
+  });
   await page.goto(`${dashboard.platform.url}/#/incidents?status=resolved`);
   const row = (id: string) => page.locator(`tr[data-incident-id="${id}"]`);
-  await row(incidentId).getByTestId('resolution').filter({ hasText: 'by Ada Oncall: “queue drained after the vacuum”' }).waitFor();
-  const auto = (await api('GET', '/api/v1/incidents?status=resolved&limit=200')).find((i: { resolution_reason: string }) => i.resolution_reason === 'auto');
+  await row(incidentId)
+    .getByTestId('resolution')
+    .filter({ hasText: 'by Ada Oncall: “queue drained after the vacuum”' })
+    .waitFor();
+  const auto = (await api('GET', '/api/v1/incidents?status=resolved&limit=200')).find(
+    (i: { resolution_reason: string }) => i.resolution_reason === 'auto',
+  );
   t.truthy(auto, 'one resolved by the evaluator');
-  await row(auto.id).getByTestId('resolution').filter({ hasText: /^auto-resolved by the evaluator \(value 5\)$/ }).waitFor();
+  await row(auto.id)
+    .getByTestId('resolution')
+    .filter({ hasText: /^auto-resolved by the evaluator \(value 5\)$/ })
+    .waitFor();
   t.notRegex((await page.getByTestId('incidents').textContent())!, /[0-9a-f]{8}-[0-9a-f]{4}-/, 'no UUID in the list');
   await page.waitForFunction(() => (globalThis as any).document.title === 'Incidents · warehouse-watch');
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'resolved listed');

@@ -20,21 +20,35 @@ let ada: { id: string };
 let pat: { id: string };
 let policyName: string;
 
-const api = (method: string, path: string, body?: unknown, bearer?: string) => dashboard.api(method, path, body, bearer);
+const api = (method: string, path: string, body?: unknown, bearer?: string) =>
+  dashboard.api(method, path, body, bearer);
 
 /** A fresh rule over the pinned metric, and the incident it triggers (with its escalation started). */
 async function newIncident(name: string): Promise<string> {
   const policies = await api('GET', '/api/v1/escalation-policies?limit=10');
   await api('POST', '/api/v1/alert-rules', {
-    name, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policies[0].id,
+    name,
+    metric: 'queue_time_seconds',
+    condition: 'gt',
+    threshold: 30,
+    evaluation_window_minutes: 0,
+    severity: 'high',
+    escalation_policy_id: policies[0].id,
   });
   let incidentId = '';
-  await waitFor(async () => {
-    const open = (await api('GET', '/api/v1/incidents?status=triggered')) as { id: string; rule_name: string; escalation: { status: string } }[];
-    const found = open.find((incident) => incident.rule_name === name && incident.escalation.status === 'running');
-    incidentId = found?.id ?? '';
-    return found !== undefined;
-  }, { timeoutMs: 15_000, intervalMs: 100, message: `the incident of ${name}` });
+  await waitFor(
+    async () => {
+      const open = (await api('GET', '/api/v1/incidents?status=triggered')) as {
+        id: string;
+        rule_name: string;
+        escalation: { status: string };
+      }[];
+      const found = open.find((incident) => incident.rule_name === name && incident.escalation.status === 'running');
+      incidentId = found?.id ?? '';
+      return found !== undefined;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, message: `the incident of ${name}` },
+  );
   return incidentId;
 }
 
@@ -54,17 +68,36 @@ test.before(async () => {
   if (skipped) return;
   dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-incident-'));
   dashboard = await startDashboard({ DATA_DIR: dataDir });
-  ada = await api('POST', '/users', { email: 'ada@example.com', name: 'Ada Oncall', role_id: 'responder', group_ids: [] });
+  ada = await api('POST', '/users', {
+    email: 'ada@example.com',
+    name: 'Ada Oncall',
+    role_id: 'responder',
+    group_ids: [],
+  });
   // An on-call engineer whose role works incidents and reads their history, but not the user directory.
   const role = await api('POST', '/api/v1/roles', {
-    name: 'pager', permissions: { 'incidents:read': 'allow', 'incidents:write': 'allow', 'audit:read': 'allow', 'iam:read': 'deny' },
+    name: 'pager',
+    permissions: { 'incidents:read': 'allow', 'incidents:write': 'allow', 'audit:read': 'allow', 'iam:read': 'deny' },
   });
   pat = await api('POST', '/users', { email: 'pat@example.com', name: 'Pat Pager', role_id: role.id, group_ids: [] });
-  const channel = await api('POST', '/api/v1/notification-channels', { name: 'ops mail', type: 'email', config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' } });
+  const channel = await api('POST', '/api/v1/notification-channels', {
+    name: 'ops mail',
+    type: 'email',
+    config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' },
+  });
   policyName = 'Warehouse primary';
   await api('POST', '/api/v1/escalation-policies', {
     name: policyName,
-    stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }, { type: 'user', id: ada.id, channels: ['email'] }] }],
+    stages: [
+      {
+        stage_order: 1,
+        delay_minutes: 0,
+        targets: [
+          { type: 'channel', id: channel.id },
+          { type: 'user', id: ada.id, channels: ['email'] },
+        ],
+      },
+    ],
   });
   await api('POST', '/api/v1/simulator/metrics', { metric: 'queue_time_seconds', value: 95, duration_seconds: 3600 });
 });
@@ -112,29 +145,43 @@ suite(`defect 2: acknowledging an incident resolved meanwhile shows a small inli
   const fontSize = await refusal.evaluate((node) => parseFloat((globalThis as any).getComputedStyle(node).fontSize));
   t.true(fontSize <= 14, `small text (${fontSize}px)`);
   await page.locator('[data-testid="incident-summary"][data-status="resolved"]').first().waitFor();
-  t.is(await page.getByTestId('incident-actions').getByRole('button').count(), 0, 'a resolved incident offers no action');
+  t.is(
+    await page.getByTestId('incident-actions').getByRole('button').count(),
+    0,
+    'a resolved incident offers no action',
+  );
   await dashboard.shots(page, 'incident-refused');
   await page.close();
 });
 
 suite(`defect 6: the history names each notification's recipient and the escalation's policy${skipped}`, async (t) => {
   const incidentId = await newIncident('Named deliveries');
-  await waitFor(async () => {
-    const events = (await api('GET', `/api/v1/incidents/${incidentId}/events`)) as { type: string }[];
-    return events.filter((e) => e.type === 'NotificationDelivered' || e.type === 'NotificationFailed').length >= 2;
-  }, { timeoutMs: 15_000, intervalMs: 100, message: 'both deliveries' });
+  await waitFor(
+    async () => {
+      const events = (await api('GET', `/api/v1/incidents/${incidentId}/events`)) as { type: string }[];
+      return events.filter((e) => e.type === 'NotificationDelivered' || e.type === 'NotificationFailed').length >= 2;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, message: 'both deliveries' },
+  );
   const page = await dashboard.newPage();
   await dashboard.signIn(page);
   await openIncident(page, incidentId);
   const timeline = page.getByTestId('timeline');
   await timeline.locator('li').filter({ hasText: 'EscalationStarted' }).waitFor();
-  t.regex((await timeline.locator('li').filter({ hasText: 'EscalationStarted' }).textContent())!, new RegExp(policyName));
+  t.regex(
+    (await timeline.locator('li').filter({ hasText: 'EscalationStarted' }).textContent())!,
+    new RegExp(policyName),
+  );
   const deliveries = timeline.locator('li').filter({ hasText: /Notification(Delivered|Failed)/ });
   await deliveries.nth(1).waitFor();
   // Names arrive with their own reads: wait for them rather than read the first render.
   await deliveries.filter({ hasText: 'email to Ada Oncall a***@example.com' }).waitFor();
   await deliveries.filter({ hasText: 'email to ops mail (email channel)' }).waitFor();
-  await timeline.locator('li').filter({ hasText: 'EscalationStageFired' }).filter({ hasText: 'Ada Oncall by email' }).waitFor();
+  await timeline
+    .locator('li')
+    .filter({ hasText: 'EscalationStageFired' })
+    .filter({ hasText: 'Ada Oncall by email' })
+    .waitFor();
   t.log((await deliveries.allTextContents()).join('\n'));
   t.pass();
   await page.close();
@@ -152,7 +199,12 @@ suite(`defect 7: people show by name, and "you" for the signed-in principal, als
   await page.getByTestId('timeline').getByText('IncidentAcknowledged').waitFor();
   await summary.filter({ hasText: 'by Ada Oncall' }).waitFor();
   await summary.locator('.notes').filter({ hasText: 'you: my own note' }).waitFor();
-  await page.getByTestId('timeline').locator('li').filter({ hasText: 'IncidentAcknowledged' }).filter({ hasText: 'by Ada Oncall' }).waitFor();
+  await page
+    .getByTestId('timeline')
+    .locator('li')
+    .filter({ hasText: 'IncidentAcknowledged' })
+    .filter({ hasText: 'by Ada Oncall' })
+    .waitFor();
   t.notRegex((await page.locator('section').first().textContent())!, /[0-9a-f]{8}-[0-9a-f]{4}-/, 'no UUID on the page');
 
   // Pat's role denies iam:read (GET /users is a 403 for Pat), yet Pat reads the names.
@@ -180,16 +232,26 @@ suite(`defect 9: Resolve takes an optional note; the slider steps by events and 
   await actions.getByRole('button', { name: 'Resolve', exact: true }).click();
   await page.locator('[data-testid="incident-summary"][data-status="resolved"]').first().waitFor();
   t.is((await api('GET', `/api/v1/incidents/${incidentId}`)).resolution_note, 'queue drained after the vacuum');
-  await page.getByTestId('timeline').locator('[data-event-type="IncidentResolved"]').filter({ hasText: 'queue drained after the vacuum' }).waitFor();
+  await page
+    .getByTestId('timeline')
+    .locator('[data-event-type="IncidentResolved"]')
+    .filter({ hasText: 'queue drained after the vacuum' })
+    .waitFor();
 
   // One position per event of the history, once the all-clear to both paged recipients is recorded (the history ends there).
   type Recorded = { type: string; data: { kind?: string } };
   let history: Recorded[] = [];
-  await waitFor(async () => {
-    history = await api('GET', `/api/v1/incidents/${incidentId}/events`);
-    return history.filter((e) => e.type.startsWith('Notification') && e.data.kind === 'resolution').length >= 2;
-  }, { timeoutMs: 15_000, intervalMs: 100, message: 'the all-clear deliveries' });
-  await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('[data-testid="timeline"] li').length === n, history.length);
+  await waitFor(
+    async () => {
+      history = await api('GET', `/api/v1/incidents/${incidentId}/events`);
+      return history.filter((e) => e.type.startsWith('Notification') && e.data.kind === 'resolution').length >= 2;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, message: 'the all-clear deliveries' },
+  );
+  await page.waitForFunction(
+    (n) => (globalThis as any).document.querySelectorAll('[data-testid="timeline"] li').length === n,
+    history.length,
+  );
   const slider = page.getByLabel('moment');
   t.is(await slider.getAttribute('min'), '0');
   t.is(await slider.getAttribute('max'), String(history.length - 1));
@@ -197,7 +259,10 @@ suite(`defect 9: Resolve takes an optional note; the slider steps by events and 
   t.is(await page.locator('[data-testid="incident-summary"]').count(), 1, 'one summary on the page');
   await slider.focus();
   await page.keyboard.press('ArrowLeft');
-  await page.locator('.as-of h2').filter({ hasText: `after ${history.at(-2)!.type}` }).waitFor();
+  await page
+    .locator('.as-of h2')
+    .filter({ hasText: `after ${history.at(-2)!.type}` })
+    .waitFor();
   await page.locator('[data-testid="timeline"] li.ahead').first().waitFor();
   t.is(await page.locator('[data-testid="timeline"] li.ahead').count(), 1, 'one event ahead of the slider');
   await page.keyboard.press('Home');

@@ -18,7 +18,14 @@ import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { loadConfig } from '../src/config.js';
 import { startPlatform, type RunningPlatform } from '../src/platform.js';
-import { BASE_URL, seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  BASE_URL,
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 import test from 'ava';
 import { waitFor } from './support/wait-for.js';
 
@@ -90,9 +97,14 @@ suite(`while the incident list loads it says so, not "Nothing is burning."${skip
 
 suite(`a failed read of the incident list says why and offers a retry${skipped}`, async (t) => {
   await goTo('#/sync');
-  const refuse = (route: Route) => isIncidentList(new URL(route.request().url()), route.request().method())
-    ? route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Service Unavailable', status: 503, detail: 'the read store is down' }) })
-    : route.fallback();
+  const refuse = (route: Route) =>
+    isIncidentList(new URL(route.request().url()), route.request().method())
+      ? route.fulfill({
+          status: 503,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ title: 'Service Unavailable', status: 503, detail: 'the read store is down' }),
+        })
+      : route.fallback();
   await page.route('**/api/v1/**', refuse);
   t.teardown(() => page.unroute('**/api/v1/**', refuse));
   await goTo('#/incidents');
@@ -114,24 +126,48 @@ suite(`a failed read of the incident list says why and offers a retry${skipped}`
 let policyId: string | undefined;
 async function ruleNamed(name: string, severity: string): Promise<{ id: string }> {
   if (!policyId) {
-    const channel = await dashboard.api('POST', '/api/v1/notification-channels', { name: 'ops', type: 'email', config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' } });
-    policyId = (await dashboard.api('POST', '/api/v1/escalation-policies', { name: 'ops', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }] })).id;
+    const channel = await dashboard.api('POST', '/api/v1/notification-channels', {
+      name: 'ops',
+      type: 'email',
+      config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' },
+    });
+    policyId = (
+      await dashboard.api('POST', '/api/v1/escalation-policies', {
+        name: 'ops',
+        stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }],
+      })
+    ).id;
   }
   const rules = (await dashboard.api('GET', '/api/v1/alert-rules')) as { id: string; name: string }[];
-  return rules.find((candidate) => candidate.name === name) ?? await dashboard.api('POST', '/api/v1/alert-rules', {
-    name, metric: 'queue_time_seconds', condition: 'gte', threshold: 0, evaluation_window_minutes: 0, severity, escalation_policy_id: policyId,
-  });
+  return (
+    rules.find((candidate) => candidate.name === name) ??
+    (await dashboard.api('POST', '/api/v1/alert-rules', {
+      name,
+      metric: 'queue_time_seconds',
+      condition: 'gte',
+      threshold: 0,
+      evaluation_window_minutes: 0,
+      severity,
+      escalation_policy_id: policyId,
+    }))
+  );
 }
 
 /** The open incident of that rule (it triggers at the next evaluation, once a second). */
 async function openIncidentOf(name: string, severity: string): Promise<string> {
   const rule = await ruleNamed(name, severity);
   let incidentId = '';
-  await waitFor(async () => {
-    const [open] = (await dashboard.api('GET', `/api/v1/incidents?rule_id=${rule.id}&status=triggered,acknowledged`)) as { id: string }[];
-    incidentId = open?.id ?? '';
-    return incidentId !== '';
-  }, { timeoutMs: 10_000, intervalMs: 100, message: `an incident of ${name}` });
+  await waitFor(
+    async () => {
+      const [open] = (await dashboard.api(
+        'GET',
+        `/api/v1/incidents?rule_id=${rule.id}&status=triggered,acknowledged`,
+      )) as { id: string }[];
+      incidentId = open?.id ?? '';
+      return incidentId !== '';
+    },
+    { timeoutMs: 10_000, intervalMs: 100, message: `an incident of ${name}` },
+  );
   return incidentId;
 }
 
@@ -168,8 +204,13 @@ suite(`after the server restarts, the list shows what changed while it was down$
   const critical = await openIncidentOf('Queue wait, critical', 'critical');
   // Both incidents' paging is over (one stage, one email), so nothing more comes on the feed...
   for (const incidentId of [queueWait, critical]) {
-    await waitFor(async () => ((await dashboard.api('GET', `/api/v1/incidents/${incidentId}/events`)) as { type: string }[])
-      .some((event) => event.type === 'NotificationDelivered' || event.type === 'NotificationFailed'), { timeoutMs: 10_000, intervalMs: 100, message: 'the incident paged' });
+    await waitFor(
+      async () =>
+        ((await dashboard.api('GET', `/api/v1/incidents/${incidentId}/events`)) as { type: string }[]).some(
+          (event) => event.type === 'NotificationDelivered' || event.type === 'NotificationFailed',
+        ),
+      { timeoutMs: 10_000, intervalMs: 100, message: 'the incident paged' },
+    );
   }
   // ...and a fresh page reads the list and has seen no event on the feed: no position to resume from.
   await page.reload();
@@ -182,10 +223,18 @@ suite(`after the server restarts, the list shows what changed while it was down$
   const port = new URL(dashboard.platform.url).port;
   await dashboard.platform.stop();
   await page.locator('[data-feed-state="reconnecting"]').waitFor();
-  restarted = await startPlatform(loadConfig({
-    PORT: port, HOST: '127.0.0.1', BASE_URL, LOG_LEVEL: 'silent',
-    ALERT_EVALUATION_INTERVAL_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1', SYNC_SCHEDULER: 'off', ...ENV,
-  }));
+  restarted = await startPlatform(
+    loadConfig({
+      PORT: port,
+      HOST: '127.0.0.1',
+      BASE_URL,
+      LOG_LEVEL: 'silent',
+      ALERT_EVALUATION_INTERVAL_SECONDS: '1',
+      SSE_HEARTBEAT_SECONDS: '1',
+      SYNC_SCHEDULER: 'off',
+      ...ENV,
+    }),
+  );
   t.is(restarted.url, dashboard.platform.url, 'the same address');
   await dashboard.api('POST', `/api/v1/incidents/${queueWait}/resolve`, { note: 'fixed while the dashboard was away' });
   await page.unroute('**/api/v1/stream-tickets', refuseTickets);
@@ -202,19 +251,29 @@ suite(`a failing rule says why, and enable/disable shows it is pending at once${
   const unpause = () => dashboard.api('POST', '/api/v1/simulator/cluster', { paused: false });
   t.teardown(unpause);
   let rule: { name: string; health: string; last_error: string | null } | undefined;
-  await waitFor(async () => {
-    rule = ((await dashboard.api('GET', '/api/v1/alert-rules')) as NonNullable<typeof rule>[]).find((candidate) => candidate.name === 'Queue wait');
-    return rule?.health === 'failing';
-  }, { timeoutMs: 10_000, intervalMs: 100, message: 'the rule fails while the cluster is paused' });
+  await waitFor(
+    async () => {
+      rule = ((await dashboard.api('GET', '/api/v1/alert-rules')) as NonNullable<typeof rule>[]).find(
+        (candidate) => candidate.name === 'Queue wait',
+      );
+      return rule?.health === 'failing';
+    },
+    { timeoutMs: 10_000, intervalMs: 100, message: 'the rule fails while the cluster is paused' },
+  );
   t.regex(rule!.last_error ?? '', /paused/);
   await goTo('#/alert-rules');
-  const row = page.locator('tr[data-rule-id]').filter({ has: page.getByRole('cell', { name: 'Queue wait', exact: true }) });
+  const row = page
+    .locator('tr[data-rule-id]')
+    .filter({ has: page.getByRole('cell', { name: 'Queue wait', exact: true }) });
   await row.locator('td', { hasText: /^failing/ }).waitFor();
   t.true(((await row.textContent()) ?? '').includes(rule!.last_error!), 'the failing rule shows its last_error');
   await dashboard.shots(page, 'alert-rules-failing');
   await unpause();
 
-  const patch = holdRequests(page, (url, method) => method === 'PATCH' && url.pathname.startsWith('/api/v1/alert-rules/'));
+  const patch = holdRequests(
+    page,
+    (url, method) => method === 'PATCH' && url.pathname.startsWith('/api/v1/alert-rules/'),
+  );
   await patch.start();
   t.teardown(patch.release);
   await row.getByRole('button', { name: 'Disable' }).click();
@@ -229,8 +288,14 @@ suite(`pause and resume show they are pending at once and the answer before the 
   const job = page.locator('tr[data-job-id="alert_events"]');
   await job.waitFor();
   const updates = await page.getByTestId('sync-updates').getAttribute('data-updates');
-  for (const [button, pendingLabel, state] of [['Pause', 'Pausing…', 'paused'], ['Resume', 'Resuming…', 'active']] as const) {
-    const call = holdRequests(page, (url, method) => method === 'POST' && url.pathname.startsWith('/api/v1/sync/jobs/'));
+  for (const [button, pendingLabel, state] of [
+    ['Pause', 'Pausing…', 'paused'],
+    ['Resume', 'Resuming…', 'active'],
+  ] as const) {
+    const call = holdRequests(
+      page,
+      (url, method) => method === 'POST' && url.pathname.startsWith('/api/v1/sync/jobs/'),
+    );
     await call.start();
     t.teardown(call.release);
     await job.getByRole('button', { name: button }).click();
@@ -239,5 +304,9 @@ suite(`pause and resume show they are pending at once and the answer before the 
     await call.release();
     await page.locator(`tr[data-job-id="alert_events"][data-status="${state}"]`).waitFor();
   }
-  t.is(await page.getByTestId('sync-updates').getAttribute('data-updates'), updates, 'no stream update in between: the answers showed');
+  t.is(
+    await page.getByTestId('sync-updates').getAttribute('data-updates'),
+    updates,
+    'no stream update in between: the answers showed',
+  );
 });

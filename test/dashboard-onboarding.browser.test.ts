@@ -11,7 +11,13 @@
  */
 import test from 'ava';
 import type { Locator, Page } from 'playwright-core';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/notify-receivers/webhook-receiver.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -32,7 +38,12 @@ async function typeInto(field: Locator, value: string): Promise<void> {
 
 /** The `datetime-local` value of the day `days` from now at `hh:mm` in a zone. */
 function wallClock(zone: string, days: number, hhmm: string): string {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now() + days * 86_400_000);
+  const day = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(Date.now() + days * 86_400_000);
   return `${day}T${hhmm}`;
 }
 
@@ -84,7 +95,12 @@ suite(`sign in, set up paging (people → channel → schedule → policy → ru
   await typeInto(schedule.getByLabel('Layer 1: first turn starts'), wallClock(zone, -1, '09:00'));
   await page.getByTestId('schedule-preview').getByText('Would be on call now: Ada Oncall').waitFor();
   await schedule.getByRole('button', { name: 'Create schedule' }).click();
-  await page.getByTestId('schedules').getByRole('row').filter({ hasText: 'Warehouse primary' }).getByText('Ada Oncall', { exact: true }).waitFor();
+  await page
+    .getByTestId('schedules')
+    .getByRole('row')
+    .filter({ hasText: 'Warehouse primary' })
+    .getByText('Ada Oncall', { exact: true })
+    .waitFor();
 
   // A policy: stage 1 pages the schedule's on-call person and the webhook at once.
   await page.getByRole('link', { name: 'Policies' }).click();
@@ -98,14 +114,21 @@ suite(`sign in, set up paging (people → channel → schedule → policy → ru
   await page.getByTestId('policies').getByRole('row').filter({ hasText: 'Warehouse on-call' }).waitFor();
 
   // The warehouse's queue wait is high (the stand-in's pinned reading: the world, not the user).
-  await dashboard.api('POST', '/api/v1/simulator/metrics', { metric: 'queue_time_seconds', value: 95, duration_seconds: 3600 });
+  await dashboard.api('POST', '/api/v1/simulator/metrics', {
+    metric: 'queue_time_seconds',
+    value: 95,
+    duration_seconds: 3600,
+  });
 
   // A rule on it, paging through the policy picked by name; the form shows it would breach.
   await page.getByRole('link', { name: 'Alert rules' }).click();
   await page.getByRole('button', { name: 'New rule' }).click();
   const rule = page.getByTestId('rule-editor');
   await rule.getByLabel('Metric').locator('option', { hasText: 'queue_time_seconds' }).waitFor({ state: 'attached' });
-  await rule.getByLabel('Escalation policy').locator('option', { hasText: 'Warehouse on-call' }).waitFor({ state: 'attached' });
+  await rule
+    .getByLabel('Escalation policy')
+    .locator('option', { hasText: 'Warehouse on-call' })
+    .waitFor({ state: 'attached' });
   await typeInto(rule.getByLabel('Name', { exact: true }), 'Queue wait');
   await rule.getByLabel('Metric').selectOption('queue_time_seconds');
   await typeInto(rule.getByLabel('Threshold', { exact: true }), '30');
@@ -122,10 +145,23 @@ suite(`sign in, set up paging (people → channel → schedule → policy → ru
   await listed.waitFor({ timeout: 30_000 });
   await listed.getByRole('link').first().click();
   await page.getByTestId('incident-summary').first().waitFor();
-  await waitFor(() => receiver.accepted.length >= 1, { timeoutMs: 30_000, intervalMs: 100, message: 'the webhook was paged' });
+  await waitFor(() => receiver.accepted.length >= 1, {
+    timeoutMs: 30_000,
+    intervalMs: 100,
+    message: 'the webhook was paged',
+  });
   const timeline = page.getByTestId('timeline');
-  await timeline.locator('li').filter({ hasText: 'NotificationDelivered' }).filter({ hasText: 'email to Ada Oncall' }).first().waitFor({ timeout: 30_000 });
-  await timeline.locator('li').filter({ hasText: 'EscalationStageFired' }).filter({ hasText: 'Ada Oncall by email' }).waitFor();
+  await timeline
+    .locator('li')
+    .filter({ hasText: 'NotificationDelivered' })
+    .filter({ hasText: 'email to Ada Oncall' })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  await timeline
+    .locator('li')
+    .filter({ hasText: 'EscalationStageFired' })
+    .filter({ hasText: 'Ada Oncall by email' })
+    .waitFor();
   const outlook = page.getByTestId('escalation-outlook');
   await outlook.getByTestId('oncall-now').getByText('Warehouse primary: Ada Oncall').waitFor();
   await outlook.getByTestId('paged').getByText('Ada Oncall').first().waitFor();
@@ -140,12 +176,19 @@ suite(`sign in, set up paging (people → channel → schedule → policy → ru
   await typeInto(actions.getByLabel('resolution note'), 'raised the queue slots');
   await actions.getByRole('button', { name: 'Resolve', exact: true }).click();
   await page.locator('[data-testid="incident-summary"][data-status="resolved"]').first().waitFor();
-  await outlook.getByTestId('next-escalation').getByText(/escalation stopped/).waitFor();
+  await outlook
+    .getByTestId('next-escalation')
+    .getByText(/escalation stopped/)
+    .waitFor();
   await dashboard.shots(page, 'onboarding-resolved');
 
   // The list of resolved incidents says who resolved it and why.
   await page.goto(`${dashboard.platform.url}/#/incidents?status=resolved`);
-  await page.getByRole('row').filter({ hasText: 'Queue wait' }).getByText(/by you.*raised the queue slots/).waitFor();
+  await page
+    .getByRole('row')
+    .filter({ hasText: 'Queue wait' })
+    .getByText(/by you.*raised the queue slots/)
+    .waitFor();
 
   // What the page did, read back from the API: one incident, by this rule, resolved with the note,
   // paged to Ada (by the schedule) and the webhook; nothing typed was an identifier.
@@ -155,8 +198,19 @@ suite(`sign in, set up paging (people → channel → schedule → policy → ru
   t.is(incident.rule_id, created.id);
   const [policyAnswer] = await dashboard.api('GET', '/api/v1/escalation-policies');
   t.is(created.escalation_policy_id, policyAnswer.id, 'the rule names the policy picked by name');
-  const history: { type: string; data: { target?: string } }[] = await dashboard.api('GET', `/api/v1/incidents/${incident.id}/events`);
-  t.true(history.some((event) => event.type === 'NotificationDelivered' && /^a.*@example\.com$/.test(event.data.target ?? '')), 'Ada was paged as the schedule\'s on-call person');
+  const history: { type: string; data: { target?: string } }[] = await dashboard.api(
+    'GET',
+    `/api/v1/incidents/${incident.id}/events`,
+  );
+  t.true(
+    history.some(
+      (event) => event.type === 'NotificationDelivered' && /^a.*@example\.com$/.test(event.data.target ?? ''),
+    ),
+    "Ada was paged as the schedule's on-call person",
+  );
   t.true(receiver.accepted.length >= 1, 'the webhook was paged');
-  t.false(typed.some((value) => UUID.test(value)), 'no identifier was typed');
+  t.false(
+    typed.some((value) => UUID.test(value)),
+    'no identifier was typed',
+  );
 });

@@ -12,7 +12,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard, sidewaysOverflow } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+  sidewaysOverflow,
+} from './support/dashboard-browser.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/notify-receivers/webhook-receiver.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -24,10 +31,18 @@ let dataDir: string;
 
 test.before(async () => {
   if (skipped) return;
-  receiver = await startWebhookReceiver({ secret: () => signingSecret, accept: { status: 200, body: 'thanks from the receiver' } });
+  receiver = await startWebhookReceiver({
+    secret: () => signingSecret,
+    accept: { status: 200, body: 'thanks from the receiver' },
+  });
   dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-paging-'));
   dashboard = await startDashboard({ DATA_DIR: dataDir, OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' });
-  await dashboard.api('POST', '/users', { email: 'ada@example.com', name: 'Ada Oncall', role_id: 'responder', group_ids: [] });
+  await dashboard.api('POST', '/users', {
+    email: 'ada@example.com',
+    name: 'Ada Oncall',
+    role_id: 'responder',
+    group_ids: [],
+  });
   page = await dashboard.newPage();
   await dashboard.signIn(page);
 });
@@ -81,8 +96,16 @@ suite(`a webhook channel: create, send a test and see the downstream answer, edi
   await edit.getByRole('button', { name: 'Save channel' }).click();
   await row('channels', 'Ops webhook (primary)').waitFor();
   await row('channels', 'Ops webhook (primary)').getByRole('button', { name: 'Send test' }).click();
-  await waitFor(() => receiver.accepted.length === 2, { timeoutMs: 10_000, intervalMs: 50, message: 'the second test' });
-  t.is(receiver.accepted[1]!.request.headers.authorization, 'Bearer receiver-token-1234', 'the masked header kept the stored value');
+  await waitFor(() => receiver.accepted.length === 2, {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+    message: 'the second test',
+  });
+  t.is(
+    receiver.accepted[1]!.request.headers.authorization,
+    'Bearer receiver-token-1234',
+    'the masked header kept the stored value',
+  );
 
   // The API's field error beside the field: an email channel without recipients.
   await page.getByRole('button', { name: 'New channel' }).click();
@@ -91,7 +114,11 @@ suite(`a webhook channel: create, send a test and see the downstream answer, edi
   await bad.getByLabel('Type').selectOption('email');
   await bad.getByRole('button', { name: 'Create channel' }).click();
   const recipients = bad.getByLabel('Recipients');
-  await waitFor(async () => (await recipients.getAttribute('aria-invalid')) === 'true', { timeoutMs: 5_000, intervalMs: 50, message: 'recipients marked invalid' });
+  await waitFor(async () => (await recipients.getAttribute('aria-invalid')) === 'true', {
+    timeoutMs: 5_000,
+    intervalMs: 50,
+    message: 'recipients marked invalid',
+  });
   t.regex((await bad.locator('[data-path="/config/recipients"]').textContent()) ?? '', /recipient/);
   await noSeriousViolations(t, 'channel form with a field error');
   await bad.getByRole('button', { name: 'Cancel' }).click();
@@ -110,9 +137,16 @@ suite(`a two-stage policy: targets by name, validation beside the fields, reorde
   // Saved with an empty name and a later stage without delay: the API's errors, each beside its field.
   await form.getByRole('button', { name: 'Create policy' }).click();
   const name = form.getByLabel('Name', { exact: true });
-  await waitFor(async () => (await name.getAttribute('aria-invalid')) === 'true', { timeoutMs: 5_000, intervalMs: 50, message: 'the name marked invalid' });
+  await waitFor(async () => (await name.getAttribute('aria-invalid')) === 'true', {
+    timeoutMs: 5_000,
+    intervalMs: 50,
+    message: 'the name marked invalid',
+  });
   t.truthy(await form.locator('[data-path="/name"]').textContent(), 'the name error is beside the name');
-  t.truthy(await form.locator('[data-path="/stages/1/delay_minutes"]').textContent(), 'the delay error is beside stage 2 delay');
+  t.truthy(
+    await form.locator('[data-path="/stages/1/delay_minutes"]').textContent(),
+    'the delay error is beside stage 2 delay',
+  );
   t.is(await form.getByLabel('Stage 2: minutes after the stage before').getAttribute('aria-invalid'), 'true');
   await noSeriousViolations(t, 'policy form with field errors');
   await dashboard.shots(page, 'paging-policy-errors');
@@ -123,8 +157,19 @@ suite(`a two-stage policy: targets by name, validation beside the fields, reorde
   const listed = row('policies', 'Warehouse on-call');
   await listed.waitFor();
   t.regex((await listed.textContent()) ?? '', /at once: Ada Oncall \(email\).*after 15 min: Ops webhook \(primary\)/);
-  const [stored] = (await dashboard.api('GET', '/api/v1/escalation-policies?limit=10')).filter((p: { name: string }) => p.name === 'Warehouse on-call');
-  t.deepEqual(stored.stages.map((s: { delay_minutes: number; targets: { type: string }[] }) => [s.delay_minutes, s.targets[0]!.type]), [[0, 'user'], [15, 'channel']]);
+  const [stored] = (await dashboard.api('GET', '/api/v1/escalation-policies?limit=10')).filter(
+    (p: { name: string }) => p.name === 'Warehouse on-call',
+  );
+  t.deepEqual(
+    stored.stages.map((s: { delay_minutes: number; targets: { type: string }[] }) => [
+      s.delay_minutes,
+      s.targets[0]!.type,
+    ]),
+    [
+      [0, 'user'],
+      [15, 'channel'],
+    ],
+  );
   await noSeriousViolations(t, 'policies list');
   await dashboard.shots(page, 'paging-policies');
 
@@ -132,7 +177,10 @@ suite(`a two-stage policy: targets by name, validation beside the fields, reorde
   await listed.getByRole('button', { name: 'Edit Warehouse on-call' }).click();
   const edit = page.getByRole('form', { name: 'Edit policy Warehouse on-call' });
   await edit.getByRole('button', { name: 'Move stage 2 up' }).click();
-  t.is(await edit.getByLabel('Stage 1 target 1', { exact: true }).locator('option:checked').textContent(), 'Ops webhook (primary)');
+  t.is(
+    await edit.getByLabel('Stage 1 target 1', { exact: true }).locator('option:checked').textContent(),
+    'Ops webhook (primary)',
+  );
   await edit.getByLabel('Stage 2: minutes after the stage before').fill('10');
   await edit.getByRole('group', { name: 'Stage 2 target 1: notify by' }).getByLabel('sms').check();
   await edit.getByLabel('Name', { exact: true }).fill('Warehouse on-call (v2)');
@@ -142,7 +190,10 @@ suite(`a two-stage policy: targets by name, validation beside the fields, reorde
   await edit.getByRole('button', { name: 'Save policy' }).click();
   const edited = row('policies', 'Warehouse on-call (v2)');
   await edited.waitFor();
-  t.regex((await edited.textContent()) ?? '', /at once: Ops webhook \(primary\).*after 10 min: Ada Oncall \(email, sms\)/);
+  t.regex(
+    (await edited.textContent()) ?? '',
+    /at once: Ops webhook \(primary\).*after 10 min: Ada Oncall \(email, sms\)/,
+  );
 
   // The channel is still targeted: its delete is refused with the API's reason.
   await page.getByRole('link', { name: 'Channels' }).click();
@@ -150,7 +201,11 @@ suite(`a two-stage policy: targets by name, validation beside the fields, reorde
   await channel.getByRole('button', { name: 'Delete Ops webhook (primary)' }).click();
   await channel.getByRole('button', { name: 'Yes, delete Ops webhook (primary)' }).click();
   await channel.getByRole('alert').waitFor();
-  t.regex((await channel.getByRole('alert').textContent()) ?? '', /Warehouse on-call \(v2\)/, 'the refusal names the policy');
+  t.regex(
+    (await channel.getByRole('alert').textContent()) ?? '',
+    /Warehouse on-call \(v2\)/,
+    'the refusal names the policy',
+  );
 
   // Delete the policy, then the channel.
   await page.getByRole('link', { name: 'Policies' }).click();
@@ -161,18 +216,48 @@ suite(`a two-stage policy: targets by name, validation beside the fields, reorde
   await channel.getByRole('button', { name: 'Delete Ops webhook (primary)' }).click();
   await channel.getByRole('button', { name: 'Yes, delete Ops webhook (primary)' }).click();
   await channel.waitFor({ state: 'detached' });
-  t.deepEqual((await dashboard.api('GET', '/api/v1/notification-channels')).map((c: { name: string }) => c.name), []);
+  t.deepEqual(
+    (await dashboard.api('GET', '/api/v1/notification-channels')).map((c: { name: string }) => c.name),
+    [],
+  );
 });
 
 suite(`a viewer reads channels and policies but gets no write buttons${skipped}`, async (t) => {
   const role = await dashboard.api('POST', '/api/v1/roles', {
-    name: 'paging viewer', permissions: { 'channels:read': 'allow', 'escalation:read': 'allow', 'channels:write': 'deny', 'escalation:write': 'deny' },
+    name: 'paging viewer',
+    permissions: {
+      'channels:read': 'allow',
+      'escalation:read': 'allow',
+      'channels:write': 'deny',
+      'escalation:write': 'deny',
+    },
   });
-  const viewer = await dashboard.api('POST', '/users', { email: 'vic@example.com', name: 'Vic Viewer', role_id: role.id, group_ids: [] });
-  const ada = (await dashboard.api('GET', '/api/v1/user-names')).find((user: { name: string }) => user.name === 'Ada Oncall');
-  const channel = await dashboard.api('POST', '/api/v1/notification-channels', { name: 'ops mail', type: 'email', config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' } });
+  const viewer = await dashboard.api('POST', '/users', {
+    email: 'vic@example.com',
+    name: 'Vic Viewer',
+    role_id: role.id,
+    group_ids: [],
+  });
+  const ada = (await dashboard.api('GET', '/api/v1/user-names')).find(
+    (user: { name: string }) => user.name === 'Ada Oncall',
+  );
+  const channel = await dashboard.api('POST', '/api/v1/notification-channels', {
+    name: 'ops mail',
+    type: 'email',
+    config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' },
+  });
   await dashboard.api('POST', '/api/v1/escalation-policies', {
-    name: 'Read-only policy', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }, { type: 'user', id: ada.id, channels: ['sms'] }] }],
+    name: 'Read-only policy',
+    stages: [
+      {
+        stage_order: 1,
+        delay_minutes: 0,
+        targets: [
+          { type: 'channel', id: channel.id },
+          { type: 'user', id: ada.id, channels: ['sms'] },
+        ],
+      },
+    ],
   });
   const viewerPage = await dashboard.newPage();
   await viewerPage.goto(`${dashboard.platform.url}/`);

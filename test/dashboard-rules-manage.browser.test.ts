@@ -8,7 +8,13 @@
  */
 import type { Page } from 'playwright-core';
 import test from 'ava';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 
 let dashboard: Dashboard;
 let page: Page;
@@ -23,12 +29,22 @@ test.after.always(async () => {
   await dashboard?.close();
 });
 
-interface RuleAnswer { id: string; name: string; threshold: number; escalation_policy_id: string }
-const rulesNamed = async (name: string) => ((await dashboard.api('GET', '/api/v1/alert-rules?limit=200')) as RuleAnswer[]).filter((rule) => rule.name === name);
+interface RuleAnswer {
+  id: string;
+  name: string;
+  threshold: number;
+  escalation_policy_id: string;
+}
+const rulesNamed = async (name: string) =>
+  ((await dashboard.api('GET', '/api/v1/alert-rules?limit=200')) as RuleAnswer[]).filter((rule) => rule.name === name);
 
 suite(`create a rule with its policy picked by name, edit its threshold, see field errors and a 409, delete it${skipped}`, async (t) => {
   const { api } = dashboard;
-  const channel = await api('POST', '/api/v1/notification-channels', { name: 'ops mail', type: 'email', config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' } });
+  const channel = await api('POST', '/api/v1/notification-channels', {
+    name: 'ops mail',
+    type: 'email',
+    config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' },
+  });
   const stages = [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }];
   await api('POST', '/api/v1/escalation-policies', { name: 'Day shift', stages });
   const night = await api('POST', '/api/v1/escalation-policies', { name: 'Night shift', stages });
@@ -40,7 +56,10 @@ suite(`create a rule with its policy picked by name, edit its threshold, see fie
   await page.getByRole('button', { name: 'New rule' }).click();
   const form = page.getByTestId('rule-editor');
   await form.getByLabel('Metric').locator('option', { hasText: 'queue_time_seconds' }).waitFor({ state: 'attached' });
-  await form.getByLabel('Escalation policy').locator('option', { hasText: 'Night shift' }).waitFor({ state: 'attached' });
+  await form
+    .getByLabel('Escalation policy')
+    .locator('option', { hasText: 'Night shift' })
+    .waitFor({ state: 'attached' });
 
   // Invalid: a blank name (the API trims it) and a threshold that is not a number.
   await form.getByLabel('Name', { exact: true }).fill('   ');
@@ -50,9 +69,13 @@ suite(`create a rule with its policy picked by name, edit its threshold, see fie
   await form.getByRole('button', { name: 'Create rule' }).click();
   const nameError = form.locator('.field-error[data-path="/name"]');
   await nameError.waitFor();
-  t.regex(await nameError.innerText(), /\S/, 'the name\'s error is shown beside it');
+  t.regex(await nameError.innerText(), /\S/, "the name's error is shown beside it");
   await form.locator('.field-error[data-path="/threshold"]').waitFor();
-  t.is(await form.getByLabel('Name', { exact: true }).getAttribute('aria-describedby'), await nameError.getAttribute('id'), 'the error describes its field');
+  t.is(
+    await form.getByLabel('Name', { exact: true }).getAttribute('aria-describedby'),
+    await nameError.getAttribute('id'),
+    'the error describes its field',
+  );
   t.deepEqual(await api('GET', '/api/v1/alert-rules?limit=200'), [], 'a refused form creates nothing');
   t.deepEqual(await seriousAccessibilityViolations(page), {}, 'the form with its errors');
   await dashboard.shots(page, 'alert-rule-errors');
@@ -91,7 +114,11 @@ suite(`create a rule with its policy picked by name, edit its threshold, see fie
   t.regex(await edit.getByTestId('editor-message').innerText(), /changed this rule after you opened it.*409/);
   t.is((await rulesNamed('Queue wait (theirs)'))[0]?.threshold, 120, 'the stale edit changed nothing');
   await edit.getByRole('button', { name: 'Load their version' }).click();
-  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="rule-editor"] input[name="name"]')?.value === 'Queue wait (theirs)');
+  await page.waitForFunction(
+    () =>
+      (globalThis as any).document.querySelector('[data-testid="rule-editor"] input[name="name"]')?.value ===
+      'Queue wait (theirs)',
+  );
   await edit.getByRole('button', { name: 'Cancel' }).click();
 
   // At phone width the page does not scroll sideways and the row's actions are reachable.
@@ -99,7 +126,10 @@ suite(`create a rule with its policy picked by name, edit its threshold, see fie
   const theirs = page.locator('tr[data-rule-id]').filter({ hasText: 'Queue wait (theirs)' });
   await theirs.waitFor();
   await page.setViewportSize({ width: 360, height: 800 });
-  t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360), 'no sideways scroll at 360 px');
+  t.true(
+    await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360),
+    'no sideways scroll at 360 px',
+  );
   t.true(await theirs.getByRole('button', { name: 'Delete Queue wait (theirs)' }).isVisible());
   await page.setViewportSize({ width: 1280, height: 800 });
 

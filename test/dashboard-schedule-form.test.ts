@@ -26,12 +26,18 @@ for (const [title, saved, zone, shown] of WALL_CLOCKS) {
 
 test('a saved schedule round-trips through the form as wall clocks in its zone, people in their order', (t) => {
   const form = scheduleForm({
-    id: 's', name: 'Primary', timezone: 'Europe/Berlin', updated_at: '2026-01-01T00:00:00Z',
+    id: 's',
+    name: 'Primary',
+    timezone: 'Europe/Berlin',
+    updated_at: '2026-01-01T00:00:00Z',
     layers: [{ user_ids: ['b', 'a'], rotation_type: 'weekly', start_time: '2026-01-05T08:00:00Z' }],
-    overrides: [{ id: 'o', user_id: 'c', start: '2026-03-28T20:00:00+01:00', end: '2026-03-29T08:00:00+02:00', reason: null }],
+    overrides: [
+      { id: 'o', user_id: 'c', start: '2026-03-28T20:00:00+01:00', end: '2026-03-29T08:00:00+02:00', reason: null },
+    ],
   });
   t.deepEqual(draftOf(form), {
-    name: 'Primary', timezone: 'Europe/Berlin',
+    name: 'Primary',
+    timezone: 'Europe/Berlin',
     layers: [{ user_ids: ['b', 'a'], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }],
     overrides: [{ user_id: 'c', start: '2026-03-28T20:00:00', end: '2026-03-29T08:00:00', reason: null }],
   });
@@ -43,7 +49,13 @@ test('a new schedule starts in the browser zone with one empty weekly layer, and
   t.is(form.layers.length, 1);
   t.deepEqual(form.layers[0]!.userIds, []);
   t.regex(form.layers[0]!.start, /^\d{4}-\d{2}-\d{2}T09:00$/);
-  const draft = draftOf({ ...form, name: ' x ', timezone: ' UTC ', layers: [{ ...form.layers[0]!, start: '' }], overrides: [{ key: 1, userId: '', start: 'soon', end: '', reason: '  ' }] });
+  const draft = draftOf({
+    ...form,
+    name: ' x ',
+    timezone: ' UTC ',
+    layers: [{ ...form.layers[0]!, start: '' }],
+    overrides: [{ key: 1, userId: '', start: 'soon', end: '', reason: '  ' }],
+  });
   t.is(draft.timezone, 'UTC', 'the zone trimmed');
   t.is(draft.layers[0]!.start_time, '', 'an empty start goes as empty, so the API names it');
   t.deepEqual(draft.overrides[0], { user_id: '', start: 'soon', end: '', reason: null });

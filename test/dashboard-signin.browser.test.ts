@@ -17,7 +17,14 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { issueToken } from '../src/auth/embedded-idp.js';
 import { loadOrCreateSigningKey } from '../src/auth/signing-key.js';
-import { BASE_URL, seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  BASE_URL,
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 
 /** What "at once" means for the inline error: no dialog, no retry, just the answer. */
 const AT_ONCE_MS = 2_000;
@@ -36,7 +43,10 @@ test.after.always(async () => dashboard?.close());
 function clientToken(lifetimeSeconds: number): string {
   const client = dashboard.platform.devClient!;
   return issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: BASE_URL, subject: `client:${client.client_id}`, lifetimeSeconds,
+    issuer: BASE_URL,
+    audience: BASE_URL,
+    subject: `client:${client.client_id}`,
+    lifetimeSeconds,
     claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: client.user_id, roles: ['owner'] },
   });
 }
@@ -56,8 +66,15 @@ suite(`a wrong client secret shows the inline error at once, without a Basic cha
   await page.getByRole('button', { name: 'Sign in' }).click();
   const answer = await answered;
   t.is(answer.status(), 401);
-  t.is(await answer.headerValue('www-authenticate'), null, 'a Basic challenge makes the browser raise its own login dialog');
-  await page.getByRole('alert').filter({ hasText: 'invalid_client: unknown client or wrong secret' }).waitFor({ timeout: AT_ONCE_MS });
+  t.is(
+    await answer.headerValue('www-authenticate'),
+    null,
+    'a Basic challenge makes the browser raise its own login dialog',
+  );
+  await page
+    .getByRole('alert')
+    .filter({ hasText: 'invalid_client: unknown client or wrong secret' })
+    .waitFor({ timeout: AT_ONCE_MS });
   t.true(await page.getByRole('button', { name: 'Sign in' }).isEnabled(), 'the form can be sent again');
   t.deepEqual(await seriousAccessibilityViolations(page), {});
   await dashboard.shots(page, 'sign-in-wrong-secret');
@@ -77,7 +94,10 @@ suite(`the credentials line typed key by key stays as typed, and is split on lea
   t.is(await id.inputValue(), client.client_id);
   t.is(await secret.inputValue(), client.client_secret);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('principal').filter({ hasText: `client:${client.client_id} (client)` }).waitFor();
+  await page
+    .getByTestId('principal')
+    .filter({ hasText: `client:${client.client_id} (client)` })
+    .waitFor();
   await page.close();
 });
 
@@ -90,18 +110,30 @@ suite(`the credentials line typed and sent with Enter signs in${skipped}`, async
   for (let i = 0; i < 'dev-typo'.length; i++) await page.keyboard.press('Backspace');
   await page.keyboard.type(`client_id=${client.client_id} client_secret=${client.client_secret}`);
   await page.keyboard.press('Enter');
-  await page.getByTestId('principal').filter({ hasText: `client:${client.client_id} (client)` }).waitFor();
-  t.is(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('warehouse-watch.token')?.split('.').length), 3);
+  await page
+    .getByTestId('principal')
+    .filter({ hasText: `client:${client.client_id} (client)` })
+    .waitFor();
+  t.is(
+    await page.evaluate(() => (globalThis as any).sessionStorage.getItem('warehouse-watch.token')?.split('.').length),
+    3,
+  );
   await page.close();
 });
 
 suite(`a stored token that has expired returns to sign-in saying the session expired${skipped}`, async (t) => {
   const page = await signInPage();
-  await page.evaluate((token) => (globalThis as any).sessionStorage.setItem('warehouse-watch.token', token), clientToken(-60));
+  await page.evaluate(
+    (token) => (globalThis as any).sessionStorage.setItem('warehouse-watch.token', token),
+    clientToken(-60),
+  );
   await page.reload();
   const notice = page.getByTestId('session-ended');
   await notice.waitFor();
-  t.regex((await notice.textContent()) ?? '', /^Your session expired; sign in again\. The API refused the token: the token has expired \(exp\)\.$/);
+  t.regex(
+    (await notice.textContent()) ?? '',
+    /^Your session expired; sign in again\. The API refused the token: the token has expired \(exp\)\.$/,
+  );
   t.is(await notice.getAttribute('role'), 'alert');
   t.true(await page.getByLabel('Client id').isVisible(), 'beside the sign-in form');
   t.deepEqual(await seriousAccessibilityViolations(page), {});
@@ -120,14 +152,19 @@ suite(`a pasted token the API refuses returns to sign-in saying why${skipped}`, 
   // The platform's key, but for another audience: a token meant for another service.
   const client = dashboard.platform.devClient!;
   const elsewhere = issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: 'https://elsewhere.example', subject: `client:${client.client_id}`,
+    issuer: BASE_URL,
+    audience: 'https://elsewhere.example',
+    subject: `client:${client.client_id}`,
     claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: client.user_id, roles: ['owner'] },
   });
   await page.getByRole('textbox', { name: 'Token' }).fill(elsewhere);
   await page.getByRole('button', { name: 'Use token' }).click();
   const notice = page.getByTestId('session-ended');
   await notice.waitFor();
-  t.regex((await notice.textContent()) ?? '', /^Your session ended; sign in again\. The API refused the token: the token's audience \(aud\) is not http:\/\/localhost:4324\.$/);
+  t.regex(
+    (await notice.textContent()) ?? '',
+    /^Your session ended; sign in again\. The API refused the token: the token's audience \(aud\) is not http:\/\/localhost:4324\.$/,
+  );
   await page.close();
 });
 

@@ -1,6 +1,12 @@
 /** The browser-test support itself: a page signs in, and axe-core runs on it (issue 29's checks build on both). */
 import test from 'ava';
-import { seriousAccessibilityViolations, skipped, startDashboard, suite, type Dashboard } from './support/dashboard-browser.js';
+import {
+  seriousAccessibilityViolations,
+  skipped,
+  startDashboard,
+  suite,
+  type Dashboard,
+} from './support/dashboard-browser.js';
 
 let dashboard: Dashboard | undefined;
 test.before(async () => {

@@ -37,7 +37,11 @@ let token: string;
 
 async function api(method: string, path: string, body?: unknown, bearer = token) {
   const response = await fetch(`${platform.url}${path}`, {
-    method, headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const parsed = (await response.json()) as { data: any };
@@ -51,17 +55,35 @@ test.before(async () => {
   if (skipped) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-'));
-  platform = await startPlatform(loadConfig({
-    PORT: '0', HOST: '127.0.0.1', BASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent',
-    ALERT_EVALUATION_INTERVAL_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1', SYNC_STREAM_PERIOD_SECONDS: '1', SYNC_SCHEDULER: 'off',
-  }));
+  platform = await startPlatform(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BASE_URL,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ALERT_EVALUATION_INTERVAL_SECONDS: '1',
+      SSE_HEARTBEAT_SECONDS: '1',
+      SYNC_STREAM_PERIOD_SECONDS: '1',
+      SYNC_SCHEDULER: 'off',
+    }),
+  );
   const client = platform.devClient!;
   const issued = await fetch(`${platform.url}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: BASE_URL }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      audience: BASE_URL,
+    }),
   });
   token = ((await issued.json()) as { access_token: string }).access_token;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(DEADLINE_MS);
 });
@@ -79,9 +101,17 @@ suite(`sign in with the development client${skipped}`, async (t) => {
   await page.getByLabel('Client id').fill(`client_id=${client.client_id}  client_secret=${client.client_secret}`);
   t.is(await page.getByLabel('Client secret').inputValue(), client.client_secret);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('principal').filter({ hasText: `client:${client.client_id} (client)` }).waitFor();
-  t.is(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('warehouse-watch.token')?.split('.').length), 3, 'the token is kept in sessionStorage');
-  for (const title of ['Incidents', 'On call', 'Sync', 'Warehouse', 'Alert rules']) t.true(await page.getByRole('link', { name: title }).isVisible(), title);
+  await page
+    .getByTestId('principal')
+    .filter({ hasText: `client:${client.client_id} (client)` })
+    .waitFor();
+  t.is(
+    await page.evaluate(() => (globalThis as any).sessionStorage.getItem('warehouse-watch.token')?.split('.').length),
+    3,
+    'the token is kept in sessionStorage',
+  );
+  for (const title of ['Incidents', 'On call', 'Sync', 'Warehouse', 'Alert rules'])
+    t.true(await page.getByRole('link', { name: title }).isVisible(), title);
 });
 
 suite(`an incident appears live when the simulator pins a metric, and is acknowledged from the page${skipped}`, async (t) => {
@@ -91,10 +121,23 @@ suite(`an incident appears live when the simulator pins a metric, and is acknowl
   // Nothing was reloaded for what follows: a marker on the window survives only without a reload.
   await page.evaluate(() => ((globalThis as any).sameDocument = true));
 
-  const channel = await api('POST', '/api/v1/notification-channels', { name: 'ops', type: 'email', config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' } });
-  const policy = await api('POST', '/api/v1/escalation-policies', { name: 'ops', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }] });
+  const channel = await api('POST', '/api/v1/notification-channels', {
+    name: 'ops',
+    type: 'email',
+    config: { recipients: ['ops@example.com'], subject_template: '{{rule_name}}' },
+  });
+  const policy = await api('POST', '/api/v1/escalation-policies', {
+    name: 'ops',
+    stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }],
+  });
   const rule = await api('POST', '/api/v1/alert-rules', {
-    name: 'Queue wait', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.id,
+    name: 'Queue wait',
+    metric: 'queue_time_seconds',
+    condition: 'gt',
+    threshold: 30,
+    evaluation_window_minutes: 0,
+    severity: 'high',
+    escalation_policy_id: policy.id,
   });
   await api('POST', '/api/v1/simulator/metrics', { metric: 'queue_time_seconds', value: 95, duration_seconds: 3600 });
 
@@ -108,14 +151,18 @@ suite(`an incident appears live when the simulator pins a metric, and is acknowl
   await row.getByRole('button', { name: 'Acknowledge' }).click();
   await page.locator(`tr[data-incident-id="${incidentId}"][data-status="acknowledged"]`).waitFor();
   t.is((await api('GET', `/api/v1/incidents/${incidentId}`)).status, 'acknowledged');
-  t.is(await row.getByRole('button', { name: 'Acknowledge' }).count(), 0, 'an acknowledged incident offers resolve only');
+  t.is(
+    await row.getByRole('button', { name: 'Acknowledge' }).count(),
+    0,
+    'an acknowledged incident offers resolve only',
+  );
 
   // The incident page: its history, and the slider back at the trigger shows it triggered.
   await row.getByRole('link', { name: 'Queue wait' }).click();
   await page.getByTestId('timeline').getByText('IncidentAcknowledged').waitFor();
   const slider = page.getByLabel('moment');
   await page.locator('.as-of [data-testid="incident-summary"][data-status="acknowledged"]').waitFor();
-  await slider.fill(await slider.getAttribute('min') ?? '0');
+  await slider.fill((await slider.getAttribute('min')) ?? '0');
   await page.locator('.as-of [data-testid="incident-summary"][data-status="triggered"]').waitFor();
   await page.getByLabel('note').fill('looking at the queue');
   await page.getByRole('button', { name: 'Add note' }).click();
@@ -131,7 +178,15 @@ suite(`the sync page updates from the stream twice without a reload${skipped}`, 
   await page.evaluate(() => ((globalThis as any).syncPageMarker = true));
   const first = Number(await updates.getAttribute('data-updates'));
   const firstText = await updates.textContent();
-  await page.waitForFunction((from) => Number((globalThis as any).document.querySelector('[data-testid="sync-updates"]')?.getAttribute('data-updates')) >= from + 2, first, { timeout: DEADLINE_MS });
+  await page.waitForFunction(
+    (from) =>
+      Number(
+        (globalThis as any).document.querySelector('[data-testid="sync-updates"]')?.getAttribute('data-updates'),
+      ) >=
+      from + 2,
+    first,
+    { timeout: DEADLINE_MS },
+  );
   t.not(await updates.textContent(), firstText);
   t.true(await page.evaluate(() => (globalThis as any).syncPageMarker === true), 'no reload in between');
   t.is(await page.locator('tr[data-job-id]').count(), 5);
@@ -143,9 +198,15 @@ suite(`the sync page updates from the stream twice without a reload${skipped}`, 
 });
 
 suite(`the on-call, warehouse and alert-rule pages show their data${skipped}`, async (t) => {
-  const user = await api('POST', '/users', { email: 'ada@example.com', name: 'Ada Oncall', role_id: 'responder', group_ids: [] });
+  const user = await api('POST', '/users', {
+    email: 'ada@example.com',
+    name: 'Ada Oncall',
+    role_id: 'responder',
+    group_ids: [],
+  });
   await api('POST', '/schedules', {
-    name: 'Warehouse primary', timezone: 'Europe/Berlin',
+    name: 'Warehouse primary',
+    timezone: 'Europe/Berlin',
     layers: [{ user_ids: [user.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }],
   });
   await page.goto(`${platform.url}/#/oncall`);
@@ -157,7 +218,7 @@ suite(`the on-call, warehouse and alert-rule pages show their data${skipped}`, a
   await page.getByTestId('storage-totals').waitFor();
   await page.getByTestId('slow-queries').waitFor();
   await page.locator('.queue-waits svg.sparkline').waitFor();
-  t.true(await page.locator('svg.bar-chart').count() >= 2, 'storage charts');
+  t.true((await page.locator('svg.bar-chart').count()) >= 2, 'storage charts');
   await shot('warehouse');
 
   await page.goto(`${platform.url}/#/alert-rules`);
@@ -169,10 +230,18 @@ suite(`the on-call, warehouse and alert-rule pages show their data${skipped}`, a
 });
 
 suite(`a viewer (pasted token) sees the actions it may not take disabled${skipped}`, async (t) => {
-  const viewer = await api('POST', '/users', { email: 'vic@example.com', name: 'Vic Viewer', role_id: 'viewer', group_ids: [] });
+  const viewer = await api('POST', '/users', {
+    email: 'vic@example.com',
+    name: 'Vic Viewer',
+    role_id: 'viewer',
+    group_ids: [],
+  });
   const client = platform.devClient!;
   const viewerToken = issueToken(loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), {
-    issuer: BASE_URL, audience: BASE_URL, subject: viewer.id, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: viewer.id },
+    issuer: BASE_URL,
+    audience: BASE_URL,
+    subject: viewer.id,
+    claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: viewer.id },
   });
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('textbox', { name: 'Token' }).fill(viewerToken);

@@ -18,9 +18,14 @@ test('the page needs no token and allows only its own origin', async (t) => {
   t.is(response.status, 200);
   t.is(response.headers.get('content-type'), 'text/html; charset=utf-8');
   const csp = response.headers.get('content-security-policy')!;
-  for (const directive of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) t.true(csp.includes(directive), directive);
+  for (const directive of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"])
+    t.true(csp.includes(directive), directive);
   const html = await response.text();
-  t.regex(html, /<script type="module" src="\/dashboard\/app\.[0-9a-f]{16}\.js"><\/script>/, 'the script by its hashed name (test/dashboard-assets.http.test.ts)');
+  t.regex(
+    html,
+    /<script type="module" src="\/dashboard\/app\.[0-9a-f]{16}\.js"><\/script>/,
+    'the script by its hashed name (test/dashboard-assets.http.test.ts)',
+  );
   t.false(/https?:\/\//.test(html), 'nothing is loaded from elsewhere');
 });
 

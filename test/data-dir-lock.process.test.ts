@@ -30,7 +30,10 @@ test('a refused second opener in this process does not weaken the lock held agai
   // opener that touched the lock file through its own descriptor would free it for everyone.
   t.throws(() => acquireDataDirLock(dir), { instanceOf: DataDirLockedError });
   const other = holdDataDirLockInChild(dir);
-  void other.then((holder) => holder.kill(), () => {}); // should it get the lock after all
+  void other.then(
+    (holder) => holder.kill(),
+    () => {},
+  ); // should it get the lock after all
   const error = await t.throwsAsync(other);
   t.regex(error!.message, new RegExp(`in use by another platform instance \\(pid ${process.pid}\\b`));
   release();
@@ -46,14 +49,20 @@ test('a lock held by another process refuses this one; once that process dies (S
   // The dead holder left its files behind, naming its pid.
   t.true(readFileSync(join(dir, 'instance.lock.owner'), 'utf8').includes(`"pid":${holder.child.pid}`));
   const release = acquireDataDirLock(dir);
-  t.true(readFileSync(join(dir, 'instance.lock.owner'), 'utf8').includes(`"pid":${process.pid}`), 'the new holder is named');
+  t.true(
+    readFileSync(join(dir, 'instance.lock.owner'), 'utf8').includes(`"pid":${process.pid}`),
+    'the new holder is named',
+  );
   release();
   t.false(existsSync(join(dir, 'instance.lock.owner')), 'a clean release leaves no owner behind');
 });
 
 test('an owner file naming a process that no longer exists does not block', (t) => {
   const dir = tempDir();
-  writeFileSync(join(dir, 'instance.lock.owner'), JSON.stringify({ pid: 2 ** 22 + 1, hostname: 'gone', since: '2020-01-01T00:00:00Z' }));
+  writeFileSync(
+    join(dir, 'instance.lock.owner'),
+    JSON.stringify({ pid: 2 ** 22 + 1, hostname: 'gone', since: '2020-01-01T00:00:00Z' }),
+  );
   const release = acquireDataDirLock(dir);
   t.pass();
   release();
@@ -66,7 +75,12 @@ test('a second platform started on the same DATA_DIR refuses to start and names 
   await first.listening;
   const second = spawnPlatform(dataDir, await freePort());
   t.is(await second.exited, 1, second.output());
-  t.regex(second.output(), new RegExp(`start-up failed: DATA_DIR ${escape(dataDir)} is in use by another platform instance \\(pid ${first.child.pid}\\b`));
+  t.regex(
+    second.output(),
+    new RegExp(
+      `start-up failed: DATA_DIR ${escape(dataDir)} is in use by another platform instance \\(pid ${first.child.pid}\\b`,
+    ),
+  );
   first.child.kill('SIGTERM');
   t.is(await first.exited, 0);
 });
@@ -74,7 +88,14 @@ test('a second platform started on the same DATA_DIR refuses to start and names 
 /** `npm start` as a child process; killed when this test file's process ends, whatever happens. */
 function spawnPlatform(dataDir: string, port: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATA_DIR: dataDir, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      BASE_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

@@ -16,7 +16,12 @@ test('on a full disk, /health answers 503 degraded naming the refused appends, a
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-full-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const platform = await startPlatformProcess({ DATA_DIR: dataDir, PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'error' }, 30_000, undefined, FILE_SIZE_LIMIT_KIB);
+  const platform = await startPlatformProcess(
+    { DATA_DIR: dataDir, PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'error' },
+    30_000,
+    undefined,
+    FILE_SIZE_LIMIT_KIB,
+  );
   t.teardown(async () => {
     platform.child.kill('SIGKILL');
     await platform.exited;
@@ -28,7 +33,11 @@ test('on a full disk, /health answers 503 degraded naming the refused appends, a
     fetch(`${baseUrl}/api/v1/notification-channels`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: `c${i}`, type: 'email', config: { recipients: ['oncall@example.com'], subject_template: 'x'.repeat(500) } }),
+      body: JSON.stringify({
+        name: `c${i}`,
+        type: 'email',
+        config: { recipients: ['oncall@example.com'], subject_template: 'x'.repeat(500) },
+      }),
     });
 
   // Creates until the log refuses one (about 1,000 fit under the cap; bounded well above that).
@@ -50,5 +59,9 @@ test('on a full disk, /health answers 503 degraded naming the refused appends, a
   t.is((await fetch(`${baseUrl}/health/live`)).status, 200, 'liveness does not ask for a restart that cures nothing');
 
   t.regex(platform.output(), /projection failed to apply events/, 'the read models hit the full disk too');
-  t.notRegex(platform.output(), /cannot rollback - no transaction is active/, 'the failure names its cause, not the ROLLBACK after it');
+  t.notRegex(
+    platform.output(),
+    /cannot rollback - no transaction is active/,
+    'the failure names its cause, not the ROLLBACK after it',
+  );
 });

@@ -11,7 +11,13 @@
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { answerExamples, differences, documentationFiles, exampleSchemas, type AnswerExample } from './support/answer-example.js';
+import {
+  answerExamples,
+  differences,
+  documentationFiles,
+  exampleSchemas,
+  type AnswerExample,
+} from './support/answer-example.js';
 import { startAnthropicStandin, text, toolUse, type AnthropicStandin } from './support/anthropic-standin.js';
 import { readReadmeScheduleExample, withIds } from './support/readme-schedule-example.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
@@ -27,10 +33,16 @@ test.before(async () => {
   standin = await startAnthropicStandin((request) =>
     request.body.messages.length === 1
       ? { content: [toolUse('search_runbooks', { query: 'queue waits' })] }
-      : { content: [text('## Why your queries are slow\n\nQueue waits.')], usage: { input_tokens: 5120, output_tokens: 610 } },
+      : {
+          content: [text('## Why your queries are slow\n\nQueue waits.')],
+          usage: { input_tokens: 5120, output_tokens: 610 },
+        },
   );
   const offset = SIMULATED_INSTANT - Date.now();
-  app = await startTestApp({ env: { ANTHROPIC_API_KEY: 'sk-ant-standin-docs', ANTHROPIC_BASE_URL: standin.url }, now: () => new Date(Date.now() + offset) });
+  app = await startTestApp({
+    env: { ANTHROPIC_API_KEY: 'sk-ant-standin-docs', ANTHROPIC_BASE_URL: standin.url },
+    now: () => new Date(Date.now() + offset),
+  });
   openapi = (await app.request('GET', '/openapi.json')).body as Record<string, unknown>;
 });
 test.after.always(async () => {
@@ -66,15 +78,34 @@ const SET_UPS: Record<string, SetUp> = {
   },
   'GET /api/v1/escalation-policies/{id}': async (caller) => {
     const user = await newUser(caller);
-    const schedule = await created(caller, '/schedules', { name: 'primary', timezone: 'UTC', layers: [{ user_ids: [user.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }] });
+    const schedule = await created(caller, '/schedules', {
+      name: 'primary',
+      timezone: 'UTC',
+      layers: [{ user_ids: [user.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }],
+    });
     const group = await created(caller, '/api/v1/groups', { name: `dba-${randomUUID()}`, permissions: {} });
-    const channel = await created(caller, '/notification-channels', { name: 'ops mail', type: 'email', config: { recipients: ['ops@example.com'], subject_template: '[{{severity}}] {{rule_name}}' } });
+    const channel = await created(caller, '/notification-channels', {
+      name: 'ops mail',
+      type: 'email',
+      config: { recipients: ['ops@example.com'], subject_template: '[{{severity}}] {{rule_name}}' },
+    });
     const policy = await created(caller, '/api/v1/escalation-policies', {
       name: 'Warehouse on-call',
       description: 'on-call first, then the DBA list',
       stages: [
-        { stage_order: 1, delay_minutes: 0, targets: [{ type: 'schedule', id: schedule.id, channels: ['sms', 'email'] }] },
-        { stage_order: 2, delay_minutes: 15, targets: [{ type: 'group', id: group.id, channels: ['chat'] }, { type: 'channel', id: channel.id }] },
+        {
+          stage_order: 1,
+          delay_minutes: 0,
+          targets: [{ type: 'schedule', id: schedule.id, channels: ['sms', 'email'] }],
+        },
+        {
+          stage_order: 2,
+          delay_minutes: 15,
+          targets: [
+            { type: 'group', id: group.id, channels: ['chat'] },
+            { type: 'channel', id: channel.id },
+          ],
+        },
       ],
       repeat_interval_minutes: 30,
     });
@@ -82,8 +113,14 @@ const SET_UPS: Record<string, SetUp> = {
   },
   'GET /schedules/{id}/current-oncall?at=2026-03-29T01:00:00Z': async (caller) => {
     const worked = readReadmeScheduleExample();
-    const people = Object.fromEntries(await Promise.all(worked.people.map(async (name) => [name, await newUser(caller, { name })] as const)));
-    const schedule = await created(caller, '/schedules', withIds(worked.body, (name) => people[name]!.id));
+    const people = Object.fromEntries(
+      await Promise.all(worked.people.map(async (name) => [name, await newUser(caller, { name })] as const)),
+    );
+    const schedule = await created(
+      caller,
+      '/schedules',
+      withIds(worked.body, (name) => people[name]!.id),
+    );
     return { method: 'GET', path: worked.currentPath.replace('{id}', schedule.id) };
   },
   'GET /api/v1/escalation-policies/{id}/preview?at=2026-03-12T09:00:00Z': async (caller) => {
@@ -91,13 +128,29 @@ const SET_UPS: Record<string, SetUp> = {
     const dbas = await created(caller, '/api/v1/groups', { name: `dba-${randomUUID()}`, permissions: {} });
     await newUser(caller, { name: 'Ben', group_ids: [dbas.id] });
     const nights = await created(caller, '/api/v1/groups', { name: `nights-${randomUUID()}`, permissions: {} });
-    const schedule = await created(caller, '/schedules', { name: 'Primary', timezone: 'UTC', layers: [{ user_ids: [ada.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00Z' }] });
-    const chat = await created(caller, '/notification-channels', { name: 'ops chat', type: 'chat', config: { webhook_url: 'https://hooks.example.com/services/T0/B0/x', channel_name: '#ops' } });
+    const schedule = await created(caller, '/schedules', {
+      name: 'Primary',
+      timezone: 'UTC',
+      layers: [{ user_ids: [ada.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00Z' }],
+    });
+    const chat = await created(caller, '/notification-channels', {
+      name: 'ops chat',
+      type: 'chat',
+      config: { webhook_url: 'https://hooks.example.com/services/T0/B0/x', channel_name: '#ops' },
+    });
     const policy = await created(caller, '/api/v1/escalation-policies', {
       name: 'Warehouse on-call',
       stages: [
         { stage_order: 1, delay_minutes: 0, targets: [{ type: 'schedule', id: schedule.id, channels: ['sms'] }] },
-        { stage_order: 2, delay_minutes: 15, targets: [{ type: 'group', id: dbas.id, channels: ['email'] }, { type: 'channel', id: chat.id }, { type: 'group', id: nights.id, channels: ['email'] }] },
+        {
+          stage_order: 2,
+          delay_minutes: 15,
+          targets: [
+            { type: 'group', id: dbas.id, channels: ['email'] },
+            { type: 'channel', id: chat.id },
+            { type: 'group', id: nights.id, channels: ['email'] },
+          ],
+        },
       ],
       repeat_interval_minutes: 30,
     });
@@ -105,8 +158,14 @@ const SET_UPS: Record<string, SetUp> = {
   },
   'POST /ask': async () => ({ method: 'POST', path: '/ask', body: { prompt: ASK_PROMPT } }),
   ...Object.fromEntries(
-    ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/vacuum', '/warehouse/tables/alerts', '/warehouse/storage']
-      .map((path) => [`GET ${path}`, async () => ({ method: 'GET', path })]),
+    [
+      '/warehouse/cluster',
+      '/warehouse/queries/slow',
+      '/warehouse/queries/spill',
+      '/warehouse/tables/vacuum',
+      '/warehouse/tables/alerts',
+      '/warehouse/storage',
+    ].map((path) => [`GET ${path}`, async () => ({ method: 'GET', path })]),
   ),
 };
 
@@ -114,7 +173,10 @@ const examples: AnswerExample[] = documentationFiles().flatMap((file) => answerE
 
 test('the documentation marks its answer examples, and each has a set-up here', (t) => {
   t.true(examples.length >= 11, `${examples.length} marked examples`);
-  t.deepEqual(examples.filter((e) => !SET_UPS[`${e.method} ${e.path}`]).map((e) => `${e.file}:${e.line} ${e.method} ${e.path}`), []);
+  t.deepEqual(
+    examples.filter((e) => !SET_UPS[`${e.method} ${e.path}`]).map((e) => `${e.file}:${e.line} ${e.method} ${e.path}`),
+    [],
+  );
 });
 
 for (const example of examples) {

@@ -2,7 +2,12 @@ import test from 'ava';
 import { chunkRunbook, MAX_CHUNK_CHARS } from '../src/gateways/runbook-search/chunks.js';
 import { loadRunbookChunks } from '../src/gateways/runbook-search/runbook-index.js';
 
-const cases: { name: string; md: string; max?: number; expect: { id: string; title: string; section: string; text: string }[] }[] = [
+const cases: {
+  name: string;
+  md: string;
+  max?: number;
+  expect: { id: string; title: string; section: string; text: string }[];
+}[] = [
   {
     name: 'one chunk per ## section, title from the # heading',
     md: '# Disk spill\n\n## Symptoms\nSlow.\n\n## Remedies\nMore memory.\n',
@@ -48,15 +53,26 @@ const cases: { name: string; md: string; max?: number; expect: { id: string; tit
 for (const c of cases) {
   test(`chunking: ${c.name}`, (t) => {
     const chunks = chunkRunbook('rb', c.md, c.max);
-    t.deepEqual(chunks, c.expect.map(e => ({ ...e, runbook: 'rb' })));
+    t.deepEqual(
+      chunks,
+      c.expect.map((e) => ({ ...e, runbook: 'rb' })),
+    );
   });
 }
 
 test('the shipped runbooks: all seven, several sections each, unique ids, bounded text', async (t) => {
   const chunks = await loadRunbookChunks();
-  const runbooks = [...new Set(chunks.map(c => c.runbook))].sort();
-  t.deepEqual(runbooks, ['disk-spill', 'escalation-practice', 'paused-cluster', 'queue-waits', 'stale-statistics', 'table-skew', 'vacuum']);
-  for (const rb of runbooks) t.true(chunks.filter(c => c.runbook === rb).length >= 3, rb);
-  t.is(new Set(chunks.map(c => c.id)).size, chunks.length);
-  t.true(chunks.every(c => c.text.length > 0 && c.text.length <= MAX_CHUNK_CHARS));
+  const runbooks = [...new Set(chunks.map((c) => c.runbook))].sort();
+  t.deepEqual(runbooks, [
+    'disk-spill',
+    'escalation-practice',
+    'paused-cluster',
+    'queue-waits',
+    'stale-statistics',
+    'table-skew',
+    'vacuum',
+  ]);
+  for (const rb of runbooks) t.true(chunks.filter((c) => c.runbook === rb).length >= 3, rb);
+  t.is(new Set(chunks.map((c) => c.id)).size, chunks.length);
+  t.true(chunks.every((c) => c.text.length > 0 && c.text.length <= MAX_CHUNK_CHARS));
 });

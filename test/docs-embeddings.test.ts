@@ -37,7 +37,10 @@ function embeddingsServer(answer: (body: { model: string; input: string[] }) => 
   const seen: { auth?: string; body: { model: string; input: string[] } }[] = [];
   const server = createServer((req, res) => {
     let raw = '';
-    req.on('data', c => { raw += c; if (raw.length > 1e6) req.destroy(); });
+    req.on('data', (c) => {
+      raw += c;
+      if (raw.length > 1e6) req.destroy();
+    });
     req.on('end', () => {
       const body = JSON.parse(raw);
       seen.push({ auth: req.headers.authorization, body });
@@ -45,25 +48,56 @@ function embeddingsServer(answer: (body: { model: string; input: string[] }) => 
       res.end(JSON.stringify(answer(body)));
     });
   });
-  return new Promise<{ url: string; seen: typeof seen; close: () => void }>(resolve =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, close: () => server.close() })));
+  return new Promise<{ url: string; seen: typeof seen; close: () => void }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        seen,
+        close: () => server.close(),
+      }),
+    ),
+  );
 }
 
 test('http embeddings: posts {model, input} with the key, batches, and orders by index', async (t) => {
-  const srv = await embeddingsServer(({ input }) => ({ data: input.map((s, i) => ({ index: i, embedding: [s.length, i] })).reverse() }));
+  const srv = await embeddingsServer(({ input }) => ({
+    data: input.map((s, i) => ({ index: i, embedding: [s.length, i] })).reverse(),
+  }));
   t.teardown(srv.close);
   const e = httpEmbeddings({ url: `${srv.url}/`, model: 'm-1', dim: 2, apiKey: 'k', batchSize: 2 });
-  t.deepEqual(await e.embed(['a', 'bb', 'ccc']), [[1, 0], [2, 1], [3, 0]]);
-  t.deepEqual(srv.seen.map(s => s.body), [{ model: 'm-1', input: ['a', 'bb'] }, { model: 'm-1', input: ['ccc'] }]);
+  t.deepEqual(await e.embed(['a', 'bb', 'ccc']), [
+    [1, 0],
+    [2, 1],
+    [3, 0],
+  ]);
+  t.deepEqual(
+    srv.seen.map((s) => s.body),
+    [
+      { model: 'm-1', input: ['a', 'bb'] },
+      { model: 'm-1', input: ['ccc'] },
+    ],
+  );
   t.is(srv.seen[0]!.auth, 'Bearer k');
 });
 
 test('http embeddings: a wrong dimension, a short answer or an error status is refused', async (t) => {
-  const wrongDim = await embeddingsServer(({ input }) => ({ data: input.map((_, i) => ({ index: i, embedding: [1, 2, 3] })) }));
+  const wrongDim = await embeddingsServer(({ input }) => ({
+    data: input.map((_, i) => ({ index: i, embedding: [1, 2, 3] })),
+  }));
   const short = await embeddingsServer(() => ({ data: [] }));
   const failing = await embeddingsServer(() => ({ error: 'nope' }), 500);
-  t.teardown(() => { wrongDim.close(); short.close(); failing.close(); });
-  await t.throwsAsync(httpEmbeddings({ url: wrongDim.url, model: 'm', dim: 2 }).embed(['x']), { message: /not 2 finite numbers/ });
-  await t.throwsAsync(httpEmbeddings({ url: short.url, model: 'm', dim: 2 }).embed(['x']), { message: /0 vectors for 1 inputs/ });
-  await t.throwsAsync(httpEmbeddings({ url: failing.url, model: 'm', dim: 2 }).embed(['x']), { message: /answered 500/ });
+  t.teardown(() => {
+    wrongDim.close();
+    short.close();
+    failing.close();
+  });
+  await t.throwsAsync(httpEmbeddings({ url: wrongDim.url, model: 'm', dim: 2 }).embed(['x']), {
+    message: /not 2 finite numbers/,
+  });
+  await t.throwsAsync(httpEmbeddings({ url: short.url, model: 'm', dim: 2 }).embed(['x']), {
+    message: /0 vectors for 1 inputs/,
+  });
+  await t.throwsAsync(httpEmbeddings({ url: failing.url, model: 'm', dim: 2 }).embed(['x']), {
+    message: /answered 500/,
+  });
 });

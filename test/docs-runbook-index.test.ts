@@ -8,7 +8,15 @@ import { startMilvusStandin } from './support/milvus-standin/server.js';
 // Counts embedding calls so "inserts nothing" also means "embeds nothing" on a warm start.
 function countingEmbeddings(): Embeddings & { texts: number } {
   const inner = localEmbeddings();
-  const e = { dim: inner.dim, model: inner.model, texts: 0, embed: async (xs: string[]) => { e.texts += xs.length; return inner.embed(xs); } };
+  const e = {
+    dim: inner.dim,
+    model: inner.model,
+    texts: 0,
+    embed: async (xs: string[]) => {
+      e.texts += xs.length;
+      return inner.embed(xs);
+    },
+  };
   return e;
 }
 
@@ -28,17 +36,19 @@ test('milvus: a restart against the same server inserts nothing and still answer
   const standin = await startMilvusStandin();
   const open = () => milvusVectorStore({ address: standin.address, collection: 'runbooks', maxRetries: 0 });
   const a = open();
-  t.teardown(async () => { await standin.stop(); });
+  t.teardown(async () => {
+    await standin.stop();
+  });
   const first = await startRunbookIndex(a, localEmbeddings());
   t.true(first.inserted > 0);
   await a.close();
 
   const b = open();
   t.teardown(() => b.close());
-  const writes = standin.calls.filter(c => c === 'Insert' || c === 'Upsert').length;
+  const writes = standin.calls.filter((c) => c === 'Insert' || c === 'Upsert').length;
   const second = await startRunbookIndex(b, localEmbeddings());
   t.is(second.inserted, 0);
-  t.is(standin.calls.filter(c => c === 'Insert' || c === 'Upsert').length, writes);
+  t.is(standin.calls.filter((c) => c === 'Insert' || c === 'Upsert').length, writes);
   t.is(await b.count(), first.inserted);
 
   const [hit] = await second.searchRunbooks('queries waiting in the queue', 1);
@@ -61,13 +71,23 @@ test('searchRunbooks cites runbook and section and refuses empty or oversized qu
 function failingOnceAt(call: number): Embeddings {
   const inner = localEmbeddings();
   let calls = 0;
-  return { dim: inner.dim, model: inner.model, embed: async (xs: string[]) => { if (++calls === call) throw new Error('embeddings endpoint down'); return inner.embed(xs); } };
+  return {
+    dim: inner.dim,
+    model: inner.model,
+    embed: async (xs: string[]) => {
+      if (++calls === call) throw new Error('embeddings endpoint down');
+      return inner.embed(xs);
+    },
+  };
 }
 
 test('milvus: a build cut off half-way is completed by the retry, with every chunk exactly once', async (t) => {
   const standin = await startMilvusStandin();
   const store = milvusVectorStore({ address: standin.address, collection: 'runbooks', maxRetries: 0 });
-  t.teardown(async () => { await store.close(); await standin.stop(); });
+  t.teardown(async () => {
+    await store.close();
+    await standin.stop();
+  });
   const chunks = await loadRunbookChunks();
   const embeddings = failingOnceAt(2);
   await t.throwsAsync(startRunbookIndex(store, embeddings, { batchSize: 8 }), { message: 'embeddings endpoint down' });
@@ -76,7 +96,7 @@ test('milvus: a build cut off half-way is completed by the retry, with every chu
   const retried = await startRunbookIndex(store, embeddings, { batchSize: 8 });
   const rows = standin.collections.get('runbooks')!.rows();
   t.is(rows.length, chunks.length, 'complete: not left at the first batch');
-  t.is(new Set(rows.map(r => r.id)).size, chunks.length, 'no chunk twice');
+  t.is(new Set(rows.map((r) => r.id)).size, chunks.length, 'no chunk twice');
   t.is(retried.inserted, chunks.length);
   t.is(await store.count(), chunks.length);
 });
@@ -84,11 +104,14 @@ test('milvus: a build cut off half-way is completed by the retry, with every chu
 test('milvus: a complete index is left alone at start; one missing a chunk is completed without duplicates', async (t) => {
   const standin = await startMilvusStandin();
   const store = milvusVectorStore({ address: standin.address, collection: 'runbooks', maxRetries: 0 });
-  t.teardown(async () => { await store.close(); await standin.stop(); });
+  t.teardown(async () => {
+    await store.close();
+    await standin.stop();
+  });
   const chunks = await loadRunbookChunks();
   await startRunbookIndex(store, localEmbeddings());
   const collection = standin.collections.get('runbooks')!;
-  const writes = () => standin.calls.filter(c => c === 'Insert' || c === 'Upsert').length;
+  const writes = () => standin.calls.filter((c) => c === 'Insert' || c === 'Upsert').length;
   const before = writes();
   t.is((await startRunbookIndex(store, countingEmbeddings())).inserted, 0);
   t.is(writes(), before, 'nothing written when the strong count matches');
@@ -97,7 +120,7 @@ test('milvus: a complete index is left alone at start; one missing a chunk is co
   const again = await startRunbookIndex(store, localEmbeddings());
   t.is(again.inserted, chunks.length);
   t.is(collection.rows().length, chunks.length);
-  t.is(new Set(collection.rows().map(r => r.id)).size, chunks.length);
+  t.is(new Set(collection.rows().map((r) => r.id)).size, chunks.length);
 });
 
 test('an index still short of chunks after writing them all is not declared complete', async (t) => {
@@ -105,5 +128,7 @@ test('an index still short of chunks after writing them all is not declared comp
   // A store that acknowledges every write but loses the last row of each batch.
   const lossy = { ...inner, upsert: (rows: Parameters<typeof inner.upsert>[0]) => inner.upsert(rows.slice(0, -1)) };
   const total = (await loadRunbookChunks()).length;
-  await t.throwsAsync(startRunbookIndex(lossy, localEmbeddings(), { batchSize: total }), { message: `the runbook index holds ${total - 1} of ${total} chunks after writing them all` });
+  await t.throwsAsync(startRunbookIndex(lossy, localEmbeddings(), { batchSize: total }), {
+    message: `the runbook index holds ${total - 1} of ${total} chunks after writing them all`,
+  });
 });

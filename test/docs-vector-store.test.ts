@@ -9,15 +9,28 @@ import { startMilvusStandin, type MilvusStandin } from './support/milvus-standin
 type Harness = { store: VectorStore; reopen(): VectorStore; standin?: MilvusStandin };
 
 const stores: [name: string, open: () => Promise<Harness>][] = [
-  ['embedded', async () => { const store = embeddedVectorStore(); return { store, reopen: () => store }; }],
-  ['milvus', async () => {
-    const standin = await startMilvusStandin();
-    const open = () => milvusVectorStore({
-      // No retries: a stand-in refusal should fail the test at once, not after back-off.
-      address: standin.address, collection: 'runbooks', timeoutMs: 30_000, maxRetries: 0,
-    });
-    return { store: open(), reopen: open, standin };
-  }],
+  [
+    'embedded',
+    async () => {
+      const store = embeddedVectorStore();
+      return { store, reopen: () => store };
+    },
+  ],
+  [
+    'milvus',
+    async () => {
+      const standin = await startMilvusStandin();
+      const open = () =>
+        milvusVectorStore({
+          // No retries: a stand-in refusal should fail the test at once, not after back-off.
+          address: standin.address,
+          collection: 'runbooks',
+          timeoutMs: 30_000,
+          maxRetries: 0,
+        });
+      return { store: open(), reopen: open, standin };
+    },
+  ],
 ];
 
 const rows: VectorRow[] = [
@@ -29,7 +42,10 @@ const rows: VectorRow[] = [
 for (const [name, open] of stores) {
   const setup = async (t: { teardown(f: () => Promise<void>): void }) => {
     const h = await open();
-    t.teardown(async () => { await h.store.close(); await h.standin?.stop(); });
+    t.teardown(async () => {
+      await h.store.close();
+      await h.standin?.stop();
+    });
     return h;
   };
 
@@ -51,7 +67,13 @@ for (const [name, open] of stores) {
     // does the stand-in); the index is searched once its strong count is complete.
     t.is(await store.count(), 3);
     const hits = await store.search([2, 0, 0], 2);
-    t.deepEqual(hits.map(h => [h.runbook, h.section, h.text]), [['a', 'One', 'alpha'], ['c', 'Two', 'gamma']]);
+    t.deepEqual(
+      hits.map((h) => [h.runbook, h.section, h.text]),
+      [
+        ['a', 'One', 'alpha'],
+        ['c', 'Two', 'gamma'],
+      ],
+    );
     t.true(Math.abs(hits[0]!.score - 1) < 1e-6);
     t.true(Math.abs(hits[1]!.score - 0.6) < 1e-6);
     t.is((await store.search([0, 0, 1], 10)).length, 3);
@@ -88,12 +110,27 @@ test('milvus: an unreachable server fails the call, not the process', async (t) 
 test('milvus: the collection has the declared schema, a COSINE index, and is loaded before use', async (t) => {
   const standin = await startMilvusStandin();
   const store = milvusVectorStore({ address: standin.address, collection: 'rb', maxRetries: 0 });
-  t.teardown(async () => { await store.close(); await standin.stop(); });
+  t.teardown(async () => {
+    await store.close();
+    await standin.stop();
+  });
   await store.ensureCollection(8);
   const c = standin.collections.get('rb')!;
-  t.deepEqual(c.fields.map(f => [f.name, f.data_type]), [['id', 'VarChar'], ['runbook', 'VarChar'], ['section', 'VarChar'], ['text', 'VarChar'], ['vector', 'FloatVector']]);
+  t.deepEqual(
+    c.fields.map((f) => [f.name, f.data_type]),
+    [
+      ['id', 'VarChar'],
+      ['runbook', 'VarChar'],
+      ['section', 'VarChar'],
+      ['text', 'VarChar'],
+      ['vector', 'FloatVector'],
+    ],
+  );
   t.true(c.fields[0]!.is_primary_key);
-  t.is(c.fields[4]!.type_params?.find(p => p.key === 'dim')?.value, '8');
+  t.is(c.fields[4]!.type_params?.find((p) => p.key === 'dim')?.value, '8');
   t.true(c.indexed && c.loaded);
-  t.deepEqual(standin.calls.filter(n => ['CreateCollection', 'CreateIndex', 'LoadCollection'].includes(n)), ['CreateCollection', 'CreateIndex', 'LoadCollection']);
+  t.deepEqual(
+    standin.calls.filter((n) => ['CreateCollection', 'CreateIndex', 'LoadCollection'].includes(n)),
+    ['CreateCollection', 'CreateIndex', 'LoadCollection'],
+  );
 });

@@ -13,9 +13,16 @@ test('SIGKILL right after 2xx commands loses nothing, and the projections conver
   const first = await startPlatformProcess(env);
   const token = await devToken(baseUrl, dataDir);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const body = (i: number) => JSON.stringify({ name: `c${i}`, type: 'email', config: { recipients: ['oncall@example.com'], subject_template: 'x' } });
+  const body = (i: number) =>
+    JSON.stringify({
+      name: `c${i}`,
+      type: 'email',
+      config: { recipients: ['oncall@example.com'], subject_template: 'x' },
+    });
   const responses = await Promise.all(
-    Array.from({ length: 25 }, (_, i) => fetch(`${baseUrl}/api/v1/notification-channels`, { method: 'POST', headers, body: body(i) })),
+    Array.from({ length: 25 }, (_, i) =>
+      fetch(`${baseUrl}/api/v1/notification-channels`, { method: 'POST', headers, body: body(i) }),
+    ),
   );
   t.true(responses.every((r) => r.status === 201));
   const ids = await Promise.all(responses.map(async (r) => ((await r.json()) as { data: { id: string } }).data.id));
@@ -24,7 +31,9 @@ test('SIGKILL right after 2xx commands loses nothing, and the projections conver
 
   const second = await startPlatformProcess(env);
   const again = await devToken(baseUrl, dataDir);
-  const list = await fetch(`${baseUrl}/notification-channels?limit=200`, { headers: { authorization: `Bearer ${again}` } });
+  const list = await fetch(`${baseUrl}/notification-channels?limit=200`, {
+    headers: { authorization: `Bearer ${again}` },
+  });
   const listed = ((await list.json()) as { data: { id: string }[] }).data.map((c) => c.id).sort();
   t.deepEqual(listed, [...ids].sort());
   const health = await fetch(`${baseUrl}/health`);
@@ -34,6 +43,8 @@ test('SIGKILL right after 2xx commands loses nothing, and the projections conver
 });
 
 test('a bad configuration value stops start-up with one line naming the variable', async (t) => {
-  const error = await t.throwsAsync(startPlatformProcess({ PORT: 'eighty', DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-cfg-')) }, 20_000));
+  const error = await t.throwsAsync(
+    startPlatformProcess({ PORT: 'eighty', DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-cfg-')) }, 20_000),
+  );
   t.regex(error!.message, /invalid configuration: PORT: /);
 });

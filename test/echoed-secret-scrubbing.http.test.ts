@@ -28,7 +28,16 @@ test('an echoed Authorization header and API key are scrubbed from the test-send
   const token = 'tok3n-ech0ed-by-the-receiver-9f8e7d6c';
   const apiKey = 'k3y-0f-the-receiver-a1b2c3d4';
   const created = await app.request('POST', '/api/v1/notification-channels', {
-    caller, body: { name: 'echo', type: 'webhook', config: { url: `${echo.url}/echo`, method: 'POST', headers: { Authorization: `Bearer ${token}`, 'X-Api-Key': apiKey } } },
+    caller,
+    body: {
+      name: 'echo',
+      type: 'webhook',
+      config: {
+        url: `${echo.url}/echo`,
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'X-Api-Key': apiKey },
+      },
+    },
   });
   t.is(created.status, 201, JSON.stringify(created.body));
   const channel = created.body.data as { id: string; signing_secret: string };
@@ -36,15 +45,23 @@ test('an echoed Authorization header and API key are scrubbed from the test-send
   const tested = await app.request('POST', `/api/v1/notification-channels/${channel.id}/test`, { caller, body: {} });
   t.is(tested.status, 200, JSON.stringify(tested.body));
   t.is(echo.requests.length, 1, 'the receiver was reached');
-  t.true(echo.requests[0]!.headers.authorization === `Bearer ${token}`, 'the receiver got the real header (it is only the record that is scrubbed)');
+  t.true(
+    echo.requests[0]!.headers.authorization === `Bearer ${token}`,
+    'the receiver got the real header (it is only the record that is scrubbed)',
+  );
 
   const excerpt = String(tested.body.response_excerpt);
   t.true(excerpt.includes('Authorization:'), `the excerpt is kept, scrubbed: ${excerpt}`);
   const history = await app.request('GET', `/api/v1/notification-channels/${channel.id}/events`, { caller });
   t.is(history.status, 200);
-  const testSent = (history.body.data as Array<{ type: string; data: { responseExcerpt: string } }>).find((e) => e.type === 'ChannelTestSent');
+  const testSent = (history.body.data as Array<{ type: string; data: { responseExcerpt: string } }>).find(
+    (e) => e.type === 'ChannelTestSent',
+  );
   t.truthy(testSent);
-  for (const [where, text] of [['answer', JSON.stringify(tested.body)], ['history', JSON.stringify(history.body)]] as const) {
+  for (const [where, text] of [
+    ['answer', JSON.stringify(tested.body)],
+    ['history', JSON.stringify(history.body)],
+  ] as const) {
     t.false(text.includes(token), `${where} holds the bearer token`);
     t.false(text.includes(apiKey), `${where} holds the API key`);
   }

@@ -9,14 +9,22 @@ import { Registry } from 'prom-client';
 import { ownerOf } from '../src/cluster/membership.js';
 import type { StageSnapshot } from '../src/events/escalation.js';
 import { toDomainEvent } from '../src/commanding/command-handler.js';
-import { evolveIncident, incidentStream, initialIncidentState, type IncidentStreamEvent } from '../src/events/incident.js';
+import {
+  evolveIncident,
+  incidentStream,
+  initialIncidentState,
+  type IncidentStreamEvent,
+} from '../src/events/incident.js';
 import { createEscalationInstruments } from '../src/process/escalation/escalation-manager.js';
 import { createHarness, minutes, user } from './support/escalation-harness.js';
 
 const alice = '00000000-0000-4000-8000-00000000a11c';
 const bob = '00000000-0000-4000-8000-000000000b0b';
-const stage = (stageOrder: number, delayMinutes: number, userId: string): StageSnapshot =>
-  ({ stageOrder, delayMinutes, targets: [{ type: 'user', id: userId, channels: ['email'] }] });
+const stage = (stageOrder: number, delayMinutes: number, userId: string): StageSnapshot => ({
+  stageOrder,
+  delayMinutes,
+  targets: [{ type: 'user', id: userId, channels: ['email'] }],
+});
 
 function cluster() {
   const h = createHarness({ stages: [stage(1, 0, alice), stage(2, 15, bob)] });
@@ -43,7 +51,10 @@ function cluster() {
   const a = member('a');
   const b = member('b');
   return {
-    h, a, b, incidents,
+    h,
+    a,
+    b,
+    incidents,
     setMembers(next: string[]) {
       members = next;
       for (const listener of [...listeners]) listener();
@@ -51,9 +62,10 @@ function cluster() {
   };
 }
 
-const stagesOf = async (h: ReturnType<typeof createHarness>, id: string) => (await h.firedStages(id)).map((s) => s.stage);
+const stagesOf = async (h: ReturnType<typeof createHarness>, id: string) =>
+  (await h.firedStages(id)).map((s) => s.stage);
 
-test('each member fires the stages of the incidents it owns; a dead member\'s incidents wait for the change of members, then fire once, late', async (t) => {
+test("each member fires the stages of the incidents it owns; a dead member's incidents wait for the change of members, then fire once, late", async (t) => {
   const { h, a, b, incidents, setMembers } = cluster();
   await h.managers[0]!.stop();
   await a.manager.start();
@@ -84,8 +96,14 @@ test('each member fires the stages of the incidents it owns; a dead member\'s in
   // Then a fired stage 2 of b's incidents, once, and recorded how late it was (5 minutes)
   for (const id of incidents) t.deepEqual(await stagesOf(h, id), [1, 2], id);
   t.is(h.delivered.length, 24, 'every stage delivered exactly once');
-  const lateness = (await a.registry.getSingleMetric('escalation_stage_lateness_seconds')!.get()).values as { metricName?: string; labels: Record<string, unknown>; value: number }[];
-  const over = lateness.find((v) => v.metricName === 'escalation_stage_lateness_seconds_bucket' && v.labels.le === 60)!.value;
+  const lateness = (await a.registry.getSingleMetric('escalation_stage_lateness_seconds')!.get()).values as {
+    metricName?: string;
+    labels: Record<string, unknown>;
+    value: number;
+  }[];
+  const over = lateness.find(
+    (v) => v.metricName === 'escalation_stage_lateness_seconds_bucket' && v.labels.le === 60,
+  )!.value;
   const total = lateness.find((v) => v.metricName === 'escalation_stage_lateness_seconds_count')!.value;
   t.is(total - over, ownedByB.length, 'the taken-over stages are the late ones (more than a minute)');
   await h.close();
@@ -99,11 +117,20 @@ test('an incident resolved while no instance ran is listed at the next start by 
   h.wakeAll(id);
   await h.advanceTo(minutes(1));
   t.is(h.delivered.length, 1, 'alice paged');
-  const fold = async () => (await h.eventStore.readStream(incidentStream(id)))
-    .map((e) => toDomainEvent<IncidentStreamEvent>(e)).reduce(evolveIncident, initialIncidentState());
+  const fold = async () =>
+    (await h.eventStore.readStream(incidentStream(id)))
+      .map((e) => toDomainEvent<IncidentStreamEvent>(e))
+      .reduce(evolveIncident, initialIncidentState());
   // Given the only instance stopped, and the incident resolved meanwhile (nobody to send the all-clear)
   await h.managers[0]!.stop();
-  await h.append(id, 'IncidentResolved', { incidentId: id, by: alice, at: h.clock.now().toISOString(), reason: 'manual', note: null, value: null });
+  await h.append(id, 'IncidentResolved', {
+    incidentId: id,
+    by: alice,
+    at: h.clock.now().toISOString(),
+    reason: 'manual',
+    note: null,
+    value: null,
+  });
   const before = await fold();
   t.true(before.exists && before.notices_pending, 'what the next start lists it by');
   // When an instance starts and lists the incidents with notices pending
@@ -116,7 +143,10 @@ test('an incident resolved while no instance ran is listed at the next start by 
   await restarted.start();
   await h.advanceTo(minutes(2));
   // Then alice has the all-clear, once, and nothing is pending any more
-  t.deepEqual(h.delivered.map((d) => d.status), ['triggered', 'resolved']);
+  t.deepEqual(
+    h.delivered.map((d) => d.status),
+    ['triggered', 'resolved'],
+  );
   const after = await fold();
   t.false(after.exists && after.notices_pending);
   await h.close();

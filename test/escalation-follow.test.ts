@@ -11,7 +11,7 @@ import { sampleEvent } from './support/eventstore-contract.js';
 import { createHarness } from './support/escalation-harness.js';
 import { waitFor } from './support/wait-for.js';
 
-test('the follower subscribes to the incident streams only, so other streams\' events never reach it', async (t) => {
+test("the follower subscribes to the incident streams only, so other streams' events never reach it", async (t) => {
   // Given a store that records what its subscribers ask for and receive
   const store = openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'ww-esc-follow-')), 'events.db') });
   const asked: SubscribeOptions[] = [];
@@ -40,7 +40,13 @@ test('the follower subscribes to the incident streams only, so other streams\' e
   await h.trigger(id);
   await waitFor(() => received.length > 0, { message: 'the incident event to reach the follower' });
   // Then the follower asked for incident streams, and only the incident's events reached it
-  t.deepEqual(asked.map((options) => options.streamPrefixes), [[INCIDENT_STREAM_PREFIX]]);
-  t.true(received.every((stream) => stream === incidentStream(id)), received.join(', '));
+  t.deepEqual(
+    asked.map((options) => options.streamPrefixes),
+    [[INCIDENT_STREAM_PREFIX]],
+  );
+  t.true(
+    received.every((stream) => stream === incidentStream(id)),
+    received.join(', '),
+  );
   await h.close();
 });

@@ -1,5 +1,9 @@
 import test from 'ava';
-import { escalationPolicyDecider, type EscalationPolicyCommand, type EscalationPolicyDefinition } from '../commands/escalation-policies.js';
+import {
+  escalationPolicyDecider,
+  type EscalationPolicyCommand,
+  type EscalationPolicyDefinition,
+} from '../commands/escalation-policies.js';
 import type { EscalationPolicyEvent } from '../src/events/escalation-policy.js';
 import { deciderSpec } from './support/decider-spec.js';
 
@@ -10,7 +14,9 @@ const channelId = '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e';
 const firstVersion: EscalationPolicyDefinition = {
   name: 'Warehouse on-call',
   description: null,
-  stages: [{ stageOrder: 1, delayMinutes: 0, targets: [{ type: 'schedule', id: scheduleId, channels: ['sms', 'email'] }] }],
+  stages: [
+    { stageOrder: 1, delayMinutes: 0, targets: [{ type: 'schedule', id: scheduleId, channels: ['sms', 'email'] }] },
+  ],
   repeatIntervalMinutes: 0,
 };
 const secondVersion: EscalationPolicyDefinition = {
@@ -36,7 +42,10 @@ test('create on a new stream records the whole policy', (t) => {
 });
 
 test('create on an existing stream is a conflict', (t) => {
-  deciderSpec(t, escalationPolicyDecider).given([created]).when(create).thenRejects('conflict', /already exists/);
+  deciderSpec(t, escalationPolicyDecider)
+    .given([created])
+    .when(create)
+    .thenRejects('conflict', /already exists/);
 });
 
 test('create on a deleted stream is a conflict: ids are never reused', (t) => {
@@ -66,9 +75,15 @@ const missing = [
 
 for (const [title, history] of missing) {
   test(`replace of ${title} is not found`, (t) => {
-    deciderSpec(t, escalationPolicyDecider).given([...history]).when(replace).thenRejects('not_found', /escalation policy/);
+    deciderSpec(t, escalationPolicyDecider)
+      .given([...history])
+      .when(replace)
+      .thenRejects('not_found', /escalation policy/);
   });
   test(`delete of ${title} is not found`, (t) => {
-    deciderSpec(t, escalationPolicyDecider).given([...history]).when(remove).thenRejects('not_found', /escalation policy/);
+    deciderSpec(t, escalationPolicyDecider)
+      .given([...history])
+      .when(remove)
+      .thenRejects('not_found', /escalation policy/);
   });
 }

@@ -11,14 +11,19 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 const create = (caller: Caller, body: unknown) => app.request('POST', POLICIES, { caller, body });
-const listIds = async (caller: Caller) => (await app.request('GET', POLICIES, { caller })).body.data.map((p: { id: string }) => p.id);
+const listIds = async (caller: Caller) =>
+  (await app.request('GET', POLICIES, { caller })).body.data.map((p: { id: string }) => p.id);
 
 const invalidBodies: [string, unknown, string[]][] = [
   ['no stages', { ...policy, stages: [] }, ['/stages']],
   ['stages missing', { name: 'x' }, ['/stages']],
   ['a gap in stage_order', { ...policy, stages: [stage(1, 0), stage(3, 5)] }, ['/stages/1/stage_order']],
   ['stage_order not starting at 1', { ...policy, stages: [stage(2, 0)] }, ['/stages/0/stage_order']],
-  ['stages listed out of order', { ...policy, stages: [stage(2, 5), stage(1, 0)] }, ['/stages/0/stage_order', '/stages/1/stage_order']],
+  [
+    'stages listed out of order',
+    { ...policy, stages: [stage(2, 5), stage(1, 0)] },
+    ['/stages/0/stage_order', '/stages/1/stage_order'],
+  ],
   ['a repeated stage_order', { ...policy, stages: [stage(1, 0), stage(1, 5)] }, ['/stages/1/stage_order']],
   ['a first stage with a delay', { ...policy, stages: [stage(1, 5)] }, ['/stages/0/delay_minutes']],
   ['a first stage with a negative delay', { ...policy, stages: [stage(1, -1)] }, ['/stages/0/delay_minutes']],
@@ -32,11 +37,27 @@ const invalidBodies: [string, unknown, string[]][] = [
   ['a repeat interval as text', { ...policy, repeat_interval_minutes: '10' }, ['/repeat_interval_minutes']],
   ['a stage without targets', { ...policy, stages: [stage(1, 0, [])] }, ['/stages/0/targets']],
   ['a user target without channels', withTarget({ type: 'user', id: randomUUID() }), ['/stages/0/targets/0/channels']],
-  ['a group target with empty channels', withTarget({ type: 'group', id: randomUUID(), channels: [] }), ['/stages/0/targets/0/channels']],
-  ['a schedule target without channels', withTarget({ type: 'schedule', id: randomUUID() }), ['/stages/0/targets/0/channels']],
+  [
+    'a group target with empty channels',
+    withTarget({ type: 'group', id: randomUUID(), channels: [] }),
+    ['/stages/0/targets/0/channels'],
+  ],
+  [
+    'a schedule target without channels',
+    withTarget({ type: 'schedule', id: randomUUID() }),
+    ['/stages/0/targets/0/channels'],
+  ],
   ['an unknown delivery channel', withTarget({ ...onCall, channels: ['pigeon'] }), ['/stages/0/targets/0/channels/0']],
-  ['a delivery channel listed twice', withTarget({ ...onCall, channels: ['sms', 'sms'] }), ['/stages/0/targets/0/channels']],
-  ['channels on a channel target', withTarget({ type: 'channel', id: randomUUID(), channels: ['email'] }), ['/stages/0/targets/0/channels']],
+  [
+    'a delivery channel listed twice',
+    withTarget({ ...onCall, channels: ['sms', 'sms'] }),
+    ['/stages/0/targets/0/channels'],
+  ],
+  [
+    'channels on a channel target',
+    withTarget({ type: 'channel', id: randomUUID(), channels: ['email'] }),
+    ['/stages/0/targets/0/channels'],
+  ],
   ['an unknown target type', withTarget({ ...onCall, type: 'team' }), ['/stages/0/targets/0/type']],
   ['a target id that is not a UUID', withTarget({ ...onCall, id: 'ops' }), ['/stages/0/targets/0/id']],
   ['the same target twice in a stage', { ...policy, stages: [stage(1, 0, [onCall, onCall])] }, ['/stages/0/targets/1']],
@@ -46,9 +67,21 @@ const invalidBodies: [string, unknown, string[]][] = [
   ['a missing name', { stages: policy.stages }, ['/name']],
   ['a blank name', { ...policy, name: '  ' }, ['/name']],
   ['a body that is not an object', [policy], ['']],
-  ['a user that does not exist', withTarget({ type: 'user', id: randomUUID(), channels: ['email'] }), ['/stages/0/targets/0/id']],
-  ['a group that does not exist', withTarget({ type: 'group', id: randomUUID(), channels: ['chat'] }), ['/stages/0/targets/0/id']],
-  ['a channel that does not exist', { ...policy, stages: [stage(1, 0, [onCall, { type: 'channel', id: randomUUID() }])] }, ['/stages/0/targets/0/id', '/stages/0/targets/1/id']],
+  [
+    'a user that does not exist',
+    withTarget({ type: 'user', id: randomUUID(), channels: ['email'] }),
+    ['/stages/0/targets/0/id'],
+  ],
+  [
+    'a group that does not exist',
+    withTarget({ type: 'group', id: randomUUID(), channels: ['chat'] }),
+    ['/stages/0/targets/0/id'],
+  ],
+  [
+    'a channel that does not exist',
+    { ...policy, stages: [stage(1, 0, [onCall, { type: 'channel', id: randomUUID() }])] },
+    ['/stages/0/targets/0/id', '/stages/0/targets/1/id'],
+  ],
   ['a schedule that does not exist', withTarget(onCall), ['/stages/0/targets/0/id']],
 ];
 

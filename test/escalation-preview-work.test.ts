@@ -19,8 +19,20 @@ import { currentOnCall, onCallAtInstant } from '../src/oncall/current-on-call.js
 import type { ScheduleDefinition } from '../src/oncall/schedule-definition.js';
 import { findInPages } from '../src/readstore/find-in-pages.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
-import { previewEscalation, previewFirings, previewWorkUnits, scheduleWorkUnits, type PreviewPlan } from '../src/process/escalation/escalation-preview.js';
-import { directoryOver, memoisedDirectory, requestDirectory, type DirectoryReads, type PreviewDirectory } from '../src/process/escalation/preview-directory.js';
+import {
+  previewEscalation,
+  previewFirings,
+  previewWorkUnits,
+  scheduleWorkUnits,
+  type PreviewPlan,
+} from '../src/process/escalation/escalation-preview.js';
+import {
+  directoryOver,
+  memoisedDirectory,
+  requestDirectory,
+  type DirectoryReads,
+  type PreviewDirectory,
+} from '../src/process/escalation/preview-directory.js';
 import type { ContactUser } from '../src/process/escalation/target-resolution.js';
 import { timeSlices } from '../src/time-slice.js';
 
@@ -30,22 +42,40 @@ const person = (id: string): ContactUser => ({ id, name: id, email: `${id}@examp
 const definition = (userIds: string[], overrides = 0): ScheduleDefinition => ({
   timezone: 'UTC',
   layers: [{ userIds, rotationType: 'daily', startTime: '2026-01-01T00:00:00Z' }],
-  overrides: Array.from({ length: overrides }, (_, index) => ({ id: `o${index}`, userId: userIds[0]!, start: '2027-01-01T00:00:00Z', end: '2027-01-02T00:00:00Z' })),
+  overrides: Array.from({ length: overrides }, (_, index) => ({
+    id: `o${index}`,
+    userId: userIds[0]!,
+    start: '2027-01-01T00:00:00Z',
+    end: '2027-01-02T00:00:00Z',
+  })),
 });
 
 /** Reads that count every call, over `schedules` schedules of two people each, and one user, group and channel. */
 function countingReads(schedules: number) {
   const calls = { user: 0, group: 0, channel: 0, schedule: 0 };
   const reads: DirectoryReads = {
-    user: async (_tenant, id) => { calls.user += 1; return person(id); },
-    activeGroupMembers: async () => { calls.group += 1; return [person('gina')]; },
-    channel: async (_tenant, id) => { calls.channel += 1; return { id, type: 'chat', config: {} }; },
+    user: async (_tenant, id) => {
+      calls.user += 1;
+      return person(id);
+    },
+    activeGroupMembers: async () => {
+      calls.group += 1;
+      return [person('gina')];
+    },
+    channel: async (_tenant, id) => {
+      calls.channel += 1;
+      return { id, type: 'chat', config: {} };
+    },
     schedule: async (_tenant, id) => {
       calls.schedule += 1;
       const index = Number(id.slice(1));
       if (index >= schedules) return null;
       const def = definition([`p${index}a`, `p${index}b`], index);
-      return { compiled: compileSchedule(def, () => true), contacts: new Map([`p${index}a`, `p${index}b`].map((u) => [u, person(u)])), units: scheduleWorkUnits(def) };
+      return {
+        compiled: compileSchedule(def, () => true),
+        contacts: new Map([`p${index}a`, `p${index}b`].map((u) => [u, person(u)])),
+        units: scheduleWorkUnits(def),
+      };
     },
   };
   return { reads, calls };
@@ -55,9 +85,14 @@ function countingReads(schedules: number) {
 const plan = (stages: number, targets: number): PreviewPlan => ({
   repeatIntervalMinutes: 30,
   stages: Array.from({ length: stages }, (_, index) => ({
-    stageOrder: index + 1, delayMinutes: index === 0 ? 0 : 10,
+    stageOrder: index + 1,
+    delayMinutes: index === 0 ? 0 : 10,
     targets: [
-      ...Array.from({ length: targets }, (_, s) => ({ type: 'schedule' as const, id: `s${s}`, channels: ['email' as const] })),
+      ...Array.from({ length: targets }, (_, s) => ({
+        type: 'schedule' as const,
+        id: `s${s}`,
+        channels: ['email' as const],
+      })),
       { type: 'user' as const, id: 'ursula', channels: ['email' as const] },
       { type: 'group' as const, id: 'g1', channels: ['email' as const] },
       { type: 'channel' as const, id: 'c1', channels: [] },
@@ -76,8 +111,20 @@ for (const { stages, targets, cycles } of table) {
     const { reads, calls } = countingReads(targets);
     let onCalls = 0;
     const inner = directoryOver(reads);
-    const counting: PreviewDirectory = { ...inner, onCall: (tenantId, id, at) => { onCalls += 1; return inner.onCall(tenantId, id, at); } };
-    const direct = await previewEscalation(directoryOver(countingReads(targets).reads), TENANT, plan(stages, targets), AT, cycles);
+    const counting: PreviewDirectory = {
+      ...inner,
+      onCall: (tenantId, id, at) => {
+        onCalls += 1;
+        return inner.onCall(tenantId, id, at);
+      },
+    };
+    const direct = await previewEscalation(
+      directoryOver(countingReads(targets).reads),
+      TENANT,
+      plan(stages, targets),
+      AT,
+      cycles,
+    );
 
     // The memoised layer: one on-call computation per distinct (schedule, instant).
     const memoised = await previewEscalation(memoisedDirectory(counting), TENANT, plan(stages, targets), AT, cycles);
@@ -88,7 +135,13 @@ for (const { stages, targets, cycles } of table) {
 
     // A request's directory: each schedule, user, group and channel read once.
     const request = countingReads(targets);
-    const answered = await previewEscalation(requestDirectory(request.reads, async () => {}), TENANT, plan(stages, targets), AT, cycles);
+    const answered = await previewEscalation(
+      requestDirectory(request.reads, async () => {}),
+      TENANT,
+      plan(stages, targets),
+      AT,
+      cycles,
+    );
     t.deepEqual(request.calls, { user: 1, group: 1, channel: 1, schedule: targets });
     t.deepEqual(answered, direct);
   });
@@ -103,14 +156,24 @@ test('without the request directory the reads grow with stages × targets × cyc
 test('work units: each distinct (schedule, instant) at 1 + the people across its layers + its overrides; a missing schedule costs 1; person, group and channel targets nothing', async (t) => {
   const { reads } = countingReads(3);
   const directory = requestDirectory(reads, async () => {});
-  const units = (p: PreviewPlan, cycles: number, schedules = 3) => previewWorkUnits(p, previewFirings(p, AT, cycles), (id) => (Number(id.slice(1)) < schedules ? directory.scheduleUnits(TENANT, id) : Promise.resolve(null)));
+  const units = (p: PreviewPlan, cycles: number, schedules = 3) =>
+    previewWorkUnits(p, previewFirings(p, AT, cycles), (id) =>
+      Number(id.slice(1)) < schedules ? directory.scheduleUnits(TENANT, id) : Promise.resolve(null),
+    );
   // s0: 1 + 2 people + 0 overrides = 3; s1: 4; s2: 5.
   t.is(await units(plan(1, 1), 1), 3);
   t.is(await units(plan(1, 3), 1), 3 + 4 + 5);
   t.is(await units(plan(2, 3), 3), 6 * (3 + 4 + 5));
   t.is(await units(plan(2, 4), 1), 2 * (3 + 4 + 5 + 1), 's3 does not exist: 1 each time');
   // Two stages at the same instant (no delay) name the same (schedule, instant) once.
-  const together: PreviewPlan = { repeatIntervalMinutes: 0, stages: [1, 2].map((stageOrder) => ({ stageOrder, delayMinutes: 0, targets: [{ type: 'schedule', id: 's2', channels: ['email'] }] })) };
+  const together: PreviewPlan = {
+    repeatIntervalMinutes: 0,
+    stages: [1, 2].map((stageOrder) => ({
+      stageOrder,
+      delayMinutes: 0,
+      targets: [{ type: 'schedule', id: 's2', channels: ['email'] }],
+    })),
+  };
   t.is(await units(together, 1), 5);
   t.is(await units({ ...plan(1, 0) }, 1), 0);
 });
@@ -167,23 +230,40 @@ test('who is on call at an instant, without the stretch, is who currentOnCall na
     const full = currentOnCall(def, new Date(at), active);
     const quick = onCallAtInstant(compiled, new Date(at));
     if (full === null) t.is(quick, null);
-    else t.deepEqual(quick, { userId: full.userId, source: full.source === 'layer' ? { source: 'layer', layerIndex: full.layerIndex } : { source: 'override', overrideId: full.overrideId } });
+    else
+      t.deepEqual(quick, {
+        userId: full.userId,
+        source:
+          full.source === 'layer'
+            ? { source: 'layer', layerIndex: full.layerIndex }
+            : { source: 'override', overrideId: full.overrideId },
+      });
   }
 });
 
 test('a long read in pages finds what one read finds, in the same order, waiting its turn before each page', async (t) => {
   const store = openSqliteReadStore(join(mkdtempSync(join(tmpdir(), 'find-in-pages-')), 'r.db'));
   // 23 documents, some sharing a time (ties by id), one of another tenant.
-  const docs = Array.from({ length: 23 }, (_, index) => ({ id: randomUUID(), tenantId: index === 7 ? 'other' : TENANT, at: `2026-06-0${1 + (index % 4)}T00:00:00Z` }));
+  const docs = Array.from({ length: 23 }, (_, index) => ({
+    id: randomUUID(),
+    tenantId: index === 7 ? 'other' : TENANT,
+    at: `2026-06-0${1 + (index % 4)}T00:00:00Z`,
+  }));
   await store.applyBatch({ projection: 'seed', version: 1 }, [{ position: 1n }], async (_event, writer) => {
     for (const doc of docs) await writer.upsert('things', doc);
   });
   let pauses = 0;
-  const pause = async () => { pauses += 1; };
+  const pause = async () => {
+    pauses += 1;
+  };
   const byAt = await findInPages(store, 'things', { tenantId: TENANT }, 5, pause, 'at');
   t.deepEqual(byAt, await store.find('things', { tenantId: TENANT }, { sort: [['at', 'asc']] }));
   t.is(byAt.length, 22);
   t.is(pauses, 5, 'pages of 5, 5, 5, 5, 2');
-  t.deepEqual(await findInPages(store, 'things', { tenantId: TENANT }, 22, async () => {}), await store.find('things', { tenantId: TENANT }), 'by id: a full last page ends with an empty one');
+  t.deepEqual(
+    await findInPages(store, 'things', { tenantId: TENANT }, 22, async () => {}),
+    await store.find('things', { tenantId: TENANT }),
+    'by id: a full last page ends with an empty one',
+  );
   await store.close();
 });

@@ -28,10 +28,20 @@ function seeded(seed: number) {
 }
 
 const people: ContactUser[] = [
-  user(id(1), { phone: '+447700900001' }), user(id(2)), user(id(3), { phone: '+447700900003' }), user(id(4), { active: false }), user(id(5), { phone: '+447700900005' }),
+  user(id(1), { phone: '+447700900001' }),
+  user(id(2)),
+  user(id(3), { phone: '+447700900003' }),
+  user(id(4), { active: false }),
+  user(id(5), { phone: '+447700900005' }),
 ];
-const groups = new Map<string, ContactUser[]>([[id(11), [people[0]!, people[1]!]], [id(12), []], [id(13), [people[2]!, people[4]!]]]);
-const channels = new Map<string, ContactChannel>([[id(21), { id: id(21), type: 'chat', config: { webhook_url: 'https://chat.example/x', channel_name: '#ops' } }]]);
+const groups = new Map<string, ContactUser[]>([
+  [id(11), [people[0]!, people[1]!]],
+  [id(12), []],
+  [id(13), [people[2]!, people[4]!]],
+]);
+const channels = new Map<string, ContactChannel>([
+  [id(21), { id: id(21), type: 'chat', config: { webhook_url: 'https://chat.example/x', channel_name: '#ops' } }],
+]);
 const schedules = [id(31), id(32), id(33)];
 
 const directory: TargetDirectory = {
@@ -43,22 +53,29 @@ const directory: TargetDirectory = {
     if (scheduleId === id(33)) return 'no_schedule';
     if (scheduleId === id(32)) return null;
     const turn = Math.floor((at.getTime() - T0) / (7 * 60_000));
-    return { ...[people[0]!, people[2]!, people[4]!][((turn % 3) + 3) % 3]!, source: { source: 'layer', layerIndex: 0 } };
+    return {
+      ...[people[0]!, people[2]!, people[4]!][((turn % 3) + 3) % 3]!,
+      source: { source: 'layer', layerIndex: 0 },
+    };
   },
 };
 
 function randomPolicy(random: () => number): { stages: StageSnapshot[]; repeatIntervalMinutes: number } {
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-  const media = () => [...new Set(Array.from({ length: 1 + Math.floor(random() * 2) }, () => pick(['email', 'sms', 'chat'] as const)))];
+  const media = () => [
+    ...new Set(Array.from({ length: 1 + Math.floor(random() * 2) }, () => pick(['email', 'sms', 'chat'] as const))),
+  ];
   const target = () => {
     const type = pick(['user', 'group', 'schedule', 'channel'] as const);
     if (type === 'channel') return { type, id: pick([id(21), id(22)]), channels: [] };
-    const ids = type === 'user' ? [...people.map((p) => p.id), id(9)] : type === 'group' ? [...groups.keys(), id(19)] : schedules;
+    const ids =
+      type === 'user' ? [...people.map((p) => p.id), id(9)] : type === 'group' ? [...groups.keys(), id(19)] : schedules;
     return { type, id: pick(ids), channels: media() };
   };
   const stages = Array.from({ length: 1 + Math.floor(random() * 4) }, (_, index): StageSnapshot => {
-    const targets = Array.from({ length: 1 + Math.floor(random() * 3) }, target)
-      .filter((t, at, all) => all.findIndex((o) => o.type === t.type && o.id === t.id) === at);
+    const targets = Array.from({ length: 1 + Math.floor(random() * 3) }, target).filter(
+      (t, at, all) => all.findIndex((o) => o.type === t.type && o.id === t.id) === at,
+    );
     return { stageOrder: index + 1, delayMinutes: index === 0 ? 0 : 1 + Math.floor(random() * 20), targets };
   });
   return { stages, repeatIntervalMinutes: random() < 0.5 ? 0 : 5 + Math.floor(random() * 20) };
@@ -75,14 +92,24 @@ test(`${POLICIES} random policies: the preview lists what the manager fires, del
     h.wakeAll(incident);
     await h.advanceTo(previewed.at(-1)!.firesAt.getTime());
 
-    const expected = previewed.flatMap((stage) => stage.recipients.map(({ recipient }) => recipient.unreachable === null
-      ? `${stage.firesAt.getTime() - T0} ${stage.stageOrder}:${stage.cycle}:${recipient.key}:${recipient.medium}`
-      : `unreachable ${stage.stageOrder}:${stage.cycle} ${recipient.via.type}:${recipient.via.id} ${recipient.medium} ${recipient.unreachable}`)).sort();
+    const expected = previewed
+      .flatMap((stage) =>
+        stage.recipients.map(({ recipient }) =>
+          recipient.unreachable === null
+            ? `${stage.firesAt.getTime() - T0} ${stage.stageOrder}:${stage.cycle}:${recipient.key}:${recipient.medium}`
+            : `unreachable ${stage.stageOrder}:${stage.cycle} ${recipient.via.type}:${recipient.via.id} ${recipient.medium} ${recipient.unreachable}`,
+        ),
+      )
+      .sort();
     const prefix = `${incident}:stage:`;
-    const failed = (await h.eventStore.readStream(incidentStream(incident))).filter((e) => e.type === 'NotificationFailed').map((e) => e.data as any);
+    const failed = (await h.eventStore.readStream(incidentStream(incident)))
+      .filter((e) => e.type === 'NotificationFailed')
+      .map((e) => e.data as any);
     const actual = [
       ...h.delivered.map((d) => `${d.at} ${d.key.slice(prefix.length)}`),
-      ...failed.map((f) => `unreachable ${f.stageOrder}:${f.cycle} ${f.via.type}:${f.via.id} ${f.medium} ${f.error.message}`),
+      ...failed.map(
+        (f) => `unreachable ${f.stageOrder}:${f.cycle} ${f.via.type}:${f.via.id} ${f.medium} ${f.error.message}`,
+      ),
     ].sort();
     t.deepEqual(actual, expected, `policy ${round}: ${JSON.stringify(plan)}`);
     await h.close();

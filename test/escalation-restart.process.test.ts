@@ -21,10 +21,19 @@ test('SIGKILL between stages, twice: stage 2 fires exactly once after the restar
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-escalation-kill-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = { DATA_DIR: dataDir, PORT: String(port), BASE_URL: url, ALERT_EVALUATION_INTERVAL_SECONDS: '1', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    BASE_URL: url,
+    ALERT_EVALUATION_INTERVAL_SECONDS: '1',
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
   const running: PlatformProcess[] = [];
   const start = async (offsetSeconds: number) => {
-    const platform = await startPlatformProcess({ ...env, CLOCK_OFFSET_SECONDS: String(offsetSeconds) }, START_TIMEOUT_MS);
+    const platform = await startPlatformProcess(
+      { ...env, CLOCK_OFFSET_SECONDS: String(offsetSeconds) },
+      START_TIMEOUT_MS,
+    );
     running.push(platform);
     return platform;
   };
@@ -33,18 +42,30 @@ test('SIGKILL between stages, twice: stage 2 fires exactly once after the restar
     await platform.exited;
   };
   /** A sample of the running platform's own metrics (each process counts from zero). */
-  const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
+  const metric = async (name: string) =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
   /** The manager has settled on a timer for the next stage: everything due so far is done. */
-  const waitingForNextStage = (message: string) => waitFor(async () => (await metric('escalation_pending')) === 1, { timeoutMs: 20_000, message });
+  const waitingForNextStage = (message: string) =>
+    waitFor(async () => (await metric('escalation_pending')) === 1, { timeoutMs: 20_000, message });
   try {
     const first = await start(0);
     const token = await devToken(url, dataDir);
     const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: response.status, body: (await response.json()) as any };
     };
     const channel = async (stage: number) =>
-      (await api('POST', '/notification-channels', { name: `stage ${stage}`, type: 'webhook', config: { url: `${receiver.url}/stage${stage}`, method: 'POST', headers: {} } })).body.data.id as string;
+      (
+        await api('POST', '/notification-channels', {
+          name: `stage ${stage}`,
+          type: 'webhook',
+          config: { url: `${receiver.url}/stage${stage}`, method: 'POST', headers: {} },
+        })
+      ).body.data.id as string;
     const [c1, c2, c3] = [await channel(1), await channel(2), await channel(3)];
     const policy = await api('POST', '/api/v1/escalation-policies', {
       name: 'kill test',
@@ -57,24 +78,46 @@ test('SIGKILL between stages, twice: stage 2 fires exactly once after the restar
     // A condition the simulated warehouse always meets: a pinned metric would not do, since pins live
     // in the process's memory and the restarted platform's evaluator would resolve the incident.
     const rule = await api('POST', '/api/v1/alert-rules', {
-      name: 'kill rule', metric: 'queue_time_seconds', condition: 'gte', threshold: 0, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.body.data.id,
+      name: 'kill rule',
+      metric: 'queue_time_seconds',
+      condition: 'gte',
+      threshold: 0,
+      evaluation_window_minutes: 0,
+      severity: 'high',
+      escalation_policy_id: policy.body.data.id,
     });
     let incidentId = '';
-    await waitFor(async () => (incidentId = (await api('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`)).body.data?.[0]?.id ?? '') !== '', { timeoutMs: 20_000, message: 'the incident' });
-    const events = async () => (await api('GET', `/api/v1/incidents/${incidentId}/events`)).body.data as { type: string; data: any }[];
+    await waitFor(
+      async () =>
+        (incidentId = (await api('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`)).body.data?.[0]?.id ?? '') !==
+        '',
+      { timeoutMs: 20_000, message: 'the incident' },
+    );
+    const events = async () =>
+      (await api('GET', `/api/v1/incidents/${incidentId}/events`)).body.data as { type: string; data: any }[];
     const fired = async () => (await events()).filter((e) => e.type === 'EscalationStageFired').map((e) => e.data);
-    const deliveredStages = async () => (await events()).filter((e) => e.type === 'NotificationDelivered').map((e) => e.data.stageOrder);
-    await waitFor(async () => (await deliveredStages()).includes(1), { timeoutMs: 20_000, message: 'stage 1 delivered' });
+    const deliveredStages = async () =>
+      (await events()).filter((e) => e.type === 'NotificationDelivered').map((e) => e.data.stageOrder);
+    await waitFor(async () => (await deliveredStages()).includes(1), {
+      timeoutMs: 20_000,
+      message: 'stage 1 delivered',
+    });
     await waitingForNextStage('the first platform waits for stage 2');
     await kill(first);
 
     // Two minutes later: stage 2 is overdue and fires once, late, from the restarted platform.
     const second = await start(120);
-    await waitFor(async () => (await deliveredStages()).includes(2), { timeoutMs: 20_000, message: 'stage 2 delivered after the restart' });
+    await waitFor(async () => (await deliveredStages()).includes(2), {
+      timeoutMs: 20_000,
+      message: 'stage 2 delivered after the restart',
+    });
     await waitingForNextStage('the second platform waits for stage 3');
     t.is(await metric('escalation_stages_fired_total'), 1, 'the second platform fired stage 2 and nothing else');
     t.is(await metric('escalation_stage_lateness_seconds_count'), 1);
-    t.true((await metric('escalation_stage_lateness_seconds_sum')) >= 60, 'stage 2 was overdue when the second platform fired it');
+    t.true(
+      (await metric('escalation_stage_lateness_seconds_sum')) >= 60,
+      'stage 2 was overdue when the second platform fired it',
+    );
     await kill(second);
 
     // Half a minute after that: nothing is due (stage 3 is an hour after stage 2); the manager waits for it.
@@ -84,17 +127,25 @@ test('SIGKILL between stages, twice: stage 2 fires exactly once after the restar
     const [stage1, stage2, ...more] = await fired();
     t.deepEqual(more, []);
     t.deepEqual([stage1.stageOrder, stage2.stageOrder], [1, 2]);
-    t.is(Date.parse(stage2.dueAt), Date.parse(stage1.firedAt) + MINUTE_MS, 'stage 2 was due a minute after stage 1 fired');
-    t.true(Date.parse(stage2.firedAt) - Date.parse(stage2.dueAt) >= MINUTE_MS, 'fired by the restarted platform, not before the kill');
+    t.is(
+      Date.parse(stage2.dueAt),
+      Date.parse(stage1.firedAt) + MINUTE_MS,
+      'stage 2 was due a minute after stage 1 fired',
+    );
+    t.true(
+      Date.parse(stage2.firedAt) - Date.parse(stage2.dueAt) >= MINUTE_MS,
+      'fired by the restarted platform, not before the kill',
+    );
     t.deepEqual(await deliveredStages(), [1, 2], 'one delivery per stage: none made again');
     t.is(receiver.requests.filter((r) => r.path === '/stage1').length, 1);
     t.is(receiver.requests.filter((r) => r.path === '/stage2').length, 1);
     t.is(receiver.requests.filter((r) => r.path === '/stage3').length, 0);
     t.is((await api('GET', `/api/v1/incidents/${incidentId}`)).body.data.status, 'triggered');
     const pending = (await api('GET', '/api/v1/escalations')).body.data;
-    t.deepEqual(pending.map((p: any) => [p.incident_id, p.next_stage, p.cycle, p.next_due_at]), [
-      [incidentId, 3, 0, new Date(Date.parse(stage2.firedAt) + 60 * MINUTE_MS).toISOString()],
-    ]);
+    t.deepEqual(
+      pending.map((p: any) => [p.incident_id, p.next_stage, p.cycle, p.next_due_at]),
+      [[incidentId, 3, 0, new Date(Date.parse(stage2.firedAt) + 60 * MINUTE_MS).toISOString()]],
+    );
   } finally {
     for (const platform of running) if (platform.child.exitCode === null) platform.child.kill('SIGKILL');
     await Promise.all(running.map((platform) => platform.exited));

@@ -8,7 +8,12 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { MAX_DELIVERY_ATTEMPTS } from '../src/events/delivery-retry.js';
 import { deliveryKey, type StageSnapshot } from '../src/events/escalation.js';
-import { evolveIncident, incidentStream, initialIncidentState, type IncidentStreamEvent } from '../src/events/incident.js';
+import {
+  evolveIncident,
+  incidentStream,
+  initialIncidentState,
+  type IncidentStreamEvent,
+} from '../src/events/incident.js';
 import { createHarness, minutes, user, type DeliveryScript } from './support/escalation-harness.js';
 
 const alice = '00000000-0000-4000-8000-00000000a11c';
@@ -16,13 +21,29 @@ const pagerChannel = '00000000-0000-4000-8000-0000000000dd';
 const SEC = 1000;
 
 function onePagerAndAlice(script: DeliveryScript) {
-  const stages: StageSnapshot[] = [{ stageOrder: 1, delayMinutes: 0, targets: [{ type: 'channel', id: pagerChannel, channels: [] }, { type: 'user', id: alice, channels: ['email'] }] }];
+  const stages: StageSnapshot[] = [
+    {
+      stageOrder: 1,
+      delayMinutes: 0,
+      targets: [
+        { type: 'channel', id: pagerChannel, channels: [] },
+        { type: 'user', id: alice, channels: ['email'] },
+      ],
+    },
+  ];
   return createHarness({
     stages,
     script,
     directory: {
       user: async (_tenant, id) => user(id),
-      channel: async () => ({ id: pagerChannel, type: 'pager', config: { integration_key: 'R0UT1NGKEY0000000000000000000042', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } } }),
+      channel: async () => ({
+        id: pagerChannel,
+        type: 'pager',
+        config: {
+          integration_key: 'R0UT1NGKEY0000000000000000000042',
+          severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' },
+        },
+      }),
     },
   });
 }
@@ -39,10 +60,19 @@ test('a page the pager service rate-limits (429) is made again 30 s, 1 and 2 min
   h.wakeAll(id);
   await h.advanceTo(minutes(10));
   const pages = h.delivered.filter((d) => d.medium === 'pager');
-  t.deepEqual(pages.map((d) => d.at), [0, 30 * SEC, 90 * SEC, 210 * SEC]);
-  t.true(pages.every((d) => d.key === deliveryKey(id, 'stage', 1, 0, `channel:${pagerChannel}`, 'pager')), 'the same dedup key every time');
+  t.deepEqual(
+    pages.map((d) => d.at),
+    [0, 30 * SEC, 90 * SEC, 210 * SEC],
+  );
+  t.true(
+    pages.every((d) => d.key === deliveryKey(id, 'stage', 1, 0, `channel:${pagerChannel}`, 'pager')),
+    'the same dedup key every time',
+  );
   t.deepEqual(await outcomes(h, id, 'pager'), [
-    ['NotificationRetryScheduled', 'stage', 1], ['NotificationRetryScheduled', 'stage', 2], ['NotificationRetryScheduled', 'stage', 3], ['NotificationDelivered', 'stage', null],
+    ['NotificationRetryScheduled', 'stage', 1],
+    ['NotificationRetryScheduled', 'stage', 2],
+    ['NotificationRetryScheduled', 'stage', 3],
+    ['NotificationDelivered', 'stage', null],
   ]);
   t.is(h.delivered.filter((d) => d.medium === 'email').length, 1, 'the email that went through is not sent again');
   await h.close();
@@ -56,7 +86,10 @@ test('after the last attempt the failure is final: NotificationFailed, and nothi
   await h.advanceTo(minutes(120));
   const pages = h.delivered.filter((d) => d.medium === 'pager');
   t.is(pages.length, MAX_DELIVERY_ATTEMPTS);
-  t.deepEqual(pages.map((d) => d.at / SEC), [0, 30, 90, 210, 450, 930, 1530, 2130]);
+  t.deepEqual(
+    pages.map((d) => d.at / SEC),
+    [0, 30, 90, 210, 450, 930, 1530, 2130],
+  );
   const recorded = await outcomes(h, id, 'pager');
   t.deepEqual(recorded.at(-1), ['NotificationFailed', 'stage', null]);
   t.is(recorded.filter(([type]) => type === 'NotificationRetryScheduled').length, MAX_DELIVERY_ATTEMPTS - 1);
@@ -64,18 +97,25 @@ test('after the last attempt the failure is final: NotificationFailed, and nothi
 });
 
 test('a refusal another attempt cannot cure (400) is final at once; a network failure is retried', async (t) => {
-  const h = onePagerAndAlice((d, attempt) => (d.medium === 'pager' ? { status: 400 } : attempt === 1 ? { kind: 'network' } : undefined));
+  const h = onePagerAndAlice((d, attempt) =>
+    d.medium === 'pager' ? { status: 400 } : attempt === 1 ? { kind: 'network' } : undefined,
+  );
   const id = randomUUID();
   await h.trigger(id);
   h.wakeAll(id);
   await h.advanceTo(minutes(10));
   t.deepEqual(await outcomes(h, id, 'pager'), [['NotificationFailed', 'stage', null]]);
-  t.deepEqual(await outcomes(h, id, 'email'), [['NotificationRetryScheduled', 'stage', 1], ['NotificationDelivered', 'stage', null]]);
+  t.deepEqual(await outcomes(h, id, 'email'), [
+    ['NotificationRetryScheduled', 'stage', 1],
+    ['NotificationDelivered', 'stage', null],
+  ]);
   await h.close();
 });
 
 test('a retry waiting when the platform restarts is made by the next manager, at its time; the read model lists the incident for it', async (t) => {
-  const h = onePagerAndAlice((d, attempt) => (d.medium === 'pager' && d.status === 'acknowledged' && attempt === 1 ? { status: 502 } : undefined));
+  const h = onePagerAndAlice((d, attempt) =>
+    d.medium === 'pager' && d.status === 'acknowledged' && attempt === 1 ? { status: 502 } : undefined,
+  );
   const id = randomUUID();
   await h.trigger(id);
   h.wakeAll(id);
@@ -83,15 +123,30 @@ test('a retry waiting when the platform restarts is made by the next manager, at
   await h.acknowledge(id, alice);
   h.wakeAll(id);
   await h.advanceTo(minutes(1) + 5 * SEC);
-  const folded = (await h.eventStore.readStream(incidentStream(id))).map((e) => ({ type: e.type, data: e.data }) as IncidentStreamEvent).reduce(evolveIncident, initialIncidentState());
-  t.is(folded.exists && folded.next_delivery_retry_at, new Date(minutes(1) + 30 * SEC).toISOString(), 'what a restart lists the incident by');
+  const folded = (await h.eventStore.readStream(incidentStream(id)))
+    .map((e) => ({ type: e.type, data: e.data }) as IncidentStreamEvent)
+    .reduce(evolveIncident, initialIncidentState());
+  t.is(
+    folded.exists && folded.next_delivery_retry_at,
+    new Date(minutes(1) + 30 * SEC).toISOString(),
+    'what a restart lists the incident by',
+  );
 
   await h.managers[0]!.stop(); // the platform goes down with the retry pending
   h.managers.splice(0, 1);
   h.addManager().wake(id);
   await h.advanceTo(minutes(5));
   const acks = h.delivered.filter((d) => d.medium === 'pager' && d.status === 'acknowledged');
-  t.deepEqual(acks.map((d) => d.at), [minutes(1) - minutes(0), minutes(1) + 30 * SEC - minutes(0)]);
-  t.deepEqual((await outcomes(h, id, 'pager')).filter(([, kind]) => kind === 'acknowledgement'), [['NotificationRetryScheduled', 'acknowledgement', 1], ['NotificationDelivered', 'acknowledgement', null]]);
+  t.deepEqual(
+    acks.map((d) => d.at),
+    [minutes(1) - minutes(0), minutes(1) + 30 * SEC - minutes(0)],
+  );
+  t.deepEqual(
+    (await outcomes(h, id, 'pager')).filter(([, kind]) => kind === 'acknowledgement'),
+    [
+      ['NotificationRetryScheduled', 'acknowledgement', 1],
+      ['NotificationDelivered', 'acknowledgement', null],
+    ],
+  );
   await h.close();
 });

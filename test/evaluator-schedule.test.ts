@@ -14,7 +14,12 @@ const logger = pino({ level: 'silent' });
 test('node-schedule refuses a date already past (the behaviour the schedule must survive)', (t) => {
   let ran = false;
   // Its types promise a Job; at run time the answer is null.
-  t.is(schedule.scheduleJob(new Date(Date.now() - 1), () => { ran = true; }) as unknown, null);
+  t.is(
+    schedule.scheduleJob(new Date(Date.now() - 1), () => {
+      ran = true;
+    }) as unknown,
+    null,
+  );
   t.false(ran);
 });
 
@@ -32,7 +37,9 @@ function virtualScheduler() {
   return {
     scheduleAt,
     now: () => now,
-    advance(ms: number) { now += ms; },
+    advance(ms: number) {
+      now += ms;
+    },
     /** Runs the earliest pending job after moving the clock to its time. */
     fireNext() {
       pending.sort((a, b) => a.at - b.at);
@@ -42,7 +49,9 @@ function virtualScheduler() {
       next.run();
       return true;
     },
-    get pending() { return pending.length; },
+    get pending() {
+      return pending.length;
+    },
   };
 }
 
@@ -58,9 +67,18 @@ test('a tick that ends after the next slot was due is followed by another tick, 
       return { rules: 0, metricReads: 0, triggered: 0, resolved: 0, errors: 0, recorded: 0, durationMs: 1_500 };
     },
   };
-  const running = scheduleEvaluator(evaluator, { intervalSeconds: 1, logger, scheduleAt: clock.scheduleAt, now: clock.now });
+  const running = scheduleEvaluator(evaluator, {
+    intervalSeconds: 1,
+    logger,
+    scheduleAt: clock.scheduleAt,
+    now: clock.now,
+  });
   t.true(clock.fireNext(), 'the first tick is on the grid');
-  await waitFor(() => (clock.fireNext(), ticks >= 5), { timeoutMs: 5_000, intervalMs: 1, message: `five ticks (saw ${ticks})` });
+  await waitFor(() => (clock.fireNext(), ticks >= 5), {
+    timeoutMs: 5_000,
+    intervalMs: 1,
+    message: `five ticks (saw ${ticks})`,
+  });
   await running.stop();
   const after = ticks;
   clock.fireNext();

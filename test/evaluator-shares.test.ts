@@ -29,7 +29,12 @@ test('two members splitting the share keys evaluate each rule once and read each
   const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
   const readStore = openSqliteReadStore(join(dir, 'r.db'));
   const logger = pino({ level: 'silent' });
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [alertRulesProjection, incidentsProjection], logger });
+  const runner = createProjectionRunner({
+    eventStore,
+    readStore,
+    projections: [alertRulesProjection, incidentsProjection],
+    logger,
+  });
   await runner.start();
   const now = () => new Date('2026-11-20T12:00:00Z');
   const simulated = createSimulatedWarehouse({ now });
@@ -40,17 +45,39 @@ test('two members splitting the share keys evaluate each rule once and read each
   let last = 0n;
   for (let i = 0; i < 90; i++) {
     const ruleId = randomUUID();
-    last = (await eventStore.append(`alertRule-${ruleId}`, [{
-      type: 'AlertRuleCreated',
-      data: { ruleId, name: `r${i}`, description: null, metric: METRICS[i % 3], condition: 'gt', threshold: 1e12, evaluationWindowMinutes: WINDOWS[Math.floor(i / 3) % 3], severity: 'low', escalationPolicyId: randomUUID(), clusterId: null, isEnabled: true, envId },
-      metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
-    }])).position;
+    last = (
+      await eventStore.append(`alertRule-${ruleId}`, [
+        {
+          type: 'AlertRuleCreated',
+          data: {
+            ruleId,
+            name: `r${i}`,
+            description: null,
+            metric: METRICS[i % 3],
+            condition: 'gt',
+            threshold: 1e12,
+            evaluationWindowMinutes: WINDOWS[Math.floor(i / 3) % 3],
+            severity: 'low',
+            escalationPolicyId: randomUUID(),
+            clusterId: null,
+            isEnabled: true,
+            envId,
+          },
+          metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
+        },
+      ])
+    ).position;
   }
   await runner.waitFor(last, 5000);
   const member = (self: string) => {
     const metrics = createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control });
     return createEvaluator({
-      eventStore, now, reader: readStore, metrics, logger, instruments: createEvaluatorInstruments(new Registry()),
+      eventStore,
+      now,
+      reader: readStore,
+      metrics,
+      logger,
+      instruments: createEvaluatorInstruments(new Registry()),
       waitForProjections: (p) => runner.waitFor(p, 5000),
       owns: (key) => ownerOf(key, ['a', 'b']) === self,
     });
@@ -63,7 +90,8 @@ test('two members splitting the share keys evaluate each rule once and read each
   t.is(a.metricReads + b.metricReads, 9);
   const evaluated = new Map<string, number>();
   for (const event of await eventStore.readAll({ after: last })) {
-    if (event.type === 'RuleEvaluated') evaluated.set(String(event.data.ruleId), (evaluated.get(String(event.data.ruleId)) ?? 0) + 1);
+    if (event.type === 'RuleEvaluated')
+      evaluated.set(String(event.data.ruleId), (evaluated.get(String(event.data.ruleId)) ?? 0) + 1);
   }
   t.is(evaluated.size, 90);
   t.true([...evaluated.values()].every((count) => count === 1));
@@ -76,7 +104,10 @@ test('rules sharing a warehouse read share a key and a bucket; rules reading dif
   const rule = { envId: 'e', clusterId: null, metric: 'm', evaluationWindowMinutes: 5 };
   t.is(ruleShareKey(rule), ruleShareKey({ ...rule }));
   t.is(ruleShareBucket(rule), ruleShareBucket({ ...rule, clusterId: undefined }));
-  t.is(ruleShareBucket({ ...rule, evaluationWindowMinutes: 0 }), ruleShareBucket({ ...rule, evaluationWindowMinutes: 1 }));
+  t.is(
+    ruleShareBucket({ ...rule, evaluationWindowMinutes: 0 }),
+    ruleShareBucket({ ...rule, evaluationWindowMinutes: 1 }),
+  );
   // A window of 0 reads the last minute, as a window of 1 does.
   t.is(ruleShareKey({ ...rule, evaluationWindowMinutes: 0 }), ruleShareKey({ ...rule, evaluationWindowMinutes: 1 }));
   for (const other of [{ envId: 'f' }, { clusterId: 'c1' }, { metric: 'n' }, { evaluationWindowMinutes: 15 }]) {

@@ -23,7 +23,12 @@ import { ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
-import { createEvaluator, createEvaluatorInstruments, type Evaluator, type TickReport } from '../src/process/evaluator.js';
+import {
+  createEvaluator,
+  createEvaluatorInstruments,
+  type Evaluator,
+  type TickReport,
+} from '../src/process/evaluator.js';
 import { heartbeatOffsetMs, HISTORY_HEARTBEAT_MS } from '../src/process/evaluation-record.js';
 import { createProjectionRunner } from '../src/projection-runner/runner.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
@@ -35,7 +40,12 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
   const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
   const readStore = openSqliteReadStore(join(dir, 'r.db'));
   const logger = pino({ level: 'silent' });
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [alertRulesProjection, incidentsProjection], logger });
+  const runner = createProjectionRunner({
+    eventStore,
+    readStore,
+    projections: [alertRulesProjection, incidentsProjection],
+    logger,
+  });
   await runner.start();
   const start = new Date('2026-11-20T12:00:00Z');
   let clock = start;
@@ -48,7 +58,13 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
   const newEvaluator = () => createEvaluator({ ...commandDeps, reader: readStore, metrics, logger, instruments });
   const envId = randomUUID();
   const tenantId = randomUUID();
-  const metadata = () => ({ tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: clock.toISOString() });
+  const metadata = () => ({
+    tenantId,
+    actor: 'test',
+    correlationId: 'c',
+    causationId: 'c',
+    occurredAt: clock.toISOString(),
+  });
   t.teardown(async () => {
     await runner.stop();
     await eventStore.close();
@@ -69,16 +85,31 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
     },
     async createRule(fields: Partial<AlertRuleData> = {}): Promise<AlertRuleData> {
       const rule: AlertRuleData = {
-        ruleId: ruleIdWithLateHour(), name: 'queue', description: null, metric: METRIC, condition: 'gt', threshold: 30, evaluationWindowMinutes: 5,
-        severity: 'high', escalationPolicyId: randomUUID(), clusterId: null, isEnabled: true, envId, ...fields,
+        ruleId: ruleIdWithLateHour(),
+        name: 'queue',
+        description: null,
+        metric: METRIC,
+        condition: 'gt',
+        threshold: 30,
+        evaluationWindowMinutes: 5,
+        severity: 'high',
+        escalationPolicyId: randomUUID(),
+        clusterId: null,
+        isEnabled: true,
+        envId,
+        ...fields,
       };
-      const { position } = await eventStore.append(`alertRule-${rule.ruleId}`, [{ type: 'AlertRuleCreated', data: rule, metadata: metadata() }]);
+      const { position } = await eventStore.append(`alertRule-${rule.ruleId}`, [
+        { type: 'AlertRuleCreated', data: rule, metadata: metadata() },
+      ]);
       await runner.waitFor(position, 5000);
       return rule;
     },
     /** An update written straight to the log, as if the process died before resolving anything. */
     async updateRule(rule: AlertRuleData) {
-      const { position } = await eventStore.append(`alertRule-${rule.ruleId}`, [{ type: 'AlertRuleUpdated', data: rule, metadata: metadata() }]);
+      const { position } = await eventStore.append(`alertRule-${rule.ruleId}`, [
+        { type: 'AlertRuleUpdated', data: rule, metadata: metadata() },
+      ]);
       await runner.waitFor(position, 5000);
     },
     /** The recorded evaluations as `outcome@tick`. */
@@ -92,7 +123,9 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
     rule: (ruleId: string) => readStore.get<AlertRuleDoc>(ALERT_RULES, ruleId),
     resolveManually: (incidentId: string) =>
       handleCommand(commandDeps, incidentDecider, {
-        stream: incidentStream(incidentId), resourceName: 'incident', command: { kind: 'ResolveIncident', incidentId, reason: 'manual' },
+        stream: incidentStream(incidentId),
+        resourceName: 'incident',
+        command: { kind: 'ResolveIncident', incidentId, reason: 'manual' },
         envelope: { tenantId, actor: 'user', correlationId: 'c', causationId: 'c' },
       }),
     async counter(name: string, labels: Record<string, string>) {
@@ -103,7 +136,6 @@ async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
   };
   return w;
 }
-
 
 /**
  * A rule id whose hourly history entry (src/process/evaluation-record.ts: each rule's hour starts at
@@ -216,13 +248,17 @@ test('failing evaluations show on the rule (health, last error, failing since) a
   w.pause(true);
   await w.tickAfterAMinute();
   t.is((await w.rule(healthy.ruleId))!.health, 'failing');
-  t.is(await w.counter('alert_rule_evaluation_errors_total', { reason: 'warehouse_unavailable' }), 2, 'both rules of the paused environment');
+  t.is(
+    await w.counter('alert_rule_evaluation_errors_total', { reason: 'warehouse_unavailable' }),
+    2,
+    'both rules of the paused environment',
+  );
   w.pause(false);
   await w.tickAfterAMinute();
   t.like(await w.rule(healthy.ruleId), { health: 'ok', lastError: null, failingSince: null });
 });
 
-test('an unchanged outcome appends nothing; a change, an edit of the rule or the rule\'s hour turning appends one', async (t) => {
+test("an unchanged outcome appends nothing; a change, an edit of the rule or the rule's hour turning appends one", async (t) => {
   const w = await world(t);
   w.pin(10);
   const rule = await w.createRule({ evaluationWindowMinutes: 0 });

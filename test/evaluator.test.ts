@@ -21,7 +21,12 @@ test('evaluation writes that fail while other rules are still acting are counted
   const real = openSqliteEventStore({ filename: join(dir, 'e.db') });
   const readStore = openSqliteReadStore(join(dir, 'r.db'));
   const logger = pino({ level: 'silent' });
-  const runner = createProjectionRunner({ eventStore: real, readStore, projections: [alertRulesProjection, incidentsProjection], logger });
+  const runner = createProjectionRunner({
+    eventStore: real,
+    readStore,
+    projections: [alertRulesProjection, incidentsProjection],
+    logger,
+  });
   await runner.start();
   const now = () => new Date('2026-11-20T12:00:00Z');
   const simulated = createSimulatedWarehouse({ now });
@@ -32,11 +37,28 @@ test('evaluation writes that fail while other rules are still acting are counted
   let last = 0n;
   for (const threshold of [10, 1e9]) {
     const ruleId = randomUUID();
-    last = (await real.append(`alertRule-${ruleId}`, [{
-      type: 'AlertRuleCreated',
-      data: { ruleId, name: `t${threshold}`, description: null, metric: 'queue_time_seconds', condition: 'gt', threshold, evaluationWindowMinutes: 0, severity: 'low', escalationPolicyId: randomUUID(), clusterId: null, isEnabled: true, envId },
-      metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
-    }])).position;
+    last = (
+      await real.append(`alertRule-${ruleId}`, [
+        {
+          type: 'AlertRuleCreated',
+          data: {
+            ruleId,
+            name: `t${threshold}`,
+            description: null,
+            metric: 'queue_time_seconds',
+            condition: 'gt',
+            threshold,
+            evaluationWindowMinutes: 0,
+            severity: 'low',
+            escalationPolicyId: randomUUID(),
+            clusterId: null,
+            isEnabled: true,
+            envId,
+          },
+          metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
+        },
+      ])
+    ).position;
   }
   await runner.waitFor(last, 5000);
   // Evaluation records fail at once; incident appends are slow, so the failure lands mid-tick.
@@ -48,7 +70,15 @@ test('evaluation writes that fail while other rules are still acting are counted
       return real.append(stream, events, options);
     },
   };
-  const evaluator = createEvaluator({ eventStore: faulty, now, reader: readStore, metrics, logger, instruments: createEvaluatorInstruments(new Registry()), waitForProjections: (p) => runner.waitFor(p, 5000) });
+  const evaluator = createEvaluator({
+    eventStore: faulty,
+    now,
+    reader: readStore,
+    metrics,
+    logger,
+    instruments: createEvaluatorInstruments(new Registry()),
+    waitForProjections: (p) => runner.waitFor(p, 5000),
+  });
   const report = await evaluator.tick();
   t.is(report.rules, 2);
   t.is(report.triggered, 1, 'the incident was still created');

@@ -7,7 +7,7 @@ import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { chainBreaks } from './support/eventstore-chain-contract.js';
 import { sampleEvent } from './support/eventstore-contract.js';
 
-test('a log written before the chain gains its columns; a stream\'s chain starts at its first event appended afterwards', async (t) => {
+test("a log written before the chain gains its columns; a stream's chain starts at its first event appended afterwards", async (t) => {
   const filename = join(mkdtempSync(join(tmpdir(), 'es-chain-')), 'events.db');
   // The events table as it was before the chain: no hash columns.
   const old = new Database(filename);
@@ -15,7 +15,8 @@ test('a log written before the chain gains its columns; a stream\'s chain starts
     type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, created_at INTEGER NOT NULL);
     CREATE UNIQUE INDEX events_stream_revision ON events (stream, revision);`);
   const legacy = sampleEvent('Legacy', { n: 0 });
-  old.prepare('INSERT INTO events (id, stream, revision, type, data, metadata, created_at) VALUES (?, ?, 0, ?, ?, ?, 0)')
+  old
+    .prepare('INSERT INTO events (id, stream, revision, type, data, metadata, created_at) VALUES (?, ?, 0, ?, ?, ?, 0)')
     .run('e-0', 's-1', legacy.type, JSON.stringify(legacy.data), JSON.stringify(legacy.metadata));
   old.close();
 

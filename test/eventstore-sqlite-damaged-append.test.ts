@@ -11,12 +11,19 @@ import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { isDamagedFileError } from '../src/sqlite/damaged-file.js';
 import { PAGE, zeroPage } from './support/zero-page.js';
 
-const meta = () => ({ tenantId: 't', actor: 'a', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() });
+const meta = () => ({
+  tenantId: 't',
+  actor: 'a',
+  correlationId: 'c',
+  causationId: 'c',
+  occurredAt: new Date().toISOString(),
+});
 
 test('appends over a zeroed page fail with the SQLite code, and the damage detector remembers it', async (t) => {
   const file = join(mkdtempSync(join(tmpdir(), 'ww-damaged-append-')), 'events.db');
   const first = openSqliteEventStore({ filename: file });
-  for (let i = 0; i < 300; i++) await first.append(`s-${i}`, [{ type: 'Probe', data: { padding: 'x'.repeat(300) }, metadata: meta() }]);
+  for (let i = 0; i < 300; i++)
+    await first.append(`s-${i}`, [{ type: 'Probe', data: { padding: 'x'.repeat(300) }, metadata: meta() }]);
   await first.close();
   // Every page of the file's second half zeroed: the streams and indexes there are unreadable.
   const pages = Math.floor(statSync(file).size / PAGE);
@@ -25,10 +32,18 @@ test('appends over a zeroed page fail with the SQLite code, and the damage detec
   const { store, damage } = detectingLogDamage(openSqliteEventStore({ filename: file }));
   const errors: unknown[] = [];
   for (let i = 0; i < 300; i++) {
-    await store.append(`s-${i}`, [{ type: 'Probe', data: {}, metadata: meta() }], { expectedRevision: 0n }).catch((error: unknown) => errors.push(error));
+    await store
+      .append(`s-${i}`, [{ type: 'Probe', data: {}, metadata: meta() }], { expectedRevision: 0n })
+      .catch((error: unknown) => errors.push(error));
   }
   t.true(errors.length > 0, 'some appends met the damage');
-  t.true(errors.some(isDamagedFileError), `a damaged-file error among: ${errors.map((e) => (e as Error).message).slice(0, 3).join(' | ')}`);
+  t.true(
+    errors.some(isDamagedFileError),
+    `a damaged-file error among: ${errors
+      .map((e) => (e as Error).message)
+      .slice(0, 3)
+      .join(' | ')}`,
+  );
   t.truthy(damage(), 'the detector remembers it for /health');
   await store.close().catch(() => undefined);
 });

@@ -14,9 +14,13 @@ const EVENTS_PER_APPEND = 2;
 
 /** Starts a concurrent-appender child; resolves once it has opened the store. */
 function startAppender(filename: string, label: string) {
-  const child = spawn(process.execPath, ['--import=tsx', 'test/support/concurrent-appender.ts', filename, label, String(ROUNDS), String(BURST)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import=tsx', 'test/support/concurrent-appender.ts', filename, label, String(ROUNDS), String(BURST)],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -25,7 +29,9 @@ function startAppender(filename: string, label: string) {
       stdout += chunk;
       if (stdout.startsWith('ready\n')) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`appender ${label} exited with ${code} before it was ready: ${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`appender ${label} exited with ${code} before it was ready: ${stderr}`)),
+    );
   });
   const result = new Promise<{ ok: number; failures: string[]; acknowledged: string[][] }>((resolve, reject) => {
     child.once('exit', (code) => {
@@ -62,20 +68,37 @@ test('several processes append to one file at once: none fails, positions are ga
 
   const failures = results.flatMap((r) => r.failures);
   t.is(failures.length, 0, `appends failed, e.g. ${failures.slice(0, 3).join('; ')}`);
-  t.is(results.reduce((sum, r) => sum + r.ok, 0), CHILDREN * ROUNDS * BURST);
+  t.is(
+    results.reduce((sum, r) => sum + r.ok, 0),
+    CHILDREN * ROUNDS * BURST,
+  );
 
   const all = await readEverything(filename);
   t.is(all.length, CHILDREN * ROUNDS * BURST * EVENTS_PER_APPEND);
-  t.deepEqual(all.map((e) => e.position), all.map((_, i) => BigInt(i + 1)), 'positions 1..n, strictly increasing, no gap');
+  t.deepEqual(
+    all.map((e) => e.position),
+    all.map((_, i) => BigInt(i + 1)),
+    'positions 1..n, strictly increasing, no gap',
+  );
 
   const revisions = new Map<string, bigint[]>();
-  for (const event of all) revisions.set(event.streamName, [...(revisions.get(event.streamName) ?? []), event.revision]);
+  for (const event of all)
+    revisions.set(event.streamName, [...(revisions.get(event.streamName) ?? []), event.revision]);
   for (const [stream, seen] of revisions) {
-    t.deepEqual(seen, seen.map((_, i) => BigInt(i)), `${stream}: revisions 0..n in log order`);
+    t.deepEqual(
+      seen,
+      seen.map((_, i) => BigInt(i)),
+      `${stream}: revisions 0..n in log order`,
+    );
   }
-  t.is(revisions.get('shared-1')?.length, CHILDREN * ROUNDS * EVENTS_PER_APPEND, 'the stream every process appends to has every event');
+  t.is(
+    revisions.get('shared-1')?.length,
+    CHILDREN * ROUNDS * EVENTS_PER_APPEND,
+    'the stream every process appends to has every event',
+  );
   // Each stream's hash chain holds across processes: every append chained to the head it committed after.
-  for (const stream of revisions.keys()) t.deepEqual(chainBreaks(all.filter((e) => e.streamName === stream)), [], `${stream}: chain intact`);
+  for (const stream of revisions.keys())
+    t.deepEqual(chainBreaks(all.filter((e) => e.streamName === stream)), [], `${stream}: chain intact`);
 
   // Commit order: a process starts a round only after its previous round committed, so every
   // position it was acknowledged in a round lies after every position of its earlier rounds.
@@ -85,12 +108,19 @@ test('several processes append to one file at once: none fails, positions are ga
     for (let round = 1; round < ROUNDS; round++) {
       const before = acknowledged[round - 1]!.map(BigInt);
       const after = acknowledged[round]!.map(BigInt);
-      t.true(after.every((p) => before.every((q) => p > q)), `p${child} round ${round}: ${after} after ${before}`);
+      t.true(
+        after.every((p) => before.every((q) => p > q)),
+        `p${child} round ${round}: ${after} after ${before}`,
+      );
     }
     // What the committer was told is what the log holds: its own second event at that position.
     for (const [round, positions] of acknowledged.entries()) {
       for (const [i, position] of positions.entries()) {
-        t.like(byPosition.get(BigInt(position))?.data, { label: `p${child}`, round, i, second: true }, `p${child} round ${round} append ${i}`);
+        t.like(
+          byPosition.get(BigInt(position))?.data,
+          { label: `p${child}`, round, i, second: true },
+          `p${child} round ${round} append ${i}`,
+        );
       }
     }
   }

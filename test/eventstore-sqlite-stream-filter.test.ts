@@ -32,21 +32,37 @@ test('more matching events than one page, among many non-matching ones, then a l
   const store = openSqliteEventStore({ filename: tempFile() });
   // Given 1,250 matching events in five runs, each after 250 non-matching ones (more than a page of either)
   for (let run = 0; run < 5; run++) {
-    await store.append(`channel-${run}`, Array.from({ length: 250 }, () => sampleEvent('Skip')));
-    await store.append('incident-1', Array.from({ length: 250 }, (_, i) => sampleEvent('Match', { n: run * 250 + i })));
+    await store.append(
+      `channel-${run}`,
+      Array.from({ length: 250 }, () => sampleEvent('Skip')),
+    );
+    await store.append(
+      'incident-1',
+      Array.from({ length: 250 }, (_, i) => sampleEvent('Match', { n: run * 250 + i })),
+    );
   }
   // When a filtered subscription catches up
   const { seen, done } = collect(store.subscribeToAll({ streamPrefixes: ['incident-'] }));
   await waitFor(() => seen.length >= 1250, { message: 'the catch-up' });
   // And 1,000 more non-matching events are written before a matching one
-  for (let i = 0; i < 4; i++) await store.append('channel-live', Array.from({ length: 250 }, () => sampleEvent('Skip')));
+  for (let i = 0; i < 4; i++)
+    await store.append(
+      'channel-live',
+      Array.from({ length: 250 }, () => sampleEvent('Skip')),
+    );
   await store.append('incident-2', [sampleEvent('Live')]);
   await waitFor(() => seen.some((e) => e.type === 'Live'), { message: 'the live matching event' });
   // Then every matching event arrived once, in order, and nothing else
   await store.close();
   await done;
-  t.deepEqual(seen.slice(0, 1250).map((e) => e.data.n), Array.from({ length: 1250 }, (_, n) => n));
-  t.deepEqual(seen.slice(1250).map((e) => e.type), ['Live']);
+  t.deepEqual(
+    seen.slice(0, 1250).map((e) => e.data.n),
+    Array.from({ length: 1250 }, (_, n) => n),
+  );
+  t.deepEqual(
+    seen.slice(1250).map((e) => e.type),
+    ['Live'],
+  );
   t.true(seen.every((e) => e.streamName.startsWith('incident-')));
   for (let i = 1; i < seen.length; i++) t.true(seen[i]!.position > seen[i - 1]!.position);
 });
@@ -59,7 +75,9 @@ function watchedLog() {
   const db = new Database(':memory:');
   db.exec(SCHEMA);
   const commits = new EventEmitter();
-  const insert = db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)');
+  const insert = db.prepare(
+    'INSERT INTO events (id, stream, revision, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)',
+  );
   const revisions = new Map<string, number>();
   const write = (stream: string, type: string, count = 1) => {
     for (let i = 0; i < count; i++) {
@@ -79,7 +97,9 @@ function watchedLog() {
       return (sql: string) => {
         const statement = target.prepare(sql);
         if (!sql.includes('position <= ?')) return statement;
-        return { all: (...params: unknown[]) => (filteredReadsFrom.push(params[0] as number), statement.all(...params)) };
+        return {
+          all: (...params: unknown[]) => (filteredReadsFrom.push(params[0] as number), statement.all(...params)),
+        };
       };
     },
   });
@@ -111,7 +131,13 @@ test('a filtered subscription moves past the non-matching rows it searched, not 
   // Then each read started where the previous one stopped searching (position 1,001, then 1,002),
   // not after the first event (position 1), which would search those 1,000 rows every time
   t.deepEqual(filteredReadsFrom, [0, 1001, 1002]);
-  t.deepEqual(seen.map((e) => [e.type, e.position]), [['First', 1n], ['Second', 1003n]]);
+  t.deepEqual(
+    seen.map((e) => [e.type, e.position]),
+    [
+      ['First', 1n],
+      ['Second', 1003n],
+    ],
+  );
   await sub.close();
   await done;
 });

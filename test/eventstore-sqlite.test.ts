@@ -19,8 +19,14 @@ test('appends that arrive together are committed together and each checked on it
     store.append('s-1', [sampleEvent('C')], { expectedRevision: 0n }),
     store.append('s-2', [sampleEvent('D')], { expectedRevision: 'no_stream' }),
   ]);
-  t.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
-  t.deepEqual((await store.readStream('s-1')).map((e) => e.type), ['A', 'B']);
+  t.deepEqual(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
+  t.deepEqual(
+    (await store.readStream('s-1')).map((e) => e.type),
+    ['A', 'B'],
+  );
   await store.close();
 });
 
@@ -30,7 +36,10 @@ test('events survive closing and reopening the file', async (t) => {
   await first.append('s-1', [sampleEvent('A'), sampleEvent('B')]);
   await first.close();
   const second = openSqliteEventStore({ filename });
-  t.deepEqual((await second.readStream('s-1')).map((e) => e.type), ['A', 'B']);
+  t.deepEqual(
+    (await second.readStream('s-1')).map((e) => e.type),
+    ['A', 'B'],
+  );
   t.is(await second.headPosition(), 2n);
   await second.close();
 });
@@ -43,7 +52,11 @@ test('retention by age hides and then deletes events older than the limit', asyn
   clock += 30_000;
   await store.append('ruleEvaluations-1', [sampleEvent('Middle')]);
   clock += 45_000;
-  t.deepEqual((await store.readStream('ruleEvaluations-1')).map((e) => e.type), ['Middle'], 'expired on read');
+  t.deepEqual(
+    (await store.readStream('ruleEvaluations-1')).map((e) => e.type),
+    ['Middle'],
+    'expired on read',
+  );
   await store.append('ruleEvaluations-1', [sampleEvent('New')]);
   const all = (await store.readAll()).map((e) => e.type);
   t.deepEqual(all, ['Middle', 'New'], 'deleted from the log on the next append');

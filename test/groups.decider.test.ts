@@ -15,32 +15,56 @@ test('create records GroupCreated; twice is a conflict', (t) => {
 });
 
 test('groups may take any name, including those of built-in roles', (t) => {
-  deciderSpec(t, groupDecider).given([]).when({ kind: 'Create', id, fields: { ...fields, name: 'owner' } })
+  deciderSpec(t, groupDecider)
+    .given([])
+    .when({ kind: 'Create', id, fields: { ...fields, name: 'owner' } })
     .then([{ type: 'GroupCreated', data: { groupId: id, ...fields, name: 'owner' } }]);
 });
 
 test('update records the new fields; an identical one records nothing', (t) => {
-  deciderSpec(t, groupDecider).given([created]).when({ kind: 'Update', id, fields: { ...fields, name: 'Data engineers' } })
+  deciderSpec(t, groupDecider)
+    .given([created])
+    .when({ kind: 'Update', id, fields: { ...fields, name: 'Data engineers' } })
     .then([{ type: 'GroupUpdated', data: { groupId: id, ...fields, name: 'Data engineers' } }]);
   deciderSpec(t, groupDecider).given([created]).when({ kind: 'Update', id, fields }).then([]);
 });
 
 test('a group with members cannot be deleted; an empty one is', (t) => {
-  deciderSpec(t, groupDecider).given([created]).when({ kind: 'Delete', id, users: 1 }).thenRejects('conflict', /1 member/);
+  deciderSpec(t, groupDecider)
+    .given([created])
+    .when({ kind: 'Delete', id, users: 1 })
+    .thenRejects('conflict', /1 member/);
   deciderSpec(t, groupDecider).given([created]).when({ kind: 'Delete', id, users: 0 }).then([deleted]);
 });
 
-for (const [title, history] of [['a group that never existed', []], ['a deleted group', [created, deleted]]] as const) {
+for (const [title, history] of [
+  ['a group that never existed', []],
+  ['a deleted group', [created, deleted]],
+] as const) {
   test(`update and delete of ${title} are not found`, (t) => {
-    deciderSpec(t, groupDecider).given([...history]).when({ kind: 'Update', id, fields }).thenRejects('not_found');
-    deciderSpec(t, groupDecider).given([...history]).when({ kind: 'Delete', id, users: 0 }).thenRejects('not_found');
+    deciderSpec(t, groupDecider)
+      .given([...history])
+      .when({ kind: 'Update', id, fields })
+      .thenRejects('not_found');
+    deciderSpec(t, groupDecider)
+      .given([...history])
+      .when({ kind: 'Delete', id, users: 0 })
+      .thenRejects('not_found');
   });
 }
 
 test('tenant defaults are recorded when they change, not when they are the same', (t) => {
   const set = { type: 'TenantPermissionDefaultsSet', data: { permissions: { 'iam:read': 'allow' } } } as const;
-  deciderSpec(t, tenantDefaultsDecider).given([]).when({ kind: 'SetTenantPermissionDefaults', permissions: { 'iam:read': 'allow' } }).then([set]);
-  deciderSpec(t, tenantDefaultsDecider).given([set]).when({ kind: 'SetTenantPermissionDefaults', permissions: { 'iam:read': 'allow' } }).then([]);
-  deciderSpec(t, tenantDefaultsDecider).given([set]).when({ kind: 'SetTenantPermissionDefaults', permissions: {} })
+  deciderSpec(t, tenantDefaultsDecider)
+    .given([])
+    .when({ kind: 'SetTenantPermissionDefaults', permissions: { 'iam:read': 'allow' } })
+    .then([set]);
+  deciderSpec(t, tenantDefaultsDecider)
+    .given([set])
+    .when({ kind: 'SetTenantPermissionDefaults', permissions: { 'iam:read': 'allow' } })
+    .then([]);
+  deciderSpec(t, tenantDefaultsDecider)
+    .given([set])
+    .when({ kind: 'SetTenantPermissionDefaults', permissions: {} })
     .then([{ type: 'TenantPermissionDefaultsSet', data: { permissions: {} } }]);
 });

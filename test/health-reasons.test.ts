@@ -29,7 +29,10 @@ function flakyStore(outcomes: (Error | undefined)[]): EventStore {
 
 test('appends are reported refused from a failure until one succeeds again; a conflict is not a refusal', async (t) => {
   const full = new Error('database or disk is full');
-  const { store, refusal } = trackingAppendRefusals(flakyStore([new WrongExpectedRevisionError('s', 0n, 1n), full, full, undefined]), () => new Date('2026-01-01T00:00:00Z'));
+  const { store, refusal } = trackingAppendRefusals(
+    flakyStore([new WrongExpectedRevisionError('s', 0n, 1n), full, full, undefined]),
+    () => new Date('2026-01-01T00:00:00Z'),
+  );
   await t.throwsAsync(store.append('s', [sampleEvent('X')]));
   t.is(refusal(), undefined, 'a conflict answers; it does not refuse');
   await t.throwsAsync(store.append('s', [sampleEvent('X')]));
@@ -42,7 +45,13 @@ test('appends are reported refused from a failure until one succeeds again; a co
 test('projection problems name the failing or stopped projection and the one behind the log by more than the bound', (t) => {
   const statuses = [
     { name: 'channels', version: 1, position: 100n, lag: 0 },
-    { name: 'incidents', version: 1, position: 100n, lag: 0, failing: 'the log subscription ended: database disk image is malformed' },
+    {
+      name: 'incidents',
+      version: 1,
+      position: 100n,
+      lag: 0,
+      failing: 'the log subscription ended: database disk image is malformed',
+    },
     { name: 'users', version: 1, position: 40n, lag: 0 },
   ];
   // Events behind, as counted from the log (positions are byte offsets on EventStoreDB: not a distance).
@@ -51,18 +60,23 @@ test('projection problems name the failing or stopped projection and the one beh
     'incidents is failing: the log subscription ended: database disk image is malformed',
     'users is more than 50 events behind the log',
   ]);
-  t.deepEqual(projectionProblems(statuses.slice(2), () => 50, 50), [], 'at the bound is not behind it');
+  t.deepEqual(
+    projectionProblems(statuses.slice(2), () => 50, 50),
+    [],
+    'at the bound is not behind it',
+  );
 });
 
 test('the health check counts events behind the head, not the difference of positions (byte offsets on EventStoreDB)', async (t) => {
   // Given a log whose positions are far apart (as EventStoreDB's commit positions are): 3 events
   const positions = [1_000n, 250_000n, 900_000n];
-  const check = (position: bigint, maxLag: number) => projectionsHealthCheck({
-    status: () => [{ name: 'incidents', version: 4, position, lag: 0 }],
-    headPosition: async () => positions.at(-1)!,
-    readAll: async ({ after, maxCount }) => positions.filter((p) => p > after).slice(0, maxCount),
-    maxLag,
-  })();
+  const check = (position: bigint, maxLag: number) =>
+    projectionsHealthCheck({
+      status: () => [{ name: 'incidents', version: 4, position, lag: 0 }],
+      headPosition: async () => positions.at(-1)!,
+      readAll: async ({ after, maxCount }) => positions.filter((p) => p > after).slice(0, maxCount),
+      maxLag,
+    })();
   // Then a projection two events behind is within a bound of 2 events, though 899,000 positions behind
   await t.notThrowsAsync(check(1_000n, 2));
   await t.throwsAsync(check(0n, 2), { message: 'incidents is more than 2 events behind the log' });
@@ -85,14 +99,32 @@ test('a log subscription that ends with SQLITE_CORRUPT marks every projection fa
     getCheckpoint: async () => ({ position: 10n, version: 1 }),
     setCheckpoint: async () => undefined,
   } as unknown as ReadStore;
-  const projection = { name: 'channels', version: 1, handles: ['ChannelCreated'], collections: {}, apply: async () => undefined };
+  const projection = {
+    name: 'channels',
+    version: 1,
+    handles: ['ChannelCreated'],
+    collections: {},
+    apply: async () => undefined,
+  };
   const advanced: bigint[] = [];
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [projection], logger: pino({ level: 'silent' }), onAdvance: (p) => advanced.push(p) });
+  const runner = createProjectionRunner({
+    eventStore,
+    readStore,
+    projections: [projection],
+    logger: pino({ level: 'silent' }),
+    onAdvance: (p) => advanced.push(p),
+  });
   await runner.start();
-  await waitFor(() => runner.status()[0]!.failing !== undefined, { timeoutMs: 5000, message: 'the projection to report the ended subscription' });
+  await waitFor(() => runner.status()[0]!.failing !== undefined, {
+    timeoutMs: 5000,
+    message: 'the projection to report the ended subscription',
+  });
   t.regex(runner.status()[0]!.failing!, /the log subscription ended: database disk image is malformed/);
   t.true(advanced.length > 0, 'the projection host is told (it reports status on advance)');
-  t.deepEqual(projectionProblems(runner.status(), () => 0, 1000), ['channels is failing: the log subscription ended: database disk image is malformed']);
+  t.deepEqual(
+    projectionProblems(runner.status(), () => 0, 1000),
+    ['channels is failing: the log subscription ended: database disk image is malformed'],
+  );
   await runner.stop();
 });
 
@@ -115,12 +147,32 @@ test('an ended log subscription is retried: once events flow again, the projecti
       } as unknown as ReturnType<EventStore['subscribeToAll']>;
     },
   };
-  const projection = { name: 'things', version: 1, handles: ['ChannelCreated'], collections: { things: [] }, apply: async (event: { position: bigint }, writer: ReadModelWriter) => writer.upsert('things', { id: String(event.position) }) };
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [projection], logger: pino({ level: 'silent' }) });
+  const projection = {
+    name: 'things',
+    version: 1,
+    handles: ['ChannelCreated'],
+    collections: { things: [] },
+    apply: async (event: { position: bigint }, writer: ReadModelWriter) =>
+      writer.upsert('things', { id: String(event.position) }),
+  };
+  const runner = createProjectionRunner({
+    eventStore,
+    readStore,
+    projections: [projection],
+    logger: pino({ level: 'silent' }),
+  });
   await runner.start();
-  await waitFor(() => runner.status()[0]!.failing !== undefined, { timeoutMs: 5000, message: 'the ended subscription to be reported' });
+  await waitFor(() => runner.status()[0]!.failing !== undefined, {
+    timeoutMs: 5000,
+    message: 'the ended subscription to be reported',
+  });
   const { position } = await log.append('channel-1', [
-    sampleEvent('ChannelCreated', { channelId: '00000000-0000-4000-8000-000000000001', name: 'c', type: 'email', config: { recipients: ['a@b.co'], subject_template: 's' } }),
+    sampleEvent('ChannelCreated', {
+      channelId: '00000000-0000-4000-8000-000000000001',
+      name: 'c',
+      type: 'email',
+      config: { recipients: ['a@b.co'], subject_template: 's' },
+    }),
   ]);
   t.true(await runner.waitFor(position, 10_000), 'the resubscribed runner applies the new event');
   t.is(runner.status()[0]!.failing, undefined);

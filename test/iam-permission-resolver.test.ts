@@ -5,7 +5,13 @@ import { iamPermissionResolver, type UserStanding } from '../src/auth/iam-permis
 import type { Principal } from '../src/access/principal.js';
 import type { ReadStore } from '../src/readstore/port.js';
 
-const principal = (tenantId: string, userId = 'u1', roles: string[] = []): Principal => ({ subject: 's', tenantId, userId, envId: 'e', roles });
+const principal = (tenantId: string, userId = 'u1', roles: string[] = []): Principal => ({
+  subject: 's',
+  tenantId,
+  userId,
+  envId: 'e',
+  roles,
+});
 
 /** A lookup whose answers the test sets, counting how often the resolver asks. */
 function fakeLookup(initial: { standing: UserStanding; levels: Partial<PermissionLevels> }) {
@@ -18,7 +24,10 @@ function fakeLookup(initial: { standing: UserStanding; levels: Partial<Permissio
         calls++;
         const current = answer;
         await gate;
-        return { standing: current.standing, levels: { overrides: {}, groups: [], roles: [], tenantDefaults: {}, ...current.levels } };
+        return {
+          standing: current.standing,
+          levels: { overrides: {}, groups: [], roles: [], tenantDefaults: {}, ...current.levels },
+        };
       },
     },
     set: (next: typeof initial) => void (answer = next),
@@ -50,7 +59,10 @@ test('decisions are cached per principal until an IAM change in its tenant', asy
 
 test('one principal object (what the authenticator hands every request with a token): remembered, and never stale', async (t) => {
   // A client without a user record (the dev client): nothing to look up beyond the first request.
-  const fake = fakeLookup({ standing: 'no_record', levels: { roles: [{ id: 'admin', permissions: { 'iam:read': 'allow' } }] } });
+  const fake = fakeLookup({
+    standing: 'no_record',
+    levels: { roles: [{ id: 'admin', permissions: { 'iam:read': 'allow' } }] },
+  });
   const stamps = iamChangeStamps();
   const resolver = iamPermissionResolver({ lookup: fake.lookup, stamps });
   const client = Object.freeze(principal('t1', 'client-1', ['admin']));
@@ -63,7 +75,10 @@ test('one principal object (what the authenticator hands every request with a to
   stamps.changed('t1');
   t.false(await resolver.can(client, 'iam:read'), 'the same object sees an IAM change in its tenant at once');
   t.is(fake.calls(), 2);
-  t.false(await resolver.can(principal('t1', 'client-1', ['admin']), 'iam:read'), 'an equal principal object shares the entry');
+  t.false(
+    await resolver.can(principal('t1', 'client-1', ['admin']), 'iam:read'),
+    'an equal principal object shares the entry',
+  );
   t.is(fake.calls(), 2);
 });
 
@@ -79,7 +94,10 @@ test('a computation that overlaps a commit is not reused afterwards', async (t) 
   release();
   t.true(await during);
   fake.hold(Promise.resolve());
-  t.false(await resolver.can(principal('t1'), 'iam:read'), 'recomputed: the entry carried the stamp from before the commit');
+  t.false(
+    await resolver.can(principal('t1'), 'iam:read'),
+    'recomputed: the entry carried the stamp from before the commit',
+  );
 });
 
 for (const standing of ['deactivated', 'removed'] as const) {

@@ -5,12 +5,20 @@ import { join } from 'node:path';
 import { outboxInvitations, outboxMailer } from '../src/gateways/identity/outbox-mailer.js';
 import { IdentityProviderError } from '../src/gateways/identity/port.js';
 
-const invitee = { tenantId: '00000000-0000-4000-8000-000000000001', userId: '00000000-0000-4000-8000-000000000002', email: 'grace@example.com', name: 'Grace Hopper' };
+const invitee = {
+  tenantId: '00000000-0000-4000-8000-000000000001',
+  userId: '00000000-0000-4000-8000-000000000002',
+  email: 'grace@example.com',
+  name: 'Grace Hopper',
+};
 
 test('an invitation is one RFC 5322 message in the outbox, with the sign-in address', async (t) => {
   const directory = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox');
   const now = new Date('2026-03-01T12:00:00.000Z');
-  const provider = outboxInvitations({ mailer: outboxMailer({ directory, from: 'warehouse-watch <no-reply@platform.test>', now: () => now }), signInUrl: 'http://platform.test' });
+  const provider = outboxInvitations({
+    mailer: outboxMailer({ directory, from: 'warehouse-watch <no-reply@platform.test>', now: () => now }),
+    signInUrl: 'http://platform.test',
+  });
   const receipt = await provider.invite(invitee);
   t.is(provider.name, 'outbox');
   t.deepEqual(readdirSync(directory), [receipt.reference], 'one file, no temporary left behind');
@@ -36,7 +44,10 @@ test('an outbox that cannot be written is an IdentityProviderError without serve
   const blocked = join(parent, 'not-a-directory');
   writeFileSync(blocked, 'a file where the outbox should be');
   const mailer = outboxMailer({ directory: blocked, from: 'x <x@platform.test>' });
-  const error = await t.throwsAsync(mailer.send({ to: { name: 'A', address: 'a@example.com' }, subject: 's', text: 't' }), { instanceOf: IdentityProviderError });
+  const error = await t.throwsAsync(
+    mailer.send({ to: { name: 'A', address: 'a@example.com' }, subject: 's', text: 't' }),
+    { instanceOf: IdentityProviderError },
+  );
   t.is(error!.step, 'send');
   t.false(error!.message.includes(parent));
   t.regex(error!.message, /outbox \(E[A-Z]+\)/);

@@ -28,7 +28,11 @@ test("a burst of invitations is paced by the 429s' Retry-After and every invitat
   const provider = adapter(standIn, mailer, { now, sleep });
   for (const n of [1, 2, 3]) await provider.invite(invitee(n));
   t.is(sent.length, 3);
-  t.is(standIn.requests.filter((r) => r.step === 'create_user').length + standIn.requests.filter((r) => r.step === 'ticket').length, 6 + time.sleeps.length);
+  t.is(
+    standIn.requests.filter((r) => r.step === 'create_user').length +
+      standIn.requests.filter((r) => r.step === 'ticket').length,
+    6 + time.sleeps.length,
+  );
   t.deepEqual(time.sleeps, [1000, 1000, 1000], 'one Retry-After of 1 s per 429');
 });
 
@@ -44,11 +48,16 @@ test('without Retry-After the wait runs to X-RateLimit-Reset', async (t) => {
 test('a 429 asking for a wait beyond the budget fails the invitation at once, as any refusal does', async (t) => {
   const { time, now, sleep } = virtualTime();
   const standIn = await within(t, { rateLimit: { burst: 1, perSecond: 1 / 60 }, now });
-  const error = await t.throwsAsync(adapter(standIn, recordingMailer().mailer, { now, sleep }).invite(invitee(1)), { instanceOf: IdentityProviderError });
+  const error = await t.throwsAsync(adapter(standIn, recordingMailer().mailer, { now, sleep }).invite(invitee(1)), {
+    instanceOf: IdentityProviderError,
+  });
   t.deepEqual(time.sleeps, []);
   t.is(error!.step, 'ticket');
   t.is(error!.status, 429);
-  t.is(error!.message, 'ticket: the identity provider answered 429: Global limit has been reached (rate limited; asked to wait 60 s)');
+  t.is(
+    error!.message,
+    'ticket: the identity provider answered 429: Global limit has been reached (rate limited; asked to wait 60 s)',
+  );
 });
 
 test('the waits of one invitation share one budget', async (t) => {
@@ -61,7 +70,6 @@ test('the waits of one invitation share one budget', async (t) => {
   t.is(error!.status, 429, 'a fresh budget per invitation: its create waited, its ticket could not');
   t.deepEqual(time.sleeps, [1000, 1000]);
 });
-
 
 test('the wait a 429 asks for: Retry-After (seconds or a date) first, then X-RateLimit-Reset, else none', (t) => {
   const now = Date.parse('2026-11-24T12:00:00.000Z');

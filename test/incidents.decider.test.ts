@@ -8,13 +8,28 @@ const ruleId = '11111111-1111-4111-8111-111111111111';
 const incidentId = incidentIdFor(ruleId, 1);
 const at = TEST_CONTEXT.now.toISOString();
 const incident = {
-  incidentId, ruleId, ruleName: 'Queue wait', ordinal: 1, currentValue: 45, severity: 'high' as const, metric: 'queue_time_seconds',
-  condition: 'gt' as const, threshold: 30, envId: '22222222-2222-4222-8222-222222222222', clusterId: null,
+  incidentId,
+  ruleId,
+  ruleName: 'Queue wait',
+  ordinal: 1,
+  currentValue: 45,
+  severity: 'high' as const,
+  metric: 'queue_time_seconds',
+  condition: 'gt' as const,
+  threshold: 30,
+  envId: '22222222-2222-4222-8222-222222222222',
+  clusterId: null,
   escalationPolicyId: '33333333-3333-4333-8333-333333333333',
 };
-const triggered: IncidentEvent = { type: 'IncidentTriggered', data: { ...incident, triggeredAt: '2026-03-01T11:00:00.000Z' } };
+const triggered: IncidentEvent = {
+  type: 'IncidentTriggered',
+  data: { ...incident, triggeredAt: '2026-03-01T11:00:00.000Z' },
+};
 const acknowledged: IncidentEvent = { type: 'IncidentAcknowledged', data: { incidentId, by: TEST_CONTEXT.actor, at } };
-const resolved: IncidentEvent = { type: 'IncidentResolved', data: { incidentId, by: 'system:evaluator', at, reason: 'auto', note: null, value: 12 } };
+const resolved: IncidentEvent = {
+  type: 'IncidentResolved',
+  data: { incidentId, by: 'system:evaluator', at, reason: 'auto', note: null, value: 12 },
+};
 
 test('the rule n-th incident id is stable and differs per ordinal and rule', (t) => {
   t.is(incidentIdFor(ruleId, 1), incidentId);
@@ -24,7 +39,10 @@ test('the rule n-th incident id is stable and differs per ordinal and rule', (t)
 });
 
 test('trigger on a new stream records IncidentTriggered at the decision time', (t) => {
-  deciderSpec(t, incidentDecider).given([]).when({ kind: 'TriggerIncident', incident }).then([{ type: 'IncidentTriggered', data: { ...incident, triggeredAt: at } }]);
+  deciderSpec(t, incidentDecider)
+    .given([])
+    .when({ kind: 'TriggerIncident', incident })
+    .then([{ type: 'IncidentTriggered', data: { ...incident, triggeredAt: at } }]);
 });
 
 test('trigger of an ordinal that exists adds nothing (another evaluator won)', (t) => {
@@ -32,15 +50,24 @@ test('trigger of an ordinal that exists adds nothing (another evaluator won)', (
 });
 
 test('acknowledge a triggered incident', (t) => {
-  deciderSpec(t, incidentDecider).given([triggered]).when({ kind: 'AcknowledgeIncident', incidentId }).then([acknowledged]);
+  deciderSpec(t, incidentDecider)
+    .given([triggered])
+    .when({ kind: 'AcknowledgeIncident', incidentId })
+    .then([acknowledged]);
 });
 
 test('acknowledge an acknowledged incident changes nothing', (t) => {
-  deciderSpec(t, incidentDecider).given([triggered, acknowledged]).when({ kind: 'AcknowledgeIncident', incidentId }).then([]);
+  deciderSpec(t, incidentDecider)
+    .given([triggered, acknowledged])
+    .when({ kind: 'AcknowledgeIncident', incidentId })
+    .then([]);
 });
 
 test('acknowledge a resolved incident is a conflict naming the status', (t) => {
-  deciderSpec(t, incidentDecider).given([triggered, resolved]).when({ kind: 'AcknowledgeIncident', incidentId }).thenRejects('conflict', /resolved/);
+  deciderSpec(t, incidentDecider)
+    .given([triggered, resolved])
+    .when({ kind: 'AcknowledgeIncident', incidentId })
+    .thenRejects('conflict', /resolved/);
 });
 
 test('manual resolution with a note, from triggered or acknowledged', (t) => {
@@ -48,13 +75,24 @@ test('manual resolution with a note, from triggered or acknowledged', (t) => {
     deciderSpec(t, incidentDecider)
       .given(history)
       .when({ kind: 'ResolveIncident', incidentId, reason: 'manual', note: 'fixed the WLM queue' })
-      .then([{ type: 'IncidentResolved', data: { incidentId, by: TEST_CONTEXT.actor, at, reason: 'manual', note: 'fixed the WLM queue', value: null } }]);
+      .then([
+        {
+          type: 'IncidentResolved',
+          data: { incidentId, by: TEST_CONTEXT.actor, at, reason: 'manual', note: 'fixed the WLM queue', value: null },
+        },
+      ]);
   }
 });
 
 test('manual resolution of a resolved incident is a conflict; automatic is a no-op', (t) => {
-  deciderSpec(t, incidentDecider).given([triggered, resolved]).when({ kind: 'ResolveIncident', incidentId, reason: 'manual' }).thenRejects('conflict');
-  deciderSpec(t, incidentDecider).given([triggered, resolved]).when({ kind: 'ResolveIncident', incidentId, reason: 'auto', value: 3 }).then([]);
+  deciderSpec(t, incidentDecider)
+    .given([triggered, resolved])
+    .when({ kind: 'ResolveIncident', incidentId, reason: 'manual' })
+    .thenRejects('conflict');
+  deciderSpec(t, incidentDecider)
+    .given([triggered, resolved])
+    .when({ kind: 'ResolveIncident', incidentId, reason: 'auto', value: 3 })
+    .then([]);
 });
 
 test('notes are accepted in every state, also after resolution', (t) => {
@@ -62,10 +100,15 @@ test('notes are accepted in every state, also after resolution', (t) => {
   deciderSpec(t, incidentDecider)
     .given([triggered, resolved])
     .when({ kind: 'AddIncidentNote', incidentId, text: 'post-mortem link', noteId })
-    .then([{ type: 'IncidentNoteAdded', data: { incidentId, noteId, text: 'post-mortem link', by: TEST_CONTEXT.actor, at } }]);
+    .then([
+      { type: 'IncidentNoteAdded', data: { incidentId, noteId, text: 'post-mortem link', by: TEST_CONTEXT.actor, at } },
+    ]);
 });
 
 test('commands on an incident that does not exist are not found', (t) => {
   deciderSpec(t, incidentDecider).given([]).when({ kind: 'AcknowledgeIncident', incidentId }).thenRejects('not_found');
-  deciderSpec(t, incidentDecider).given([]).when({ kind: 'ResolveIncident', incidentId, reason: 'manual' }).thenRejects('not_found');
+  deciderSpec(t, incidentDecider)
+    .given([])
+    .when({ kind: 'ResolveIncident', incidentId, reason: 'manual' })
+    .thenRejects('not_found');
 });

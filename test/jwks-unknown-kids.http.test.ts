@@ -19,11 +19,18 @@ test('1,000 tokens with random kids cost one JWKS fetch and lock nobody out; a t
   clockAheadMs += 31_000;
   const statuses = new Map<number, number>();
   for (let batch = 0; batch < 20; batch += 1) {
-    const answers = await Promise.all(Array.from({ length: 50 }, () => get(app.token(caller, { kid: `random-${randomUUID()}` }))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => get(app.token(caller, { kid: `random-${randomUUID()}` }))),
+    );
     for (const { status } of answers) statuses.set(status, (statuses.get(status) ?? 0) + 1);
   }
-  t.log(`JWKS fetches for 1,000 random kids: ${app.idp.requests() - fetchesBefore}; answers: ${JSON.stringify([...statuses])}`);
-  t.true(app.idp.requests() - fetchesBefore <= 1, `JWKS fetched ${app.idp.requests() - fetchesBefore} times for 1,000 random kids`);
+  t.log(
+    `JWKS fetches for 1,000 random kids: ${app.idp.requests() - fetchesBefore}; answers: ${JSON.stringify([...statuses])}`,
+  );
+  t.true(
+    app.idp.requests() - fetchesBefore <= 1,
+    `JWKS fetched ${app.idp.requests() - fetchesBefore} times for 1,000 random kids`,
+  );
   t.is((statuses.get(401) ?? 0) + (statuses.get(503) ?? 0), 1000, JSON.stringify([...statuses]));
   t.is((await get(app.token(caller))).status, 200, 'the known key still verifies in the middle of the flood');
 
@@ -38,5 +45,9 @@ test('1,000 tokens with random kids cost one JWKS fetch and lock nobody out; a t
 
   clockAheadMs += 30_000;
   t.is((await get(fresh)).status, 200, 'once the interval has passed, the freshly signed token verifies');
-  t.is((await get(app.token(caller, { kid: 'still-unknown' }))).status, 503, 'the next unknown kid waits for the next interval');
+  t.is(
+    (await get(app.token(caller, { kid: 'still-unknown' }))).status,
+    503,
+    'the next unknown kid waits for the next interval',
+  );
 });

@@ -19,7 +19,13 @@ export interface Layer {
 }
 
 const patternOf = (glob: string) =>
-  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}$`);
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*/g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\u0000/g, '.*')}$`,
+  );
 
 const codeSpans = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
@@ -30,8 +36,15 @@ export function layersOf(markdown: string): Layer[] {
     .split('\n')
     .filter((line) => /^\|\s*`/.test(line))
     .map((line) => {
-      const [name, files, mayImport] = line.split('|').slice(1, 4).map((cell) => cell.trim());
-      return { name: codeSpans(name!)[0]!, patterns: codeSpans(files!).map(patternOf), mayImport: codeSpans(mayImport!) };
+      const [name, files, mayImport] = line
+        .split('|')
+        .slice(1, 4)
+        .map((cell) => cell.trim());
+      return {
+        name: codeSpans(name!)[0]!,
+        patterns: codeSpans(files!).map(patternOf),
+        mayImport: codeSpans(mayImport!),
+      };
     });
 }
 
@@ -76,7 +89,12 @@ test('the table has the layers, and every layer it names exists', (t) => {
   t.true(layers.length >= 20, `only ${layers.length} layers read from docs/architecture.md`);
   const names = new Set(layers.map((layer) => layer.name));
   t.is(names.size, layers.length, 'a layer is named twice');
-  t.deepEqual(layers.flatMap((layer) => layer.mayImport.filter((name) => !names.has(name)).map((name) => `${layer.name} → ${name}`)), []);
+  t.deepEqual(
+    layers.flatMap((layer) =>
+      layer.mayImport.filter((name) => !names.has(name)).map((name) => `${layer.name} → ${name}`),
+    ),
+    [],
+  );
 });
 
 test('the table allows no cycle', (t) => {
@@ -92,11 +110,17 @@ test('the table allows no cycle', (t) => {
 
 test('the check itself can fail: it names the file pair of an import the table does not allow', (t) => {
   const file = join(root, 'queries', 'example.ts');
-  const imports = importsOf(file, "import { x } from '../commands/users.js';\nimport type { Y } from '../src/events/user.js';\n");
+  const imports = importsOf(
+    file,
+    "import { x } from '../commands/users.js';\nimport type { Y } from '../src/events/user.js';\n",
+  );
   t.deepEqual(imports, ['commands/users.js', 'src/events/user.js']);
-  const hidden = "import '../commands/roles.js';\nconst m = await import('../commands/groups.js');\ntype T = import('../commands/channels.js').ChannelCommand;\n";
+  const hidden =
+    "import '../commands/roles.js';\nconst m = await import('../commands/groups.js');\ntype T = import('../commands/channels.js').ChannelCommand;\n";
   t.deepEqual(importsOf(file, hidden), ['commands/roles.js', 'commands/groups.js', 'commands/channels.js']);
-  t.deepEqual(offencesOf('queries/example.ts', imports), ['queries/example.ts (queries) imports commands/users.js (deciders), which queries may not import']);
+  t.deepEqual(offencesOf('queries/example.ts', imports), [
+    'queries/example.ts (queries) imports commands/users.js (deciders), which queries may not import',
+  ]);
   t.deepEqual(offencesOf('src/events/x.ts', ['src/commanding/decider.js']).length, 1);
   t.deepEqual(offencesOf('src/auth/x.ts', ['queries/users.js']).length, 1);
   t.deepEqual(offencesOf('elsewhere/x.ts', []), ['elsewhere/x.ts belongs to no layer of docs/architecture.md']);
@@ -112,18 +136,27 @@ test('every source file belongs to a layer and imports only what its layer may',
 test('each layer of the table holds at least one file (no stale rows)', (t) => {
   const files = SOURCE_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder))).map((file) => relative(root, file));
   const used = new Set(files.map((file) => layerOf(file)?.name));
-  t.deepEqual(layers.map((layer) => layer.name).filter((name) => !used.has(name)), []);
+  t.deepEqual(
+    layers.map((layer) => layer.name).filter((name) => !used.has(name)),
+    [],
+  );
 });
 
 /** Routes a file registers with a method that changes something (a path literal starting with '/'). */
 export const changingRoutesOf = (text: string) =>
-  [...text.matchAll(/\.(post|put|patch|delete|all)\(\s*['"`](\/[^'"`]*)/g)].map((m) => `${m[1]!.toUpperCase()} ${m[2]!}`);
+  [...text.matchAll(/\.(post|put|patch|delete|all)\(\s*['"`](\/[^'"`]*)/g)].map(
+    (m) => `${m[1]!.toUpperCase()} ${m[2]!}`,
+  );
 
 test('the route check sees a changing route and lets GET routes and Map deletes pass', (t) => {
-  t.deepEqual(changingRoutesOf("router.get('/things', a);\nrouter.post('/things', b);\nfeeds.delete(key);\n"), ['POST /things']);
+  t.deepEqual(changingRoutesOf("router.get('/things', a);\nrouter.post('/things', b);\nfeeds.delete(key);\n"), [
+    'POST /things',
+  ]);
 });
 
 test('queries/ serves GET routes only', (t) => {
-  const offences = sourceFiles(join(root, 'queries')).flatMap((file) => changingRoutesOf(readFileSync(file, 'utf8')).map((route) => `${relative(root, file)}: ${route}`));
+  const offences = sourceFiles(join(root, 'queries')).flatMap((file) =>
+    changingRoutesOf(readFileSync(file, 'utf8')).map((route) => `${relative(root, file)}: ${route}`),
+  );
   t.deepEqual(offences, []);
 });

@@ -15,9 +15,15 @@ const store = () => openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdi
 test('a hub that could not start tries again for the next listener', async (t) => {
   const real = store();
   let failures = 1;
-  const flaky: EventStore = { ...real, headPosition: async () => (failures-- > 0 ? Promise.reject(new Error('store unreachable')) : real.headPosition()) };
+  const flaky: EventStore = {
+    ...real,
+    headPosition: async () => (failures-- > 0 ? Promise.reject(new Error('store unreachable')) : real.headPosition()),
+  };
   const hub = createLiveEventHub(flaky, logger);
-  await t.throwsAsync(hub.listen(() => {}), { message: 'store unreachable' });
+  await t.throwsAsync(
+    hub.listen(() => {}),
+    { message: 'store unreachable' },
+  );
   const seen: RecordedEvent[] = [];
   await hub.listen((event) => seen.push(event));
   await real.append('s-1', [sampleEvent('A')]);
@@ -30,10 +36,20 @@ test('a hub that could not start tries again for the next listener', async (t) =
 test('when the subscription ends, listeners are told and the next listener starts a new one', async (t) => {
   const real = store();
   const opened: ReturnType<EventStore['subscribeToAll']>[] = [];
-  const tracking: EventStore = { ...real, subscribeToAll: (options) => { const sub = real.subscribeToAll(options); opened.push(sub); return sub; } };
+  const tracking: EventStore = {
+    ...real,
+    subscribeToAll: (options) => {
+      const sub = real.subscribeToAll(options);
+      opened.push(sub);
+      return sub;
+    },
+  };
   const hub = createLiveEventHub(tracking, logger);
   let ended = 0;
-  await hub.listen(() => {}, () => ended++);
+  await hub.listen(
+    () => {},
+    () => ended++,
+  );
   // End the shared subscription from underneath, as a dropped connection would.
   await opened[0]!.close();
   await waitFor(() => ended === 1, { message: 'listeners told of the end' });
@@ -51,8 +67,14 @@ test('closing the hub ends every listener, so SSE responses end and a shutdown i
   const real = store();
   const hub = createLiveEventHub(real, logger);
   let ended = 0;
-  await hub.listen(() => {}, () => ended++);
-  await hub.listen(() => {}, () => ended++);
+  await hub.listen(
+    () => {},
+    () => ended++,
+  );
+  await hub.listen(
+    () => {},
+    () => ended++,
+  );
   await hub.close();
   t.is(ended, 2);
   t.is(hub.listenerCount(), 0);

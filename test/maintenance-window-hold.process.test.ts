@@ -22,11 +22,20 @@ test('SIGKILL while stages are held: after the window ends the held stage fires 
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-window-hold-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = { DATA_DIR: dataDir, PORT: String(port), BASE_URL: url, ALERT_EVALUATION_INTERVAL_SECONDS: '1', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    BASE_URL: url,
+    ALERT_EVALUATION_INTERVAL_SECONDS: '1',
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
   const running: PlatformProcess[] = [];
   let token = '';
   const start = async (offsetSeconds: number) => {
-    const platform = await startPlatformProcess({ ...env, CLOCK_OFFSET_SECONDS: String(offsetSeconds) }, START_TIMEOUT_MS);
+    const platform = await startPlatformProcess(
+      { ...env, CLOCK_OFFSET_SECONDS: String(offsetSeconds) },
+      START_TIMEOUT_MS,
+    );
     running.push(platform);
     token = await devToken(url, dataDir); // signed on the shifted clock
     return platform;
@@ -36,16 +45,28 @@ test('SIGKILL while stages are held: after the window ends the held stage fires 
     await platform.exited;
   };
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as any };
   };
-  const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
+  const metric = async (name: string) =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
   /** The manager has settled on one timer (the window's end, or the next stage): everything due is done. */
-  const settled = (message: string) => waitFor(async () => (await metric('escalation_pending')) === 1, { timeoutMs: 30_000, message });
+  const settled = (message: string) =>
+    waitFor(async () => (await metric('escalation_pending')) === 1, { timeoutMs: 30_000, message });
   try {
     const first = await start(0);
     const channel = async (stage: number) =>
-      (await api('POST', '/notification-channels', { name: `stage ${stage}`, type: 'webhook', config: { url: `${receiver.url}/stage${stage}`, method: 'POST', headers: {} } })).body.data.id as string;
+      (
+        await api('POST', '/notification-channels', {
+          name: `stage ${stage}`,
+          type: 'webhook',
+          config: { url: `${receiver.url}/stage${stage}`, method: 'POST', headers: {} },
+        })
+      ).body.data.id as string;
     const [c1, c2, c3] = [await channel(1), await channel(2), await channel(3)];
     const policy = await api('POST', '/api/v1/escalation-policies', {
       name: 'held',
@@ -57,41 +78,68 @@ test('SIGKILL while stages are held: after the window ends the held stage fires 
     });
     // Always met on the simulated warehouse (a pin would not survive the restarts).
     const rule = await api('POST', '/api/v1/alert-rules', {
-      name: 'held rule', metric: 'queue_time_seconds', condition: 'gte', threshold: 0, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.body.data.id,
+      name: 'held rule',
+      metric: 'queue_time_seconds',
+      condition: 'gte',
+      threshold: 0,
+      evaluation_window_minutes: 0,
+      severity: 'high',
+      escalation_policy_id: policy.body.data.id,
     });
     let incidentId = '';
-    await waitFor(async () => (incidentId = (await api('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`)).body.data?.[0]?.id ?? '') !== '', { timeoutMs: 30_000, message: 'the incident' });
-    const events = async () => (await api('GET', `/api/v1/incidents/${incidentId}/events`)).body.data as { type: string; data: any }[];
-    const firedStages = async () => (await events()).filter((e) => e.type === 'EscalationStageFired').map((e) => e.data.stageOrder);
+    await waitFor(
+      async () =>
+        (incidentId = (await api('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`)).body.data?.[0]?.id ?? '') !==
+        '',
+      { timeoutMs: 30_000, message: 'the incident' },
+    );
+    const events = async () =>
+      (await api('GET', `/api/v1/incidents/${incidentId}/events`)).body.data as { type: string; data: any }[];
+    const firedStages = async () =>
+      (await events()).filter((e) => e.type === 'EscalationStageFired').map((e) => e.data.stageOrder);
     await waitFor(async () => (await firedStages()).includes(1), { timeoutMs: 30_000, message: 'stage 1 fired' });
 
     // The window: from a minute ago to ten minutes from now, on this rule.
     const now = Date.now();
     const window = await api('POST', '/api/v1/maintenance-windows', {
-      name: 'resize', reason: 'planned resize', matcher: { rule_ids: [rule.body.data.id] },
-      starts_at: new Date(now - MINUTE_MS).toISOString(), ends_at: new Date(now + 10 * MINUTE_MS).toISOString(),
+      name: 'resize',
+      reason: 'planned resize',
+      matcher: { rule_ids: [rule.body.data.id] },
+      starts_at: new Date(now - MINUTE_MS).toISOString(),
+      ends_at: new Date(now + 10 * MINUTE_MS).toISOString(),
     });
     t.is(window.status, 201, JSON.stringify(window.body));
     const windowId = window.body.data.id;
-    await waitFor(async () => (await events()).some((e) => e.type === 'EscalationHeld'), { timeoutMs: 30_000, message: 'the escalation held' });
+    await waitFor(async () => (await events()).some((e) => e.type === 'EscalationHeld'), {
+      timeoutMs: 30_000,
+      message: 'the escalation held',
+    });
     t.is((await api('GET', `/api/v1/incidents/${incidentId}`)).body.data.escalation.held_by_window_id, windowId);
     await kill(first);
 
     // Two minutes on: stage 2 would be overdue, but the window still holds it, after a restart too.
     const second = await start(120);
-    await settled('the second platform waits for the window\'s end');
+    await settled("the second platform waits for the window's end");
     t.is(await metric('escalation_stages_fired_total'), 0, 'nothing fires while held');
     t.deepEqual(await firedStages(), [1]);
     await kill(second);
 
     // Eleven minutes on: the window is over; the held stage fires once, the resume recorded first.
     const third = await start(11 * 60);
-    await waitFor(async () => (await firedStages()).includes(2), { timeoutMs: 30_000, message: 'stage 2 fired after the window' });
+    await waitFor(async () => (await firedStages()).includes(2), {
+      timeoutMs: 30_000,
+      message: 'stage 2 fired after the window',
+    });
     await settled('the third platform waits for stage 3');
     t.is(await metric('escalation_stages_fired_total'), 1, 'the third platform fired stage 2 and nothing else');
 
-    const story = (await events()).filter((e) => ['EscalationStageFired', 'EscalationHeld', 'EscalationResumed'].includes(e.type));
-    t.deepEqual(story.map((e) => e.type), ['EscalationStageFired', 'EscalationHeld', 'EscalationResumed', 'EscalationStageFired']);
+    const story = (await events()).filter((e) =>
+      ['EscalationStageFired', 'EscalationHeld', 'EscalationResumed'].includes(e.type),
+    );
+    t.deepEqual(
+      story.map((e) => e.type),
+      ['EscalationStageFired', 'EscalationHeld', 'EscalationResumed', 'EscalationStageFired'],
+    );
     t.like(story[1]!.data, { windowId, nextStageOrder: 2, nextCycle: 0 });
     t.like(story[2]!.data, { windowId });
     t.true(Date.parse(story[2]!.data.at) >= now + 10 * MINUTE_MS, 'resumed once the window had ended');

@@ -7,8 +7,16 @@ import { startMilvusStandin } from './support/milvus-standin/server.js';
 
 test('insert keeps duplicate ids, upsert replaces them; a Bounded count right after a write is stale, a Strong one is not', async (t) => {
   const standin = await startMilvusStandin();
-  const client = new MilvusClient({ address: standin.address, maxRetries: 0, logLevel: 'warn', telemetry: { enabled: false } });
-  t.teardown(async () => { await client.closeConnection(); await standin.stop(); });
+  const client = new MilvusClient({
+    address: standin.address,
+    maxRetries: 0,
+    logLevel: 'warn',
+    telemetry: { enabled: false },
+  });
+  t.teardown(async () => {
+    await client.closeConnection();
+    await standin.stop();
+  });
   const collection_name = 'c';
   await client.createCollection({
     collection_name,
@@ -21,7 +29,9 @@ test('insert keeps duplicate ids, upsert replaces them; a Bounded count right af
   await client.loadCollection({ collection_name });
   const row = { id: 'a', vector: [1, 0] };
   const count = async (consistency_level: ConsistencyLevelEnum) =>
-    Number((await client.query({ collection_name, output_fields: ['count(*)'], consistency_level })).data[0]!['count(*)']);
+    Number(
+      (await client.query({ collection_name, output_fields: ['count(*)'], consistency_level })).data[0]!['count(*)'],
+    );
 
   await client.insert({ collection_name, data: [row] });
   await client.insert({ collection_name, data: [row] });

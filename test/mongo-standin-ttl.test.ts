@@ -36,7 +36,11 @@ test('a TTL index deletes an expired document only at the next round of the 60 s
     { _id: 'missing' },
   ]);
   await clock.advanceTo(T0 + 59_999);
-  t.deepEqual(await ids(collection), ['array', 'early', 'late', 'missing', 'string'], 'expired documents stay until the monitor runs');
+  t.deepEqual(
+    await ids(collection),
+    ['array', 'early', 'late', 'missing', 'string'],
+    'expired documents stay until the monitor runs',
+  );
   await clock.advanceTo(T0 + 60_000);
   t.deepEqual(await ids(collection), ['missing', 'string']);
   const ttl = (await collection.listIndexes().toArray()).find((index) => index.name === 'at_ttl');
@@ -51,9 +55,20 @@ const refused: [string, Record<string, 1>, number, number][] = [
 for (const [title, key, seconds, code] of refused) {
   test(`${title} is refused as by a server`, async (t) => {
     const { collection } = await standInOnClock(t);
-    const error = await t.throwsAsync(collection.createIndex(key, { name: 'ttl', expireAfterSeconds: seconds }), { instanceOf: MongoServerError });
+    const error = await t.throwsAsync(collection.createIndex(key, { name: 'ttl', expireAfterSeconds: seconds }), {
+      instanceOf: MongoServerError,
+    });
     t.is(error!.code, code);
-    t.is((await collection.listIndexes().toArray().catch(() => [])).length, 0, 'nothing was created');
+    t.is(
+      (
+        await collection
+          .listIndexes()
+          .toArray()
+          .catch(() => [])
+      ).length,
+      0,
+      'nothing was created',
+    );
   });
 }
 
@@ -61,7 +76,9 @@ test('the same index name with another expireAfterSeconds is a conflict', async 
   const { collection } = await standInOnClock(t);
   await collection.createIndex({ at: 1 }, { name: 'at_ttl', expireAfterSeconds: 0 });
   await collection.createIndex({ at: 1 }, { name: 'at_ttl', expireAfterSeconds: 0 });
-  const error = await t.throwsAsync(collection.createIndex({ at: 1 }, { name: 'at_ttl', expireAfterSeconds: 60 }), { instanceOf: MongoServerError });
+  const error = await t.throwsAsync(collection.createIndex({ at: 1 }, { name: 'at_ttl', expireAfterSeconds: 60 }), {
+    instanceOf: MongoServerError,
+  });
   t.is(error!.codeName, 'IndexOptionsConflict');
 });
 
@@ -72,6 +89,12 @@ test('filters compare dates with dates only, and an upsert on _id inserts once t
   const second = await collection.updateOne({ _id: 'm' }, { $set: { at: new Date(T0 + 13_000) } }, { upsert: true });
   t.like(second, { upsertedCount: 0, matchedCount: 1, modifiedCount: 1 });
   await collection.insertOne({ _id: 'number', at: T0 + 20_000 });
-  t.deepEqual(await collection.find({ at: { $gt: new Date(T0 + 12_000) } }).toArray(), [{ _id: 'm', at: new Date(T0 + 13_000) }]);
-  t.deepEqual(await collection.find({ at: { $gt: new Date(T0 + 13_000) } }).toArray(), [], 'strictly greater, and a number is no date');
+  t.deepEqual(await collection.find({ at: { $gt: new Date(T0 + 12_000) } }).toArray(), [
+    { _id: 'm', at: new Date(T0 + 13_000) },
+  ]);
+  t.deepEqual(
+    await collection.find({ at: { $gt: new Date(T0 + 13_000) } }).toArray(),
+    [],
+    'strictly greater, and a number is no date',
+  );
 });

@@ -3,7 +3,11 @@ import { request } from 'node:http';
 import { createGuardedClient } from '../src/gateways/http/guarded-client.js';
 import type { WebhookTarget } from '../src/gateways/notify/port.js';
 import { webhookAdapter } from '../src/gateways/notify/webhook-adapter.js';
-import { generateSigningSecret, signWebhookBody, verifyWebhookSignature } from '../src/gateways/notify/webhook-signature.js';
+import {
+  generateSigningSecret,
+  signWebhookBody,
+  verifyWebhookSignature,
+} from '../src/gateways/notify/webhook-signature.js';
 import { alertMessage } from './support/notify-receivers/alert-fixture.js';
 import type { RecordedRequest } from './support/notify-receivers/http-receiver.js';
 import { virtualTime } from './support/notify-receivers/virtual-time.js';
@@ -22,7 +26,11 @@ async function setUp(t: { teardown: (fn: () => unknown) => void }) {
 const channel = (receiver: WebhookReceiver, method: 'POST' | 'PUT' = 'POST'): WebhookTarget => ({
   medium: 'webhook',
   channelId: 'w0000000-0000-4000-8000-000000000001',
-  config: { url: `${receiver.url}/hooks/alerts`, method, headers: { Authorization: 'Token custom-auth-1', 'X-Team': 'dba' } },
+  config: {
+    url: `${receiver.url}/hooks/alerts`,
+    method,
+    headers: { Authorization: 'Token custom-auth-1', 'X-Team': 'dba' },
+  },
   signingSecret: SECRET,
 });
 
@@ -31,10 +39,13 @@ function replay(receiver: WebhookReceiver, recorded: RecordedRequest): Promise<n
   return new Promise((resolve, reject) => {
     const headers = { ...recorded.headers };
     delete headers.connection;
-    const sent = request({ host: '127.0.0.1', port: receiver.port, path: recorded.path, method: recorded.method, headers }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const sent = request(
+      { host: '127.0.0.1', port: receiver.port, path: recorded.path, method: recorded.method, headers },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     sent.on('error', reject);
     sent.end(recorded.body);
   });
@@ -43,7 +54,13 @@ function replay(receiver: WebhookReceiver, recorded: RecordedRequest): Promise<n
 test('a signed, versioned payload with the configured headers is accepted by a verifying receiver', async (t) => {
   const { receiver, adapter } = await setUp(t);
   const outcome = await adapter.deliver(channel(receiver), alertMessage(), 'incident-1:stage-2:webhook');
-  t.like(outcome, { ok: true, medium: 'webhook', status_code: 204, target: 'channel:w0000000-0000-4000-8000-000000000001', attempts: 1 });
+  t.like(outcome, {
+    ok: true,
+    medium: 'webhook',
+    status_code: 204,
+    target: 'channel:w0000000-0000-4000-8000-000000000001',
+    attempts: 1,
+  });
   t.deepEqual(receiver.refusals, []);
   const [{ request: received, payload }] = receiver.accepted as [WebhookReceiver['accepted'][number]];
   t.is(received.method, 'POST');
@@ -90,11 +107,18 @@ test('a captured delivery replayed verbatim is refused by the receiver', async (
 test('a signature made outside the tolerance is refused as stale; a tampered body as a bad signature', async (t) => {
   const { receiver, time } = await setUp(t);
   const body = '{"version":1}';
-  const base = { method: 'POST', path: '/hooks/alerts', headers: { 'content-type': 'application/json', host: `127.0.0.1:${receiver.port}` } };
+  const base = {
+    method: 'POST',
+    path: '/hooks/alerts',
+    headers: { 'content-type': 'application/json', host: `127.0.0.1:${receiver.port}` },
+  };
   const old = signWebhookBody(SECRET, time.now() / 1000 - 301, body);
   t.is(await replay(receiver, { ...base, headers: { ...base.headers, 'x-signature': old }, body }), 401);
   const fresh = signWebhookBody(SECRET, time.now() / 1000, body);
-  t.is(await replay(receiver, { ...base, headers: { ...base.headers, 'x-signature': fresh }, body: '{"version":2}' }), 401);
+  t.is(
+    await replay(receiver, { ...base, headers: { ...base.headers, 'x-signature': fresh }, body: '{"version":2}' }),
+    401,
+  );
   t.deepEqual(receiver.refusals, ['stale', 'bad_signature']);
 });
 
@@ -107,18 +131,36 @@ test('a retry carries a fresh signature and the same idempotency key', async (t)
   const timestamps = receiver.requests.map((r) => Number(/^t=(\d+),/.exec(String(r.headers['x-signature']))![1]));
   const first = time.now() / 1000 - 5;
   t.deepEqual(timestamps, [first, first + 2, first + 5], 'each attempt signed at its own time');
-  t.deepEqual(receiver.requests.map((r) => r.headers['idempotency-key']), ['k', 'k', 'k']);
+  t.deepEqual(
+    receiver.requests.map((r) => r.headers['idempotency-key']),
+    ['k', 'k', 'k'],
+  );
 });
 
 test('verifyWebhookSignature: valid, stale, mismatched, malformed, and during a secret rotation', (t) => {
   const body = '{"a":1}';
   const header = signWebhookBody(SECRET, 1_772_366_400, body);
   t.regex(header, /^t=1772366400,v1=[0-9a-f]{64}$/);
-  t.deepEqual(verifyWebhookSignature(SECRET, header, body, 1_772_366_400 + 299, 300), { valid: true, timestamp: 1_772_366_400 });
-  t.deepEqual(verifyWebhookSignature(SECRET, header, body, 1_772_366_400 - 299, 300), { valid: true, timestamp: 1_772_366_400 });
-  t.deepEqual(verifyWebhookSignature(SECRET, header, body, 1_772_366_400 + 301, 300), { valid: false, reason: 'stale' });
-  t.deepEqual(verifyWebhookSignature(SECRET, header, `${body} `, 1_772_366_400, 300), { valid: false, reason: 'mismatch' });
-  t.deepEqual(verifyWebhookSignature('whsec_other', header, body, 1_772_366_400, 300), { valid: false, reason: 'mismatch' });
+  t.deepEqual(verifyWebhookSignature(SECRET, header, body, 1_772_366_400 + 299, 300), {
+    valid: true,
+    timestamp: 1_772_366_400,
+  });
+  t.deepEqual(verifyWebhookSignature(SECRET, header, body, 1_772_366_400 - 299, 300), {
+    valid: true,
+    timestamp: 1_772_366_400,
+  });
+  t.deepEqual(verifyWebhookSignature(SECRET, header, body, 1_772_366_400 + 301, 300), {
+    valid: false,
+    reason: 'stale',
+  });
+  t.deepEqual(verifyWebhookSignature(SECRET, header, `${body} `, 1_772_366_400, 300), {
+    valid: false,
+    reason: 'mismatch',
+  });
+  t.deepEqual(verifyWebhookSignature('whsec_other', header, body, 1_772_366_400, 300), {
+    valid: false,
+    reason: 'mismatch',
+  });
   for (const bad of [undefined, '', 'v1=abc', 't=1,v1=zz', `t=x,${header.split(',')[1]}`, `${header},t=2`]) {
     t.deepEqual(verifyWebhookSignature(SECRET, bad, body, 1, 1e12), { valid: false, reason: 'malformed' }, String(bad));
   }

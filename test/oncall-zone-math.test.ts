@@ -56,7 +56,11 @@ test('wall clock to instant: normal, skipped (moves forward by the gap) and repe
     ['Asia/Kolkata', '2026-03-08T02:30', '2026-03-07T21:00:00.000Z'],
   ];
   t.deepEqual(
-    rows.map(([zone, wallClock]) => [zone, wallClock, new Date(instantOfWallClock(zone, wall(wallClock))).toISOString()]),
+    rows.map(([zone, wallClock]) => [
+      zone,
+      wallClock,
+      new Date(instantOfWallClock(zone, wall(wallClock))).toISOString(),
+    ]),
     rows,
   );
 });
@@ -87,7 +91,13 @@ test('formatting an instant as ISO 8601 with the zone offset', (t) => {
 });
 
 test('UTC offsets as text', (t) => {
-  t.deepEqual([0, 19_800_000, -14_400_000, -12_600_000, 37_800_000].map(formatUtcOffset), ['+00:00', '+05:30', '-04:00', '-03:30', '+10:30']);
+  t.deepEqual([0, 19_800_000, -14_400_000, -12_600_000, 37_800_000].map(formatUtcOffset), [
+    '+00:00',
+    '+05:30',
+    '-04:00',
+    '-03:30',
+    '+10:30',
+  ]);
 });
 
 test('IANA zone names are valid, anything else is not', (t) => {
@@ -103,7 +113,10 @@ test('IANA zone names are valid, anything else is not', (t) => {
     ['-04:00', false],
     ['', false],
   ];
-  t.deepEqual(rows.map(([name]) => [name, isValidTimeZone(name)]), rows);
+  t.deepEqual(
+    rows.map(([name]) => [name, isValidTimeZone(name)]),
+    rows,
+  );
 });
 
 test('schedule times: offsets are instants, times without one are wall clocks in the zone', (t) => {
@@ -123,7 +136,15 @@ test('schedule times: offsets are instants, times without one are wall clocks in
 });
 
 test('schedule times that are not real dates and times are refused', (t) => {
-  for (const text of ['2026-02-30T00:00:00Z', '2026-03-08T24:00:00Z', '2026-03-08T12:60:00Z', '2026-3-8', 'yesterday', '2026-03-08T02:30+25:00', '']) {
+  for (const text of [
+    '2026-02-30T00:00:00Z',
+    '2026-03-08T24:00:00Z',
+    '2026-03-08T12:60:00Z',
+    '2026-3-8',
+    'yesterday',
+    '2026-03-08T02:30+25:00',
+    '',
+  ]) {
     t.throws(() => parseScheduleTime(text, 'UTC'), { instanceOf: RangeError }, text);
   }
 });

@@ -38,36 +38,77 @@ async function created(caller: Caller, path: string, body: unknown): Promise<str
 
 test.serial('a user PUT or PATCH, with If-Match and an email change, reads the user stream once', async (t) => {
   const owner = app.newTenant();
-  const id = await created(owner, '/users', { email: `kim-${randomUUID()}@example.com`, name: 'Kim', role_id: 'viewer', group_ids: [] });
+  const id = await created(owner, '/users', {
+    email: `kim-${randomUUID()}@example.com`,
+    name: 'Kim',
+    role_id: 'viewer',
+    group_ids: [],
+  });
   const revision = (await app.request('GET', `/users/${id}`, { caller: owner })).headers.get('etag')!;
 
   const patched = await readsOf(`user-${id}`, () =>
-    app.request('PATCH', `/users/${id}`, { caller: owner, body: { name: 'Kim K', email: `kim-${randomUUID()}@example.com` }, headers: { 'if-match': revision } }));
+    app.request('PATCH', `/users/${id}`, {
+      caller: owner,
+      body: { name: 'Kim K', email: `kim-${randomUUID()}@example.com` },
+      headers: { 'if-match': revision },
+    }),
+  );
   t.deepEqual(patched, { status: 200, reads: 1 });
 
   const replaced = await readsOf(`user-${id}`, () =>
-    app.request('PUT', `/users/${id}`, { caller: owner, body: { email: `kim-${randomUUID()}@example.com`, name: 'Kim', role_id: 'responder', group_ids: [] } }));
+    app.request('PUT', `/users/${id}`, {
+      caller: owner,
+      body: { email: `kim-${randomUUID()}@example.com`, name: 'Kim', role_id: 'responder', group_ids: [] },
+    }),
+  );
   t.deepEqual(replaced, { status: 200, reads: 1 });
 });
 
-test.serial('an alert-rule PUT or PATCH reads the rule stream once (references are checked on what was read)', async (t) => {
-  const owner = app.newTenant();
-  const channel = await created(owner, '/api/v1/notification-channels', { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } });
-  const policy = await created(owner, '/api/v1/escalation-policies', { name: 'DBA', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel }] }] });
-  const rule = { name: 'Queue wait', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 5, severity: 'high', escalation_policy_id: policy };
-  const id = await created(owner, '/api/v1/alert-rules', rule);
+test.serial(
+  'an alert-rule PUT or PATCH reads the rule stream once (references are checked on what was read)',
+  async (t) => {
+    const owner = app.newTenant();
+    const channel = await created(owner, '/api/v1/notification-channels', {
+      name: 'ops',
+      type: 'chat',
+      config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' },
+    });
+    const policy = await created(owner, '/api/v1/escalation-policies', {
+      name: 'DBA',
+      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel }] }],
+    });
+    const rule = {
+      name: 'Queue wait',
+      metric: 'queue_time_seconds',
+      condition: 'gt',
+      threshold: 30,
+      evaluation_window_minutes: 5,
+      severity: 'high',
+      escalation_policy_id: policy,
+    };
+    const id = await created(owner, '/api/v1/alert-rules', rule);
 
-  const patched = await readsOf(`alertRule-${id}`, () => app.request('PATCH', `/api/v1/alert-rules/${id}`, { caller: owner, body: { threshold: 45 } }));
-  t.deepEqual(patched, { status: 200, reads: 1 });
+    const patched = await readsOf(`alertRule-${id}`, () =>
+      app.request('PATCH', `/api/v1/alert-rules/${id}`, { caller: owner, body: { threshold: 45 } }),
+    );
+    t.deepEqual(patched, { status: 200, reads: 1 });
 
-  const replaced = await readsOf(`alertRule-${id}`, () => app.request('PUT', `/api/v1/alert-rules/${id}`, { caller: owner, body: { ...rule, threshold: 50 } }));
-  t.deepEqual(replaced, { status: 200, reads: 1 });
-  t.is((await app.request('GET', `/api/v1/alert-rules/${id}`, { caller: owner })).body.data.threshold, 50);
-});
+    const replaced = await readsOf(`alertRule-${id}`, () =>
+      app.request('PUT', `/api/v1/alert-rules/${id}`, { caller: owner, body: { ...rule, threshold: 50 } }),
+    );
+    t.deepEqual(replaced, { status: 200, reads: 1 });
+    t.is((await app.request('GET', `/api/v1/alert-rules/${id}`, { caller: owner })).body.data.threshold, 50);
+  },
+);
 
 test.serial('renaming a role reads the role stream once', async (t) => {
   const owner = app.newTenant();
   const id = await created(owner, '/api/v1/roles', { name: `role ${randomUUID()}`, permissions: {} });
-  const renamed = await readsOf(`role-${id}`, () => app.request('PUT', `/api/v1/roles/${id}`, { caller: owner, body: { name: `renamed ${randomUUID()}`, permissions: {} } }));
+  const renamed = await readsOf(`role-${id}`, () =>
+    app.request('PUT', `/api/v1/roles/${id}`, {
+      caller: owner,
+      body: { name: `renamed ${randomUUID()}`, permissions: {} },
+    }),
+  );
   t.deepEqual(renamed, { status: 200, reads: 1 });
 });

@@ -95,7 +95,23 @@ for (const [address, reason] of refused) {
   });
 }
 
-const allowed = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '172.15.255.255', '100.63.255.255', '100.128.0.1', '192.169.0.1', '169.253.255.255', '2606:4700:4700::1111', '2a00:1450:4001:81b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '134744072'];
+const allowed = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '93.184.216.34',
+  '172.32.0.1',
+  '172.15.255.255',
+  '100.63.255.255',
+  '100.128.0.1',
+  '192.169.0.1',
+  '169.253.255.255',
+  '2606:4700:4700::1111',
+  '2a00:1450:4001:81b::200e',
+  '::ffff:8.8.8.8',
+  '64:ff9b::808:808',
+  '2002:808:808::1',
+  '134744072',
+];
 
 for (const address of allowed) {
   test(`classifier: ${address} is public and allowed`, (t) => {
@@ -104,15 +120,32 @@ for (const address of allowed) {
 }
 
 test('an embedded IPv4 address is reported with the form that carried it', (t) => {
-  t.deepEqual(classifyAddress('::ffff:127.0.0.1'), { allowed: false, reason: 'loopback', embeddedIpv4: '127.0.0.1', via: 'ipv4_mapped' });
-  t.deepEqual(classifyAddress('2002:a9fe:a9fe::1'), { allowed: false, reason: 'cloud_metadata', embeddedIpv4: '169.254.169.254', via: '6to4' });
+  t.deepEqual(classifyAddress('::ffff:127.0.0.1'), {
+    allowed: false,
+    reason: 'loopback',
+    embeddedIpv4: '127.0.0.1',
+    via: 'ipv4_mapped',
+  });
+  t.deepEqual(classifyAddress('2002:a9fe:a9fe::1'), {
+    allowed: false,
+    reason: 'cloud_metadata',
+    embeddedIpv4: '169.254.169.254',
+    via: '6to4',
+  });
   t.deepEqual(classifyAddress('64:ff9b::808:808'), { allowed: true, embeddedIpv4: '8.8.8.8', via: 'nat64' });
 });
 
 test('the private-network switch opens private ranges but never cloud metadata', (t) => {
   const open = { allowPrivateNetworks: true };
-  for (const address of ['127.0.0.1', '10.1.2.3', '::1', 'fd00::1', '100.64.0.1', '::ffff:192.168.0.1']) t.true(guardAddress(address, open).allowed, address);
-  for (const address of ['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe']) {
+  for (const address of ['127.0.0.1', '10.1.2.3', '::1', 'fd00::1', '100.64.0.1', '::ffff:192.168.0.1'])
+    t.true(guardAddress(address, open).allowed, address);
+  for (const address of [
+    '169.254.169.254',
+    'fd00:ec2::254',
+    '100.100.100.200',
+    '::ffff:169.254.169.254',
+    '64:ff9b::a9fe:a9fe',
+  ]) {
     t.like(guardAddress(address, open), { allowed: false, reason: 'cloud_metadata' }, address);
   }
   t.like(guardAddress('127.0.0.1', { allowPrivateNetworks: false }), { allowed: false, reason: 'loopback' });
@@ -145,7 +178,17 @@ test('IPv6 literals are read in every text form', (t) => {
   t.deepEqual(parseIpv6Literal('1::'), [1, 0, 0, 0, 0, 0, 0, 0]);
   t.deepEqual(parseIpv6Literal('[::ffff:127.0.0.1]'), [0, 0, 0, 0, 0, 0xffff, 0x7f00, 1]);
   t.deepEqual(parseIpv6Literal('1:2:3:4:5:6:7:8'), [1, 2, 3, 4, 5, 6, 7, 8]);
-  for (const bad of ['1:2:3:4:5:6:7', '1:2:3:4:5:6:7:8:9', ':1', '1:::2', '12345::', '1.2.3.4::', '::1.2.3', 'g::1', '1:2:3:4:5:6:7::8']) {
+  for (const bad of [
+    '1:2:3:4:5:6:7',
+    '1:2:3:4:5:6:7:8:9',
+    ':1',
+    '1:::2',
+    '12345::',
+    '1.2.3.4::',
+    '::1.2.3',
+    'g::1',
+    '1:2:3:4:5:6:7::8',
+  ]) {
     t.is(parseIpv6Literal(bad), undefined, bad);
   }
 });
@@ -176,5 +219,6 @@ for (const [address, reason] of alwaysRefused) {
 
 test('a NAT64 form of a public IPv4 address stays allowed, and octal/hex/short IPv4 forms inside IPv6 are not read', (t) => {
   t.true(guardAddress('64:ff9b::8.8.8.8', { allowPrivateNetworks: false }).allowed);
-  for (const text of ['::ffff:127.1', '64:ff9b::0x7f.1', '::ffff:0177.0.0.1', '::ffff:1.2.3.300', '::ffff:256.0.0.1']) t.like(classifyAddress(text), { allowed: false, reason: 'not_an_ip_address' }, text);
+  for (const text of ['::ffff:127.1', '64:ff9b::0x7f.1', '::ffff:0177.0.0.1', '::ffff:1.2.3.300', '::ffff:256.0.0.1'])
+    t.like(classifyAddress(text), { allowed: false, reason: 'not_an_ip_address' }, text);
 });

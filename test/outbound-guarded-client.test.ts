@@ -16,7 +16,13 @@ async function receiver(t: TestContext, handler?: ReplyHandler): Promise<HttpRec
 
 function client(t: TestContext, options: Partial<GuardedClientOptions> & { allowPrivateNetworks: boolean }) {
   const time = virtualTime();
-  const made = createGuardedClient({ timeoutMs: 10_000, sleep: time.sleep, now: time.now, random: time.random, ...options });
+  const made = createGuardedClient({
+    timeoutMs: 10_000,
+    sleep: time.sleep,
+    now: time.now,
+    random: time.random,
+    ...options,
+  });
   t.teardown(() => made.close());
   return { client: made, time };
 }
@@ -42,7 +48,9 @@ const names: Record<string, string[]> = {
   'loopback.test': ['127.0.0.1'],
 };
 const resolveHost: HostResolver = async (hostname) =>
-  names[hostname] ? names[hostname]!.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })) : systemResolver(hostname);
+  names[hostname]
+    ? names[hostname]!.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }))
+    : systemResolver(hostname);
 
 const refusedForms = (port: number) => [
   `http://127.0.0.1:${port}/`,
@@ -107,16 +115,32 @@ test('with the switch on, loopback names and literals reach the receiver, and th
   const calls: string[] = [];
   const counting: HostResolver = async (hostname) => (calls.push(hostname), resolveHost(hostname));
   const { client: guarded } = client(t, { allowPrivateNetworks: true, resolveHost: counting, keepAlive: false });
-  for (const url of [`http://localhost:${target.port}/a`, `http://127.1:${target.port}/b`, `http://loopback.test:${target.port}/c`]) {
+  for (const url of [
+    `http://localhost:${target.port}/a`,
+    `http://127.1:${target.port}/b`,
+    `http://loopback.test:${target.port}/c`,
+  ]) {
     t.like(await guarded.send(post(url)), { ok: true, status_code: 200, attempts: 1, response_excerpt: 'ok' }, url);
   }
-  t.deepEqual(target.requests.map((r) => r.path), ['/a', '/b', '/c']);
-  t.deepEqual(calls, ['localhost', 'loopback.test'], 'one resolution per connection, through our lookup; none for a literal');
+  t.deepEqual(
+    target.requests.map((r) => r.path),
+    ['/a', '/b', '/c'],
+  );
+  t.deepEqual(
+    calls,
+    ['localhost', 'loopback.test'],
+    'one resolution per connection, through our lookup; none for a literal',
+  );
 });
 
 test('cloud metadata stays refused with the switch on', async (t) => {
   const { client: guarded } = client(t, { allowPrivateNetworks: true, resolveHost, timeoutMs: 500 });
-  for (const url of ['http://169.254.169.254/', 'http://metadata.test/', 'http://nat64.test/', 'http://[fd00:ec2::254]/']) {
+  for (const url of [
+    'http://169.254.169.254/',
+    'http://metadata.test/',
+    'http://nat64.test/',
+    'http://[fd00:ec2::254]/',
+  ]) {
     const outcome = await guarded.send(post(url));
     t.like(outcome, { ok: false, error: { kind: 'refused_address' } }, url);
     t.regex(outcome.error!.message, /cloud metadata/, url);
@@ -124,20 +148,31 @@ test('cloud metadata stays refused with the switch on', async (t) => {
 });
 
 test('5xx answers are retried with full-jitter backoff and the same idempotency key', async (t) => {
-  const target = await receiver(t, (_request, index) => (index < 2 ? { status: 503, body: 'busy' } : { status: 201, body: 'created' }));
+  const target = await receiver(t, (_request, index) =>
+    index < 2 ? { status: 503, body: 'busy' } : { status: 201, body: 'created' },
+  );
   const { client: guarded, time } = client(t, { allowPrivateNetworks: true });
   const outcome = await guarded.send(post(`${target.url}/hook`, { idempotencyKey: 'incident-1:stage-1:channel-9' }));
   t.like(outcome, { ok: true, status_code: 201, attempts: 3, response_excerpt: 'created' });
   t.deepEqual(time.sleeps, [250, 500], 'random 0.5 of the 500 ms and 1000 ms ceilings');
   t.is(outcome.latency_ms, 750, 'latency counts the waits (virtual clock)');
-  t.deepEqual(target.requests.map((r) => r.headers['idempotency-key']), ['incident-1:stage-1:channel-9', 'incident-1:stage-1:channel-9', 'incident-1:stage-1:channel-9']);
+  t.deepEqual(
+    target.requests.map((r) => r.headers['idempotency-key']),
+    ['incident-1:stage-1:channel-9', 'incident-1:stage-1:channel-9', 'incident-1:stage-1:channel-9'],
+  );
 });
 
 test('a 5xx on every attempt gives up after three and reports the last answer', async (t) => {
   const target = await receiver(t, () => ({ status: 500, body: 'broken' }));
   const { client: guarded } = client(t, { allowPrivateNetworks: true });
   const outcome = await guarded.send(post(target.url));
-  t.like(outcome, { ok: false, status_code: 500, attempts: 3, response_excerpt: 'broken', error: { kind: 'http', message: `${target.url} answered 500` } });
+  t.like(outcome, {
+    ok: false,
+    status_code: 500,
+    attempts: 3,
+    response_excerpt: 'broken',
+    error: { kind: 'http', message: `${target.url} answered 500` },
+  });
   t.is(target.requests.length, 3);
 });
 
@@ -151,8 +186,15 @@ const retryAfterCases: Array<[string, (now: number) => string, number]> = [
 for (const [title, value, expectedWait] of retryAfterCases) {
   test(`429 honours Retry-After given as ${title}`, async (t) => {
     const time = virtualTime();
-    const target = await receiver(t, (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': value(time.now()) } } : { status: 200, body: 'ok' }));
-    const guarded = createGuardedClient({ allowPrivateNetworks: true, sleep: time.sleep, now: time.now, random: time.random });
+    const target = await receiver(t, (_request, index) =>
+      index === 0 ? { status: 429, headers: { 'retry-after': value(time.now()) } } : { status: 200, body: 'ok' },
+    );
+    const guarded = createGuardedClient({
+      allowPrivateNetworks: true,
+      sleep: time.sleep,
+      now: time.now,
+      random: time.random,
+    });
     t.teardown(() => guarded.close());
     t.like(await guarded.send(post(target.url)), { ok: true, attempts: 2 });
     t.deepEqual(time.sleeps, [expectedWait]);
@@ -160,10 +202,20 @@ for (const [title, value, expectedWait] of retryAfterCases) {
 }
 
 test('a 400 is not retried', async (t) => {
-  const target = await receiver(t, () => ({ status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":"invalid_payload"}' }));
+  const target = await receiver(t, () => ({
+    status: 400,
+    headers: { 'content-type': 'application/json' },
+    body: '{"error":"invalid_payload"}',
+  }));
   const { client: guarded, time } = client(t, { allowPrivateNetworks: true });
   const outcome = await guarded.send(post(target.url));
-  t.like(outcome, { ok: false, status_code: 400, attempts: 1, response_excerpt: '{"error":"invalid_payload"}', error: { kind: 'http' } });
+  t.like(outcome, {
+    ok: false,
+    status_code: 400,
+    attempts: 1,
+    response_excerpt: '{"error":"invalid_payload"}',
+    error: { kind: 'http' },
+  });
   t.deepEqual(time.sleeps, []);
   t.is(target.requests.length, 1);
 });
@@ -195,9 +247,16 @@ test('a receiver that never answers times out on each attempt, within a bounded 
   const started = Date.now();
   const outcome = await guarded.send(post(target.url));
   const elapsed = Date.now() - started;
-  t.like(outcome, { ok: false, attempts: 3, error: { kind: 'timeout', message: `${target.url}: no answer within 200 ms` } });
+  t.like(outcome, {
+    ok: false,
+    attempts: 3,
+    error: { kind: 'timeout', message: `${target.url}: no answer within 200 ms` },
+  });
   t.is(time.sleeps.length, 2, 'timeouts are retried');
-  t.true(target.requests.length <= 3, 'one request per attempt at most (under load a request may not even arrive in time)');
+  t.true(
+    target.requests.length <= 3,
+    'one request per attempt at most (under load a request may not even arrive in time)',
+  );
   t.true(elapsed >= 3 * 200 && elapsed < 5000, `took ${elapsed} ms`);
 });
 
@@ -206,7 +265,11 @@ test('a refused connection is a network error, retried', async (t) => {
   await target.stop();
   const { client: guarded, time } = client(t, { allowPrivateNetworks: true });
   const outcome = await guarded.send(post(target.url));
-  t.like(outcome, { ok: false, attempts: 3, error: { kind: 'network', message: `${target.url}: the connection failed (ECONNREFUSED)` } });
+  t.like(outcome, {
+    ok: false,
+    attempts: 3,
+    error: { kind: 'network', message: `${target.url}: the connection failed (ECONNREFUSED)` },
+  });
   t.is(time.sleeps.length, 2);
 });
 
@@ -218,17 +281,29 @@ test('TLS to a plain HTTP port is a TLS error, not retried', async (t) => {
 });
 
 test('name resolution failures: a missing name is final, a resolver hiccup is retried', async (t) => {
-  const failing = (code: string): HostResolver => async () => {
-    throw Object.assign(new Error(`getaddrinfo ${code} secret-host.example`), { code });
-  };
+  const failing =
+    (code: string): HostResolver =>
+    async () => {
+      throw Object.assign(new Error(`getaddrinfo ${code} secret-host.example`), { code });
+    };
   const missing = client(t, { allowPrivateNetworks: false, resolveHost: failing('ENOTFOUND') });
-  t.like(await missing.client.send(post('https://hooks.example.com/x')), { ok: false, attempts: 1, error: { kind: 'dns', message: 'https://hooks.example.com: the host name could not be resolved (ENOTFOUND)' } });
+  t.like(await missing.client.send(post('https://hooks.example.com/x')), {
+    ok: false,
+    attempts: 1,
+    error: { kind: 'dns', message: 'https://hooks.example.com: the host name could not be resolved (ENOTFOUND)' },
+  });
   const flaky = client(t, { allowPrivateNetworks: false, resolveHost: failing('EAI_AGAIN') });
-  t.like(await flaky.client.send(post('https://hooks.example.com/x')), { ok: false, attempts: 3, error: { kind: 'dns' } });
+  t.like(await flaky.client.send(post('https://hooks.example.com/x')), {
+    ok: false,
+    attempts: 3,
+    error: { kind: 'dns' },
+  });
 });
 
 test('a secret in the path, query or user info never appears in an outcome message', async (t) => {
-  const hanging = await receiver(t, (request) => (request.path.includes('hang') ? { hang: true } : { status: 500, body: 'nope' }));
+  const hanging = await receiver(t, (request) =>
+    request.path.includes('hang') ? { hang: true } : { status: 500, body: 'nope' },
+  );
   const closed = await receiver(t);
   await closed.stop();
   const secret = 'xoxb-SECRET-TOKEN-42';
@@ -259,7 +334,14 @@ test('configured headers go out, but cannot replace the idempotency key or the f
   const { client: guarded } = client(t, { allowPrivateNetworks: true });
   let attempt = 0;
   await guarded.send({
-    ...post(target.url, { headers: { Authorization: 'Bearer abc', 'Idempotency-Key': 'forged', 'Content-Length': '1', Host: 'evil.example' } }),
+    ...post(target.url, {
+      headers: {
+        Authorization: 'Bearer abc',
+        'Idempotency-Key': 'forged',
+        'Content-Length': '1',
+        Host: 'evil.example',
+      },
+    }),
     attemptHeaders: () => ({ 'X-Attempt': String(++attempt) }),
   });
   const [request] = target.requests;

@@ -1,5 +1,10 @@
 import test from 'ava';
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, delayBeforeRetry, parseRetryAfterMs } from '../src/gateways/http/retry-policy.js';
+import {
+  backoffDelayMs,
+  DEFAULT_RETRY_POLICY,
+  delayBeforeRetry,
+  parseRetryAfterMs,
+} from '../src/gateways/http/retry-policy.js';
 
 const now = Date.parse('2026-03-01T12:00:00.000Z');
 const context = (random = 0.5) => ({ policy: DEFAULT_RETRY_POLICY, random: () => random, nowMs: now });
@@ -7,7 +12,10 @@ const context = (random = 0.5) => ({ policy: DEFAULT_RETRY_POLICY, random: () =>
 test('full jitter draws below an exponential ceiling that stops at the maximum', (t) => {
   const ceilings = [1, 2, 3, 4, 5, 6, 7].map((retry) => backoffDelayMs(retry, () => 0.999999, DEFAULT_RETRY_POLICY));
   t.deepEqual(ceilings, [499, 999, 1999, 3999, 7999, 7999, 7999]);
-  t.is(backoffDelayMs(3, () => 0, DEFAULT_RETRY_POLICY), 0);
+  t.is(
+    backoffDelayMs(3, () => 0, DEFAULT_RETRY_POLICY),
+    0,
+  );
 });
 
 test('Retry-After is read as seconds or as an HTTP date', (t) => {
@@ -15,7 +23,8 @@ test('Retry-After is read as seconds or as an HTTP date', (t) => {
   t.is(parseRetryAfterMs(' 15 ', now), 15_000);
   t.is(parseRetryAfterMs('Sun, 01 Mar 2026 12:00:30 GMT', now), 30_000);
   t.is(parseRetryAfterMs('Sun, 01 Mar 2026 11:00:00 GMT', now), 0);
-  for (const bad of [undefined, '', '-1', '1.5', 'later', '1e3']) t.is(parseRetryAfterMs(bad, now), undefined, String(bad));
+  for (const bad of [undefined, '', '-1', '1.5', 'later', '1e3'])
+    t.is(parseRetryAfterMs(bad, now), undefined, String(bad));
 });
 
 const decisions: Array<[string, Parameters<typeof delayBeforeRetry>[0], number, number | undefined]> = [

@@ -32,7 +32,11 @@ test('a delivery creates the outbox 0700 and its file 0600', async (t) => {
 
 test('an invitation creates the outbox 0700 and its message 0600', async (t) => {
   const outbox = join(operatorDataDir(), 'outbox');
-  const { location } = await outboxMailer({ directory: outbox, from: 'x <x@platform.test>' }).send({ to: { name: 'Ada', address: 'ada@example.test' }, subject: 'Welcome', text: 'your ticket' });
+  const { location } = await outboxMailer({ directory: outbox, from: 'x <x@platform.test>' }).send({
+    to: { name: 'Ada', address: 'ada@example.test' },
+    subject: 'Welcome',
+    text: 'your ticket',
+  });
   t.is(modeOf(outbox), '700');
   t.is(modeOf(join(outbox, location)), '600');
 });

@@ -13,14 +13,22 @@ test('channels work end to end on EventStoreDB and MongoDB', async (t) => {
   const app = await startTestApp({ env: { EVENTSTORE_URL: esdb.connectionString, MONGODB_URL: mongo.url } });
   try {
     const caller = app.newTenant();
-    const body = { name: 'ops chat', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } };
+    const body = {
+      name: 'ops chat',
+      type: 'chat',
+      config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' },
+    };
     const created = await app.request('POST', '/api/v1/notification-channels', { caller, body });
     t.is(created.status, 201);
     const id = created.body.data.id;
     const read = await app.request('GET', `/notification-channels/${id}`, { caller });
     t.is(read.status, 200);
     t.like(read.body.data, { id, name: 'ops chat', type: 'chat' });
-    const updated = await app.request('PUT', `/notification-channels/${id}`, { caller, body: { ...body, name: 'renamed' }, headers: { 'if-match': '"0"' } });
+    const updated = await app.request('PUT', `/notification-channels/${id}`, {
+      caller,
+      body: { ...body, name: 'renamed' },
+      headers: { 'if-match': '"0"' },
+    });
     t.is(updated.status, 200);
     t.is((await app.request('GET', '/notification-channels', { caller })).body.data[0].name, 'renamed');
     const health = await app.request('GET', '/health');

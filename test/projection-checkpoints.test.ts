@@ -20,7 +20,12 @@ import { sampleEvent } from './support/eventstore-contract.js';
 const channels = channelsProjection(secretBox(randomBytes(32)));
 const channelId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const created = (n: number) =>
-  sampleEvent('ChannelCreated', { channelId: channelId(n), name: `c${n}`, type: 'email', config: { recipients: ['a@b.co'], subject_template: 's' } });
+  sampleEvent('ChannelCreated', {
+    channelId: channelId(n),
+    name: `c${n}`,
+    type: 'email',
+    config: { recipients: ['a@b.co'], subject_template: 's' },
+  });
 
 function recordingLogger() {
   const lines: { level: number; msg: string; lostPositions?: string }[] = [];
@@ -37,7 +42,12 @@ function dataDir(t: { teardown: (fn: () => void) => void }) {
 async function project(files: { events: string; readModels: string }, logger = pino({ level: 'silent' })) {
   const eventStore = openSqliteEventStore({ filename: files.events });
   const readStore = openSqliteReadStore(files.readModels);
-  const runner = createProjectionRunner({ eventStore, readStore, projections: [channels, incidentsProjection], logger });
+  const runner = createProjectionRunner({
+    eventStore,
+    readStore,
+    projections: [channels, incidentsProjection],
+    logger,
+  });
   await runner.start();
   const close = async () => {
     await runner.stop();
@@ -57,7 +67,11 @@ test('a projection that handled none of the events still stores its checkpoint a
 
   const readStore = openSqliteReadStore(files.readModels);
   t.is((await readStore.getCheckpoint('channels'))?.position, head);
-  t.is((await readStore.getCheckpoint(incidentsProjection.name))?.position, head, 'the incidents projection handled no event, yet its checkpoint is at the head');
+  t.is(
+    (await readStore.getCheckpoint(incidentsProjection.name))?.position,
+    head,
+    'the incidents projection handled no event, yet its checkpoint is at the head',
+  );
   await readStore.close();
 });
 

@@ -28,8 +28,14 @@ const tenant = '00000000-0000-4000-8000-000000000001';
 const otherTenant = '00000000-0000-4000-8000-000000000002';
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const webhookChannel = (n: number) =>
-  sampleEvent('ChannelCreated', { channelId: uuid(n), name: `c${n}`, type: 'webhook', config: { url: `https://hooks.example.com/${n}`, headers: { authorization: 'Bearer s3cret' } } });
-const groupCreated = (n: number) => sampleEvent('GroupCreated', { groupId: uuid(n), name: `g${n}`, description: '', permissions: {} });
+  sampleEvent('ChannelCreated', {
+    channelId: uuid(n),
+    name: `c${n}`,
+    type: 'webhook',
+    config: { url: `https://hooks.example.com/${n}`, headers: { authorization: 'Bearer s3cret' } },
+  });
+const groupCreated = (n: number) =>
+  sampleEvent('GroupCreated', { groupId: uuid(n), name: `g${n}`, description: '', permissions: {} });
 
 /** The stores and a runner factory; the test's teardown stops every runner it made (stop is idempotent), then closes the stores. */
 function setup(t: ExecutionContext) {
@@ -37,7 +43,11 @@ function setup(t: ExecutionContext) {
   const key = randomBytes(32);
   const secrets = secretBox(key);
   const files = { eventsFile: join(dir, 'events.db'), readModelsFile: join(dir, 'read-models.db') };
-  const eventStore = encryptingEventStore(openSqliteEventStore({ filename: files.eventsFile }), secrets, channelEventSecrets);
+  const eventStore = encryptingEventStore(
+    openSqliteEventStore({ filename: files.eventsFile }),
+    secrets,
+    channelEventSecrets,
+  );
   const readStore = openSqliteReadStore(files.readModelsFile);
   const stamps = iamChangeStamps();
   const runners: ReturnType<typeof projectionThread>[] = [];
@@ -106,7 +116,8 @@ test('a new host continues from the checkpoints, and a rebuild through it ends i
   const second = newRunner();
   await second.start();
   t.true(await second.waitFor(two.position, 10_000));
-  const listed = async () => (await readStore.find<ChannelDoc>(CHANNELS, { tenantId: tenant }, { sort: [['id', 'asc']] })).map((c) => c.id);
+  const listed = async () =>
+    (await readStore.find<ChannelDoc>(CHANNELS, { tenantId: tenant }, { sort: [['id', 'asc']] })).map((c) => c.id);
   t.deepEqual(await listed(), [uuid(1), uuid(2)]);
 
   const progress: bigint[] = [];

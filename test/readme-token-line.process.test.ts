@@ -17,13 +17,23 @@ const tokenLine = /```sh\n(TOKEN=\$\(curl[\s\S]*?)```/.exec(readme)?.[1];
 
 let platform: RunningPlatform;
 test.before(async () => {
-  platform = await startPlatform(loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL: README_BASE, DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-readme-')), LOG_LEVEL: 'silent' }));
+  platform = await startPlatform(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BASE_URL: README_BASE,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-readme-')),
+      LOG_LEVEL: 'silent',
+    }),
+  );
 });
 test.after.always(async () => platform?.stop());
 
 const run = (script: string) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('bash', ['-c', script], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile('bash', ['-c', script], { timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 
 /** The README's snippet aimed at the test server (the audience stays the README's BASE_URL). */
@@ -51,12 +61,19 @@ test('the README token line stops with invalid_client on a wrong secret', async 
 
 test('the token line npm start prints also stops with invalid_client on a wrong secret', async (t) => {
   const url = `http://127.0.0.1:${await freePort()}`;
-  const started = await startPlatformProcess({ PORT: new URL(url).port, BASE_URL: url, DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-printed-')) });
+  const started = await startPlatformProcess({
+    PORT: new URL(url).port,
+    BASE_URL: url,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-printed-')),
+  });
   try {
     const printed = started.output().split('\n');
     const first = printed.findIndex((line) => line.trim().startsWith('TOKEN=$(curl'));
     t.true(first >= 0, started.output());
-    const line = printed.slice(first, first + 4).map((l) => l.trim()).join('\n');
+    const line = printed
+      .slice(first, first + 4)
+      .map((l) => l.trim())
+      .join('\n');
     const secret = /client_secret=(\S+)/.exec(started.output())![1]!;
     const right = await run(line);
     t.is(right.code, 0, right.stderr);

@@ -19,10 +19,17 @@ let base: string;
 test.before(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  platform = await startPlatform(loadConfig({
-    PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-walkthrough-')), LOG_LEVEL: 'silent',
-    ALERT_EVALUATION_INTERVAL_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1',
-  }));
+  platform = await startPlatform(
+    loadConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: base,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'ww-walkthrough-')),
+      LOG_LEVEL: 'silent',
+      ALERT_EVALUATION_INTERVAL_SECONDS: '1',
+      SSE_HEARTBEAT_SECONDS: '1',
+    }),
+  );
 });
 test.after.always(async () => platform?.stop());
 
@@ -32,8 +39,12 @@ test('the five-minute walkthrough runs from a new channel to a resolved incident
   const script = walkthrough!;
   const client = platform.devClient!;
   const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('bash', ['-c', script], { timeout: 60_000, env: { ...process.env, BASE: base, ID: client.client_id, SECRET: client.client_secret } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(
+      'bash',
+      ['-c', script],
+      { timeout: 60_000, env: { ...process.env, BASE: base, ID: client.client_id, SECRET: client.client_secret } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
   t.is(result.code, 0, result.stderr);
   const lines = result.stdout.trim().split('\n');
@@ -42,6 +53,9 @@ test('the five-minute walkthrough runs from a new channel to a resolved incident
   const types = lines[3]!.split(' ');
   t.is(types[0], 'IncidentTriggered');
   t.true(types.includes('EscalationStageFired') && types.includes('NotificationDelivered'), lines[3]);
-  t.deepEqual(types.filter((type) => type.startsWith('Incident')), ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved']);
+  t.deepEqual(
+    types.filter((type) => type.startsWith('Incident')),
+    ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved'],
+  );
   t.is(lines[4], 'triggered');
 });

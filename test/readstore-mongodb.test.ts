@@ -54,14 +54,33 @@ test('filters translate to Mongo conditions, with id as _id', (t) => {
 
 test('sorts append _id ascending unless id is already a key', (t) => {
   t.deepEqual(toMongoSort(), [['_id', 1]]);
-  t.deepEqual(toMongoSort([['age', 'desc'], ['name', 'asc']]), [['age', -1], ['name', 1], ['_id', 1]]);
+  t.deepEqual(
+    toMongoSort([
+      ['age', 'desc'],
+      ['name', 'asc'],
+    ]),
+    [
+      ['age', -1],
+      ['name', 1],
+      ['_id', 1],
+    ],
+  );
   t.deepEqual(toMongoSort([['id', 'desc']]), [['_id', -1]]);
 });
 
 test('keyset continuation is an $or of the standard conditions, honouring directions', (t) => {
-  t.deepEqual(keysetCondition([['age', 'desc'], ['name', 'asc']], { values: [36, 'Ada'], id: 'a' }), {
-    $or: [{ age: { $lt: 36 } }, { age: 36, name: { $gt: 'Ada' } }, { age: 36, name: 'Ada', _id: { $gt: 'a' } }],
-  });
+  t.deepEqual(
+    keysetCondition(
+      [
+        ['age', 'desc'],
+        ['name', 'asc'],
+      ],
+      { values: [36, 'Ada'], id: 'a' },
+    ),
+    {
+      $or: [{ age: { $lt: 36 } }, { age: 36, name: { $gt: 'Ada' } }, { age: 36, name: 'Ada', _id: { $gt: 'a' } }],
+    },
+  );
   t.deepEqual(keysetCondition([], { values: [], id: 'a' }), { $or: [{ _id: { $gt: 'a' } }] });
   // With id among the sort keys, its value may be listed or left out; after.id is what counts.
   const expected = { $or: [{ _id: { $lt: 'b' } }] };
@@ -108,7 +127,9 @@ withStore('writes of one event all apply; a stale event changes nothing and does
   await batch(5n, 'five');
   t.like(await store.get(c, 'x'), { name: 'five', step: 2 });
   t.is(await store.get(c, 'y'), null);
-  await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 6n }], async (_e, w) => w.patch(c, 'x', { step: 3 }));
+  await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 6n }], async (_e, w) =>
+    w.patch(c, 'x', { step: 3 }),
+  );
   await batch(5n, 'five again');
   await batch(4n, 'four');
   t.like(await store.get(c, 'x'), { name: 'five', step: 3 });
@@ -122,33 +143,46 @@ withStore('duplicate keys name the violated index; a stale upsert is not mistake
     await w.upsert(c, { id: '1', email: 'a@b.c' });
   });
   const error = await t.throwsAsync(
-    store.applyBatch({ projection: 'p', version: 1 }, [{ position: 4n }], async (_e, w) => w.upsert(c, { id: '2', email: 'a@b.c' })),
+    store.applyBatch({ projection: 'p', version: 1 }, [{ position: 4n }], async (_e, w) =>
+      w.upsert(c, { id: '2', email: 'a@b.c' }),
+    ),
   );
   t.true(error instanceof DuplicateKeyError);
   t.like(error, { collection: c, index: 'by_email' });
   await t.notThrowsAsync(
-    store.applyBatch({ projection: 'p', version: 1 }, [{ position: 2n }], async (_e, w) => w.upsert(c, { id: '1', email: 'old@b.c' })),
+    store.applyBatch({ projection: 'p', version: 1 }, [{ position: 2n }], async (_e, w) =>
+      w.upsert(c, { id: '1', email: 'old@b.c' }),
+    ),
   );
   t.is((await store.get(c, '1'))?.email, 'a@b.c');
 });
 
 withStore('batches write to physical collections and reject positions that do not increase', async (store, t, c) => {
   const shadow = `${c}_rebuild`;
-  await store.applyBatch({ projection: 'p', version: 2, collectionNames: (logical) => `${logical}_rebuild` }, [{ position: 1n }], async (_e, w) => {
-    await w.upsert(c, { id: 'a', tenantId: 't' });
-    t.is((await w.get(c, 'a'))?.id, 'a', 'the writer reads the physical collection too');
-  });
+  await store.applyBatch(
+    { projection: 'p', version: 2, collectionNames: (logical) => `${logical}_rebuild` },
+    [{ position: 1n }],
+    async (_e, w) => {
+      await w.upsert(c, { id: 'a', tenantId: 't' });
+      t.is((await w.get(c, 'a'))?.id, 'a', 'the writer reads the physical collection too');
+    },
+  );
   t.is(await store.get(c, 'a'), null);
   t.is((await store.get(shadow, 'a'))?.id, 'a');
-  await t.throwsAsync(store.applyBatch({ projection: 'p', version: 1 }, [{ position: 2n }, { position: 2n }], async () => {}), {
-    message: /must increase/,
-  });
+  await t.throwsAsync(
+    store.applyBatch({ projection: 'p', version: 1 }, [{ position: 2n }, { position: 2n }], async () => {}),
+    {
+      message: /must increase/,
+    },
+  );
   await store.dropCollection(shadow);
   await store.dropCollection(shadow);
 });
 
 withStore('replaceCollection with a missing source leaves the target empty', async (store, t, c) => {
-  await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 1n }], async (_e, w) => w.upsert(c, { id: 'old' }));
+  await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 1n }], async (_e, w) =>
+    w.upsert(c, { id: 'old' }),
+  );
   await store.replaceCollection(`${c}_never_built`, c);
   t.deepEqual(await store.find(c, {}), []);
 });
@@ -164,14 +198,25 @@ withStore('checkpoints keep full int64 positions', async (store, t) => {
 test.serial('the stand-in answers the driver the way a standalone server does', async (t) => {
   const client = new MongoClient(standIn!.url, { useBigInt64: true });
   try {
-    const collection = client.db('standin_check').collection<{ _id: number; n?: bigint }>(`c_${randomUUID().slice(0, 8)}`);
+    const collection = client
+      .db('standin_check')
+      .collection<{ _id: number; n?: bigint }>(`c_${randomUUID().slice(0, 8)}`);
     await collection.insertMany([{ _id: 1, n: 1n }, { _id: 2, n: 2n }, { _id: 3 }]);
     const error = await t.throwsAsync(collection.insertMany([{ _id: 4 }, { _id: 1 }, { _id: 5 }]));
     t.like(error, { code: 11000, result: { insertedCount: 1 } }, 'ordered inserts stop at the first write error');
-    t.deepEqual(await collection.find({}, { batchSize: 1, sort: { _id: -1 } }).toArray(), [{ _id: 4 }, { _id: 3 }, { _id: 2, n: 2n }, { _id: 1, n: 1n }]);
+    t.deepEqual(await collection.find({}, { batchSize: 1, sort: { _id: -1 } }).toArray(), [
+      { _id: 4 },
+      { _id: 3 },
+      { _id: 2, n: 2n },
+      { _id: 1, n: 1n },
+    ]);
     t.is(await collection.estimatedDocumentCount(), 4);
     t.is(await collection.countDocuments({ n: { $gte: 1n } }, { skip: 1 }), 1);
-    const upserted = await collection.updateOne({ _id: 9 }, { $set: { n: 9n }, $setOnInsert: { created: true } }, { upsert: true });
+    const upserted = await collection.updateOne(
+      { _id: 9 },
+      { $set: { n: 9n }, $setOnInsert: { created: true } },
+      { upsert: true },
+    );
     t.is(upserted.upsertedId, 9);
     t.deepEqual(await collection.findOne({ _id: 9 }), { _id: 9, n: 9n, created: true });
     const unknown = await t.throwsAsync(client.db('admin').command({ frobnicate: 1 }));
@@ -182,27 +227,63 @@ test.serial('the stand-in answers the driver the way a standalone server does', 
   }
 });
 
-test.serial('the stand-in\'s findAndModify takes the first match in sort order, atomically, with the server\'s option rules', async (t) => {
-  const client = new MongoClient(standIn!.url, { useBigInt64: true });
-  try {
-    const collection = client.db('standin_check').collection<{ _id: number; n: number; seen?: boolean }>(`c_${randomUUID().slice(0, 8)}`);
-    await collection.insertMany([{ _id: 1, n: 30 }, { _id: 2, n: 10 }, { _id: 3, n: 20 }]);
-    t.deepEqual(await collection.findOneAndDelete({ n: { $gte: 15 } }, { sort: { n: 1 } }), { _id: 3, n: 20 });
-    t.is(await collection.findOneAndDelete({ _id: 3 }), null, 'a removed document is not found twice');
-    t.deepEqual(await collection.findOneAndUpdate({ _id: 2 }, { $set: { seen: true } }), { _id: 2, n: 10 }, 'the document before the change');
-    t.deepEqual(await collection.findOneAndUpdate({ _id: 1 }, { $inc: { n: 1 } }, { returnDocument: 'after', projection: { n: 1 } }), { _id: 1, n: 31 });
-    t.deepEqual(await collection.findOneAndUpdate({ _id: 7 }, { $set: { n: 7 } }, { upsert: true, returnDocument: 'after' }), { _id: 7, n: 7 });
-    t.deepEqual(await collection.findOneAndReplace({ _id: 7 }, { n: 8 }, { returnDocument: 'after' }), { _id: 7, n: 8 });
-    const both = await t.throwsAsync(client.db('standin_check').command({ findAndModify: collection.collectionName, query: {}, remove: true, update: { $set: { n: 1 } } }));
-    t.like(both, { code: 9 });
-    const neither = await t.throwsAsync(client.db('standin_check').command({ findAndModify: collection.collectionName, query: {} }));
-    t.like(neither, { code: 9 });
-    const removeNew = await t.throwsAsync(client.db('standin_check').command({ findAndModify: collection.collectionName, query: {}, remove: true, new: true }));
-    t.like(removeNew, { code: 9 });
-  } finally {
-    await client.close();
-  }
-});
+test.serial(
+  "the stand-in's findAndModify takes the first match in sort order, atomically, with the server's option rules",
+  async (t) => {
+    const client = new MongoClient(standIn!.url, { useBigInt64: true });
+    try {
+      const collection = client
+        .db('standin_check')
+        .collection<{ _id: number; n: number; seen?: boolean }>(`c_${randomUUID().slice(0, 8)}`);
+      await collection.insertMany([
+        { _id: 1, n: 30 },
+        { _id: 2, n: 10 },
+        { _id: 3, n: 20 },
+      ]);
+      t.deepEqual(await collection.findOneAndDelete({ n: { $gte: 15 } }, { sort: { n: 1 } }), { _id: 3, n: 20 });
+      t.is(await collection.findOneAndDelete({ _id: 3 }), null, 'a removed document is not found twice');
+      t.deepEqual(
+        await collection.findOneAndUpdate({ _id: 2 }, { $set: { seen: true } }),
+        { _id: 2, n: 10 },
+        'the document before the change',
+      );
+      t.deepEqual(
+        await collection.findOneAndUpdate(
+          { _id: 1 },
+          { $inc: { n: 1 } },
+          { returnDocument: 'after', projection: { n: 1 } },
+        ),
+        { _id: 1, n: 31 },
+      );
+      t.deepEqual(
+        await collection.findOneAndUpdate({ _id: 7 }, { $set: { n: 7 } }, { upsert: true, returnDocument: 'after' }),
+        { _id: 7, n: 7 },
+      );
+      t.deepEqual(await collection.findOneAndReplace({ _id: 7 }, { n: 8 }, { returnDocument: 'after' }), {
+        _id: 7,
+        n: 8,
+      });
+      const both = await t.throwsAsync(
+        client
+          .db('standin_check')
+          .command({ findAndModify: collection.collectionName, query: {}, remove: true, update: { $set: { n: 1 } } }),
+      );
+      t.like(both, { code: 9 });
+      const neither = await t.throwsAsync(
+        client.db('standin_check').command({ findAndModify: collection.collectionName, query: {} }),
+      );
+      t.like(neither, { code: 9 });
+      const removeNew = await t.throwsAsync(
+        client
+          .db('standin_check')
+          .command({ findAndModify: collection.collectionName, query: {}, remove: true, new: true }),
+      );
+      t.like(removeNew, { code: 9 });
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 test('ping on an unreachable server throws ReadStoreUnavailableError quickly', async (t) => {
   // A port that was just free: nothing listens there.
@@ -210,7 +291,9 @@ test('ping on an unreachable server throws ReadStoreUnavailableError quickly', a
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const store = await openMongoReadStore(`mongodb://127.0.0.1:${port}/?directConnection=true&serverSelectionTimeoutMS=300`);
+  const store = await openMongoReadStore(
+    `mongodb://127.0.0.1:${port}/?directConnection=true&serverSelectionTimeoutMS=300`,
+  );
   const started = Date.now();
   try {
     const error = await t.throwsAsync(store.ping());

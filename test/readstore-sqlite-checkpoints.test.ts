@@ -22,15 +22,20 @@ test('committed batches reach the database file through the background checkpoin
   const docs = Array.from({ length: 200 }, (_, i) => ({ id: `doc-${i}`, body: 'x'.repeat(400) }));
   let position = 1n;
   for (let batch = 0; batch < 4; batch++) {
-    await store.applyBatch({ projection: 'p', version: 1 }, docs.slice(batch * 50, batch * 50 + 50).map((doc) => ({ position: position++, doc })), async (event, writer) =>
-      writer.upsert('things', event.doc),
+    await store.applyBatch(
+      { projection: 'p', version: 1 },
+      docs.slice(batch * 50, batch * 50 + 50).map((doc) => ({ position: position++, doc })),
+      async (event, writer) => writer.upsert('things', event.doc),
     );
   }
   const walPages = fileSize(`${file}-wal`) / 4096;
   t.true(walPages < WRITER_FALLBACK_PAGES, `the WAL holds ${walPages} pages, below the writer's threshold`);
 
   // Then the database file grows to hold them without another commit.
-  await waitFor(() => fileSize(file) > before + 80_000, { timeoutMs: 10_000, message: 'the checkpointer to copy the WAL into the database' });
+  await waitFor(() => fileSize(file) > before + 80_000, {
+    timeoutMs: 10_000,
+    message: 'the checkpointer to copy the WAL into the database',
+  });
   t.is((await store.get('things', 'doc-199'))?.body, 'x'.repeat(400));
   // And closing the store stops the thread (a running one would keep this worker process busy,
   // and close would not resolve).

@@ -16,7 +16,10 @@ test('npm run rebuild refuses a DATA_DIR without an event store, and creates non
   const dataDir = join(mkdtempSync(join(tmpdir(), 'ww-rebuild-empty-')), 'data');
   const run = rebuild(dataDir);
   t.is(run.status, 1, run.stdout);
-  t.regex(run.stderr, new RegExp(`no event store at ${join(dataDir, 'events.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  t.regex(
+    run.stderr,
+    new RegExp(`no event store at ${join(dataDir, 'events.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+  );
   t.notRegex(run.stdout, /events applied/);
   t.false(existsSync(join(dataDir, 'events.db')), 'no empty store was created');
 });
@@ -25,7 +28,10 @@ test('npm run rebuild refuses while a platform holds DATA_DIR, unless --force', 
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-rebuild-locked-'));
   const app = await startTestApp({ dataDir });
   const caller = app.newTenant();
-  await app.request('POST', '/notification-channels', { caller, body: { name: 'c', type: 'email', config: { recipients: ['a@example.com'], subject_template: 's' } } });
+  await app.request('POST', '/notification-channels', {
+    caller,
+    body: { name: 'c', type: 'email', config: { recipients: ['a@example.com'], subject_template: 's' } },
+  });
   await app.close();
 
   // This test process stands in for the running platform: it holds the lock npm start takes.

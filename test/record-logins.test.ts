@@ -5,16 +5,29 @@ import { recordLogins } from '../src/auth/record-logins.js';
 import type { Principal } from '../src/access/principal.js';
 
 const principal = (userId: string, issuedAt = 1000): Principal => ({
-  subject: userId, userId, tenantId: 't1', envId: 'e1', roles: [], issuedAt,
+  subject: userId,
+  userId,
+  tenantId: 't1',
+  envId: 'e1',
+  roles: [],
+  issuedAt,
 });
 
 function harness(standing: 'active' | 'unknown' = 'active') {
   const calls = { resolve: 0, record: [] as string[] };
   const middleware = recordLogins({
-    resolver: { resolve: async () => { calls.resolve++; return { standing, effective: new Map() } as never; } },
-    recordLogin: async (_envelope, userId, iat) => { calls.record.push(`${userId}@${iat}`); },
+    resolver: {
+      resolve: async () => {
+        calls.resolve++;
+        return { standing, effective: new Map() } as never;
+      },
+    },
+    recordLogin: async (_envelope, userId, iat) => {
+      calls.record.push(`${userId}@${iat}`);
+    },
   });
-  const request = (who: Principal) => middleware({ state: { principal: who, requestId: 'r' } } as unknown as Context, async () => {});
+  const request = (who: Principal) =>
+    middleware({ state: { principal: who, requestId: 'r' } } as unknown as Context, async () => {});
   return { calls, request };
 }
 

@@ -18,14 +18,28 @@ function postChunked(path: string, token: string, chunks: (string | Buffer)[]) {
   const url = new URL(path, app.url);
   return new Promise<{ status: number; contentType: string | undefined; body: string }>((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+        },
+      },
       (res) => {
         let body = '';
-        res.on('data', (chunk) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, contentType: res.headers['content-type'], body }));
+        res
+          .on('data', (chunk) => (body += chunk))
+          .on('end', () => resolve({ status: res.statusCode!, contentType: res.headers['content-type'], body }));
       },
     );
     // The server may answer (and close) before every chunk is written: that is the point of a 413.
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
     for (const chunk of chunks) req.write(chunk);
     req.end();
   });
@@ -33,8 +47,16 @@ function postChunked(path: string, token: string, chunks: (string | Buffer)[]) {
 
 test('a JSON body in several chunks without a Content-Length creates the channel', async (t) => {
   const caller = app.newTenant();
-  const text = JSON.stringify({ name: 'chunked', type: 'email', config: { recipients: ['a@example.com'], subject_template: 's' } });
-  const answer = await postChunked('/api/v1/notification-channels', app.token(caller), [text.slice(0, 7), text.slice(7, 30), text.slice(30)]);
+  const text = JSON.stringify({
+    name: 'chunked',
+    type: 'email',
+    config: { recipients: ['a@example.com'], subject_template: 's' },
+  });
+  const answer = await postChunked('/api/v1/notification-channels', app.token(caller), [
+    text.slice(0, 7),
+    text.slice(7, 30),
+    text.slice(30),
+  ]);
   t.is(answer.status, 201, answer.body);
   t.is(JSON.parse(answer.body).data.name, 'chunked');
 });
@@ -42,7 +64,15 @@ test('a JSON body in several chunks without a Content-Length creates the channel
 test('a chunked body past 1 MiB is a 413 problem answer, and the platform goes on serving', async (t) => {
   const caller = app.newTenant();
   const megabyte = Buffer.alloc(256 * 1024, 'x');
-  const answer = await postChunked('/api/v1/notification-channels', app.token(caller), ['{"name":"', megabyte, megabyte, megabyte, megabyte, megabyte, '"}']);
+  const answer = await postChunked('/api/v1/notification-channels', app.token(caller), [
+    '{"name":"',
+    megabyte,
+    megabyte,
+    megabyte,
+    megabyte,
+    megabyte,
+    '"}',
+  ]);
   t.is(answer.status, 413);
   t.is(answer.contentType, 'application/problem+json');
   const list = await app.request('GET', '/api/v1/notification-channels', { caller });

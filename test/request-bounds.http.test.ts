@@ -13,7 +13,10 @@ let app: TestApp;
 /** With the default request timeout (30 s), so that nothing but the answer itself can close a connection within a test's deadline. */
 let patient: TestApp;
 test.before(async () => {
-  [app, patient] = await Promise.all([startTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1' } }), startTestApp()]);
+  [app, patient] = await Promise.all([
+    startTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1' } }),
+    startTestApp(),
+  ]);
 });
 test.after.always(async () => Promise.all([app?.close(), patient?.close()]));
 
@@ -32,14 +35,22 @@ function rawRequest(text: string, to: TestApp = app) {
 }
 
 test('an anonymous request announcing a body it never sends is refused (401) without the body being waited for', async (t) => {
-  const request = rawRequest('POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na');
+  const request = rawRequest(
+    'POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na',
+  );
   t.teardown(request.destroy);
-  await waitFor(() => request.seen.answer.includes('\r\n\r\n'), { timeoutMs: 900, message: 'an answer before the request timeout' });
+  await waitFor(() => request.seen.answer.includes('\r\n\r\n'), {
+    timeoutMs: 900,
+    message: 'an answer before the request timeout',
+  });
   t.regex(request.seen.answer, /^HTTP\/1\.1 401 /);
 });
 
 test('an anonymous request trickling a body it will never have read is answered 401 and its connection closed (Connection: close), not held open', async (t) => {
-  const request = rawRequest('POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na', patient);
+  const request = rawRequest(
+    'POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na',
+    patient,
+  );
   t.teardown(request.destroy);
   // The client keeps trickling, one byte at a time, as the attack does (every 5 s there; faster here).
   const trickle = setInterval(() => request.write('x'), 100);
@@ -48,17 +59,25 @@ test('an anonymous request trickling a body it will never have read is answered 
   t.regex(request.seen.answer, /^HTTP\/1\.1 401 /);
   t.regex(request.seen.answer, /\r\nconnection: close\r\n/i);
   // Long before the 30 s request timeout: once the 401 went out, Node would otherwise read and drop the body for as long as it trickles.
-  await waitFor(() => request.seen.closed, { timeoutMs: 5000, message: 'the connection closed by the server after the 401' });
+  await waitFor(() => request.seen.closed, {
+    timeoutMs: 5000,
+    message: 'the connection closed by the server after the 401',
+  });
 });
 
 test('an authenticated request whose body never completes is cut with 408 once REQUEST_TIMEOUT_SECONDS have passed', async (t) => {
   const token = app.token(app.newTenant());
-  const request = rawRequest(`POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na`);
+  const request = rawRequest(
+    `POST /api/v1/alert-rules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na`,
+  );
   t.teardown(request.destroy);
   await waitFor(() => request.seen.closed, { timeoutMs: 5000, message: 'the connection closed by the server' });
   t.regex(request.seen.answer, /^HTTP\/1\.1 408 /);
   t.regex(request.seen.answer, /\r\ncontent-type: application\/problem\+json\r\n/i);
-  t.like(JSON.parse(request.seen.answer.slice(request.seen.answer.indexOf('\r\n\r\n') + 4)), { status: 408, title: 'Request Timeout' });
+  t.like(JSON.parse(request.seen.answer.slice(request.seen.answer.indexOf('\r\n\r\n') + 4)), {
+    status: 408,
+    title: 'Request Timeout',
+  });
 });
 
 test('a request Node cannot parse is a 400 problem too', async (t) => {
@@ -69,8 +88,13 @@ test('a request Node cannot parse is a 400 problem too', async (t) => {
 });
 
 test('a server-sent event stream outlives the request timeout', async (t) => {
-  const stream = connectSse(`${app.url}/api/v1/incidents/stream`, { authorization: `Bearer ${app.token(app.newTenant())}` });
+  const stream = connectSse(`${app.url}/api/v1/incidents/stream`, {
+    authorization: `Bearer ${app.token(app.newTenant())}`,
+  });
   t.teardown(() => stream.close());
-  await waitFor(() => stream.comments.filter((c) => c === 'heartbeat').length >= 3, { timeoutMs: 6000, message: 'three heartbeats, over more than the 1 s request timeout' });
+  await waitFor(() => stream.comments.filter((c) => c === 'heartbeat').length >= 3, {
+    timeoutMs: 6000,
+    message: 'three heartbeats, over more than the 1 s request timeout',
+  });
   t.is(stream.status(), 200);
 });

@@ -22,7 +22,9 @@ async function serve(handler: Koa.Middleware) {
   const root = pino({ level: 'info', redact: ['req.headers.authorization', '*.client_secret'] }, sink);
   let children = 0;
   const child = root.child.bind(root);
-  const logger = Object.assign(root, { child: ((...args: Parameters<Logger['child']>) => (children++, child(...args))) as Logger['child'] });
+  const logger = Object.assign(root, {
+    child: ((...args: Parameters<Logger['child']>) => (children++, child(...args))) as Logger['child'],
+  });
   const app = new Koa();
   app.use(requestContext(logger, createPlatformMetrics()));
   const madeBeforeRequests = children;
@@ -30,7 +32,12 @@ async function serve(handler: Koa.Middleware) {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, lines, childrenPerRequests: () => children - madeBeforeRequests, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url,
+    lines,
+    childrenPerRequests: () => children - madeBeforeRequests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 test('a request that logs nothing gets its access line with its request id and no child logger', async (t) => {
@@ -66,9 +73,12 @@ test('a request that logs gets one child logger, and its access line carries the
   t.teardown(app.close);
   await fetch(`${app.url}/things`, { headers: { 'X-Request-Id': 'req-x' } });
   t.is(app.childrenPerRequests(), 1);
-  t.deepEqual(app.lines.map(({ requestId, msg }) => ({ requestId, msg })), [
-    { requestId: 'req-x', msg: 'something to say' },
-    { requestId: 'req-x', msg: 'and more' },
-    { requestId: 'req-x', msg: 'request' },
-  ]);
+  t.deepEqual(
+    app.lines.map(({ requestId, msg }) => ({ requestId, msg })),
+    [
+      { requestId: 'req-x', msg: 'something to say' },
+      { requestId: 'req-x', msg: 'and more' },
+      { requestId: 'req-x', msg: 'request' },
+    ],
+  );
 });

@@ -17,15 +17,25 @@ test.after.always(async () => app?.close());
 const create = (owner: Caller, kind: 'roles' | 'groups', name: string, permissions: Record<string, string> = {}) =>
   app.request('POST', `/api/v1/${kind}`, { caller: owner, body: { name, permissions } });
 /** A service client of the owner's tenant (no user record): its roles claim is its role level. */
-const client = (owner: Caller, roles: string[]): Caller => ({ tenantId: owner.tenantId, envId: owner.envId, userId: randomUUID(), roles });
+const client = (owner: Caller, roles: string[]): Caller => ({
+  tenantId: owner.tenantId,
+  envId: owner.envId,
+  userId: randomUUID(),
+  roles,
+});
 
 for (const kind of ['roles', 'groups'] as const) {
   test(`ten concurrent creates of one ${kind.slice(0, -1)} name: exactly one 201, the others 409`, async (t) => {
     const owner = app.newTenant();
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => create(owner, kind, i % 2 ? 'OnCall' : 'oncall')));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => create(owner, kind, i % 2 ? 'OnCall' : 'oncall')),
+    );
     t.deepEqual(answers.map((a) => a.status).sort(), [201, ...Array(9).fill(409)]);
     for (const refused of answers.filter((a) => a.status === 409)) t.regex(refused.body.detail, /already exists/);
-    const listed = (await app.request('GET', `/api/v1/${kind}?limit=50`, { caller: owner })).body.data as { name: string; built_in?: boolean }[];
+    const listed = (await app.request('GET', `/api/v1/${kind}?limit=50`, { caller: owner })).body.data as {
+      name: string;
+      built_in?: boolean;
+    }[];
     t.is(listed.filter((item) => !item.built_in).length, 1);
   });
 }
@@ -46,9 +56,23 @@ test('a rename frees the old name and takes the new one; a deletion frees the na
   const owner = app.newTenant();
   const alpha = (await create(owner, 'roles', 'alpha')).body.data;
   const other = (await create(owner, 'roles', 'other')).body.data;
-  t.is((await app.request('PUT', `/api/v1/roles/${other.id}`, { caller: owner, body: { name: 'Alpha', permissions: {} } })).status, 409, 'taken');
-  t.is((await app.request('PUT', `/api/v1/roles/${alpha.id}`, { caller: owner, body: { name: 'ALPHA', permissions: {} } })).status, 200, 'its own name in another case');
-  t.is((await app.request('PUT', `/api/v1/roles/${alpha.id}`, { caller: owner, body: { name: 'beta', permissions: {} } })).status, 200);
+  t.is(
+    (await app.request('PUT', `/api/v1/roles/${other.id}`, { caller: owner, body: { name: 'Alpha', permissions: {} } }))
+      .status,
+    409,
+    'taken',
+  );
+  t.is(
+    (await app.request('PUT', `/api/v1/roles/${alpha.id}`, { caller: owner, body: { name: 'ALPHA', permissions: {} } }))
+      .status,
+    200,
+    'its own name in another case',
+  );
+  t.is(
+    (await app.request('PUT', `/api/v1/roles/${alpha.id}`, { caller: owner, body: { name: 'beta', permissions: {} } }))
+      .status,
+    200,
+  );
   t.is((await create(owner, 'roles', 'alpha')).status, 201, 'the old name is free');
   t.is((await create(owner, 'roles', 'Beta')).status, 409, 'the new name is taken');
   t.is((await app.request('DELETE', `/api/v1/roles/${alpha.id}`, { caller: owner })).status, 200);
@@ -78,10 +102,29 @@ test("a role named with another role's id is 400, and a token naming a role's id
   const auditors = (await create(owner, 'roles', 'Auditors', { 'channels:read': 'allow' })).body.data;
   const takeover = await create(owner, 'roles', auditors.id, { 'iam:admin': 'allow', 'iam:read': 'allow' });
   t.is(takeover.status, 400);
-  t.deepEqual(takeover.body.errors.map((e: { path: string }) => e.path), ['/name']);
-  t.is((await app.request('PUT', `/api/v1/roles/${auditors.id}`, { caller: owner, body: { name: randomUUID(), permissions: {} } })).status, 400);
-  t.is((await app.request('GET', '/notification-channels', { caller: client(owner, [auditors.id]) })).status, 403, 'ids are not names');
-  t.is((await app.request('GET', '/notification-channels', { caller: client(owner, ['Auditors']) })).status, 200, 'the name works');
+  t.deepEqual(
+    takeover.body.errors.map((e: { path: string }) => e.path),
+    ['/name'],
+  );
+  t.is(
+    (
+      await app.request('PUT', `/api/v1/roles/${auditors.id}`, {
+        caller: owner,
+        body: { name: randomUUID(), permissions: {} },
+      })
+    ).status,
+    400,
+  );
+  t.is(
+    (await app.request('GET', '/notification-channels', { caller: client(owner, [auditors.id]) })).status,
+    403,
+    'ids are not names',
+  );
+  t.is(
+    (await app.request('GET', '/notification-channels', { caller: client(owner, ['Auditors']) })).status,
+    200,
+    'the name works',
+  );
 });
 
 test('unknown names in the roles claim are ignored; the known ones still count', async (t) => {
@@ -93,10 +136,27 @@ test('unknown names in the roles claim are ignored; the known ones still count',
 test('a refused create or rename leaves no reservation behind', async (t) => {
   const owner = app.newTenant();
   const role = (await create(owner, 'roles', 'kept')).body.data;
-  t.is((await app.request('PUT', `/api/v1/roles/${role.id}`, { caller: owner, body: { name: 'stale', permissions: {} }, headers: { 'if-match': '"7"' } })).status, 409);
-  t.is((await app.request('PUT', `/api/v1/roles/${role.id}`, { caller: owner, body: { name: 'Viewer', permissions: {} } })).status, 409);
+  t.is(
+    (
+      await app.request('PUT', `/api/v1/roles/${role.id}`, {
+        caller: owner,
+        body: { name: 'stale', permissions: {} },
+        headers: { 'if-match': '"7"' },
+      })
+    ).status,
+    409,
+  );
+  t.is(
+    (await app.request('PUT', `/api/v1/roles/${role.id}`, { caller: owner, body: { name: 'Viewer', permissions: {} } }))
+      .status,
+    409,
+  );
   t.is((await create(owner, 'roles', 'Viewer')).status, 409);
   for (const name of ['stale', 'Viewer']) {
-    t.deepEqual(await app.platform.eventStore.readStream(nameReservationStream('role', owner.tenantId, name)), [], name);
+    t.deepEqual(
+      await app.platform.eventStore.readStream(nameReservationStream('role', owner.tenantId, name)),
+      [],
+      name,
+    );
   }
 });

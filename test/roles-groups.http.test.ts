@@ -12,7 +12,12 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 const createUser = async (owner: Caller, body: Record<string, unknown> = {}) =>
-  (await app.request('POST', '/users', { caller: owner, body: { email: `u-${randomUUID().slice(0, 8)}@example.com`, name: 'U', role_id: 'viewer', ...body } })).body.data as { id: string; email: string };
+  (
+    await app.request('POST', '/users', {
+      caller: owner,
+      body: { email: `u-${randomUUID().slice(0, 8)}@example.com`, name: 'U', role_id: 'viewer', ...body },
+    })
+  ).body.data as { id: string; email: string };
 const post = async (owner: Caller, path: string, body: unknown) => {
   const response = await app.request('POST', path, { caller: owner, body });
   if (response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
@@ -28,7 +33,10 @@ test('every tenant has the built-in roles, readable and neither editable nor del
   t.like(viewer.body.data, { id: 'viewer', name: 'viewer', built_in: true, created_at: null });
   t.is(viewer.body.data.permissions['iam:read'], 'allow');
   t.is(viewer.body.data.permissions['iam:write'], 'deny');
-  for (const [method, body] of [['PUT', { name: 'viewer', permissions: {} }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['PUT', { name: 'viewer', permissions: {} }],
+    ['DELETE', undefined],
+  ] as const) {
     const refused = await app.request(method, '/api/v1/roles/owner', { caller: owner, body });
     t.is(refused.status, 409, method);
     t.regex(refused.body.detail, /built-in role/);
@@ -38,16 +46,34 @@ test('every tenant has the built-in roles, readable and neither editable nor del
 
 test('custom roles: create, read, replace and delete; unknown permission names are 400, each listed', async (t) => {
   const owner = app.newTenant();
-  const bad = await app.request('POST', '/api/v1/roles', { caller: owner, body: { name: 'Typo', permissions: { 'alerts:wirte': 'allow', 'iam:read': 'maybe', 'nope:x': 'deny' } } });
+  const bad = await app.request('POST', '/api/v1/roles', {
+    caller: owner,
+    body: { name: 'Typo', permissions: { 'alerts:wirte': 'allow', 'iam:read': 'maybe', 'nope:x': 'deny' } },
+  });
   t.is(bad.status, 400);
-  t.deepEqual(bad.body.errors.map((e: { path: string }) => e.path).sort(), ['/permissions/alerts:wirte', '/permissions/iam:read', '/permissions/nope:x']);
+  t.deepEqual(bad.body.errors.map((e: { path: string }) => e.path).sort(), [
+    '/permissions/alerts:wirte',
+    '/permissions/iam:read',
+    '/permissions/nope:x',
+  ]);
   t.true(bad.body.errors.some((e: { message: string }) => e.message === 'unknown permission alerts:wirte'));
-  t.deepEqual((await app.request('GET', '/api/v1/roles?limit=10', { caller: owner })).body.data.length, 4, 'nothing was created');
-  t.is((await app.request('POST', '/api/v1/roles', { caller: owner, body: { name: 'owner', permissions: {} } })).status, 409, 'built-in names are taken');
+  t.deepEqual(
+    (await app.request('GET', '/api/v1/roles?limit=10', { caller: owner })).body.data.length,
+    4,
+    'nothing was created',
+  );
+  t.is(
+    (await app.request('POST', '/api/v1/roles', { caller: owner, body: { name: 'owner', permissions: {} } })).status,
+    409,
+    'built-in names are taken',
+  );
 
   const role = await post(owner, '/api/v1/roles', { name: 'Triage', permissions: { 'incidents:write': 'allow' } });
   t.like(role, { name: 'Triage', description: null, built_in: false, permissions: { 'incidents:write': 'allow' } });
-  const replaced = await app.request('PUT', `/api/v1/roles/${role.id}`, { caller: owner, body: { name: 'Triage', description: 'First line', permissions: { 'incidents:read': 'allow' } } });
+  const replaced = await app.request('PUT', `/api/v1/roles/${role.id}`, {
+    caller: owner,
+    body: { name: 'Triage', description: 'First line', permissions: { 'incidents:read': 'allow' } },
+  });
   t.is(replaced.status, 200);
   t.like(replaced.body.data, { description: 'First line', permissions: { 'incidents:read': 'allow' } });
   const read = await app.request('GET', `/api/v1/roles/${role.id}`, { caller: owner });
@@ -55,7 +81,11 @@ test('custom roles: create, read, replace and delete; unknown permission names a
   t.deepEqual(read.body.data, replaced.body.data);
   t.is((await app.request('DELETE', `/api/v1/roles/${role.id}`, { caller: owner })).status, 200);
   t.is((await app.request('GET', `/api/v1/roles/${role.id}`, { caller: owner })).status, 404);
-  t.is((await app.request('PUT', `/api/v1/roles/${role.id}`, { caller: owner, body: { name: 'x', permissions: {} } })).status, 404);
+  t.is(
+    (await app.request('PUT', `/api/v1/roles/${role.id}`, { caller: owner, body: { name: 'x', permissions: {} } }))
+      .status,
+    404,
+  );
 });
 
 test('a role users hold cannot be deleted until they hold another', async (t) => {
@@ -71,21 +101,38 @@ test('a role users hold cannot be deleted until they hold another', async (t) =>
 
 test("a role change applies to its holders' very next request", async (t) => {
   const owner = app.newTenant();
-  const role = await post(owner, '/api/v1/roles', { name: 'Channel readers', permissions: { 'channels:read': 'deny' } });
+  const role = await post(owner, '/api/v1/roles', {
+    name: 'Channel readers',
+    permissions: { 'channels:read': 'deny' },
+  });
   const caller = asUser(owner, (await createUser(owner, { role_id: role.id })).id);
   t.is((await app.request('GET', '/notification-channels', { caller })).status, 403);
-  await app.request('PUT', `/api/v1/roles/${role.id}`, { caller: owner, body: { name: 'Channel readers', permissions: { 'channels:read': 'allow' } } });
+  await app.request('PUT', `/api/v1/roles/${role.id}`, {
+    caller: owner,
+    body: { name: 'Channel readers', permissions: { 'channels:read': 'allow' } },
+  });
   t.is((await app.request('GET', '/notification-channels', { caller })).status, 200);
 });
 
 test('groups: CRUD, membership by route and by group_ids, and no deletion while they have members', async (t) => {
   const owner = app.newTenant();
-  const group = await post(owner, '/api/v1/groups', { name: 'DBAs', description: 'Data', permissions: { 'warehouse:read': 'allow' } });
+  const group = await post(owner, '/api/v1/groups', {
+    name: 'DBAs',
+    description: 'Data',
+    permissions: { 'warehouse:read': 'allow' },
+  });
   t.like(group, { name: 'DBAs', description: 'Data', member_ids: [] });
   const alice = await createUser(owner, { group_ids: [group.id] });
   const bob = await createUser(owner);
-  t.deepEqual((await app.request('PUT', `/api/v1/groups/${group.id}/members/${bob.id}`, { caller: owner })).body.data.member_ids, [alice.id, bob.id]);
-  t.is((await app.request('PUT', `/api/v1/groups/${group.id}/members/${bob.id}`, { caller: owner })).status, 200, 'adding twice is harmless');
+  t.deepEqual(
+    (await app.request('PUT', `/api/v1/groups/${group.id}/members/${bob.id}`, { caller: owner })).body.data.member_ids,
+    [alice.id, bob.id],
+  );
+  t.is(
+    (await app.request('PUT', `/api/v1/groups/${group.id}/members/${bob.id}`, { caller: owner })).status,
+    200,
+    'adding twice is harmless',
+  );
   t.deepEqual((await app.request('GET', `/users/${bob.id}`, { caller: owner })).body.data.group_ids, [group.id]);
   t.is((await app.request('PUT', `/api/v1/groups/${group.id}/members/${randomUUID()}`, { caller: owner })).status, 404);
   t.is((await app.request('PUT', `/api/v1/groups/${randomUUID()}/members/${bob.id}`, { caller: owner })).status, 404);
@@ -94,11 +141,18 @@ test('groups: CRUD, membership by route and by group_ids, and no deletion while 
   t.is(refused.status, 409);
   t.like(refused.body, { users: 2 });
   t.is((await app.request('DELETE', `/api/v1/groups/${group.id}/members/${bob.id}`, { caller: owner })).status, 200);
-  t.is((await app.request('DELETE', `/api/v1/groups/${group.id}/members/${bob.id}`, { caller: owner })).status, 404, 'not a member any more');
+  t.is(
+    (await app.request('DELETE', `/api/v1/groups/${group.id}/members/${bob.id}`, { caller: owner })).status,
+    404,
+    'not a member any more',
+  );
   await app.request('PATCH', `/users/${alice.id}`, { caller: owner, body: { group_ids: [] } });
   t.deepEqual((await app.request('GET', `/api/v1/groups/${group.id}`, { caller: owner })).body.data.member_ids, []);
 
-  const renamed = await app.request('PUT', `/api/v1/groups/${group.id}`, { caller: owner, body: { name: 'Data engineers', permissions: {} } });
+  const renamed = await app.request('PUT', `/api/v1/groups/${group.id}`, {
+    caller: owner,
+    body: { name: 'Data engineers', permissions: {} },
+  });
   t.like(renamed.body.data, { name: 'Data engineers', description: null, permissions: {} });
   t.is((await app.request('DELETE', `/api/v1/groups/${group.id}`, { caller: owner })).status, 200);
   t.deepEqual((await app.request('GET', '/api/v1/groups', { caller: owner })).body.data, []);
@@ -118,8 +172,14 @@ test('changing roles, groups, overrides and defaults needs iam:admin; reading th
     ['PUT', '/api/v1/tenant/permission-defaults', { permissions: {} }],
     ['DELETE', `/users/${target.id}`, undefined],
   ];
-  for (const [method, path, body] of attempts) t.is((await app.request(method, path, { caller: admin, body })).status, 403, `${method} ${path}`);
-  for (const path of ['/api/v1/roles', '/api/v1/groups', `/api/v1/users/${target.id}/permissions`, '/api/v1/tenant/permission-defaults']) {
+  for (const [method, path, body] of attempts)
+    t.is((await app.request(method, path, { caller: admin, body })).status, 403, `${method} ${path}`);
+  for (const path of [
+    '/api/v1/roles',
+    '/api/v1/groups',
+    `/api/v1/users/${target.id}/permissions`,
+    '/api/v1/tenant/permission-defaults',
+  ]) {
     t.is((await app.request('GET', path, { caller: admin })).status, 200, path);
   }
 });
@@ -130,17 +190,35 @@ test('tenant defaults decide for users without a role', async (t) => {
   t.deepEqual(empty.body.data, { permissions: {}, updated_at: null });
   const caller = asUser(owner, (await createUser(owner, { role_id: null })).id);
   t.is((await app.request('GET', '/notification-channels', { caller })).status, 403, 'no opinion anywhere is deny');
-  t.is((await app.request('PUT', '/api/v1/tenant/permission-defaults', { caller: owner, body: { permissions: { 'channel:read': 'allow' } } })).status, 400);
-  const set = await app.request('PUT', '/api/v1/tenant/permission-defaults', { caller: owner, body: { permissions: { 'channels:read': 'allow' } } });
+  t.is(
+    (
+      await app.request('PUT', '/api/v1/tenant/permission-defaults', {
+        caller: owner,
+        body: { permissions: { 'channel:read': 'allow' } },
+      })
+    ).status,
+    400,
+  );
+  const set = await app.request('PUT', '/api/v1/tenant/permission-defaults', {
+    caller: owner,
+    body: { permissions: { 'channels:read': 'allow' } },
+  });
   t.is(set.status, 200);
   t.deepEqual(set.body.data.permissions, { 'channels:read': 'allow' });
   t.regex(set.body.data.updated_at, /^\d{4}-/);
   t.is((await app.request('GET', '/notification-channels', { caller })).status, 200);
   const explained = await app.request('GET', `/api/v1/users/${caller.userId}/permissions`, { caller: owner });
   t.deepEqual(explained.body.data.allowed, ['channels:read']);
-  t.deepEqual(explained.body.data.permissions['channels:read'], { allowed: true, decided_by: 'tenant_default', sources: [] });
+  t.deepEqual(explained.body.data.permissions['channels:read'], {
+    allowed: true,
+    decided_by: 'tenant_default',
+    sources: [],
+  });
   t.deepEqual(explained.body.data.permissions['iam:read'], { allowed: false, decided_by: 'none', sources: [] });
-  t.deepEqual((await app.request('GET', '/api/v1/tenant/permission-defaults', { caller: owner })).body.data, set.body.data);
+  t.deepEqual(
+    (await app.request('GET', '/api/v1/tenant/permission-defaults', { caller: owner })).body.data,
+    set.body.data,
+  );
 });
 
 test("a principal without a user record takes its role level from the token's roles, custom ones by name", async (t) => {
@@ -174,7 +252,9 @@ test('without a management API, the invitation is an .eml in DATA_DIR/outbox', a
   const address = `mail-${randomUUID().slice(0, 8)}@example.com`;
   const user = await createUser(owner, { email: address, name: 'Olga Outbox' });
   const outbox = join(app.dataDir, 'outbox');
-  const mail = readdirSync(outbox).map((name) => readFileSync(join(outbox, name), 'utf8')).find((text) => text.includes(address));
+  const mail = readdirSync(outbox)
+    .map((name) => readFileSync(join(outbox, name), 'utf8'))
+    .find((text) => text.includes(address));
   t.truthy(mail);
   t.regex(mail!, /^To: Olga Outbox <.+>\r$/m);
   const invited = (await app.platform.eventStore.readStream(`user-${user.id}`)).find((e) => e.type === 'UserInvited');

@@ -10,7 +10,8 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 const newUser = async (caller: Caller, name: string) =>
-  (await app.request('POST', '/users', { caller, body: { email: `${name}-${randomUUID()}@example.com`, name } })).body.data as { id: string; email: string; name: string };
+  (await app.request('POST', '/users', { caller, body: { email: `${name}-${randomUUID()}@example.com`, name } })).body
+    .data as { id: string; email: string; name: string };
 
 /**
  * The worked example of the README ("On-call schedules"): Europe/Berlin around the spring-forward
@@ -24,7 +25,9 @@ const BERLIN_EXAMPLE = {
     { user_ids: ['<alice>', '<bob>'], rotation_type: 'weekly', start_time: '2026-03-16T09:00:00' },
     { user_ids: ['<carol>', '<dave>'], rotation_type: 'daily', start_time: '2026-03-30T09:00:00' },
   ],
-  overrides: [{ user_id: '<erin>', start: '2026-03-28T20:00:00', end: '2026-03-29T08:00:00', reason: 'bob is travelling' }],
+  overrides: [
+    { user_id: '<erin>', start: '2026-03-28T20:00:00', end: '2026-03-29T08:00:00', reason: 'bob is travelling' },
+  ],
 };
 const BERLIN_RANGE_PATH = '/api/v1/schedules/{id}/oncall?since=2026-03-28T00:00:00Z&until=2026-03-31T00:00:00Z';
 const BERLIN_RANGE = [
@@ -36,7 +39,13 @@ const BERLIN_RANGE = [
 const BERLIN_CURRENT_PATH = '/schedules/{id}/current-oncall?at=2026-03-29T01:00:00Z';
 
 async function berlinExample(caller: Caller, body: unknown = BERLIN_EXAMPLE) {
-  const [alice, bob, carol, dave, erin] = [await newUser(caller, 'alice'), await newUser(caller, 'bob'), await newUser(caller, 'carol'), await newUser(caller, 'dave'), await newUser(caller, 'erin')];
+  const [alice, bob, carol, dave, erin] = [
+    await newUser(caller, 'alice'),
+    await newUser(caller, 'bob'),
+    await newUser(caller, 'carol'),
+    await newUser(caller, 'dave'),
+    await newUser(caller, 'erin'),
+  ];
   const people: Record<string, { id: string }> = { alice, bob, carol, dave, erin };
   const created = await app.request('POST', '/schedules', { caller, body: withIds(body, (name) => people[name]!.id) });
   return { created, alice, bob, carol, dave, erin };
@@ -66,18 +75,32 @@ test('a two-layer schedule in Europe/Berlin with an override: current-oncall and
   t.is(atNight.status, 200);
   const real = { schedule_id: id, email: erin.email, override_id: overrideId } as Record<string, unknown>;
   const fill = (written: Record<string, unknown>) =>
-    withIds(Object.fromEntries(Object.entries(written).map(([key, value]) => [key, isOmitted(value) ? real[key] : value])), (name) => people[name as keyof typeof people].id);
+    withIds(
+      Object.fromEntries(Object.entries(written).map(([key, value]) => [key, isOmitted(value) ? real[key] : value])),
+      (name) => people[name as keyof typeof people].id,
+    );
   const { current_oncall: writtenCurrent, ...writtenTop } = readme.currentAnswer;
   t.deepEqual(atNight.body, { ...fill(writtenTop), current_oncall: fill(writtenCurrent) });
   t.deepEqual(atNight.body.current_oncall, {
-    user_id: erin.id, name: 'erin', email: erin.email, on_call_since: '2026-03-28T20:00:00+01:00', on_call_until: '2026-03-29T08:00:00+02:00',
-    source: 'override', override_id: overrideId,
+    user_id: erin.id,
+    name: 'erin',
+    email: erin.email,
+    on_call_since: '2026-03-28T20:00:00+01:00',
+    on_call_until: '2026-03-29T08:00:00+02:00',
+    source: 'override',
+    override_id: overrideId,
   });
   t.is(atNight.body.schedule_id, id);
 
   const atNoon = await app.request('GET', `/api/v1/schedules/${id}/current-oncall?at=2026-03-29T12:00:00Z`, { caller });
   t.deepEqual(atNoon.body.current_oncall, {
-    user_id: bob.id, name: 'bob', email: bob.email, on_call_since: '2026-03-29T08:00:00+02:00', on_call_until: '2026-03-30T09:00:00+02:00', source: 'layer', layer: 0,
+    user_id: bob.id,
+    name: 'bob',
+    email: bob.email,
+    on_call_since: '2026-03-29T08:00:00+02:00',
+    on_call_until: '2026-03-30T09:00:00+02:00',
+    source: 'layer',
+    layer: 0,
   });
 
   // And the rendered range is the README's table, row for row
@@ -85,15 +108,26 @@ test('a two-layer schedule in Europe/Berlin with an override: current-oncall and
   t.is(range.status, 200);
   const segments = range.body.data.segments as Record<string, unknown>[];
   t.deepEqual(
-    segments.map((s) => ({ name: s.name, start: s.start, end: s.end, source: s.source, ...(s.layer === undefined ? {} : { layer: s.layer }) })),
+    segments.map((s) => ({
+      name: s.name,
+      start: s.start,
+      end: s.end,
+      source: s.source,
+      ...(s.layer === undefined ? {} : { layer: s.layer }),
+    })),
     readme.rows,
   );
-  t.deepEqual(segments.map((s) => s.user_id), readme.rows.map((row) => people[row.name as keyof typeof people].id));
+  t.deepEqual(
+    segments.map((s) => s.user_id),
+    readme.rows.map((row) => people[row.name as keyof typeof people].id),
+  );
   t.is(segments[1]!.override_id, overrideId);
   // And every segment agrees with current-oncall at its start and just before its end.
   for (const segment of segments) {
     for (const at of [segment.start as string, new Date(Date.parse(segment.end as string) - 1000).toISOString()]) {
-      const current = (await app.request('GET', `/schedules/${id}/current-oncall?at=${encodeURIComponent(at)}`, { caller })).body.current_oncall;
+      const current = (
+        await app.request('GET', `/schedules/${id}/current-oncall?at=${encodeURIComponent(at)}`, { caller })
+      ).body.current_oncall;
       t.is(current.user_id, segment.user_id, at);
       t.is(current.source, segment.source, at);
     }
@@ -112,13 +146,27 @@ test('create, list, read, replace and delete with ETags; PUT without overrides k
   t.is(read.headers.get('etag'), '"0"');
 
   const replaced = await app.request('PUT', `/schedules/${id}`, {
-    caller, headers: { 'if-match': '"0"' },
-    body: { name: 'Renamed', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] },
+    caller,
+    headers: { 'if-match': '"0"' },
+    body: {
+      name: 'Renamed',
+      timezone: 'UTC',
+      layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+    },
   });
   t.is(replaced.status, 200);
   t.like(replaced.body.data, { name: 'Renamed', timezone: 'UTC' });
   t.deepEqual(replaced.body.data.overrides, created.body.data.overrides);
-  t.is((await app.request('PUT', `/schedules/${id}`, { caller, headers: { 'if-match': '"0"' }, body: { name: 'x', timezone: 'UTC', layers: replaced.body.data.layers } })).status, 409);
+  t.is(
+    (
+      await app.request('PUT', `/schedules/${id}`, {
+        caller,
+        headers: { 'if-match': '"0"' },
+        body: { name: 'x', timezone: 'UTC', layers: replaced.body.data.layers },
+      })
+    ).status,
+    409,
+  );
 
   t.is((await app.request('DELETE', `/schedules/${id}`, { caller })).status, 200);
   t.is((await app.request('GET', `/schedules/${id}`, { caller })).status, 404);
@@ -126,7 +174,13 @@ test('create, list, read, replace and delete with ETags; PUT without overrides k
 });
 
 const rows = (range: { body: { data: { segments: Record<string, unknown>[] } } }) =>
-  range.body.data.segments.map((s) => ({ name: s.name, start: s.start, end: s.end, source: s.source, ...(s.layer === undefined ? {} : { layer: s.layer }) }));
+  range.body.data.segments.map((s) => ({
+    name: s.name,
+    start: s.start,
+    end: s.end,
+    source: s.source,
+    ...(s.layer === undefined ? {} : { layer: s.layer }),
+  }));
 
 test('PUT takes any subset of the fields (SPEC.md: "Updates layers, timezone or overrides"): {"timezone"} alone moves the schedule to the zone, keeping the rest', async (t) => {
   const caller = app.newTenant();
@@ -135,18 +189,39 @@ test('PUT takes any subset of the fields (SPEC.md: "Updates layers, timezone or 
   const id = created.body.data.id as string;
   const rangePath = BERLIN_RANGE_PATH.replace('{id}', id);
   t.notDeepEqual(rows(await app.request('GET', rangePath, { caller })), BERLIN_RANGE);
-  const moved = await app.request('PUT', `/schedules/${id}`, { caller, headers: { 'if-match': '"0"' }, body: { timezone: 'Europe/Berlin' } });
+  const moved = await app.request('PUT', `/schedules/${id}`, {
+    caller,
+    headers: { 'if-match': '"0"' },
+    body: { timezone: 'Europe/Berlin' },
+  });
   t.is(moved.status, 200, JSON.stringify(moved.body));
   t.is(moved.headers.get('etag'), '"1"');
-  t.deepEqual(moved.body.data, { ...created.body.data, timezone: 'Europe/Berlin', updated_at: moved.body.data.updated_at }, 'name, layers and overrides (ids too) kept');
-  t.deepEqual(rows(await app.request('GET', rangePath, { caller })), BERLIN_RANGE, 'the same rotation as the README example created in Europe/Berlin');
+  t.deepEqual(
+    moved.body.data,
+    { ...created.body.data, timezone: 'Europe/Berlin', updated_at: moved.body.data.updated_at },
+    'name, layers and overrides (ids too) kept',
+  );
+  t.deepEqual(
+    rows(await app.request('GET', rangePath, { caller })),
+    BERLIN_RANGE,
+    'the same rotation as the README example created in Europe/Berlin',
+  );
 
   const layers = [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }];
   const relayered = await app.request('PUT', `/api/v1/schedules/${id}`, { caller, body: { layers } });
   t.is(relayered.status, 200);
-  t.like(relayered.body.data, { name: 'Warehouse primary', timezone: 'Europe/Berlin', overrides: created.body.data.overrides, layers: [{ user_ids: [alice.id] }] });
+  t.like(relayered.body.data, {
+    name: 'Warehouse primary',
+    timezone: 'Europe/Berlin',
+    overrides: created.body.data.overrides,
+    layers: [{ user_ids: [alice.id] }],
+  });
   const whole = { name: 'Whole', timezone: 'UTC', layers: [{ ...layers[0], user_ids: [carol.id] }], overrides: [] };
-  t.like((await app.request('PUT', `/schedules/${id}`, { caller, body: whole })).body.data, { name: 'Whole', timezone: 'UTC', overrides: [] }, 'a whole body still works');
+  t.like(
+    (await app.request('PUT', `/schedules/${id}`, { caller, body: whole })).body.data,
+    { name: 'Whole', timezone: 'UTC', overrides: [] },
+    'a whole body still works',
+  );
 });
 
 test('PUT refuses an empty body, unknown and read-only fields, unknown users, kept times a new zone breaks, and a stale If-Match; each changes nothing', async (t) => {
@@ -154,7 +229,9 @@ test('PUT refuses an empty body, unknown and read-only fields, unknown users, ke
   const alice = await newUser(caller, 'alice');
   // The end has no offset: after the start in UTC, before it in Europe/Berlin.
   const body = {
-    name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+    name: 's',
+    timezone: 'UTC',
+    layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
     overrides: [{ user_id: alice.id, start: '2026-01-01T10:00:00+00:00', end: '2026-01-01T10:30:00' }],
   };
   const created = await app.request('POST', '/schedules', { caller, body });
@@ -172,14 +249,38 @@ test('PUT refuses an empty body, unknown and read-only fields, unknown users, ke
     const response = await app.request('PUT', `/schedules/${id}`, { caller, body: change });
     t.is(response.status, 400, title);
     t.is(response.headers.get('content-type'), 'application/problem+json');
-    t.deepEqual(response.body.errors.map((e: { path: string }) => e.path), paths, title);
+    t.deepEqual(
+      response.body.errors.map((e: { path: string }) => e.path),
+      paths,
+      title,
+    );
   }
-  t.regex((await app.request('PUT', `/schedules/${id}`, { caller, body: {} })).body.errors[0].message, /at least one of name, timezone, layers, overrides/);
-  t.is((await app.request('PUT', `/schedules/${id}`, { caller, body: { name: 'renamed' }, headers: { 'if-match': '"0"' } })).status, 200);
-  const stale = await app.request('PUT', `/schedules/${id}`, { caller, body: { timezone: 'Asia/Kolkata' }, headers: { 'if-match': '"0"' } });
+  t.regex(
+    (await app.request('PUT', `/schedules/${id}`, { caller, body: {} })).body.errors[0].message,
+    /at least one of name, timezone, layers, overrides/,
+  );
+  t.is(
+    (
+      await app.request('PUT', `/schedules/${id}`, {
+        caller,
+        body: { name: 'renamed' },
+        headers: { 'if-match': '"0"' },
+      })
+    ).status,
+    200,
+  );
+  const stale = await app.request('PUT', `/schedules/${id}`, {
+    caller,
+    body: { timezone: 'Asia/Kolkata' },
+    headers: { 'if-match': '"0"' },
+  });
   t.is(stale.status, 409);
   const after = await app.request('GET', `/schedules/${id}`, { caller });
-  t.deepEqual(after.body.data, { ...created.body.data, name: 'renamed', updated_at: after.body.data.updated_at }, 'only the one accepted change');
+  t.deepEqual(
+    after.body.data,
+    { ...created.body.data, name: 'renamed', updated_at: after.body.data.updated_at },
+    'only the one accepted change',
+  );
   t.is(after.headers.get('etag'), '"1"');
   t.is((await app.request('PUT', `/schedules/${randomUUID()}`, { caller, body: { name: 'x' } })).status, 404);
 });
@@ -189,12 +290,21 @@ test('overrides are added and removed one at a time, so two editors do not overw
   const { created, dave, erin } = await berlinExample(caller);
   const id = created.body.data.id as string;
   const [first, second] = await Promise.all([
-    app.request('POST', `/schedules/${id}/overrides`, { caller, body: { user_id: dave.id, start: '2026-04-01T09:00:00', end: '2026-04-01T18:00:00' } }),
-    app.request('POST', `/api/v1/schedules/${id}/overrides`, { caller, body: { user_id: erin.id, start: '2026-04-02T09:00:00+02:00', end: '2026-04-02T18:00:00+02:00', reason: 'swap' } }),
+    app.request('POST', `/schedules/${id}/overrides`, {
+      caller,
+      body: { user_id: dave.id, start: '2026-04-01T09:00:00', end: '2026-04-01T18:00:00' },
+    }),
+    app.request('POST', `/api/v1/schedules/${id}/overrides`, {
+      caller,
+      body: { user_id: erin.id, start: '2026-04-02T09:00:00+02:00', end: '2026-04-02T18:00:00+02:00', reason: 'swap' },
+    }),
   ]);
   const statuses = [first.status, second.status].sort();
   // Both were accepted, or the loser was told to retry: never silently dropped.
-  t.true(statuses.every((s) => s === 201 || s === 409), String(statuses));
+  t.true(
+    statuses.every((s) => s === 201 || s === 409),
+    String(statuses),
+  );
   const after = (await app.request('GET', `/schedules/${id}`, { caller })).body.data;
   t.is(after.overrides.length, 1 + statuses.filter((s) => s === 201).length);
   const added = after.overrides.at(-1);
@@ -202,25 +312,79 @@ test('overrides are added and removed one at a time, so two editors do not overw
   t.is(removed.status, 200);
   t.false(removed.body.data.overrides.some((o: { id: string }) => o.id === added.id));
   t.is((await app.request('DELETE', `/schedules/${id}/overrides/${added.id}`, { caller })).status, 404);
-  const bad = await app.request('POST', `/schedules/${id}/overrides`, { caller, body: { user_id: erin.id, start: '2026-04-02T18:00:00', end: '2026-04-02T09:00:00' } });
+  const bad = await app.request('POST', `/schedules/${id}/overrides`, {
+    caller,
+    body: { user_id: erin.id, start: '2026-04-02T18:00:00', end: '2026-04-02T09:00:00' },
+  });
   t.is(bad.status, 400);
-  t.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['/end']);
+  t.deepEqual(
+    bad.body.errors.map((e: { path: string }) => e.path),
+    ['/end'],
+  );
 });
 
 test('invalid schedules are 400 listing every offending path, and nothing is created', async (t) => {
   const caller = app.newTenant();
   const alice = await newUser(caller, 'alice');
   const cases: [string, unknown, string[]][] = [
-    ['an unknown zone', { name: 's', timezone: 'Mars/Olympus', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] }, ['/timezone']],
+    [
+      'an unknown zone',
+      {
+        name: 's',
+        timezone: 'Mars/Olympus',
+        layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+      },
+      ['/timezone'],
+    ],
     ['no layers', { name: 's', timezone: 'UTC', layers: [] }, ['/layers']],
-    ['a bad rotation and start', { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'hourly', start_time: 'tomorrow' }] }, ['/layers/0/rotation_type']],
-    ['a start that is not a date-time', { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-02-30T00:00:00' }] }, ['/layers/0/start_time']],
-    ['an empty pool', { name: 's', timezone: 'UTC', layers: [{ user_ids: [], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] }, ['/layers/0/user_ids']],
-    ['an unknown user', { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id, randomUUID()], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] }, ['/layers/0/user_ids/1']],
-    ['a reversed override and a long reason', {
-      name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
-      overrides: [{ user_id: alice.id, start: '2026-01-02T00:00:00Z', end: '2026-01-01T00:00:00Z', reason: 'x'.repeat(501) }],
-    }, ['/overrides/0/end', '/overrides/0/reason']],
+    [
+      'a bad rotation and start',
+      {
+        name: 's',
+        timezone: 'UTC',
+        layers: [{ user_ids: [alice.id], rotation_type: 'hourly', start_time: 'tomorrow' }],
+      },
+      ['/layers/0/rotation_type'],
+    ],
+    [
+      'a start that is not a date-time',
+      {
+        name: 's',
+        timezone: 'UTC',
+        layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-02-30T00:00:00' }],
+      },
+      ['/layers/0/start_time'],
+    ],
+    [
+      'an empty pool',
+      {
+        name: 's',
+        timezone: 'UTC',
+        layers: [{ user_ids: [], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+      },
+      ['/layers/0/user_ids'],
+    ],
+    [
+      'an unknown user',
+      {
+        name: 's',
+        timezone: 'UTC',
+        layers: [{ user_ids: [alice.id, randomUUID()], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+      },
+      ['/layers/0/user_ids/1'],
+    ],
+    [
+      'a reversed override and a long reason',
+      {
+        name: 's',
+        timezone: 'UTC',
+        layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+        overrides: [
+          { user_id: alice.id, start: '2026-01-02T00:00:00Z', end: '2026-01-01T00:00:00Z', reason: 'x'.repeat(501) },
+        ],
+      },
+      ['/overrides/0/end', '/overrides/0/reason'],
+    ],
   ];
   for (const [title, body, paths] of cases) {
     const response = await app.request('POST', '/schedules', { caller, body });
@@ -234,38 +398,95 @@ test('invalid schedules are 400 listing every offending path, and nothing is cre
 test('nobody on call is 200 with current_oncall null; a deactivated user drops out of the rotation at once', async (t) => {
   const caller = app.newTenant();
   const [alice, bob] = [await newUser(caller, 'alice'), await newUser(caller, 'bob')];
-  const id = (await app.request('POST', '/schedules', {
-    caller, body: { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id, bob.id], rotation_type: 'daily', start_time: '2026-06-01T00:00:00Z' }] },
-  })).body.data.id;
+  const id = (
+    await app.request('POST', '/schedules', {
+      caller,
+      body: {
+        name: 's',
+        timezone: 'UTC',
+        layers: [{ user_ids: [alice.id, bob.id], rotation_type: 'daily', start_time: '2026-06-01T00:00:00Z' }],
+      },
+    })
+  ).body.data.id;
   const before = await app.request('GET', `/schedules/${id}/current-oncall?at=2026-05-01T00:00:00Z`, { caller });
   t.is(before.status, 200);
   t.is(before.body.current_oncall, null);
   const at = '2026-06-01T12:00:00Z';
-  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.current_oncall.user_id, alice.id);
+  t.is(
+    (await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.current_oncall.user_id,
+    alice.id,
+  );
   t.is((await app.request('PATCH', `/users/${alice.id}`, { caller, body: { is_active: false } })).status, 200);
-  t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.current_oncall.user_id, bob.id);
+  t.is(
+    (await app.request('GET', `/schedules/${id}/current-oncall?at=${at}`, { caller })).body.current_oncall.user_id,
+    bob.id,
+  );
 });
 
 test('ranges are bounded to 90 days; bad instants are 400', async (t) => {
   const caller = app.newTenant();
   const alice = await newUser(caller, 'alice');
-  const id = (await app.request('POST', '/schedules', {
-    caller, body: { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] },
-  })).body.data.id;
-  t.is((await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-01T00:00:00Z&until=2026-04-01T00:00:00Z`, { caller })).status, 200);
-  t.is((await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-01T00:00:00Z&until=2026-04-02T00:00:01Z`, { caller })).status, 400);
-  t.is((await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z`, { caller })).status, 400);
-  t.is((await app.request('GET', `/api/v1/schedules/${id}/oncall?since=yesterday&until=2026-01-01T00:00:00Z`, { caller })).status, 400);
+  const id = (
+    await app.request('POST', '/schedules', {
+      caller,
+      body: {
+        name: 's',
+        timezone: 'UTC',
+        layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+      },
+    })
+  ).body.data.id;
+  t.is(
+    (
+      await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-01T00:00:00Z&until=2026-04-01T00:00:00Z`, {
+        caller,
+      })
+    ).status,
+    200,
+  );
+  t.is(
+    (
+      await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-01T00:00:00Z&until=2026-04-02T00:00:01Z`, {
+        caller,
+      })
+    ).status,
+    400,
+  );
+  t.is(
+    (
+      await app.request('GET', `/api/v1/schedules/${id}/oncall?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z`, {
+        caller,
+      })
+    ).status,
+    400,
+  );
+  t.is(
+    (await app.request('GET', `/api/v1/schedules/${id}/oncall?since=yesterday&until=2026-01-01T00:00:00Z`, { caller }))
+      .status,
+    400,
+  );
   t.is((await app.request('GET', `/schedules/${id}/current-oncall?at=noon`, { caller })).status, 400);
 });
 
 test('a schedule an escalation policy targets cannot be deleted (409 naming the policy); policies may target only existing schedules', async (t) => {
   const caller = app.newTenant();
   const alice = await newUser(caller, 'alice');
-  const id = (await app.request('POST', '/schedules', {
-    caller, body: { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] },
-  })).body.data.id;
-  const target = (scheduleId: string) => ({ name: 'Page on-call', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'schedule', id: scheduleId, channels: ['email'] }] }] });
+  const id = (
+    await app.request('POST', '/schedules', {
+      caller,
+      body: {
+        name: 's',
+        timezone: 'UTC',
+        layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+      },
+    })
+  ).body.data.id;
+  const target = (scheduleId: string) => ({
+    name: 'Page on-call',
+    stages: [
+      { stage_order: 1, delay_minutes: 0, targets: [{ type: 'schedule', id: scheduleId, channels: ['email'] }] },
+    ],
+  });
   const missing = await app.request('POST', '/api/v1/escalation-policies', { caller, body: target(randomUUID()) });
   t.is(missing.status, 400);
   const policy = await app.request('POST', '/api/v1/escalation-policies', { caller, body: target(id) });
@@ -282,12 +503,21 @@ test("another tenant's schedule is 404 everywhere and its users cannot be put in
   const intruder = app.newTenant();
   const { created, alice } = await berlinExample(owner);
   const id = created.body.data.id;
-  for (const path of [`/schedules/${id}`, `/schedules/${id}/current-oncall`, `/api/v1/schedules/${id}/oncall?since=2026-03-28T00:00:00Z&until=2026-03-29T00:00:00Z`]) {
+  for (const path of [
+    `/schedules/${id}`,
+    `/schedules/${id}/current-oncall`,
+    `/api/v1/schedules/${id}/oncall?since=2026-03-28T00:00:00Z&until=2026-03-29T00:00:00Z`,
+  ]) {
     t.is((await app.request('GET', path, { caller: intruder })).status, 404, path);
   }
   t.is((await app.request('DELETE', `/schedules/${id}`, { caller: intruder })).status, 404);
   const foreign = await app.request('POST', '/schedules', {
-    caller: intruder, body: { name: 's', timezone: 'UTC', layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }] },
+    caller: intruder,
+    body: {
+      name: 's',
+      timezone: 'UTC',
+      layers: [{ user_ids: [alice.id], rotation_type: 'daily', start_time: '2026-01-01T00:00:00Z' }],
+    },
   });
   t.is(foreign.status, 400);
   t.deepEqual(foreign.body.errors, [{ path: '/layers/0/user_ids/0', message: `no user ${alice.id} in this tenant` }]);

@@ -33,7 +33,10 @@ test('an altered ciphertext is refused', (t) => {
 test('a value sealed with an unknown key names that key', (t) => {
   const other = randomBytes(32);
   const sealed = secretBox(other).seal('x');
-  t.throws(() => secretBox(key).open(sealed), { instanceOf: SecretBoxError, message: new RegExp(`sealed with key ${keyIdOf(other)}.*SECRETS_KEY_PREVIOUS`) });
+  t.throws(() => secretBox(key).open(sealed), {
+    instanceOf: SecretBoxError,
+    message: new RegExp(`sealed with key ${keyIdOf(other)}.*SECRETS_KEY_PREVIOUS`),
+  });
 });
 
 test('after a rotation the previous key still opens what it sealed; new seals use the new key', (t) => {
@@ -56,9 +59,17 @@ test('the key file is made once with mode 0600 in a directory of mode 0700, and 
 });
 
 const bad: [string, Record<string, string>, RegExp][] = [
-  ['a SECRETS_KEY that is not 32 bytes', { SECRETS_KEY: randomBytes(16).toString('base64') }, /^invalid configuration: SECRETS_KEY: must be 32 bytes in base64/],
+  [
+    'a SECRETS_KEY that is not 32 bytes',
+    { SECRETS_KEY: randomBytes(16).toString('base64') },
+    /^invalid configuration: SECRETS_KEY: must be 32 bytes in base64/,
+  ],
   ['a SECRETS_KEY that is not base64', { SECRETS_KEY: 'not a key!' }, /SECRETS_KEY: must be 32 bytes/],
-  ['a bad key in SECRETS_KEY_PREVIOUS', { SECRETS_KEY_PREVIOUS: `${key.toString('base64')},short` }, /SECRETS_KEY_PREVIOUS\.1: must be 32 bytes/],
+  [
+    'a bad key in SECRETS_KEY_PREVIOUS',
+    { SECRETS_KEY_PREVIOUS: `${key.toString('base64')},short` },
+    /SECRETS_KEY_PREVIOUS\.1: must be 32 bytes/,
+  ],
 ];
 for (const [title, env, message] of bad) {
   test(`${title} stops start-up with one line naming it`, (t) => {
@@ -70,7 +81,10 @@ for (const [title, env, message] of bad) {
 
 test('SECRETS_KEY and SECRETS_KEY_PREVIOUS are read as keys', (t) => {
   const old = randomBytes(32);
-  const config = loadConfig({ SECRETS_KEY: key.toString('base64'), SECRETS_KEY_PREVIOUS: ` ${old.toString('base64')} ,` });
+  const config = loadConfig({
+    SECRETS_KEY: key.toString('base64'),
+    SECRETS_KEY_PREVIOUS: ` ${old.toString('base64')} ,`,
+  });
   t.deepEqual(config.secrets, { key, previousKeys: [old] });
   t.deepEqual(loadConfig({}).secrets, { key: undefined, previousKeys: [] });
 });

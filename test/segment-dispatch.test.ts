@@ -14,9 +14,11 @@ const PREFIX = '/api/v1';
 
 /** Modules as areas build them: each handler answers with its module and route. */
 function modules(): Router<AppState>[] {
-  const answer = (name: string): Middleware<AppState> => (ctx) => {
-    ctx.body = `${name} ${JSON.stringify(ctx.params)} ${String((ctx.state as { seen?: string }).seen ?? '')}`;
-  };
+  const answer =
+    (name: string): Middleware<AppState> =>
+    (ctx) => {
+      ctx.body = `${name} ${JSON.stringify(ctx.params)} ${String((ctx.state as { seen?: string }).seen ?? '')}`;
+    };
   const channels = new Router<AppState>();
   channels.get('/notification-channels', answer('channels.list'));
   channels.post('/notification-channels', answer('channels.create'));
@@ -57,8 +59,12 @@ const send = (port: number, method: string, path: string) =>
   new Promise<{ status: number; body: string; allow: string | undefined }>((resolve, reject) => {
     request({ host: '127.0.0.1', port, method, path }, (res) => {
       let body = '';
-      res.on('data', (chunk) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body, allow: res.headers.allow }));
-    }).on('error', reject).end();
+      res
+        .on('data', (chunk) => (body += chunk))
+        .on('end', () => resolve({ status: res.statusCode!, body, allow: res.headers.allow }));
+    })
+      .on('error', reject)
+      .end();
   });
 
 /** The single router the platform had: every module in one router per mount, then allowedMethods. */
@@ -109,7 +115,11 @@ for (const prefix of [PREFIX, '']) {
     try {
       for (const [method, path] of REQUESTS) {
         const requestPath = prefix === '' ? path.replace(/^\/api\/v1(?=\/|$)/i, '') || '/' : path;
-        t.deepEqual(await send(indexed.port, method, requestPath), await send(single.port, method, requestPath), `${method} ${requestPath}`);
+        t.deepEqual(
+          await send(indexed.port, method, requestPath),
+          await send(single.port, method, requestPath),
+          `${method} ${requestPath}`,
+        );
       }
     } finally {
       single.server.close();
@@ -119,7 +129,9 @@ for (const prefix of [PREFIX, '']) {
 }
 
 test.serial('a request tries only the routes of the modules that can serve its first segment', async (t) => {
-  const layerPrototype = Object.getPrototypeOf(new Router().get('/x', () => undefined).stack[0]) as { match: (path: string) => boolean };
+  const layerPrototype = Object.getPrototypeOf(new Router().get('/x', () => undefined).stack[0]) as {
+    match: (path: string) => boolean;
+  };
   const original = layerPrototype.match;
   const tried: string[] = [];
   layerPrototype.match = function (this: { path: string }, path: string) {
@@ -132,7 +144,15 @@ test.serial('a request tries only the routes of the modules that can serve its f
     // Serial: the patched prototype must not see the other tests' requests. The channel-extras
     // module serves the segment; the warehouse middleware and the tenant route
     // may match any segment; the channels module's and the root module's routes are not tried.
-    t.false(tried.some((path) => path === `${PREFIX}/notification-channels` || path === `${PREFIX}/schedules` || path.startsWith(`${PREFIX}/Schedules`)), tried.join(', '));
+    t.false(
+      tried.some(
+        (path) =>
+          path === `${PREFIX}/notification-channels` ||
+          path === `${PREFIX}/schedules` ||
+          path.startsWith(`${PREFIX}/Schedules`),
+      ),
+      tried.join(', '),
+    );
     t.true(tried.includes(`${PREFIX}/escalation-policies`));
     t.true(tried.includes(`${PREFIX}/:tenant/overview`));
   } finally {

@@ -26,10 +26,16 @@ async function startNpm() {
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+  );
   let running = true;
   void exited.then(() => (running = false));
-  await waitFor(() => output.includes('is listening on') || !running, { timeoutMs: 45_000, intervalMs: 20, message: 'npm start to listen' });
+  await waitFor(() => output.includes('is listening on') || !running, {
+    timeoutMs: 45_000,
+    intervalMs: 20,
+    message: 'npm start to listen',
+  });
   if (!running) throw new Error(`npm start exited: ${output}`);
   return { child, port, url, dataDir, exited, output: () => output };
 }

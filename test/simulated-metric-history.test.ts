@@ -33,6 +33,15 @@ test('a series equals the live readings at each of its instants', async (t) => {
 });
 
 test('an unknown metric or cluster is refused as the gateway refuses it', (t) => {
-  t.throws(() => simulatedMetricSeries({ envId, metric: 'nope', windowMinutes: 5 }, [1_800_000_000]), { name: 'UnknownMetricError' });
-  t.throws(() => simulatedMetricSeries({ envId, clusterId: 'rs-none', metric: 'disk_spill_gb', windowMinutes: 5 }, [1_800_000_000]), { name: 'UnknownClusterError' });
+  t.throws(() => simulatedMetricSeries({ envId, metric: 'nope', windowMinutes: 5 }, [1_800_000_000]), {
+    name: 'UnknownMetricError',
+  });
+  t.throws(
+    () =>
+      simulatedMetricSeries(
+        { envId, clusterId: 'rs-none', metric: 'disk_spill_gb', windowMinutes: 5 },
+        [1_800_000_000],
+      ),
+    { name: 'UnknownClusterError' },
+  );
 });

@@ -5,7 +5,11 @@
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { createSimulatorControl, type MetricPin, type SimulatorSnapshot } from '../src/gateways/warehouse/simulated/control.js';
+import {
+  createSimulatorControl,
+  type MetricPin,
+  type SimulatorSnapshot,
+} from '../src/gateways/warehouse/simulated/control.js';
 import type { SimulatorStateStore } from '../src/gateways/warehouse/simulated/simulator-state-store.js';
 import { sharedSteering } from '../src/gateways/warehouse/simulated/simulator-steering.js';
 
@@ -63,7 +67,9 @@ test('a pin is stored before it applies; another instance sees it at its refresh
 test('an invalid pin is refused before anything is stored', async (t) => {
   const store = fakeStore();
   const steering = sharedSteering({ control: createSimulatorControl({ now }), store, now });
-  await t.throwsAsync(steering.pinMetric({ envId: randomUUID(), metric: 'no_such_metric', value: 1, durationSeconds: 60 }));
+  await t.throwsAsync(
+    steering.pinMetric({ envId: randomUUID(), metric: 'no_such_metric', value: 1, durationSeconds: 60 }),
+  );
   t.is(store.pins.size, 0);
 });
 

@@ -31,8 +31,13 @@ test.before(async () => {
   failing = await startHttpReceiver(() => ({ status: 500, body: 'receiver exploded' }));
   app = await startTestApp({
     env: {
-      SYNC_SCHEDULER: 'on', SYNC_INTERVALS: DAILY, SYNC_STREAM_PERIOD_SECONDS: '1', ALERT_EVALUATION_INTERVAL_SECONDS: '1',
-      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', ANTHROPIC_API_KEY: 'sk-ant-contract', ANTHROPIC_BASE_URL: model.url,
+      SYNC_SCHEDULER: 'on',
+      SYNC_INTERVALS: DAILY,
+      SYNC_STREAM_PERIOD_SECONDS: '1',
+      ALERT_EVALUATION_INTERVAL_SECONDS: '1',
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+      ANTHROPIC_API_KEY: 'sk-ant-contract',
+      ANTHROPIC_BASE_URL: model.url,
     },
   });
   // The embedded PostgreSQL opens on first use: open it before the tests (see sync.http.test.ts).
@@ -75,18 +80,41 @@ const put = (caller: Caller, path: string, body: unknown) => app.request('PUT', 
 const del = (caller: Caller, path: string) => app.request('DELETE', path, { caller });
 
 async function newUser(t: ExecutionContext, caller: Caller, name = 'Ada') {
-  return enveloped(t, await post(caller, '/users', { email: `${name.toLowerCase()}-${randomUUID()}@example.com`, name, role_id: 'viewer', group_ids: [] }), 201);
+  return enveloped(
+    t,
+    await post(caller, '/users', {
+      email: `${name.toLowerCase()}-${randomUUID()}@example.com`,
+      name,
+      role_id: 'viewer',
+      group_ids: [],
+    }),
+    201,
+  );
 }
 
 async function webhookChannel(t: ExecutionContext, caller: Caller, url = 'https://hooks.example/contract') {
-  return enveloped(t, await post(caller, '/notification-channels', { name: 'hook', type: 'webhook', config: { url, headers: {}, method: 'POST' } }), 201);
+  return enveloped(
+    t,
+    await post(caller, '/notification-channels', {
+      name: 'hook',
+      type: 'webhook',
+      config: { url, headers: {}, method: 'POST' },
+    }),
+    201,
+  );
 }
 
 async function policyTo(t: ExecutionContext, caller: Caller, channelId: string) {
-  return enveloped(t, await post(caller, '/api/v1/escalation-policies', {
-    name: 'Warehouse on-call', description: 'pages the team', repeat_interval_minutes: 0,
-    stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channelId }] }],
-  }), 201);
+  return enveloped(
+    t,
+    await post(caller, '/api/v1/escalation-policies', {
+      name: 'Warehouse on-call',
+      description: 'pages the team',
+      repeat_interval_minutes: 0,
+      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channelId }] }],
+    }),
+    201,
+  );
 }
 
 // ---- Users ----
@@ -94,7 +122,8 @@ async function policyTo(t: ExecutionContext, caller: Caller, channelId: string) 
 test('users: POST, GET list and one, PUT is_active false, DELETE; the User fields at data', async (t) => {
   const caller = app.newTenant();
   const created = await newUser(t, caller, 'Grace');
-  for (const [field, check] of Object.entries(USER_FIELDS)) t.true(check(created[field]), `${field}: ${JSON.stringify(created[field])}`);
+  for (const [field, check] of Object.entries(USER_FIELDS))
+    t.true(check(created[field]), `${field}: ${JSON.stringify(created[field])}`);
   t.like(created, { name: 'Grace', role_id: 'viewer', group_ids: [], is_active: true });
 
   const listed = enveloped(t, await get(caller, '/users'));
@@ -102,7 +131,16 @@ test('users: POST, GET list and one, PUT is_active false, DELETE; the User field
   t.deepEqual(enveloped(t, await get(caller, `/api/v1/users/${created.id}`)), created, 'also under /api/v1');
   t.deepEqual(enveloped(t, await get(caller, `/users/${created.id}`)).id, created.id);
 
-  const updated = enveloped(t, await put(caller, `/users/${created.id}`, { email: created.email, name: 'Grace H.', role_id: 'viewer', group_ids: [], is_active: false }));
+  const updated = enveloped(
+    t,
+    await put(caller, `/users/${created.id}`, {
+      email: created.email,
+      name: 'Grace H.',
+      role_id: 'viewer',
+      group_ids: [],
+      is_active: false,
+    }),
+  );
   t.like(updated, { id: created.id, name: 'Grace H.', is_active: false });
 
   t.is((await del(caller, `/users/${created.id}`)).status, 200);
@@ -127,8 +165,16 @@ test('alert rules: POST answers {success, data: stored rule}; GET, PUT, PATCH is
   const policy = await policyTo(t, caller, (await webhookChannel(t, caller)).id);
   const clusterId: string = enveloped(t, await get(caller, '/warehouse/cluster')).clusters[0].cluster_id;
   const fields = {
-    name: 'Slow queries', description: 'long runners', metric: 'query_runtime_seconds', condition: 'gt', threshold: 600.5,
-    evaluation_window_minutes: 5, severity: 'critical', escalation_policy_id: policy.id, cluster_id: clusterId, is_enabled: true,
+    name: 'Slow queries',
+    description: 'long runners',
+    metric: 'query_runtime_seconds',
+    condition: 'gt',
+    threshold: 600.5,
+    evaluation_window_minutes: 5,
+    severity: 'critical',
+    escalation_policy_id: policy.id,
+    cluster_id: clusterId,
+    is_enabled: true,
   };
   const response = await post(caller, '/api/v1/alert-rules', fields);
   t.is(response.status, 201, JSON.stringify(response.body));
@@ -141,25 +187,51 @@ test('alert rules: POST answers {success, data: stored rule}; GET, PUT, PATCH is
 
   t.true(enveloped(t, await get(caller, '/api/v1/alert-rules')).some((listed: Json) => listed.id === rule.id));
   t.like(enveloped(t, await get(caller, `/api/v1/alert-rules/${rule.id}`)), { id: rule.id, ...fields });
-  t.like(enveloped(t, await put(caller, `/api/v1/alert-rules/${rule.id}`, { ...fields, threshold: 900 })), { id: rule.id, threshold: 900 });
-  t.like(enveloped(t, await app.request('PATCH', `/api/v1/alert-rules/${rule.id}`, { caller, body: { is_enabled: false } })), { id: rule.id, is_enabled: false });
+  t.like(enveloped(t, await put(caller, `/api/v1/alert-rules/${rule.id}`, { ...fields, threshold: 900 })), {
+    id: rule.id,
+    threshold: 900,
+  });
+  t.like(
+    enveloped(t, await app.request('PATCH', `/api/v1/alert-rules/${rule.id}`, { caller, body: { is_enabled: false } })),
+    { id: rule.id, is_enabled: false },
+  );
   t.true(Array.isArray(enveloped(t, await get(caller, `/api/v1/alert-rules/${rule.id}/history`))));
   t.is((await del(caller, `/api/v1/alert-rules/${rule.id}`)).status, 200);
   t.is((await get(caller, `/api/v1/alert-rules/${rule.id}`)).status, 404);
 });
 
-test('an incident the evaluator creates has rule_id, current_value, the rule\'s severity and status triggered', async (t) => {
+test("an incident the evaluator creates has rule_id, current_value, the rule's severity and status triggered", async (t) => {
   const caller = app.newTenant();
   const policy = await policyTo(t, caller, (await webhookChannel(t, caller)).id);
-  enveloped(t, await post(caller, '/api/v1/simulator/metrics', { metric: 'queue_time_seconds', value: 99, duration_seconds: 3600 }));
-  const rule = enveloped(t, await post(caller, '/api/v1/alert-rules', {
-    name: 'Queue', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.id,
-  }), 201);
+  enveloped(
+    t,
+    await post(caller, '/api/v1/simulator/metrics', {
+      metric: 'queue_time_seconds',
+      value: 99,
+      duration_seconds: 3600,
+    }),
+  );
+  const rule = enveloped(
+    t,
+    await post(caller, '/api/v1/alert-rules', {
+      name: 'Queue',
+      metric: 'queue_time_seconds',
+      condition: 'gt',
+      threshold: 30,
+      evaluation_window_minutes: 0,
+      severity: 'high',
+      escalation_policy_id: policy.id,
+    }),
+    201,
+  );
   let incident: Json | undefined;
-  await waitFor(async () => {
-    incident = enveloped(t, await get(caller, `/api/v1/incidents?rule_id=${rule.id}`))[0];
-    return incident !== undefined;
-  }, { timeoutMs: 15_000, intervalMs: 50, message: 'the incident' });
+  await waitFor(
+    async () => {
+      incident = enveloped(t, await get(caller, `/api/v1/incidents?rule_id=${rule.id}`))[0];
+      return incident !== undefined;
+    },
+    { timeoutMs: 15_000, intervalMs: 50, message: 'the incident' },
+  );
   t.like(incident, { rule_id: rule.id, current_value: 99, severity: 'high', status: 'triggered' });
 });
 
@@ -170,7 +242,9 @@ test('escalation policies: POST, GET list and one with its stages, PUT replaces,
   const channel = await webhookChannel(t, caller);
   const user = await newUser(t, caller);
   const body = {
-    name: 'Two stages', description: 'channel then user', repeat_interval_minutes: 30,
+    name: 'Two stages',
+    description: 'channel then user',
+    repeat_interval_minutes: 30,
     stages: [
       { stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] },
       { stage_order: 2, delay_minutes: 15, targets: [{ type: 'user', id: user.id, channels: ['email', 'sms'] }] },
@@ -178,13 +252,29 @@ test('escalation policies: POST, GET list and one with its stages, PUT replaces,
   };
   const policy = enveloped(t, await post(caller, '/api/v1/escalation-policies', body), 201);
   t.like(policy, { name: body.name, description: body.description, repeat_interval_minutes: 30 });
-  t.like(policy.stages[1], { stage_order: 2, delay_minutes: 15, targets: [{ type: 'user', id: user.id, channels: ['email', 'sms'] }] });
-  t.true(enveloped(t, await get(caller, '/api/v1/escalation-policies')).some((listed: Json) => listed.id === policy.id));
-  t.like(enveloped(t, await get(caller, `/api/v1/escalation-policies/${policy.id}`)), { id: policy.id, stages: [{ stage_order: 1, delay_minutes: 0 }, { stage_order: 2 }] });
-  const replaced = enveloped(t, await put(caller, `/api/v1/escalation-policies/${policy.id}`, { ...body, stages: [body.stages[0]] }));
+  t.like(policy.stages[1], {
+    stage_order: 2,
+    delay_minutes: 15,
+    targets: [{ type: 'user', id: user.id, channels: ['email', 'sms'] }],
+  });
+  t.true(
+    enveloped(t, await get(caller, '/api/v1/escalation-policies')).some((listed: Json) => listed.id === policy.id),
+  );
+  t.like(enveloped(t, await get(caller, `/api/v1/escalation-policies/${policy.id}`)), {
+    id: policy.id,
+    stages: [{ stage_order: 1, delay_minutes: 0 }, { stage_order: 2 }],
+  });
+  const replaced = enveloped(
+    t,
+    await put(caller, `/api/v1/escalation-policies/${policy.id}`, { ...body, stages: [body.stages[0]] }),
+  );
   t.is(replaced.stages.length, 1);
 
-  const defaulted = enveloped(t, await post(caller, '/api/v1/escalation-policies', { name: 'No repeat', stages: [body.stages[0]] }), 201);
+  const defaulted = enveloped(
+    t,
+    await post(caller, '/api/v1/escalation-policies', { name: 'No repeat', stages: [body.stages[0]] }),
+    201,
+  );
   t.is(defaulted.repeat_interval_minutes, 0, 'default 0');
   t.is((await del(caller, `/api/v1/escalation-policies/${policy.id}`)).status, 200);
   t.is((await get(caller, `/api/v1/escalation-policies/${policy.id}`)).status, 404);
@@ -196,19 +286,31 @@ test('schedules: POST, GET, PUT, current-oncall answers schedule_id and current_
   const caller = app.newTenant();
   const [alice, bob] = [await newUser(t, caller, 'Alice'), await newUser(t, caller, 'Bob')];
   const body = {
-    name: 'Primary', timezone: 'Europe/Berlin',
+    name: 'Primary',
+    timezone: 'Europe/Berlin',
     layers: [{ user_ids: [alice.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00+01:00' }],
     overrides: [{ user_id: bob.id, start: '2026-02-01T00:00:00Z', end: '2026-02-02T00:00:00Z', reason: 'swap' }],
   };
   const schedule = enveloped(t, await post(caller, '/schedules', body), 201);
-  t.like(schedule, { name: 'Primary', timezone: 'Europe/Berlin', layers: [{ user_ids: [alice.id], rotation_type: 'weekly' }], overrides: [{ user_id: bob.id, reason: 'swap' }] });
+  t.like(schedule, {
+    name: 'Primary',
+    timezone: 'Europe/Berlin',
+    layers: [{ user_ids: [alice.id], rotation_type: 'weekly' }],
+    overrides: [{ user_id: bob.id, reason: 'swap' }],
+  });
   t.true(enveloped(t, await get(caller, '/schedules')).some((listed: Json) => listed.id === schedule.id));
   const renamed = enveloped(t, await put(caller, `/schedules/${schedule.id}`, { ...body, name: 'Primary on-call' }));
   t.like(renamed, { id: schedule.id, name: 'Primary on-call', timezone: 'Europe/Berlin' });
 
-  for (const [at, source, user] of [['2026-01-20T12:00:00Z', 'layer', alice], ['2026-02-01T12:00:00Z', 'override', bob]] as const) {
+  for (const [at, source, user] of [
+    ['2026-01-20T12:00:00Z', 'layer', alice],
+    ['2026-02-01T12:00:00Z', 'override', bob],
+  ] as const) {
     for (const prefix of ['', '/api/v1']) {
-      const answer = bare(t, await get(caller, `${prefix}/schedules/${schedule.id}/current-oncall?at=${at}`), ['schedule_id', 'current_oncall']);
+      const answer = bare(t, await get(caller, `${prefix}/schedules/${schedule.id}/current-oncall?at=${at}`), [
+        'schedule_id',
+        'current_oncall',
+      ]);
       t.is(answer.schedule_id, schedule.id);
       const current = answer.current_oncall as Json;
       t.like(current, { user_id: user.id, name: user.name, email: user.email, source });
@@ -218,9 +320,23 @@ test('schedules: POST, GET, PUT, current-oncall answers schedule_id and current_
   }
 
   const channel = await webhookChannel(t, caller);
-  const policy = enveloped(t, await post(caller, '/api/v1/escalation-policies', {
-    name: 'On call', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'schedule', id: schedule.id, channels: ['email'] }, { type: 'channel', id: channel.id }] }],
-  }), 201);
+  const policy = enveloped(
+    t,
+    await post(caller, '/api/v1/escalation-policies', {
+      name: 'On call',
+      stages: [
+        {
+          stage_order: 1,
+          delay_minutes: 0,
+          targets: [
+            { type: 'schedule', id: schedule.id, channels: ['email'] },
+            { type: 'channel', id: channel.id },
+          ],
+        },
+      ],
+    }),
+    201,
+  );
   const refused = await del(caller, `/schedules/${schedule.id}`);
   t.is(refused.status, 409, 'fails while an escalation policy references it');
   t.regex(refused.headers.get('content-type') ?? '', /application\/problem\+json/);
@@ -233,19 +349,33 @@ test('schedules: POST, GET, PUT, current-oncall answers schedule_id and current_
 const CHANNEL_CONFIGS = {
   chat: { webhook_url: 'https://chat.example/hooks/T1', channel_name: '#warehouse' },
   email: { recipients: ['dba@example.com'], subject_template: '[{{severity}}] {{rule_name}}' },
-  pager: { integration_key: 'R0UT1NGKEY0000000000000000000032', severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' } },
+  pager: {
+    integration_key: 'R0UT1NGKEY0000000000000000000032',
+    severity_mapping: { critical: 'critical', high: 'error', medium: 'warning', low: 'info' },
+  },
   webhook: { url: 'https://hooks.example/alerts', headers: { 'X-Token': 'abc' }, method: 'PUT' },
 } as const;
 
 for (const [type, config] of Object.entries(CHANNEL_CONFIGS)) {
   test(`notification channels of type ${type}: POST, GET list, PUT the configuration, DELETE`, async (t) => {
     const caller = app.newTenant();
-    const channel = enveloped(t, await post(caller, '/notification-channels', { name: `${type} channel`, type, config }), 201);
+    const channel = enveloped(
+      t,
+      await post(caller, '/notification-channels', { name: `${type} channel`, type, config }),
+      201,
+    );
     t.like(channel, { name: `${type} channel`, type });
     t.regex(channel.id, UUID);
     t.is(typeof channel.config, 'object');
-    t.true(enveloped(t, await get(caller, '/notification-channels')).some((listed: Json) => listed.id === channel.id && listed.type === type));
-    const updated = enveloped(t, await put(caller, `/notification-channels/${channel.id}`, { name: `${type} renamed`, type, config }));
+    t.true(
+      enveloped(t, await get(caller, '/notification-channels')).some(
+        (listed: Json) => listed.id === channel.id && listed.type === type,
+      ),
+    );
+    const updated = enveloped(
+      t,
+      await put(caller, `/notification-channels/${channel.id}`, { name: `${type} renamed`, type, config }),
+    );
     t.like(updated, { id: channel.id, name: `${type} renamed`, type });
     t.is((await del(caller, `/notification-channels/${channel.id}`)).status, 200);
   });
@@ -255,7 +385,11 @@ test('a channel test answers top-level success: the downstream outcome, with the
   const caller = app.newTenant();
   const channel = await webhookChannel(t, caller, `${failing.url}/hook`);
   for (const prefix of ['', '/api/v1']) {
-    const answer = bare(t, await post(caller, `${prefix}/notification-channels/${channel.id}/test`), ['success', 'status_code', 'error']);
+    const answer = bare(t, await post(caller, `${prefix}/notification-channels/${channel.id}/test`), [
+      'success',
+      'status_code',
+      'error',
+    ]);
     t.is(answer.success, false, `${prefix}: the receiver answered 500`);
     t.is(answer.status_code, 500);
     t.truthy(answer.error?.message, JSON.stringify(answer.error));
@@ -276,11 +410,18 @@ async function syncStatus(t: ExecutionContext, caller: Caller): Promise<Json> {
 
 test('sync: status, trigger, jobs, pause, resume, history, one run, purge, as SPEC.md names them', async (t) => {
   const caller = app.newTenant();
-  await waitFor(async () => (await get(caller, '/api/v1/sync/status')).body.status === 'running', { timeoutMs: 10_000, intervalMs: 20, message: 'the scheduler to run' });
+  await waitFor(async () => (await get(caller, '/api/v1/sync/status')).body.status === 'running', {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+    message: 'the scheduler to run',
+  });
   const before = await syncStatus(t, caller);
   t.is(before.status, 'running', 'the scheduler runs');
   t.is(typeof before.scheduler_timezone, 'string');
-  t.deepEqual(before.jobs.map((job: Json) => job.job_id), SYNC_JOBS);
+  t.deepEqual(
+    before.jobs.map((job: Json) => job.job_id),
+    SYNC_JOBS,
+  );
   for (const job of before.jobs) {
     t.like(job, { status: 'active', last_run: null, last_result: null });
     t.is(typeof job.name, 'string');
@@ -288,14 +429,22 @@ test('sync: status, trigger, jobs, pause, resume, history, one run, purge, as SP
     t.true(Number.isInteger(job.interval_seconds));
   }
 
-  const triggered = bare(t, await post(caller, '/api/v1/sync/trigger', { job_id: 'table_storage' }), ['success', 'triggered_jobs', 'message'], 202);
+  const triggered = bare(
+    t,
+    await post(caller, '/api/v1/sync/trigger', { job_id: 'table_storage' }),
+    ['success', 'triggered_jobs', 'message'],
+    202,
+  );
   t.like(triggered, { success: true, triggered_jobs: ['table_storage'] });
   t.is(typeof triggered.message, 'string');
   let run: Json | undefined;
-  await waitFor(async () => {
-    run = enveloped(t, await get(caller, '/api/v1/sync/history?job_id=table_storage'))[0];
-    return run !== undefined && run.status !== 'running';
-  }, { timeoutMs: 30_000, intervalMs: 50, message: 'the run to finish' });
+  await waitFor(
+    async () => {
+      run = enveloped(t, await get(caller, '/api/v1/sync/history?job_id=table_storage'))[0];
+      return run !== undefined && run.status !== 'running';
+    },
+    { timeoutMs: 30_000, intervalMs: 50, message: 'the run to finish' },
+  );
   t.is(run!.status, 'success');
 
   const job = (await syncStatus(t, caller)).jobs.find((entry: Json) => entry.job_id === 'table_storage');
@@ -303,19 +452,33 @@ test('sync: status, trigger, jobs, pause, resume, history, one run, purge, as SP
   t.regex(job.last_run, ISO_MS, 'ISO 8601 with milliseconds');
   t.deepEqual(Object.keys(job.last_result).sort(), ['duration_ms', 'rows_extracted', 'rows_upserted', 'status']);
   t.is(job.last_result.status, 'success');
-  for (const field of ['rows_extracted', 'rows_upserted', 'duration_ms']) t.true(Number.isInteger(job.last_result[field]), field);
+  for (const field of ['rows_extracted', 'rows_upserted', 'duration_ms'])
+    t.true(Number.isInteger(job.last_result[field]), field);
 
   const jobs = enveloped(t, await get(caller, '/api/v1/sync/jobs'));
-  t.deepEqual(jobs.map((entry: Json) => entry.job_id), SYNC_JOBS);
+  t.deepEqual(
+    jobs.map((entry: Json) => entry.job_id),
+    SYNC_JOBS,
+  );
   t.true(jobs.every((entry: Json) => Number.isInteger(entry.interval_seconds)));
 
   t.is((await post(caller, '/api/v1/sync/jobs/alert_events/pause')).status, 200);
-  t.like((await syncStatus(t, caller)).jobs.find((entry: Json) => entry.job_id === 'alert_events'), { status: 'paused', next_run: null });
+  t.like(
+    (await syncStatus(t, caller)).jobs.find((entry: Json) => entry.job_id === 'alert_events'),
+    { status: 'paused', next_run: null },
+  );
   t.is((await post(caller, '/api/v1/sync/jobs/alert_events/resume')).status, 200);
   t.is((await syncStatus(t, caller)).jobs.find((entry: Json) => entry.job_id === 'alert_events').status, 'active');
 
-  t.deepEqual(enveloped(t, await get(caller, '/api/v1/sync/history?status=success')).map((entry: Json) => entry.log_id), [run!.log_id]);
-  t.like(enveloped(t, await get(caller, `/api/v1/sync/history/${run!.log_id}`)), { log_id: run!.log_id, status: 'success', error: null });
+  t.deepEqual(
+    enveloped(t, await get(caller, '/api/v1/sync/history?status=success')).map((entry: Json) => entry.log_id),
+    [run!.log_id],
+  );
+  t.like(enveloped(t, await get(caller, `/api/v1/sync/history/${run!.log_id}`)), {
+    log_id: run!.log_id,
+    status: 'success',
+    error: null,
+  });
   t.like(enveloped(t, await del(caller, '/api/v1/sync/history?older_than_days=30')), { removed: 0 });
 });
 
@@ -329,23 +492,32 @@ test('sync: with every job paused, a trigger answers top-level success false', a
 test('sync stream: sync_update events whose data has the shape of GET /api/v1/sync/status', async (t) => {
   const caller = app.newTenant();
   const controller = new AbortController();
-  const response = await fetch(`${app.url}/api/v1/sync/stream`, { headers: { authorization: `Bearer ${app.token(caller)}` }, signal: controller.signal });
+  const response = await fetch(`${app.url}/api/v1/sync/stream`, {
+    headers: { authorization: `Bearer ${app.token(caller)}` },
+    signal: controller.signal,
+  });
   t.is(response.status, 200);
   t.regex(response.headers.get('content-type') ?? '', /^text\/event-stream/);
   const reader = response.body!.getReader();
   let received = '';
   try {
-    await waitFor(async () => {
-      received += new TextDecoder().decode((await reader.read()).value);
-      return /event: sync_update\ndata: .*\n/.test(received);
-    }, { timeoutMs: 10_000, intervalMs: 1, message: 'a sync_update' });
+    await waitFor(
+      async () => {
+        received += new TextDecoder().decode((await reader.read()).value);
+        return /event: sync_update\ndata: .*\n/.test(received);
+      },
+      { timeoutMs: 10_000, intervalMs: 1, message: 'a sync_update' },
+    );
   } finally {
     controller.abort();
   }
   const data = JSON.parse(/event: sync_update\ndata: (.*)\n/.exec(received)![1]!);
   const status = await syncStatus(t, caller);
   t.deepEqual(Object.keys(data), Object.keys(status));
-  t.deepEqual(data.jobs.map((job: Json) => Object.keys(job)), status.jobs.map((job: Json) => Object.keys(job)));
+  t.deepEqual(
+    data.jobs.map((job: Json) => Object.keys(job)),
+    status.jobs.map((job: Json) => Object.keys(job)),
+  );
   t.is(data.status, 'running');
 });
 
@@ -358,7 +530,8 @@ test('/health answers JSON about the warehouse and the relational store; /metric
   const metrics = await app.request('GET', '/metrics');
   t.is(metrics.status, 200);
   t.regex(metrics.headers.get('content-type') ?? '', /^text\/plain/);
-  for (const series of ['sync_job_duration_seconds', 'sync_rows_total', 'sync_runs_total']) t.regex(String(metrics.body), new RegExp(`^# TYPE ${series} `, 'm'));
+  for (const series of ['sync_job_duration_seconds', 'sync_rows_total', 'sync_runs_total'])
+    t.regex(String(metrics.body), new RegExp(`^# TYPE ${series} `, 'm'));
 });
 
 // ---- Analytics assistant ----
@@ -366,7 +539,13 @@ test('/health answers JSON about the warehouse and the relational store; /metric
 test('/ask answers top-level response (Markdown), tools_used, usage, rounds and stop_reason beside it', async (t) => {
   const caller = app.newTenant();
   for (const path of ['/ask', '/api/v1/ask']) {
-    const answer = bare(t, await post(caller, path, { prompt: 'any slow queries?' }), ['response', 'tools_used', 'usage', 'rounds', 'stop_reason']);
+    const answer = bare(t, await post(caller, path, { prompt: 'any slow queries?' }), [
+      'response',
+      'tools_used',
+      'usage',
+      'rounds',
+      'stop_reason',
+    ]);
     t.is(answer.response, MARKDOWN);
   }
   t.is((await post(caller, '/ask', {})).status, 400, 'prompt is required');
@@ -381,8 +560,12 @@ test('warehouse: slow queries answer queries[] and generated_at at the top level
   t.true(answer.queries.length > 0, 'the simulated warehouse has long runners');
   for (const query of answer.queries) {
     t.true(Number.isInteger(query.query_id), 'query_id integer');
-    t.true(Number.isInteger(query.exec_time_seconds) && query.exec_time_seconds > 300, `exec_time_seconds integer > 300: ${query.exec_time_seconds}`);
-    for (const field of ['user_name', 'database', 'wlm_queue', 'query_text']) t.is(typeof query[field], 'string', field);
+    t.true(
+      Number.isInteger(query.exec_time_seconds) && query.exec_time_seconds > 300,
+      `exec_time_seconds integer > 300: ${query.exec_time_seconds}`,
+    );
+    for (const field of ['user_name', 'database', 'wlm_queue', 'query_text'])
+      t.is(typeof query[field], 'string', field);
   }
 });
 
@@ -392,14 +575,20 @@ test('warehouse: storage answers tables[] at the top level, with the record fiel
   t.true(answer.tables.length > 0);
   for (const table of answer.tables) {
     for (const field of ['schema', 'table_name', 'dist_style', 'sortkey1']) t.is(typeof table[field], 'string', field);
-    for (const field of ['size_mb', 'tbl_rows']) t.true(Number.isInteger(table[field]), `${field} integer: ${table[field]}`);
+    for (const field of ['size_mb', 'tbl_rows'])
+      t.true(Number.isInteger(table[field]), `${field} integer: ${table[field]}`);
     for (const field of ['unsorted_pct', 'pct_ghost_rows']) t.is(typeof table[field], 'number', field);
   }
 });
 
 test('warehouse: cluster, spill, vacuum and alerts (shapes not shown) answer in the envelope; a paused cluster is 503 with a message', async (t) => {
   const caller = app.newTenant();
-  for (const path of ['/warehouse/cluster', '/warehouse/queries/spill', '/warehouse/tables/vacuum', '/warehouse/tables/alerts']) {
+  for (const path of [
+    '/warehouse/cluster',
+    '/warehouse/queries/spill',
+    '/warehouse/tables/vacuum',
+    '/warehouse/tables/alerts',
+  ]) {
     t.is(typeof enveloped(t, await get(caller, path)), 'object', path);
   }
   enveloped(t, await post(caller, '/api/v1/simulator/cluster', { paused: true }));
@@ -414,25 +603,44 @@ test('warehouse: cluster, spill, vacuum and alerts (shapes not shown) answer in 
 // ---- Authentication ----
 
 test('401 without a token, 403 with a valid token short of the permission; both problem+json', async (t) => {
-  for (const path of ['/users', '/api/v1/alert-rules', '/api/v1/sync/status', '/schedules', '/notification-channels', '/warehouse/storage']) {
+  for (const path of [
+    '/users',
+    '/api/v1/alert-rules',
+    '/api/v1/sync/status',
+    '/schedules',
+    '/notification-channels',
+    '/warehouse/storage',
+  ]) {
     const refused = await app.request('GET', path);
     t.is(refused.status, 401, path);
     t.regex(refused.headers.get('content-type') ?? '', /application\/problem\+json/);
   }
   const viewer = { ...app.newTenant(), roles: ['viewer'] };
-  const forbidden = await post(viewer, '/users', { email: 'x@example.com', name: 'X', role_id: 'viewer', group_ids: [] });
+  const forbidden = await post(viewer, '/users', {
+    email: 'x@example.com',
+    name: 'X',
+    role_id: 'viewer',
+    group_ids: [],
+  });
   t.is(forbidden.status, 403);
   t.regex(forbidden.headers.get('content-type') ?? '', /application\/problem\+json/);
 });
 
 /** The endpoints the tests above check bare (SPEC.md names their top-level fields); every other one they check enveloped. */
 const CHECKED_BARE = [
-  'GET /api/v1/sync/status', 'POST /api/v1/sync/trigger', 'POST /ask', 'GET /warehouse/queries/slow',
-  'GET /warehouse/storage', 'GET /schedules/{id}/current-oncall', 'POST /notification-channels/{id}/test',
+  'GET /api/v1/sync/status',
+  'POST /api/v1/sync/trigger',
+  'POST /ask',
+  'GET /warehouse/queries/slow',
+  'GET /warehouse/storage',
+  'GET /schedules/{id}/current-oncall',
+  'POST /notification-channels/{id}/test',
 ];
 
-test('docs/response-shapes.md (the README\'s table of shapes) marks bare exactly the endpoints this contract checks bare, each with its SPEC.md line', (t) => {
-  const rows = readFileSync(new URL('../docs/response-shapes.md', import.meta.url), 'utf8').split('\n').filter((line) => line.startsWith('| `'));
+test("docs/response-shapes.md (the README's table of shapes) marks bare exactly the endpoints this contract checks bare, each with its SPEC.md line", (t) => {
+  const rows = readFileSync(new URL('../docs/response-shapes.md', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'));
   t.true(rows.length >= 20, 'one row per SPEC.md endpoint group');
   const bareRows = rows.filter((row) => row.split('|')[2]!.trim().startsWith('**bare**'));
   const named = bareRows.map((row) => /^\| `([A-Z]+ [^`]+)`/.exec(row)?.[1]).sort();

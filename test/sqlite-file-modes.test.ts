@@ -27,7 +27,9 @@ test('the event log, its WAL and shared-memory files are created 0600 in a data 
 test('the read-model database and its WAL files are created 0600', async (t) => {
   const dataDir = join(mkdtempSync(join(tmpdir(), 'ww-modes-')), 'data');
   const store = openSqliteReadStore(join(dataDir, 'read-models.db'));
-  await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 1n }], (_event, writer) => writer.upsert('things', { id: 'a' }));
+  await store.applyBatch({ projection: 'p', version: 1 }, [{ position: 1n }], (_event, writer) =>
+    writer.upsert('things', { id: 'a' }),
+  );
   t.is(modeOf(dataDir), '700');
   for (const file of ['read-models.db', 'read-models.db-wal', 'read-models.db-shm']) {
     t.true(existsSync(join(dataDir, file)), file);

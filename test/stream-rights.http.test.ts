@@ -15,7 +15,10 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 async function newViewer(owner: Caller, email: string): Promise<Caller> {
-  const created = await app.request('POST', '/api/v1/users', { caller: owner, body: { email, name: 'Vic Viewer', role_id: 'viewer' } });
+  const created = await app.request('POST', '/api/v1/users', {
+    caller: owner,
+    body: { email, name: 'Vic Viewer', role_id: 'viewer' },
+  });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   return { tenantId: owner.tenantId, envId: owner.envId, userId: created.body.data.id as string };
 }
@@ -35,7 +38,10 @@ test('deactivating a user ends their incident stream within a second, with event
   await waitFor(() => stream.status() !== 0, { message: 'the stream answer' });
   t.is(stream.status(), 200);
 
-  const deactivated = await app.request('PATCH', `/api/v1/users/${viewer.userId}`, { caller: owner, body: { is_active: false } });
+  const deactivated = await app.request('PATCH', `/api/v1/users/${viewer.userId}`, {
+    caller: owner,
+    body: { is_active: false },
+  });
   t.is(deactivated.status, 200);
   const changedAt = Date.now();
   await waitFor(() => errorEvent(stream) !== undefined, { timeoutMs: 3000, message: 'event: error' });
@@ -53,7 +59,10 @@ test('a deny override on sync:read ends an open sync stream', async (t) => {
   const viewer = await newViewer(owner, 'denied@example.com');
   const stream = openStream(t, '/api/v1/sync/stream', app.token(viewer));
   await waitFor(() => stream.events.some((e) => e.event === 'sync_update'), { message: 'the first sync_update' });
-  const denied = await app.request('PUT', `/api/v1/users/${viewer.userId}/permission-overrides`, { caller: owner, body: { permissions: { 'sync:read': 'deny' } } });
+  const denied = await app.request('PUT', `/api/v1/users/${viewer.userId}/permission-overrides`, {
+    caller: owner,
+    body: { permissions: { 'sync:read': 'deny' } },
+  });
   t.is(denied.status, 200, JSON.stringify(denied.body));
   await waitFor(() => errorEvent(stream) !== undefined, { timeoutMs: 3000, message: 'event: error' });
   t.like(errorEvent(stream)!.data, { reason: 'access_revoked' });
@@ -74,7 +83,10 @@ test('a stream opened with a 30-day token stays open (a timer set for its expiry
   const stream = openStream(t, '/api/v1/incidents/stream', app.token(owner, { expiresInSeconds: 30 * 24 * 3600 }));
   await waitFor(() => stream.status() !== 0, { message: 'the stream answer' });
   const before = Date.now();
-  await waitFor(() => Date.now() - before > 1200 || errorEvent(stream) !== undefined, { timeoutMs: 3000, message: 'a check interval' });
+  await waitFor(() => Date.now() - before > 1200 || errorEvent(stream) !== undefined, {
+    timeoutMs: 3000,
+    message: 'a check interval',
+  });
   t.is(errorEvent(stream), undefined);
 });
 
@@ -85,6 +97,9 @@ test('a stream whose caller keeps the permission stays open across IAM changes i
   await newViewer(owner, 'unrelated@example.com'); // an IAM change in the tenant, not taking anything from the owner
   const before = Date.now();
   // Past one check interval (1 s) the stream is still open.
-  await waitFor(() => Date.now() - before > 1200 || errorEvent(stream) !== undefined, { timeoutMs: 3000, message: 'a check interval' });
+  await waitFor(() => Date.now() - before > 1200 || errorEvent(stream) !== undefined, {
+    timeoutMs: 3000,
+    message: 'a check interval',
+  });
   t.is(errorEvent(stream), undefined);
 });

@@ -29,7 +29,9 @@ const databaseOn = (url: string, name = `tickets_${randomUUID().slice(0, 8)}`): 
   return client.db(name);
 };
 
-streamTicketStoreContract('mongodb stand-in', { open: async (limits) => createMongoStreamTicketStore(databaseOn(standIn!.url), limits) });
+streamTicketStoreContract('mongodb stand-in', {
+  open: async (limits) => createMongoStreamTicketStore(databaseOn(standIn!.url), limits),
+});
 streamTicketStoreContract('mongodb real server', {
   skipReason: process.env.MONGODB_URL ? undefined : 'MONGODB_URL is not set',
   open: async (limits) => createMongoStreamTicketStore(databaseOn(process.env.MONGODB_URL!), limits),
@@ -47,7 +49,10 @@ test('only the SHA-256 of a ticket is stored, and a TTL index (expireAfterSecond
   t.is(stored[0]!._id as unknown, ticketHash(ticket));
   t.false(JSON.stringify(stored).includes(ticket), 'the ticket itself is nowhere in the document');
   const indexes = await db.collection(STREAM_TICKETS_COLLECTION).listIndexes().toArray();
-  t.like(indexes.find((index) => index.expireAfterSeconds !== undefined), { key: { expiresAt: 1 }, expireAfterSeconds: 0 });
+  t.like(
+    indexes.find((index) => index.expireAfterSeconds !== undefined),
+    { key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+  );
 });
 
 test('a ticket issued through one instance is redeemed through another, once, however many race for it', async (t) => {
@@ -56,15 +61,23 @@ test('a ticket issued through one instance is redeemed through another, once, ho
   const alice = ticketPrincipal();
   const ticket = ticketOf(await instances[0]!.issue(alice, FEED));
   const answers = await Promise.all(instances.map((instance) => instance.redeem(ticket, FEED)));
-  t.deepEqual(answers.filter((answer) => answer !== null), [alice]);
+  t.deepEqual(
+    answers.filter((answer) => answer !== null),
+    [alice],
+  );
 });
 
 test('the live-ticket limit holds across instances: issuing at once never hands out more than the cap', async (t) => {
   const name = `tickets_${randomUUID().slice(0, 8)}`;
-  const instances = [0, 1, 2].map(() => createMongoStreamTicketStore(databaseOn(standIn!.url, name), { now, perPrincipal: 5 }));
+  const instances = [0, 1, 2].map(() =>
+    createMongoStreamTicketStore(databaseOn(standIn!.url, name), { now, perPrincipal: 5 }),
+  );
   const bob = ticketPrincipal();
   const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => instances[i % 3]!.issue(bob, FEED)));
   const granted = answers.filter((answer) => 'ticket' in answer).length;
   t.true(granted >= 1 && granted <= 5, `granted ${granted}`);
-  t.true(await databaseOn(standIn!.url, name).collection(STREAM_TICKETS_COLLECTION).countDocuments() <= 5, 'refused asks leave no ticket behind');
+  t.true(
+    (await databaseOn(standIn!.url, name).collection(STREAM_TICKETS_COLLECTION).countDocuments()) <= 5,
+    'refused asks leave no ticket behind',
+  );
 });

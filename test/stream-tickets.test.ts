@@ -10,7 +10,13 @@ import type { IssuedTicket } from '../src/stream-tickets/store.js';
 import { streamTicketStoreContract } from './support/stream-ticket-store-contract.js';
 
 const FEED = '/api/v1/incidents/stream';
-const principal = (tenantId: string, userId = randomUUID()): Principal => ({ subject: `user:${userId}`, userId, tenantId, envId: randomUUID(), roles: ['viewer'] });
+const principal = (tenantId: string, userId = randomUUID()): Principal => ({
+  subject: `user:${userId}`,
+  userId,
+  tenantId,
+  envId: randomUUID(),
+  roles: ['viewer'],
+});
 const issued = async (pending: Promise<IssuedTicket>) => {
   const result = await pending;
   if (!('ticket' in result)) throw new Error(`refused: ${result.refused.detail}`);
@@ -25,7 +31,7 @@ test("10,000 tickets asked for by tenant B do not evict tenant A's ticket", asyn
   const tenantB = randomUUID();
   const flooders = Array.from({ length: 500 }, () => principal(tenantB));
   let refusals = 0;
-  for (let i = 0; i < 10_000; i += 1) if (!('ticket' in await store.issue(flooders[i % 500]!, FEED))) refusals += 1;
+  for (let i = 0; i < 10_000; i += 1) if (!('ticket' in (await store.issue(flooders[i % 500]!, FEED)))) refusals += 1;
   now += 1000;
   t.true(refusals > 0, 'tenant B is capped');
   t.deepEqual(await store.redeem(ticketOfA, FEED), alice, "tenant A's ticket is still good");

@@ -2,7 +2,13 @@ import test from 'ava';
 import { writeInBatches } from '../src/syncstore/batch-writer.js';
 import type { SqlConnection, SqlRunner } from '../src/syncstore/sql-connection.js';
 
-const row = (id: number) => ({ env_id: 'e', cluster_id: 'c', query_id: id, end_time: new Date(0), synced_at: new Date(0) });
+const row = (id: number) => ({
+  env_id: 'e',
+  cluster_id: 'c',
+  query_id: id,
+  end_time: new Date(0),
+  synced_at: new Date(0),
+});
 
 /**
  * A connection whose transactions the test settles: each records the query ids it writes and
@@ -20,7 +26,10 @@ function scriptedConnection(parallelSessions: number, failing: (ids: number[]) =
       let ids: number[] = [];
       const runner: SqlRunner = {
         async query(_sql, params) {
-          ids = String((params as string[])[2]).slice(1, -1).split(',').map(Number);
+          ids = String((params as string[])[2])
+            .slice(1, -1)
+            .split(',')
+            .map(Number);
           return { rows: [], affectedRows: ids.length } as never;
         },
       };
@@ -36,9 +45,16 @@ function scriptedConnection(parallelSessions: number, failing: (ids: number[]) =
 
 test('with three sessions, three batches are written at once and the fourth waits for a free one', async (t) => {
   const { connection, started, releaseAll } = scriptedConnection(3, () => false);
-  const writing = writeInBatches(connection, 'query_history', [1, 2, 3, 4, 5, 6, 7, 8].map(row), { batchSize: 2, parallel: 3 });
+  const writing = writeInBatches(connection, 'query_history', [1, 2, 3, 4, 5, 6, 7, 8].map(row), {
+    batchSize: 2,
+    parallel: 3,
+  });
   await new Promise((resolve) => setImmediate(resolve));
-  t.deepEqual(started, [[1, 2], [3, 4], [5, 6]]);
+  t.deepEqual(started, [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+  ]);
   releaseAll();
   await new Promise((resolve) => setImmediate(resolve));
   t.deepEqual(started.at(-1), [7, 8]);
@@ -53,7 +69,10 @@ test('a batch sharing a key with one in flight waits for it, so the later row st
   t.deepEqual(started, [[1, 2]], 'the second batch holds key 1 too: not sent beside the first');
   releaseAll();
   await new Promise((resolve) => setImmediate(resolve));
-  t.deepEqual(started, [[1, 2], [3, 1]]);
+  t.deepEqual(started, [
+    [1, 2],
+    [3, 1],
+  ]);
   releaseAll();
   t.is(await writing, 4);
 });
@@ -65,5 +84,12 @@ test('once a batch is refused no further batch is sent, the ones in flight finis
   await new Promise((resolve) => setImmediate(resolve));
   releaseAll();
   await t.throwsAsync(writing, { message: 'refused batch 3,4' });
-  t.deepEqual(started, [[1, 2], [3, 4]], 'no batch was sent after the refusal');
+  t.deepEqual(
+    started,
+    [
+      [1, 2],
+      [3, 4],
+    ],
+    'no batch was sent after the refusal',
+  );
 });

@@ -2,11 +2,21 @@ import test from 'ava';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 test('SYNC_* defaults: embedded store, UTC, 5 s stream period, scheduler on', (t) => {
-  t.like(loadConfig({}).sync, { databaseUrl: undefined, intervals: {}, timeZone: 'UTC', streamPeriodMs: 5000, streamsPerTenant: 10, scheduler: true });
+  t.like(loadConfig({}).sync, {
+    databaseUrl: undefined,
+    intervals: {},
+    timeZone: 'UTC',
+    streamPeriodMs: 5000,
+    streamsPerTenant: 10,
+    scheduler: true,
+  });
 });
 
 test('SYNC_INTERVALS names jobs and seconds', (t) => {
-  t.deepEqual(loadConfig({ SYNC_INTERVALS: 'query_history=300, table_storage=3600' }).sync.intervals, { query_history: 300, table_storage: 3600 });
+  t.deepEqual(loadConfig({ SYNC_INTERVALS: 'query_history=300, table_storage=3600' }).sync.intervals, {
+    query_history: 300,
+    table_storage: 3600,
+  });
 });
 
 const bad: [string, Record<string, string>, RegExp][] = [

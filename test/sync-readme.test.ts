@@ -12,12 +12,21 @@ for (const table of Object.values(SYNC_TABLES)) {
     t.true(start >= 0, 'a section for the table');
     const section = syncDocument.slice(start, syncDocument.indexOf('\n#', start + 5));
     t.true(section.includes(`Primary key: \`(${table.key.join(', ')})\``));
-    for (const column of table.columns) t.true(section.includes(`| \`${column.name}\` | ${column.type} |`), column.name);
+    for (const column of table.columns)
+      t.true(section.includes(`| \`${column.name}\` | ${column.type} |`), column.name);
   });
 }
 
 test('docs/configuration.md names every SYNC_ configuration variable', (t) => {
-  for (const name of ['SYNC_DATABASE_URL', 'SYNC_INTERVALS', 'SYNC_TIMEZONE', 'SYNC_STREAM_PERIOD_SECONDS', 'SYNC_STREAMS_PER_TENANT', 'SYNC_SCHEDULER', 'SYNC_RUN_TIMEOUT_SECONDS']) {
+  for (const name of [
+    'SYNC_DATABASE_URL',
+    'SYNC_INTERVALS',
+    'SYNC_TIMEZONE',
+    'SYNC_STREAM_PERIOD_SECONDS',
+    'SYNC_STREAMS_PER_TENANT',
+    'SYNC_SCHEDULER',
+    'SYNC_RUN_TIMEOUT_SECONDS',
+  ]) {
     t.true(configurationDocument.includes(`| \`${name}\` |`), name);
   }
 });

@@ -16,9 +16,27 @@ import { createSyncStore } from '../src/syncstore/store.js';
 const grid: [string, string, number, string, string][] = [
   ['every 5 minutes, UTC', '2026-03-02T10:02:30.000Z', 300, 'UTC', '2026-03-02T10:05:00.000Z'],
   ['exactly on a slot goes to the next', '2026-03-02T10:05:00.000Z', 300, 'UTC', '2026-03-02T10:10:00.000Z'],
-  ['hourly in Kolkata (UTC+5:30) is on the local hour', '2026-03-02T10:02:00.000Z', 3600, 'Asia/Kolkata', '2026-03-02T10:30:00.000Z'],
-  ['daily in Berlin is local midnight', '2026-03-02T10:00:00.000Z', 86_400, 'Europe/Berlin', '2026-03-02T23:00:00.000Z'],
-  ['an interval that does not divide the day restarts at midnight', '2026-03-02T23:50:00.000Z', 7000, 'UTC', '2026-03-03T00:00:00.000Z'],
+  [
+    'hourly in Kolkata (UTC+5:30) is on the local hour',
+    '2026-03-02T10:02:00.000Z',
+    3600,
+    'Asia/Kolkata',
+    '2026-03-02T10:30:00.000Z',
+  ],
+  [
+    'daily in Berlin is local midnight',
+    '2026-03-02T10:00:00.000Z',
+    86_400,
+    'Europe/Berlin',
+    '2026-03-02T23:00:00.000Z',
+  ],
+  [
+    'an interval that does not divide the day restarts at midnight',
+    '2026-03-02T23:50:00.000Z',
+    7000,
+    'UTC',
+    '2026-03-03T00:00:00.000Z',
+  ],
 ];
 for (const [name, after, interval, zone, expected] of grid) {
   test(`next run: ${name}`, (t) => {
@@ -54,13 +72,28 @@ test('the scheduler runs each job on its grid in virtual time, skips paused jobs
   const store = createSyncStore(await openPgliteConnection());
   t.teardown(() => store.close());
   await store.migrate();
-  const eventStore = validatingEventStore(openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'sched-')), 'e.db') }));
+  const eventStore = validatingEventStore(
+    openSqliteEventStore({ filename: join(mkdtempSync(join(tmpdir(), 'sched-')), 'e.db') }),
+  );
   const { gateway } = createSimulatedWarehouse({ now });
-  const runner = { commandDeps: { eventStore, now, waitForProjections: async () => true }, warehouse: gateway, store, instanceId: 'host-a', runTimeoutMs: 3_600_000 };
+  const runner = {
+    commandDeps: { eventStore, now, waitForProjections: async () => true },
+    warehouse: gateway,
+    store,
+    instanceId: 'host-a',
+    runTimeoutMs: 3_600_000,
+  };
   // Only query_history runs (keeps the test light); wlm_queue_stats is due at 10:05 too but paused.
   const paused = new Set(['wlm_queue_stats', 'cluster_metrics', 'alert_events']);
   const { timers, advanceTo } = virtualTimers(clock);
-  const options = { runner, intervals: { query_history: 300 }, timeZone: 'UTC', now, timers, isPaused: async (_t: string, _e: string, job: string) => paused.has(job) };
+  const options = {
+    runner,
+    intervals: { query_history: 300 },
+    timeZone: 'UTC',
+    now,
+    timers,
+    isPaused: async (_t: string, _e: string, job: string) => paused.has(job),
+  };
   const first = createSyncScheduler(options);
   const second = createSyncScheduler(options);
   const tenantId = randomUUID();
@@ -70,7 +103,9 @@ test('the scheduler runs each job on its grid in virtual time, skips paused jobs
     scheduler.enroll(tenantId, envId);
   }
   const starts = async (jobId: 'query_history' | 'wlm_queue_stats' | 'table_storage') =>
-    (await eventStore.readStream(syncJobStream(tenantId, envId, jobId))).filter((e) => e.type === 'SyncRunStarted').map((e) => e.metadata.occurredAt);
+    (await eventStore.readStream(syncJobStream(tenantId, envId, jobId)))
+      .filter((e) => e.type === 'SyncRunStarted')
+      .map((e) => e.metadata.occurredAt);
 
   advanceTo(Date.parse('2026-03-02T10:04:59.000Z'));
   await Promise.all([first.idle(), second.idle()]);
@@ -79,14 +114,18 @@ test('the scheduler runs each job on its grid in virtual time, skips paused jobs
   await Promise.all([first.idle(), second.idle()]);
   advanceTo(Date.parse('2026-03-02T10:10:00.000Z'));
   await Promise.all([first.idle(), second.idle()]);
-  t.deepEqual(await starts('query_history'), ['2026-03-02T10:05:00.000Z', '2026-03-02T10:10:00.000Z'], 'one run per slot although two schedulers fired');
+  t.deepEqual(
+    await starts('query_history'),
+    ['2026-03-02T10:05:00.000Z', '2026-03-02T10:10:00.000Z'],
+    'one run per slot although two schedulers fired',
+  );
   t.deepEqual(await starts('wlm_queue_stats'), [], 'paused');
   t.deepEqual(await starts('table_storage'), [], 'hourly: not yet');
   await first.stop();
   await second.stop();
 });
 
-test('in a cluster each job\'s scheduled run is started by the member that owns it, and by no other', async (t) => {
+test("in a cluster each job's scheduled run is started by the member that owns it, and by no other", async (t) => {
   const clock = { ms: Date.parse('2026-03-02T10:02:00.000Z') };
   const now = () => new Date(clock.ms);
   const { timers, advanceTo } = virtualTimers(clock);
@@ -94,14 +133,19 @@ test('in a cluster each job\'s scheduled run is started by the member that owns 
   const environments = Array.from({ length: 6 }, () => randomUUID());
   // Paused: a scheduler asks whether a job is paused only when it is about to start it.
   const asked: { member: string; key: string }[] = [];
-  const member = (self: string) => createSyncScheduler({
-    runner: {} as never, intervals: {}, timeZone: 'UTC', now, timers,
-    owns: (key) => ownerOf(key, ['a', 'b']) === self,
-    isPaused: async (tenant, envId, jobId) => {
-      asked.push({ member: self, key: syncJobShareKey(tenant, envId, jobId) });
-      return true;
-    },
-  });
+  const member = (self: string) =>
+    createSyncScheduler({
+      runner: {} as never,
+      intervals: {},
+      timeZone: 'UTC',
+      now,
+      timers,
+      owns: (key) => ownerOf(key, ['a', 'b']) === self,
+      isPaused: async (tenant, envId, jobId) => {
+        asked.push({ member: self, key: syncJobShareKey(tenant, envId, jobId) });
+        return true;
+      },
+    });
   const a = member('a');
   const b = member('b');
   for (const scheduler of [a, b]) {

@@ -23,8 +23,14 @@ for (const adapter of adaptersUnderTest) {
       await adapter.cleanUp(schema);
     });
     await store.migrate();
-    const sample = (cluster: string, metric: string, minute: number, value: number) =>
-      ({ env_id: 'env', cluster_id: cluster, metric, sampled_at: new Date(at(minute)), value, synced_at: new Date(at(minute)) });
+    const sample = (cluster: string, metric: string, minute: number, value: number) => ({
+      env_id: 'env',
+      cluster_id: cluster,
+      metric,
+      sampled_at: new Date(at(minute)),
+      value,
+      synced_at: new Date(at(minute)),
+    });
     await store.upsert('cluster_metrics', [
       // Cluster a every 5 minutes from 0 to 15, then nothing until 40; cluster b at 0 and 5 only.
       ...[0, 5, 10, 15, 40].map((m) => sample('a', 'disk_spill_gb', m, m + 1)),
@@ -36,15 +42,50 @@ for (const adapter of adaptersUnderTest) {
     ]);
     const source = syncStoreHistorySource({ store, lookbackMs: 5 * MIN });
     const instants = [0, 3, 5, 12, 20, 21, 30, 40, 45].map(at);
-    const one = await source.read({ envId: 'env', clusterId: 'a', metric: 'disk_spill_gb', windowMinutes: 5, instants });
-    t.deepEqual(one.readings, [1, 1, 6, 11, 16, null, null, 41, 41], 'a sample stands for five minutes, then the instant is missing');
+    const one = await source.read({
+      envId: 'env',
+      clusterId: 'a',
+      metric: 'disk_spill_gb',
+      windowMinutes: 5,
+      instants,
+    });
+    t.deepEqual(
+      one.readings,
+      [1, 1, 6, 11, 16, null, null, 41, 41],
+      'a sample stands for five minutes, then the instant is missing',
+    );
     t.deepEqual(one.notes, []);
-    const spill = await source.read({ envId: 'env', clusterId: null, metric: 'disk_spill_gb', windowMinutes: 5, instants });
-    t.deepEqual(spill.readings, [101, 101, 106, null, null, null, null, null, null], 'spill adds up over clusters; b stops at 5, so later instants are missing');
-    const queue = await source.read({ envId: 'env', clusterId: null, metric: 'queue_time_seconds', windowMinutes: 15, instants: [0, 3, 5].map(at) });
+    const spill = await source.read({
+      envId: 'env',
+      clusterId: null,
+      metric: 'disk_spill_gb',
+      windowMinutes: 5,
+      instants,
+    });
+    t.deepEqual(
+      spill.readings,
+      [101, 101, 106, null, null, null, null, null, null],
+      'spill adds up over clusters; b stops at 5, so later instants are missing',
+    );
+    const queue = await source.read({
+      envId: 'env',
+      clusterId: null,
+      metric: 'queue_time_seconds',
+      windowMinutes: 15,
+      instants: [0, 3, 5].map(at),
+    });
     t.deepEqual(queue.readings, [45, 45, 50], 'a gauge takes the worst cluster');
     t.true(queue.notes.some((n) => n.includes('15-minute window')));
-    const none = await source.read({ envId: 'nobody', clusterId: null, metric: 'disk_spill_gb', windowMinutes: 5, instants });
-    t.deepEqual(none.readings, instants.map(() => null));
+    const none = await source.read({
+      envId: 'nobody',
+      clusterId: null,
+      metric: 'disk_spill_gb',
+      windowMinutes: 5,
+      instants,
+    });
+    t.deepEqual(
+      none.readings,
+      instants.map(() => null),
+    );
   });
 }

@@ -6,7 +6,15 @@ let app: TestApp;
 /** The platform's clock runs this far ahead of real time (the purge test moves it). */
 let clockOffsetMs = 0;
 test.before(async () => {
-  app = await startTestApp({ now: () => new Date(Date.now() + clockOffsetMs), env: { SYNC_SCHEDULER: 'off', SYNC_STREAM_PERIOD_SECONDS: '1', SYNC_STREAMS_PER_TENANT: '2', SYNC_INTERVALS: 'query_history=600' } });
+  app = await startTestApp({
+    now: () => new Date(Date.now() + clockOffsetMs),
+    env: {
+      SYNC_SCHEDULER: 'off',
+      SYNC_STREAM_PERIOD_SECONDS: '1',
+      SYNC_STREAMS_PER_TENANT: '2',
+      SYNC_INTERVALS: 'query_history=600',
+    },
+  });
   // The embedded PostgreSQL opens on first use and its start keeps the event loop busy for a few
   // seconds: open it before the tests so no request races a keep-alive socket closing meanwhile.
   await app.platform.syncStore.ping();
@@ -35,15 +43,23 @@ test('status lists the five jobs with intervals, next run and the scheduler time
   const caller = app.newTenant();
   const status = await app.request('GET', '/api/v1/sync/status', { caller });
   t.is(status.status, 200);
-  t.deepEqual(Object.keys(status.body), ['status', 'scheduler_timezone', 'jobs'], 'SPEC.md\'s fields, no envelope');
+  t.deepEqual(Object.keys(status.body), ['status', 'scheduler_timezone', 'jobs'], "SPEC.md's fields, no envelope");
   t.is(status.body.scheduler_timezone, 'UTC');
   t.is(status.body.status, 'stopped', 'SYNC_SCHEDULER=off');
-  t.deepEqual(status.body.jobs.map((job: { job_id: string }) => job.job_id), ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events']);
+  t.deepEqual(
+    status.body.jobs.map((job: { job_id: string }) => job.job_id),
+    ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events'],
+  );
   const history = status.body.jobs[0];
   t.like(history, { status: 'active', interval_seconds: 600, last_run: null, last_result: null });
   t.regex(history.next_run, /^\d{4}-\d\d-\d\dT\d\d:[0-5]0:00\.000Z$/);
   const jobs = await app.request('GET', '/api/v1/sync/jobs', { caller });
-  t.like(jobs.body.data[0], { job_id: 'query_history', target_table: 'query_history', incremental: true, state: 'active' });
+  t.like(jobs.body.data[0], {
+    job_id: 'query_history',
+    target_table: 'query_history',
+    incremental: true,
+    state: 'active',
+  });
 });
 
 test('trigger one job: it runs, rows land in the relational store, status and history show the result', async (t) => {
@@ -66,9 +82,16 @@ test('trigger one job: it runs, rows land in the relational store, status and hi
   for (const status of ['success', 'succeeded']) {
     const filtered = await app.request('GET', `/api/v1/sync/history?job_id=table_storage&status=${status}`, { caller });
     t.is(filtered.status, 200, JSON.stringify(filtered.body));
-    t.deepEqual(filtered.body.data.map((run: { log_id: string }) => run.log_id), [entry.log_id], status);
+    t.deepEqual(
+      filtered.body.data.map((run: { log_id: string }) => run.log_id),
+      [entry.log_id],
+      status,
+    );
   }
-  t.deepEqual((await app.request('GET', '/api/v1/sync/history?job_id=table_storage&status=failed', { caller })).body.data, []);
+  t.deepEqual(
+    (await app.request('GET', '/api/v1/sync/history?job_id=table_storage&status=failed', { caller })).body.data,
+    [],
+  );
   // Another tenant sees none of it.
   t.is((await app.request('GET', `/api/v1/sync/history/${entry.log_id}`, { caller: app.newTenant() })).status, 404);
 });
@@ -79,14 +102,24 @@ test('pause and resume: twice is a 409; a paused job cannot be triggered; {} ski
   const again = await app.request('POST', '/api/v1/sync/jobs/wlm_queue_stats/pause', { caller });
   t.is(again.status, 409);
   t.regex(again.headers.get('content-type') ?? '', /application\/problem\+json/);
-  t.is((await app.request('POST', '/api/v1/sync/trigger', { caller, body: { job_id: 'wlm_queue_stats' } })).status, 409);
+  t.is(
+    (await app.request('POST', '/api/v1/sync/trigger', { caller, body: { job_id: 'wlm_queue_stats' } })).status,
+    409,
+  );
   const all = await app.request('POST', '/api/v1/sync/trigger', { caller, body: {} });
   t.deepEqual(all.body.triggered_jobs, ['query_history', 'table_storage', 'cluster_metrics', 'alert_events']);
   for (const job of all.body.triggered_jobs) await finished(caller, job);
   // A paused job has no next run.
-  const paused = (await app.request('GET', '/api/v1/sync/status', { caller })).body.jobs.find((job: { job_id: string }) => job.job_id === 'wlm_queue_stats');
+  const paused = (await app.request('GET', '/api/v1/sync/status', { caller })).body.jobs.find(
+    (job: { job_id: string }) => job.job_id === 'wlm_queue_stats',
+  );
   t.like(paused, { status: 'paused', next_run: null });
-  t.is((await app.request('GET', '/api/v1/sync/jobs', { caller })).body.data.find((job: { job_id: string }) => job.job_id === 'wlm_queue_stats').next_run, null);
+  t.is(
+    (await app.request('GET', '/api/v1/sync/jobs', { caller })).body.data.find(
+      (job: { job_id: string }) => job.job_id === 'wlm_queue_stats',
+    ).next_run,
+    null,
+  );
   t.is((await app.request('POST', '/api/v1/sync/jobs/wlm_queue_stats/resume', { caller })).status, 200);
   t.is((await app.request('POST', '/api/v1/sync/jobs/wlm_queue_stats/resume', { caller })).status, 409);
 });
@@ -102,7 +135,11 @@ test('with every job paused, a trigger of all answers top-level success false an
   t.like(none.body, { success: false, triggered_jobs: [] });
   t.regex(none.body.message, /no job started/);
   const status = await app.request('GET', '/api/v1/sync/status', { caller });
-  t.true(status.body.jobs.every((job: { status: string; next_run: unknown }) => job.status === 'paused' && job.next_run === null));
+  t.true(
+    status.body.jobs.every(
+      (job: { status: string; next_run: unknown }) => job.status === 'paused' && job.next_run === null,
+    ),
+  );
 });
 
 test('a failed run shows the same true duration in history and in the status last_result', async (t) => {
@@ -112,31 +149,59 @@ test('a failed run shows the same true duration in history and in the status las
   // A run that failed after 9 ms, as the runner records it (events, so the duration is exact).
   const runId = randomUUID();
   const ref = { envId: caller.envId, jobId, runId };
-  const metadata = { tenantId: caller.tenantId, actor: 'system:sync', correlationId: runId, causationId: runId, occurredAt: new Date().toISOString() };
+  const metadata = {
+    tenantId: caller.tenantId,
+    actor: 'system:sync',
+    correlationId: runId,
+    causationId: runId,
+    occurredAt: new Date().toISOString(),
+  };
   await app.platform.eventStore.append(`sync-job-${caller.tenantId}-${caller.envId}-${jobId}`, [
     { type: 'SyncRunStarted', data: { ...ref, trigger: 'manual', startedAt: '2026-01-01T00:00:00.000Z' }, metadata },
-    { type: 'SyncRunFailed', data: { ...ref, finishedAt: '2026-01-01T00:00:00.009Z', duration_ms: 9, error: 'warehouse unavailable' }, metadata },
+    {
+      type: 'SyncRunFailed',
+      data: { ...ref, finishedAt: '2026-01-01T00:00:00.009Z', duration_ms: 9, error: 'warehouse unavailable' },
+      metadata,
+    },
   ]);
   const entry = await finished(caller, jobId);
   t.like(entry, { status: 'failed', duration_ms: 9, error: 'warehouse unavailable' });
-  const job = (await app.request('GET', '/api/v1/sync/status', { caller })).body.jobs.find((j: { job_id: string }) => j.job_id === jobId);
+  const job = (await app.request('GET', '/api/v1/sync/status', { caller })).body.jobs.find(
+    (j: { job_id: string }) => j.job_id === jobId,
+  );
   t.deepEqual(job.last_result, { rows_extracted: 0, rows_upserted: 0, duration_ms: 9, status: 'failed' });
 });
 
-test('a job executing now shows running on its own entry; the top-level status is the scheduler\'s, not the job\'s', async (t) => {
+test("a job executing now shows running on its own entry; the top-level status is the scheduler's, not the job's", async (t) => {
   const caller = app.newTenant();
   const jobId = 'alert_events';
   const runId = randomUUID();
-  const metadata = { tenantId: caller.tenantId, actor: 'system:sync', correlationId: runId, causationId: runId, occurredAt: new Date().toISOString() };
+  const metadata = {
+    tenantId: caller.tenantId,
+    actor: 'system:sync',
+    correlationId: runId,
+    causationId: runId,
+    occurredAt: new Date().toISOString(),
+  };
   await app.platform.eventStore.append(`sync-job-${caller.tenantId}-${caller.envId}-${jobId}`, [
-    { type: 'SyncRunStarted', data: { envId: caller.envId, jobId, runId, trigger: 'manual', startedAt: new Date().toISOString() }, metadata },
+    {
+      type: 'SyncRunStarted',
+      data: { envId: caller.envId, jobId, runId, trigger: 'manual', startedAt: new Date().toISOString() },
+      metadata,
+    },
   ]);
   const status = await until(async () => {
     const answer = (await app.request('GET', '/api/v1/sync/status', { caller })).body;
-    return answer.jobs.find((job: { job_id: string }) => job.job_id === jobId).status === 'running' ? answer : undefined;
+    return answer.jobs.find((job: { job_id: string }) => job.job_id === jobId).status === 'running'
+      ? answer
+      : undefined;
   }, 'the job to show running');
   t.is(status.status, 'stopped', 'SYNC_SCHEDULER=off: the service is stopped though a job executes');
-  t.true(status.jobs.filter((job: { job_id: string }) => job.job_id !== jobId).every((job: { status: string }) => job.status === 'active'));
+  t.true(
+    status.jobs
+      .filter((job: { job_id: string }) => job.job_id !== jobId)
+      .every((job: { status: string }) => job.status === 'active'),
+  );
 });
 
 const badInput: [string, string, string, unknown, number, string | undefined][] = [
@@ -182,7 +247,9 @@ test.serial('purging history removes old entries, answers the count and records 
     clockOffsetMs = 0;
   }
   t.is((await app.request('GET', '/api/v1/sync/history', { caller })).body.data.length, 0);
-  const stream = await app.platform.eventStore.readStream(`sync-job-${caller.tenantId}-${caller.envId}-wlm_queue_stats`);
+  const stream = await app.platform.eventStore.readStream(
+    `sync-job-${caller.tenantId}-${caller.envId}-wlm_queue_stats`,
+  );
   t.like(stream.at(-1), { type: 'SyncHistoryPurged', data: { older_than_days: 1, removed: 1 } });
 });
 
@@ -190,21 +257,30 @@ test('the stream sends sync_update at connect and every period; a third stream o
   const caller = app.newTenant();
   const controllers = [new AbortController(), new AbortController()];
   const open = (controller: AbortController) =>
-    fetch(`${app.url}/api/v1/sync/stream`, { headers: { authorization: `Bearer ${app.token(caller)}` }, signal: controller.signal });
+    fetch(`${app.url}/api/v1/sync/stream`, {
+      headers: { authorization: `Bearer ${app.token(caller)}` },
+      signal: controller.signal,
+    });
   const first = await open(controllers[0]!);
   t.is(first.status, 200);
   t.regex(first.headers.get('content-type') ?? '', /text\/event-stream/);
   const second = await open(controllers[1]!);
-  const third = await fetch(`${app.url}/api/v1/sync/stream`, { headers: { authorization: `Bearer ${app.token(caller)}` } });
+  const third = await fetch(`${app.url}/api/v1/sync/stream`, {
+    headers: { authorization: `Bearer ${app.token(caller)}` },
+  });
   t.is(third.status, 429);
   t.regex(third.headers.get('content-type') ?? '', /application\/problem\+json/);
   const reader = first.body!.getReader();
   let text = '';
-  await until(async () => {
-    const { value } = await reader.read();
-    text += new TextDecoder().decode(value);
-    return (text.match(/event: sync_update/g) ?? []).length >= 2 ? true : undefined;
-  }, 'two sync_update events', 10_000);
+  await until(
+    async () => {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+      return (text.match(/event: sync_update/g) ?? []).length >= 2 ? true : undefined;
+    },
+    'two sync_update events',
+    10_000,
+  );
   const dataText = /event: sync_update\ndata: (.*)\n/.exec(text)![1]!;
   const data = JSON.parse(dataText);
   t.is(data.scheduler_timezone, 'UTC');
@@ -215,10 +291,18 @@ test('the stream sends sync_update at connect and every period; a third stream o
   const status = await app.request('GET', '/api/v1/sync/status', { caller });
   const withoutNextRun = (json: string) => json.replace(/"next_run":"[^"]*"/g, '"next_run":"…"');
   t.is(withoutNextRun(dataText), withoutNextRun(JSON.stringify(status.body)));
-  t.deepEqual(app.platform.composition.sync.feeds().map((feed) => feed.listeners), [2], 'one shared feed for the environment');
+  t.deepEqual(
+    app.platform.composition.sync.feeds().map((feed) => feed.listeners),
+    [2],
+    'one shared feed for the environment',
+  );
   for (const controller of controllers) controller.abort();
   void second.body?.cancel().catch(() => undefined);
-  await until(async () => (app.platform.composition.sync.feeds().length === 0 ? true : undefined), 'feeds released', 10_000);
+  await until(
+    async () => (app.platform.composition.sync.feeds().length === 0 ? true : undefined),
+    'feeds released',
+    10_000,
+  );
   t.is((await open(new AbortController())).status, 200, 'the cap is released with the streams');
 });
 
@@ -226,5 +310,11 @@ test('/health reports the relational store; /metrics has the sync series', async
   const health = await app.request('GET', '/health');
   t.like(health.body.checks.relational_store, { status: 'up', kind: 'embedded' });
   const metrics = await app.request('GET', '/metrics');
-  for (const name of ['sync_job_duration_seconds', 'sync_rows_total', 'sync_runs_total', 'sync_job_last_success_timestamp_seconds']) t.true(String(metrics.body).includes(name), name);
+  for (const name of [
+    'sync_job_duration_seconds',
+    'sync_rows_total',
+    'sync_runs_total',
+    'sync_job_last_success_timestamp_seconds',
+  ])
+    t.true(String(metrics.body).includes(name), name);
 });

@@ -46,7 +46,12 @@ test('closing while the open is still under way waits only the bound, then close
   await store.close();
   t.is(attempts.length, 1, 'close returned although the open never finished');
   let closed = false;
-  attempts[0]!.resolve({ ...fakeStore, close: async () => { closed = true; } } as SyncStore);
+  attempts[0]!.resolve({
+    ...fakeStore,
+    close: async () => {
+      closed = true;
+    },
+  } as SyncStore);
   await new Promise((resolve) => setImmediate(resolve));
   t.true(closed);
   await t.throwsAsync(store.ping(), { message: /closed/ });

@@ -21,7 +21,9 @@ const OWN_SIGNS = {
 type Sign = keyof typeof OWN_SIGNS;
 
 const relativeImports = (file: string, text: string) =>
-  [...text.matchAll(/(?:from\s+|import\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm)].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')));
+  [...text.matchAll(/(?:from\s+|import\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm)].map((m) =>
+    resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')),
+  );
 
 /** The signs of a test module and of every test support module it reaches (src/ is not followed). */
 export function signsOf(file: string, read: (path: string) => string | null, seen = new Set<string>()): Set<Sign> {
@@ -47,9 +49,12 @@ const readOrNull = (path: string) => {
 };
 
 export function tierOffence(name: string, signs: Set<Sign>): string | null {
-  if (signs.has('process') && !name.endsWith('.process.test.ts')) return `${name} spawns a process: name it *.process.test.ts`;
-  if (signs.has('browser') && !name.endsWith('.browser.test.ts')) return `${name} drives Chromium: name it *.browser.test.ts`;
-  if (signs.has('http') && !/\.(http|process|browser)\.test\.ts$/.test(name)) return `${name} starts the platform: name it *.http.test.ts`;
+  if (signs.has('process') && !name.endsWith('.process.test.ts'))
+    return `${name} spawns a process: name it *.process.test.ts`;
+  if (signs.has('browser') && !name.endsWith('.browser.test.ts'))
+    return `${name} drives Chromium: name it *.browser.test.ts`;
+  if (signs.has('http') && !/\.(http|process|browser)\.test\.ts$/.test(name))
+    return `${name} starts the platform: name it *.http.test.ts`;
   return null;
 }
 
@@ -62,8 +67,14 @@ test('the tier check sees each sign through support modules (the check itself ca
   };
   const read = (path: string) => files[path] ?? null;
   t.deepEqual([...signsOf(join(testDir, 'x.test.ts'), read)], ['process']);
-  t.is(tierOffence('x.test.ts', signsOf(join(testDir, 'x.test.ts'), read)), 'x.test.ts spawns a process: name it *.process.test.ts');
-  t.is(tierOffence('y.test.ts', signsOf(join(testDir, 'y.test.ts'), read)), 'y.test.ts starts the platform: name it *.http.test.ts');
+  t.is(
+    tierOffence('x.test.ts', signsOf(join(testDir, 'x.test.ts'), read)),
+    'x.test.ts spawns a process: name it *.process.test.ts',
+  );
+  t.is(
+    tierOffence('y.test.ts', signsOf(join(testDir, 'y.test.ts'), read)),
+    'y.test.ts starts the platform: name it *.http.test.ts',
+  );
   t.is(tierOffence('y.http.test.ts', signsOf(join(testDir, 'y.test.ts'), read)), null);
 });
 

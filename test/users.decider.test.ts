@@ -18,7 +18,10 @@ test('create on a new stream records UserCreated', (t) => {
 });
 
 test('create twice is a conflict', (t) => {
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'CreateUser', userId, profile, isActive: true }).thenRejects('conflict');
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'CreateUser', userId, profile, isActive: true })
+    .thenRejects('conflict');
 });
 
 test('an update records the whole profile after the change', (t) => {
@@ -29,19 +32,36 @@ test('an update records the whole profile after the change', (t) => {
 });
 
 test('an update that changes nothing records nothing', (t) => {
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'UpdateUser', userId, changes: { ...profile }, isActive: true }).then([]);
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'UpdateUser', userId, changes: { ...profile }, isActive: true })
+    .then([]);
 });
 
 test('is_active false deactivates without removing; true reactivates', (t) => {
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'UpdateUser', userId, changes: {}, isActive: false }).then([deactivated]);
-  deciderSpec(t, userDecider).given([created, deactivated]).when({ kind: 'UpdateUser', userId, changes: {}, isActive: true }).then([{ type: 'UserReactivated', data: { userId } }]);
-  deciderSpec(t, userDecider).given([created, deactivated]).when({ kind: 'UpdateUser', userId, changes: { name: 'A' }, isActive: false })
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'UpdateUser', userId, changes: {}, isActive: false })
+    .then([deactivated]);
+  deciderSpec(t, userDecider)
+    .given([created, deactivated])
+    .when({ kind: 'UpdateUser', userId, changes: {}, isActive: true })
+    .then([{ type: 'UserReactivated', data: { userId } }]);
+  deciderSpec(t, userDecider)
+    .given([created, deactivated])
+    .when({ kind: 'UpdateUser', userId, changes: { name: 'A' }, isActive: false })
     .then([{ type: 'UserUpdated', data: { userId, ...profile, name: 'A' } }]);
 });
 
 test('nobody deactivates or deletes themselves', (t) => {
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'UpdateUser', userId, changes: {}, isActive: false }, { actor: userId }).thenRejects('conflict', /yourself/);
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'RemoveUser', userId }, { actor: userId }).thenRejects('conflict', /yourself/);
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'UpdateUser', userId, changes: {}, isActive: false }, { actor: userId })
+    .thenRejects('conflict', /yourself/);
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'RemoveUser', userId }, { actor: userId })
+    .thenRejects('conflict', /yourself/);
 });
 
 test('delete of an active user deactivates and removes it', (t) => {
@@ -66,80 +86,150 @@ for (const [title, history] of gone) {
     { kind: 'RecordInvitation', userId, outcome: { sent: true, provider: 'outbox', reference: 'x' } },
   ] as const) {
     test(`${command.kind} of ${title} is not found`, (t) => {
-      deciderSpec(t, userDecider).given([...history]).when(command).thenRejects('not_found');
+      deciderSpec(t, userDecider)
+        .given([...history])
+        .when(command)
+        .thenRejects('not_found');
     });
   }
 }
 
 test('joining a group adds it to group_ids; joining again records nothing', (t) => {
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'JoinGroup', userId, groupId: groupB })
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'JoinGroup', userId, groupId: groupB })
     .then([{ type: 'UserUpdated', data: { userId, ...profile, groupIds: [groupA, groupB] } }]);
   deciderSpec(t, userDecider).given([created]).when({ kind: 'JoinGroup', userId, groupId: groupA }).then([]);
 });
 
 test('leaving a group removes it; leaving a group one is not in is not found', (t) => {
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'LeaveGroup', userId, groupId: groupA })
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'LeaveGroup', userId, groupId: groupA })
     .then([{ type: 'UserUpdated', data: { userId, ...profile, groupIds: [] } }]);
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'LeaveGroup', userId, groupId: groupB }).thenRejects('not_found');
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'LeaveGroup', userId, groupId: groupB })
+    .thenRejects('not_found');
 });
 
 test('overrides are recorded when they change, and cleared with an empty map', (t) => {
-  const set: UserEvent = { type: 'UserPermissionOverridesSet', data: { userId, permissions: { 'iam:write': 'allow' } } };
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'SetPermissionOverrides', userId, permissions: { 'iam:write': 'allow' } }).then([set]);
-  deciderSpec(t, userDecider).given([created, set]).when({ kind: 'SetPermissionOverrides', userId, permissions: { 'iam:write': 'allow' } }).then([]);
-  deciderSpec(t, userDecider).given([created, set]).when({ kind: 'SetPermissionOverrides', userId, permissions: {} })
+  const set: UserEvent = {
+    type: 'UserPermissionOverridesSet',
+    data: { userId, permissions: { 'iam:write': 'allow' } },
+  };
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({ kind: 'SetPermissionOverrides', userId, permissions: { 'iam:write': 'allow' } })
+    .then([set]);
+  deciderSpec(t, userDecider)
+    .given([created, set])
+    .when({ kind: 'SetPermissionOverrides', userId, permissions: { 'iam:write': 'allow' } })
+    .then([]);
+  deciderSpec(t, userDecider)
+    .given([created, set])
+    .when({ kind: 'SetPermissionOverrides', userId, permissions: {} })
     .then([{ type: 'UserPermissionOverridesSet', data: { userId, permissions: {} } }]);
 });
 
 test('invitation outcomes are recorded with the provider and its answer', (t) => {
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'RecordInvitation', userId, outcome: { sent: false, provider: 'management-api', error: 'ticket: 503' } })
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({
+      kind: 'RecordInvitation',
+      userId,
+      outcome: { sent: false, provider: 'management-api', error: 'ticket: 503' },
+    })
     .then([{ type: 'UserInvitationFailed', data: { userId, provider: 'management-api', error: 'ticket: 503' } }]);
-  deciderSpec(t, userDecider).given([created]).when({ kind: 'RecordInvitation', userId, outcome: { sent: true, provider: 'management-api', reference: 'auth0|1' } })
+  deciderSpec(t, userDecider)
+    .given([created])
+    .when({
+      kind: 'RecordInvitation',
+      userId,
+      outcome: { sent: true, provider: 'management-api', reference: 'auth0|1' },
+    })
     .then([{ type: 'UserInvited', data: { userId, provider: 'management-api', reference: 'auth0|1' } }]);
 });
 
 test('a login is recorded once per newly issued token', (t) => {
   const login: UserEvent = { type: 'UserLoggedIn', data: { userId, at, tokenIssuedAt: 1000 } };
   deciderSpec(t, userDecider).given([created]).when({ kind: 'RecordLogin', userId, tokenIssuedAt: 1000 }).then([login]);
-  deciderSpec(t, userDecider).given([created, login]).when({ kind: 'RecordLogin', userId, tokenIssuedAt: 1000 }).then([]);
-  deciderSpec(t, userDecider).given([created, login]).when({ kind: 'RecordLogin', userId, tokenIssuedAt: 999 }).then([]);
-  deciderSpec(t, userDecider).given([created, login]).when({ kind: 'RecordLogin', userId, tokenIssuedAt: 1001 })
+  deciderSpec(t, userDecider)
+    .given([created, login])
+    .when({ kind: 'RecordLogin', userId, tokenIssuedAt: 1000 })
+    .then([]);
+  deciderSpec(t, userDecider)
+    .given([created, login])
+    .when({ kind: 'RecordLogin', userId, tokenIssuedAt: 999 })
+    .then([]);
+  deciderSpec(t, userDecider)
+    .given([created, login])
+    .when({ kind: 'RecordLogin', userId, tokenIssuedAt: 1001 })
     .then([{ type: 'UserLoggedIn', data: { userId, at, tokenIssuedAt: 1001 } }]);
-  deciderSpec(t, userDecider).given([created, deactivated]).when({ kind: 'RecordLogin', userId, tokenIssuedAt: 1001 }).then([]);
+  deciderSpec(t, userDecider)
+    .given([created, deactivated])
+    .when({ kind: 'RecordLogin', userId, tokenIssuedAt: 1001 })
+    .then([]);
 });
 
 // The email reservation stream.
 const other = '9c1c2f9e-3a7d-4e2b-9c1f-0d8e7a6b5c4d';
-const reserved = (holder: string, reservedAt = at): UserEmailEvent => ({ type: 'UserEmailReserved', data: { userId: holder, reservedAt } });
+const reserved = (holder: string, reservedAt = at): UserEmailEvent => ({
+  type: 'UserEmailReserved',
+  data: { userId: holder, reservedAt },
+});
 const released = (holder: string): UserEmailEvent => ({ type: 'UserEmailReleased', data: { userId: holder } });
 const later = (ms: number) => new Date(TEST_CONTEXT.now.getTime() + ms);
 
 test('a free address is reserved; a released one can be reserved again', (t) => {
-  deciderSpec(t, emailReservationDecider).given([]).when({ kind: 'ReserveEmail', userId }).then([reserved(userId)]);
-  deciderSpec(t, emailReservationDecider).given([reserved(other), released(other)]).when({ kind: 'ReserveEmail', userId }).then([reserved(userId)]);
+  deciderSpec(t, emailReservationDecider)
+    .given([])
+    .when({ kind: 'ReserveEmail', userId })
+    .then([reserved(userId)]);
+  deciderSpec(t, emailReservationDecider)
+    .given([reserved(other), released(other)])
+    .when({ kind: 'ReserveEmail', userId })
+    .then([reserved(userId)]);
 });
 
 test("another user's address is a conflict; the holder's own is a no-op", (t) => {
-  deciderSpec(t, emailReservationDecider).given([reserved(other)]).when({ kind: 'ReserveEmail', userId }).thenRejects('conflict', /already exists/);
-  deciderSpec(t, emailReservationDecider).given([reserved(userId)]).when({ kind: 'ReserveEmail', userId }).then([]);
+  deciderSpec(t, emailReservationDecider)
+    .given([reserved(other)])
+    .when({ kind: 'ReserveEmail', userId })
+    .thenRejects('conflict', /already exists/);
+  deciderSpec(t, emailReservationDecider)
+    .given([reserved(userId)])
+    .when({ kind: 'ReserveEmail', userId })
+    .then([]);
 });
 
 test('a stale holder is replaced only after the grace period', (t) => {
-  deciderSpec(t, emailReservationDecider).given([reserved(other)])
-    .when({ kind: 'ReserveEmail', userId, staleHolder: other }, { now: later(ORPHANED_RESERVATION_AFTER_MS - 1) }).thenRejects('conflict');
-  deciderSpec(t, emailReservationDecider).given([reserved(other)])
+  deciderSpec(t, emailReservationDecider)
+    .given([reserved(other)])
+    .when({ kind: 'ReserveEmail', userId, staleHolder: other }, { now: later(ORPHANED_RESERVATION_AFTER_MS - 1) })
+    .thenRejects('conflict');
+  deciderSpec(t, emailReservationDecider)
+    .given([reserved(other)])
     .when({ kind: 'ReserveEmail', userId, staleHolder: other }, { now: later(ORPHANED_RESERVATION_AFTER_MS) })
     .then([released(other), reserved(userId, later(ORPHANED_RESERVATION_AFTER_MS).toISOString())]);
 });
 
 test('a stale-holder claim about someone else is refused', (t) => {
-  deciderSpec(t, emailReservationDecider).given([reserved(other)])
-    .when({ kind: 'ReserveEmail', userId, staleHolder: groupA }, { now: later(ORPHANED_RESERVATION_AFTER_MS * 10) }).thenRejects('conflict');
+  deciderSpec(t, emailReservationDecider)
+    .given([reserved(other)])
+    .when({ kind: 'ReserveEmail', userId, staleHolder: groupA }, { now: later(ORPHANED_RESERVATION_AFTER_MS * 10) })
+    .thenRejects('conflict');
 });
 
 test('only the holder releases an address', (t) => {
-  deciderSpec(t, emailReservationDecider).given([reserved(userId)]).when({ kind: 'ReleaseEmail', userId }).then([released(userId)]);
-  deciderSpec(t, emailReservationDecider).given([reserved(other)]).when({ kind: 'ReleaseEmail', userId }).then([]);
+  deciderSpec(t, emailReservationDecider)
+    .given([reserved(userId)])
+    .when({ kind: 'ReleaseEmail', userId })
+    .then([released(userId)]);
+  deciderSpec(t, emailReservationDecider)
+    .given([reserved(other)])
+    .when({ kind: 'ReleaseEmail', userId })
+    .then([]);
   deciderSpec(t, emailReservationDecider).given([]).when({ kind: 'ReleaseEmail', userId }).then([]);
 });
 

@@ -23,27 +23,67 @@ test('an exported incident history verifies offline, and any change to it is nam
   const app = await startTestApp({ env: { ALERT_EVALUATION_INTERVAL_SECONDS: '1' } });
   t.teardown(() => app.close());
   const caller = app.newTenant();
-  const channel = await app.request('POST', '/notification-channels', { caller, body: { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } } });
-  const policy = await app.request('POST', '/api/v1/escalation-policies', {
-    caller, body: { name: 'DBA', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }] },
+  const channel = await app.request('POST', '/notification-channels', {
+    caller,
+    body: { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } },
   });
-  await app.request('POST', '/api/v1/simulator/metrics', { caller, body: { metric: 'queue_time_seconds', value: 45, duration_seconds: 3600 } });
+  const policy = await app.request('POST', '/api/v1/escalation-policies', {
+    caller,
+    body: {
+      name: 'DBA',
+      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
+    },
+  });
+  await app.request('POST', '/api/v1/simulator/metrics', {
+    caller,
+    body: { metric: 'queue_time_seconds', value: 45, duration_seconds: 3600 },
+  });
   const rule = await app.request('POST', '/api/v1/alert-rules', {
     caller,
-    body: { name: 'Queue wait', metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: policy.body.data.id },
+    body: {
+      name: 'Queue wait',
+      metric: 'queue_time_seconds',
+      condition: 'gt',
+      threshold: 30,
+      evaluation_window_minutes: 0,
+      severity: 'high',
+      escalation_policy_id: policy.body.data.id,
+    },
   });
-  const incidents = async () => (await app.request('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`, { caller })).body.data as { id: string }[];
+  const incidents = async () =>
+    (await app.request('GET', `/api/v1/incidents?rule_id=${rule.body.data.id}`, { caller })).body.data as {
+      id: string;
+    }[];
   await waitFor(async () => (await incidents()).length > 0, { timeoutMs: 10_000, message: 'an incident' });
   const [incident] = await incidents();
-  t.is((await app.request('POST', `/api/v1/incidents/${incident!.id}/notes`, { caller, body: { text: 'looking' } })).status, 201);
+  t.is(
+    (await app.request('POST', `/api/v1/incidents/${incident!.id}/notes`, { caller, body: { text: 'looking' } }))
+      .status,
+    201,
+  );
   t.is((await app.request('POST', `/api/v1/incidents/${incident!.id}/acknowledge`, { caller })).status, 200);
 
   const exported = (await app.request('GET', `/api/v1/incidents/${incident!.id}/events`, { caller })).body;
-  const events = exported.data as { type: string; revision: string; hash: string | null; previous_hash: string | null; data: Record<string, unknown>; log_chain_start: string | null; stream_retention: boolean }[];
+  const events = exported.data as {
+    type: string;
+    revision: string;
+    hash: string | null;
+    previous_hash: string | null;
+    data: Record<string, unknown>;
+    log_chain_start: string | null;
+    stream_retention: boolean;
+  }[];
   t.true(events.length >= 3);
-  t.true(events.every((event) => event.log_chain_start === '1' && event.stream_retention === false), 'a log created with the chain: every event from position 1 is hashed; incidents have no retention');
+  t.true(
+    events.every((event) => event.log_chain_start === '1' && event.stream_retention === false),
+    'a log created with the chain: every event from position 1 is hashed; incidents have no retention',
+  );
   t.is(events[0]!.previous_hash, null);
-  events.slice(1).forEach((event, i) => t.is(event.previous_hash, events[i]!.hash, `revision ${event.revision} links to the one before`));
+  events
+    .slice(1)
+    .forEach((event, i) =>
+      t.is(event.previous_hash, events[i]!.hash, `revision ${event.revision} links to the one before`),
+    );
 
   const intact = verifyExport('intact', exported);
   t.is(intact.status, 0, intact.stderr);
@@ -60,7 +100,10 @@ test('an exported incident history verifies offline, and any change to it is nam
 
   const removed = verifyExport('removed', { data: events.filter((_, i) => i !== noted) });
   t.is(removed.status, 1);
-  t.regex(removed.stderr, new RegExp(`revision ${noted + 1} \\(gap\\): expected revision ${noted}, found revision ${noted + 1}`));
+  t.regex(
+    removed.stderr,
+    new RegExp(`revision ${noted + 1} \\(gap\\): expected revision ${noted}, found revision ${noted + 1}`),
+  );
 
   const rehashed = structuredClone(events);
   rehashed[0]!.hash = 'f'.repeat(64);
@@ -69,8 +112,18 @@ test('an exported incident history verifies offline, and any change to it is nam
   // What the server answers once revisions 0–1 were deleted from events.db: the rest still hashes and links.
   const oldestDeleted = verifyExport('oldest-deleted', { data: events.slice(2) });
   t.is(oldestDeleted.status, 1);
-  t.regex(oldestDeleted.stderr, /broken at stream incident-\S+ revision 2 \(start\): expected revision 0, found revision 2/);
-  t.is(verifyExport('retained', events.slice(2).map((event) => ({ ...event, stream_retention: true }))).status, 0, 'retention may remove the oldest events');
+  t.regex(
+    oldestDeleted.stderr,
+    /broken at stream incident-\S+ revision 2 \(start\): expected revision 0, found revision 2/,
+  );
+  t.is(
+    verifyExport(
+      'retained',
+      events.slice(2).map((event) => ({ ...event, stream_retention: true })),
+    ).status,
+    0,
+    'retention may remove the oldest events',
+  );
 
   // Every hash removed and an event edited: in a log whose chain started before these events, that is no legacy history.
   const unhashed = events.map((event) => ({ ...event, hash: null, previous_hash: null }));
@@ -81,7 +134,10 @@ test('an exported incident history verifies offline, and any change to it is nam
   t.regex(stripped.stderr, new RegExp(`^${events.length} breaks in ${events.length} events`, 'm'));
 
   // An older export without the chain start: judged as before, and the output says what was not judged.
-  const older = verifyExport('older', events.slice(2).map(({ log_chain_start: _s, stream_retention: _r, ...event }) => event));
+  const older = verifyExport(
+    'older',
+    events.slice(2).map(({ log_chain_start: _s, stream_retention: _r, ...event }) => event),
+  );
   t.is(older.status, 0, older.stderr);
   t.regex(older.stdout, /no log_chain_start in the file .*: unhashed events and a missing start not judged/);
 

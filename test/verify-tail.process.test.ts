@@ -18,7 +18,8 @@ async function tamperedLog(changed: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-tail-'));
   const filename = join(dataDir, 'events.db');
   const store = openSqliteEventStore({ filename });
-  for (let i = 0; i < 3; i++) await store.append(`audit-trail-${i % 2}`, [sampleEvent('Noted', { i }), sampleEvent('Noted', { i: i + 10 })]);
+  for (let i = 0; i < 3; i++)
+    await store.append(`audit-trail-${i % 2}`, [sampleEvent('Noted', { i }), sampleEvent('Noted', { i: i + 10 })]);
   await store.close();
   const db = new Database(filename);
   db.prepare(`UPDATE events SET data = json_set(data, '$.i', 99) WHERE position = ?`).run(changed);
@@ -39,7 +40,11 @@ test('the tail check names a changed event inside the tail and does not see one 
 test('a platform started on a log whose tail was changed logs the break and serves', async (t) => {
   const { dataDir } = await tamperedLog(6);
   const port = await freePort();
-  const platform = await startPlatformProcess({ DATA_DIR: dataDir, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` });
+  const platform = await startPlatformProcess({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+  });
   t.teardown(() => void platform.child.kill('SIGKILL'));
   t.regex(platform.output(), /event log chain broken at stream audit-trail-0 revision 3 \(content\).*npm run verify/);
   t.is((await fetch(`http://127.0.0.1:${port}/health`)).status, 200);
@@ -50,7 +55,10 @@ test('the tail check names a stream whose oldest events were deleted (no retenti
   const db = new Database(filename);
   // audit-trail-0 holds positions 1, 2, 5, 6 (revisions 0–3); audit-trail-1 positions 3, 4 (revisions 0–1).
   t.is(db.prepare(`DELETE FROM events WHERE stream = 'audit-trail-0' AND revision <= 1`).run().changes, 2);
-  t.is(db.prepare(`UPDATE events SET hash = NULL, previous_hash = NULL WHERE stream = 'audit-trail-1'`).run().changes, 2);
+  t.is(
+    db.prepare(`UPDATE events SET hash = NULL, previous_hash = NULL WHERE stream = 'audit-trail-1'`).run().changes,
+    2,
+  );
   db.close();
   const { breaks } = await verifyLogTail(filename);
   t.like(breaks, [
@@ -59,7 +67,11 @@ test('the tail check names a stream whose oldest events were deleted (no retenti
     { stream: 'audit-trail-0', revision: '2', kind: 'start' },
   ]);
   t.is(breaks.length, 3);
-  t.deepEqual((await verifyLogTail(filename, 1)).breaks.map((found) => found.kind), ['start'], 'a tail of one event still finds revision 0 of its stream gone');
+  t.deepEqual(
+    (await verifyLogTail(filename, 1)).breaks.map((found) => found.kind),
+    ['start'],
+    'a tail of one event still finds revision 0 of its stream gone',
+  );
 });
 
 test('the tail check accepts a stream trimmed by its retention, and a tail that starts after revision 0 of an intact stream', async (t) => {

@@ -11,7 +11,14 @@ import {
 } from '../src/gateways/warehouse/environments.js';
 import { UnknownEnvironmentError } from '../src/gateways/warehouse/port.js';
 
-const PROVISIONED = { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: 'analytics' };
+const PROVISIONED = {
+  kind: 'provisioned',
+  cluster_identifier: 'analytics-prod',
+  database: 'dw',
+  db_user: 'monitor',
+  region: 'eu-west-1',
+  schema: 'analytics',
+};
 const SERVERLESS = { kind: 'serverless', workgroup_name: 'bi', database: 'dev', region: 'us-east-1', schema: 'public' };
 
 test('a valid file maps each env_id to its target', (t) => {
@@ -32,7 +39,11 @@ test('an env_id the file does not list throws UnknownEnvironmentError', (t) => {
 
 const INVALID: [string, unknown, string[]][] = [
   ['provisioned with neither db_user nor secret_arn', { e: { ...PROVISIONED, db_user: undefined } }, ['/e/db_user']],
-  ['provisioned with both db_user and secret_arn', { e: { ...PROVISIONED, secret_arn: 'arn:aws:secretsmanager:x' } }, ['/e/db_user']],
+  [
+    'provisioned with both db_user and secret_arn',
+    { e: { ...PROVISIONED, secret_arn: 'arn:aws:secretsmanager:x' } },
+    ['/e/db_user'],
+  ],
   ['serverless without a workgroup', { e: { ...SERVERLESS, workgroup_name: undefined } }, ['/e/workgroup_name']],
   ['an unknown kind', { e: { ...SERVERLESS, kind: 'dedicated' } }, ['/e/kind']],
   ['a malformed region', { e: { ...SERVERLESS, region: 'Europe' } }, ['/e/region']],
@@ -43,7 +54,10 @@ const INVALID: [string, unknown, string[]][] = [
 for (const [title, json, paths] of INVALID) {
   test(`rejects ${title}, naming the JSON path`, (t) => {
     const error = t.throws(() => parseEnvironments(json, 'envs.json'), { instanceOf: EnvironmentsFileError });
-    t.deepEqual(error?.issues.map((issue) => issue.path), paths);
+    t.deepEqual(
+      error?.issues.map((issue) => issue.path),
+      paths,
+    );
     t.true(error!.message.startsWith('invalid warehouse environments in envs.json: '));
   });
 }
@@ -62,6 +76,11 @@ test('environmentResolverFor loads and validates the named file', async (t) => {
 
   const broken = join(dir, 'broken.json');
   await writeFile(broken, '{ not json');
-  await t.throwsAsync(environmentResolverFor(broken), { instanceOf: EnvironmentsFileError, message: /broken\.json: \/: not valid JSON/ });
-  await t.throwsAsync(environmentResolverFor(join(dir, 'missing.json')), { message: /cannot read the file \(ENOENT\)/ });
+  await t.throwsAsync(environmentResolverFor(broken), {
+    instanceOf: EnvironmentsFileError,
+    message: /broken\.json: \/: not valid JSON/,
+  });
+  await t.throwsAsync(environmentResolverFor(join(dir, 'missing.json')), {
+    message: /cannot read the file \(ENOENT\)/,
+  });
 });

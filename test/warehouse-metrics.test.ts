@@ -21,8 +21,24 @@ function countingGateway(valueOf: (request: MetricRequest) => number | Error = (
   const gateway: WarehouseGateway = {
     cluster: unused,
     slowQueries: async () => [
-      { query_id: 1, exec_time_seconds: 400, user_name: 'a', database: 'd', wlm_queue: 'q', query_text: 'x', cluster_id: 'c1' },
-      { query_id: 2, exec_time_seconds: 900, user_name: 'a', database: 'd', wlm_queue: 'q', query_text: 'y', cluster_id: 'c2' },
+      {
+        query_id: 1,
+        exec_time_seconds: 400,
+        user_name: 'a',
+        database: 'd',
+        wlm_queue: 'q',
+        query_text: 'x',
+        cluster_id: 'c1',
+      },
+      {
+        query_id: 2,
+        exec_time_seconds: 900,
+        user_name: 'a',
+        database: 'd',
+        wlm_queue: 'q',
+        query_text: 'y',
+        cluster_id: 'c2',
+      },
     ],
     spillQueries: unused,
     vacuumCandidates: unused,
@@ -63,15 +79,18 @@ function countingGateway(valueOf: (request: MetricRequest) => number | Error = (
 test('the registry knows the seven SPEC metrics, with units', (t) => {
   const registry = createMetricRegistry({ gateway: countingGateway().gateway });
   t.deepEqual(registry.ids(), BUILTIN_METRIC_IDS);
-  t.deepEqual(registry.describe().map((m) => [m.id, m.unit]), [
-    ['query_runtime_seconds', 'seconds'],
-    ['disk_spill_gb', 'GB'],
-    ['queue_time_seconds', 'seconds'],
-    ['storage_utilization_pct', 'percent'],
-    ['unsorted_pct', 'percent'],
-    ['active_query_count', 'count'],
-    ['cpu_utilization_pct', 'percent'],
-  ]);
+  t.deepEqual(
+    registry.describe().map((m) => [m.id, m.unit]),
+    [
+      ['query_runtime_seconds', 'seconds'],
+      ['disk_spill_gb', 'GB'],
+      ['queue_time_seconds', 'seconds'],
+      ['storage_utilization_pct', 'percent'],
+      ['unsorted_pct', 'percent'],
+      ['active_query_count', 'count'],
+      ['cpu_utilization_pct', 'percent'],
+    ],
+  );
 });
 
 test('readMany makes one gateway read per distinct (env, cluster, metric, window)', async (t) => {
@@ -80,7 +99,12 @@ test('readMany makes one gateway read per distinct (env, cluster, metric, window
   const requests: MetricRequest[] = [];
   // 40 rules over 4 distinct combinations.
   for (let rule = 0; rule < 40; rule++) {
-    requests.push({ envId: rule % 2 ? 'env-a' : 'env-b', clusterId: rule % 4 < 2 ? undefined : 'c1', metric: 'unsorted_pct', windowMinutes: 15 });
+    requests.push({
+      envId: rule % 2 ? 'env-a' : 'env-b',
+      clusterId: rule % 4 < 2 ? undefined : 'c1',
+      metric: 'unsorted_pct',
+      windowMinutes: 15,
+    });
   }
   const results = await registry.readMany(requests);
   t.is(reads.length, 4);
@@ -116,18 +140,23 @@ test('a failing combination fails only its own requests', async (t) => {
     { envId: 'env-a', metric: 'no_such_metric', windowMinutes: 5 },
     { envId: 'env-a', metric: 'unsorted_pct', windowMinutes: 0 },
   ]);
-  t.deepEqual(results.map((r) => (r.ok ? r.value : r.error.constructor.name)), [
-    7,
-    'WarehouseUnavailableError',
-    'UnknownMetricError',
-    'InvalidMetricRequestError',
-  ]);
-  t.regex((results[2] as { error: Error }).error.message, /known metrics: query_runtime_seconds, .*cpu_utilization_pct/);
+  t.deepEqual(
+    results.map((r) => (r.ok ? r.value : r.error.constructor.name)),
+    [7, 'WarehouseUnavailableError', 'UnknownMetricError', 'InvalidMetricRequestError'],
+  );
+  t.regex(
+    (results[2] as { error: Error }).error.message,
+    /known metrics: query_runtime_seconds, .*cpu_utilization_pct/,
+  );
 });
 
 test('readMany keeps at most `concurrency` reads in flight', async (t) => {
   const { gateway, maxInFlight } = countingGateway();
-  const requests = Array.from({ length: 30 }, (_, i) => ({ envId: `env-${i}`, metric: 'unsorted_pct', windowMinutes: 5 }));
+  const requests = Array.from({ length: 30 }, (_, i) => ({
+    envId: `env-${i}`,
+    metric: 'unsorted_pct',
+    windowMinutes: 5,
+  }));
   await createMetricRegistry({ gateway, concurrency: 3 }).readMany(requests);
   t.is(maxInFlight(), 3);
 });
@@ -138,22 +167,31 @@ test('registering a metric is one call, and it is read like the built-ins', asyn
   registry.register('slow_query_count', {
     unit: 'count',
     description: 'Queries executing for more than 5 minutes',
-    read: async (g, scope) => (await g.slowQueries(scope.envId)).filter((q) => !scope.clusterId || q.cluster_id === scope.clusterId).length,
+    read: async (g, scope) =>
+      (await g.slowQueries(scope.envId)).filter((q) => !scope.clusterId || q.cluster_id === scope.clusterId).length,
   });
   t.true(registry.has('slow_query_count'));
   t.is(await registry.read({ envId: 'e', metric: 'slow_query_count', windowMinutes: 5 }), 2);
   t.is(await registry.read({ envId: 'e', clusterId: 'c2', metric: 'slow_query_count', windowMinutes: 5 }), 1);
-  t.throws(() => registry.register('slow_query_count', { unit: 'count', description: '', read: async () => 0 }), { instanceOf: InvalidMetricRequestError });
-  t.throws(() => registry.register('Bad Id', { unit: 'count', description: '', read: async () => 0 }), { instanceOf: InvalidMetricRequestError });
+  t.throws(() => registry.register('slow_query_count', { unit: 'count', description: '', read: async () => 0 }), {
+    instanceOf: InvalidMetricRequestError,
+  });
+  t.throws(() => registry.register('Bad Id', { unit: 'count', description: '', read: async () => 0 }), {
+    instanceOf: InvalidMetricRequestError,
+  });
 });
 
 test('windows outside 1 minute to 7 days are refused before any read', async (t) => {
   const { gateway, reads } = countingGateway();
   const registry = createMetricRegistry({ gateway });
   for (const windowMinutes of [0, -5, 1.5, 10_081]) {
-    await t.throwsAsync(registry.read({ envId: 'e', metric: 'unsorted_pct', windowMinutes }), { instanceOf: InvalidMetricRequestError });
+    await t.throwsAsync(registry.read({ envId: 'e', metric: 'unsorted_pct', windowMinutes }), {
+      instanceOf: InvalidMetricRequestError,
+    });
   }
-  await t.throwsAsync(registry.read({ envId: 'e', metric: 'bogus', windowMinutes: 5 }), { instanceOf: UnknownMetricError });
+  await t.throwsAsync(registry.read({ envId: 'e', metric: 'bogus', windowMinutes: 5 }), {
+    instanceOf: UnknownMetricError,
+  });
   t.is(reads.length, 0);
 });
 
@@ -167,7 +205,10 @@ test('pinned values take precedence and cost no gateway read', async (t) => {
     { envId: 'e', metric: 'cpu_utilization_pct', windowMinutes: 5 },
     { envId: 'e', metric: 'unsorted_pct', windowMinutes: 5 },
   ]);
-  t.deepEqual(results.map((r) => r.ok && r.value), [88, 3]);
+  t.deepEqual(
+    results.map((r) => r.ok && r.value),
+    [88, 3],
+  );
   t.is(reads.length, 1);
 });
 
@@ -177,7 +218,11 @@ test('on the simulated warehouse, a pinned custom metric is read exactly as pinn
   const simulated = createSimulatedWarehouse({ now, knownMetrics: () => registryIds() });
   const registry = createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control });
   registryIds = () => registry.ids();
-  registry.register('alert_count', { unit: 'count', description: 'alerts this week', read: async (g, s) => (await g.tableAlerts(s.envId)).length });
+  registry.register('alert_count', {
+    unit: 'count',
+    description: 'alerts this week',
+    read: async (g, s) => (await g.tableAlerts(s.envId)).length,
+  });
   const measured = await registry.read({ envId: 'e1', metric: 'alert_count', windowMinutes: 5 });
   t.true(measured > 0);
   simulated.control.pinMetric({ envId: 'e1', metric: 'alert_count', value: 12345, durationSeconds: 60 });

@@ -7,7 +7,8 @@ import test from 'ava';
 import type { RecordedStatement } from './support/redshift-data-standin.js';
 import { redshiftHarness as harness } from './support/redshift-gateway-harness.js';
 
-const sqlOf = (standin: { executed: RecordedStatement[] }, name: string) => standin.executed.find((s) => s.statementName === name)!.sql;
+const sqlOf = (standin: { executed: RecordedStatement[] }, name: string) =>
+  standin.executed.find((s) => s.statementName === name)!.sql;
 
 test('table alerts join the scan on query, slice and segment and group the event up to its first colon, as perf_alert.sql does', async (t) => {
   const { standin, gateway } = await harness(t);
@@ -34,8 +35,34 @@ test('load errors name their table through pg_class, so a regular user without g
   const { standin, gateway } = await harness(t, (statement) =>
     statement.statementName === 'warehouse-watch:load-errors'
       ? {
-          columns: ['query_id', 'time', 'schema', 'table_name', 'file_name', 'line_number', 'column_name', 'column_type', 'error_code', 'error_message', 'raw_value'],
-          rows: [[77, '2025-03-12 14:00:00', 'analytics', 'orders_empty', 's3://b/k', 3, 'id', 'int4', 1207, 'Invalid digit', 'x1']],
+          columns: [
+            'query_id',
+            'time',
+            'schema',
+            'table_name',
+            'file_name',
+            'line_number',
+            'column_name',
+            'column_type',
+            'error_code',
+            'error_message',
+            'raw_value',
+          ],
+          rows: [
+            [
+              77,
+              '2025-03-12 14:00:00',
+              'analytics',
+              'orders_empty',
+              's3://b/k',
+              3,
+              'id',
+              'int4',
+              1207,
+              'Invalid digit',
+              'x1',
+            ],
+          ],
         }
       : {},
   );
@@ -46,23 +73,64 @@ test('load errors name their table through pg_class, so a regular user without g
     t.is(errors.length, 1, envId);
     t.like(errors[0], { table_name: 'orders_empty', error_code: 1207 });
     const sql = standin.executed.at(-1)!.sql;
-    t.regex(sql, /LEFT JOIN pg_class c ON c.oid = e.(tbl|table_id) LEFT JOIN pg_namespace n ON n.oid = c.relnamespace/, envId);
+    t.regex(
+      sql,
+      /LEFT JOIN pg_class c ON c.oid = e.(tbl|table_id) LEFT JOIN pg_namespace n ON n.oid = c.relnamespace/,
+      envId,
+    );
     t.notRegex(sql, /svv_table_info/, envId);
   }
 });
 
-const HEADER = ['query_id', 'user_name', 'database', 'queue', 'status', 'submitted_at', 'end_time', 'queue_seconds', 'exec_seconds', 'spill_mb', 'query_text'];
+const HEADER = [
+  'query_id',
+  'user_name',
+  'database',
+  'queue',
+  'status',
+  'submitted_at',
+  'end_time',
+  'queue_seconds',
+  'exec_seconds',
+  'spill_mb',
+  'query_text',
+];
 
 for (const qualifier of ['node_info', 'plan_info']) {
   test(`the serverless plan reads SYS_QUERY_EXPLAIN whole (${qualifier}) and lays out each rewritten child query in turn`, async (t) => {
     const { standin, gateway } = await harness(t, (statement) => {
       switch (statement.statementName) {
         case 'warehouse-watch:query-details':
-          return { columns: HEADER, rows: [[4242, 'etl', 'dev', 'etl', 'success', '2025-03-12 14:00:00', '2025-03-12 14:10:00', '1', '2', 0, 'SELECT 1']] };
+          return {
+            columns: HEADER,
+            rows: [
+              [
+                4242,
+                'etl',
+                'dev',
+                'etl',
+                'success',
+                '2025-03-12 14:00:00',
+                '2025-03-12 14:10:00',
+                '1',
+                '2',
+                0,
+                'SELECT 1',
+              ],
+            ],
+          };
         case 'warehouse-watch:query-plan':
           // The documented columns; rows deliberately out of order.
           return {
-            columns: ['user_id', 'query_id', 'child_query_sequence', 'plan_node_id', 'plan_parent_id', 'plan_node', qualifier],
+            columns: [
+              'user_id',
+              'query_id',
+              'child_query_sequence',
+              'plan_node_id',
+              'plan_parent_id',
+              'plan_node',
+              qualifier,
+            ],
             rows: [
               [100, 4242, 2, 1, 0, 'XN Seq Scan on b', ''],
               [100, 4242, 1, 2, 1, 'XN Seq Scan on a', 'Filter: (x > 1)'],
@@ -70,12 +138,23 @@ for (const qualifier of ['node_info', 'plan_info']) {
             ],
           };
         default:
-          return { columns: ['segment', 'step', 'label', 'table_name', 'rows', 'bytes', 'max_seconds', 'disk_based'], rows: [] };
+          return {
+            columns: ['segment', 'step', 'label', 'table_name', 'rows', 'bytes', 'max_seconds', 'disk_based'],
+            rows: [],
+          };
       }
     });
     const details = await gateway.queryDetails('env-sls', 4242);
-    t.deepEqual(details!.plan, ['XN Aggregate', '  ->  XN Seq Scan on a', '        Filter: (x > 1)', 'XN Seq Scan on b']);
+    t.deepEqual(details!.plan, [
+      'XN Aggregate',
+      '  ->  XN Seq Scan on a',
+      '        Filter: (x > 1)',
+      'XN Seq Scan on b',
+    ]);
     const sql = sqlOf(standin, 'warehouse-watch:query-plan');
-    t.regex(sql, /^SELECT \* FROM sys_query_explain WHERE query_id = CAST\(:query_id AS BIGINT\) ORDER BY child_query_sequence, plan_node_id LIMIT \d+$/);
+    t.regex(
+      sql,
+      /^SELECT \* FROM sys_query_explain WHERE query_id = CAST\(:query_id AS BIGINT\) ORDER BY child_query_sequence, plan_node_id LIMIT \d+$/,
+    );
   });
 }

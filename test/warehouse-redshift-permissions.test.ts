@@ -11,7 +11,12 @@ import { ACCESS_TTL_MS } from '../src/gateways/warehouse/redshift/system-view-ac
 import { evaluationErrorReason } from '../src/process/evaluation-error-reason.js';
 import { SUPERUSER_ONLY_VIEWS } from '../src/gateways/warehouse/redshift/system-view-grants.js';
 import { STANDIN_SUPERUSER_ONLY_VIEWS, type StandinDatabaseUser } from './support/redshift-data-standin.js';
-import { redshiftEnvironments as environments, redshiftHarness, START, warehouseRoutesOver } from './support/redshift-gateway-harness.js';
+import {
+  redshiftEnvironments as environments,
+  redshiftHarness,
+  START,
+  warehouseRoutesOver,
+} from './support/redshift-gateway-harness.js';
 
 const REGULAR_USER: StandinDatabaseUser = { superuser: false };
 
@@ -35,7 +40,7 @@ test('the adapter knows every superuser-only view the stand-in refuses (each wri
   t.deepEqual([...SUPERUSER_ONLY_VIEWS].sort(), [...STANDIN_SUPERUSER_ONLY_VIEWS].sort());
 });
 
-test('the stand-in refuses a superuser-only view to a regular user with Redshift\'s error, unless granted', async (t) => {
+test("the stand-in refuses a superuser-only view to a regular user with Redshift's error, unless granted", async (t) => {
   const { standin, gateway } = await harness(t, REGULAR_USER);
   const error = await refusal(t, gateway.cluster('env-prov'));
   t.deepEqual(error.views, ['stv_node_storage_capacity']);
@@ -62,7 +67,10 @@ test('the refusal names the view and the grants that fix it, for the configured 
   // Behind a secret the user name is not ours to know.
   const serverless = await refusal(t, gateway.cluster('env-sls'));
   t.deepEqual(serverless.views, ['sys_serverless_usage']);
-  t.deepEqual(serverless.grants, ['GRANT SELECT ON sys_serverless_usage TO <the user of the secret>;', 'GRANT ROLE sys:monitor TO <the user of the secret>;']);
+  t.deepEqual(serverless.grants, [
+    'GRANT SELECT ON sys_serverless_usage TO <the user of the secret>;',
+    'GRANT ROLE sys:monitor TO <the user of the secret>;',
+  ]);
 });
 
 for (const [name, ask] of [
@@ -116,7 +124,11 @@ test('the access check asks each superuser-only view its kind reads, one stateme
 
   const serverless = await gateway.systemViewAccess!('env-sls');
   t.deepEqual(serverless.denied, []);
-  t.true(standin.executed.filter((s) => s.workgroupName === 'bi-workgroup').every((s) => !/\b(stl|stv|svl|svcs)_/.test(s.sql)));
+  t.true(
+    standin.executed
+      .filter((s) => s.workgroupName === 'bi-workgroup')
+      .every((s) => !/\b(stl|stv|svl|svcs)_/.test(s.sql)),
+  );
 });
 
 test('/health names the refused views and grants per environment without failing the check', async (t) => {
@@ -128,7 +140,11 @@ test('/health names the refused views and grants per environment without failing
   t.true(prov.permission_denied!.includes('stv_node_storage_capacity'));
   t.true(prov.permission_denied!.includes('svv_table_info'));
   t.true(prov.grants!.includes('GRANT ROLE sys:monitor TO monitor;'));
-  t.deepEqual([...result.environments['env-sls']!.permission_denied!].sort(), ['svv_table_info', 'sys_serverless_usage', 'sys_transaction_history']);
+  t.deepEqual([...result.environments['env-sls']!.permission_denied!].sort(), [
+    'svv_table_info',
+    'sys_serverless_usage',
+    'sys_transaction_history',
+  ]);
 });
 
 test('/health of a fully granted user lists no refusals', async (t) => {
@@ -140,7 +156,12 @@ test('/health of a fully granted user lists no refusals', async (t) => {
 test('the endpoints answer a 503 problem naming the refused view and the grants, not an empty list', async (t) => {
   const { gateway } = await harness(t, REGULAR_USER);
   const get = await warehouseRoutesOver(t, gateway);
-  for (const [path, view] of [['/warehouse/cluster', 'stv_node_storage_capacity'], ['/warehouse/tables/vacuum', 'svv_table_info'], ['/warehouse/storage', 'svv_table_info'], ['/warehouse/tables/alerts', 'svv_table_info']] as const) {
+  for (const [path, view] of [
+    ['/warehouse/cluster', 'stv_node_storage_capacity'],
+    ['/warehouse/tables/vacuum', 'svv_table_info'],
+    ['/warehouse/storage', 'svv_table_info'],
+    ['/warehouse/tables/alerts', 'svv_table_info'],
+  ] as const) {
     const { status, type, body } = await get(path);
     t.is(status, 503, path);
     t.regex(type ?? '', /application\/problem\+json/);
@@ -149,4 +170,3 @@ test('the endpoints answer a 503 problem naming the refused view and the grants,
     t.regex(String(body['detail']), new RegExp(view));
   }
 });
-

@@ -7,19 +7,36 @@ import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/ware
 import type { QueryVisibility, WarehouseGateway } from '../src/gateways/warehouse/port.js';
 import { VISIBILITY_TTL_MS } from '../src/gateways/warehouse/redshift/query-visibility.js';
 import { redshiftHarness, warehouseRoutesOver } from './support/redshift-gateway-harness.js';
-import { type RecordedStatement, type RedshiftDataStandin, type StandinValue } from './support/redshift-data-standin.js';
+import {
+  type RecordedStatement,
+  type RedshiftDataStandin,
+  type StandinValue,
+} from './support/redshift-data-standin.js';
 import { payloadOf } from './support/answer-shape.js';
-
 
 const environments = fileEnvironmentResolver(
   parseEnvironments({
-    'env-prov': { kind: 'provisioned', cluster_identifier: 'analytics-prod', database: 'dw', db_user: 'monitor', region: 'eu-west-1', schema: 'analytics' },
-    'env-sls': { kind: 'serverless', workgroup_name: 'bi-workgroup', database: 'dev', region: 'eu-west-1', schema: 'marts' },
+    'env-prov': {
+      kind: 'provisioned',
+      cluster_identifier: 'analytics-prod',
+      database: 'dw',
+      db_user: 'monitor',
+      region: 'eu-west-1',
+      schema: 'analytics',
+    },
+    'env-sls': {
+      kind: 'serverless',
+      workgroup_name: 'bi-workgroup',
+      database: 'dev',
+      region: 'eu-west-1',
+      schema: 'marts',
+    },
   }),
 );
 
 const VISIBILITY_COLUMNS = ['is_superuser', 'syslog_access', 'system_roles'];
-const isVisibilityCheck = (statement: RecordedStatement) => statement.statementName === 'warehouse-watch:query-visibility';
+const isVisibilityCheck = (statement: RecordedStatement) =>
+  statement.statementName === 'warehouse-watch:query-visibility';
 
 interface Harness {
   standin: RedshiftDataStandin;
@@ -60,7 +77,7 @@ for (const [title, rows, expected] of VISIBILITY_CASES) {
   }
 }
 
-test('both kinds ask the user\'s own svv_user_info row and the system roles, direct or through a role', async (t) => {
+test("both kinds ask the user's own svv_user_info row and the system roles, direct or through a role", async (t) => {
   const { gateway, checks } = await harness(t, [[0, 'RESTRICTED', 0]]);
   await gateway.queryVisibility('env-prov');
   await gateway.queryVisibility('env-sls');
@@ -68,7 +85,10 @@ test('both kinds ask the user\'s own svv_user_info row and the system roles, dir
   t.regex(provisioned!.sql, /FROM svv_user_info u WHERE u.user_name = current_user/);
   t.regex(provisioned!.sql, /u.syslog_access/);
   t.regex(provisioned!.sql, /svv_user_grants g LEFT JOIN svv_role_grants r ON r.role_name = g.role_name/);
-  t.regex(provisioned!.sql, /g.role_name IN \('sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser'\) OR r.granted_role_name IN \('sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser'\)/);
+  t.regex(
+    provisioned!.sql,
+    /g.role_name IN \('sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser'\) OR r.granted_role_name IN \('sys:monitor', 'sys:operator', 'sys:dba', 'sys:superuser'\)/,
+  );
   t.like(provisioned, { clusterIdentifier: 'analytics-prod', dbUser: 'monitor', parameters: {} });
   t.regex(serverless!.sql, /FROM svv_user_info u WHERE u.user_name = current_user/);
   t.notRegex(serverless!.sql, /\b(stl|stv|svl)_/);
@@ -103,11 +123,19 @@ test('a check that fails answers unknown and is asked again next time', async (t
   t.is(checks().length, 2);
 });
 
-for (const [rows, expected] of [[[[0, 'RESTRICTED', 0]], 'own_queries_only'], [[[0, 'UNRESTRICTED', 0]], 'all_queries']] as const) {
+for (const [rows, expected] of [
+  [[[0, 'RESTRICTED', 0]], 'own_queries_only'],
+  [[[0, 'UNRESTRICTED', 0]], 'all_queries'],
+] as const) {
   test(`the cluster, query and alert answers say ${expected}; table answers do not depend on it`, async (t) => {
     const { gateway, checks } = await harness(t, rows as unknown as StandinValue[][]);
     const get = await warehouseRoutesOver(t, gateway, environments);
-    for (const path of ['/warehouse/cluster', '/warehouse/queries/slow', '/warehouse/queries/spill', '/warehouse/tables/alerts']) {
+    for (const path of [
+      '/warehouse/cluster',
+      '/warehouse/queries/slow',
+      '/warehouse/queries/spill',
+      '/warehouse/tables/alerts',
+    ]) {
       const { status, body } = await get(path);
       t.is(status, 200, path);
       t.is(payloadOf(path, body).visibility, expected, path);

@@ -63,9 +63,15 @@ const OPERATIONS: [string, (g: WarehouseGateway, env: string) => Promise<unknown
 const EXPECTED_VIEWS: Record<string, { provisioned: RegExp; serverless: RegExp }> = {
   cluster: { provisioned: /stv_node_storage_capacity.*stv_slices/, serverless: /sys_serverless_usage/ },
   slowQueries: { provisioned: /stv_wlm_query_state.*stv_inflight.*stv_recents/, serverless: /sys_query_history/ },
-  spillQueries: { provisioned: /svl_query_metrics_summary.*stl_query/, serverless: /sys_query_detail.*sys_query_history/ },
+  spillQueries: {
+    provisioned: /svl_query_metrics_summary.*stl_query/,
+    serverless: /sys_query_detail.*sys_query_history/,
+  },
   vacuumCandidates: { provisioned: /svv_table_info/, serverless: /svv_table_info/ },
-  tableAlerts: { provisioned: /stl_alert_event_log.*stl_scan.*svv_table_info/, serverless: /sys_query_detail.*svv_table_info/ },
+  tableAlerts: {
+    provisioned: /stl_alert_event_log.*stl_scan.*svv_table_info/,
+    serverless: /sys_query_detail.*svv_table_info/,
+  },
   storage: { provisioned: /svv_table_info/, serverless: /svv_table_info/ },
   readMetric: { provisioned: /stl_wlm_query.*stv_wlm_query_state/, serverless: /sys_query_history/ },
 };
@@ -77,7 +83,12 @@ for (const [operation, call] of OPERATIONS) {
     const [statement] = standin.executed;
     t.regex(statement!.sql, EXPECTED_VIEWS[operation]!.provisioned);
     t.notRegex(statement!.sql, /\bsys_/);
-    t.like(statement, { clusterIdentifier: 'analytics-prod', dbUser: 'monitor', database: 'dw', workgroupName: undefined });
+    t.like(statement, {
+      clusterIdentifier: 'analytics-prod',
+      dbUser: 'monitor',
+      database: 'dw',
+      workgroupName: undefined,
+    });
   });
 
   test(`${operation}: serverless reads sys_* views (never STL/STV) and names the workgroup`, async (t) => {
@@ -86,7 +97,12 @@ for (const [operation, call] of OPERATIONS) {
     const [statement] = standin.executed;
     t.regex(statement!.sql, EXPECTED_VIEWS[operation]!.serverless);
     t.notRegex(statement!.sql, /\b(stl|stv|svl)_/);
-    t.like(statement, { workgroupName: 'bi-workgroup', database: 'dev', clusterIdentifier: undefined, dbUser: undefined });
+    t.like(statement, {
+      workgroupName: 'bi-workgroup',
+      database: 'dev',
+      clusterIdentifier: undefined,
+      dbUser: undefined,
+    });
     t.true(statement!.secretArn?.startsWith('arn:aws:secretsmanager:'));
   });
 
@@ -121,7 +137,11 @@ for (const metric of BUILTIN_METRIC_IDS) {
 test('the environment schema travels as a parameter, hostile quotes and all', async (t) => {
   const { standin, gateway } = await harness(t);
   await gateway.vacuumCandidates('env-prov');
-  t.deepEqual(standin.executed[0]!.parameters, { schema: HOSTILE_SCHEMA, unsorted_threshold: '5', stats_off_threshold: '10' });
+  t.deepEqual(standin.executed[0]!.parameters, {
+    schema: HOSTILE_SCHEMA,
+    unsorted_threshold: '5',
+    stats_off_threshold: '10',
+  });
 });
 
 test('time windows are computed from the injected clock and bound as timestamps', async (t) => {
@@ -134,8 +154,28 @@ test('time windows are computed from the injected clock and bound as timestamps'
 
 test('rows are mapped by column name from the Field unions, through every page', async (t) => {
   const { standin, gateway } = await harness(t);
-  const columns = ['schema', 'table_name', 'size_mb', 'tbl_rows', 'estimated_visible_rows', 'unsorted_pct', 'stats_off', 'dist_style', 'sortkey1'];
-  const rows = Array.from({ length: 5 }, (_, i) => [`marts`, `table_${i}`, 1000 - i, 2000, 1500, `${i}.50`, 0, 'KEY(id)', i === 4 ? null : 'created_at']);
+  const columns = [
+    'schema',
+    'table_name',
+    'size_mb',
+    'tbl_rows',
+    'estimated_visible_rows',
+    'unsorted_pct',
+    'stats_off',
+    'dist_style',
+    'sortkey1',
+  ];
+  const rows = Array.from({ length: 5 }, (_, i) => [
+    `marts`,
+    `table_${i}`,
+    1000 - i,
+    2000,
+    1500,
+    `${i}.50`,
+    0,
+    'KEY(id)',
+    i === 4 ? null : 'created_at',
+  ]);
   standin.script(() => ({ columns, rows, pageSize: 2 }));
   const tables = await gateway.storage('env-sls');
   t.is(tables.length, 5);
@@ -168,18 +208,53 @@ test('slow queries, alerts and cluster nodes map to the port records', async (t)
     if (statement.sql.includes('stl_alert_event_log')) {
       return {
         columns: ['schema', 'table_name', 'event', 'solution', 'count', 'last_seen', 'sample_query_id'],
-        rows: [['analytics', 'fact_orders', 'Missing query planner statistics', 'Run the ANALYZE command', 3, '2025-03-11 09:15:02.123456', 4200]],
+        rows: [
+          [
+            'analytics',
+            'fact_orders',
+            'Missing query planner statistics',
+            'Run the ANALYZE command',
+            3,
+            '2025-03-11 09:15:02.123456',
+            4200,
+          ],
+        ],
       };
     }
-    return { columns: ['node_id', 'slices', 'capacity_mb', 'used_mb'], rows: [['0', 2, 163840, 81920], ['1', 2, 163840, 40960]] };
+    return {
+      columns: ['node_id', 'slices', 'capacity_mb', 'used_mb'],
+      rows: [
+        ['0', 2, 163840, 81920],
+        ['1', 2, 163840, 40960],
+      ],
+    };
   });
   t.deepEqual(await gateway.slowQueries('env-prov'), [
-    { query_id: 4242, exec_time_seconds: 1830, user_name: 'etl_airflow', database: 'dw', wlm_queue: 'etl', query_text: 'INSERT INTO analytics.fact_orders SELECT 1', cluster_id: 'analytics-prod' },
+    {
+      query_id: 4242,
+      exec_time_seconds: 1830,
+      user_name: 'etl_airflow',
+      database: 'dw',
+      wlm_queue: 'etl',
+      query_text: 'INSERT INTO analytics.fact_orders SELECT 1',
+      cluster_id: 'analytics-prod',
+    },
   ]);
-  t.like((await gateway.tableAlerts('env-prov'))[0], { count: 3, last_seen: '2025-03-11T09:15:02.123Z', sample_query_id: 4200, solution: 'Run the ANALYZE command' });
+  t.like((await gateway.tableAlerts('env-prov'))[0], {
+    count: 3,
+    last_seen: '2025-03-11T09:15:02.123Z',
+    sample_query_id: 4200,
+    solution: 'Run the ANALYZE command',
+  });
   const health = await gateway.cluster('env-prov');
   t.deepEqual(health.totals, { node_count: 2, slices: 4, capacity_gb: 320, used_gb: 120, pct_used: 37.5 });
-  t.deepEqual(health.nodes.map((n) => [n.id, n.role, n.pct_used]), [['0', 'compute', 50], ['1', 'compute', 25]]);
+  t.deepEqual(
+    health.nodes.map((n) => [n.id, n.role, n.pct_used]),
+    [
+      ['0', 'compute', 50],
+      ['1', 'compute', 25],
+    ],
+  );
 });
 
 test('serverless alerts get their solution from the event catalogue; the workgroup is one pseudo-node', async (t) => {
@@ -194,7 +269,17 @@ test('serverless alerts get their solution from the event catalogue; the workgro
   );
   t.regex((await gateway.tableAlerts('env-sls'))[0]!.solution, /sort key/);
   const health = await gateway.cluster('env-sls');
-  t.deepEqual(health.nodes, [{ cluster_id: 'bi-workgroup', id: 'bi-workgroup', role: 'serverless', slices: 0, capacity_gb: null, used_gb: 2, pct_used: null }]);
+  t.deepEqual(health.nodes, [
+    {
+      cluster_id: 'bi-workgroup',
+      id: 'bi-workgroup',
+      role: 'serverless',
+      slices: 0,
+      capacity_gb: null,
+      used_gb: 2,
+      pct_used: null,
+    },
+  ]);
   t.is(health.totals.pct_used, null);
 });
 
@@ -207,16 +292,21 @@ test('a metric value arrives as a NUMERIC string and is read as a number', async
 test('metrics a serverless workgroup cannot measure fail typed, without a statement', async (t) => {
   const { standin, gateway } = await harness(t);
   for (const metric of ['cpu_utilization_pct', 'storage_utilization_pct']) {
-    await t.throwsAsync(gateway.readMetric({ envId: 'env-sls', metric, windowMinutes: 5 }), { instanceOf: MetricNotSupportedError });
+    await t.throwsAsync(gateway.readMetric({ envId: 'env-sls', metric, windowMinutes: 5 }), {
+      instanceOf: MetricNotSupportedError,
+    });
   }
   t.is(standin.executed.length, 0);
 });
 
 test('a cluster_id other than the environment cluster, or an unknown env, fails before any statement', async (t) => {
   const { standin, gateway } = await harness(t);
-  const error = await t.throwsAsync(gateway.readMetric({ envId: 'env-prov', clusterId: 'other', metric: 'unsorted_pct', windowMinutes: 5 }), {
-    instanceOf: UnknownClusterError,
-  });
+  const error = await t.throwsAsync(
+    gateway.readMetric({ envId: 'env-prov', clusterId: 'other', metric: 'unsorted_pct', windowMinutes: 5 }),
+    {
+      instanceOf: UnknownClusterError,
+    },
+  );
   t.deepEqual(error?.knownClusters, ['analytics-prod']);
   await t.throwsAsync(gateway.storage('env-nobody'), { instanceOf: UnknownEnvironmentError });
   t.is(standin.executed.length, 0);
@@ -234,16 +324,33 @@ test('a statement that never settles is cancelled at the timeout and reported as
   standin.script(() => ({ columns: ['value'], rows: [[1]], pollsBeforeDone: 10_000 }));
   const error = await t.throwsAsync(gateway.slowQueries('env-prov'), { instanceOf: WarehouseUnavailableError });
   t.is(error?.reason, 'timeout');
-  t.is(error?.message, 'provisioned cluster "analytics-prod" of environment env-prov did not answer the slow-queries statement within 1000 ms');
-  t.is(sleeps.reduce((sum, ms) => sum + ms, 0), 1000);
+  t.is(
+    error?.message,
+    'provisioned cluster "analytics-prod" of environment env-prov did not answer the slow-queries statement within 1000 ms',
+  );
+  t.is(
+    sleeps.reduce((sum, ms) => sum + ms, 0),
+    1000,
+  );
   t.true(standin.operations.filter((op) => op === 'DescribeStatement').length <= 16);
   t.deepEqual(standin.cancelled, [standin.executed[0]!.id]);
 });
 
-const FAILURES: { title: string; arrange: (s: RedshiftDataStandin) => void; reason: UnavailableReason; message: RegExp; secret: string }[] = [
+const FAILURES: {
+  title: string;
+  arrange: (s: RedshiftDataStandin) => void;
+  reason: UnavailableReason;
+  message: RegExp;
+  secret: string;
+}[] = [
   {
     title: 'a FAILED statement',
-    arrange: (s) => s.script(() => ({ outcome: 'FAILED', error: 'ERROR: column "secret_column" does not exist', pollsBeforeDone: 1 })),
+    arrange: (s) =>
+      s.script(() => ({
+        outcome: 'FAILED',
+        error: 'ERROR: column "secret_column" does not exist',
+        pollsBeforeDone: 1,
+      })),
     reason: 'statement_failed',
     message: /^provisioned cluster "analytics-prod" of environment env-prov failed to run the slow-queries statement$/,
     secret: 'secret_column',
@@ -251,9 +358,15 @@ const FAILURES: { title: string; arrange: (s: RedshiftDataStandin) => void; reas
   {
     // Superuser-only views are named (warehouse-redshift-permissions.test.ts); any other refused relation is not.
     title: 'a FAILED statement refused a relation',
-    arrange: (s) => s.script(() => ({ outcome: 'FAILED', error: 'ERROR: permission denied for relation hr_salaries', pollsBeforeDone: 1 })),
+    arrange: (s) =>
+      s.script(() => ({
+        outcome: 'FAILED',
+        error: 'ERROR: permission denied for relation hr_salaries',
+        pollsBeforeDone: 1,
+      })),
     reason: 'permission_denied',
-    message: /^provisioned cluster "analytics-prod" of environment env-prov refused the monitoring user a relation the slow-queries statement reads$/,
+    message:
+      /^provisioned cluster "analytics-prod" of environment env-prov refused the monitoring user a relation the slow-queries statement reads$/,
     secret: 'hr_salaries',
   },
   {
@@ -265,42 +378,69 @@ const FAILURES: { title: string; arrange: (s: RedshiftDataStandin) => void; reas
   },
   {
     title: 'a ValidationException naming a missing endpoint',
-    arrange: (s) => s.failNext('ExecuteStatement', { type: 'ValidationException', message: "Redshift endpoint doesn't exist in this region." }),
+    arrange: (s) =>
+      s.failNext('ExecuteStatement', {
+        type: 'ValidationException',
+        message: "Redshift endpoint doesn't exist in this region.",
+      }),
     reason: 'endpoint_missing',
     message: /^provisioned cluster "analytics-prod" of environment env-prov has no endpoint the Data API can find/,
     secret: 'this region',
   },
   {
     title: 'a ValidationException for a paused cluster',
-    arrange: (s) => s.failNext('ExecuteStatement', { type: 'ValidationException', message: 'Cluster analytics-prod is paused. Resume it first.' }),
+    arrange: (s) =>
+      s.failNext('ExecuteStatement', {
+        type: 'ValidationException',
+        message: 'Cluster analytics-prod is paused. Resume it first.',
+      }),
     reason: 'paused',
     message: /^provisioned cluster "analytics-prod" of environment env-prov is paused$/,
     secret: 'Resume it first',
   },
   {
     title: 'a DatabaseConnectionException',
-    arrange: (s) => s.failNext('ExecuteStatement', { status: 500, type: 'DatabaseConnectionException', message: 'Connection refused by host 10.0.0.12' }),
+    arrange: (s) =>
+      s.failNext('ExecuteStatement', {
+        status: 500,
+        type: 'DatabaseConnectionException',
+        message: 'Connection refused by host 10.0.0.12',
+      }),
     reason: 'unreachable',
     message: /is unreachable: the Data API could not connect to the database$/,
     secret: '10.0.0.12',
   },
   {
     title: 'too many active statements',
-    arrange: (s) => s.failNext('ExecuteStatement', { type: 'ActiveStatementsExceededException', message: 'Active statements exceeded the allowed quota (200).' }),
+    arrange: (s) =>
+      s.failNext('ExecuteStatement', {
+        type: 'ActiveStatementsExceededException',
+        message: 'Active statements exceeded the allowed quota (200).',
+      }),
     reason: 'throttled',
     message: /is busy/,
     secret: 'quota',
   },
   {
     title: 'access denied',
-    arrange: (s) => s.failNext('ExecuteStatement', { status: 403, type: 'AccessDeniedException', message: 'User arn:aws:iam::123:user/x is not authorized' }),
+    arrange: (s) =>
+      s.failNext('ExecuteStatement', {
+        status: 403,
+        type: 'AccessDeniedException',
+        message: 'User arn:aws:iam::123:user/x is not authorized',
+      }),
     reason: 'access_denied',
     message: /refused the platform access/,
     secret: 'arn:aws:iam',
   },
   {
     title: 'an error while polling',
-    arrange: (s) => s.failNext('DescribeStatement', { status: 500, type: 'InternalServerException', message: 'stack trace at com.amazon.Foo' }),
+    arrange: (s) =>
+      s.failNext('DescribeStatement', {
+        status: 500,
+        type: 'InternalServerException',
+        message: 'stack trace at com.amazon.Foo',
+      }),
     reason: 'error',
     message: /of environment env-prov returned an error$/,
     secret: 'com.amazon',
@@ -329,5 +469,8 @@ test('an endpoint nobody listens on is reported as unreachable', async (t) => {
   const { gateway } = await harness(t, `http://127.0.0.1:${closedPort}`);
   const error = await t.throwsAsync(gateway.cluster('env-sls'), { instanceOf: WarehouseUnavailableError });
   t.is(error?.reason, 'unreachable');
-  t.is(error?.message, 'serverless workgroup "bi-workgroup" of environment env-sls is unreachable: the Redshift Data API endpoint cannot be reached');
+  t.is(
+    error?.message,
+    'serverless workgroup "bi-workgroup" of environment env-sls is unreachable: the Redshift Data API endpoint cannot be reached',
+  );
 });

@@ -15,14 +15,24 @@ function simulator(startMs = ETL_WINDOW) {
 test('the same environment and instant give the same diagnostics, from a fresh simulator', async (t) => {
   const ask = async () => {
     const { gateway } = simulator();
-    return [await gateway.runningQueries(ENV), await gateway.lockWaits(ENV), await gateway.commitQueue(ENV, 6), await gateway.loadErrors(ENV, 24), await gateway.concurrencyScaling(ENV, 24)];
+    return [
+      await gateway.runningQueries(ENV),
+      await gateway.lockWaits(ENV),
+      await gateway.commitQueue(ENV, 6),
+      await gateway.loadErrors(ENV, 24),
+      await gateway.concurrencyScaling(ENV, 24),
+    ];
   };
   t.deepEqual(await ask(), await ask());
 });
 
 test('every lock wait is between two loads of the same table that are running now, the holder started first', async (t) => {
   const { gateway } = simulator();
-  const running = new Map((await gateway.runningQueries(ENV)).filter((q) => q.state === 'running').map((q) => [`${q.cluster_id}/${q.pid}`, q]));
+  const running = new Map(
+    (await gateway.runningQueries(ENV))
+      .filter((q) => q.state === 'running')
+      .map((q) => [`${q.cluster_id}/${q.pid}`, q]),
+  );
   const waits = await gateway.lockWaits(ENV);
   t.true(waits.length > 0);
   for (const wait of waits) {
@@ -54,7 +64,14 @@ test('load errors and scaling periods stay inside the look-back and grow as time
   const { gateway, advance } = simulator();
   const errors = await gateway.loadErrors(ENV, 24);
   t.true(errors.length > 0);
-  t.true(errors.every((e, i) => Date.parse(e.time) >= ETL_WINDOW - 24 * HOUR && Date.parse(e.time) <= ETL_WINDOW && (i === 0 || errors[i - 1]!.time >= e.time)));
+  t.true(
+    errors.every(
+      (e, i) =>
+        Date.parse(e.time) >= ETL_WINDOW - 24 * HOUR &&
+        Date.parse(e.time) <= ETL_WINDOW &&
+        (i === 0 || errors[i - 1]!.time >= e.time),
+    ),
+  );
   const periods = await gateway.concurrencyScaling(ENV, 24);
   t.true(periods.length > 0);
   t.true(periods.every((p) => p.usage_seconds >= 60 && p.queries >= 1 && p.start_time < p.end_time));
@@ -67,23 +84,45 @@ test('load errors and scaling periods stay inside the look-back and grow as time
 
 test('a running query found by id agrees with the running list, and its steps share out the time it ran', async (t) => {
   const { gateway } = simulator();
-  const running = (await gateway.runningQueries(ENV)).find((q) => q.state === 'running' && q.query_text.startsWith('SELECT'));
+  const running = (await gateway.runningQueries(ENV)).find(
+    (q) => q.state === 'running' && q.query_text.startsWith('SELECT'),
+  );
   t.truthy(running);
   const details = await gateway.queryDetails(ENV, running!.query_id);
-  t.like(details, { query_id: running!.query_id, user_name: running!.user_name, queue: running!.queue, status: 'running', end_time: null });
+  t.like(details, {
+    query_id: running!.query_id,
+    user_name: running!.user_name,
+    queue: running!.queue,
+    status: 'running',
+    end_time: null,
+  });
   const stepSeconds = details!.steps.reduce((sum, step) => sum + step.max_seconds, 0);
   t.true(Math.abs(stepSeconds - details!.exec_seconds) < 0.05);
-  t.is(await gateway.queryDetails(ENV, running!.query_id + 8 * 60 * 24 * 30), null, 'a query of next month does not exist yet');
+  t.is(
+    await gateway.queryDetails(ENV, running!.query_id + 8 * 60 * 24 * 30),
+    null,
+    'a query of next month does not exist yet',
+  );
 });
 
 test('columns follow the table traits: the KEY column is the distkey, the first sort key column is sortkey 1', async (t) => {
   const { gateway } = simulator();
   for (const table of await gateway.tables(ENV, 'analytics')) {
-    const columns = (await gateway.columns(ENV, 'analytics', table.table_name)).filter((c) => c.cluster_id === table.cluster_id);
+    const columns = (await gateway.columns(ENV, 'analytics', table.table_name)).filter(
+      (c) => c.cluster_id === table.cluster_id,
+    );
     const key = /^KEY\((\w+)\)$/.exec(table.dist_style)?.[1];
-    t.deepEqual(columns.filter((c) => c.distkey).map((c) => c.column_name), key ? [key] : [], table.table_name);
-    if (table.sortkey1 && !table.sortkey1.startsWith('AUTO')) t.is(columns.find((c) => c.sortkey === 1)?.column_name, table.sortkey1);
-    t.deepEqual(columns.map((c) => c.position), columns.map((_, i) => i + 1));
+    t.deepEqual(
+      columns.filter((c) => c.distkey).map((c) => c.column_name),
+      key ? [key] : [],
+      table.table_name,
+    );
+    if (table.sortkey1 && !table.sortkey1.startsWith('AUTO'))
+      t.is(columns.find((c) => c.sortkey === 1)?.column_name, table.sortkey1);
+    t.deepEqual(
+      columns.map((c) => c.position),
+      columns.map((_, i) => i + 1),
+    );
   }
 });
 

@@ -28,7 +28,9 @@ const everything = async (gateway: WarehouseGateway, envId: string) => ({
   vacuum: await gateway.vacuumCandidates(envId),
   alerts: await gateway.tableAlerts(envId),
   storage: await gateway.storage(envId),
-  metrics: await Promise.all(BUILTIN_METRIC_IDS.map((metric) => gateway.readMetric({ envId, metric, windowMinutes: 30 }))),
+  metrics: await Promise.all(
+    BUILTIN_METRIC_IDS.map((metric) => gateway.readMetric({ envId, metric, windowMinutes: 30 })),
+  ),
 });
 
 test('the same env_id at the same instant gives exactly the same warehouse, from a fresh simulator', async (t) => {
@@ -39,7 +41,10 @@ test('different environments get different clusters', async (t) => {
   const { gateway } = simulator();
   const a = await gateway.cluster(ENV);
   const b = await gateway.cluster('another-env');
-  t.notDeepEqual(a.clusters.map((c) => c.cluster_id), b.clusters.map((c) => c.cluster_id));
+  t.notDeepEqual(
+    a.clusters.map((c) => c.cluster_id),
+    b.clusters.map((c) => c.cluster_id),
+  );
 });
 
 test('a known instant has the exact figures the model defines', async (t) => {
@@ -47,7 +52,10 @@ test('a known instant has the exact figures the model defines', async (t) => {
   const health = await gateway.cluster(ENV);
   t.deepEqual(health.totals, { node_count: 4, slices: 8, capacity_gb: 640, used_gb: 295.62, pct_used: 46.19 });
   const slow = await gateway.slowQueries(ENV);
-  t.deepEqual(slow.map((q) => q.exec_time_seconds), [1259, 1042, 653, 479]);
+  t.deepEqual(
+    slow.map((q) => q.exec_time_seconds),
+    [1259, 1042, 653, 479],
+  );
 });
 
 test('the workload changes over time: running queries age, new ones arrive, old ones finish', async (t) => {
@@ -55,11 +63,16 @@ test('the workload changes over time: running queries age, new ones arrive, old 
   const before = await sim.gateway.slowQueries(ENV);
   sim.advance(1);
   const after = await sim.gateway.slowQueries(ENV);
-  const aged = after.filter((q) => before.some((b) => b.query_id === q.query_id && b.exec_time_seconds + 1 === q.exec_time_seconds));
+  const aged = after.filter((q) =>
+    before.some((b) => b.query_id === q.query_id && b.exec_time_seconds + 1 === q.exec_time_seconds),
+  );
   t.is(aged.length, after.length);
   sim.advance(3 * 3600);
   const later = await sim.gateway.slowQueries(ENV);
-  t.notDeepEqual(later.map((q) => q.query_id), after.map((q) => q.query_id));
+  t.notDeepEqual(
+    later.map((q) => q.query_id),
+    after.map((q) => q.query_id),
+  );
 });
 
 test('the nightly ETL window brings queue waits and spill; business hours bring dashboards', async (t) => {
@@ -84,8 +97,15 @@ test('the top spill queries are a heavy-tailed slope, not a plateau at the cap, 
     for (let hour = 0; hour < 24; hour += 3) {
       const spill = (await sim.gateway.spillQueries(envId)).map((q) => q.spill_mb);
       t.is(spill.length, 20, `${envId} at +${hour}h`);
-      t.deepEqual(spill, [...spill].sort((a, b) => b - a), `${envId} at +${hour}h: largest first`);
-      t.true(new Set(spill).size >= spill.length - 2, `${envId} at +${hour}h: distinct values, not a cap repeated: ${spill.join(',')}`);
+      t.deepEqual(
+        spill,
+        [...spill].sort((a, b) => b - a),
+        `${envId} at +${hour}h: largest first`,
+      );
+      t.true(
+        new Set(spill).size >= spill.length - 2,
+        `${envId} at +${hour}h: distinct values, not a cap repeated: ${spill.join(',')}`,
+      );
       t.true(spill[0]! >= 3 * spill.at(-1)!, `${envId} at +${hour}h: ${spill.join(',')}`);
       daySpan.push(...spill);
       sim.advance(3 * 3600);
@@ -102,15 +122,24 @@ test('metrics are scoped by cluster_id; unknown clusters and metrics fail typed'
   const { clusters } = await gateway.cluster(TWO_CLUSTER_ENV);
   t.is(clusters.length, 2);
   const [main, etl] = clusters.map((c) => c.cluster_id) as [string, string];
-  const read = (clusterId: string | undefined, metric: string) => gateway.readMetric({ envId: TWO_CLUSTER_ENV, clusterId, metric, windowMinutes: 60 });
-  t.is(await read(undefined, 'storage_utilization_pct'), Math.max(await read(main, 'storage_utilization_pct'), await read(etl, 'storage_utilization_pct')));
-  t.is(await read(undefined, 'active_query_count'), (await read(main, 'active_query_count')) + (await read(etl, 'active_query_count')));
+  const read = (clusterId: string | undefined, metric: string) =>
+    gateway.readMetric({ envId: TWO_CLUSTER_ENV, clusterId, metric, windowMinutes: 60 });
+  t.is(
+    await read(undefined, 'storage_utilization_pct'),
+    Math.max(await read(main, 'storage_utilization_pct'), await read(etl, 'storage_utilization_pct')),
+  );
+  t.is(
+    await read(undefined, 'active_query_count'),
+    (await read(main, 'active_query_count')) + (await read(etl, 'active_query_count')),
+  );
   t.is(await read(main, 'storage_utilization_pct'), clusters[0]!.pct_used as number);
 
   const error = await t.throwsAsync(read('rs-nope-main', 'unsorted_pct'), { instanceOf: UnknownClusterError });
   t.deepEqual(error?.knownClusters, [main, etl]);
   await t.throwsAsync(read(main, 'warp_speed'), { instanceOf: UnknownMetricError });
-  await t.throwsAsync(gateway.readMetric({ envId: ENV, metric: 'unsorted_pct', windowMinutes: 0 }), { instanceOf: InvalidMetricRequestError });
+  await t.throwsAsync(gateway.readMetric({ envId: ENV, metric: 'unsorted_pct', windowMinutes: 0 }), {
+    instanceOf: InvalidMetricRequestError,
+  });
 });
 
 test('metric values stay in their ranges across a day', async (t) => {
@@ -132,10 +161,14 @@ test('vacuum candidates are over a threshold and ranked by unsorted percentage',
   const candidates = await gateway.vacuumCandidates(ENV);
   t.true(candidates.length > 0);
   for (const table of candidates) t.true(table.unsorted_pct > 5 || table.stats_off > 10);
-  t.deepEqual(candidates.map((c) => c.unsorted_pct), candidates.map((c) => c.unsorted_pct).sort((a, b) => b - a));
+  t.deepEqual(
+    candidates.map((c) => c.unsorted_pct),
+    candidates.map((c) => c.unsorted_pct).sort((a, b) => b - a),
+  );
   const storage = await gateway.storage(ENV);
   const listed = new Set(candidates.map((c) => `${c.schema}.${c.table_name}`));
-  for (const table of storage.filter((s) => s.unsorted_pct > 5)) t.true(listed.has(`${table.schema}.${table.table_name}`));
+  for (const table of storage.filter((s) => s.unsorted_pct > 5))
+    t.true(listed.has(`${table.schema}.${table.table_name}`));
 });
 
 test('alerts cover the last 7 days only and name a query of that cluster', async (t) => {
@@ -174,10 +207,20 @@ test('pausing one environment fails all of its calls and leaves the others alone
 
 test('pins validate the metric, the cluster, the value and the duration', (t) => {
   const { control } = simulator();
-  t.throws(() => control.pinMetric({ envId: ENV, metric: 'nope', value: 1, durationSeconds: 5 }), { instanceOf: UnknownMetricError, message: /known metrics: query_runtime_seconds/ });
-  t.throws(() => control.pinMetric({ envId: ENV, clusterId: 'x', metric: 'unsorted_pct', value: 1, durationSeconds: 5 }), { instanceOf: UnknownClusterError });
-  t.throws(() => control.pinMetric({ envId: ENV, metric: 'unsorted_pct', value: Number.NaN, durationSeconds: 5 }), { instanceOf: InvalidMetricRequestError });
-  t.throws(() => control.pinMetric({ envId: ENV, metric: 'unsorted_pct', value: 1, durationSeconds: 0 }), { instanceOf: InvalidMetricRequestError });
+  t.throws(() => control.pinMetric({ envId: ENV, metric: 'nope', value: 1, durationSeconds: 5 }), {
+    instanceOf: UnknownMetricError,
+    message: /known metrics: query_runtime_seconds/,
+  });
+  t.throws(
+    () => control.pinMetric({ envId: ENV, clusterId: 'x', metric: 'unsorted_pct', value: 1, durationSeconds: 5 }),
+    { instanceOf: UnknownClusterError },
+  );
+  t.throws(() => control.pinMetric({ envId: ENV, metric: 'unsorted_pct', value: Number.NaN, durationSeconds: 5 }), {
+    instanceOf: InvalidMetricRequestError,
+  });
+  t.throws(() => control.pinMetric({ envId: ENV, metric: 'unsorted_pct', value: 1, durationSeconds: 0 }), {
+    instanceOf: InvalidMetricRequestError,
+  });
 });
 
 test('pins expire, can be removed, and show in the status', (t) => {

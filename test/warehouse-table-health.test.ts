@@ -1,6 +1,15 @@
 import test from 'ava';
 import { solutionForEvent } from '../src/gateways/warehouse/alert-events.js';
-import { fieldValue, integerOf, isoTimestampOf, numberOf, ResultShapeError, rowsFromRecords, textOf, toRedshiftTimestamp } from '../src/gateways/warehouse/redshift/result-rows.js';
+import {
+  fieldValue,
+  integerOf,
+  isoTimestampOf,
+  numberOf,
+  ResultShapeError,
+  rowsFromRecords,
+  textOf,
+  toRedshiftTimestamp,
+} from '../src/gateways/warehouse/redshift/result-rows.js';
 import { pollDelays } from '../src/gateways/warehouse/redshift/statement-runner.js';
 import { ghostRowsPct, needsVacuumOrAnalyze, vacuumRecommendation } from '../src/gateways/warehouse/table-health.js';
 
@@ -45,15 +54,23 @@ test('alert solutions are looked up by event text, with a generic fallback', (t)
 
 test('Field unions map to plain values', (t) => {
   t.deepEqual(
-    [{ isNull: true }, { stringValue: 'x' }, { longValue: 7 }, { doubleValue: 1.5 }, { booleanValue: false }, { blobValue: new Uint8Array([1, 2]) }].map((f) =>
-      fieldValue(f as never),
-    ),
+    [
+      { isNull: true },
+      { stringValue: 'x' },
+      { longValue: 7 },
+      { doubleValue: 1.5 },
+      { booleanValue: false },
+      { blobValue: new Uint8Array([1, 2]) },
+    ].map((f) => fieldValue(f as never)),
     [null, 'x', 7, 1.5, false, 'AQI='],
   );
 });
 
 test('rows are keyed by column name and read with the type the caller expects', (t) => {
-  const [row] = rowsFromRecords([{ name: 'n' }, { label: 'd' }, { name: 't' }, { name: 'ts' }], [[{ stringValue: '12.75' }, { longValue: 3 }, { isNull: true }, { stringValue: '2025-01-02 03:04:05' }]]);
+  const [row] = rowsFromRecords(
+    [{ name: 'n' }, { label: 'd' }, { name: 't' }, { name: 'ts' }],
+    [[{ stringValue: '12.75' }, { longValue: 3 }, { isNull: true }, { stringValue: '2025-01-02 03:04:05' }]],
+  );
   t.is(numberOf(row!, 'n'), 12.75);
   t.is(integerOf(row!, 'n'), 13);
   t.is(integerOf(row!, 'd'), 3);

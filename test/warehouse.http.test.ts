@@ -36,11 +36,22 @@ test('slow query and storage records carry the spec fields', async (t) => {
   const caller = app.newTenant();
   const storage = await app.request('GET', '/warehouse/storage', { caller });
   const table = storage.body.tables[0];
-  for (const field of ['schema', 'table_name', 'size_mb', 'tbl_rows', 'unsorted_pct', 'pct_ghost_rows', 'dist_style', 'sortkey1']) t.true(field in table, field);
+  for (const field of [
+    'schema',
+    'table_name',
+    'size_mb',
+    'tbl_rows',
+    'unsorted_pct',
+    'pct_ghost_rows',
+    'dist_style',
+    'sortkey1',
+  ])
+    t.true(field in table, field);
   t.true(Number.isInteger(table.size_mb));
   const slow = await app.request('GET', '/warehouse/queries/slow', { caller });
   for (const query of slow.body.queries) {
-    for (const field of ['query_id', 'exec_time_seconds', 'user_name', 'database', 'wlm_queue', 'query_text']) t.true(field in query, field);
+    for (const field of ['query_id', 'exec_time_seconds', 'user_name', 'database', 'wlm_queue', 'query_text'])
+      t.true(field in query, field);
     t.true(query.exec_time_seconds > 300);
   }
 });
@@ -64,12 +75,27 @@ test('pausing the cluster turns every warehouse endpoint into a descriptive 503 
 
 test('the simulator validates what it is asked to pin', async (t) => {
   const caller = app.newTenant();
-  const unknown = await app.request('POST', '/api/v1/simulator/metrics', { caller, body: { metric: 'vibes', value: 1, duration_seconds: 60 } });
+  const unknown = await app.request('POST', '/api/v1/simulator/metrics', {
+    caller,
+    body: { metric: 'vibes', value: 1, duration_seconds: 60 },
+  });
   t.is(unknown.status, 400);
   t.regex(JSON.stringify(unknown.body), /queue_time_seconds/);
-  t.is((await app.request('POST', '/api/v1/simulator/metrics', { caller, body: { metric: 'queue_time_seconds', value: 'high', duration_seconds: 60 } })).status, 400);
+  t.is(
+    (
+      await app.request('POST', '/api/v1/simulator/metrics', {
+        caller,
+        body: { metric: 'queue_time_seconds', value: 'high', duration_seconds: 60 },
+      })
+    ).status,
+    400,
+  );
   t.is((await app.request('POST', '/api/v1/simulator/cluster', { caller, body: { paused: 'yes' } })).status, 400);
-  t.is((await app.request('POST', '/simulator/cluster', { caller, body: { paused: true } })).status, 404, 'served under /api/v1 only');
+  t.is(
+    (await app.request('POST', '/simulator/cluster', { caller, body: { paused: true } })).status,
+    404,
+    'served under /api/v1 only',
+  );
 });
 
 test('evaluator and warehouse metrics are exported', async (t) => {

@@ -27,7 +27,17 @@ export function apiReadLoad(reader: ReadModelReader, collection: string, tenantI
     let n = 0;
     while (running) {
       const started = performance.now();
-      await reader.find(collection, { tenantId, deleted: false }, { sort: [['createdAt', 'desc'], ['id', 'desc']], limit: 20 });
+      await reader.find(
+        collection,
+        { tenantId, deleted: false },
+        {
+          sort: [
+            ['createdAt', 'desc'],
+            ['id', 'desc'],
+          ],
+          limit: 20,
+        },
+      );
       await reader.get(collection, ids[n++ % ids.length]!);
       latencies.push(performance.now() - started);
       await yieldToLoop();

@@ -59,20 +59,36 @@ export async function projectionLag(root: string, kind: 'thread' | 'in_process')
   const runner =
     kind === 'thread'
       ? m.projectionThread({
-          ...files, secrets: { key, previousKeys: [] }, secretsKeyFile: join(dir, 'secrets.key'), projections: [channels],
-          iamProjections: new Set(), stamps: m.iamChangeStamps(), logLevel: 'silent', logger,
+          ...files,
+          secrets: { key, previousKeys: [] },
+          secretsKeyFile: join(dir, 'secrets.key'),
+          projections: [channels],
+          iamProjections: new Set(),
+          stamps: m.iamChangeStamps(),
+          logLevel: 'silent',
+          logger,
         })
       : m.createProjectionRunner({ eventStore, readStore, projections: [channels], logger });
   await runner.start();
   const lags: number[] = [];
-  const metadata = { tenantId: '00000000-0000-4000-8000-000000000001', actor: 'bench', correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString() };
+  const metadata = {
+    tenantId: '00000000-0000-4000-8000-000000000001',
+    actor: 'bench',
+    correlationId: 'c',
+    causationId: 'c',
+    occurredAt: new Date().toISOString(),
+  };
   let n = 0;
   const writer = async () => {
     while (n < MEASURED + WARM_UP) {
       const measured = n >= WARM_UP;
       const id = `00000000-0000-4000-8000-${String(n++).padStart(12, '0')}`;
       const { position } = await eventStore.append(`channel-${id}`, [
-        { type: 'ChannelCreated', data: { channelId: id, name: 'x', type: 'email', config: { recipients: ['a@b.co'], subject_template: 's' } }, metadata },
+        {
+          type: 'ChannelCreated',
+          data: { channelId: id, name: 'x', type: 'email', config: { recipients: ['a@b.co'], subject_template: 's' } },
+          metadata,
+        },
       ]);
       const acknowledged = performance.now();
       await runner.waitFor(position, 10_000);
@@ -85,5 +101,10 @@ export async function projectionLag(root: string, kind: 'thread' | 'in_process')
   await readStore.close();
   rmSync(dir, { recursive: true, force: true });
   lags.sort((a, b) => a - b);
-  return { appends: lags.length, concurrent_writers: WRITERS, p50_ms: +percentile(lags, 50).toFixed(2), p99_ms: +percentile(lags, 99).toFixed(2) };
+  return {
+    appends: lags.length,
+    concurrent_writers: WRITERS,
+    p50_ms: +percentile(lags, 50).toFixed(2),
+    p99_ms: +percentile(lags, 99).toFixed(2),
+  };
 }

@@ -22,7 +22,8 @@ export const PERMISSIONS = {
   'assistant:ask': 'Ask the analytics assistant',
   'audit:read': 'Read raw event histories and point-in-time views',
   'simulator:write': 'Steer the simulated warehouse (pin metrics, pause the cluster)',
-  'analytics:read': 'Read incident analytics and on-call health (JSON or CSV); people\'s emails in it also need `iam:read`',
+  'analytics:read':
+    "Read incident analytics and on-call health (JSON or CSV); people's emails in it also need `iam:read`",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

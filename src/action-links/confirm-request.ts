@@ -32,7 +32,10 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
 /** `isCrossSite` of the request, against PUBLIC_URL's origin and the origin the request names itself. */
 export const requestIsCrossSite = (ctx: Context, publicOrigin: string) =>
   // Not ctx.origin: Koa 3 gives the Origin header there, not the request's own origin.
-  isCrossSite({ origin: single(ctx.req.headers.origin), fetchSite: single(ctx.req.headers['sec-fetch-site']) }, [publicOrigin, `${ctx.protocol}://${ctx.host}`]);
+  isCrossSite({ origin: single(ctx.req.headers.origin), fetchSite: single(ctx.req.headers['sec-fetch-site']) }, [
+    publicOrigin,
+    `${ctx.protocol}://${ctx.host}`,
+  ]);
 
 /**
  * Reads (and drops) the body of an empty or form body; anything else is refused unread: another

@@ -15,7 +15,12 @@ import { signActionLinkToken, type ActionLinkRecipient } from './token.js';
 
 export interface ActionLinkIssuer {
   /** The links for one delivery, or undefined when the medium carries none. */
-  linksFor(tenantId: string, incidentId: string, recipient: Recipient, target: NotifyTarget): Promise<AlertActions | undefined>;
+  linksFor(
+    tenantId: string,
+    incidentId: string,
+    recipient: Recipient,
+    target: NotifyTarget,
+  ): Promise<AlertActions | undefined>;
 }
 
 /** Who the link acts as: a user by id; a channel by its (masked) address, or its id when it has none to show. */
@@ -36,17 +41,39 @@ export function linkRecipientOf(recipient: Recipient, target: NotifyTarget): Act
 
 const actionLinkPath = (token: string) => `/a/${token}`;
 
-export function actionLinkIssuer(deps: { keys: SigningKeys; recipientStanding: RecipientStanding; publicUrl: string; ttlMs: number; now: () => Date }): ActionLinkIssuer {
+export function actionLinkIssuer(deps: {
+  keys: SigningKeys;
+  recipientStanding: RecipientStanding;
+  publicUrl: string;
+  ttlMs: number;
+  now: () => Date;
+}): ActionLinkIssuer {
   return {
     async linksFor(tenantId, incidentId, recipient, target) {
       const who = linkRecipientOf(recipient, target);
       if (!who || (await deps.recipientStanding(tenantId, who))) return undefined;
       const { key, generation } = await deps.keys.ensure(tenantId);
       const expires = deps.now().getTime() + deps.ttlMs;
-      const url = (action: 'acknowledge' | 'resolve') => `${deps.publicUrl}${actionLinkPath(signActionLinkToken({
-        tenantId, incidentId, linkId: randomUUID(), action, keyGeneration: generation, expiresAt: Math.floor(expires / 1000), recipient: who,
-      }, key))}`;
-      return { acknowledgeUrl: url('acknowledge'), resolveUrl: url('resolve'), expiresAt: new Date(expires).toISOString() };
+      const url = (action: 'acknowledge' | 'resolve') =>
+        `${deps.publicUrl}${actionLinkPath(
+          signActionLinkToken(
+            {
+              tenantId,
+              incidentId,
+              linkId: randomUUID(),
+              action,
+              keyGeneration: generation,
+              expiresAt: Math.floor(expires / 1000),
+              recipient: who,
+            },
+            key,
+          ),
+        )}`;
+      return {
+        acknowledgeUrl: url('acknowledge'),
+        resolveUrl: url('resolve'),
+        expiresAt: new Date(expires).toISOString(),
+      };
     },
   };
 }

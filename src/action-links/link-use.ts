@@ -23,14 +23,35 @@ import type { SigningKeys } from './signing-keys.js';
 import { readActionLinkToken, verifyActionLinkToken, type ActionLinkClaims } from './token.js';
 
 export type Refusal =
-  | 'not_valid' | 'revoked' | 'expired' | 'used' | 'no_incident' | 'already_resolved' | 'already_acknowledged' | 'changed' | RecipientRefusal;
+  | 'not_valid'
+  | 'revoked'
+  | 'expired'
+  | 'used'
+  | 'no_incident'
+  | 'already_resolved'
+  | 'already_acknowledged'
+  | 'changed'
+  | RecipientRefusal;
 
 export type LinkCheck =
-  | { ok: true; claims: ActionLinkClaims; incident: IncidentView; actor: string; loaded: LoadedStream<IncidentState, IncidentEvent> }
+  | {
+      ok: true;
+      claims: ActionLinkClaims;
+      incident: IncidentView;
+      actor: string;
+      loaded: LoadedStream<IncidentState, IncidentEvent>;
+    }
   | LinkRefused;
 
 export type LinkUse =
-  | { ok: true; claims: ActionLinkClaims; incident: IncidentView; actor: string; events: unknown[]; state: IncidentState }
+  | {
+      ok: true;
+      claims: ActionLinkClaims;
+      incident: IncidentView;
+      actor: string;
+      events: unknown[];
+      state: IncidentState;
+    }
   | LinkRefused;
 
 /** Why a link cannot act; `claims` once its signature held, `incident` once the recipient may see it. */
@@ -42,7 +63,8 @@ export interface LinkRefused {
 }
 
 /** Who the action is recorded as: the user a user recipient is, otherwise the masked address. */
-export const actorOf = (claims: ActionLinkClaims) => (claims.recipient.kind === 'user' ? claims.recipient.id : `recipient:${claims.recipient.label}`);
+export const actorOf = (claims: ActionLinkClaims) =>
+  claims.recipient.kind === 'user' ? claims.recipient.id : `recipient:${claims.recipient.label}`;
 
 export interface LinkUseDeps extends CommandDeps {
   keys: SigningKeys;
@@ -54,12 +76,26 @@ export interface LinkUseDeps extends CommandDeps {
 export async function checkActionLink(deps: LinkUseDeps, token: string): Promise<LinkCheck> {
   const read = readActionLinkToken(token);
   if (!read) return { ok: false, refusal: 'not_valid' };
-  const verdict = verifyActionLinkToken(token, await deps.keys.current(read.claims.tenantId), Math.floor(deps.now().getTime() / 1000));
-  if (!verdict.ok) return { ok: false, refusal: verdict.reason === 'malformed' || verdict.reason === 'tampered' ? 'not_valid' : verdict.reason };
+  const verdict = verifyActionLinkToken(
+    token,
+    await deps.keys.current(read.claims.tenantId),
+    Math.floor(deps.now().getTime() / 1000),
+  );
+  if (!verdict.ok)
+    return {
+      ok: false,
+      refusal: verdict.reason === 'malformed' || verdict.reason === 'tampered' ? 'not_valid' : verdict.reason,
+    };
   const { claims } = verdict;
   let loaded: LoadedStream<IncidentState, IncidentEvent>;
   try {
-    loaded = await loadStream(deps.eventStore, incidentDecider, incidentStream(claims.incidentId), claims.tenantId, 'incident');
+    loaded = await loadStream(
+      deps.eventStore,
+      incidentDecider,
+      incidentStream(claims.incidentId),
+      claims.tenantId,
+      'incident',
+    );
   } catch (error) {
     if (isDomainRejection(error)) return { ok: false, refusal: 'no_incident' }; // another tenant's incident
     throw error;
@@ -69,9 +105,11 @@ export async function checkActionLink(deps: LinkUseDeps, token: string): Promise
   const standing = await deps.recipientStanding(claims.tenantId, claims.recipient);
   if (standing) return { ok: false, refusal: standing, claims };
   const { exists: _exists, ...incident } = loaded.state;
-  if ((await deps.eventStore.readStream(actionLinkStream(claims.linkId), { maxCount: 1 })).length > 0) return { ok: false, refusal: 'used', claims, incident };
+  if ((await deps.eventStore.readStream(actionLinkStream(claims.linkId), { maxCount: 1 })).length > 0)
+    return { ok: false, refusal: 'used', claims, incident };
   if (incident.status === 'resolved') return { ok: false, refusal: 'already_resolved', claims, incident };
-  if (claims.action === 'acknowledge' && incident.status === 'acknowledged') return { ok: false, refusal: 'already_acknowledged', claims, incident };
+  if (claims.action === 'acknowledge' && incident.status === 'acknowledged')
+    return { ok: false, refusal: 'already_acknowledged', claims, incident };
   return { ok: true, claims, incident, actor: actorOf(claims), loaded };
 }
 
@@ -85,8 +123,21 @@ export async function useActionLink(deps: LinkUseDeps, token: string): Promise<L
   // The spending event's id is chosen here, so the action's events name it as their cause.
   const causationId = randomUUID();
   try {
-    const spent = { id: causationId, type: 'ActionLinkUsed', data: { linkId: claims.linkId, incidentId: claims.incidentId, action: claims.action, actor, at } };
-    await deps.eventStore.append(actionLinkStream(claims.linkId), [{ ...spent, metadata: { tenantId: claims.tenantId, actor, correlationId, causationId: correlationId, occurredAt: at } }], { expectedRevision: 'no_stream' });
+    const spent = {
+      id: causationId,
+      type: 'ActionLinkUsed',
+      data: { linkId: claims.linkId, incidentId: claims.incidentId, action: claims.action, actor, at },
+    };
+    await deps.eventStore.append(
+      actionLinkStream(claims.linkId),
+      [
+        {
+          ...spent,
+          metadata: { tenantId: claims.tenantId, actor, correlationId, causationId: correlationId, occurredAt: at },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
   } catch (error) {
     if (isWrongExpectedRevision(error)) return { ok: false, refusal: 'used', claims, incident };
     throw error;
@@ -95,9 +146,10 @@ export async function useActionLink(deps: LinkUseDeps, token: string): Promise<L
     const outcome = await handleCommand(deps, incidentDecider, {
       stream: incidentStream(claims.incidentId),
       resourceName: 'incident',
-      command: claims.action === 'acknowledge'
-        ? { kind: 'AcknowledgeIncident', incidentId: claims.incidentId }
-        : { kind: 'ResolveIncident', incidentId: claims.incidentId, reason: 'manual' },
+      command:
+        claims.action === 'acknowledge'
+          ? { kind: 'AcknowledgeIncident', incidentId: claims.incidentId }
+          : { kind: 'ResolveIncident', incidentId: claims.incidentId, reason: 'manual' },
       envelope: { tenantId: claims.tenantId, actor, correlationId, causationId },
       loaded: check.loaded,
     });

@@ -40,7 +40,13 @@ export function recipientStanding(deps: {
   return async (tenantId, recipient) => {
     if (recipient.kind === 'channel') return (await deps.channelExists(tenantId, recipient.id)) ? null : 'channel_gone';
     // The user as a principal with no token roles: a user record's own role decides, and without a record the user is gone.
-    const principal: Principal = { subject: `action-link:${recipient.id}`, userId: recipient.id, tenantId, envId: '', roles: [] };
+    const principal: Principal = {
+      subject: `action-link:${recipient.id}`,
+      userId: recipient.id,
+      tenantId,
+      envId: '',
+      roles: [],
+    };
     return userRefusal(await deps.resolve(principal));
   };
 }

@@ -19,34 +19,98 @@ import { addressLimitKey, sourceAddress } from '../http/source-address.js';
 import type { AppState } from '../http/state.js';
 import type { IncidentView } from '../events/incident.js';
 import { confirmBodyRefusal, requestIsCrossSite, type ConfirmRefusal } from './confirm-request.js';
-import { actorOf, checkActionLink, useActionLink, type LinkRefused, type LinkUseDeps, type Refusal } from './link-use.js';
+import {
+  actorOf,
+  checkActionLink,
+  useActionLink,
+  type LinkRefused,
+  type LinkUseDeps,
+  type Refusal,
+} from './link-use.js';
 import { ACTION_PAGE_CSP, confirmationPage, donePage, refusalPage, type IncidentSummary } from './page.js';
 
 /** POST /action-links/rotate: no fields. */
 export const rotateActionLinkKeyBodySchema = z.strictObject({});
 
-const MAY_NOT_ACT = 'This link\'s recipient may no longer act';
+const MAY_NOT_ACT = "This link's recipient may no longer act";
 const REFUSALS: Record<Refusal | ConfirmRefusal, { status: number; title: string; text: string }> = {
-  not_valid: { status: 400, title: 'This link is not valid', text: 'The link is damaged or was altered. Copy the whole link from the page you received.' },
+  not_valid: {
+    status: 400,
+    title: 'This link is not valid',
+    text: 'The link is damaged or was altered. Copy the whole link from the page you received.',
+  },
   revoked: { status: 410, title: 'This link was revoked', text: 'An administrator revoked the links sent before now.' },
-  expired: { status: 410, title: 'This link has expired', text: 'Action links work for a limited time after the page was sent.' },
+  expired: {
+    status: 410,
+    title: 'This link has expired',
+    text: 'Action links work for a limited time after the page was sent.',
+  },
   used: { status: 410, title: 'This link was already used', text: 'Each link works once, and this one has been used.' },
   no_incident: { status: 404, title: 'No such incident', text: 'The incident this link names does not exist.' },
-  already_resolved: { status: 409, title: 'The incident is already resolved', text: 'This incident was already resolved {by}; there is nothing left to do.' },
-  already_acknowledged: { status: 409, title: 'The incident is already acknowledged', text: 'This incident was already acknowledged {by}; paging has stopped.' },
-  changed: { status: 409, title: 'The incident changed', text: 'The incident was resolved while this link was being used.' },
+  already_resolved: {
+    status: 409,
+    title: 'The incident is already resolved',
+    text: 'This incident was already resolved {by}; there is nothing left to do.',
+  },
+  already_acknowledged: {
+    status: 409,
+    title: 'The incident is already acknowledged',
+    text: 'This incident was already acknowledged {by}; paging has stopped.',
+  },
+  changed: {
+    status: 409,
+    title: 'The incident changed',
+    text: 'The incident was resolved while this link was being used.',
+  },
   // The link is genuine; the one it acts for may not act now, as the API would refuse them (403).
-  recipient_inactive: { status: 403, title: MAY_NOT_ACT, text: 'The account this link was sent to is deactivated; its links no longer act.' },
-  recipient_gone: { status: 403, title: MAY_NOT_ACT, text: 'The account this link was sent to is no longer a member of this organisation; its links no longer act.' },
-  recipient_not_allowed: { status: 403, title: MAY_NOT_ACT, text: 'The account this link was sent to may not acknowledge or resolve incidents now (it lacks the incidents:write permission).' },
-  channel_gone: { status: 403, title: MAY_NOT_ACT, text: 'The notification channel this link was sent to was deleted; its links no longer act.' },
-  cross_site: { status: 403, title: 'This request came from another site', text: 'The button works only on the page the link opens; a form on another site may not use the link.' },
-  body_type: { status: 415, title: 'This is not the page\'s button', text: 'The button sends an empty form; this request sent another kind of body.' },
-  body_too_large: { status: 413, title: 'This request is too large', text: 'The button sends an empty form; this request sent more than 1 MiB.' },
-  body_unreadable: { status: 400, title: 'This request ended early', text: 'The request\'s body ended before its announced length.' },
+  recipient_inactive: {
+    status: 403,
+    title: MAY_NOT_ACT,
+    text: 'The account this link was sent to is deactivated; its links no longer act.',
+  },
+  recipient_gone: {
+    status: 403,
+    title: MAY_NOT_ACT,
+    text: 'The account this link was sent to is no longer a member of this organisation; its links no longer act.',
+  },
+  recipient_not_allowed: {
+    status: 403,
+    title: MAY_NOT_ACT,
+    text: 'The account this link was sent to may not acknowledge or resolve incidents now (it lacks the incidents:write permission).',
+  },
+  channel_gone: {
+    status: 403,
+    title: MAY_NOT_ACT,
+    text: 'The notification channel this link was sent to was deleted; its links no longer act.',
+  },
+  cross_site: {
+    status: 403,
+    title: 'This request came from another site',
+    text: 'The button works only on the page the link opens; a form on another site may not use the link.',
+  },
+  body_type: {
+    status: 415,
+    title: "This is not the page's button",
+    text: 'The button sends an empty form; this request sent another kind of body.',
+  },
+  body_too_large: {
+    status: 413,
+    title: 'This request is too large',
+    text: 'The button sends an empty form; this request sent more than 1 MiB.',
+  },
+  body_unreadable: {
+    status: 400,
+    title: 'This request ended early',
+    text: "The request's body ended before its announced length.",
+  },
 };
 
-const summaryOf = (incident: IncidentView): IncidentSummary => ({ ruleName: incident.rule_name, severity: incident.severity, status: incident.status, clusterId: incident.cluster_id });
+const summaryOf = (incident: IncidentView): IncidentSummary => ({
+  ruleName: incident.rule_name,
+  severity: incident.severity,
+  status: incident.status,
+  clusterId: incident.cluster_id,
+});
 
 function html(ctx: Context, status: number, body: string) {
   ctx.status = status;
@@ -93,12 +157,21 @@ export function actionLinkPublicRoutes(deps: ActionLinkRouteDeps) {
   const limiter = new RateLimiterMemory({ points: deps.perAddressPerMinute, duration: 60 });
   const limited = async (ctx: Context) => {
     try {
-      await limiter.consume(addressLimitKey(sourceAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'])));
+      await limiter.consume(
+        addressLimitKey(sourceAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'])),
+      );
       return false;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       ctx.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-      html(ctx, 429, refusalPage('Too many requests', `At most ${deps.perAddressPerMinute} requests per minute from one address; wait a minute and try again.`));
+      html(
+        ctx,
+        429,
+        refusalPage(
+          'Too many requests',
+          `At most ${deps.perAddressPerMinute} requests per minute from one address; wait a minute and try again.`,
+        ),
+      );
       return true;
     }
   };
@@ -107,7 +180,16 @@ export function actionLinkPublicRoutes(deps: ActionLinkRouteDeps) {
     if (await limited(ctx)) return;
     const check = await checkActionLink(deps, ctx.params.token!);
     if (!check.ok) return refuse(ctx, check);
-    html(ctx, 200, confirmationPage(summaryOf(check.incident), check.claims.action, check.claims.recipient.label, new Date(check.claims.expiresAt * 1000)));
+    html(
+      ctx,
+      200,
+      confirmationPage(
+        summaryOf(check.incident),
+        check.claims.action,
+        check.claims.recipient.label,
+        new Date(check.claims.expiresAt * 1000),
+      ),
+    );
   });
   router.post('/a/:token', async (ctx) => {
     if (await limited(ctx)) return;
@@ -127,7 +209,11 @@ export function actionLinkApiRoutes(deps: Pick<LinkUseDeps, 'keys' | 'waitForPro
   const router = new Router<AppState>();
   router.post('/action-links/rotate', requires('iam:admin'), async (ctx) => {
     rotateActionLinkKeyBodySchema.parse(ctx.request.body ?? {});
-    const rotated = await deps.keys.rotate(ctx.state.principal.tenantId, ctx.state.principal.userId, ctx.state.requestId);
+    const rotated = await deps.keys.rotate(
+      ctx.state.principal.tenantId,
+      ctx.state.principal.userId,
+      ctx.state.requestId,
+    );
     setReadPosition(ctx, rotated.position);
     ok(ctx, { key_generation: rotated.generation, rotated_at: rotated.at });
   });

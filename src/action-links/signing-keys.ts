@@ -21,7 +21,11 @@ export interface SigningKeys {
   /** The tenant's key, made if it has none yet. */
   ensure(tenantId: string): Promise<SigningKey>;
   /** A new key: every link signed before is refused from now on. */
-  rotate(tenantId: string, actor: string, correlationId: string): Promise<{ generation: number; position: bigint; at: string }>;
+  rotate(
+    tenantId: string,
+    actor: string,
+    correlationId: string,
+  ): Promise<{ generation: number; position: bigint; at: string }>;
 }
 
 export function eventLogSigningKeys(eventStore: EventStore, now: () => Date): SigningKeys {
@@ -45,7 +49,9 @@ export function eventLogSigningKeys(eventStore: EventStore, now: () => Date): Si
       const existing = await current(tenantId);
       if (existing) return existing;
       try {
-        await eventStore.append(actionLinkKeyStream(tenantId), [keyEvent(tenantId, ACTION_LINKS_ACTOR, randomUUID())], { expectedRevision: 'no_stream' });
+        await eventStore.append(actionLinkKeyStream(tenantId), [keyEvent(tenantId, ACTION_LINKS_ACTOR, randomUUID())], {
+          expectedRevision: 'no_stream',
+        });
       } catch (error) {
         if (!isWrongExpectedRevision(error)) throw error; // another instance made it first: use theirs
       }

@@ -70,7 +70,8 @@ function payloadOf(claims: ActionLinkClaims): Buffer {
   return Buffer.concat([head, uuidBytes(claims.recipient.id), Buffer.from([label.length]), label]);
 }
 
-const macOf = (key: Buffer, payload: Buffer) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
+const macOf = (key: Buffer, payload: Buffer) =>
+  createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
 
 export function signActionLinkToken(claims: ActionLinkClaims, key: Buffer): string {
   const payload = payloadOf(claims);
@@ -101,7 +102,11 @@ export function readActionLinkToken(token: string): { claims: ActionLinkClaims; 
       action,
       keyGeneration: bytes.readUInt32BE(50),
       expiresAt: bytes.readUInt32BE(54),
-      recipient: { kind: kind === 0 ? 'user' : 'channel', id: uuidOf(bytes.subarray(59, 75)), label: bytes.subarray(fixed, fixed + labelLength).toString('utf8') },
+      recipient: {
+        kind: kind === 0 ? 'user' : 'channel',
+        id: uuidOf(bytes.subarray(59, 75)),
+        label: bytes.subarray(fixed, fixed + labelLength).toString('utf8'),
+      },
     },
   };
 }
@@ -115,7 +120,11 @@ export type TokenVerdict =
  * match), revoked (signed by a key rotated away), expired — in that order, so an expired link
  * whose signature is wrong is called tampered, never trusted for its dates.
  */
-export function verifyActionLinkToken(token: string, currentKey: { key: Buffer; generation: number } | null, nowSeconds: number): TokenVerdict {
+export function verifyActionLinkToken(
+  token: string,
+  currentKey: { key: Buffer; generation: number } | null,
+  nowSeconds: number,
+): TokenVerdict {
   const read = readActionLinkToken(token);
   if (!read) return { ok: false, reason: 'malformed' };
   const { claims } = read;
@@ -125,7 +134,8 @@ export function verifyActionLinkToken(token: string, currentKey: { key: Buffer; 
     return { ok: false, reason: claims.keyGeneration < currentKey.generation ? 'revoked' : 'tampered' };
   }
   const expected = macOf(currentKey.key, read.payload);
-  if (read.mac.length !== expected.length || !timingSafeEqual(read.mac, expected)) return { ok: false, reason: 'tampered' };
+  if (read.mac.length !== expected.length || !timingSafeEqual(read.mac, expected))
+    return { ok: false, reason: 'tampered' };
   if (claims.expiresAt <= nowSeconds) return { ok: false, reason: 'expired', claims };
   return { ok: true, claims };
 }

@@ -46,7 +46,8 @@ export interface NoisyRule {
 }
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
-const mean = (values: number[]) => (values.length === 0 ? null : round(values.reduce((a, b) => a + b, 0) / values.length, 1));
+const mean = (values: number[]) =>
+  values.length === 0 ? null : round(values.reduce((a, b) => a + b, 0) / values.length, 1);
 /** Nearest-rank percentile: the smallest value with at least p of the values at or below it. */
 const percentile = (values: number[], p: number) => {
   if (values.length === 0) return null;
@@ -68,12 +69,18 @@ function localWeek(instant: number, timeZone: string): string {
 
 function groupKey(doc: IncidentFactsDoc, groupBy: GroupBy, timeZone: string): string | null {
   switch (groupBy) {
-    case 'rule': return doc.ruleId;
-    case 'policy': return doc.policyId;
-    case 'severity': return doc.severity;
-    case 'cluster': return doc.clusterId;
-    case 'day': return localDay(Date.parse(doc.triggeredAt), timeZone);
-    case 'week': return localWeek(Date.parse(doc.triggeredAt), timeZone);
+    case 'rule':
+      return doc.ruleId;
+    case 'policy':
+      return doc.policyId;
+    case 'severity':
+      return doc.severity;
+    case 'cluster':
+      return doc.clusterId;
+    case 'day':
+      return localDay(Date.parse(doc.triggeredAt), timeZone);
+    case 'week':
+      return localWeek(Date.parse(doc.triggeredAt), timeZone);
   }
 }
 
@@ -82,9 +89,12 @@ function summarise(key: string | null, docs: IncidentFactsDoc[], groupBy: GroupB
   const resolved = docs.filter((d) => d.resolvedAt !== null);
   const tta = acknowledged.map((d) => secondsBetween(d.triggeredAt, d.acknowledgedAt!));
   const ttr = resolved.map((d) => secondsBetween(d.triggeredAt, d.resolvedAt!));
-  const byReason = Object.fromEntries(RESOLUTION_REASONS.map((reason) => [reason, resolved.filter((d) => d.resolutionReason === reason).length])) as IncidentGroup['resolved'];
+  const byReason = Object.fromEntries(
+    RESOLUTION_REASONS.map((reason) => [reason, resolved.filter((d) => d.resolutionReason === reason).length]),
+  ) as IncidentGroup['resolved'];
   const pages: Record<string, number> = Object.fromEntries(NOTIFY_MEDIA.map((medium) => [medium, 0]));
-  for (const doc of docs) for (const [medium, count] of Object.entries(doc.pagesPerMedium)) pages[medium] = (pages[medium] ?? 0) + count;
+  for (const doc of docs)
+    for (const [medium, count] of Object.entries(doc.pagesPerMedium)) pages[medium] = (pages[medium] ?? 0) + count;
   return {
     key,
     label: groupBy === 'rule' ? docs[docs.length - 1]!.ruleName : null,
@@ -123,15 +133,23 @@ export function noisiestRules(docs: IncidentFactsDoc[], rangeMs: number): NoisyR
     else byRule.set(doc.ruleId, [doc]);
   }
   const weeks = rangeMs / WEEK_MS;
-  return [...byRule.entries()].map(([ruleId, incidents]) => {
-    const flapping = incidents.filter((d) => d.resolutionReason === 'auto' && d.resolvedAt !== null && secondsBetween(d.triggeredAt, d.resolvedAt) <= FLAP_SECONDS).length;
-    return {
-      rule_id: ruleId,
-      rule_name: incidents[incidents.length - 1]!.ruleName,
-      incidents: incidents.length,
-      incidents_per_week: round(incidents.length / weeks, 2),
-      flapping,
-      flapping_share: round(flapping / incidents.length, 2),
-    };
-  }).sort((a, b) => b.incidents - a.incidents || b.flapping - a.flapping || (a.rule_id < b.rule_id ? -1 : 1)).slice(0, NOISIEST_KEPT);
+  return [...byRule.entries()]
+    .map(([ruleId, incidents]) => {
+      const flapping = incidents.filter(
+        (d) =>
+          d.resolutionReason === 'auto' &&
+          d.resolvedAt !== null &&
+          secondsBetween(d.triggeredAt, d.resolvedAt) <= FLAP_SECONDS,
+      ).length;
+      return {
+        rule_id: ruleId,
+        rule_name: incidents[incidents.length - 1]!.ruleName,
+        incidents: incidents.length,
+        incidents_per_week: round(incidents.length / weeks, 2),
+        flapping,
+        flapping_share: round(flapping / incidents.length, 2),
+      };
+    })
+    .sort((a, b) => b.incidents - a.incidents || b.flapping - a.flapping || (a.rule_id < b.rule_id ? -1 : 1))
+    .slice(0, NOISIEST_KEPT);
 }

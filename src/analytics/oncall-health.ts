@@ -24,7 +24,10 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 export type ZoneSource = 'schedule' | 'utc';
-export interface ZoneUsed { zone: string; source: ZoneSource }
+export interface ZoneUsed {
+  zone: string;
+  source: ZoneSource;
+}
 
 export interface PersonHealth {
   user_id: string;
@@ -72,7 +75,10 @@ export async function onCallHealth(input: OnCallHealthInput, pause: Pause = noPa
   const from = input.since.getTime();
   const to = input.until.getTime();
   const zoneOfSchedule = new Map(input.schedules.map((s) => [s.id, s.definition.timezone]));
-  const people = new Map<string, { pages: number; night: number; zones: Map<string, ZoneUsed>; onCall: [number, number][] }>();
+  const people = new Map<
+    string,
+    { pages: number; night: number; zones: Map<string, ZoneUsed>; onCall: [number, number][] }
+  >();
   const person = (userId: string) => {
     let entry = people.get(userId);
     if (!entry) people.set(userId, (entry = { pages: 0, night: 0, zones: new Map(), onCall: [] }));
@@ -95,14 +101,20 @@ export async function onCallHealth(input: OnCallHealthInput, pause: Pause = noPa
     for (let start = from; start < to; start += RENDER_PIECE_MS) {
       await pause();
       // A stretch cut at a piece's edge is two touching intervals; coveredMs adds them up as one.
-      for (const span of renderSpans(compiled, start, Math.min(to, start + RENDER_PIECE_MS))) person(span.userId).onCall.push([span.start, span.end]);
+      for (const span of renderSpans(compiled, start, Math.min(to, start + RENDER_PIECE_MS)))
+        person(span.userId).onCall.push([span.start, span.end]);
     }
   }
-  return [...people.entries()].map(([userId, entry]) => ({
-    user_id: userId,
-    pages_received: entry.pages,
-    pages_at_night: entry.night,
-    zones_used: [...entry.zones.values()].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0)),
-    hours_on_call: Math.round((coveredMs(entry.onCall) / HOUR_MS) * 100) / 100,
-  })).sort((a, b) => b.pages_received - a.pages_received || b.pages_at_night - a.pages_at_night || (a.user_id < b.user_id ? -1 : 1));
+  return [...people.entries()]
+    .map(([userId, entry]) => ({
+      user_id: userId,
+      pages_received: entry.pages,
+      pages_at_night: entry.night,
+      zones_used: [...entry.zones.values()].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0)),
+      hours_on_call: Math.round((coveredMs(entry.onCall) / HOUR_MS) * 100) / 100,
+    }))
+    .sort(
+      (a, b) =>
+        b.pages_received - a.pages_received || b.pages_at_night - a.pages_at_night || (a.user_id < b.user_id ? -1 : 1),
+    );
 }

@@ -82,7 +82,8 @@ export interface Question {
   signal?: AbortSignal;
 }
 
-const ROUND_LIMIT_NOTE = (rounds: number) => `\n\n_The assistant stopped after ${rounds} rounds of tool calls without finishing its answer._`;
+const ROUND_LIMIT_NOTE = (rounds: number) =>
+  `\n\n_The assistant stopped after ${rounds} rounds of tool calls without finishing its answer._`;
 
 /** Builds the loop once per tool set: the tools' JSON schemas are generated here, not per question. */
 export function createAgent(deps: AgentDeps) {
@@ -108,11 +109,18 @@ export function createAgent(deps: AgentDeps) {
     const progress: AgentProgress = { tools_used: [], usage: { input_tokens: 0, output_tokens: 0 }, rounds: 0 };
     const stopped = (error?: unknown): AgentStopped => {
       if (question.signal?.aborted) return new AgentStopped('cancelled', 'the caller went away', progress, error);
-      if (signal.aborted) return new AgentStopped('timeout', `no answer within ${settings.answerTimeoutMs} ms`, progress, error);
+      if (signal.aborted)
+        return new AgentStopped('timeout', `no answer within ${settings.answerTimeoutMs} ms`, progress, error);
       if (error instanceof ModelCallError) {
         // The SDK's own timeout is the time left for the answer: the same deadline, said the same way.
-        if (error.failure === 'timeout') return new AgentStopped('timeout', `no answer within ${settings.answerTimeoutMs} ms`, progress, error);
-        return new AgentStopped(error.failure === 'refused' ? 'model_refused' : 'model_unavailable', error.detail, progress, error);
+        if (error.failure === 'timeout')
+          return new AgentStopped('timeout', `no answer within ${settings.answerTimeoutMs} ms`, progress, error);
+        return new AgentStopped(
+          error.failure === 'refused' ? 'model_refused' : 'model_unavailable',
+          error.detail,
+          progress,
+          error,
+        );
       }
       return new AgentStopped('model_unavailable', 'the model call failed', progress, error);
     };
@@ -143,22 +151,30 @@ export function createAgent(deps: AgentDeps) {
       let message;
       try {
         if (signal.aborted) throw stopped();
-        message = await deps.model.createMessage(request, { signal, timeoutMs: settings.answerTimeoutMs - (clock() - started) });
+        message = await deps.model.createMessage(request, {
+          signal,
+          timeoutMs: settings.answerTimeoutMs - (clock() - started),
+        });
       } catch (error) {
         throw error instanceof AgentStopped ? error : stopped(error);
       }
       progress.usage.input_tokens += message.usage?.input_tokens ?? 0;
       progress.usage.output_tokens += message.usage?.output_tokens ?? 0;
 
-      const uses = message.content.filter((block): block is Extract<ContentBlock, { type: 'tool_use' }> => block.type === 'tool_use');
+      const uses = message.content.filter(
+        (block): block is Extract<ContentBlock, { type: 'tool_use' }> => block.type === 'tool_use',
+      );
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
       if (uses.length === 0 || message.stop_reason !== 'tool_use') {
         return { response: text, stop_reason: message.stop_reason ?? 'end_turn', ...progress };
       }
-      if (lastRound) return { response: text + ROUND_LIMIT_NOTE(progress.rounds), stop_reason: 'round_limit', ...progress };
+      if (lastRound)
+        return { response: text + ROUND_LIMIT_NOTE(progress.rounds), stop_reason: 'round_limit', ...progress };
 
       // The calls of one round are independent questions: run them together, report them in order.
-      const outcomes = await Promise.all(uses.map((use) => callTool({ id: use.id, name: use.name, input: use.input }, context)));
+      const outcomes = await Promise.all(
+        uses.map((use) => callTool({ id: use.id, name: use.name, input: use.input }, context)),
+      );
       progress.tools_used.push(...outcomes.map((outcome) => outcome.used));
       if (signal.aborted) throw stopped();
       messages.push({ role: 'assistant', content: message.content as MessageParam['content'] });

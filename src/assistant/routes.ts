@@ -40,11 +40,22 @@ export interface AskRouteDeps {
 
 /** Why the loop stopped → the problem the caller gets, with what was done so far. */
 function stoppedProblem(error: AgentStopped): HttpProblem {
-  const progress = { tools_used: error.progress.tools_used, usage: error.progress.usage, rounds: error.progress.rounds };
+  const progress = {
+    tools_used: error.progress.tools_used,
+    usage: error.progress.usage,
+    rounds: error.progress.rounds,
+  };
   if (error.reason === 'timeout' || error.reason === 'cancelled') {
-    return new HttpProblem(504, 'Gateway Timeout', `the assistant did not finish: ${error.detail}`, undefined, progress);
+    return new HttpProblem(
+      504,
+      'Gateway Timeout',
+      `the assistant did not finish: ${error.detail}`,
+      undefined,
+      progress,
+    );
   }
-  const what = error.reason === 'model_refused' ? 'the model provider refused the request' : 'the model provider is unavailable';
+  const what =
+    error.reason === 'model_refused' ? 'the model provider refused the request' : 'the model provider is unavailable';
   return new HttpProblem(503, 'Service Unavailable', `${what}: ${error.detail}`, undefined, progress);
 }
 
@@ -53,7 +64,10 @@ export function askRoutes(deps: AskRouteDeps): Router<AppState> {
   router.post('/ask', requires('assistant:ask'), queryParameters([]), async (ctx) => {
     // Bad input is refused before anything else, configured or not.
     const { prompt } = askBodySchema.parse(ctx.request.body ?? {});
-    if (!deps.agent) throw serviceUnavailable('assistant not configured: set ANTHROPIC_API_KEY (see the README, "Analytics assistant")');
+    if (!deps.agent)
+      throw serviceUnavailable(
+        'assistant not configured: set ANTHROPIC_API_KEY (see the README, "Analytics assistant")',
+      );
     const { tenantId, envId } = ctx.state.principal;
     // A caller that hangs up stops the loop: nobody would read the answer.
     const gone = new AbortController();
@@ -63,7 +77,13 @@ export function askRoutes(deps: AskRouteDeps): Router<AppState> {
     const started = performance.now();
     try {
       const answer = await deps.agent.answer({ prompt, tenantId, envId, now: deps.now(), signal: gone.signal });
-      deps.onAnswer?.({ outcome: answer.stop_reason, rounds: answer.rounds, tools: answer.tools_used.length, usage: answer.usage, ms: Math.round(performance.now() - started) });
+      deps.onAnswer?.({
+        outcome: answer.stop_reason,
+        rounds: answer.rounds,
+        tools: answer.tools_used.length,
+        usage: answer.usage,
+        ms: Math.round(performance.now() - started),
+      });
       okBare(ctx, {
         response: answer.response,
         tools_used: answer.tools_used,
@@ -73,7 +93,14 @@ export function askRoutes(deps: AskRouteDeps): Router<AppState> {
       });
     } catch (error) {
       if (!(error instanceof AgentStopped)) throw error;
-      deps.onAnswer?.({ outcome: error.reason, rounds: error.progress.rounds, tools: error.progress.tools_used.length, usage: error.progress.usage, ms: Math.round(performance.now() - started), err: error.cause });
+      deps.onAnswer?.({
+        outcome: error.reason,
+        rounds: error.progress.rounds,
+        tools: error.progress.tools_used.length,
+        usage: error.progress.usage,
+        ms: Math.round(performance.now() - started),
+        err: error.cause,
+      });
       throw stoppedProblem(error);
     }
   });

@@ -12,7 +12,10 @@ export interface RunbookIndexHandle {
   state(): { status: 'building' | 'ready' | 'failed'; inserted?: number; error?: string };
 }
 
-export function runbookIndexHandle(build: () => Promise<RunbookIndex>, onFailure: (error: unknown) => void = () => undefined): RunbookIndexHandle {
+export function runbookIndexHandle(
+  build: () => Promise<RunbookIndex>,
+  onFailure: (error: unknown) => void = () => undefined,
+): RunbookIndexHandle {
   let current: Promise<RunbookIndex> | undefined;
   let state: ReturnType<RunbookIndexHandle['state']> = { status: 'building' };
   const start = () => {

@@ -13,7 +13,13 @@ import { deadline } from './deadline.js';
 import { capToolOutput } from './tool-output-cap.js';
 
 /** Why a call failed, as reported in `tools_used` (the model gets the words, the caller the reason). */
-export type ToolFailureReason = 'unknown_tool' | 'invalid_input' | 'timeout' | 'failed' | 'invalid_output' | 'cancelled';
+export type ToolFailureReason =
+  | 'unknown_tool'
+  | 'invalid_input'
+  | 'timeout'
+  | 'failed'
+  | 'invalid_output'
+  | 'cancelled';
 
 export interface ToolUsed {
   name: string;
@@ -57,14 +63,22 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = () => reject(new ToolDeadline());
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(
-      (value) => { signal.removeEventListener('abort', onAbort); resolve(value); },
-      (error) => { signal.removeEventListener('abort', onAbort); reject(error); },
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
     );
   });
 }
 
 const issuesText = (error: ZodError) =>
-  error.issues.map((issue) => `${issue.path.length > 0 ? `/${issue.path.join('/')}` : '(input)'}: ${issue.message}`).join('; ');
+  error.issues
+    .map((issue) => `${issue.path.length > 0 ? `/${issue.path.join('/')}` : '(input)'}: ${issue.message}`)
+    .join('; ');
 
 /** The first line of an error's message, bounded: enough for the model to act on, no stack. */
 function errorText(error: unknown): string {
@@ -105,6 +119,11 @@ export async function callTool(use: ToolUse, context: ToolCallContext): Promise<
     toolDeadline.dispose();
   }
   const checked = tool.output.safeParse(output);
-  if (!checked.success) return fail('invalid_output', 'the tool answered something it should not have (logged); do not rely on it', checked.error);
+  if (!checked.success)
+    return fail(
+      'invalid_output',
+      'the tool answered something it should not have (logged); do not rely on it',
+      checked.error,
+    );
   return finish(true, capToolOutput(checked.data, context.maxOutputChars).text, null);
 }

@@ -24,9 +24,13 @@ interface ArraySite {
 
 function arraysIn(value: Json, path = ''): ArraySite[] {
   if (Array.isArray(value)) {
-    return [{ path: path || '/', array: value, size: JSON.stringify(value).length }, ...value.flatMap((item, i) => arraysIn(item, `${path}/${i}`))];
+    return [
+      { path: path || '/', array: value, size: JSON.stringify(value).length },
+      ...value.flatMap((item, i) => arraysIn(item, `${path}/${i}`)),
+    ];
   }
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => arraysIn(item, `${path}/${key}`));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => arraysIn(item, `${path}/${key}`));
   return [];
 }
 
@@ -46,7 +50,9 @@ export function capToolOutput(output: Json, maxChars = MAX_TOOL_OUTPUT_CHARS): C
     });
   let text = render();
   while (text.length > maxChars) {
-    const longest = arraysIn(copy).filter((site) => site.array.length > 0).sort((a, b) => b.size - a.size)[0];
+    const longest = arraysIn(copy)
+      .filter((site) => site.array.length > 0)
+      .sort((a, b) => b.size - a.size)[0];
     if (!longest) break;
     const keep = Math.floor(longest.array.length / 2);
     omitted.set(longest.path, (omitted.get(longest.path) ?? 0) + longest.array.length - keep);
@@ -54,6 +60,10 @@ export function capToolOutput(output: Json, maxChars = MAX_TOOL_OUTPUT_CHARS): C
     text = render();
   }
   // No arrays left to cut (one giant string, say): a plain prefix, marked as such.
-  if (text.length > maxChars) text = JSON.stringify({ truncated: { note: `the tool's answer exceeds ${maxChars} characters; first part only` }, partial: whole.slice(0, maxChars - 200) });
+  if (text.length > maxChars)
+    text = JSON.stringify({
+      truncated: { note: `the tool's answer exceeds ${maxChars} characters; first part only` },
+      partial: whole.slice(0, maxChars - 200),
+    });
   return { text, truncated: true };
 }

@@ -11,7 +11,10 @@ export type InputJsonSchema = ModelTool['input_schema'];
 
 export function inputJsonSchema(tool: AssistantTool): InputJsonSchema {
   // `io: 'input'`: defaults make fields optional for the caller; the `$schema` URI means nothing to the model.
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   if (schema.type !== 'object') throw new Error(`tool ${tool.name}: input must be an object schema`);
   return schema as InputJsonSchema;
 }

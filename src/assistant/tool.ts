@@ -34,6 +34,8 @@ export interface AssistantTool<Input extends z.ZodType = z.ZodType, Output exten
 }
 
 /** A tool whose input and output types are checked where it is defined, then kept in one list. */
-export function defineTool<Input extends z.ZodType, Output extends z.ZodType>(tool: AssistantTool<Input, Output>): AssistantTool {
+export function defineTool<Input extends z.ZodType, Output extends z.ZodType>(
+  tool: AssistantTool<Input, Output>,
+): AssistantTool {
   return tool as unknown as AssistantTool;
 }

@@ -13,12 +13,16 @@ import type { AppState } from '../http/state.js';
 
 export async function assertCallerMayAssign(state: Pick<AppState, 'can'>, assigned: GrantSource[]): Promise<void> {
   if (assigned.length === 0 || (await state.can('iam:admin'))) return;
-  const granted = new Set<Permission>(assigned.flatMap((source) => permissionsAllowedBy(source.permissions)).filter((p) => !p.endsWith(':read')));
+  const granted = new Set<Permission>(
+    assigned.flatMap((source) => permissionsAllowedBy(source.permissions)).filter((p) => !p.endsWith(':read')),
+  );
   const beyond: Permission[] = [];
   for (const permission of granted) if (!(await state.can(permission))) beyond.push(permission);
   if (beyond.length > 0) {
     const what = assigned.map((source) => source.id).join(', ');
-    throw forbidden(`assigning ${what} would grant permissions you do not hold (${beyond.join(', ')}); that needs iam:admin`);
+    throw forbidden(
+      `assigning ${what} would grant permissions you do not hold (${beyond.join(', ')}); that needs iam:admin`,
+    );
   }
 }
 
@@ -32,7 +36,11 @@ export interface GrantSourceLookup {
  * The role and groups a user is to get, or a 400 naming every one that is not in the tenant.
  * Another tenant's role or group is reported exactly like one that does not exist.
  */
-export async function resolveAssignments(lookup: GrantSourceLookup, tenantId: string, wanted: { roleId?: string | null; groupIds?: string[] }) {
+export async function resolveAssignments(
+  lookup: GrantSourceLookup,
+  tenantId: string,
+  wanted: { roleId?: string | null; groupIds?: string[] },
+) {
   const errors: ProblemFieldError[] = [];
   const missing: string[] = [];
   const role = wanted.roleId ? await lookup.findRole(tenantId, wanted.roleId) : null;

@@ -43,11 +43,19 @@ const unavailable = (detail: string, retryAfterMs: number, cause?: unknown) =>
 /** The key, or the rejection (401) or problem (503) that a lookup without one means. */
 function keyOrThrow(lookup: KeyLookup): KeyObject {
   if ('key' in lookup) return lookup.key;
-  if ('unknown' in lookup) throw new TokenRejection('key_id', "the token's signing key (kid) is not published by the identity provider");
+  if ('unknown' in lookup)
+    throw new TokenRejection('key_id', "the token's signing key (kid) is not published by the identity provider");
   if ('notCheckedYet' in lookup) {
-    throw unavailable("the token's signing key (kid) is not among the identity provider's keys known here, which are re-read at most every 30 s; retry then", lookup.retryAfterMs);
+    throw unavailable(
+      "the token's signing key (kid) is not among the identity provider's keys known here, which are re-read at most every 30 s; retry then",
+      lookup.retryAfterMs,
+    );
   }
-  throw unavailable("the identity provider's signing keys (JWKS) could not be fetched", lookup.retryAfterMs, lookup.cause);
+  throw unavailable(
+    "the identity provider's signing keys (JWKS) could not be fetched",
+    lookup.retryAfterMs,
+    lookup.cause,
+  );
 }
 
 export function authenticate(options: AuthenticationOptions): Middleware {
@@ -57,18 +65,27 @@ export function authenticate(options: AuthenticationOptions): Middleware {
     const published = await client.getSigningKeys();
     return new Map(published.map((key) => [key.kid, createPublicKey(key.getPublicKey())]));
   };
-  const keySet = createJwksKeySet({ fetchKeys, now: options.now ?? Date.now, onRefreshFailed: options.onRefreshFailed });
+  const keySet = createJwksKeySet({
+    fetchKeys,
+    now: options.now ?? Date.now,
+    onRefreshFailed: options.onRefreshFailed,
+  });
 
   /** The header checks jsonwebtoken does not make (it ignores `crit`), before any key is fetched. */
   const checkedHeader = (token: string): { kid: string } => {
     const decoded = jwt.decode(token, { complete: true });
-    if (!decoded || typeof decoded.header !== 'object') throw new TokenRejection('malformed', 'the token is not a well-formed signed JWT');
+    if (!decoded || typeof decoded.header !== 'object')
+      throw new TokenRejection('malformed', 'the token is not a well-formed signed JWT');
     const header = decoded.header as { alg?: unknown; kid?: unknown; crit?: unknown };
     if (header.crit !== undefined) {
-      throw new TokenRejection('critical_header', 'the token marks header extensions critical (crit) that this service does not understand');
+      throw new TokenRejection(
+        'critical_header',
+        'the token marks header extensions critical (crit) that this service does not understand',
+      );
     }
     if (header.alg !== 'RS256') throw new TokenRejection('algorithm', 'only RS256 tokens are accepted');
-    if (typeof header.kid !== 'string' || header.kid === '') throw new TokenRejection('key_id', 'the token names no signing key (kid)');
+    if (typeof header.kid !== 'string' || header.kid === '')
+      throw new TokenRejection('key_id', 'the token names no signing key (kid)');
     return { kid: header.kid };
   };
 
@@ -88,7 +105,10 @@ export function authenticate(options: AuthenticationOptions): Middleware {
 
   const reject = (ctx: Context, rejection?: TokenRejection): never => {
     ctx.set('WWW-Authenticate', bearerChallenge(options.audience, rejection));
-    ctx.state.log?.debug({ failure: rejection?.failure ?? 'missing' }, `bearer token refused: ${rejection?.description ?? 'no token'}`);
+    ctx.state.log?.debug(
+      { failure: rejection?.failure ?? 'missing' },
+      `bearer token refused: ${rejection?.description ?? 'no token'}`,
+    );
     throw unauthorized(rejection?.description ?? 'a bearer token is required (Authorization: Bearer <token>)');
   };
 

@@ -15,7 +15,13 @@ export interface BuiltInRole {
 }
 
 const RESPONDER_WRITES: Permission[] = [
-  'alerts:write', 'incidents:write', 'schedules:write', 'escalation:write', 'channels:write', 'sync:write', 'assistant:ask',
+  'alerts:write',
+  'incidents:write',
+  'schedules:write',
+  'escalation:write',
+  'channels:write',
+  'sync:write',
+  'assistant:ask',
 ];
 
 const isRead = (permission: Permission) => permission.endsWith(':read');
@@ -24,12 +30,23 @@ const grantsWhere = (allowed: (permission: Permission) => boolean): PermissionGr
   Object.fromEntries(ALL_PERMISSIONS.map((permission) => [permission, allowed(permission) ? 'allow' : 'deny']));
 
 export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
-  { id: 'owner', name: 'owner', description: 'Everything, including IAM administration', permissions: grantsWhere(() => true) },
-  { id: 'admin', name: 'admin', description: 'Everything but iam:admin', permissions: grantsWhere((p) => p !== 'iam:admin') },
+  {
+    id: 'owner',
+    name: 'owner',
+    description: 'Everything, including IAM administration',
+    permissions: grantsWhere(() => true),
+  },
+  {
+    id: 'admin',
+    name: 'admin',
+    description: 'Everything but iam:admin',
+    permissions: grantsWhere((p) => p !== 'iam:admin'),
+  },
   {
     id: 'responder',
     name: 'responder',
-    description: 'Reads everything; works alerts, incidents, schedules, escalation, channels and sync; asks the assistant',
+    description:
+      'Reads everything; works alerts, incidents, schedules, escalation, channels and sync; asks the assistant',
     permissions: grantsWhere((p) => isRead(p) || RESPONDER_WRITES.includes(p)),
   },
   { id: 'viewer', name: 'viewer', description: 'Reads everything', permissions: grantsWhere(isRead) },

@@ -63,7 +63,9 @@ export function decidePermission(levels: PermissionLevels, permission: Permissio
 }
 
 export function effectivePermissions(levels: PermissionLevels): EffectivePermissions {
-  return Object.fromEntries(ALL_PERMISSIONS.map((permission) => [permission, decidePermission(levels, permission)])) as EffectivePermissions;
+  return Object.fromEntries(
+    ALL_PERMISSIONS.map((permission) => [permission, decidePermission(levels, permission)]),
+  ) as EffectivePermissions;
 }
 
 export const allowedPermissions = (effective: EffectivePermissions): Permission[] =>

@@ -51,7 +51,8 @@ function oauthError(ctx: Context, status: 400 | 401, error: OAuthError, descript
   ctx.status = status;
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Pragma', 'no-cache');
-  if (error === 'invalid_client' && triedBasic(ctx)) ctx.set('WWW-Authenticate', `Basic realm="oauth", charset="UTF-8"`);
+  if (error === 'invalid_client' && triedBasic(ctx))
+    ctx.set('WWW-Authenticate', `Basic realm="oauth", charset="UTF-8"`);
   ctx.body = { error, error_description: description };
   ctx.type = 'application/json';
 }
@@ -102,7 +103,10 @@ export function devClientFromJson(text: string): ClientRegistration {
     throw new Error('not JSON');
   }
   const parsed = clientRegistrationSchema.safeParse(value);
-  if (!parsed.success) throw new Error(`missing or invalid fields: ${[...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `missing or invalid fields: ${[...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ')}`,
+    );
   return parsed.data;
 }
 
@@ -128,7 +132,16 @@ const sameSecret = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-export function issueToken(key: SigningKey, options: { issuer: string; audience: string; subject: string; claims: Record<string, unknown>; lifetimeSeconds?: number }) {
+export function issueToken(
+  key: SigningKey,
+  options: {
+    issuer: string;
+    audience: string;
+    subject: string;
+    claims: Record<string, unknown>;
+    lifetimeSeconds?: number;
+  },
+) {
   return jwt.sign(options.claims, key.privateKey, {
     algorithm: 'RS256',
     keyid: key.kid,
@@ -144,7 +157,13 @@ function refuseIfLimited(verdict: Verdict) {
   if (verdict) throw tooManyRequests(verdict.detail, verdict.retryAfterSeconds);
 }
 
-export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; audience: string; clients: () => ClientRegistration[]; limits?: TokenRequestLimits }) {
+export function embeddedIdpRoutes(options: {
+  key: SigningKey;
+  issuer: string;
+  audience: string;
+  clients: () => ClientRegistration[];
+  limits?: TokenRequestLimits;
+}) {
   const limits = options.limits;
   const router = new Router();
   router.get('/.well-known/jwks.json', (ctx) => {
@@ -156,7 +175,12 @@ export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; au
     if (limits) refuseIfLimited(await limits.request(address));
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     if (ctx.state.unreadableBody || !ctx.request.is('application/json', 'application/x-www-form-urlencoded')) {
-      return oauthError(ctx, 400, 'invalid_request', 'send the parameters as application/x-www-form-urlencoded or application/json');
+      return oauthError(
+        ctx,
+        400,
+        'invalid_request',
+        'send the parameters as application/x-www-form-urlencoded or application/json',
+      );
     }
     if (body.grant_type === undefined) return oauthError(ctx, 400, 'invalid_request', 'grant_type is required');
     if (body.grant_type !== 'client_credentials') {
@@ -171,11 +195,21 @@ export function embeddedIdpRoutes(options: { key: SigningKey; issuer: string; au
     if (basic === 'malformed') return oauthError(ctx, 401, 'invalid_client', 'the Basic credentials are malformed');
     const inBody = parsed.data.client_id !== undefined || parsed.data.client_secret !== undefined;
     if (basic !== 'absent' && inBody) {
-      return oauthError(ctx, 400, 'invalid_request', 'authenticate the client with HTTP Basic or with client_id/client_secret in the body, not both');
+      return oauthError(
+        ctx,
+        400,
+        'invalid_request',
+        'authenticate the client with HTTP Basic or with client_id/client_secret in the body, not both',
+      );
     }
     const credentials = basic !== 'absent' ? basic : parsed.data;
     if (!credentials.client_id || !credentials.client_secret) {
-      return oauthError(ctx, 401, 'invalid_client', 'client authentication is required (client_id and client_secret, or HTTP Basic)');
+      return oauthError(
+        ctx,
+        401,
+        'invalid_client',
+        'client authentication is required (client_id and client_secret, or HTTP Basic)',
+      );
     }
     const client = options.clients().find((c) => c.client_id === credentials.client_id);
     // Unknown client ids count under one key: made-up ids of any length cannot grow the counters.

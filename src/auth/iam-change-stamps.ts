@@ -34,7 +34,11 @@ export function iamChangeStamps(): IamChangeStamps {
  * of one of `projectionNames` moves the stamps of the tenants it touched, and a collection swap
  * (a rebuild) moves every stamp.
  */
-export function reportingIamCommits(store: ReadStore, projectionNames: ReadonlySet<string>, stamps: IamChangeStamps): ReadStore {
+export function reportingIamCommits(
+  store: ReadStore,
+  projectionNames: ReadonlySet<string>,
+  stamps: IamChangeStamps,
+): ReadStore {
   return {
     get: (collection, id) => store.get(collection, id),
     find: (collection, filter, options) => store.find(collection, filter, options),
@@ -48,7 +52,9 @@ export function reportingIamCommits(store: ReadStore, projectionNames: ReadonlyS
     async applyBatch(options, events, apply) {
       await store.applyBatch(options, events, apply);
       if (!projectionNames.has(options.projection)) return;
-      const tenants = new Set(events.map((event) => (event as { metadata?: { tenantId?: string } }).metadata?.tenantId));
+      const tenants = new Set(
+        events.map((event) => (event as { metadata?: { tenantId?: string } }).metadata?.tenantId),
+      );
       for (const tenantId of tenants) stamps.changed(tenantId);
     },
     async replaceCollection(source, target) {

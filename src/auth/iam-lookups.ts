@@ -13,7 +13,8 @@ import { BUILT_IN_ROLES, builtInRole, type BuiltInRole } from './built-in-roles.
 import type { GrantSource } from './effective-permissions.js';
 
 /** The user's document, also when it was removed from the tenant (for the token checks). */
-export const findUserRecord = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<UserDoc>(reader, USERS, tenantId, id);
+export const findUserRecord = (reader: ReadModelReader, tenantId: string, id: string) =>
+  findTenantDoc<UserDoc>(reader, USERS, tenantId, id);
 
 /** The tenant's groups among `ids` (others, and other tenants' groups, are left out). */
 export async function findGroupsAmong(reader: ReadModelReader, tenantId: string, ids: string[]): Promise<GroupDoc[]> {
@@ -28,14 +29,22 @@ export async function tenantDefaults(reader: ReadModelReader, tenantId: string):
   return reader.get<TenantDefaultsDoc>(TENANT_PERMISSION_DEFAULTS, tenantId);
 }
 
-export const findCustomRole = (reader: ReadModelReader, tenantId: string, id: string) => findTenantDoc<RoleDoc>(reader, ROLES, tenantId, id);
+export const findCustomRole = (reader: ReadModelReader, tenantId: string, id: string) =>
+  findTenantDoc<RoleDoc>(reader, ROLES, tenantId, id);
 
 /** A role of the tenant: built-in (id = name) or custom. */
-export async function findRole(reader: ReadModelReader, tenantId: string, id: string): Promise<RoleDoc | BuiltInRole | null> {
+export async function findRole(
+  reader: ReadModelReader,
+  tenantId: string,
+  id: string,
+): Promise<RoleDoc | BuiltInRole | null> {
   return builtInRole(id) ?? (await findCustomRole(reader, tenantId, id));
 }
 
-export const roleGrants = (role: RoleDoc | BuiltInRole): GrantSource => ({ id: role.id, permissions: role.permissions });
+export const roleGrants = (role: RoleDoc | BuiltInRole): GrantSource => ({
+  id: role.id,
+  permissions: role.permissions,
+});
 
 /** Why a name of a token's `roles` claim grants nothing. */
 export interface IgnoredRoleName {
@@ -50,7 +59,11 @@ export interface IgnoredRoleName {
  * like another role's id can take nothing over). Names are unique per tenant; a name that still
  * matches several custom roles (created before names were reserved) is ambiguous and grants nothing.
  */
-export async function rolesNamed(reader: ReadModelReader, tenantId: string, names: string[]): Promise<{ roles: GrantSource[]; ignored: IgnoredRoleName[] }> {
+export async function rolesNamed(
+  reader: ReadModelReader,
+  tenantId: string,
+  names: string[],
+): Promise<{ roles: GrantSource[]; ignored: IgnoredRoleName[] }> {
   if (names.length === 0) return { roles: [], ignored: [] };
   const wanted = [...new Set(names)];
   const custom = await reader.find<RoleDoc>(ROLES, { tenantId, name: { $in: wanted } });
@@ -61,7 +74,11 @@ export async function rolesNamed(reader: ReadModelReader, tenantId: string, name
     const named = custom.filter((role) => role.name === name);
     if (builtIn) roles.push(roleGrants(builtIn));
     else if (named.length === 1) roles.push(roleGrants(named[0]!));
-    else ignored.push({ name, reason: named.length === 0 ? 'no role has this name' : 'several custom roles have this name' });
+    else
+      ignored.push({
+        name,
+        reason: named.length === 0 ? 'no role has this name' : 'several custom roles have this name',
+      });
   }
   return { roles, ignored };
 }

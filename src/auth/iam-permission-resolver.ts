@@ -27,7 +27,11 @@ export interface IamPermissionResolver extends PermissionResolver {
 
 const DEFAULT_CACHE_ENTRIES = 10_000;
 
-export function iamPermissionResolver(deps: { lookup: PermissionSourcesLookup; stamps: IamChangeStamps; maxEntries?: number }): IamPermissionResolver {
+export function iamPermissionResolver(deps: {
+  lookup: PermissionSourcesLookup;
+  stamps: IamChangeStamps;
+  maxEntries?: number;
+}): IamPermissionResolver {
   const maxEntries = deps.maxEntries ?? DEFAULT_CACHE_ENTRIES;
   const cache = new Map<string, ResolvedPrincipal & { stamp: string }>();
   // The roles claim is part of the key: it is the role level of a principal without a user record.

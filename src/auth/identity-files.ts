@@ -37,11 +37,17 @@ function readShared<T>(variable: string, path: string, parse: (text: string) => 
   try {
     const mode = statSync(path).mode;
     // Readable by others is not refused (a Kubernetes secret volume is 0644 unless told otherwise), but said.
-    if ((mode & 0o077) !== 0) warn(`${variable}: ${path} is readable by group or others (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
+    if ((mode & 0o077) !== 0)
+      warn(`${variable}: ${path} is readable by group or others (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? `no such file; ${MAKE_THEM}` : code === 'EACCES' ? 'not readable by this process' : (code ?? String(error));
+    const why =
+      code === 'ENOENT'
+        ? `no such file; ${MAKE_THEM}`
+        : code === 'EACCES'
+          ? 'not readable by this process'
+          : (code ?? String(error));
     throw new IdentityFileError(`${variable}: ${path}: ${why}`);
   }
   try {
@@ -52,9 +58,16 @@ function readShared<T>(variable: string, path: string, parse: (text: string) => 
 }
 
 /** The key and client the built-in provider uses: the shared files when configured, DATA_DIR's otherwise. */
-export function loadEmbeddedIdentity(dataDir: string, shared: SharedIdentityFiles | undefined, warn: (message: string) => void): EmbeddedIdentity {
+export function loadEmbeddedIdentity(
+  dataDir: string,
+  shared: SharedIdentityFiles | undefined,
+  warn: (message: string) => void,
+): EmbeddedIdentity {
   if (!shared) {
-    return { key: loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')), devClient: loadOrCreateDevClient(join(dataDir, 'dev-client.json')) };
+    return {
+      key: loadOrCreateSigningKey(join(dataDir, 'idp-signing-key.pem')),
+      devClient: loadOrCreateDevClient(join(dataDir, 'dev-client.json')),
+    };
   }
   return {
     key: readShared('IDP_SIGNING_KEY_FILE', shared.signingKeyFile, signingKeyFromPem, warn),
@@ -79,7 +92,10 @@ function createOnce(path: string, content: () => string): boolean {
  * would (so a damaged existing file fails here, before any instance starts). Says what it did per
  * file, never what is in them.
  */
-export function initSharedIdentity(files: SharedIdentityFiles, warn: (message: string) => void): { signingKeyFile: 'created' | 'kept'; devClientFile: 'created' | 'kept' } {
+export function initSharedIdentity(
+  files: SharedIdentityFiles,
+  warn: (message: string) => void,
+): { signingKeyFile: 'created' | 'kept'; devClientFile: 'created' | 'kept' } {
   const key = createOnce(files.signingKeyFile, newSigningKeyPem);
   const client = createOnce(files.devClientFile, () => JSON.stringify(newDevClient(), null, 2));
   loadEmbeddedIdentity('', files, warn);

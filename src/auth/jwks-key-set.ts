@@ -54,19 +54,22 @@ export function createJwksKeySet(options: JwksKeySetOptions) {
   function refresh(): Promise<void> {
     if (inFlight) return inFlight;
     lastAttemptAt = options.now();
-    inFlight = options.fetchKeys().then(
-      (fetched) => {
-        keys = fetched;
-        fetchedAt = options.now();
-        lastError = undefined;
-      },
-      (error: unknown) => {
-        lastError = error;
-        options.onRefreshFailed?.(error);
-      },
-    ).finally(() => {
-      inFlight = undefined;
-    });
+    inFlight = options
+      .fetchKeys()
+      .then(
+        (fetched) => {
+          keys = fetched;
+          fetchedAt = options.now();
+          lastError = undefined;
+        },
+        (error: unknown) => {
+          lastError = error;
+          options.onRefreshFailed?.(error);
+        },
+      )
+      .finally(() => {
+        inFlight = undefined;
+      });
     return inFlight;
   }
 

@@ -10,7 +10,16 @@ import type { PermissionLevels } from './effective-permissions.js';
 import type { PermissionSourcesLookup, UserStanding } from './iam-permission-resolver.js';
 import type { Principal } from '../access/principal.js';
 import type { ReadModelReader } from '../readstore/port.js';
-import { findGroupsAmong, findRole, findUserRecord, groupGrants, roleGrants, rolesNamed, tenantDefaults, type IgnoredRoleName } from './iam-lookups.js';
+import {
+  findGroupsAmong,
+  findRole,
+  findUserRecord,
+  groupGrants,
+  roleGrants,
+  rolesNamed,
+  tenantDefaults,
+  type IgnoredRoleName,
+} from './iam-lookups.js';
 
 export async function permissionLevelsOfUser(reader: ReadModelReader, user: UserDoc): Promise<PermissionLevels> {
   const [overrides, groups, role, defaults] = await Promise.all([
@@ -27,7 +36,8 @@ export async function permissionLevelsOfUser(reader: ReadModelReader, user: User
   };
 }
 
-const standingOf = (user: UserDoc): UserStanding => (user.removed ? 'removed' : user.isActive ? 'active' : 'deactivated');
+const standingOf = (user: UserDoc): UserStanding =>
+  user.removed ? 'removed' : user.isActive ? 'active' : 'deactivated';
 
 /** Remembered per process, so a misconfigured provider does not flood the log (bounded: cleared when full). */
 const MAX_REMEMBERED_NAMES = 10_000;
@@ -36,7 +46,10 @@ const MAX_REMEMBERED_NAMES = 10_000;
  * `logger`: told once per process about each (tenant, role name) in a token's `roles` claim that
  * grants nothing (no role has that name, or several legacy ones do); such names are ignored.
  */
-export function readModelPermissionSources(reader: ReadModelReader, logger?: Pick<Logger, 'warn'>): PermissionSourcesLookup {
+export function readModelPermissionSources(
+  reader: ReadModelReader,
+  logger?: Pick<Logger, 'warn'>,
+): PermissionSourcesLookup {
   const reported = new Set<string>();
   const report = (tenantId: string, ignored: IgnoredRoleName[]) => {
     for (const { name, reason } of ignored) {
@@ -44,7 +57,10 @@ export function readModelPermissionSources(reader: ReadModelReader, logger?: Pic
       if (reported.has(key)) continue;
       if (reported.size >= MAX_REMEMBERED_NAMES) reported.clear();
       reported.add(key);
-      logger?.warn({ tenantId, roleName: name, reason }, "a role name in a token's roles claim grants nothing; it is ignored");
+      logger?.warn(
+        { tenantId, roleName: name, reason },
+        "a role name in a token's roles claim grants nothing; it is ignored",
+      );
     }
   };
   return {
@@ -52,9 +68,15 @@ export function readModelPermissionSources(reader: ReadModelReader, logger?: Pic
       const user = await findUserRecord(reader, principal.tenantId, principal.userId);
       if (user) return { standing: standingOf(user), levels: await permissionLevelsOfUser(reader, user) };
       // No user record (the first administrator, a service client): the token's roles are its role level.
-      const [{ roles, ignored }, defaults] = await Promise.all([rolesNamed(reader, principal.tenantId, principal.roles), tenantDefaults(reader, principal.tenantId)]);
+      const [{ roles, ignored }, defaults] = await Promise.all([
+        rolesNamed(reader, principal.tenantId, principal.roles),
+        tenantDefaults(reader, principal.tenantId),
+      ]);
       report(principal.tenantId, ignored);
-      return { standing: 'no_record', levels: { overrides: {}, groups: [], roles, tenantDefaults: defaults?.permissions ?? {} } };
+      return {
+        standing: 'no_record',
+        levels: { overrides: {}, groups: [], roles, tenantDefaults: defaults?.permissions ?? {} },
+      };
     },
   };
 }

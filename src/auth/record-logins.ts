@@ -34,7 +34,8 @@ export function recordLogins(deps: LoginRecorderDeps): Middleware<AppState> {
       const envelope = envelopeFrom(ctx);
       const recording = (async () => {
         // Principals that are not active users (service clients, removed users) are remembered too: nothing to record.
-        if ((await deps.resolver.resolve(principal)).standing === 'active') await deps.recordLogin(envelope, principal.userId, issuedAt);
+        if ((await deps.resolver.resolve(principal)).standing === 'active')
+          await deps.recordLogin(envelope, principal.userId, issuedAt);
       })();
       remember(key, recording);
       try {

@@ -35,8 +35,15 @@ export function loadOrCreateSigningKey(path: string): SigningKey {
 /** The key a PEM holds; throws (without echoing the PEM) unless it is an RSA private key (RS256). */
 export function signingKeyFromPem(pem: string): SigningKey {
   const privateKey = createPrivateKey(pem);
-  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error(`not an RSA private key (${privateKey.asymmetricKeyType}); tokens are signed RS256`);
+  if (privateKey.asymmetricKeyType !== 'rsa')
+    throw new Error(`not an RSA private key (${privateKey.asymmetricKeyType}); tokens are signed RS256`);
   const jwk = createPublicKey(privateKey).export({ format: 'jwk' }) as { n: string; e: string };
-  const thumbprint = createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n })).digest('base64url');
-  return { kid: thumbprint, privateKey, publicJwk: { kty: 'RSA', n: jwk.n, e: jwk.e, kid: thumbprint, alg: 'RS256', use: 'sig' } };
+  const thumbprint = createHash('sha256')
+    .update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n }))
+    .digest('base64url');
+  return {
+    kid: thumbprint,
+    privateKey,
+    publicJwk: { kty: 'RSA', n: jwk.n, e: jwk.e, kid: thumbprint, alg: 'RS256', use: 'sig' },
+  };
 }

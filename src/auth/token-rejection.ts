@@ -10,18 +10,28 @@
 import jwt from 'jsonwebtoken';
 
 export type TokenFailure =
-  | 'malformed' | 'algorithm' | 'key_id' | 'critical_header' | 'signature'
-  | 'expired' | 'not_yet_valid' | 'audience' | 'issuer' | 'claims';
+  | 'malformed'
+  | 'algorithm'
+  | 'key_id'
+  | 'critical_header'
+  | 'signature'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'audience'
+  | 'issuer'
+  | 'claims';
 
 export class TokenRejection extends Error {
   override readonly name = 'TokenRejection';
-  constructor(readonly failure: TokenFailure, readonly description: string) {
+  constructor(
+    readonly failure: TokenFailure,
+    readonly description: string,
+  ) {
     super(description);
   }
 }
 
 export const isTokenRejection = (error: unknown): error is TokenRejection => error instanceof TokenRejection;
-
 
 /**
  * A jsonwebtoken verification error → the check that failed. Expiry and not-before have their own
@@ -31,7 +41,8 @@ export const isTokenRejection = (error: unknown): error is TokenRejection => err
 export function tokenRejectionFrom(error: unknown, expected: { audience: string; issuer: string }): TokenRejection {
   if (isTokenRejection(error)) return error;
   if (error instanceof jwt.TokenExpiredError) return new TokenRejection('expired', 'the token has expired (exp)');
-  if (error instanceof jwt.NotBeforeError) return new TokenRejection('not_yet_valid', 'the token is not valid yet (nbf)');
+  if (error instanceof jwt.NotBeforeError)
+    return new TokenRejection('not_yet_valid', 'the token is not valid yet (nbf)');
   const message = error instanceof Error ? error.message : '';
   const byMessage: [RegExp, TokenFailure, string][] = [
     [/^jwt audience invalid/, 'audience', `the token's audience (aud) is not ${expected.audience}`],

@@ -42,18 +42,31 @@ export function createTokenRequestLimits(settings: TokenRequestLimitSettings) {
 
   return {
     /** Counts the request against its address. */
-    request: (address: string) => consumeOrRefuse(perAddress, address, `at most ${settings.perAddressPerMinute} token requests per minute from one address`),
+    request: (address: string) =>
+      consumeOrRefuse(
+        perAddress,
+        address,
+        `at most ${settings.perAddressPerMinute} token requests per minute from one address`,
+      ),
     /** Refuses a client id that failed too often from this address, before its secret is checked. */
     async clientAllowed(clientId: string, address: string): Promise<Verdict> {
       const state = await failures.get(failureKey(clientId, address));
       if (!state || state.consumedPoints < settings.failuresPerClientPerMinute) return undefined;
-      return { retryAfterSeconds: seconds(state), detail: 'too many failed client authentications from this address; wait before trying again' };
+      return {
+        retryAfterSeconds: seconds(state),
+        detail: 'too many failed client authentications from this address; wait before trying again',
+      };
     },
     async failed(clientId: string, address: string): Promise<void> {
       await failures.penalty(failureKey(clientId, address), 1);
     },
     /** Counts a token about to be issued to the client. */
-    issue: (clientId: string) => consumeOrRefuse(issues, clientId, `at most ${settings.issuesPerClientPerMinute} tokens per minute for one client`),
+    issue: (clientId: string) =>
+      consumeOrRefuse(
+        issues,
+        clientId,
+        `at most ${settings.issuesPerClientPerMinute} tokens per minute for one client`,
+      ),
   };
 }
 

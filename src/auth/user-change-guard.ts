@@ -23,7 +23,12 @@ export interface UserChange {
   fromNothing?: boolean;
 }
 
-async function levelsOf(lookup: GrantSourceLookup, tenantId: string, profile: UserProfile, target: UserState): Promise<PermissionLevels> {
+async function levelsOf(
+  lookup: GrantSourceLookup,
+  tenantId: string,
+  profile: UserProfile,
+  target: UserState,
+): Promise<PermissionLevels> {
   const [role, groups, tenantDefaults] = await Promise.all([
     profile.roleId ? lookup.findRole(tenantId, profile.roleId) : null,
     profile.groupIds.length > 0 ? lookup.findGroups(tenantId, profile.groupIds) : [],
@@ -33,7 +38,9 @@ async function levelsOf(lookup: GrantSourceLookup, tenantId: string, profile: Us
 }
 
 export async function actorPermissions(state: Pick<AppState, 'can'>): Promise<Set<Permission>> {
-  const held = await Promise.all(ALL_PERMISSIONS.map(async (permission) => ((await state.can(permission)) ? permission : null)));
+  const held = await Promise.all(
+    ALL_PERMISSIONS.map(async (permission) => ((await state.can(permission)) ? permission : null)),
+  );
   return new Set(held.filter((permission): permission is Permission => permission !== null));
 }
 
@@ -41,12 +48,25 @@ export async function actorPermissions(state: Pick<AppState, 'can'>): Promise<Se
  * A new user is a change from nothing: every acting permission it will hold (its role and groups,
  * and the tenant defaults where they leave a permission open) needs the creator to hold it.
  */
-export async function assertCallerMayCreateUser(state: Pick<AppState, 'can' | 'principal'>, lookup: GrantSourceLookup, profile: UserProfile): Promise<void> {
+export async function assertCallerMayCreateUser(
+  state: Pick<AppState, 'can' | 'principal'>,
+  lookup: GrantSourceLookup,
+  profile: UserProfile,
+): Promise<void> {
   const nobody: UserState = { status: 'active', profile: { ...profile, roleId: null, groupIds: [] }, overrides: {} };
-  await assertCallerMayChangeUser(state, lookup, { targetId: '', target: nobody, changes: { roleId: profile.roleId, groupIds: profile.groupIds }, fromNothing: true });
+  await assertCallerMayChangeUser(state, lookup, {
+    targetId: '',
+    target: nobody,
+    changes: { roleId: profile.roleId, groupIds: profile.groupIds },
+    fromNothing: true,
+  });
 }
 
-export async function assertCallerMayChangeUser(state: Pick<AppState, 'can' | 'principal'>, lookup: GrantSourceLookup, change: UserChange): Promise<void> {
+export async function assertCallerMayChangeUser(
+  state: Pick<AppState, 'can' | 'principal'>,
+  lookup: GrantSourceLookup,
+  change: UserChange,
+): Promise<void> {
   const current = change.target.profile!;
   const { tenantId } = state.principal;
   const next = { ...current, ...change.changes };

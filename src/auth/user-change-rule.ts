@@ -28,7 +28,8 @@ export interface UserChangeFacts {
 
 export type UserChangeVerdict = { allowed: true } | { allowed: false; reason: string };
 
-const lacking = (actor: ReadonlySet<Permission>, wanted: Iterable<Permission>) => [...new Set(wanted)].filter((permission) => !actor.has(permission));
+const lacking = (actor: ReadonlySet<Permission>, wanted: Iterable<Permission>) =>
+  [...new Set(wanted)].filter((permission) => !actor.has(permission));
 
 export function decideUserChange(facts: UserChangeFacts): UserChangeVerdict {
   const { actorHolds } = facts;
@@ -45,14 +46,24 @@ export function decideUserChange(facts: UserChangeFacts): UserChangeVerdict {
   const before = new Set(facts.targetBefore);
   const gained = facts.targetAfter.filter((permission) => !before.has(permission) && !permission.endsWith(':read'));
   const beyond = lacking(actorHolds, gained);
-  if (beyond.length > 0) return { allowed: false, reason: `this change would grant permissions you do not hold (${beyond.join(', ')}); that needs iam:admin` };
+  if (beyond.length > 0)
+    return {
+      allowed: false,
+      reason: `this change would grant permissions you do not hold (${beyond.join(', ')}); that needs iam:admin`,
+    };
   return { allowed: true };
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id) => b.includes(id));
 
 /** The protected fields (API names) a change really alters; sending the current value is no change. */
-export function protectedChanges(current: UserProfile, currentlyActive: boolean, changes: Partial<UserProfile>, isActive?: boolean): string[] {
+export function protectedChanges(
+  current: UserProfile,
+  currentlyActive: boolean,
+  changes: Partial<UserProfile>,
+  isActive?: boolean,
+): string[] {
   const changed: string[] = [];
   if (changes.email !== undefined && changes.email !== current.email) changed.push('email');
   if (changes.phone !== undefined && (changes.phone ?? null) !== (current.phone ?? null)) changed.push('phone');
@@ -70,5 +81,7 @@ export function protectedChanges(current: UserProfile, currentlyActive: boolean,
  * whoever the target is, so a name-only change keeps the retry.
  */
 export function changeCheckedAgainstTarget(changes: Partial<UserProfile>, isActive?: boolean): boolean {
-  return isActive !== undefined || Object.entries(changes).some(([field, value]) => field !== 'name' && value !== undefined);
+  return (
+    isActive !== undefined || Object.entries(changes).some(([field, value]) => field !== 'name' && value !== undefined)
+  );
 }

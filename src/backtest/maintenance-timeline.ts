@@ -7,7 +7,13 @@
  * more than the replay itself.
  */
 import type { WindowMatcher } from '../events/maintenance-window.js';
-import { indexWindows, occurrencesBetween, windowMatchesRule, type MatchedRule, type TimedWindow } from '../events/maintenance-window-timing.js';
+import {
+  indexWindows,
+  occurrencesBetween,
+  windowMatchesRule,
+  type MatchedRule,
+  type TimedWindow,
+} from '../events/maintenance-window-timing.js';
 import type { ActiveWindow, Maintenance } from '../process/evaluation-decision.js';
 
 export interface BacktestWindow extends TimedWindow {
@@ -32,7 +38,8 @@ export function maintenanceTimeline(windows: readonly BacktestWindow[], rule: Ma
   const spans: Span[] = [];
   windows.forEach((window, order) => {
     if (!windowMatchesRule(window.matcher, rule)) return;
-    for (const o of occurrencesBetween(window, from, to + 1)) spans.push({ start: o.start, end: o.end, window: { id: window.id, matcher: window.matcher }, order });
+    for (const o of occurrencesBetween(window, from, to + 1))
+      spans.push({ start: o.start, end: o.end, window: { id: window.id, matcher: window.matcher }, order });
   });
   spans.sort((a, b) => a.start - b.start);
   let next = 0;

@@ -25,7 +25,11 @@ export interface PageCount {
  * or, for an incident still open, due up to and including `rangeEnd`.
  */
 export function pagesFor(policy: PagedPolicy, startedAt: number, endedAt: number | null, rangeEnd: number): PageCount {
-  const plan = { stages: policy.stages, repeatIntervalMinutes: policy.repeatIntervalMinutes, startedAt: new Date(startedAt).toISOString() };
+  const plan = {
+    stages: policy.stages,
+    repeatIntervalMinutes: policy.repeatIntervalMinutes,
+    startedAt: new Date(startedAt).toISOString(),
+  };
   const fires = (dueAt: number) => (endedAt === null ? dueAt <= rangeEnd : dueAt < endedAt || dueAt === startedAt);
   const targets = new Map(policy.stages.map((stage) => [stage.stageOrder, stage.targets.length]));
   const count: PageCount = { stagesFired: 0, pages: 0 };

@@ -61,10 +61,21 @@ const worse = (condition: Condition, a: number, b: number) =>
  * answers the windows active at each instant (asked in ascending order); none: no windows.
  */
 export function replayRule(
-  rule: ReplayedRule, instants: readonly number[], readings: readonly (number | null)[], until: number,
+  rule: ReplayedRule,
+  instants: readonly number[],
+  readings: readonly (number | null)[],
+  until: number,
   maintenanceAt?: (at: number) => Maintenance | undefined,
 ): ReplayResult {
-  const result: ReplayResult = { evaluations: 0, missing: 0, breaches: 0, silenced: 0, silencedBy: new Map(), incidents: [], gaps: [] };
+  const result: ReplayResult = {
+    evaluations: 0,
+    missing: 0,
+    breaches: 0,
+    silenced: 0,
+    silencedBy: new Map(),
+    incidents: [],
+    gaps: [],
+  };
   let watch: RuleWatch = initialRuleWatch();
   let open: WouldBeIncident | null = null;
   let gapFrom: number | null = null;
@@ -87,7 +98,12 @@ export function replayRule(
       maintenanceAt?.(at),
     );
     if (decision.outcome === 'error') {
-      watch = watchAfterEvaluation(watch, { at: now.toISOString(), outcome: 'error', conditionMet: null, error: decision.error });
+      watch = watchAfterEvaluation(watch, {
+        at: now.toISOString(),
+        outcome: 'error',
+        conditionMet: null,
+        error: decision.error,
+      });
       continue;
     }
     if (decision.conditionMet) result.breaches++;
@@ -106,7 +122,11 @@ export function replayRule(
     }
     // A silenced evaluation runs the pending clock only while no incident is open, as live.
     watch = watchAfterEvaluation(watch, {
-      at: now.toISOString(), outcome: decision.outcome, conditionMet: decision.conditionMet, error: null, incidentId: open === null ? null : 'open',
+      at: now.toISOString(),
+      outcome: decision.outcome,
+      conditionMet: decision.conditionMet,
+      error: null,
+      incidentId: open === null ? null : 'open',
     });
   }
   if (gapFrom !== null) result.gaps.push({ from: gapFrom, to: until });

@@ -66,22 +66,45 @@ export async function runBacktest(source: MetricHistorySource, request: Backtest
   const { rule, policy, since, until, stepMs, now } = request;
   const instants = replayInstants(since, until, stepMs);
   const past = instants.filter((at) => at <= now);
-  const history = await source.read({ envId: rule.envId, clusterId: rule.clusterId, metric: rule.metric, windowMinutes: metricWindowMinutes(rule.windowMinutes), instants: past });
+  const history = await source.read({
+    envId: rule.envId,
+    clusterId: rule.clusterId,
+    metric: rule.metric,
+    windowMinutes: metricWindowMinutes(rule.windowMinutes),
+    instants: past,
+  });
   const readings = instants.map((_, i) => (i < past.length ? history.readings[i]! : null));
   const windows = request.windows ?? [];
-  const timeline = maintenanceTimeline(windows, { ruleId: rule.id ?? '', clusterId: rule.clusterId, severity: rule.severity }, since, until);
+  const timeline = maintenanceTimeline(
+    windows,
+    { ruleId: rule.id ?? '', clusterId: rule.clusterId, severity: rule.severity },
+    since,
+    until,
+  );
   const replay = replayRule(rule, instants, readings, until, (at) => timeline.at(at));
   const incidents = replay.incidents.map((incident): BacktestIncident => {
     const count = policy ? pagesFor(policy, incident.startedAt, incident.endedAt, until) : null;
     return {
-      started_at: iso(incident.startedAt), ended_at: incident.endedAt === null ? null : iso(incident.endedAt), peak_value: incident.peakValue,
-      cluster_id: rule.clusterId, stages_fired: count?.stagesFired ?? null, pages: count?.pages ?? null,
+      started_at: iso(incident.startedAt),
+      ended_at: incident.endedAt === null ? null : iso(incident.endedAt),
+      peak_value: incident.peakValue,
+      cluster_id: rule.clusterId,
+      stages_fired: count?.stagesFired ?? null,
+      pages: count?.pages ?? null,
     };
   });
-  const notes = [...history.notes, 'nobody acknowledges in a backtest: every escalation runs until its incident resolves or the range ends'];
-  if (!policy) notes.push('the rule\'s escalation policy no longer exists: pages are not counted');
-  const held = replay.incidents.some((incident) => timeline.spans.some((span) => span.start < (incident.endedAt ?? until + 1) && span.end > incident.startedAt));
-  if (held && policy) notes.push('a maintenance window was active while an incident was open: live, its escalation\'s remaining stages would have been held until the window ended; pages here are counted without that hold');
+  const notes = [
+    ...history.notes,
+    'nobody acknowledges in a backtest: every escalation runs until its incident resolves or the range ends',
+  ];
+  if (!policy) notes.push("the rule's escalation policy no longer exists: pages are not counted");
+  const held = replay.incidents.some((incident) =>
+    timeline.spans.some((span) => span.start < (incident.endedAt ?? until + 1) && span.end > incident.startedAt),
+  );
+  if (held && policy)
+    notes.push(
+      "a maintenance window was active while an incident was open: live, its escalation's remaining stages would have been held until the window ended; pages here are counted without that hold",
+    );
   if (rule.id === null && windows.some((window) => window.matcher.ruleIds.length > 0 && !window.matcher.allRules)) {
     notes.push('windows that name rule ids do not match an unsaved rule');
   }
@@ -93,7 +116,11 @@ export async function runBacktest(source: MetricHistorySource, request: Backtest
     breaches: replay.breaches,
     missing_evaluations: replay.missing,
     silenced: replay.silenced,
-    silenced_by: [...replay.silencedBy].map(([id, evaluations]) => ({ window_id: id, name: windows.find((window) => window.id === id)?.name ?? id, evaluations })),
+    silenced_by: [...replay.silencedBy].map(([id, evaluations]) => ({
+      window_id: id,
+      name: windows.find((window) => window.id === id)?.name ?? id,
+      evaluations,
+    })),
     incidents,
     pages: policy ? incidents.reduce((sum, incident) => sum + incident.pages!, 0) : null,
     gaps: replay.gaps.map((gap) => ({ from: iso(gap.from), to: iso(gap.to) })),

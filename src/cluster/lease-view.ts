@@ -17,7 +17,10 @@ export type LeaseExpiries = ReadonlyMap<string, number>;
 export function liveMembers(expiries: LeaseExpiries, self: string, at: number): string[] {
   const own = expiries.get(self);
   if (own === undefined || own <= at) return [];
-  return [...expiries].filter(([, expiresAt]) => expiresAt > at).map(([member]) => member).sort();
+  return [...expiries]
+    .filter(([, expiresAt]) => expiresAt > at)
+    .map(([member]) => member)
+    .sort();
 }
 
 /**

@@ -19,7 +19,14 @@ import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { ClusterMetrics } from './cluster-metrics.js';
-import { heldByOwnLease, lapsedMembers, liveMembers, nextExpiry, sameMembers, type LeaseExpiries } from './lease-view.js';
+import {
+  heldByOwnLease,
+  lapsedMembers,
+  liveMembers,
+  nextExpiry,
+  sameMembers,
+  type LeaseExpiries,
+} from './lease-view.js';
 import { ownerOf, type Membership } from './membership.js';
 
 export const MEMBERS_COLLECTION = 'cluster_members';
@@ -94,7 +101,8 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
         metrics.takeovers.inc(lapsed.length);
         log.warn({ lapsed, members: next }, 'cluster members lapsed without leaving: taking over their work');
       }
-      if (running && next.length === 0) log.warn({ leaseMs }, 'own lease lapsed: this instance owns no work until it renews');
+      if (running && next.length === 0)
+        log.warn({ leaseMs }, 'own lease lapsed: this instance owns no work until it renews');
       else log.info({ members: next }, 'cluster membership changed');
       announced = next;
       metrics.members.set(next.length);
@@ -167,7 +175,10 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     try {
       await ensureTtlIndex();
     } catch (error) {
-      log.warn({ err: error }, 'could not create the TTL index of cluster_members (leases still work; gone members stay stored)');
+      log.warn(
+        { err: error },
+        'could not create the TTL index of cluster_members (leases still work; gone members stay stored)',
+      );
     }
     try {
       const live = await leases

@@ -2,7 +2,12 @@
  * Runs a command against one stream: load → fold evolve → decide → append with the revision that
  * was read → wait until the projections have seen the new events (read your writes).
  */
-import { isWrongExpectedRevision, type EventStore, type EventToAppend, type RecordedEvent } from '../eventstore/port.js';
+import {
+  isWrongExpectedRevision,
+  type EventStore,
+  type EventToAppend,
+  type RecordedEvent,
+} from '../eventstore/port.js';
 import { readEventData } from '../events/catalogue.js';
 import { jitteredBackoff, type ConflictBackoff } from './conflict-backoff.js';
 import { fold, type Decider, type DomainEvent } from './decider.js';
@@ -105,7 +110,10 @@ const defaultConflictBackoff = jitteredBackoff();
  * object it makes (about 1.5 µs each, and every later read of the object is a slow lookup;
  * bench/README.md, "Spread, then a new key"). The Record type makes a new envelope field a compile error here.
  */
-const eventMetadata = (envelope: CommandEnvelope, occurredAt: string): Record<keyof CommandEnvelope | 'occurredAt', string> => ({
+const eventMetadata = (
+  envelope: CommandEnvelope,
+  occurredAt: string,
+): Record<keyof CommandEnvelope | 'occurredAt', string> => ({
   tenantId: envelope.tenantId,
   actor: envelope.actor,
   correlationId: envelope.correlationId,
@@ -120,20 +128,35 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandOutcome<State, Event>> {
   const { envelope } = request;
   for (let attempt = 0; ; attempt++) {
-    const loaded: LoadedStream<State, Event> = attempt === 0 && request.loaded
-      ? (request.loaded as LoadedStream<State, Event>)
-      : request.newStream && attempt === 0
-        ? { state: decider.initialState(), revision: null, events: [], domainEvents: [] }
-        : await loadStream(deps.eventStore, decider, request.stream, envelope.tenantId, request.resourceName);
+    const loaded: LoadedStream<State, Event> =
+      attempt === 0 && request.loaded
+        ? (request.loaded as LoadedStream<State, Event>)
+        : request.newStream && attempt === 0
+          ? { state: decider.initialState(), revision: null, events: [], domainEvents: [] }
+          : await loadStream(deps.eventStore, decider, request.stream, envelope.tenantId, request.resourceName);
     if (request.expectedRevision !== undefined && request.expectedRevision !== loaded.revision) {
-      throw rejectConflict(`${request.resourceName} was changed by someone else (revision ${String(loaded.revision)}, not ${request.expectedRevision})`, {
-        current_revision: loaded.revision === null ? null : String(loaded.revision),
-      });
+      throw rejectConflict(
+        `${request.resourceName} was changed by someone else (revision ${String(loaded.revision)}, not ${request.expectedRevision})`,
+        {
+          current_revision: loaded.revision === null ? null : String(loaded.revision),
+        },
+      );
     }
     const now = deps.now();
-    const newEvents = decider.decide(request.command, loaded.state, { now, actor: envelope.actor, tenantId: envelope.tenantId });
+    const newEvents = decider.decide(request.command, loaded.state, {
+      now,
+      actor: envelope.actor,
+      tenantId: envelope.tenantId,
+    });
     if (newEvents.length === 0) {
-      return { events: [], state: loaded.state, revision: loaded.revision, projected: true, position: null, decidedAt: now };
+      return {
+        events: [],
+        state: loaded.state,
+        revision: loaded.revision,
+        projected: true,
+        position: null,
+        decidedAt: now,
+      };
     }
     const occurredAt = now.toISOString();
     const toAppend: EventToAppend[] = newEvents.map((event) => ({
@@ -157,7 +180,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       };
     } catch (error) {
       if (!isWrongExpectedRevision(error)) throw error;
-      const retries = request.retriesOnConflict ?? (request.expectedRevision === undefined ? DEFAULT_RETRIES_ON_CONFLICT : 0);
+      const retries =
+        request.retriesOnConflict ?? (request.expectedRevision === undefined ? DEFAULT_RETRIES_ON_CONFLICT : 0);
       if (attempt >= retries) {
         throw rejectConflict(`${request.resourceName} was changed concurrently; retry the request`);
       }

@@ -21,5 +21,7 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   decide: (command: Command, state: State, context: DecisionContext) => Event[];
 }
 
-export const fold = <State, Event extends DomainEvent>(decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>, events: Event[]): State =>
-  events.reduce(decider.evolve, decider.initialState());
+export const fold = <State, Event extends DomainEvent>(
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  events: Event[],
+): State => events.reduce(decider.evolve, decider.initialState());

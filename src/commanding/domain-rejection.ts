@@ -24,8 +24,10 @@ export class DomainRejection extends Error {
 }
 
 export const rejectNotFound = (what: string) => new DomainRejection('not_found', `${what} not found`);
-export const rejectConflict = (message: string, details?: Record<string, unknown>) => new DomainRejection('conflict', message, details);
+export const rejectConflict = (message: string, details?: Record<string, unknown>) =>
+  new DomainRejection('conflict', message, details);
 
-export const rejectInvalid = (message: string, errors?: FieldError[]) => new DomainRejection('invalid', message, {}, errors);
+export const rejectInvalid = (message: string, errors?: FieldError[]) =>
+  new DomainRejection('invalid', message, {}, errors);
 
 export const isDomainRejection = (error: unknown): error is DomainRejection => error instanceof DomainRejection;

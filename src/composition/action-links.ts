@@ -19,23 +19,44 @@ import type { PlatformArea } from './area.js';
  * `permissions`: the API's resolver, so a link's recipient is judged as the API judges the person;
  * `reader`: where a channel recipient is looked for.
  */
-export function composeActionLinks(options: { config: Config; commandDeps: CommandDeps; permissions: Pick<IamPermissionResolver, 'resolve'>; reader: ReadModelReader }) {
+export function composeActionLinks(options: {
+  config: Config;
+  commandDeps: CommandDeps;
+  permissions: Pick<IamPermissionResolver, 'resolve'>;
+  reader: ReadModelReader;
+}) {
   const { config, commandDeps, permissions, reader } = options;
   const keys = eventLogSigningKeys(commandDeps.eventStore, commandDeps.now);
   const standing = recipientStanding({
     resolve: (principal) => permissions.resolve(principal),
     channelExists: async (tenantId, channelId) => (await findTenantDoc(reader, CHANNELS, tenantId, channelId)) !== null,
   });
-  const issuer: ActionLinkIssuer = actionLinkIssuer({ keys, recipientStanding: standing, publicUrl: config.notify.publicUrl, ttlMs: config.actionLinks.ttlMs, now: commandDeps.now });
+  const issuer: ActionLinkIssuer = actionLinkIssuer({
+    keys,
+    recipientStanding: standing,
+    publicUrl: config.notify.publicUrl,
+    ttlMs: config.actionLinks.ttlMs,
+    now: commandDeps.now,
+  });
   return {
     issuer,
     /** The public pages; `onResolved` counts resolutions as the API's resolve does. */
     publicRoutes: (onResolved: (outcome: { events: unknown[]; state: IncidentState }) => void) =>
       actionLinkPublicRoutes({
-        ...commandDeps, keys, recipientStanding: standing, publicOrigin: new URL(config.notify.publicUrl).origin, perAddressPerMinute: config.actionLinks.requestsPerAddressPerMinute, onResolved,
+        ...commandDeps,
+        keys,
+        recipientStanding: standing,
+        publicOrigin: new URL(config.notify.publicUrl).origin,
+        perAddressPerMinute: config.actionLinks.requestsPerAddressPerMinute,
+        onResolved,
       }),
     area: {
-      routes: [{ alias: false, routes: () => actionLinkApiRoutes({ keys, waitForProjections: commandDeps.waitForProjections }) }],
+      routes: [
+        {
+          alias: false,
+          routes: () => actionLinkApiRoutes({ keys, waitForProjections: commandDeps.waitForProjections }),
+        },
+      ],
       processes: [],
     } satisfies PlatformArea,
   };

@@ -46,14 +46,23 @@ export function composeAlerting(deps: AlertingDeps) {
   const instruments = createEvaluatorInstruments(deps.registry);
   const windows = composeMaintenanceWindows({ commandDeps, reader: readStore, registry: deps.registry });
   const evaluatorDeps = {
-    ...commandDeps, reader: readStore, metrics: deps.metrics, logger: deps.logger, instruments, owns: (key: string) => deps.membership.owns(key),
+    ...commandDeps,
+    reader: readStore,
+    metrics: deps.metrics,
+    logger: deps.logger,
+    instruments,
+    owns: (key: string) => deps.membership.owns(key),
     activeWindows: windows.activeWindows,
   };
   const newEvaluator = () => createEvaluator(evaluatorDeps);
   // The scheduled one reports the rules it owns (the cluster's metrics); test evaluators do not.
   const evaluator = createEvaluator({ ...evaluatorDeps, onOwnedRules: deps.onOwnedRules });
 
-  const resolveActiveIncident = async (envelope: CommandEnvelope, ruleId: string, reason: 'rule_deleted' | 'rule_disabled') => {
+  const resolveActiveIncident = async (
+    envelope: CommandEnvelope,
+    ruleId: string,
+    reason: 'rule_deleted' | 'rule_disabled',
+  ) => {
     const rule = await readStore.get<AlertRuleDoc>(ALERT_RULES, ruleId);
     if (!rule?.activeIncidentId) return null;
     countResolution(instruments, await resolveIncidentForRule(commandDeps, envelope, rule.activeIncidentId, reason));
@@ -79,8 +88,21 @@ export function composeAlerting(deps: AlertingDeps) {
     { alias: false, routes: () => alertMetricRoutes({ metrics: deps.metrics, clusterIds: deps.clusterIds }) },
     { alias: false, routes: () => alertRuleQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
     // The live feed is registered before /incidents/:id so "stream" is never taken for an id.
-    { alias: false, routes: () => incidentStreamRoutes({ eventStore: commandDeps.eventStore, hub, heartbeatMs: config.sseHeartbeatMs, perTenant: config.limits.incidentStreamsPerTenant }) },
-    { alias: false, routes: () => incidentCommandRoutes({ ...commandDeps, onResolved: (outcome) => countResolution(instruments, outcome) }) },
+    {
+      alias: false,
+      routes: () =>
+        incidentStreamRoutes({
+          eventStore: commandDeps.eventStore,
+          hub,
+          heartbeatMs: config.sseHeartbeatMs,
+          perTenant: config.limits.incidentStreamsPerTenant,
+        }),
+    },
+    {
+      alias: false,
+      routes: () =>
+        incidentCommandRoutes({ ...commandDeps, onResolved: (outcome) => countResolution(instruments, outcome) }),
+    },
     { alias: false, routes: () => incidentQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
     ...windows.routes,
   ];
@@ -88,7 +110,10 @@ export function composeAlerting(deps: AlertingDeps) {
   let schedule: ReturnType<typeof scheduleEvaluator> | undefined;
   const evaluatorSchedule = {
     start() {
-      schedule = scheduleEvaluator(evaluator, { intervalSeconds: config.alertEvaluationIntervalSeconds, logger: deps.logger });
+      schedule = scheduleEvaluator(evaluator, {
+        intervalSeconds: config.alertEvaluationIntervalSeconds,
+        logger: deps.logger,
+      });
     },
     async stop() {
       await schedule?.stop();
@@ -102,6 +127,7 @@ export function composeAlerting(deps: AlertingDeps) {
     newEvaluator,
     hub,
     /** Counts a resolution made outside these routes (an action link), as the API's resolve does. */
-    onIncidentResolved: (outcome: { events: unknown[]; state: import('../events/incident.js').IncidentState }) => countResolution(instruments, outcome),
+    onIncidentResolved: (outcome: { events: unknown[]; state: import('../events/incident.js').IncidentState }) =>
+      countResolution(instruments, outcome),
   } satisfies PlatformArea & Record<string, unknown>;
 }

@@ -4,9 +4,18 @@ import { analyticsQueryRoutes } from '../../queries/analytics.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
 
-export function composeAnalytics(deps: { reader: ReadModelReader; now: () => Date; heavySlots: HeavyRequestSlots }): PlatformArea {
+export function composeAnalytics(deps: {
+  reader: ReadModelReader;
+  now: () => Date;
+  heavySlots: HeavyRequestSlots;
+}): PlatformArea {
   return {
     processes: [],
-    routes: [{ alias: false, routes: () => analyticsQueryRoutes({ reader: deps.reader, now: deps.now, slots: deps.heavySlots }) }],
+    routes: [
+      {
+        alias: false,
+        routes: () => analyticsQueryRoutes({ reader: deps.reader, now: deps.now, slots: deps.heavySlots }),
+      },
+    ],
   };
 }

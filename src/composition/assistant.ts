@@ -41,7 +41,6 @@ export interface AssistantDeps {
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
-
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function composeAssistant(deps: AssistantDeps): Promise<AssistantComposition> {
@@ -66,25 +65,35 @@ export async function composeAssistant(deps: AssistantDeps): Promise<AssistantCo
   const tools = assistantTools({ warehouse: deps.warehouse.gateway, cost, runbooks: runbooks.get });
   // The SQL parser of explain_query is WebAssembly, loaded once in the background from here so the
   // first call does not wait for it; until it loads, explain_query refuses all SQL (fails closed).
-  sqlParser().catch((error: unknown) => log.warn({ err: error }, 'the SQL parser did not load; explain_query refuses SQL until it does'));
+  sqlParser().catch((error: unknown) =>
+    log.warn({ err: error }, 'the SQL parser did not load; explain_query refuses SQL until it does'),
+  );
   // Temperature 0 (the spec) where the pinned API version takes one; none where it does not.
   const sampling = sentTemperature(settings.temperature, settings.apiVersion);
-  const anthropicModel = settings.anthropic ? (await import('../gateways/model/anthropic-model.js')).anthropicModel : undefined;
-  const agent = settings.anthropic && anthropicModel
-    ? createAgent({
-        model: anthropicModel({ apiKey: settings.anthropic.apiKey, baseUrl: settings.anthropic.baseUrl, apiVersion: settings.apiVersion }),
-        tools,
-        settings: {
-          model: settings.model,
-          temperature: sampling.temperature,
-          maxTokens: settings.maxTokens,
-          maxRounds: settings.maxRounds,
-          toolTimeoutMs: settings.toolTimeoutMs,
-          answerTimeoutMs: settings.answerTimeoutMs,
-        },
-        onToolFailure: ({ tool, reason, error }) => log.warn({ tool, reason, err: error }, 'an assistant tool call failed'),
-      })
+  const anthropicModel = settings.anthropic
+    ? (await import('../gateways/model/anthropic-model.js')).anthropicModel
     : undefined;
+  const agent =
+    settings.anthropic && anthropicModel
+      ? createAgent({
+          model: anthropicModel({
+            apiKey: settings.anthropic.apiKey,
+            baseUrl: settings.anthropic.baseUrl,
+            apiVersion: settings.apiVersion,
+          }),
+          tools,
+          settings: {
+            model: settings.model,
+            temperature: sampling.temperature,
+            maxTokens: settings.maxTokens,
+            maxRounds: settings.maxRounds,
+            toolTimeoutMs: settings.toolTimeoutMs,
+            answerTimeoutMs: settings.answerTimeoutMs,
+          },
+          onToolFailure: ({ tool, reason, error }) =>
+            log.warn({ tool, reason, err: error }, 'an assistant tool call failed'),
+        })
+      : undefined;
 
   const model = () => ({
     status: agent ? 'configured' : 'not configured',
@@ -94,7 +103,15 @@ export async function composeAssistant(deps: AssistantDeps): Promise<AssistantCo
     temperature: sampling.temperature,
     ...(sampling.detail ? { temperature_detail: sampling.detail } : {}),
   });
-  const costStore = () => (settings.athena ? { adapter: 'athena', database: settings.athena.database, workgroup: settings.athena.workGroup, cur_version: settings.athena.curVersion ?? 'auto' } : { adapter: 'embedded' });
+  const costStore = () =>
+    settings.athena
+      ? {
+          adapter: 'athena',
+          database: settings.athena.database,
+          workgroup: settings.athena.workGroup,
+          cur_version: settings.athena.curVersion ?? 'auto',
+        }
+      : { adapter: 'embedded' };
   const vectorStore = async () => {
     const adapter = settings.milvus ? 'milvus' : 'embedded';
     try {
@@ -138,7 +155,15 @@ export async function composeAssistant(deps: AssistantDeps): Promise<AssistantCo
     processes: [{ start: () => undefined, stop: () => vectors.close() }],
     async healthCheck() {
       const { status, api_version, temperature, temperature_detail } = model();
-      return { model: status, model_api_version: api_version, temperature, ...(temperature_detail ? { temperature_detail } : {}), cost_store: costStore().adapter, vector_store: await vectorStore(), tools: tools.length };
+      return {
+        model: status,
+        model_api_version: api_version,
+        temperature,
+        ...(temperature_detail ? { temperature_detail } : {}),
+        cost_store: costStore().adapter,
+        vector_store: await vectorStore(),
+        tools: tools.length,
+      };
     },
   };
 }

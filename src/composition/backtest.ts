@@ -29,10 +29,22 @@ import type { PlatformArea } from './area.js';
  * The window as it is now: an edit's earlier timing is not reconstructed.
  */
 async function windowsSince(reader: ReadModelReader, tenantId: string, since: number): Promise<BacktestWindow[]> {
-  const docs = await reader.find<MaintenanceWindowDoc>(MAINTENANCE_WINDOWS, { tenantId, liveUntil: { $gt: new Date(since).toISOString() } }, { sort: [['createdAt', 'asc']] });
+  const docs = await reader.find<MaintenanceWindowDoc>(
+    MAINTENANCE_WINDOWS,
+    { tenantId, liveUntil: { $gt: new Date(since).toISOString() } },
+    { sort: [['createdAt', 'asc']] },
+  );
   return docs.map((doc) => {
-    const stoppedAt = doc.deleted && (doc.endedAt === null || doc.updatedAt < doc.endedAt) ? doc.updatedAt : doc.endedAt;
-    return { id: doc.id, name: doc.name, matcher: doc.matcher, timing: doc.timing, createdAt: doc.createdAt, endedAt: stoppedAt };
+    const stoppedAt =
+      doc.deleted && (doc.endedAt === null || doc.updatedAt < doc.endedAt) ? doc.updatedAt : doc.endedAt;
+    return {
+      id: doc.id,
+      name: doc.name,
+      matcher: doc.matcher,
+      timing: doc.timing,
+      createdAt: doc.createdAt,
+      endedAt: stoppedAt,
+    };
   });
 }
 
@@ -40,45 +52,72 @@ export function composeBacktest(deps: {
   config: Config;
   reader: ReadModelReader;
   now: () => Date;
-  warehouse: { mode: 'simulated' | 'redshift'; metrics: MetricRegistry; clusterIds: (envId: string) => readonly string[] | null };
+  warehouse: {
+    mode: 'simulated' | 'redshift';
+    metrics: MetricRegistry;
+    clusterIds: (envId: string) => readonly string[] | null;
+  };
   syncStore: SyncStore;
   heavySlots: HeavyRequestSlots;
 }): PlatformArea {
   const { config, reader, warehouse } = deps;
   const sources: Partial<Record<HistorySourceName, MetricHistorySource>> = {
     // A sample stands for the instants until the next run would have replaced it.
-    sync_store: syncStoreHistorySource({ store: deps.syncStore, lookbackMs: intervalOf(config.sync.intervals, 'cluster_metrics') * 1000 }),
+    sync_store: syncStoreHistorySource({
+      store: deps.syncStore,
+      lookbackMs: intervalOf(config.sync.intervals, 'cluster_metrics') * 1000,
+    }),
   };
   if (warehouse.mode === 'simulated') sources.simulator = simulatedHistorySource();
   return {
-    routes: [{
-      alias: false,
-      routes: () => alertRuleBacktestRoutes({
-        slots: deps.heavySlots,
-        findRule: async (tenantId, ruleId) => {
-          const doc = await findRule(reader, tenantId, ruleId);
-          return doc && {
-            id: doc.id, envId: doc.envId, clusterId: doc.clusterId, metric: doc.metric, condition: doc.condition, threshold: doc.threshold,
-            windowMinutes: doc.evaluationWindowMinutes, severity: doc.severity, escalationPolicyId: doc.escalationPolicyId,
-          };
-        },
-        windowsOverlapping: (tenantId, since) => windowsSince(reader, tenantId, since),
-        findPolicy: async (tenantId, policyId) => {
-          const doc = await findEscalationPolicy(reader, tenantId, policyId);
-          return doc && {
-            stages: doc.stages.map((stage) => ({ stageOrder: stage.stage_order, delayMinutes: stage.delay_minutes, targets: stage.targets as EscalationStage['targets'] })),
-            repeatIntervalMinutes: doc.repeatIntervalMinutes,
-          };
-        },
-        sources, defaultSource: warehouse.mode === 'simulated' ? 'simulator' : 'sync_store',
-        evaluatorIntervalSeconds: config.alertEvaluationIntervalSeconds, now: deps.now,
-        references: {
-          metricIds: () => warehouse.metrics.ids(),
-          policyExists: async (tenantId, id) => (await findEscalationPolicy(reader, tenantId, id)) !== null,
-          clusterIds: warehouse.clusterIds,
-        },
-      }),
-    }],
+    routes: [
+      {
+        alias: false,
+        routes: () =>
+          alertRuleBacktestRoutes({
+            slots: deps.heavySlots,
+            findRule: async (tenantId, ruleId) => {
+              const doc = await findRule(reader, tenantId, ruleId);
+              return (
+                doc && {
+                  id: doc.id,
+                  envId: doc.envId,
+                  clusterId: doc.clusterId,
+                  metric: doc.metric,
+                  condition: doc.condition,
+                  threshold: doc.threshold,
+                  windowMinutes: doc.evaluationWindowMinutes,
+                  severity: doc.severity,
+                  escalationPolicyId: doc.escalationPolicyId,
+                }
+              );
+            },
+            windowsOverlapping: (tenantId, since) => windowsSince(reader, tenantId, since),
+            findPolicy: async (tenantId, policyId) => {
+              const doc = await findEscalationPolicy(reader, tenantId, policyId);
+              return (
+                doc && {
+                  stages: doc.stages.map((stage) => ({
+                    stageOrder: stage.stage_order,
+                    delayMinutes: stage.delay_minutes,
+                    targets: stage.targets as EscalationStage['targets'],
+                  })),
+                  repeatIntervalMinutes: doc.repeatIntervalMinutes,
+                }
+              );
+            },
+            sources,
+            defaultSource: warehouse.mode === 'simulated' ? 'simulator' : 'sync_store',
+            evaluatorIntervalSeconds: config.alertEvaluationIntervalSeconds,
+            now: deps.now,
+            references: {
+              metricIds: () => warehouse.metrics.ids(),
+              policyExists: async (tenantId, id) => (await findEscalationPolicy(reader, tenantId, id)) !== null,
+              clusterIds: warehouse.clusterIds,
+            },
+          }),
+      },
+    ],
     processes: [],
   };
 }

@@ -20,7 +20,13 @@ export interface ClusterComposition {
   reportOwned(kind: OwnedWorkKind, count: number): void;
 }
 
-export function composeCluster(deps: { config: Config; db?: Db; now: () => Date; logger: Logger; registry: Registry }): ClusterComposition {
+export function composeCluster(deps: {
+  config: Config;
+  db?: Db;
+  now: () => Date;
+  logger: Logger;
+  registry: Registry;
+}): ClusterComposition {
   const { config } = deps;
   const self = loadOrCreateInstanceId(config.dataDir);
   const metrics = clusterMetrics(deps.registry);

@@ -65,7 +65,8 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
     ...config.notify,
   };
   const built = options.notify ? undefined : notifyAdaptersFromSettings(settings);
-  const notify = options.notify ?? createNotifier({ adapters: built!.adapters, registry: options.registry, logger: options.logger });
+  const notify =
+    options.notify ?? createNotifier({ adapters: built!.adapters, registry: options.registry, logger: options.logger });
   // One directory for the manager and the preview, so a preview resolves targets as a stage does.
   const directory = readModelDirectory(reader, options.secrets);
   const manager = createEscalationManager({
@@ -82,7 +83,10 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
     owns: (incidentId) => options.membership.owns(incidentId),
     onMembersChange: (listener) => options.membership.onChange(listener),
     maintenanceWindows: (tenantId, at) => holdingWindows(reader, tenantId, at),
-    actionLinks: options.actionLinks && ((tenantId, incidentId, recipient, target) => options.actionLinks!.linksFor(tenantId, incidentId, recipient, target)),
+    actionLinks:
+      options.actionLinks &&
+      ((tenantId, incidentId, recipient, target) =>
+        options.actionLinks!.linksFor(tenantId, incidentId, recipient, target)),
     triggeredIncidentsOf: async (tenantId, position) => {
       await options.waitForProjections(position);
       return (await reader.find<IncidentDoc>(INCIDENTS, { tenantId, status: 'triggered' })).map((doc) => doc.id);
@@ -104,28 +108,42 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
   // A preview resolves through the same reads, each once per request, yielding between time slices.
   const reads = readModelReads(reader, options.secrets);
   const preview = {
-    reader, now: options.now, workBudget: config.limits.escalationPreviewWorkUnits,
+    reader,
+    now: options.now,
+    workBudget: config.limits.escalationPreviewWorkUnits,
     directoryForRequest: (pause: Pause) => requestDirectory(reads, pause),
   };
   return {
     notify,
     manager,
     ownedActiveIncidents: async () =>
-      (await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' })).filter((doc) => options.membership.owns(doc.id)).length,
+      (await reader.find<IncidentDoc>(INCIDENTS, { status: 'triggered' })).filter((doc) =>
+        options.membership.owns(doc.id),
+      ).length,
     routes: [
       { alias: false, routes: () => escalationQueryRoutes({ reader }) },
       { alias: false, routes: () => escalationPreviewQueryRoutes({ ...preview, slots: options.heavySlots }) },
       {
         alias: false,
-        routes: () => escalationPreviewCommandRoutes({ unknownTargets: (tenantId, stages) => unknownTargetErrors(reader, tenantId, stages), preview: escalationPreviewAnswer(preview), slots: options.heavySlots }),
+        routes: () =>
+          escalationPreviewCommandRoutes({
+            unknownTargets: (tenantId, stages) => unknownTargetErrors(reader, tenantId, stages),
+            preview: escalationPreviewAnswer(preview),
+            slots: options.heavySlots,
+          }),
       },
     ],
-    processes: [{
-      start: () => void manager.start().catch((error) => options.logger.error({ err: error }, 'the escalation manager could not start')),
-      stop: async () => {
-        await manager.stop();
-        await built?.client.close();
+    processes: [
+      {
+        start: () =>
+          void manager
+            .start()
+            .catch((error) => options.logger.error({ err: error }, 'the escalation manager could not start')),
+        stop: async () => {
+          await manager.stop();
+          await built?.client.close();
+        },
       },
-    }],
+    ],
   };
 }

@@ -26,9 +26,15 @@ export function composeEventLog(opened: EventStore, metrics: PlatformMetrics): E
     async check() {
       // Damage first: it is the cause when appends are refused because of it, and only a restore mends it.
       const damage = logDamage.damage();
-      if (damage) throw new Error(`events.db is damaged (first met ${damage.since.toISOString()}: ${damage.error}); ${EVENT_LOG_RECOVERY}`);
+      if (damage)
+        throw new Error(
+          `events.db is damaged (first met ${damage.since.toISOString()}: ${damage.error}); ${EVENT_LOG_RECOVERY}`,
+        );
       const refusal = appends.refusal();
-      if (refusal) throw new Error(`refusing appends since ${refusal.since.toISOString()} (${refusal.refused} refused; the last: ${refusal.error})`);
+      if (refusal)
+        throw new Error(
+          `refusing appends since ${refusal.since.toISOString()} (${refusal.refused} refused; the last: ${refusal.error})`,
+        );
       await eventStore.ping();
     },
   };

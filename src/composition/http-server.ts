@@ -17,13 +17,23 @@ export interface Listening {
   drain(): Promise<void>;
 }
 
-export async function listen(handler: RequestListener, settings: { port: number; host: string; requestTimeoutMs: number }): Promise<Listening> {
+export async function listen(
+  handler: RequestListener,
+  settings: { port: number; host: string; requestTimeoutMs: number },
+): Promise<Listening> {
   // The whole request (headers and body) must arrive within REQUEST_TIMEOUT_SECONDS, else 408 and
   // the connection closes: a slow client cannot hold a connection by trickling bytes. Node's
   // request timeout ends when the request has arrived, so long responses (SSE) are not cut.
   // Connections are checked often enough that the bound holds within a quarter of it (5 s at most).
   const requestTimeout = settings.requestTimeoutMs;
-  const server = createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(5000, Math.max(100, requestTimeout / 4)) }, handler);
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(5000, Math.max(100, requestTimeout / 4)),
+    },
+    handler,
+  );
   answerClientErrorsAsProblems(server);
   server.listen(settings.port, settings.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));

@@ -40,7 +40,10 @@ import type { PlatformArea } from './area.js';
 
 /** Where invitations go: the identity provider's management API when configured, the outbox otherwise. */
 function identityProviderFrom(config: Pick<Config, 'dataDir' | 'baseUrl' | 'identityProvider'>): IdentityProvider {
-  const mailer = outboxMailer({ directory: join(config.dataDir, 'outbox'), from: `warehouse-watch <no-reply@${new URL(config.baseUrl).hostname}>` });
+  const mailer = outboxMailer({
+    directory: join(config.dataDir, 'outbox'),
+    from: `warehouse-watch <no-reply@${new URL(config.baseUrl).hostname}>`,
+  });
   return config.identityProvider
     ? managementApiIdentityProvider({ ...config.identityProvider, mailer, resultUrl: config.baseUrl })
     : outboxInvitations({ mailer, signInUrl: config.baseUrl });
@@ -53,9 +56,18 @@ export interface IamDeps extends CommandDeps {
   logger: Logger;
 }
 
-export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnType<typeof iamPermissionResolver>; afterAuthentication: ReturnType<typeof recordLogins>[] } {
+export function composeIam(
+  deps: IamDeps,
+): PlatformArea & {
+  permissions: ReturnType<typeof iamPermissionResolver>;
+  afterAuthentication: ReturnType<typeof recordLogins>[];
+} {
   const { reader, logger } = deps;
-  const commandDeps: CommandDeps = { eventStore: deps.eventStore, waitForProjections: deps.waitForProjections, now: deps.now };
+  const commandDeps: CommandDeps = {
+    eventStore: deps.eventStore,
+    waitForProjections: deps.waitForProjections,
+    now: deps.now,
+  };
   const resolver = iamPermissionResolver({ lookup: readModelPermissionSources(reader, logger), stamps: deps.stamps });
   const invite = userInvitations({ ...commandDeps, identity: identityProviderFrom(deps.config), logger });
   const assignments: GrantSourceLookup = {
@@ -73,7 +85,10 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
 
   const recordLogin = async (envelope: Parameters<typeof invite>[0], userId: string, tokenIssuedAt: number) => {
     await handleCommand(commandDeps, userDecider, {
-      stream: userStream(userId), resourceName: 'user', command: { kind: 'RecordLogin', userId, tokenIssuedAt }, envelope,
+      stream: userStream(userId),
+      resourceName: 'user',
+      command: { kind: 'RecordLogin', userId, tokenIssuedAt },
+      envelope,
     });
   };
 
@@ -82,7 +97,10 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
       alias: true,
       routes: () =>
         userCommandRoutes({
-          ...commandDeps, assignments, invite, logger,
+          ...commandDeps,
+          assignments,
+          invite,
+          logger,
           viewUser: async (tenantId, id) => {
             const doc = await findUser(reader, tenantId, id);
             return doc ? { data: userView(doc), revision: doc.revision } : null;
@@ -98,7 +116,8 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
       alias: false,
       routes: () =>
         roleCommandRoutes({
-          ...commandDeps, logger,
+          ...commandDeps,
+          logger,
           viewRole: async (tenantId, id) => {
             const role = await findRole(reader, tenantId, id);
             return role ? roleView(role) : null;
@@ -111,14 +130,21 @@ export function composeIam(deps: IamDeps): PlatformArea & { permissions: ReturnT
       alias: false,
       routes: () =>
         groupCommandRoutes({
-          ...commandDeps, viewGroup, logger,
-          groupMembers: (tenantId, id) => reader.count(USERS, { tenantId, groupIds: { $contains: id }, removed: false }),
+          ...commandDeps,
+          viewGroup,
+          logger,
+          groupMembers: (tenantId, id) =>
+            reader.count(USERS, { tenantId, groupIds: { $contains: id }, removed: false }),
         }),
     },
     { alias: false, routes: () => groupQueryRoutes({ reader }) },
     {
       alias: false,
-      routes: () => tenantDefaultsCommandRoutes({ ...commandDeps, viewDefaults: async (tenantId) => tenantDefaultsView(await tenantDefaults(reader, tenantId)) }),
+      routes: () =>
+        tenantDefaultsCommandRoutes({
+          ...commandDeps,
+          viewDefaults: async (tenantId) => tenantDefaultsView(await tenantDefaults(reader, tenantId)),
+        }),
     },
     { alias: false, routes: () => tenantDefaultsQueryRoutes({ reader }) },
   ];

@@ -7,7 +7,13 @@
 import { Gauge, type Registry } from 'prom-client';
 import { maintenanceWindowCommandRoutes } from '../../commands/maintenance-window-routes.js';
 import { ALERT_RULES, type AlertRuleDoc } from '../../projections/alert-rules.js';
-import { findMaintenanceWindow, liveWindows, maintenanceWindowQueryRoutes, maintenanceWindowView, timedWindowOf } from '../../queries/maintenance-windows.js';
+import {
+  findMaintenanceWindow,
+  liveWindows,
+  maintenanceWindowQueryRoutes,
+  maintenanceWindowView,
+  timedWindowOf,
+} from '../../queries/maintenance-windows.js';
 import type { CommandDeps } from '../commanding/command-handler.js';
 import { isWindowActive } from '../events/maintenance-window-timing.js';
 import type { ApiModule } from '../http/app.js';
@@ -31,11 +37,15 @@ export async function activeWindowsByTenant(reader: ReadModelReader, at: Date): 
 export const holdingWindows = async (reader: ReadModelReader, tenantId: string, at: Date): Promise<HoldingWindow[]> =>
   (await liveWindows(reader, at, tenantId)).map((doc) => ({ id: doc.id, matcher: doc.matcher, ...timedWindowOf(doc) }));
 
-export function composeMaintenanceWindows(deps: { commandDeps: CommandDeps; reader: ReadModelReader; registry: Registry }) {
+export function composeMaintenanceWindows(deps: {
+  commandDeps: CommandDeps;
+  reader: ReadModelReader;
+  registry: Registry;
+}) {
   const { commandDeps, reader } = deps;
   new Gauge({
     name: 'maintenance_windows_active',
-    help: 'Maintenance windows active now, every tenant\'s',
+    help: "Maintenance windows active now, every tenant's",
     registers: [deps.registry],
     async collect() {
       let count = 0;
@@ -46,21 +56,29 @@ export function composeMaintenanceWindows(deps: { commandDeps: CommandDeps; read
   const routes: ApiModule[] = [
     {
       alias: false,
-      routes: () => maintenanceWindowCommandRoutes({
-        ...commandDeps,
-        unknownRuleIds: async (tenantId, ruleIds) => {
-          if (ruleIds.length === 0) return [];
-          const found = await reader.find<AlertRuleDoc>(ALERT_RULES, { tenantId, deleted: false, id: { $in: [...new Set(ruleIds)] } });
-          const known = new Set(found.map((doc) => doc.id));
-          return ruleIds.filter((id) => !known.has(id));
-        },
-        viewWindow: async (tenantId, id) => {
-          const doc = await findMaintenanceWindow(reader, tenantId, id);
-          return doc ? maintenanceWindowView(doc, commandDeps.now()) : null;
-        },
-      }),
+      routes: () =>
+        maintenanceWindowCommandRoutes({
+          ...commandDeps,
+          unknownRuleIds: async (tenantId, ruleIds) => {
+            if (ruleIds.length === 0) return [];
+            const found = await reader.find<AlertRuleDoc>(ALERT_RULES, {
+              tenantId,
+              deleted: false,
+              id: { $in: [...new Set(ruleIds)] },
+            });
+            const known = new Set(found.map((doc) => doc.id));
+            return ruleIds.filter((id) => !known.has(id));
+          },
+          viewWindow: async (tenantId, id) => {
+            const doc = await findMaintenanceWindow(reader, tenantId, id);
+            return doc ? maintenanceWindowView(doc, commandDeps.now()) : null;
+          },
+        }),
     },
-    { alias: false, routes: () => maintenanceWindowQueryRoutes({ reader, eventStore: commandDeps.eventStore, now: commandDeps.now }) },
+    {
+      alias: false,
+      routes: () => maintenanceWindowQueryRoutes({ reader, eventStore: commandDeps.eventStore, now: commandDeps.now }),
+    },
   ];
   return { routes, activeWindows: (at: Date) => activeWindowsByTenant(reader, at) };
 }

@@ -20,7 +20,11 @@ import { loadSecretBox } from '../secrets/key-file.js';
 import type { FromProjectionThread, ProjectionThreadSetup, ToProjectionThread } from './projection-thread-protocol.js';
 import { projectionsOf } from './read-models.js';
 
-export function hostOnWriterThread(setup: ProjectionThreadSetup, port: MessagePort, onCommit: (listener: () => void) => () => void): void {
+export function hostOnWriterThread(
+  setup: ProjectionThreadSetup,
+  port: MessagePort,
+  onCommit: (listener: () => void) => () => void,
+): void {
   const post = (message: FromProjectionThread) => port.postMessage(message);
   try {
     start(setup, post, port, onCommit);
@@ -30,10 +34,18 @@ export function hostOnWriterThread(setup: ProjectionThreadSetup, port: MessagePo
   }
 }
 
-function start(setup: ProjectionThreadSetup, post: (message: FromProjectionThread) => void, port: MessagePort, onCommit: (listener: () => void) => () => void) {
+function start(
+  setup: ProjectionThreadSetup,
+  post: (message: FromProjectionThread) => void,
+  port: MessagePort,
+  onCommit: (listener: () => void) => () => void,
+) {
   const logger = createLogger(setup.logLevel);
   const secrets = loadSecretBox(
-    { key: setup.secrets.key ? Buffer.from(setup.secrets.key) : undefined, previousKeys: setup.secrets.previousKeys.map((key) => Buffer.from(key)) },
+    {
+      key: setup.secrets.key ? Buffer.from(setup.secrets.key) : undefined,
+      previousKeys: setup.secrets.previousKeys.map((key) => Buffer.from(key)),
+    },
     setup.secretsKeyFile,
   );
   const all = projectionsOf(secrets);
@@ -43,7 +55,11 @@ function start(setup: ProjectionThreadSetup, post: (message: FromProjectionThrea
     return projection;
   });
 
-  const eventStore = encryptingEventStore(openSqliteLogReader({ filename: setup.eventsFile, onCommit }), secrets, channelEventSecrets);
+  const eventStore = encryptingEventStore(
+    openSqliteLogReader({ filename: setup.eventsFile, onCommit }),
+    secrets,
+    channelEventSecrets,
+  );
   const readStore = openSqliteReadStore(setup.readModelsFile);
 
   let iamChanges: (string | null)[] = [];
@@ -79,13 +95,15 @@ function start(setup: ProjectionThreadSetup, post: (message: FromProjectionThrea
       return;
     }
     const { id, name } = message;
-    runner.rebuild(name, (progress) => post({ kind: 'rebuild-progress', id, progress })).then(
-      (position) => {
-        post({ kind: 'progress', iamChanges: takeIamChanges(), status: runner.status() });
-        post({ kind: 'rebuilt', id, position });
-      },
-      (error: Error) => post({ kind: 'rebuild-failed', id, error: error.message }),
-    );
+    runner
+      .rebuild(name, (progress) => post({ kind: 'rebuild-progress', id, progress }))
+      .then(
+        (position) => {
+          post({ kind: 'progress', iamChanges: takeIamChanges(), status: runner.status() });
+          post({ kind: 'rebuilt', id, position });
+        },
+        (error: Error) => post({ kind: 'rebuild-failed', id, error: error.message }),
+      );
   });
 
   runner.start().then(

@@ -2,7 +2,6 @@
 import type { RebuildProgress } from '../projection-runner/rebuild.js';
 import type { ProjectionStatus } from '../projection-runner/runner.js';
 
-
 /** What the projections are started with. */
 export interface ProjectionThreadSetup {
   eventsFile: string;

@@ -35,11 +35,23 @@ export interface ProjectionThreadOptions {
 
 export function projectionThread(options: ProjectionThreadOptions): ProjectionRunner {
   const waiters = positionWaiters();
-  let status: ProjectionStatus[] = options.projections.map(({ name, version }) => ({ name, version, position: -1n, lag: 0 }));
+  let status: ProjectionStatus[] = options.projections.map(({ name, version }) => ({
+    name,
+    version,
+    position: -1n,
+    lag: 0,
+  }));
   let port: MessagePort | undefined;
   let stopping = false;
   let stopped: (() => void) | undefined;
-  const rebuilds = new Map<number, { onProgress?: (progress: RebuildProgress) => void; resolve: (position: bigint) => void; reject: (error: Error) => void }>();
+  const rebuilds = new Map<
+    number,
+    {
+      onProgress?: (progress: RebuildProgress) => void;
+      resolve: (position: bigint) => void;
+      reject: (error: Error) => void;
+    }
+  >();
   let nextRebuild = 0;
 
   const failAll = (reason: string) => {

@@ -33,11 +33,22 @@ export async function startProjections(deps: ProjectionsDeps): Promise<Projectio
   const iamProjectionNames = new Set(iamProjections.map((projection) => projection.name));
   const runner: ProjectionRunner = embeddedStores(config)
     ? projectionThread({
-      eventsFile: join(config.dataDir, 'events.db'), readModelsFile: join(config.dataDir, 'read-models.db'),
-      secrets: config.secrets, secretsKeyFile: join(config.dataDir, 'secrets.key'),
-      projections, iamProjections: iamProjectionNames, stamps, logLevel: config.logLevel, logger,
-    })
-    : createProjectionRunner({ eventStore: deps.eventStore, readStore: reportingIamCommits(deps.readStore, iamProjectionNames, stamps), projections, logger });
+        eventsFile: join(config.dataDir, 'events.db'),
+        readModelsFile: join(config.dataDir, 'read-models.db'),
+        secrets: config.secrets,
+        secretsKeyFile: join(config.dataDir, 'secrets.key'),
+        projections,
+        iamProjections: iamProjectionNames,
+        stamps,
+        logLevel: config.logLevel,
+        logger,
+      })
+    : createProjectionRunner({
+        eventStore: deps.eventStore,
+        readStore: reportingIamCommits(deps.readStore, iamProjectionNames, stamps),
+        projections,
+        logger,
+      });
   await runner.start();
   return runner;
 }

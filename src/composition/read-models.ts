@@ -20,10 +20,22 @@ import type { Projection } from '../projection-runner/projection.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 /** The channels read model seals secrets with the same box as the event log. */
-export const notificationProjections = (secrets: SecretBox): Projection[] => [channelsProjection(secrets), escalationPoliciesProjection];
-export const iamProjections: Projection[] = [usersProjection, groupsProjection, rolesProjection, tenantDefaultsProjection];
+export const notificationProjections = (secrets: SecretBox): Projection[] => [
+  channelsProjection(secrets),
+  escalationPoliciesProjection,
+];
+export const iamProjections: Projection[] = [
+  usersProjection,
+  groupsProjection,
+  rolesProjection,
+  tenantDefaultsProjection,
+];
 export const scheduleProjections: Projection[] = [schedulesProjection];
-export const alertingProjections: Projection[] = [alertRulesProjection, incidentsProjection, maintenanceWindowsProjection];
+export const alertingProjections: Projection[] = [
+  alertRulesProjection,
+  incidentsProjection,
+  maintenanceWindowsProjection,
+];
 export const syncProjections: Projection[] = [syncProjection];
 export const analyticsProjections: Projection[] = [incidentAnalyticsProjection];
 

@@ -3,7 +3,13 @@ import { schedulePreviewRoutes } from '../../commands/schedule-preview-routes.js
 import { scheduleCommandRoutes, type NamedUser } from '../../commands/schedule-routes.js';
 import { USERS, type UserDoc } from '../../projections/users.js';
 import { policiesWithTarget } from '../../queries/escalation-policies.js';
-import { findSchedule, onCallRange, renderOnCallRange, scheduleQueryRoutes, scheduleView } from '../../queries/schedules.js';
+import {
+  findSchedule,
+  onCallRange,
+  renderOnCallRange,
+  scheduleQueryRoutes,
+  scheduleView,
+} from '../../queries/schedules.js';
 import type { CommandDeps } from '../commanding/command-handler.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
@@ -14,7 +20,9 @@ export function composeSchedules(deps: { commandDeps: CommandDeps; reader: ReadM
     const ids = [...new Set(named.map((n) => n.userId))];
     const live = await reader.find<UserDoc>(USERS, { tenantId, id: { $in: ids }, removed: false });
     const known = new Set(live.map((user) => user.id));
-    return named.filter((n) => !known.has(n.userId)).map((n) => ({ path: n.path, message: `no user ${n.userId} in this tenant` }));
+    return named
+      .filter((n) => !known.has(n.userId))
+      .map((n) => ({ path: n.path, message: `no user ${n.userId} in this tenant` }));
   };
   return {
     processes: [],

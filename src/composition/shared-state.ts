@@ -19,8 +19,15 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
-export async function openSharedState(config: Pick<Config, 'mongodb' | 'limits'>, now: () => Date): Promise<SharedState> {
-  const limits = { now, perPrincipal: config.limits.streamTicketsPerPrincipal, perTenant: config.limits.streamTicketsPerTenant };
+export async function openSharedState(
+  config: Pick<Config, 'mongodb' | 'limits'>,
+  now: () => Date,
+): Promise<SharedState> {
+  const limits = {
+    now,
+    perPrincipal: config.limits.streamTicketsPerPrincipal,
+    perTenant: config.limits.streamTicketsPerTenant,
+  };
   if (!config.mongodb) return { tickets: createMemoryStreamTicketStore(limits), close: async () => {} };
   // The driver and the MongoDB stores are loaded only when MONGODB_URL is set (seconds of start-up otherwise).
   const [{ MongoClient }, { createMongoStreamTicketStore }, { createMongoSimulatorState }] = await Promise.all([

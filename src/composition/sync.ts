@@ -11,7 +11,13 @@ import type { CommandDeps } from '../commanding/command-handler.js';
 import type { Config } from '../config.js';
 import type { WarehouseGateway } from '../gateways/warehouse/port.js';
 import type { Logger } from 'pino';
-import { executeSyncRun, markInterruptedRun, startSyncRun, syncCommand, type SyncRunnerDeps } from '../process/sync/run-sync-job.js';
+import {
+  executeSyncRun,
+  markInterruptedRun,
+  startSyncRun,
+  syncCommand,
+  type SyncRunnerDeps,
+} from '../process/sync/run-sync-job.js';
 import { syncMetrics } from '../process/sync/sync-metrics.js';
 import { createSyncScheduler, type Timers } from '../process/sync/sync-scheduler.js';
 import type { ReadModelReader } from '../readstore/port.js';
@@ -31,20 +37,36 @@ export interface SyncComposition extends PlatformArea {
 }
 
 export function composeSync(deps: {
-  config: Config; commandDeps: CommandDeps; reader: ReadModelReader; warehouse: WarehouseGateway; logger: Logger; registry: Registry; timers?: Timers;
+  config: Config;
+  commandDeps: CommandDeps;
+  reader: ReadModelReader;
+  warehouse: WarehouseGateway;
+  logger: Logger;
+  registry: Registry;
+  timers?: Timers;
   /** The cluster's members: which jobs' scheduled runs this instance starts; its name marks its runs. */
   membership: Membership;
 }): SyncComposition {
   const { config, commandDeps, reader, logger } = deps;
-  const store = lazySyncStore(config.sync.databaseUrl ? 'postgresql' : 'embedded', () => openSyncStore({ databaseUrl: config.sync.databaseUrl, dataDir: config.dataDir }));
+  const store = lazySyncStore(config.sync.databaseUrl ? 'postgresql' : 'embedded', () =>
+    openSyncStore({ databaseUrl: config.sync.databaseUrl, dataDir: config.dataDir }),
+  );
   const runner: SyncRunnerDeps = {
-    commandDeps, warehouse: deps.warehouse, store, onFinished: syncMetrics(deps.registry, commandDeps.now),
-    instanceId: deps.membership.self, runTimeoutMs: config.sync.runTimeoutMs,
+    commandDeps,
+    warehouse: deps.warehouse,
+    store,
+    onFinished: syncMetrics(deps.registry, commandDeps.now),
+    instanceId: deps.membership.self,
+    runTimeoutMs: config.sync.runTimeoutMs,
   };
   const settings = { intervals: config.sync.intervals, timeZone: config.sync.timeZone, now: commandDeps.now };
   const scheduler = createSyncScheduler({
-    ...settings, runner, timers: deps.timers, owns: (key) => deps.membership.owns(key),
-    isPaused: async (tenantId, envId, jobId) => (await reader.get<SyncJobDoc>(SYNC_JOBS_COLLECTION, syncJobDocId(tenantId, envId, jobId)))?.paused ?? false,
+    ...settings,
+    runner,
+    timers: deps.timers,
+    owns: (key) => deps.membership.owns(key),
+    isPaused: async (tenantId, envId, jobId) =>
+      (await reader.get<SyncJobDoc>(SYNC_JOBS_COLLECTION, syncJobDocId(tenantId, envId, jobId)))?.paused ?? false,
     onError: (error) => logger.error({ err: error }, 'sync run could not be recorded'),
   });
   const enroll = (tenantId: string, envId: string) => scheduler.enroll(tenantId, envId);
@@ -52,9 +74,18 @@ export function composeSync(deps: {
   const triggered = new Set<Promise<unknown>>();
   const track = (run: Promise<unknown>) => {
     triggered.add(run);
-    void run.catch((error: unknown) => logger.error({ err: error }, 'triggered sync run could not be recorded')).finally(() => triggered.delete(run));
+    void run
+      .catch((error: unknown) => logger.error({ err: error }, 'triggered sync run could not be recorded'))
+      .finally(() => triggered.delete(run));
   };
-  const stream = syncStreamRoutes({ ...statusSettings, reader, heartbeatMs: config.sseHeartbeatMs, periodMs: config.sync.streamPeriodMs, perTenant: config.sync.streamsPerTenant, enroll });
+  const stream = syncStreamRoutes({
+    ...statusSettings,
+    reader,
+    heartbeatMs: config.sseHeartbeatMs,
+    periodMs: config.sync.streamPeriodMs,
+    perTenant: config.sync.streamsPerTenant,
+    enroll,
+  });
 
   return {
     store,
@@ -81,20 +112,27 @@ export function composeSync(deps: {
       { alias: false, routes: () => stream.router },
       {
         alias: false,
-        routes: () => syncCommandRoutes({
-          enroll,
-          runs: {
-            now: () => runner.commandDeps.now(),
-            async trigger(target, actor) {
-              const started = await startSyncRun(runner, target, 'manual', actor);
-              track(executeSyncRun(runner, target, started.runId, started.state));
-              return started;
+        routes: () =>
+          syncCommandRoutes({
+            enroll,
+            runs: {
+              now: () => runner.commandDeps.now(),
+              async trigger(target, actor) {
+                const started = await startSyncRun(runner, target, 'manual', actor);
+                track(executeSyncRun(runner, target, started.runId, started.state));
+                return started;
+              },
+              command: (target, command, actor) => syncCommand(runner, target, command, actor),
             },
-            command: (target, command, actor) => syncCommand(runner, target, command, actor),
-          },
-          countHistoryBefore: (tenantId, envId, jobId, before) =>
-            reader.count(SYNC_HISTORY, { tenantId, envId, jobId, startedAt: { $lt: before }, status: { $ne: 'running' } }),
-        }),
+            countHistoryBefore: (tenantId, envId, jobId, before) =>
+              reader.count(SYNC_HISTORY, {
+                tenantId,
+                envId,
+                jobId,
+                startedAt: { $lt: before },
+                status: { $ne: 'running' },
+              }),
+          }),
       },
     ],
     processes: [

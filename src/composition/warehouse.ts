@@ -32,7 +32,9 @@ function clusterIdsFrom(environments: EnvironmentResolver) {
     if (environments.mode === 'simulated') return simulatedClusters(envId).map((cluster) => cluster.id);
     try {
       const target = environments.resolve(envId);
-      return target.kind === 'simulated' ? simulatedClusters(envId).map((cluster) => cluster.id) : [clusterIdOf(target)];
+      return target.kind === 'simulated'
+        ? simulatedClusters(envId).map((cluster) => cluster.id)
+        : [clusterIdOf(target)];
     } catch {
       return null;
     }
@@ -45,26 +47,49 @@ export interface WarehouseSharing {
   logger: Logger;
 }
 
-export async function composeWarehouse(config: Config, now: () => Date, sharing: WarehouseSharing): Promise<WarehouseComposition> {
+export async function composeWarehouse(
+  config: Config,
+  now: () => Date,
+  sharing: WarehouseSharing,
+): Promise<WarehouseComposition> {
   const environments = await environmentResolverFor(config.warehouseEnvironmentsFile);
   let metrics: MetricRegistry | undefined;
-  const simulated = environments.mode === 'simulated' ? createSimulatedWarehouse({ now, knownMetrics: () => metrics?.ids() ?? [] }) : undefined;
+  const simulated =
+    environments.mode === 'simulated'
+      ? createSimulatedWarehouse({ now, knownMetrics: () => metrics?.ids() ?? [] })
+      : undefined;
   // The Redshift Data API client is loaded only for a real warehouse.
-  const gateway = simulated?.gateway ?? (await import('../gateways/warehouse/redshift/redshift-gateway.js')).createRedshiftGateway({ environments, now });
+  const gateway =
+    simulated?.gateway ??
+    (await import('../gateways/warehouse/redshift/redshift-gateway.js')).createRedshiftGateway({ environments, now });
   metrics = createMetricRegistry({ gateway, overrides: simulated?.control });
   const registry = metrics;
   const routes: ApiModule[] = [{ alias: true, routes: () => warehouseRoutes({ gateway, environments, now }) }];
-  const shared = simulated && sharing.simulatorState
-    ? sharedSteering({
-      control: simulated.control, store: sharing.simulatorState, now,
-      onRefreshError: (error) => sharing.logger.warn({ err: error }, 'could not refresh the simulator state from the shared store'),
-    })
-    : undefined;
+  const shared =
+    simulated && sharing.simulatorState
+      ? sharedSteering({
+          control: simulated.control,
+          store: sharing.simulatorState,
+          now,
+          onRefreshError: (error) =>
+            sharing.logger.warn({ err: error }, 'could not refresh the simulator state from the shared store'),
+        })
+      : undefined;
   const steering = shared ?? (simulated ? localSteering(simulated.control) : undefined);
   // The simulator's steering endpoints exist only while the simulated warehouse is active.
   if (steering) routes.push({ alias: false, routes: () => simulatorRoutes({ control: steering, metrics: registry }) });
   return {
-    mode: simulated ? 'simulated' : 'redshift', gateway, metrics: registry, clusterIds: clusterIdsFrom(environments), routes, processes: shared ? [shared.process] : [],
-    check: warehouseHealthProbe({ gateway, environments, now, pausedEnvironments: simulated ? () => simulated.control.pausedEnvironments() : undefined }),
+    mode: simulated ? 'simulated' : 'redshift',
+    gateway,
+    metrics: registry,
+    clusterIds: clusterIdsFrom(environments),
+    routes,
+    processes: shared ? [shared.process] : [],
+    check: warehouseHealthProbe({
+      gateway,
+      environments,
+      now,
+      pausedEnvironments: simulated ? () => simulated.control.pausedEnvironments() : undefined,
+    }),
   };
 }

@@ -52,7 +52,13 @@ const gzipped = promisify(gzip);
 async function asset(text: string, contentType: string): Promise<DashboardAsset> {
   const body = Buffer.from(text, 'utf8');
   const [br, gz] = await Promise.all([
-    brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
     gzipped(body, { level: constants.Z_BEST_COMPRESSION }),
   ]);
   const encodings: DashboardAsset['encodings'] = { identity: encoded(body) };

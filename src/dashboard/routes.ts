@@ -20,8 +20,14 @@ import { HttpProblem } from '../http/problem.js';
 import { ENCODINGS, type DashboardAsset, type DashboardBuild, type DashboardBundle, type Encoding } from './bundle.js';
 
 export const DASHBOARD_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 export interface DashboardSettings {
@@ -72,7 +78,8 @@ export function dashboardRoutes(deps: { bundle: DashboardBundle; settings: Dashb
   /** A hashed name serves this build's file; another build's hash is gone (the page that named it is stale). */
   const hashed = (pick: (build: DashboardBuild) => DashboardAsset) => async (ctx: Context) => {
     const asset = pick(await built());
-    if (ctx.params.hash !== asset.hash) throw new HttpProblem(404, 'Not Found', 'no such dashboard file in this build; reload the page');
+    if (ctx.params.hash !== asset.hash)
+      throw new HttpProblem(404, 'Not Found', 'no such dashboard file in this build; reload the page');
     send(ctx, asset, IMMUTABLE);
   };
   const router = new Router();
@@ -85,8 +92,14 @@ export function dashboardRoutes(deps: { bundle: DashboardBundle; settings: Dashb
   });
   router.get('/dashboard/app.css', async (ctx) => send(ctx, (await built()).styles, REVALIDATE));
   router.get('/dashboard/app.js', async (ctx) => send(ctx, (await built()).script, REVALIDATE));
-  router.get('/dashboard/app.:hash.css', hashed((build) => build.styles));
-  router.get('/dashboard/app.:hash.js', hashed((build) => build.script));
+  router.get(
+    '/dashboard/app.:hash.css',
+    hashed((build) => build.styles),
+  );
+  router.get(
+    '/dashboard/app.:hash.js',
+    hashed((build) => build.script),
+  );
   router.get('/dashboard/config.json', (ctx) => {
     ctx.set('Cache-Control', REVALIDATE);
     ctx.body = { audience: deps.settings.audience, identity_provider: deps.settings.identityProvider };

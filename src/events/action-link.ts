@@ -19,13 +19,26 @@ export const actionLinkStream = (linkId: string) => `${ACTION_LINK_STREAM_PREFIX
 
 export const actionLinkEvents = {
   /** `key`: 32 random bytes, base64url (sealed in the log). `rotatedBy`: who asked; `system:action-links` for the first key. */
-  ActionLinkKeyRotated: z.object({ tenantId: z.uuid(), key: z.string().min(1), rotatedBy: z.string(), at: z.iso.datetime() }),
+  ActionLinkKeyRotated: z.object({
+    tenantId: z.uuid(),
+    key: z.string().min(1),
+    rotatedBy: z.string(),
+    at: z.iso.datetime(),
+  }),
   /** `actor`: who the action was recorded as (`recipient:<masked address>` or a user id). */
-  ActionLinkUsed: z.object({ linkId: z.uuid(), incidentId: z.uuid(), action: z.enum(ACTION_LINK_ACTIONS), actor: z.string(), at: z.iso.datetime() }),
+  ActionLinkUsed: z.object({
+    linkId: z.uuid(),
+    incidentId: z.uuid(),
+    action: z.enum(ACTION_LINK_ACTIONS),
+    actor: z.string(),
+    at: z.iso.datetime(),
+  }),
 };
 
 /** The secret fields of these events, for encryption at rest. */
 export const actionLinkEventSecrets = {
-  ActionLinkKeyRotated: (data: Record<string, unknown>, replace: (secret: string) => string): Record<string, unknown> =>
-    typeof data.key === 'string' ? { ...data, key: replace(data.key) } : data,
+  ActionLinkKeyRotated: (
+    data: Record<string, unknown>,
+    replace: (secret: string) => string,
+  ): Record<string, unknown> => (typeof data.key === 'string' ? { ...data, key: replace(data.key) } : data),
 };

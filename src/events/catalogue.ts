@@ -46,8 +46,6 @@ export class UnknownEventTypeError extends Error {
   override readonly name = 'UnknownEventTypeError';
 }
 
-
-
 /** Validates event data before it is appended. Throws a ZodError on invalid data. */
 export function validateEventData(type: string, data: unknown): Record<string, unknown> {
   const schema = schemas[type];

@@ -24,7 +24,8 @@ export function maskSecretUrl(secret: string) {
   return `${url.origin}/${maskSecret(`${url.pathname}${url.search}${url.hash}`)}`;
 }
 
-const asRecord = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+const asRecord = (value: unknown) =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
 function secretFields(type: string, config: Record<string, unknown>): SecretField[] {
   switch (type) {
@@ -50,7 +51,11 @@ function withValueAt(config: Record<string, unknown>, path: SecretPath, value: s
 }
 
 /** The config with every (string) secret replaced: masked, encrypted, decrypted. Everything else is kept as is. */
-export function mapChannelSecrets(type: string, config: Record<string, unknown>, replace: (secret: string, path: SecretPath) => string) {
+export function mapChannelSecrets(
+  type: string,
+  config: Record<string, unknown>,
+  replace: (secret: string, path: SecretPath) => string,
+) {
   return secretFields(type, config).reduce((result, { path }) => {
     const value = valueAt(result, path);
     return typeof value === 'string' ? withValueAt(result, path, replace(value, path)) : result;
@@ -75,7 +80,8 @@ function destinationOf(type: string, config: Record<string, unknown>) {
 }
 
 /** JSON pointer (RFC 6901) of a secret in the request body. */
-export const secretPointer = (path: SecretPath) => `/config/${path.map((key) => key.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+export const secretPointer = (path: SecretPath) =>
+  `/config/${path.map((key) => key.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 
 export interface ChannelConfigOf {
   type: string;
@@ -93,10 +99,12 @@ function stringsOf(node: unknown, path: string[] = []): [SecretPath, string][] {
 
 /** The stored secrets as an answer showed them. */
 const storedMasks = (stored: ChannelConfigOf) =>
-  new Set(secretFields(stored.type, stored.config).flatMap(({ path, mask }) => {
-    const secret = valueAt(stored.config, path);
-    return typeof secret === 'string' ? [mask(secret)] : [];
-  }));
+  new Set(
+    secretFields(stored.type, stored.config).flatMap(({ path, mask }) => {
+      const secret = valueAt(stored.config, path);
+      return typeof secret === 'string' ? [mask(secret)] : [];
+    }),
+  );
 
 /**
  * On update: a secret sent back exactly as we masked it means "keep the stored one", but only
@@ -112,10 +120,13 @@ export function keepMaskedSecrets(incoming: ChannelConfigOf, stored: ChannelConf
     const field = secretFields(stored.type, stored.config).find((f) => f.path.join('\u0000') === path.join('\u0000'));
     return typeof secret === 'string' && field && value === field.mask(secret) ? secret : value;
   });
-  const sameDestination = incoming.type === stored.type && destinationOf(incoming.type, config) === destinationOf(stored.type, stored.config);
+  const sameDestination =
+    incoming.type === stored.type && destinationOf(incoming.type, config) === destinationOf(stored.type, stored.config);
   if (sameDestination) return { config };
   const masks = storedMasks(stored);
-  const masked = stringsOf(incoming.config).filter(([, value]) => masks.has(value)).map(([path]) => path);
+  const masked = stringsOf(incoming.config)
+    .filter(([, value]) => masks.has(value))
+    .map(([path]) => path);
   return masked.length > 0 ? { mustBeGivenAgain: masked } : { config };
 }
 

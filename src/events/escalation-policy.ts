@@ -55,7 +55,10 @@ export interface EscalationPolicyState {
 
 export const initialEscalationPolicyState = (): EscalationPolicyState => ({ status: 'absent' });
 
-export function evolveEscalationPolicy(_state: EscalationPolicyState, event: EscalationPolicyEvent): EscalationPolicyState {
+export function evolveEscalationPolicy(
+  _state: EscalationPolicyState,
+  event: EscalationPolicyEvent,
+): EscalationPolicyState {
   switch (event.type) {
     case 'EscalationPolicyCreated':
     case 'EscalationPolicyReplaced':

@@ -17,7 +17,9 @@ import { NOTIFY_MEDIA, type NotifyMedium } from './vocabulary.js';
 const stageSnapshot = z.object({
   stageOrder: z.number().int(),
   delayMinutes: z.number().int(),
-  targets: z.array(z.object({ type: z.enum(TARGET_TYPES), id: z.uuid(), channels: z.array(z.enum(DELIVERY_CHANNELS)) })),
+  targets: z.array(
+    z.object({ type: z.enum(TARGET_TYPES), id: z.uuid(), channels: z.array(z.enum(DELIVERY_CHANNELS)) }),
+  ),
 });
 
 export const DELIVERY_KINDS = ['stage', 'resolution', 'acknowledgement'] as const;
@@ -65,7 +67,12 @@ export const escalationEvents = {
     startedAt: z.iso.datetime(),
   }),
   /** The incident's policy could not be read (deleted since): nobody will be paged. */
-  EscalationNotStarted: z.object({ incidentId: z.uuid(), policyId: z.uuid(), reason: z.string(), at: z.iso.datetime() }),
+  EscalationNotStarted: z.object({
+    incidentId: z.uuid(),
+    policyId: z.uuid(),
+    reason: z.string(),
+    at: z.iso.datetime(),
+  }),
   EscalationStageFired: z.object({
     incidentId: z.uuid(),
     stageOrder: z.number().int(),
@@ -78,18 +85,31 @@ export const escalationEvents = {
    * A maintenance window covering the incident's rule became active while stages remained: no
    * further stage fires until it ends (`nextStageOrder`, `nextCycle`: the stage held back).
    */
-  EscalationHeld: z.object({ incidentId: z.uuid(), windowId: z.uuid(), at: z.iso.datetime(), nextStageOrder: z.number().int(), nextCycle: z.number().int() }),
+  EscalationHeld: z.object({
+    incidentId: z.uuid(),
+    windowId: z.uuid(),
+    at: z.iso.datetime(),
+    nextStageOrder: z.number().int(),
+    nextCycle: z.number().int(),
+  }),
   /** The window ended (or was ended, or deleted) with the incident still unacknowledged: the held stage fires now if due. */
   EscalationResumed: z.object({ incidentId: z.uuid(), windowId: z.uuid(), at: z.iso.datetime() }),
   NotificationDelivered: z.object(delivery),
   /** The final failure: not worth trying again, or the attempts are spent (src/events/delivery-retry.ts). */
   NotificationFailed: z.object({ ...delivery, error: z.object({ kind: z.string(), message: z.string() }) }),
   /** Attempt `attempt` failed in a way another may cure (429, 5xx, network): tried again at `retryAt`, same key. */
-  NotificationRetryScheduled: z.object({ ...delivery, attempt: z.number().int().min(1), retryAt: z.iso.datetime(), error: z.object({ kind: z.string(), message: z.string() }) }),
+  NotificationRetryScheduled: z.object({
+    ...delivery,
+    attempt: z.number().int().min(1),
+    retryAt: z.iso.datetime(),
+    error: z.object({ kind: z.string(), message: z.string() }),
+  }),
 };
 
 type Data<K extends keyof typeof escalationEvents> = z.infer<(typeof escalationEvents)[K]>;
-export type EscalationEvent = { [K in keyof typeof escalationEvents]: { type: K; data: Data<K> } }[keyof typeof escalationEvents];
+export type EscalationEvent = {
+  [K in keyof typeof escalationEvents]: { type: K; data: Data<K> };
+}[keyof typeof escalationEvents];
 export type EscalationPlan = Data<'EscalationStarted'>;
 export type StageSnapshot = z.infer<typeof stageSnapshot>;
 export type Recipient = z.infer<typeof recipient>;
@@ -118,21 +138,36 @@ export interface DueStage {
 const MINUTE_MS = 60_000;
 
 /** The next stage to fire, given the plan and the last stage fired (null: the escalation has run its course). */
-export function nextDueStage(plan: Pick<EscalationPlan, 'stages' | 'repeatIntervalMinutes' | 'startedAt'>, lastFired: Pick<FiredStage, 'stageOrder' | 'cycle' | 'firedAt'> | null): DueStage | null {
+export function nextDueStage(
+  plan: Pick<EscalationPlan, 'stages' | 'repeatIntervalMinutes' | 'startedAt'>,
+  lastFired: Pick<FiredStage, 'stageOrder' | 'cycle' | 'firedAt'> | null,
+): DueStage | null {
   const stages = [...plan.stages].sort((a, b) => a.stageOrder - b.stageOrder);
   if (stages.length === 0) return null;
   if (!lastFired) return { stageOrder: stages[0]!.stageOrder, cycle: 0, dueAt: Date.parse(plan.startedAt) };
   const firedAt = Date.parse(lastFired.firedAt);
   const index = stages.findIndex((stage) => stage.stageOrder === lastFired.stageOrder);
   const next = stages[index + 1];
-  if (next) return { stageOrder: next.stageOrder, cycle: lastFired.cycle, dueAt: firedAt + next.delayMinutes * MINUTE_MS };
-  if (plan.repeatIntervalMinutes > 0) return { stageOrder: stages[0]!.stageOrder, cycle: lastFired.cycle + 1, dueAt: firedAt + plan.repeatIntervalMinutes * MINUTE_MS };
+  if (next)
+    return { stageOrder: next.stageOrder, cycle: lastFired.cycle, dueAt: firedAt + next.delayMinutes * MINUTE_MS };
+  if (plan.repeatIntervalMinutes > 0)
+    return {
+      stageOrder: stages[0]!.stageOrder,
+      cycle: lastFired.cycle + 1,
+      dueAt: firedAt + plan.repeatIntervalMinutes * MINUTE_MS,
+    };
   return null;
 }
 
 /** One key per delivery: the same on every retry and after a restart, so a receiver can drop duplicates. */
-export const deliveryKey = (incidentId: string, kind: DeliveryKind, stageOrder: number | null, cycle: number | null, recipientKey: string, medium: string) =>
-  `${incidentId}:${kind}:${stageOrder ?? '-'}:${cycle ?? '-'}:${recipientKey}:${medium}`;
+export const deliveryKey = (
+  incidentId: string,
+  kind: DeliveryKind,
+  stageOrder: number | null,
+  cycle: number | null,
+  recipientKey: string,
+  medium: string,
+) => `${incidentId}:${kind}:${stageOrder ?? '-'}:${cycle ?? '-'}:${recipientKey}:${medium}`;
 
 export const ESCALATION_STATUSES = ['pending', 'running', 'not_started', 'cancelled'] as const;
 export type EscalationStatus = (typeof ESCALATION_STATUSES)[number];
@@ -164,13 +199,32 @@ export interface IncidentEscalation {
   /** The maintenance window holding the remaining stages (absent or null: not held). */
   heldBy?: string | null;
   /** The most recent deliveries, newest last (the stream holds all of them). */
-  notified: { kind: DeliveryKind; stage_order: number | null; cycle: number | null; recipient: string | null; medium: string | null; target: string; ok: boolean; at: string; error: string | null }[];
+  notified: {
+    kind: DeliveryKind;
+    stage_order: number | null;
+    cycle: number | null;
+    recipient: string | null;
+    medium: string | null;
+    target: string;
+    ok: boolean;
+    at: string;
+    error: string | null;
+  }[];
 }
 
 export const NOTIFIED_KEPT = 100;
 
 export const initialEscalation = (): IncidentEscalation => ({
-  status: 'pending', cancelReason: null, plan: null, lastFired: null, lastFiredOutcomes: [], paged: [], resolutionOutcomes: [], acknowledgementOutcomes: [], retries: [], notified: [],
+  status: 'pending',
+  cancelReason: null,
+  plan: null,
+  lastFired: null,
+  lastFiredOutcomes: [],
+  paged: [],
+  resolutionOutcomes: [],
+  acknowledgementOutcomes: [],
+  retries: [],
+  notified: [],
 });
 
 const outcomeKey = (recipientKey: string | null, medium: string | null) => `${recipientKey ?? '-'}:${medium ?? '-'}`;
@@ -190,7 +244,8 @@ export function evolveEscalation(state: IncidentEscalation, event: EscalationEve
       const reached = event.data.recipients.filter((r) => r.key !== null && r.medium !== null);
       const paged = [...state.paged];
       for (const r of reached) {
-        if (!paged.some((p) => p.key === r.key && p.medium === r.medium)) paged.push({ key: r.key!, medium: r.medium!, via: r.via });
+        if (!paged.some((p) => p.key === r.key && p.medium === r.medium))
+          paged.push({ key: r.key!, medium: r.medium!, via: r.via });
       }
       return { ...state, lastFired: event.data, lastFiredOutcomes: [], paged };
     }
@@ -198,10 +253,18 @@ export function evolveEscalation(state: IncidentEscalation, event: EscalationEve
       const d = event.data;
       if (!d.via) return state;
       const pending: PendingRetry = {
-        idempotencyKey: d.idempotencyKey, kind: d.kind, stageOrder: d.stageOrder, cycle: d.cycle,
-        recipient: { key: d.recipientKey, via: d.via, medium: d.medium, unreachable: null }, attempt: d.attempt, retryAt: d.retryAt,
+        idempotencyKey: d.idempotencyKey,
+        kind: d.kind,
+        stageOrder: d.stageOrder,
+        cycle: d.cycle,
+        recipient: { key: d.recipientKey, via: d.via, medium: d.medium, unreachable: null },
+        attempt: d.attempt,
+        retryAt: d.retryAt,
       };
-      return { ...state, retries: [...(state.retries ?? []).filter((r) => r.idempotencyKey !== d.idempotencyKey), pending] };
+      return {
+        ...state,
+        retries: [...(state.retries ?? []).filter((r) => r.idempotencyKey !== d.idempotencyKey), pending],
+      };
     }
     case 'NotificationDelivered':
     case 'NotificationFailed': {
@@ -209,14 +272,31 @@ export function evolveEscalation(state: IncidentEscalation, event: EscalationEve
       // An outcome ends any retry of the same delivery.
       const settled = { ...state, retries: (state.retries ?? []).filter((r) => r.idempotencyKey !== d.idempotencyKey) };
       const key = outcomeKey(d.recipientKey, d.medium);
-      const notified = [...settled.notified, {
-        kind: d.kind, stage_order: d.stageOrder, cycle: d.cycle, recipient: d.recipientKey, medium: d.medium, target: d.target,
-        ok: event.type === 'NotificationDelivered', at: d.at, error: event.type === 'NotificationFailed' ? event.data.error.message : null,
-      }].slice(-NOTIFIED_KEPT);
-      if (d.kind === 'resolution') return { ...settled, notified, resolutionOutcomes: [...settled.resolutionOutcomes, key] };
-      if (d.kind === 'acknowledgement') return { ...settled, notified, acknowledgementOutcomes: [...(settled.acknowledgementOutcomes ?? []), key] };
-      const current = settled.lastFired && d.stageOrder === settled.lastFired.stageOrder && d.cycle === settled.lastFired.cycle;
-      return { ...settled, notified, lastFiredOutcomes: current ? [...settled.lastFiredOutcomes, key] : settled.lastFiredOutcomes };
+      const notified = [
+        ...settled.notified,
+        {
+          kind: d.kind,
+          stage_order: d.stageOrder,
+          cycle: d.cycle,
+          recipient: d.recipientKey,
+          medium: d.medium,
+          target: d.target,
+          ok: event.type === 'NotificationDelivered',
+          at: d.at,
+          error: event.type === 'NotificationFailed' ? event.data.error.message : null,
+        },
+      ].slice(-NOTIFIED_KEPT);
+      if (d.kind === 'resolution')
+        return { ...settled, notified, resolutionOutcomes: [...settled.resolutionOutcomes, key] };
+      if (d.kind === 'acknowledgement')
+        return { ...settled, notified, acknowledgementOutcomes: [...(settled.acknowledgementOutcomes ?? []), key] };
+      const current =
+        settled.lastFired && d.stageOrder === settled.lastFired.stageOrder && d.cycle === settled.lastFired.cycle;
+      return {
+        ...settled,
+        notified,
+        lastFiredOutcomes: current ? [...settled.lastFiredOutcomes, key] : settled.lastFiredOutcomes,
+      };
     }
   }
 }
@@ -231,30 +311,56 @@ export function cancelEscalation(state: IncidentEscalation, reason: EscalationCa
 }
 
 /** Whether a delivery of `kind` to this recipient and medium waits for another attempt (it is not missing, it is pending). */
-const retrying = (state: IncidentEscalation, kind: DeliveryKind, key: string | null, medium: string | null, stage?: { stageOrder: number; cycle: number }) =>
-  (state.retries ?? []).some((r) => r.kind === kind && r.recipient.key === key && r.recipient.medium === medium
-    && (!stage || (r.stageOrder === stage.stageOrder && r.cycle === stage.cycle)));
+const retrying = (
+  state: IncidentEscalation,
+  kind: DeliveryKind,
+  key: string | null,
+  medium: string | null,
+  stage?: { stageOrder: number; cycle: number },
+) =>
+  (state.retries ?? []).some(
+    (r) =>
+      r.kind === kind &&
+      r.recipient.key === key &&
+      r.recipient.medium === medium &&
+      (!stage || (r.stageOrder === stage.stageOrder && r.cycle === stage.cycle)),
+  );
 
 /** Recipients of the last fired stage still without an outcome nor a retry (a crash between firing and delivering). */
 export const undeliveredRecipients = (state: IncidentEscalation): Recipient[] =>
-  (state.lastFired?.recipients ?? []).filter((r) => !state.lastFiredOutcomes.includes(outcomeKey(r.key, r.medium))
-    && !retrying(state, 'stage', r.key, r.medium, state.lastFired!));
+  (state.lastFired?.recipients ?? []).filter(
+    (r) =>
+      !state.lastFiredOutcomes.includes(outcomeKey(r.key, r.medium)) &&
+      !retrying(state, 'stage', r.key, r.medium, state.lastFired!),
+  );
 
 /** Everyone paged who has not had the all-clear yet (nor waits for another attempt at it). */
 export const awaitingAllClear = (state: IncidentEscalation) =>
-  state.paged.filter((p) => !state.resolutionOutcomes.includes(outcomeKey(p.key, p.medium)) && !retrying(state, 'resolution', p.key, p.medium));
+  state.paged.filter(
+    (p) =>
+      !state.resolutionOutcomes.includes(outcomeKey(p.key, p.medium)) &&
+      !retrying(state, 'resolution', p.key, p.medium),
+  );
 
 /** Pager services paged that have not been told of the acknowledgement (the other media hold no state to update). */
 export const awaitingAcknowledgement = (state: IncidentEscalation) =>
-  state.paged.filter((p) => p.medium === 'pager' && !(state.acknowledgementOutcomes ?? []).includes(outcomeKey(p.key, p.medium))
-    && !retrying(state, 'acknowledgement', p.key, p.medium));
+  state.paged.filter(
+    (p) =>
+      p.medium === 'pager' &&
+      !(state.acknowledgementOutcomes ?? []).includes(outcomeKey(p.key, p.medium)) &&
+      !retrying(state, 'acknowledgement', p.key, p.medium),
+  );
 
 /**
  * The retries still worth making in the incident's status: stage pages while it is triggered, the
  * acknowledgement while acknowledged, the all-clear once resolved (a page retried after an
  * acknowledgement would only page again; the resolve that follows an acknowledgement supersedes it).
  */
-export function liveRetries(status: 'triggered' | 'acknowledged' | 'resolved', state: IncidentEscalation): PendingRetry[] {
-  const kind: DeliveryKind = status === 'triggered' ? 'stage' : status === 'acknowledged' ? 'acknowledgement' : 'resolution';
+export function liveRetries(
+  status: 'triggered' | 'acknowledged' | 'resolved',
+  state: IncidentEscalation,
+): PendingRetry[] {
+  const kind: DeliveryKind =
+    status === 'triggered' ? 'stage' : status === 'acknowledged' ? 'acknowledgement' : 'resolution';
   return (state.retries ?? []).filter((r) => r.kind === kind);
 }

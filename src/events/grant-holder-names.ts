@@ -31,7 +31,9 @@ export function grantHolderNameKey(name: string): string {
  * keeps names from passing for ids in any spelling a reader would take for one.
  */
 export const looksLikeUuid = (name: string) =>
-  /^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/.test(grantHolderNameKey(name).replace(/^urn:uuid:/, ''));
+  /^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/.test(
+    grantHolderNameKey(name).replace(/^urn:uuid:/, ''),
+  );
 
 export const nameReservationStream = (kind: NamedKind, tenantId: string, name: string) =>
   `${kind}Name-${tenantId}-${createHash('sha256').update(grantHolderNameKey(name)).digest('hex')}`;
@@ -63,7 +65,10 @@ export interface NameReservationState {
 
 export const initialNameReservationState = (): NameReservationState => ({ holder: null });
 
-export const evolveNameReservation = (_state: NameReservationState, event: NameReservationEvent): NameReservationState =>
+export const evolveNameReservation = (
+  _state: NameReservationState,
+  event: NameReservationEvent,
+): NameReservationState =>
   event.type.endsWith('Reserved')
     ? { holder: event.data.holderId, reservedAt: (event.data as z.infer<typeof reserved>).reservedAt }
     : { holder: null };

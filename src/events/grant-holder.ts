@@ -18,7 +18,8 @@ export interface GrantHolderState {
 export const initialGrantHolderState = (): GrantHolderState => ({ status: 'absent' });
 
 /** The fold of a role's or a group's stream, given how to read one of its events: its fields, or 'deleted'. */
-export const grantHolderEvolve = <E>(read: (event: E) => GrantHolderFields | 'deleted') =>
+export const grantHolderEvolve =
+  <E>(read: (event: E) => GrantHolderFields | 'deleted') =>
   (state: GrantHolderState, event: E): GrantHolderState => {
     const fields = read(event);
     return fields === 'deleted' ? { ...state, status: 'deleted' } : { status: 'active', fields };

@@ -23,5 +23,7 @@ export type GroupEvent = {
 export const groupStream = (id: string) => `group-${id}`;
 
 export const evolveGroup = grantHolderEvolve<GroupEvent>((event) =>
-  event.type === 'GroupDeleted' ? 'deleted' : { name: event.data.name, description: event.data.description, permissions: event.data.permissions },
+  event.type === 'GroupDeleted'
+    ? 'deleted'
+    : { name: event.data.name, description: event.data.description, permissions: event.data.permissions },
 );

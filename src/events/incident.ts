@@ -8,7 +8,17 @@
  */
 import { z } from 'zod';
 import { deterministicUuid } from './deterministic-id.js';
-import { awaitingAcknowledgement, awaitingAllClear, cancelEscalation, evolveEscalation, initialEscalation, liveRetries, nextDueStage, type EscalationEvent, type IncidentEscalation } from './escalation.js';
+import {
+  awaitingAcknowledgement,
+  awaitingAllClear,
+  cancelEscalation,
+  evolveEscalation,
+  initialEscalation,
+  liveRetries,
+  nextDueStage,
+  type EscalationEvent,
+  type IncidentEscalation,
+} from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
 /** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
@@ -42,11 +52,19 @@ export const incidentEvents = {
     /** The metric value that cleared the condition (automatic resolution). */
     value: z.number().nullable(),
   }),
-  IncidentNoteAdded: z.object({ incidentId: z.uuid(), noteId: z.uuid(), text: z.string(), by: z.string(), at: z.iso.datetime() }),
+  IncidentNoteAdded: z.object({
+    incidentId: z.uuid(),
+    noteId: z.uuid(),
+    text: z.string(),
+    by: z.string(),
+    at: z.iso.datetime(),
+  }),
 };
 
 type Data<K extends keyof typeof incidentEvents> = z.infer<(typeof incidentEvents)[K]>;
-export type IncidentEvent = { [K in keyof typeof incidentEvents]: { type: K; data: Data<K> } }[keyof typeof incidentEvents];
+export type IncidentEvent = {
+  [K in keyof typeof incidentEvents]: { type: K; data: Data<K> };
+}[keyof typeof incidentEvents];
 export type IncidentTriggeredData = Data<'IncidentTriggered'>;
 
 export type IncidentStatus = 'triggered' | 'acknowledged' | 'resolved';
@@ -114,11 +132,25 @@ export function evolveIncident(state: IncidentState, event: IncidentStreamEvent)
   // Held by a maintenance window: nothing is due until it resumes.
   const due = next.status === 'triggered' && plan && !next.escalation.heldBy ? nextDueStage(plan, lastFired) : null;
   const nextEscalationAt = due ? new Date(due.dueAt).toISOString() : null;
-  const nextRetryAt = liveRetries(next.status, next.escalation).map((r) => r.retryAt).sort()[0] ?? null;
-  const noticesPending = (next.status === 'acknowledged' && awaitingAcknowledgement(next.escalation).length > 0)
-    || (next.status === 'resolved' && awaitingAllClear(next.escalation).length > 0);
-  if (next.next_escalation_at === nextEscalationAt && (next.next_delivery_retry_at ?? null) === nextRetryAt && (next.notices_pending ?? false) === noticesPending) return next;
-  return { ...next, next_escalation_at: nextEscalationAt, next_delivery_retry_at: nextRetryAt, notices_pending: noticesPending };
+  const nextRetryAt =
+    liveRetries(next.status, next.escalation)
+      .map((r) => r.retryAt)
+      .sort()[0] ?? null;
+  const noticesPending =
+    (next.status === 'acknowledged' && awaitingAcknowledgement(next.escalation).length > 0) ||
+    (next.status === 'resolved' && awaitingAllClear(next.escalation).length > 0);
+  if (
+    next.next_escalation_at === nextEscalationAt &&
+    (next.next_delivery_retry_at ?? null) === nextRetryAt &&
+    (next.notices_pending ?? false) === noticesPending
+  )
+    return next;
+  return {
+    ...next,
+    next_escalation_at: nextEscalationAt,
+    next_delivery_retry_at: nextRetryAt,
+    notices_pending: noticesPending,
+  };
 }
 
 function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): IncidentState {
@@ -126,25 +158,65 @@ function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): 
     case 'IncidentTriggered': {
       const d = event.data;
       return {
-        exists: true, id: d.incidentId, rule_id: d.ruleId, rule_name: d.ruleName, status: 'triggered', severity: d.severity,
-        current_value: d.currentValue, metric: d.metric, condition: d.condition, threshold: d.threshold, env_id: d.envId,
-        cluster_id: d.clusterId, escalation_policy_id: d.escalationPolicyId, triggered_at: d.triggeredAt,
-        acknowledged_at: null, acknowledged_by: null, resolved_at: null, resolved_by: null, resolution_reason: null,
-        resolution_note: null, resolution_value: null, notes: [], ordinal: d.ordinal, escalation: initialEscalation(), next_escalation_at: null,
+        exists: true,
+        id: d.incidentId,
+        rule_id: d.ruleId,
+        rule_name: d.ruleName,
+        status: 'triggered',
+        severity: d.severity,
+        current_value: d.currentValue,
+        metric: d.metric,
+        condition: d.condition,
+        threshold: d.threshold,
+        env_id: d.envId,
+        cluster_id: d.clusterId,
+        escalation_policy_id: d.escalationPolicyId,
+        triggered_at: d.triggeredAt,
+        acknowledged_at: null,
+        acknowledged_by: null,
+        resolved_at: null,
+        resolved_by: null,
+        resolution_reason: null,
+        resolution_note: null,
+        resolution_value: null,
+        notes: [],
+        ordinal: d.ordinal,
+        escalation: initialEscalation(),
+        next_escalation_at: null,
       };
     }
     case 'IncidentAcknowledged':
       return state.exists
-        ? { ...state, status: 'acknowledged', acknowledged_at: event.data.at, acknowledged_by: event.data.by, escalation: cancelEscalation(state.escalation, 'acknowledged') }
+        ? {
+            ...state,
+            status: 'acknowledged',
+            acknowledged_at: event.data.at,
+            acknowledged_by: event.data.by,
+            escalation: cancelEscalation(state.escalation, 'acknowledged'),
+          }
         : state;
     case 'IncidentResolved':
       return state.exists
-        ? { ...state, status: 'resolved', resolved_at: event.data.at, resolved_by: event.data.by, resolution_reason: event.data.reason, resolution_note: event.data.note, resolution_value: event.data.value,
-          escalation: cancelEscalation(state.escalation, 'resolved') }
+        ? {
+            ...state,
+            status: 'resolved',
+            resolved_at: event.data.at,
+            resolved_by: event.data.by,
+            resolution_reason: event.data.reason,
+            resolution_note: event.data.note,
+            resolution_value: event.data.value,
+            escalation: cancelEscalation(state.escalation, 'resolved'),
+          }
         : state;
     case 'IncidentNoteAdded':
       return state.exists
-        ? { ...state, notes: [...state.notes, { id: event.data.noteId, text: event.data.text, author: event.data.by, created_at: event.data.at }] }
+        ? {
+            ...state,
+            notes: [
+              ...state.notes,
+              { id: event.data.noteId, text: event.data.text, author: event.data.by, created_at: event.data.at },
+            ],
+          }
         : state;
     default:
       return state.exists ? { ...state, escalation: evolveEscalation(state.escalation, event) } : state;
@@ -154,7 +226,12 @@ function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): 
 export const initialIncidentState = (): IncidentState => ({ exists: false });
 
 /** The incident as clients see it: its facts, and a summary of its escalation (the stream holds the rest). */
-export function publicIncident({ escalation, next_delivery_retry_at: _retryAt, notices_pending: _notices, ...view }: IncidentView) {
+export function publicIncident({
+  escalation,
+  next_delivery_retry_at: _retryAt,
+  notices_pending: _notices,
+  ...view
+}: IncidentView) {
   return {
     ...view,
     escalation: {
@@ -163,7 +240,11 @@ export function publicIncident({ escalation, next_delivery_retry_at: _retryAt, n
       held_by_window_id: escalation.heldBy ?? null,
       policy_name: escalation.plan?.policyName ?? null,
       current_stage: escalation.lastFired
-        ? { stage_order: escalation.lastFired.stageOrder, cycle: escalation.lastFired.cycle, fired_at: escalation.lastFired.firedAt }
+        ? {
+            stage_order: escalation.lastFired.stageOrder,
+            cycle: escalation.lastFired.cycle,
+            fired_at: escalation.lastFired.firedAt,
+          }
         : null,
       notified: escalation.notified,
     },

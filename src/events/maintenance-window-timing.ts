@@ -49,7 +49,8 @@ export function occurrencesBetween(window: TimedWindow, from: number, to: number
     const lengthMs = timing.durationMinutes * MINUTE_MS;
     const offsetMs = minutesOfDay(timing.startTime) * MINUTE_MS;
     // Local days whose occurrence can reach `from`, through the day `to` falls on.
-    const firstDay = Math.floor(wallClockAt(timing.timeZone, from) / DAY_MS) * DAY_MS - Math.ceil(lengthMs / DAY_MS) * DAY_MS - DAY_MS;
+    const firstDay =
+      Math.floor(wallClockAt(timing.timeZone, from) / DAY_MS) * DAY_MS - Math.ceil(lengthMs / DAY_MS) * DAY_MS - DAY_MS;
     const lastDay = Math.floor(wallClockAt(timing.timeZone, to) / DAY_MS) * DAY_MS + DAY_MS;
     for (let day = firstDay; day <= lastDay; day += DAY_MS) {
       if (!timing.days.includes(DAY_NAMES[new Date(day).getUTCDay()]!)) continue;
@@ -77,7 +78,9 @@ export const isWindowActive = (window: TimedWindow, at: number) => activeOccurre
  * a recurrence whose occurrences touch or overlap would silence its rules for good.
  */
 export function shortestStartGapDays(days: readonly string[]): number {
-  const order = [...new Set(days.map((day) => DAY_NAMES.indexOf(day as (typeof DAY_NAMES)[number])))].sort((a, b) => a - b);
+  const order = [...new Set(days.map((day) => DAY_NAMES.indexOf(day as (typeof DAY_NAMES)[number])))].sort(
+    (a, b) => a - b,
+  );
   if (order.length === 0) return 7;
   return Math.min(...order.map((day, i) => (order[(i + 1) % order.length]! - day + 7) % 7 || 7));
 }
@@ -115,7 +118,9 @@ export function nextBoundary(window: TimedWindow, at: number): number | null {
   const current = activeOccurrence(window, at);
   if (current !== null) return stretchEnd(window, at, current);
   const horizon = window.timing.kind === 'once' ? Date.parse(window.timing.endsAt) + 1 : at + 8 * DAY_MS;
-  const starts = occurrencesBetween(window, at, Math.max(horizon, at + 1)).map((o) => o.start).filter((start) => start > at);
+  const starts = occurrencesBetween(window, at, Math.max(horizon, at + 1))
+    .map((o) => o.start)
+    .filter((start) => start > at);
   return starts.length === 0 ? null : Math.min(...starts);
 }
 
@@ -130,7 +135,8 @@ export interface MatchedRule {
 export function windowMatchesRule(matcher: WindowMatcher, rule: MatchedRule): boolean {
   if (matcher.allRules) return true;
   if (matcher.ruleIds.length > 0 && !matcher.ruleIds.includes(rule.ruleId)) return false;
-  if (matcher.clusterIds.length > 0 && (rule.clusterId === null || !matcher.clusterIds.includes(rule.clusterId))) return false;
+  if (matcher.clusterIds.length > 0 && (rule.clusterId === null || !matcher.clusterIds.includes(rule.clusterId)))
+    return false;
   if (matcher.severities.length > 0 && !(matcher.severities as readonly string[]).includes(rule.severity)) return false;
   return matcher.ruleIds.length + matcher.clusterIds.length + matcher.severities.length > 0;
 }
@@ -165,13 +171,22 @@ export function indexWindows<W extends { id: string; matcher: WindowMatcher }>(w
 }
 
 /** The first window (in list order) whose matcher matches the rule, or null. */
-export function matchingWindow<W extends { id: string; matcher: WindowMatcher }>(index: WindowIndex<W>, rule: MatchedRule): W | null {
+export function matchingWindow<W extends { id: string; matcher: WindowMatcher }>(
+  index: WindowIndex<W>,
+  rule: MatchedRule,
+): W | null {
   if (index.size === 0) return null;
   let best: { order: number; window: W } | null = null;
-  for (const key of ['*', `r:${rule.ruleId}`, rule.clusterId === null ? null : `c:${rule.clusterId}`, `s:${rule.severity}`]) {
+  for (const key of [
+    '*',
+    `r:${rule.ruleId}`,
+    rule.clusterId === null ? null : `c:${rule.clusterId}`,
+    `s:${rule.severity}`,
+  ]) {
     if (key === null) continue;
     for (const candidate of index.byKey.get(key) ?? []) {
-      if ((best === null || candidate.order < best.order) && windowMatchesRule(candidate.window.matcher, rule)) best = candidate;
+      if ((best === null || candidate.order < best.order) && windowMatchesRule(candidate.window.matcher, rule))
+        best = candidate;
     }
   }
   return best?.window ?? null;

@@ -70,7 +70,10 @@ export interface MaintenanceWindowState {
 
 export const initialMaintenanceWindowState = (): MaintenanceWindowState => ({ status: 'absent', endedAt: null });
 
-export function evolveMaintenanceWindow(state: MaintenanceWindowState, event: MaintenanceWindowEvent): MaintenanceWindowState {
+export function evolveMaintenanceWindow(
+  state: MaintenanceWindowState,
+  event: MaintenanceWindowEvent,
+): MaintenanceWindowState {
   switch (event.type) {
     case 'MaintenanceWindowCreated':
     case 'MaintenanceWindowUpdated':

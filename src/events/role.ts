@@ -23,5 +23,7 @@ export type RoleEvent = {
 export const roleStream = (id: string) => `role-${id}`;
 
 export const evolveRole = grantHolderEvolve<RoleEvent>((event) =>
-  event.type === 'RoleDeleted' ? 'deleted' : { name: event.data.name, description: event.data.description, permissions: event.data.permissions },
+  event.type === 'RoleDeleted'
+    ? 'deleted'
+    : { name: event.data.name, description: event.data.description, permissions: event.data.permissions },
 );

@@ -12,7 +12,15 @@ import { z } from 'zod';
  * rule, so nothing was opened; the pending clock runs on while the condition holds, so the
  * incident opens at the first evaluation after the window if the rule's window is then full.
  */
-export const EVALUATION_OUTCOMES = ['triggered', 'resolved', 'unchanged', 'ok', 'error', 'pending', 'silenced'] as const;
+export const EVALUATION_OUTCOMES = [
+  'triggered',
+  'resolved',
+  'unchanged',
+  'ok',
+  'error',
+  'pending',
+  'silenced',
+] as const;
 
 export const ruleEvaluationEvents = {
   RuleEvaluated: z.object({
@@ -30,7 +38,10 @@ export const ruleEvaluationEvents = {
 
 export type RuleEvaluatedData = z.infer<typeof ruleEvaluationEvents.RuleEvaluated>;
 /** What the rule's read model keeps of its newest recorded evaluation (what decides whether the next one is recorded). */
-export type RecordedEvaluation = Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'incidentId' | 'error' | 'windowId'>;
+export type RecordedEvaluation = Pick<
+  RuleEvaluatedData,
+  'at' | 'outcome' | 'conditionMet' | 'incidentId' | 'error' | 'windowId'
+>;
 export const ruleEvaluationStream = (ruleId: string) => `ruleEvaluations-${ruleId}`;
 export const RULE_EVALUATION_RETENTION = { maxCount: 10_000, maxAgeSeconds: 30 * 24 * 3600 };
 
@@ -51,23 +62,45 @@ export interface RuleWatch {
   failingSince: string | null;
 }
 
-export const initialRuleWatch = (): RuleWatch => ({ pendingSince: null, rearmed: true, health: 'ok', lastError: null, failingSince: null });
+export const initialRuleWatch = (): RuleWatch => ({
+  pendingSince: null,
+  rearmed: true,
+  health: 'ok',
+  lastError: null,
+  failingSince: null,
+});
 
-export function watchAfterEvaluation(watch: RuleWatch, evaluation: Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'error'> & { incidentId?: string | null }): RuleWatch {
+export function watchAfterEvaluation(
+  watch: RuleWatch,
+  evaluation: Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'error'> & { incidentId?: string | null },
+): RuleWatch {
   const rearmed = evaluation.conditionMet === false ? true : watch.rearmed;
   if (evaluation.outcome === 'error') {
     // An error neither resets nor advances the pending clock (see README, The evaluator).
-    return { ...watch, rearmed, health: 'failing', lastError: evaluation.error ?? 'evaluation failed', failingSince: watch.failingSince ?? evaluation.at };
+    return {
+      ...watch,
+      rearmed,
+      health: 'failing',
+      lastError: evaluation.error ?? 'evaluation failed',
+      failingSince: watch.failingSince ?? evaluation.at,
+    };
   }
   // Silenced while breaching with no incident open: the clock runs as it would have while pending.
-  const running = evaluation.outcome === 'pending' || (evaluation.outcome === 'silenced' && evaluation.conditionMet === true && (evaluation.incidentId ?? null) === null);
+  const running =
+    evaluation.outcome === 'pending' ||
+    (evaluation.outcome === 'silenced' && evaluation.conditionMet === true && (evaluation.incidentId ?? null) === null);
   const pendingSince = running ? (watch.pendingSince ?? evaluation.at) : null;
   return { pendingSince, rearmed, health: 'ok', lastError: null, failingSince: null };
 }
 
 /** Whether two watch states differ (an evaluation that changes the watch must be recorded and projected). */
-export const watchChanged = (a: RuleWatch, b: RuleWatch) => (Object.keys(a) as (keyof RuleWatch)[]).some((key) => a[key] !== b[key]);
+export const watchChanged = (a: RuleWatch, b: RuleWatch) =>
+  (Object.keys(a) as (keyof RuleWatch)[]).some((key) => a[key] !== b[key]);
 
 /** A manual resolve disarms the rule; an edit of what the rule watches, or disabling it, restarts the pending clock. */
-export const watchAfterManualResolve = (watch: RuleWatch): RuleWatch => ({ ...watch, rearmed: false, pendingSince: null });
+export const watchAfterManualResolve = (watch: RuleWatch): RuleWatch => ({
+  ...watch,
+  rearmed: false,
+  pendingSince: null,
+});
 export const watchAfterRuleChange = (watch: RuleWatch): RuleWatch => ({ ...watch, pendingSince: null });

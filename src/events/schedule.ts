@@ -39,7 +39,9 @@ export const scheduleEvents = {
 };
 
 type Data<K extends keyof typeof scheduleEvents> = z.infer<(typeof scheduleEvents)[K]>;
-export type ScheduleEvent = { [K in keyof typeof scheduleEvents]: { type: K; data: Data<K> } }[keyof typeof scheduleEvents];
+export type ScheduleEvent = {
+  [K in keyof typeof scheduleEvents]: { type: K; data: Data<K> };
+}[keyof typeof scheduleEvents];
 export type ScheduleData = Data<'ScheduleCreated'>;
 export type ScheduleLayer = z.infer<typeof layer>;
 export type ScheduleOverride = z.infer<typeof override>;
@@ -62,10 +64,18 @@ export function evolveSchedule(state: ScheduleState, event: ScheduleEvent): Sche
     case 'ScheduleDeleted':
       return { ...state, status: 'deleted' };
     case 'ScheduleOverrideAdded':
-      return state.schedule ? { ...state, schedule: { ...state.schedule, overrides: [...state.schedule.overrides, event.data.override] } } : state;
+      return state.schedule
+        ? { ...state, schedule: { ...state.schedule, overrides: [...state.schedule.overrides, event.data.override] } }
+        : state;
     case 'ScheduleOverrideRemoved':
       return state.schedule
-        ? { ...state, schedule: { ...state.schedule, overrides: state.schedule.overrides.filter((o) => o.overrideId !== event.data.overrideId) } }
+        ? {
+            ...state,
+            schedule: {
+              ...state.schedule,
+              overrides: state.schedule.overrides.filter((o) => o.overrideId !== event.data.overrideId),
+            },
+          }
         : state;
   }
 }

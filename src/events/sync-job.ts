@@ -7,7 +7,13 @@
 import { z } from 'zod';
 
 /** The built-in jobs: each copies one warehouse source into the table of the same name. */
-export const SYNC_JOB_IDS = ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events'] as const;
+export const SYNC_JOB_IDS = [
+  'query_history',
+  'table_storage',
+  'cluster_metrics',
+  'wlm_queue_stats',
+  'alert_events',
+] as const;
 export type SyncJobId = (typeof SYNC_JOB_IDS)[number];
 
 /** One environment's sync job: the stream a sync command goes to. */
@@ -45,16 +51,30 @@ export const syncJobEvents = {
     /** Where the next incremental run resumes (ISO time of the newest source row); null: full copy. */
     high_water: z.string().nullable(),
   }),
-  SyncRunFailed: z.object({ ...jobRef, runId: z.uuid(), finishedAt: z.string(), duration_ms: z.number().int().min(0), error: z.string() }),
+  SyncRunFailed: z.object({
+    ...jobRef,
+    runId: z.uuid(),
+    finishedAt: z.string(),
+    duration_ms: z.number().int().min(0),
+    error: z.string(),
+  }),
   /** History entries that started before `before` are gone from the history read model. */
-  SyncHistoryPurged: z.object({ ...jobRef, older_than_days: z.number().int().min(1), before: z.string(), removed: z.number().int().min(0) }),
+  SyncHistoryPurged: z.object({
+    ...jobRef,
+    older_than_days: z.number().int().min(1),
+    before: z.string(),
+    removed: z.number().int().min(0),
+  }),
 };
 
 type Data<K extends keyof typeof syncJobEvents> = z.infer<(typeof syncJobEvents)[K]>;
-export type SyncJobEvent = { [K in keyof typeof syncJobEvents]: { type: K; data: Data<K> } }[keyof typeof syncJobEvents];
+export type SyncJobEvent = {
+  [K in keyof typeof syncJobEvents]: { type: K; data: Data<K> };
+}[keyof typeof syncJobEvents];
 export type SyncRunResult = Omit<Data<'SyncRunSucceeded'>, 'envId' | 'jobId' | 'runId' | 'finishedAt'>;
 
-export const syncJobStream = (tenantId: string, envId: string, jobId: SyncJobId) => `sync-job-${tenantId}-${envId}-${jobId}`;
+export const syncJobStream = (tenantId: string, envId: string, jobId: SyncJobId) =>
+  `sync-job-${tenantId}-${envId}-${jobId}`;
 
 /** Why a run left running by a crashed instance failed (the history's `error`). */
 export const INTERRUPTED = 'interrupted';
@@ -73,7 +93,14 @@ export interface SyncJobState {
   paused: boolean;
   /** The run in progress, if any. */
   running?: { runId: string; startedAt: string; instanceId?: string; staleAfter?: string };
-  lastRun?: { runId: string; startedAt: string; finishedAt: string; status: 'succeeded' | 'failed'; result?: SyncRunResult; error?: string };
+  lastRun?: {
+    runId: string;
+    startedAt: string;
+    finishedAt: string;
+    status: 'succeeded' | 'failed';
+    result?: SyncRunResult;
+    error?: string;
+  };
   /** From the last successful run; null or absent: the next run copies everything the source offers. */
   highWater: string | null;
 }
@@ -109,7 +136,13 @@ export function evolveSyncJob(state: SyncJobState, event: SyncJobEvent): SyncJob
       return {
         ...state,
         running: undefined,
-        lastRun: { runId: event.data.runId, startedAt: state.running?.startedAt ?? event.data.finishedAt, finishedAt: event.data.finishedAt, status: 'failed', error: event.data.error },
+        lastRun: {
+          runId: event.data.runId,
+          startedAt: state.running?.startedAt ?? event.data.finishedAt,
+          finishedAt: event.data.finishedAt,
+          status: 'failed',
+          error: event.data.error,
+        },
       };
     case 'SyncHistoryPurged':
       return state;

@@ -18,4 +18,6 @@ export interface TenantDefaultsState {
 }
 
 export const initialTenantDefaultsState = (): TenantDefaultsState => ({ permissions: {} });
-export const evolveTenantDefaults = (_state: TenantDefaultsState, event: TenantEvent): TenantDefaultsState => ({ permissions: event.data.permissions });
+export const evolveTenantDefaults = (_state: TenantDefaultsState, event: TenantEvent): TenantDefaultsState => ({
+  permissions: event.data.permissions,
+});

@@ -94,7 +94,10 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'UserInvitationFailed':
       return { ...state, invitationStatus: 'failed' };
     case 'UserLoggedIn':
-      return { ...state, lastLoginTokenIssuedAt: Math.max(state.lastLoginTokenIssuedAt ?? 0, event.data.tokenIssuedAt) };
+      return {
+        ...state,
+        lastLoginTokenIssuedAt: Math.max(state.lastLoginTokenIssuedAt ?? 0, event.data.tokenIssuedAt),
+      };
     case 'UserPermissionOverridesSet':
       return { ...state, overrides: event.data.permissions };
   }
@@ -114,4 +117,6 @@ export interface EmailReservationState {
 export const initialEmailReservationState = (): EmailReservationState => ({ holder: null });
 
 export const evolveEmailReservation = (_state: EmailReservationState, event: UserEmailEvent): EmailReservationState =>
-  event.type === 'UserEmailReserved' ? { holder: event.data.userId, reservedAt: event.data.reservedAt } : { holder: null };
+  event.type === 'UserEmailReserved'
+    ? { holder: event.data.userId, reservedAt: event.data.reservedAt }
+    : { holder: null };

@@ -11,7 +11,10 @@ export interface AppendRefusal {
   refused: number;
 }
 
-export function trackingAppendRefusals(store: EventStore, now: () => Date = () => new Date()): { store: EventStore; refusal: () => AppendRefusal | undefined } {
+export function trackingAppendRefusals(
+  store: EventStore,
+  now: () => Date = () => new Date(),
+): { store: EventStore; refusal: () => AppendRefusal | undefined } {
   let refusal: AppendRefusal | undefined;
   return {
     refusal: () => refusal,
@@ -25,7 +28,11 @@ export function trackingAppendRefusals(store: EventStore, now: () => Date = () =
           return result;
         } catch (error) {
           if (!isWrongExpectedRevision(error)) {
-            refusal = { since: refusal?.since ?? now(), error: (error as Error).message, refused: (refusal?.refused ?? 0) + 1 };
+            refusal = {
+              since: refusal?.since ?? now(),
+              error: (error as Error).message,
+              refused: (refusal?.refused ?? 0) + 1,
+            };
           }
           throw error;
         }

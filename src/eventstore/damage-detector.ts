@@ -11,7 +11,10 @@ export interface LogDamage {
   error: string;
 }
 
-export function detectingLogDamage(store: EventStore, now: () => Date = () => new Date()): { store: EventStore; damage: () => LogDamage | undefined } {
+export function detectingLogDamage(
+  store: EventStore,
+  now: () => Date = () => new Date(),
+): { store: EventStore; damage: () => LogDamage | undefined } {
   let damage: LogDamage | undefined;
   const watched = async <T>(work: Promise<T>): Promise<T> => {
     try {

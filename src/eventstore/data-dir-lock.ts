@@ -63,7 +63,11 @@ export function acquireDataDirLock(dir: string): () => void {
     db.close();
     if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
     const owner = readOwner(absolute);
-    throw new DataDirLockedError(absolute, owner?.pid, owner ? `pid ${owner.pid} on ${owner.hostname}, since ${owner.since}` : 'pid unknown');
+    throw new DataDirLockedError(
+      absolute,
+      owner?.pid,
+      owner ? `pid ${owner.pid} on ${owner.hostname}, since ${owner.since}` : 'pid unknown',
+    );
   }
   const owner: Owner = { pid: process.pid, hostname: hostname(), since: new Date().toISOString() };
   writePrivateFile(join(absolute, OWNER_FILE), JSON.stringify(owner));

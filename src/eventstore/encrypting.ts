@@ -2,7 +2,10 @@ import { isSealed, type SecretBox } from '../secrets/secret-box.js';
 import type { EventStore, RecordedEvent, Subscription } from './port.js';
 
 /** Per event type: the event's data with each secret field replaced (the model says which fields). */
-export type SecretFieldsByEventType = Record<string, (data: Record<string, unknown>, replace: (secret: string) => string) => Record<string, unknown>>;
+export type SecretFieldsByEventType = Record<
+  string,
+  (data: Record<string, unknown>, replace: (secret: string) => string) => Record<string, unknown>
+>;
 
 /**
  * Secret fields are sealed on append and opened on every read and subscription delivery, so
@@ -10,10 +13,16 @@ export type SecretFieldsByEventType = Record<string, (data: Record<string, unkno
  * backup of it) holds only ciphertext. Values written before this existed are plain and are
  * read as they are.
  */
-export function encryptingEventStore(store: EventStore, box: SecretBox, secretFields: SecretFieldsByEventType): EventStore {
+export function encryptingEventStore(
+  store: EventStore,
+  box: SecretBox,
+  secretFields: SecretFieldsByEventType,
+): EventStore {
   const open = (event: RecordedEvent): RecordedEvent => {
     const fields = secretFields[event.type];
-    return fields ? { ...event, data: fields(event.data, (value) => (isSealed(value) ? box.open(value) : value)) } : event;
+    return fields
+      ? { ...event, data: fields(event.data, (value) => (isSealed(value) ? box.open(value) : value)) }
+      : event;
   };
   return {
     append(stream, events, options) {

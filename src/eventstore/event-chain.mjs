@@ -28,7 +28,13 @@ function sortedCopy(value, ancestors) {
     copy = {};
     for (const key of Object.keys(value).sort()) {
       // An own "__proto__" key (JSON.parse makes one) is data: assigning it would set the prototype.
-      if (key === '__proto__') Object.defineProperty(copy, key, { value: sortedCopy(value[key], ancestors), enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__')
+        Object.defineProperty(copy, key, {
+          value: sortedCopy(value[key], ancestors),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else copy[key] = sortedCopy(value[key], ancestors);
     }
   }
@@ -102,7 +108,9 @@ export function chainChecker({ chainStart = null } = {}) {
       }
       if (event.hash == null) {
         totals.unhashed += 1;
-        return before?.hash || afterChainStart(event) ? { ...at, kind: 'unhashed', expected: 'a hash', found: 'none' } : undefined;
+        return before?.hash || afterChainStart(event)
+          ? { ...at, kind: 'unhashed', expected: 'a hash', found: 'none' }
+          : undefined;
       }
       const recomputed = chainHash({ ...event, revision, previousHash: event.previousHash ?? null });
       if (recomputed !== event.hash) return { ...at, kind: 'content', expected: event.hash, found: recomputed };
@@ -110,7 +118,8 @@ export function chainChecker({ chainStart = null } = {}) {
       if (expectedPrevious !== undefined && (event.previousHash ?? null) !== expectedPrevious) {
         return { ...at, kind: 'link', expected: expectedPrevious, found: event.previousHash ?? null };
       }
-      if (!before && revision > 0n && start !== null) return { ...at, kind: 'start', expected: 'revision 0', found: `revision ${revision}` };
+      if (!before && revision > 0n && start !== null)
+        return { ...at, kind: 'start', expected: 'revision 0', found: `revision ${revision}` };
       return undefined;
     },
   };

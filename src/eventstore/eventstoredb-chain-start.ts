@@ -10,16 +10,29 @@
  * Retention is the stream's `$maxCount` / `$maxAge` (setStreamRetention); a `$tb` alone (set by
  * hand, or by a soft delete, which this platform never does) is not retention.
  */
-import { BACKWARDS, END, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError, jsonEvent, type EventStoreDBClient } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  END,
+  NO_STREAM,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  jsonEvent,
+  type EventStoreDBClient,
+} from '@eventstore/db-client';
 import { collectRead } from './eventstoredb-mapping.js';
 
 const CHAIN_START_METASTREAM = '$$ww-log-chain';
 
-export function chainStartRecord(client: EventStoreDBClient, readTimeoutMs: number, headPosition: () => Promise<bigint>) {
+export function chainStartRecord(
+  client: EventStoreDBClient,
+  readTimeoutMs: number,
+  headPosition: () => Promise<bigint>,
+) {
   const newestMetadata = async (metastream: string): Promise<Record<string, unknown>> => {
-    const [latest] = await collectRead(client.readStream(metastream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }), readTimeoutMs).catch(
-      (error: unknown) => (error instanceof StreamNotFoundError ? [] : Promise.reject(error)),
-    );
+    const [latest] = await collectRead(
+      client.readStream(metastream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
+      readTimeoutMs,
+    ).catch((error: unknown) => (error instanceof StreamNotFoundError ? [] : Promise.reject(error)));
     const data = latest?.event?.isJson ? latest.event.data : undefined;
     return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   };
@@ -34,7 +47,11 @@ export function chainStartRecord(client: EventStoreDBClient, readTimeoutMs: numb
     if ((await read()) !== null) return;
     const start = (await headPosition()) + 1n;
     try {
-      await client.appendToStream(CHAIN_START_METASTREAM, jsonEvent({ type: '$metadata', data: { chainStartPosition: String(start) } }), { expectedRevision: NO_STREAM });
+      await client.appendToStream(
+        CHAIN_START_METASTREAM,
+        jsonEvent({ type: '$metadata', data: { chainStartPosition: String(start) } }),
+        { expectedRevision: NO_STREAM },
+      );
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
     }

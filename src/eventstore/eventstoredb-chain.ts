@@ -51,13 +51,18 @@ export function chainedAppender(client: EventStoreDBClient, readTimeoutMs: numbe
   };
 
   const readOne = async (stream: string, options: Parameters<EventStoreDBClient['readStream']>[1]) =>
-    (await collectRead(client.readStream(stream, { ...options, maxCount: 1 }), readTimeoutMs).catch((error: unknown) =>
-      error instanceof StreamNotFoundError ? [] : Promise.reject(error),
-    ))[0];
+    (
+      await collectRead(client.readStream(stream, { ...options, maxCount: 1 }), readTimeoutMs).catch(
+        (error: unknown) => (error instanceof StreamNotFoundError ? [] : Promise.reject(error)),
+      )
+    )[0];
 
   const hashOf = (resolved: ResolvedEvent | undefined): string | null => {
     const metadata = resolved?.event?.isJson ? resolved.event.metadata : undefined;
-    const chain = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>)[CHAIN_METADATA_KEY] : undefined;
+    const chain =
+      typeof metadata === 'object' && metadata !== null
+        ? (metadata as Record<string, unknown>)[CHAIN_METADATA_KEY]
+        : undefined;
     return isChainLink(chain) ? chain.hash : null;
   };
 
@@ -80,7 +85,17 @@ export function chainedAppender(client: EventStoreDBClient, readTimeoutMs: numbe
     let previousHash = head.hash;
     const data = events.map((event) => {
       revision += 1n;
-      const link: ChainLink = { hash: chainHash({ stream, revision, type: event.type, data: event.data, metadata: event.metadata, previousHash }), previousHash };
+      const link: ChainLink = {
+        hash: chainHash({
+          stream,
+          revision,
+          type: event.type,
+          data: event.data,
+          metadata: event.metadata,
+          previousHash,
+        }),
+        previousHash,
+      };
       previousHash = link.hash;
       return jsonEvent({
         id: event.id ?? randomUUID(),
@@ -102,17 +117,26 @@ export function chainedAppender(client: EventStoreDBClient, readTimeoutMs: numbe
     /** Appends `events` chained to the stream's head; throws the client's errors. */
     async append(stream: string, events: EventToAppend[], expected: ExpectedRevision): Promise<ClientAppendResult> {
       const ownExpectation = expected === 'no_stream' || typeof expected === 'bigint';
-      let head = expected === 'no_stream' ? NO_HEAD : typeof expected === 'bigint' ? await headAt(stream, expected) : await newestHead(stream);
+      let head =
+        expected === 'no_stream'
+          ? NO_HEAD
+          : typeof expected === 'bigint'
+            ? await headAt(stream, expected)
+            : await newestHead(stream);
       for (let attempt = 0; ; attempt++) {
-        if (expected === 'stream_exists' && head.revision === 'no_stream') throw new WrongExpectedRevisionError(stream, expected, 'no_stream');
+        if (expected === 'stream_exists' && head.revision === 'no_stream')
+          throw new WrongExpectedRevisionError(stream, expected, 'no_stream');
         const { data, last } = chained(stream, events, head);
         try {
-          const result = await client.appendToStream(stream, data, { expectedRevision: head.revision === 'no_stream' ? NO_STREAM : head.revision });
+          const result = await client.appendToStream(stream, data, {
+            expectedRevision: head.revision === 'no_stream' ? NO_STREAM : head.revision,
+          });
           if (events.length > 0) remember(stream, last.revision, last.hash);
           return result;
         } catch (error) {
           // The caller's own expectation failed: its conflict. Otherwise only the chain's did: look again.
-          if (ownExpectation || !(error instanceof WrongExpectedVersionError) || attempt >= HEAD_RACE_RETRIES) throw error;
+          if (ownExpectation || !(error instanceof WrongExpectedVersionError) || attempt >= HEAD_RACE_RETRIES)
+            throw error;
           const actual = error.actualVersion;
           head = typeof actual === 'bigint' ? await headAt(stream, actual) : NO_HEAD;
         }

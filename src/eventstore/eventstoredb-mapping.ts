@@ -44,14 +44,18 @@ export const isChainLink = (value: unknown): value is ChainLink =>
   ((value as ChainLink).previousHash === null || typeof (value as ChainLink).previousHash === 'string');
 
 /** The chain link a recorded event's metadata carries, and the metadata that was hashed. */
-export function splitChainMetadata(metadata: Record<string, unknown>): { metadata: Record<string, unknown>; chain: ChainLink | undefined } {
+export function splitChainMetadata(metadata: Record<string, unknown>): {
+  metadata: Record<string, unknown>;
+  chain: ChainLink | undefined;
+} {
   const { [CHAIN_METADATA_KEY]: chain, ...hashed } = metadata;
   return isChainLink(chain) ? { metadata: hashed, chain } : { metadata, chain: undefined };
 }
 
 export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent {
   const event = resolved.event;
-  if (!event) throw new Error('EventStoreDB returned a link to a deleted event; links are not resolved by this adapter');
+  if (!event)
+    throw new Error('EventStoreDB returned a link to a deleted event; links are not resolved by this adapter');
   if (!event.isJson || !isPlainObject(event.data)) {
     // Every event this adapter writes is a JSON object; anything else was written by someone else.
     throw new Error(`event ${event.id} in ${event.streamId} is not a JSON object event`);

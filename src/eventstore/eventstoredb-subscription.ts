@@ -37,14 +37,23 @@ export const DEFAULT_RESUBSCRIBE_BACKOFF: ResubscribeBackoff = { initialDelayMs:
 
 export function resubscribingAllSubscription(
   client: EventStoreDBClient,
-  options: { after?: bigint; streamPrefixes?: readonly string[]; backoff: ResubscribeBackoff; onClose: (subscription: Subscription) => void },
+  options: {
+    after?: bigint;
+    streamPrefixes?: readonly string[];
+    backoff: ResubscribeBackoff;
+    onClose: (subscription: Subscription) => void;
+  },
 ): Subscription {
   const prefixes = options.streamPrefixes;
-  const wanted = (streamName: string) => prefixes === undefined || prefixes.some((prefix) => streamName.startsWith(prefix));
+  const wanted = (streamName: string) =>
+    prefixes === undefined || prefixes.some((prefix) => streamName.startsWith(prefix));
   // A prefix filter on stream names also keeps system streams ($...) out, unless a prefix starts
   // with `$`; isSystemEvent below covers that. An empty list (nothing wanted) is not a filter the
   // server is known to accept, so that one is left to the check below.
-  const filter = prefixes !== undefined && prefixes.length > 0 ? streamNameFilter({ prefixes: [...prefixes] }) : excludeSystemEvents();
+  const filter =
+    prefixes !== undefined && prefixes.length > 0
+      ? streamNameFilter({ prefixes: [...prefixes] })
+      : excludeSystemEvents();
   /** Exclusive: the position of the last event delivered (or the caller's start). */
   let lastDelivered = options.after !== undefined && options.after >= 0n ? options.after : undefined;
   let closed = false;

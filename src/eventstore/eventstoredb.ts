@@ -32,7 +32,11 @@ import {
 import { chainedAppender } from './eventstoredb-chain.js';
 import { chainStartRecord } from './eventstoredb-chain-start.js';
 import { clientPosition, collectRead, isSystemEvent, portErrorOf, toRecordedEvent } from './eventstoredb-mapping.js';
-import { DEFAULT_RESUBSCRIBE_BACKOFF, resubscribingAllSubscription, type ResubscribeBackoff } from './eventstoredb-subscription.js';
+import {
+  DEFAULT_RESUBSCRIBE_BACKOFF,
+  resubscribingAllSubscription,
+  type ResubscribeBackoff,
+} from './eventstoredb-subscription.js';
 
 export interface EventStoreDbStoreOptions {
   /** A read (of a stream, of $all, or a ping) that has not finished by then fails as unavailable. */
@@ -53,7 +57,9 @@ const HEAD_PAGE_SIZE = 256;
 export function createEventStoreDbStore(connectionString: string, options: EventStoreDbStoreOptions = {}): EventStore {
   // KurrentDB (EventStoreDB's new name) speaks the same protocol, but version 6 of the client only
   // knows the esdb:// schemes.
-  const client = EventStoreDBClient.connectionString(connectionString.replace(/^kurrentdb(\+discover)?:\/\//, 'esdb$1://'));
+  const client = EventStoreDBClient.connectionString(
+    connectionString.replace(/^kurrentdb(\+discover)?:\/\//, 'esdb$1://'),
+  );
   const readTimeoutMs = options.readTimeoutMs ?? 10_000;
   const subscriptions = new Set<Subscription>();
   const chain = chainedAppender(client, readTimeoutMs);
@@ -198,7 +204,9 @@ export function createEventStoreDbStore(connectionString: string, options: Event
         await collectRead(client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }), readTimeoutMs);
       } catch (error) {
         const mapped = portErrorOf(error);
-        throw mapped instanceof EventStoreUnavailableError ? mapped : new EventStoreUnavailableError('EventStoreDB ping failed', { cause: error });
+        throw mapped instanceof EventStoreUnavailableError
+          ? mapped
+          : new EventStoreUnavailableError('EventStoreDB ping failed', { cause: error });
       }
     },
 
@@ -210,4 +218,5 @@ export function createEventStoreDbStore(connectionString: string, options: Event
   return store;
 }
 
-const positionOf = (resolved: AllStreamResolvedEvent): bigint => resolved.commitPosition ?? resolved.event?.position.commit ?? -1n;
+const positionOf = (resolved: AllStreamResolvedEvent): bigint =>
+  resolved.commitPosition ?? resolved.event?.position.commit ?? -1n;

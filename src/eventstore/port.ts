@@ -102,7 +102,11 @@ export interface StreamRetention {
 
 export interface EventStore {
   /** Appends atomically or not at all; throws WrongExpectedRevisionError on a conflict. */
-  append(stream: string, events: EventToAppend[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  append(
+    stream: string,
+    events: EventToAppend[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
   /** Events of one stream; an empty array when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of the global log (user events only; no system events). */

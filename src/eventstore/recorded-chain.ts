@@ -19,7 +19,10 @@ export const chainedEventOf = (event: RecordedEvent): ChainedEvent => ({
  * stream (it removes the oldest events), or where revision 0 is still stored (a read of the log's
  * newest events only began after it). One indexed read per such stream.
  */
-export async function standingBreaks<Found extends ChainBreak>(log: EventStore, breaks: readonly Found[]): Promise<Found[]> {
+export async function standingBreaks<Found extends ChainBreak>(
+  log: EventStore,
+  breaks: readonly Found[],
+): Promise<Found[]> {
   const standing: Found[] = [];
   for (const found of breaks) {
     if (found.kind === 'start') {

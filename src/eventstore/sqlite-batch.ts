@@ -63,20 +63,39 @@ export function logWriter(db: Database.Database): LogWriter {
    * before it (the stream's head, then the append's own previous event), then applies the stream's
    * retention. Returns the stream's new head.
    */
-  const writeAppend = (request: AppendRequest, head: StreamHead, retention: StreamRetention | undefined, createdAt: number): { result: AppendResult; head: StreamHead } => {
+  const writeAppend = (
+    request: AppendRequest,
+    head: StreamHead,
+    retention: StreamRetention | undefined,
+    createdAt: number,
+  ): { result: AppendResult; head: StreamHead } => {
     let next = head.revision === 'no_stream' ? -1 : Number(head.revision);
     let previousHash = head.hash;
     let position = -1;
     for (const event of request.events) {
       next += 1;
       const hash = chainHashOfCanonical(request.stream, next, event.type, event.data, event.metadata, previousHash);
-      const info = statements.insertEvent.run(event.id, request.stream, next, event.type, event.data, event.metadata, createdAt, hash, previousHash);
+      const info = statements.insertEvent.run(
+        event.id,
+        request.stream,
+        next,
+        event.type,
+        event.data,
+        event.metadata,
+        createdAt,
+        hash,
+        previousHash,
+      );
       position = Number(info.lastInsertRowid);
       previousHash = hash;
     }
     if (retention?.maxCount !== undefined) statements.trimByCount.run(request.stream, next - retention.maxCount);
-    if (retention?.maxAgeSeconds !== undefined) statements.trimByAge.run(request.stream, createdAt - retention.maxAgeSeconds * 1000, next);
-    return { result: { nextRevision: BigInt(next), position: BigInt(position) }, head: { revision: BigInt(next), hash: previousHash } };
+    if (retention?.maxAgeSeconds !== undefined)
+      statements.trimByAge.run(request.stream, createdAt - retention.maxAgeSeconds * 1000, next);
+    return {
+      result: { nextRevision: BigInt(next), position: BigInt(position) },
+      head: { revision: BigInt(next), hash: previousHash },
+    };
   };
 
   // The group commit: one transaction for the whole batch. Expected revisions are checked before
@@ -106,7 +125,9 @@ export function logWriter(db: Database.Database): LogWriter {
   };
 }
 
-export function retentionOf(info: { max_count: number | null; max_age_s: number | null } | undefined): StreamRetention | undefined {
+export function retentionOf(
+  info: { max_count: number | null; max_age_s: number | null } | undefined,
+): StreamRetention | undefined {
   if (!info || (info.max_count === null && info.max_age_s === null)) return undefined;
   return { maxCount: info.max_count ?? undefined, maxAgeSeconds: info.max_age_s ?? undefined };
 }

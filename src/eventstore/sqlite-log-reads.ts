@@ -4,7 +4,14 @@
  * thread; the projections on the writer thread (src/composition/projection-host.ts) through their own.
  */
 import type Database from 'better-sqlite3';
-import type { EventStore, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './port.js';
+import type {
+  EventStore,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from './port.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { retentionOf } from './sqlite-batch.js';
 import { CHAIN_START_KEY, type EventRow, rowToEvent } from './sqlite-schema.js';
@@ -21,7 +28,10 @@ export interface LogReadsOptions {
 /** Events a subscription reads at a time. */
 const SUBSCRIPTION_PAGE = 500;
 
-export type LogReads = Pick<EventStore, 'readStream' | 'readAll' | 'subscribeToAll' | 'headPosition' | 'chainStart' | 'hasRetention'>;
+export type LogReads = Pick<
+  EventStore,
+  'readStream' | 'readAll' | 'subscribeToAll' | 'headPosition' | 'chainStart' | 'hasRetention'
+>;
 
 export function sqliteLogReads(db: Database.Database, options: LogReadsOptions): LogReads {
   const statements = {
@@ -42,12 +52,15 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
   };
   const limitClause = (maxCount: number | undefined) => {
     if (maxCount === undefined) return '';
-    if (!Number.isSafeInteger(maxCount) || maxCount < 0) throw new Error(`maxCount must be a non-negative integer, got ${maxCount}`);
+    if (!Number.isSafeInteger(maxCount) || maxCount < 0)
+      throw new Error(`maxCount must be a non-negative integer, got ${maxCount}`);
     return ` LIMIT ${maxCount}`;
   };
 
   const readAllSync = (after: bigint, maxCount: number): RecordedEvent[] =>
-    readStatement(`SELECT * FROM events WHERE position > ? ORDER BY position${limitClause(maxCount)}`).all(Number(after)).map(rowToEvent);
+    readStatement(`SELECT * FROM events WHERE position > ? ORDER BY position${limitClause(maxCount)}`)
+      .all(Number(after))
+      .map(rowToEvent);
 
   /**
    * How a subscription reads one page: the events after `after`, and how far the read searched.
@@ -68,7 +81,9 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
     }
     // substr counts characters (code points), as Array.from does; an empty list matches nothing.
     const match = prefixes.length === 0 ? '0' : prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ');
-    const statement = readStatement(`SELECT * FROM events WHERE position > ? AND position <= ? AND (${match}) ORDER BY position${limitClause(SUBSCRIPTION_PAGE)}`);
+    const statement = readStatement(
+      `SELECT * FROM events WHERE position > ? AND position <= ? AND (${match}) ORDER BY position${limitClause(SUBSCRIPTION_PAGE)}`,
+    );
     const prefixParams = prefixes.flatMap((prefix) => [Array.from(prefix).length, prefix]);
     return (after: bigint) => {
       const { head } = statements.head.get()!;
@@ -94,7 +109,9 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
         params.push(options.now() - maxAge * 1000);
       }
       sql += ` ORDER BY revision ${backwards ? 'DESC' : 'ASC'}${limitClause(read.maxCount)}`;
-      return readStatement(sql).all(...params).map(rowToEvent);
+      return readStatement(sql)
+        .all(...params)
+        .map(rowToEvent);
     },
 
     async readAll(read: ReadAllOptions = {}) {
@@ -120,7 +137,9 @@ export function sqliteLogReads(db: Database.Database, options: LogReadsOptions):
       // A reader may open a log no writer of this version has prepared yet: no table, no record.
       const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'log_meta'`).get();
       if (!table) return null;
-      const row = db.prepare<[string], { value: string }>('SELECT value FROM log_meta WHERE key = ?').get(CHAIN_START_KEY);
+      const row = db
+        .prepare<[string], { value: string }>('SELECT value FROM log_meta WHERE key = ?')
+        .get(CHAIN_START_KEY);
       return row ? BigInt(row.value) : null;
     },
 

@@ -48,8 +48,12 @@ export const CHAIN_START_KEY = 'chain_start_position';
  */
 export function prepareLogSchema(db: Database.Database): void {
   db.exec(SCHEMA);
-  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all().map((column) => column.name);
-  if (!columns.includes('hash')) db.exec('ALTER TABLE events ADD COLUMN hash TEXT; ALTER TABLE events ADD COLUMN previous_hash TEXT;');
+  const columns = db
+    .prepare<[], { name: string }>('PRAGMA table_info(events)')
+    .all()
+    .map((column) => column.name);
+  if (!columns.includes('hash'))
+    db.exec('ALTER TABLE events ADD COLUMN hash TEXT; ALTER TABLE events ADD COLUMN previous_hash TEXT;');
   db.prepare(
     `INSERT OR IGNORE INTO log_meta (key, value) SELECT ?, CAST(COALESCE(
        (SELECT MIN(position) FROM events WHERE hash IS NOT NULL),

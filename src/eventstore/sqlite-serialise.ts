@@ -25,11 +25,14 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /** Throws InvalidEventError naming the stream and the event at fault. */
 export function serialiseAppend(stream: string, events: readonly EventToAppend[]): SerialisedEvent[] {
-  if (typeof stream !== 'string' || stream.length === 0) throw new InvalidEventError(String(stream), 'stream name must be a non-empty string');
-  if (!Array.isArray(events) || events.length === 0) throw new InvalidEventError(stream, 'append needs at least one event');
+  if (typeof stream !== 'string' || stream.length === 0)
+    throw new InvalidEventError(String(stream), 'stream name must be a non-empty string');
+  if (!Array.isArray(events) || events.length === 0)
+    throw new InvalidEventError(stream, 'append needs at least one event');
   return events.map((event, index) => {
     const fail = (reason: string): never => {
-      const which = typeof event?.type === 'string' && event.type !== '' ? `event ${index} (${event.type})` : `event ${index}`;
+      const which =
+        typeof event?.type === 'string' && event.type !== '' ? `event ${index} (${event.type})` : `event ${index}`;
       throw new InvalidEventError(stream, `${which}: ${reason}`);
     };
     if (!isPlainObject(event)) fail('must be an object');
@@ -37,7 +40,12 @@ export function serialiseAppend(stream: string, events: readonly EventToAppend[]
     if (event.id !== undefined && (typeof event.id !== 'string' || event.id === '')) fail('id must be a string');
     if (!isPlainObject(event.data)) fail('data must be an object');
     if (!isPlainObject(event.metadata)) fail('metadata must be an object');
-    return { id: event.id ?? randomUUID(), type: event.type, data: toJson(event.data, 'data', fail), metadata: toJson(event.metadata, 'metadata', fail) };
+    return {
+      id: event.id ?? randomUUID(),
+      type: event.type,
+      data: toJson(event.data, 'data', fail),
+      metadata: toJson(event.metadata, 'metadata', fail),
+    };
   });
 }
 

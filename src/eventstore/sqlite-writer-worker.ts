@@ -14,7 +14,10 @@ import { openLogConnection } from './sqlite-connection.js';
 import type { WriterReply, WriterRequest } from './sqlite-writer.js';
 
 const port = parentPort!;
-const connections = new Map<number, { db: Database.Database; writer: LogWriter; filename: string; checkpointer: BackgroundCheckpointer }>();
+const connections = new Map<
+  number,
+  { db: Database.Database; writer: LogWriter; filename: string; checkpointer: BackgroundCheckpointer }
+>();
 /** Told of every commit, by file name: the guests of this thread (see hostOnWriterThread). */
 const commits = new EventEmitter().setMaxListeners(0);
 
@@ -88,6 +91,10 @@ port.on('message', (request: WriterRequest) => {
   } catch (error) {
     reply = failed(request, error);
   }
-  if (reply instanceof Promise) reply.then((answer) => port.postMessage(answer), (error) => port.postMessage(failed(request, error)));
+  if (reply instanceof Promise)
+    reply.then(
+      (answer) => port.postMessage(answer),
+      (error) => port.postMessage(failed(request, error)),
+    );
   else port.postMessage(reply);
 });

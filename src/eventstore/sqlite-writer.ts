@@ -75,7 +75,9 @@ export function threadWriter(filename: string): SqliteWriter {
 export function hostOnWriterThread(filename: string, module: string, setup: unknown): MessagePort {
   if (!thread || thread.failed()) thread = startWriterThread();
   const { port1, port2 } = new MessageChannel();
-  thread.send({ kind: 'host', connection: -1, filename: resolve(filename), module, setup, port: port2 }, [port2]).catch(() => port1.close());
+  thread
+    .send({ kind: 'host', connection: -1, filename: resolve(filename), module, setup, port: port2 }, [port2])
+    .catch(() => port1.close());
   return port1;
 }
 
@@ -86,7 +88,10 @@ interface WriterThread {
 
 function startWriterThread(): WriterThread {
   const worker = spawnWorker(import.meta.url, 'sqlite-writer-worker');
-  const outstanding = new Map<number, { resolve: (outcomes: AppendOutcome[]) => void; reject: (error: Error) => void }>();
+  const outstanding = new Map<
+    number,
+    { resolve: (outcomes: AppendOutcome[]) => void; reject: (error: Error) => void }
+  >();
   let nextId = 0;
   let failure: Error | undefined;
   // An idle thread must not keep the process alive; one with a request in flight must.

@@ -93,7 +93,13 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions): EventSto
         (error: Error) => {
           // The SQLite code is kept: a damaged file (SQLITE_CORRUPT) must show as damage on /health.
           const code = (error as { code?: unknown }).code;
-          for (const request of batch) request.reject(Object.assign(new EventStoreUnavailableError(`append failed: ${error.message}`), typeof code === 'string' ? { code } : {}));
+          for (const request of batch)
+            request.reject(
+              Object.assign(
+                new EventStoreUnavailableError(`append failed: ${error.message}`),
+                typeof code === 'string' ? { code } : {},
+              ),
+            );
         },
       )
       .finally(() => {

@@ -19,7 +19,10 @@ import { openSqliteLogReader } from './sqlite-log-reader.js';
 
 export const TAIL_EVENTS = 1000;
 
-export async function verifyLogTail(filename: string, count = TAIL_EVENTS): Promise<{ checked: number; breaks: ChainBreak[] }> {
+export async function verifyLogTail(
+  filename: string,
+  count = TAIL_EVENTS,
+): Promise<{ checked: number; breaks: ChainBreak[] }> {
   const log = openSqliteLogReader({ filename, onCommit: () => () => {} });
   try {
     const head = await log.headPosition();

@@ -28,5 +28,6 @@ export const SUPPORTED_INSTANTS = `from ${FIRST_API_INSTANT} up to (not includin
 export const isSupportedInstant = (instant: number) => instant >= first && instant < end;
 
 /** An ISO 8601 instant with `Z` or an offset, in the supported range (checked only once the text is one: one error per field). */
-export const apiInstant = z.iso.datetime({ offset: true, abort: true })
+export const apiInstant = z.iso
+  .datetime({ offset: true, abort: true })
   .refine((text) => isSupportedInstant(Date.parse(text)), `must be an instant ${SUPPORTED_INSTANTS}`);

@@ -90,8 +90,11 @@ export function createApp(deps: AppDeps) {
   // matching altogether: it would try every one of their routes on every request (bench/README.md).
   const apiPathPrefix = `${API_PREFIX}/`;
   for (const router of deps.publicRoutes) {
-    const shadowed = router.stack.find((layer) => typeof layer.path !== 'string' || layer.path.startsWith(apiPathPrefix));
-    if (shadowed) throw new Error(`public route ${String(shadowed.path)} may lie under ${API_PREFIX}; serve it from an API module`);
+    const shadowed = router.stack.find(
+      (layer) => typeof layer.path !== 'string' || layer.path.startsWith(apiPathPrefix),
+    );
+    if (shadowed)
+      throw new Error(`public route ${String(shadowed.path)} may lie under ${API_PREFIX}; serve it from an API module`);
     const routes = router.routes() as unknown as Middleware<AppState>;
     app.use((ctx, next) => {
       if (ctx.path.startsWith(apiPathPrefix) || !router.match(ctx.path, ctx.method).route) return next();

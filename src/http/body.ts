@@ -74,7 +74,9 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw badRequest('the request body is not valid JSON', [{ path: '', message: `invalid JSON at position ${jsonErrorPosition(text)}` }]);
+    throw badRequest('the request body is not valid JSON', [
+      { path: '', message: `invalid JSON at position ${jsonErrorPosition(text)}` },
+    ]);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw badRequest('body must be a JSON object', [{ path: '', message: 'body must be a JSON object' }]);
@@ -87,9 +89,13 @@ export function parseJsonObject(text: string): Record<string, unknown> {
  * header and matches both patterns on every request (about 1.5 % of a create's event loop); any
  * other spelling, parameters included, is left to type-is as before.
  */
-const isJson = (ctx: Context) => ctx.req.headers['content-type'] === 'application/json' || Boolean(ctx.is('application/json', 'application/*+json'));
+const isJson = (ctx: Context) =>
+  ctx.req.headers['content-type'] === 'application/json' || Boolean(ctx.is('application/json', 'application/*+json'));
 
-export function jsonBody(formPaths: ReadonlySet<string> = FORM_BODY_PATHS, ownBodyPrefixes: readonly string[] = OWN_BODY_PATH_PREFIXES): Middleware {
+export function jsonBody(
+  formPaths: ReadonlySet<string> = FORM_BODY_PATHS,
+  ownBodyPrefixes: readonly string[] = OWN_BODY_PATH_PREFIXES,
+): Middleware {
   const formParser = bodyParser({ enableTypes: ['form'], formLimit: String(MAX_BODY_BYTES) }) as unknown as Middleware;
   /**
    * The token endpoint answers an unreadable or unexpected body with its own RFC 6749 error

@@ -15,13 +15,18 @@ const ANSWERS: Record<string, [status: number, title: string, detail: string]> =
 const BAD_REQUEST: [number, string, string] = [400, 'Bad Request', 'the request is not valid HTTP'];
 
 export function answerClientErrorsAsProblems(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
-    if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {
-      socket.destroy();
-      return;
-    }
-    const [status, title, detail] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
-    const body = JSON.stringify({ type: 'about:blank', title, status, detail });
-    socket.end(`HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
+  server.on(
+    'clientError',
+    (error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
+      if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {
+        socket.destroy();
+        return;
+      }
+      const [status, title, detail] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
+      const body = JSON.stringify({ type: 'about:blank', title, status, detail });
+      socket.end(
+        `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  );
 }

@@ -11,7 +11,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 
-const declaresBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+const declaresBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 export const closeAfterUnreadBody: Middleware = async (ctx, next) => {
   try {

@@ -33,7 +33,10 @@ export const etagOf = (revision: bigint | number | string) => `"${String(revisio
  * (a read on any instance can wait for it: src/http/read-position.ts), and X-Read-Model-Pending
  * when the projections had not caught up within the read-your-writes bound.
  */
-export function commandHeaders(ctx: Context, outcome: Pick<CommandOutcome<unknown, unknown>, 'revision' | 'projected' | 'position'>): void {
+export function commandHeaders(
+  ctx: Context,
+  outcome: Pick<CommandOutcome<unknown, unknown>, 'revision' | 'projected' | 'position'>,
+): void {
   if (outcome.revision !== null) ctx.set('ETag', etagOf(outcome.revision));
   setReadPosition(ctx, outcome.position);
   if (!outcome.projected) ctx.set('X-Read-Model-Pending', 'true');

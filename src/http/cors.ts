@@ -8,7 +8,14 @@ import type { Middleware } from 'koa';
 import { HttpProblem } from './problem.js';
 
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'Last-Event-ID', 'X-Min-Read-Position', 'X-Request-Id'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'If-Match',
+  'Last-Event-ID',
+  'X-Min-Read-Position',
+  'X-Request-Id',
+];
 export const CORS_EXPOSED_HEADERS = ['ETag', 'Location', 'X-Read-Model-Pending', 'X-Read-Position', 'X-Request-Id'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 

@@ -22,7 +22,11 @@ export async function historyChainOf(eventStore: EventStore, stream: string): Pr
   return { log_chain_start: start === null ? null : String(start), stream_retention: retention };
 }
 
-export const historyEntry = (event: RecordedEvent, chain: HistoryChain, data: Record<string, unknown> = event.data) => ({
+export const historyEntry = (
+  event: RecordedEvent,
+  chain: HistoryChain,
+  data: Record<string, unknown> = event.data,
+) => ({
   id: event.id,
   stream: event.streamName,
   type: event.type,

@@ -30,10 +30,16 @@ export function createHeavyRequestSlots(limits: HeavyRequestLimits): HeavyReques
     take(tenantId) {
       const mine = byTenant.get(tenantId) ?? 0;
       if (mine >= limits.perTenant) {
-        throw tooManyRequests(`at most ${limits.perTenant} heavy requests (previews, backtests, analytics) per tenant run at once (HEAVY_REQUESTS_PER_TENANT); wait for one to answer`, RETRY_AFTER_SECONDS);
+        throw tooManyRequests(
+          `at most ${limits.perTenant} heavy requests (previews, backtests, analytics) per tenant run at once (HEAVY_REQUESTS_PER_TENANT); wait for one to answer`,
+          RETRY_AFTER_SECONDS,
+        );
       }
       if (total >= limits.total) {
-        throw tooManyRequests(`at most ${limits.total} heavy requests (previews, backtests, analytics) run at once on this instance, all tenants together (HEAVY_REQUESTS_TOTAL); try again shortly`, RETRY_AFTER_SECONDS);
+        throw tooManyRequests(
+          `at most ${limits.total} heavy requests (previews, backtests, analytics) run at once on this instance, all tenants together (HEAVY_REQUESTS_TOTAL); try again shortly`,
+          RETRY_AFTER_SECONDS,
+        );
       }
       byTenant.set(tenantId, mine + 1);
       total += 1;

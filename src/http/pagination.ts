@@ -21,7 +21,9 @@ export function pageRequest(ctx: Context, sortKeys = 1): PageRequest {
   if (rawLimit !== undefined) {
     limit = Number(rawLimit);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      throw badRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, [{ path: '/limit', message: 'out of range' }]);
+      throw badRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, [
+        { path: '/limit', message: 'out of range' },
+      ]);
     }
   }
   const cursor = ctx.query.cursor;
@@ -41,19 +43,37 @@ function decodeCursor(cursor: string, sortKeys: number): After {
     parsed = {};
   }
   const values = parsed?.v;
-  if (!Array.isArray(values) || values.length !== sortKeys || !values.every(isScalar) || typeof parsed.id !== 'string') {
-    throw badRequest('cursor is not valid; use the next_cursor of a previous page', [{ path: '/cursor', message: 'invalid' }]);
+  if (
+    !Array.isArray(values) ||
+    values.length !== sortKeys ||
+    !values.every(isScalar) ||
+    typeof parsed.id !== 'string'
+  ) {
+    throw badRequest('cursor is not valid; use the next_cursor of a previous page', [
+      { path: '/cursor', message: 'invalid' },
+    ]);
   }
   return { values, id: parsed.id };
 }
 
 /** The cursor after an item with these sort values and this id (what `pageRequest` decodes). */
-export const encodeCursor = (values: Scalar[], id: string) => Buffer.from(JSON.stringify({ v: values, id })).toString('base64url');
+export const encodeCursor = (values: Scalar[], id: string) =>
+  Buffer.from(JSON.stringify({ v: values, id })).toString('base64url');
 
-const cursorAfter = (doc: Doc, sort: Sort) => encodeCursor(sort.filter(([f]) => f !== 'id').map(([field]) => doc[field] as Scalar), doc.id);
+const cursorAfter = (doc: Doc, sort: Sort) =>
+  encodeCursor(
+    sort.filter(([f]) => f !== 'id').map(([field]) => doc[field] as Scalar),
+    doc.id,
+  );
 
 /** Reads one page: asks for one more item than the limit to know whether a next page exists. */
-export async function readPage<T extends Doc>(reader: ReadModelReader, collection: string, filter: Filter, sort: Sort, page: PageRequest) {
+export async function readPage<T extends Doc>(
+  reader: ReadModelReader,
+  collection: string,
+  filter: Filter,
+  sort: Sort,
+  page: PageRequest,
+) {
   const found = await reader.find<T>(collection, filter, { sort, limit: page.limit + 1, after: page.after });
   const items = found.slice(0, page.limit);
   const nextCursor = found.length > page.limit ? cursorAfter(items.at(-1)!, sort) : null;

@@ -35,7 +35,21 @@ export const unprocessableContent = (detail: string, extensions?: Record<string,
   new HttpProblem(422, 'Unprocessable Content', detail, undefined, extensions);
 /** A 503; with `retryAfterSeconds`, saying when to come back (Retry-After, whole seconds, at least 1). */
 export const serviceUnavailable = (detail: string, retryAfterSeconds?: number) =>
-  new HttpProblem(503, 'Service Unavailable', detail, undefined, {}, retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  new HttpProblem(
+    503,
+    'Service Unavailable',
+    detail,
+    undefined,
+    {},
+    retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  );
 /** A 429 saying when to come back (Retry-After, whole seconds, at least 1). */
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
-  new HttpProblem(429, 'Too Many Requests', detail, undefined, {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  new HttpProblem(
+    429,
+    'Too Many Requests',
+    detail,
+    undefined,
+    {},
+    { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  );

@@ -22,7 +22,12 @@ export type HealthCheck = () => Promise<({ status?: UnverifiedStatus } & Record<
  * serves Prometheus text. All are public: they carry no tenant data, and scrapers and load
  * balancers call them without tokens.
  */
-export function operationalRoutes(deps: { checks: Record<string, HealthCheck>; registry: Registry; beforeMetrics?: () => void | Promise<void>; extra?: () => Record<string, unknown> }) {
+export function operationalRoutes(deps: {
+  checks: Record<string, HealthCheck>;
+  registry: Registry;
+  beforeMetrics?: () => void | Promise<void>;
+  extra?: () => Record<string, unknown>;
+}) {
   const router = new Router();
   const readiness = async (ctx: Context) => {
     const results = await Promise.all(

@@ -16,7 +16,10 @@ export function queryParameters(accepts: readonly string[]): Middleware<AppState
     const unknown = Object.keys(ctx.query).filter((name) => !known.has(name));
     if (unknown.length > 0) {
       const message = `unknown query parameter; known: ${accepts.length > 0 ? accepts.join(', ') : 'none'}`;
-      throw badRequest(`unknown query parameter ${unknown.join(', ')}`, unknown.map((name) => ({ path: `/${name}`, message })));
+      throw badRequest(
+        `unknown query parameter ${unknown.join(', ')}`,
+        unknown.map((name) => ({ path: `/${name}`, message })),
+      );
     }
     await next();
   };

@@ -16,7 +16,11 @@ import type { AppState } from './state.js';
 
 /** The tenant's document with this id, or null (also for another tenant's, or one `visible` hides). */
 export async function findTenantDoc<D extends Doc>(
-  reader: ReadModelReader, collection: string, tenantId: string, id: string, visible: (doc: D) => boolean = () => true,
+  reader: ReadModelReader,
+  collection: string,
+  tenantId: string,
+  id: string,
+  visible: (doc: D) => boolean = () => true,
 ): Promise<D | null> {
   const doc = await reader.get<D>(collection, id);
   return doc && doc.tenantId === tenantId && visible(doc) ? doc : null;
@@ -43,7 +47,10 @@ export interface ReadModelResource<D extends Doc> {
   item?: boolean;
 }
 
-export function readModelRoutes<D extends Doc>(reader: ReadModelReader, resource: ReadModelResource<D>): Router<AppState> {
+export function readModelRoutes<D extends Doc>(
+  reader: ReadModelReader,
+  resource: ReadModelResource<D>,
+): Router<AppState> {
   const router = new Router<AppState>();
   router.get(resource.path, requires(resource.permission), listParameters(resource.accepts), async (ctx) => {
     // The tenant first, so the literal does not start with a spread and then add a key (a hidden
@@ -56,7 +63,13 @@ export function readModelRoutes<D extends Doc>(reader: ReadModelReader, resource
   });
   if (resource.item === false) return router;
   router.get(`${resource.path}/:id`, requires(resource.permission), queryParameters([]), async (ctx) => {
-    const doc = await findTenantDoc(reader, resource.collection, ctx.state.principal.tenantId, ctx.params.id!, resource.visible);
+    const doc = await findTenantDoc(
+      reader,
+      resource.collection,
+      ctx.state.principal.tenantId,
+      ctx.params.id!,
+      resource.visible,
+    );
     if (!doc) throw notFound(resource.resourceName);
     if (resource.etag !== false) ctx.set('ETag', etagOf(Number(doc.revision)));
     ok(ctx, resource.view(doc));

@@ -45,12 +45,16 @@ function requestedPosition(ctx: Context): bigint | undefined {
   const header = ctx.get(MIN_READ_POSITION_HEADER);
   const { [MIN_POSITION_PARAMETER]: parameter, ...rest } = ctx.query;
   const positions: bigint[] = [];
-  if (header !== '') positions.push(parsePosition(header.trim(), MIN_READ_POSITION_HEADER, `/${MIN_READ_POSITION_HEADER}`));
+  if (header !== '')
+    positions.push(parsePosition(header.trim(), MIN_READ_POSITION_HEADER, `/${MIN_READ_POSITION_HEADER}`));
   if (parameter !== undefined) {
     positions.push(parsePosition(parameter, MIN_POSITION_PARAMETER, `/${MIN_POSITION_PARAMETER}`));
     ctx.query = rest;
   }
-  return positions.reduce<bigint | undefined>((highest, position) => (highest === undefined || position > highest ? position : highest), undefined);
+  return positions.reduce<bigint | undefined>(
+    (highest, position) => (highest === undefined || position > highest ? position : highest),
+    undefined,
+  );
 }
 
 /**
@@ -65,9 +69,10 @@ export function readAtPosition(deps: { waitFor: (position: bigint) => Promise<bo
     const position = requestedPosition(ctx);
     if (position !== undefined) {
       let reached: Promise<void> | undefined;
-      ctx.state.reachReadPosition = () => (reached ??= deps.waitFor(position).then((ok) => {
-        if (!ok) ctx.set('X-Read-Model-Pending', 'true');
-      }));
+      ctx.state.reachReadPosition = () =>
+        (reached ??= deps.waitFor(position).then((ok) => {
+          if (!ok) ctx.set('X-Read-Model-Pending', 'true');
+        }));
     }
     await next();
   };

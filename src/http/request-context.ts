@@ -14,7 +14,10 @@ const SAFE_REQUEST_ID = /^[\w.-]{1,100}$/;
 class RequestState {
   readonly #logger: Logger;
   #log: Logger | undefined;
-  constructor(readonly requestId: string, logger: Logger) {
+  constructor(
+    readonly requestId: string,
+    logger: Logger,
+  ) {
     this.#logger = logger;
   }
 
@@ -56,8 +59,16 @@ export function requestContext(logger: Logger, metrics: PlatformMetrics): Middle
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
       const log = state.madeLog;
-      if (log) log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
-      else if (accessLog.isLevelEnabled('info')) accessLog.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+      if (log)
+        log.info(
+          { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 },
+          'request',
+        );
+      else if (accessLog.isLevelEnabled('info'))
+        accessLog.info(
+          { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1e4) / 10 },
+          'request',
+        );
     }
   };
 }

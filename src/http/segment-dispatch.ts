@@ -33,7 +33,12 @@ export function literalFirstSegment(path: string | RegExp, pathIsRegExp = false)
  * below it. Only the prefix and the segment are lower-cased, not the whole path of every request.
  */
 export function requestFirstSegment(path: string, prefix: string): string | null {
-  if (prefix !== '' && (path.slice(0, prefix.length).toLowerCase() !== prefix || (path.length > prefix.length && path[prefix.length] !== '/'))) return null;
+  if (
+    prefix !== '' &&
+    (path.slice(0, prefix.length).toLowerCase() !== prefix ||
+      (path.length > prefix.length && path[prefix.length] !== '/'))
+  )
+    return null;
   const start = prefix.length + 1;
   const end = path.indexOf('/', start);
   return (end === -1 ? path.slice(start) : path.slice(start, end)).toLowerCase();
@@ -44,7 +49,9 @@ export function requestFirstSegment(path: string, prefix: string): string | null
  * their `allowedMethods` answers. The modules are routers as built by their areas.
  */
 export function segmentDispatch(prefix: string, modules: Router<AppState>[]): Middleware<AppState> {
-  const segmentsOf = modules.map((module) => module.stack.map((layer) => literalFirstSegment(layer.path, layer.opts.pathAsRegExp === true)));
+  const segmentsOf = modules.map((module) =>
+    module.stack.map((layer) => literalFirstSegment(layer.path, layer.opts.pathAsRegExp === true)),
+  );
   const anywhere = segmentsOf.map((segments) => segments.some((segment) => segment === null));
   const routerFor = (include: (index: number) => boolean): Middleware<AppState> => {
     const router = new Router<AppState>(prefix === '' ? {} : { prefix });
@@ -56,7 +63,10 @@ export function segmentDispatch(prefix: string, modules: Router<AppState>[]): Mi
   };
   const bySegment = new Map<string, Middleware<AppState>>();
   for (const segment of new Set(segmentsOf.flat().filter((s): s is string => s !== null))) {
-    bySegment.set(segment, routerFor((index) => anywhere[index]! || segmentsOf[index]!.includes(segment)));
+    bySegment.set(
+      segment,
+      routerFor((index) => anywhere[index]! || segmentsOf[index]!.includes(segment)),
+    );
   }
   const elsewhere = routerFor((index) => anywhere[index]!);
   return (ctx, next) => {

@@ -18,7 +18,12 @@ function isProxyPeer(address: string): boolean {
 export function sourceAddress(peer: string | undefined, forwardedFor: string | string[] | undefined): string {
   const direct = peer ?? 'unknown';
   if (!isProxyPeer(direct) || forwardedFor === undefined) return direct;
-  const entries = [forwardedFor].flat().join(',').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = [forwardedFor]
+    .flat()
+    .join(',')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const last = entries.at(-1);
   return last !== undefined && ipaddr.isValid(last) ? ipaddr.process(last).toString() : direct;
 }

@@ -17,7 +17,12 @@ export const STREAM_RIGHTS_CHECK_MS = 1000;
 
 export type StreamEndReason = 'token_expired' | 'access_revoked';
 
-export function endStreamWhenRightsEnd(ctx: Context, sse: SseChannel, permission: Permission, options: { checkEveryMs?: number } = {}): void {
+export function endStreamWhenRightsEnd(
+  ctx: Context,
+  sse: SseChannel,
+  permission: Permission,
+  options: { checkEveryMs?: number } = {},
+): void {
   const { principal } = ctx.state as { principal: { expiresAt?: number } };
   const stillAllowed = (ctx.state as { canStill: (permission: Permission) => Promise<boolean> }).canStill;
   const end = (reason: StreamEndReason, detail: string) => {
@@ -32,12 +37,17 @@ export function endStreamWhenRightsEnd(ctx: Context, sse: SseChannel, permission
   let checking = false;
   const check = setInterval(() => {
     if (sse.closed) return;
-    if (expired()) return end('token_expired', 'the access token this stream was opened with has expired; reconnect with a new one');
+    if (expired())
+      return end('token_expired', 'the access token this stream was opened with has expired; reconnect with a new one');
     if (checking) return;
     checking = true;
     stillAllowed(permission)
       .then((allowed) => {
-        if (!allowed) end('access_revoked', `the caller no longer holds ${permission} (the permission was taken away, or the user was deactivated)`);
+        if (!allowed)
+          end(
+            'access_revoked',
+            `the caller no longer holds ${permission} (the permission was taken away, or the user was deactivated)`,
+          );
       })
       .catch(() => undefined) // the read models unavailable for a moment: check again next time
       .finally(() => (checking = false));

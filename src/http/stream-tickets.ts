@@ -29,7 +29,9 @@ export function streamTicketRoutes(deps: { tickets: StreamTicketStore; feeds: re
     if (!parsed.success) throw badRequest('expected { path } naming an event stream', zodFieldErrors(parsed.error));
     const { path } = parsed.data;
     if (!deps.feeds.includes(path)) {
-      throw badRequest(`${path} is not an event stream`, [{ path: '/path', message: `must be one of: ${deps.feeds.join(', ')}` }]);
+      throw badRequest(`${path} is not an event stream`, [
+        { path: '/path', message: `must be one of: ${deps.feeds.join(', ')}` },
+      ]);
     }
     const issued = await deps.tickets.issue(ctx.state.principal, path);
     if ('refused' in issued) throw tooManyRequests(issued.refused.detail, issued.refused.retryAfterSeconds);

@@ -12,7 +12,10 @@ export function createTenantStreamSlots(options: { perTenant: number; streamName
     take(tenantId: string): () => void {
       const count = open.get(tenantId) ?? 0;
       if (count >= options.perTenant) {
-        throw tooManyRequests(`at most ${options.perTenant} ${options.streamName} streams per tenant are open at once; close one first`, options.retryAfterSeconds);
+        throw tooManyRequests(
+          `at most ${options.perTenant} ${options.streamName} streams per tenant are open at once; close one first`,
+          options.retryAfterSeconds,
+        );
       }
       open.set(tenantId, count + 1);
       let released = false;

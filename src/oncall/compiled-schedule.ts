@@ -71,7 +71,8 @@ export function compileSchedule(definition: ScheduleDefinition, isActiveUser: Is
     } catch (error) {
       throw new RangeError(`overrides[${index}]: ${(error as Error).message}`);
     }
-    if (start < end && isActiveUser(override.userId)) overrides.push({ id: override.id, userId: override.userId, start, end });
+    if (start < end && isActiveUser(override.userId))
+      overrides.push({ id: override.id, userId: override.userId, start, end });
   });
   return { timeZone, layers, overrides };
 }

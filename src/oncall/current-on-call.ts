@@ -32,7 +32,11 @@ function runEnd(spans: RenderedSpan[], userId: string): number {
 /** Start of the run of `userId` that ends at `end` with the last span, or `end` when there is none. */
 function runStart(spans: RenderedSpan[], userId: string, end: number): number {
   let start = end;
-  for (let index = spans.length - 1; index >= 0 && spans[index]!.end === start && spans[index]!.userId === userId; index--) {
+  for (
+    let index = spans.length - 1;
+    index >= 0 && spans[index]!.end === start && spans[index]!.userId === userId;
+    index--
+  ) {
     start = spans[index]!.start;
   }
   return start;
@@ -60,7 +64,11 @@ function stretchBackward(schedule: CompiledSchedule, at: number, userId: string)
  * The person on call at `at`, or null when nobody is. Throws RangeError for an unreadable
  * definition or an invalid date.
  */
-export function currentOnCall(definition: ScheduleDefinition, at: Date, isActiveUser: IsActiveUser): CurrentOnCall | null {
+export function currentOnCall(
+  definition: ScheduleDefinition,
+  at: Date,
+  isActiveUser: IsActiveUser,
+): CurrentOnCall | null {
   const instant = at.getTime();
   if (Number.isNaN(instant)) throw new RangeError('at must be a valid date');
   const schedule = compileSchedule(definition, isActiveUser);

@@ -50,11 +50,20 @@ export function turnAt(timeZone: string, anchor: RotationAnchor, instant: number
 }
 
 /** The turn running at `from` (-1 before the start) and every handoff in [from, to), in order. */
-export function turnsBetween(timeZone: string, anchor: RotationAnchor, from: number, to: number): { turnAtFrom: number; handoffs: Handoff[] } {
+export function turnsBetween(
+  timeZone: string,
+  anchor: RotationAnchor,
+  from: number,
+  to: number,
+): { turnAtFrom: number; handoffs: Handoff[] } {
   const turnAtFrom = turnAt(timeZone, anchor, from);
   const handoffs: Handoff[] = [];
   let turn = turnAtFrom < 0 || handoffInstant(timeZone, anchor, turnAtFrom) < from ? turnAtFrom + 1 : turnAtFrom;
-  for (let instant = handoffInstant(timeZone, anchor, turn); instant < to; instant = handoffInstant(timeZone, anchor, ++turn)) {
+  for (
+    let instant = handoffInstant(timeZone, anchor, turn);
+    instant < to;
+    instant = handoffInstant(timeZone, anchor, ++turn)
+  ) {
     handoffs.push({ instant, turn });
   }
   return { turnAtFrom, handoffs };
@@ -64,7 +73,12 @@ export function turnsBetween(timeZone: string, anchor: RotationAnchor, from: num
  * A layer's handoff instants in [from, to), turn 0 (the start) included when it falls inside.
  * Throws RangeError for an unknown zone, rotation type or start time.
  */
-export function layerHandoffs(layer: Pick<Layer, 'rotationType' | 'startTime'>, timeZone: string, from: Date, to: Date): Date[] {
+export function layerHandoffs(
+  layer: Pick<Layer, 'rotationType' | 'startTime'>,
+  timeZone: string,
+  from: Date,
+  to: Date,
+): Date[] {
   if (!isValidTimeZone(timeZone)) throw new RangeError(`unknown time zone: ${timeZone}`);
   return turnsBetween(timeZone, rotationAnchor(layer, timeZone), from.getTime(), to.getTime()).handoffs.map(
     (handoff) => new Date(handoff.instant),

@@ -6,7 +6,12 @@
  * (to place it) and never inside the sweep; a 90-day range of five daily layers is a few hundred
  * intervals.
  */
-import { compileSchedule, type CompiledLayer, type CompiledOverride, type CompiledSchedule } from './compiled-schedule.js';
+import {
+  compileSchedule,
+  type CompiledLayer,
+  type CompiledOverride,
+  type CompiledSchedule,
+} from './compiled-schedule.js';
 import { turnsBetween, type Handoff } from './layer-rotation.js';
 import type { IsActiveUser, OnCallSource, ScheduleDefinition, ScheduleSegment } from './schedule-definition.js';
 
@@ -47,7 +52,11 @@ function boundariesOf(from: number, to: number, timelines: LayerTimeline[], over
 }
 
 /** Who is on call at `at`, given each layer's current turn; null when nobody is. */
-function decide(at: number, timelines: LayerTimeline[], overrides: CompiledOverride[]): Omit<RenderedSpan, 'start' | 'end'> | null {
+function decide(
+  at: number,
+  timelines: LayerTimeline[],
+  overrides: CompiledOverride[],
+): Omit<RenderedSpan, 'start' | 'end'> | null {
   for (let index = overrides.length - 1; index >= 0; index--) {
     const override = overrides[index]!;
     if (override.start <= at && at < override.end) {
@@ -74,7 +83,10 @@ export function renderSpans(schedule: CompiledSchedule, from: number, to: number
     const start = cuts[index]!;
     const end = cuts[index + 1] ?? to;
     for (const timeline of timelines) {
-      while (timeline.nextHandoff < timeline.handoffs.length && timeline.handoffs[timeline.nextHandoff]!.instant <= start) {
+      while (
+        timeline.nextHandoff < timeline.handoffs.length &&
+        timeline.handoffs[timeline.nextHandoff]!.instant <= start
+      ) {
         timeline.turn = timeline.handoffs[timeline.nextHandoff++]!.turn;
       }
     }
@@ -94,7 +106,9 @@ export function renderSpans(schedule: CompiledSchedule, from: number, to: number
 }
 
 export function attributionOf(span: RenderedSpan): OnCallSource {
-  return span.overrideId === null ? { source: 'layer', layerIndex: span.layerIndex } : { source: 'override', overrideId: span.overrideId };
+  return span.overrideId === null
+    ? { source: 'layer', layerIndex: span.layerIndex }
+    : { source: 'override', overrideId: span.overrideId };
 }
 
 /**
@@ -102,8 +116,14 @@ export function attributionOf(span: RenderedSpan): OnCallSource {
  * and the same layer or override are merged; stretches with nobody on call are absent.
  * Throws RangeError for an unreadable definition or an invalid date.
  */
-export function renderSchedule(definition: ScheduleDefinition, since: Date, until: Date, isActiveUser: IsActiveUser): ScheduleSegment[] {
-  if (Number.isNaN(since.getTime()) || Number.isNaN(until.getTime())) throw new RangeError('since and until must be valid dates');
+export function renderSchedule(
+  definition: ScheduleDefinition,
+  since: Date,
+  until: Date,
+  isActiveUser: IsActiveUser,
+): ScheduleSegment[] {
+  if (Number.isNaN(since.getTime()) || Number.isNaN(until.getTime()))
+    throw new RangeError('since and until must be valid dates');
   return renderSpans(compileSchedule(definition, isActiveUser), since.getTime(), until.getTime()).map((span) => ({
     userId: span.userId,
     start: new Date(span.start),

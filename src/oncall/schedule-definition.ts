@@ -53,9 +53,7 @@ export interface ScheduleDefinition {
 export type IsActiveUser = (userId: string) => boolean;
 
 /** Who a stretch of the final schedule belongs to, and which part of the schedule put them there. */
-export type OnCallSource =
-  | { source: 'layer'; layerIndex: number }
-  | { source: 'override'; overrideId: string };
+export type OnCallSource = { source: 'layer'; layerIndex: number } | { source: 'override'; overrideId: string };
 
 export type ScheduleSegment = OnCallSource & {
   userId: string;

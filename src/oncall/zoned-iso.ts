@@ -56,7 +56,12 @@ export function parseScheduleTime(text: string, timeZone: string): number {
   const fields = typeof text === 'string' ? SCHEDULE_TIME.exec(text.trim()) : null;
   if (fields === null) throw new RangeError(`not an ISO 8601 date-time: ${String(text)}`);
   const [year, month, day, hour, minute, second] = fields.slice(1, 7).map((field) => Number(field ?? 0)) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const millis = Math.floor(Number(`0.${fields[7] ?? '0'}`) * 1000);
   const wallClock = Date.UTC(year, month - 1, day, hour, minute, second, millis);

@@ -27,7 +27,7 @@ const PROBLEM_TITLES: Record<ProblemStatus, string> = {
   400: 'Invalid body, query parameter or If-Match (`errors` lists each offending field with a JSON pointer)',
   401: 'Token missing or invalid (`WWW-Authenticate: Bearer` names the failed check)',
   403: 'The token lacks the permission (the detail names it)',
-  404: 'No such resource in the token\'s tenant (another tenant\'s resources are 404 too)',
+  404: "No such resource in the token's tenant (another tenant's resources are 404 too)",
   405: 'Method not allowed on this path',
   409: 'Conflict: stale If-Match, duplicate, referenced resource or invalid state transition',
   412: 'Precondition failed',
@@ -41,11 +41,15 @@ const PROBLEM_TITLES: Record<ProblemStatus, string> = {
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
 const POSITION_SCHEMA = { type: 'string', pattern: '^[0-9]{1,20}$' };
-const READ_AT_POSITION = 'A log position from a write\'s `X-Read-Position`: the answer waits (at most READ_YOUR_WRITES_TIMEOUT_MS) until this instance\'s read models have reached it, then reads; on timeout it is answered anyway with `X-Read-Model-Pending: true`. Not a decimal position: 400.';
-const DELETE_BAD_REQUEST = 'An invalid query parameter, a malformed If-Match, or a body sent with the DELETE that is not a JSON object (a DELETE needs no body)';
+const READ_AT_POSITION =
+  "A log position from a write's `X-Read-Position`: the answer waits (at most READ_YOUR_WRITES_TIMEOUT_MS) until this instance's read models have reached it, then reads; on timeout it is answered anyway with `X-Read-Model-Pending: true`. Not a decimal position: 400.";
+const DELETE_BAD_REQUEST =
+  'An invalid query parameter, a malformed If-Match, or a body sent with the DELETE that is not a JSON object (a DELETE needs no body)';
 
 function forbidden(permission: string, doc: OperationDoc): string {
-  const also = (doc.conditionalPermissions ?? []).map((extra) => ` (and \`${extra.permission}\` ${extra.when})`).join('');
+  const also = (doc.conditionalPermissions ?? [])
+    .map((extra) => ` (and \`${extra.permission}\` ${extra.when})`)
+    .join('');
   return `The token lacks \`${permission}\`${also} (the detail names it)`;
 }
 
@@ -55,7 +59,8 @@ function problems(route: ServedRoute, doc: OperationDoc): Record<string, unknown
   const statuses: Partial<Record<ProblemStatus, string>> = {};
   if (route.mount !== 'public') {
     // Every authenticated GET takes min_position / X-Min-Read-Position (src/http/read-position.ts), which may be malformed.
-    if (BODY_METHODS.has(route.method) || route.method === 'get' || route.queryParameters !== null || doc.ifMatch) statuses[400] = PROBLEM_TITLES[400];
+    if (BODY_METHODS.has(route.method) || route.method === 'get' || route.queryParameters !== null || doc.ifMatch)
+      statuses[400] = PROBLEM_TITLES[400];
     // A DELETE is answered without a body, but a JSON body sent with it is read like any other (src/http/body.ts).
     if (route.method === 'delete') Object.assign(statuses, { 400: DELETE_BAD_REQUEST, 413: PROBLEM_TITLES[413] });
     statuses[401] = PROBLEM_TITLES[401];
@@ -69,7 +74,11 @@ function problems(route: ServedRoute, doc: OperationDoc): Record<string, unknown
   return Object.fromEntries(
     Object.entries(statuses).map(([status, description]) => [
       status,
-      { description, headers: { 'X-Request-Id': ref('#/components/headers/X-Request-Id') }, content: { 'application/problem+json': { schema: ref('#/components/schemas/Problem') } } },
+      {
+        description,
+        headers: { 'X-Request-Id': ref('#/components/headers/X-Request-Id') },
+        content: { 'application/problem+json': { schema: ref('#/components/schemas/Problem') } },
+      },
     ]),
   );
 }
@@ -80,65 +89,127 @@ function problems(route: ServedRoute, doc: OperationDoc): Record<string, unknown
  * the simulator, the sync trigger) write no resource stream. An entry's `etag` overrides this.
  */
 const writesResource = (route: ServedRoute, doc: OperationDoc) =>
-  route.method !== 'get' && route.mount !== 'public' && (pathParameterNames(route.path).length > 0 || doc.ifMatch === true || (doc.response.kind === 'envelope' && doc.response.status === 201));
+  route.method !== 'get' &&
+  route.mount !== 'public' &&
+  (pathParameterNames(route.path).length > 0 ||
+    doc.ifMatch === true ||
+    (doc.response.kind === 'envelope' && doc.response.status === 201));
 
 function success(route: ServedRoute, doc: OperationDoc): Record<string, unknown> {
   const answer = doc.response;
   const headers: Record<string, unknown> = { 'X-Request-Id': ref('#/components/headers/X-Request-Id') };
   if (answer.kind === 'event-stream') {
-    return { 200: { description: `${answer.description}\n\n${answer.events}`, headers, content: { 'text/event-stream': { schema: { type: 'string' } } } } };
+    return {
+      200: {
+        description: `${answer.description}\n\n${answer.events}`,
+        headers,
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
+    };
   }
   if (answer.kind === 'raw') {
-    const content = { [answer.contentType]: { schema: answer.schema ? jsonSchemaOf(answer.schema, 'output') : { type: 'string' } } };
+    const content = {
+      [answer.contentType]: { schema: answer.schema ? jsonSchemaOf(answer.schema, 'output') : { type: 'string' } },
+    };
     if (answer.conditional || answer.etag) headers.ETag = ref('#/components/headers/ETag');
-    const answers: Record<string, unknown> = Object.fromEntries([answer.status, answer.alsoStatus].filter((s) => s !== undefined).map((status) => [status, { description: answer.description, headers, content }]));
-    if (answer.conditional) answers[304] = { description: 'Not modified: the `If-None-Match` sent is the current ETag', headers: { 'X-Request-Id': headers['X-Request-Id'], ETag: headers.ETag } };
+    const answers: Record<string, unknown> = Object.fromEntries(
+      [answer.status, answer.alsoStatus]
+        .filter((s) => s !== undefined)
+        .map((status) => [status, { description: answer.description, headers, content }]),
+    );
+    if (answer.conditional)
+      answers[304] = {
+        description: 'Not modified: the `If-None-Match` sent is the current ETag',
+        headers: { 'X-Request-Id': headers['X-Request-Id'], ETag: headers.ETag },
+      };
     return answers;
   }
   if (answer.etag ?? writesResource(route, doc)) headers.ETag = ref('#/components/headers/ETag');
   if (answer.location) headers.Location = ref('#/components/headers/Location');
   if (route.mount !== 'public') headers['X-Read-Model-Pending'] = ref('#/components/headers/X-Read-Model-Pending');
-  if (route.method !== 'get' && route.mount !== 'public') headers['X-Read-Position'] = ref('#/components/headers/X-Read-Position');
+  if (route.method !== 'get' && route.mount !== 'public')
+    headers['X-Read-Position'] = ref('#/components/headers/X-Read-Position');
   const data = jsonSchemaOf(answer.data, 'output');
-  const schema: JsonSchema = answer.bare ? data : {
-    type: 'object',
-    properties: { success: { const: true }, data: answer.list ? { type: 'array', items: data } : data, ...(answer.list ? { page: ref('#/components/schemas/Page') } : {}) },
-    required: ['success', 'data', ...(answer.list ? ['page'] : [])],
-    additionalProperties: false,
-  };
+  const schema: JsonSchema = answer.bare
+    ? data
+    : {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          data: answer.list ? { type: 'array', items: data } : data,
+          ...(answer.list ? { page: ref('#/components/schemas/Page') } : {}),
+        },
+        required: ['success', 'data', ...(answer.list ? ['page'] : [])],
+        additionalProperties: false,
+      };
   const response = { description: answer.description, headers, content: { 'application/json': { schema } } };
-  return Object.fromEntries([answer.status, answer.alsoStatus].filter((s) => s !== undefined).map((status) => [status, response]));
+  return Object.fromEntries(
+    [answer.status, answer.alsoStatus].filter((s) => s !== undefined).map((status) => [status, response]),
+  );
 }
 
 function otherResponses(doc: OperationDoc): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(doc.otherResponses ?? {}).map(([status, answer]) => [
-    status, { description: answer.description, content: { [answer.contentType]: { schema: jsonSchemaOf(answer.schema, 'output') } } },
-  ]));
+  return Object.fromEntries(
+    Object.entries(doc.otherResponses ?? {}).map(([status, answer]) => [
+      status,
+      {
+        description: answer.description,
+        content: { [answer.contentType]: { schema: jsonSchemaOf(answer.schema, 'output') } },
+      },
+    ]),
+  );
 }
 
 function parameters(route: ServedRoute, doc: OperationDoc): unknown[] {
-  const path = pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const conditional = doc.response.kind === 'raw' && doc.response.conditional
-    ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of the copy held: 304 when it is still current', schema: { type: 'string' } }]
-    : [];
+  const path = pathParameterNames(route.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const conditional =
+    doc.response.kind === 'raw' && doc.response.conditional
+      ? [
+          {
+            name: 'If-None-Match',
+            in: 'header',
+            required: false,
+            description: 'The ETag of the copy held: 304 when it is still current',
+            schema: { type: 'string' },
+          },
+        ]
+      : [];
   const query = (route.queryParameters ?? []).map((name) => {
     const schema = doc.query?.[name] ?? pageQuery[name as keyof typeof pageQuery];
     // The schema's description is the parameter's (where the reference page shows it).
     const { description, ...rendered } = schema ? jsonSchemaOf(schema, 'input') : { type: 'string' };
     return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rendered };
   });
-  const headers = Object.entries(doc.headers ?? {}).map(([name, header]) => ({ name, in: 'header', required: false, description: header.description, schema: jsonSchemaOf(header.schema, 'input') }));
+  const headers = Object.entries(doc.headers ?? {}).map(([name, header]) => ({
+    name,
+    in: 'header',
+    required: false,
+    description: header.description,
+    schema: jsonSchemaOf(header.schema, 'input'),
+  }));
   const ifMatch = doc.ifMatch ? [ref('#/components/parameters/IfMatch')] : [];
   // Taken by every authenticated GET, not declared by its route: src/http/read-position.ts.
-  const readPosition = route.method === 'get' && route.mount !== 'public' ? [ref('#/components/parameters/MinReadPosition'), ref('#/components/parameters/MinPosition')] : [];
+  const readPosition =
+    route.method === 'get' && route.mount !== 'public'
+      ? [ref('#/components/parameters/MinReadPosition'), ref('#/components/parameters/MinPosition')]
+      : [];
   return [...path, ...query, ...headers, ...ifMatch, ...conditional, ...readPosition];
 }
 
 function describe(route: ServedRoute, doc: OperationDoc): string {
   const lines = doc.description ? [doc.description] : [];
   if (route.mount === 'public') lines.push('Public: no token.');
-  else lines.push(route.permission ? `Requires the permission \`${route.permission}\`.` : 'Any valid token; no permission.');
-  if (route.mount === 'alias') lines.push(`Alias of \`${openApiPath(API_PREFIX + route.key)}\` (the spec lists this path without the prefix).`);
+  else
+    lines.push(
+      route.permission ? `Requires the permission \`${route.permission}\`.` : 'Any valid token; no permission.',
+    );
+  if (route.mount === 'alias')
+    lines.push(`Alias of \`${openApiPath(API_PREFIX + route.key)}\` (the spec lists this path without the prefix).`);
   return lines.join('\n\n');
 }
 
@@ -172,14 +243,23 @@ export function openApiDocument(options: DocumentOptions) {
     if (route.mount === 'public') operation.security = [];
     if (doc.body) {
       const schema = jsonSchemaOf(doc.body, 'input');
-      operation.requestBody = { required: !doc.bodyOptional, content: Object.fromEntries((doc.bodyTypes ?? ['application/json']).map((type) => [type, { schema }])) };
+      operation.requestBody = {
+        required: !doc.bodyOptional,
+        content: Object.fromEntries((doc.bodyTypes ?? ['application/json']).map((type) => [type, { schema }])),
+      };
     }
     const undeclared = Object.keys(doc.query ?? {}).filter((name) => !(route.queryParameters ?? []).includes(name));
-    if (undeclared.length > 0) inconsistencies.push(`${route.method} ${route.path}: documents query parameters the route does not accept: ${undeclared.join(', ')}`);
+    if (undeclared.length > 0)
+      inconsistencies.push(
+        `${route.method} ${route.path}: documents query parameters the route does not accept: ${undeclared.join(', ')}`,
+      );
     (paths[openApiPath(route.path)] ??= {})[route.method] = operation;
   }
   const unmatched = options.operations.filter((doc) => !used.has(doc));
-  const tags = [...new Set(options.operations.map((doc) => doc.tag))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) }));
+  const tags = [...new Set(options.operations.map((doc) => doc.tag))].map((name) => ({
+    name,
+    ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+  }));
   const document = {
     openapi: '3.1.0',
     info: {
@@ -188,7 +268,7 @@ export function openApiDocument(options: DocumentOptions) {
       description: [
         'Successes are `{ "success": true, "data": … }`; lists add `page: { limit, next_cursor }` — ask for the next page with `?cursor=<next_cursor>`.',
         'Errors are `application/problem+json`. Every response carries `X-Request-Id`.',
-        'A request whose line and headers exceed 16 KiB (a very long query string) is answered `431 Request Header Fields Too Large` by Node\'s HTTP parser, with no body, before any route sees it; bodies are limited to 1 MiB (413).',
+        "A request whose line and headers exceed 16 KiB (a very long query string) is answered `431 Request Header Fields Too Large` by Node's HTTP parser, with no body, before any route sees it; bodies are limited to 1 MiB (413).",
         'Every route under `/api/v1` takes a bearer JWT (RS256) from the identity provider; the permission each operation requires is in its description and in `x-required-permission`.',
       ].join('\n\n'),
     },
@@ -209,29 +289,78 @@ export function openApiDocument(options: DocumentOptions) {
 function servers(baseUrl: string | undefined) {
   const relative = { url: '/', description: 'The origin that served this document' };
   if (!baseUrl) return [relative];
-  return [{ url: baseUrl, description: 'The platform\'s configured public address (BASE_URL, the tokens\' audience)' }, relative];
+  return [
+    { url: baseUrl, description: "The platform's configured public address (BASE_URL, the tokens' audience)" },
+    relative,
+  ];
 }
 
 function components(embeddedIdp: boolean) {
   return {
     securitySchemes: {
-      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An RS256 JWT with `sub`, `user_id`, `tenant_id`, `env_id` and `aud` = the platform\'s BASE_URL.' },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: "An RS256 JWT with `sub`, `user_id`, `tenant_id`, `env_id` and `aud` = the platform's BASE_URL.",
+      },
       ...(embeddedIdp
-        ? { clientCredentials: { type: 'oauth2', description: 'The built-in identity provider: POST /oauth/token with the development client (JSON or form body, with `audience` = BASE_URL).', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } } }
+        ? {
+            clientCredentials: {
+              type: 'oauth2',
+              description:
+                'The built-in identity provider: POST /oauth/token with the development client (JSON or form body, with `audience` = BASE_URL).',
+              flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } },
+            },
+          }
         : {}),
     },
     schemas: { Problem: jsonSchemaOf(problemSchema, 'output'), Page: jsonSchemaOf(pageSchema, 'output') },
     parameters: {
-      IfMatch: { name: 'If-Match', in: 'header', required: false, description: 'The ETag of the version the change is based on; a stale one is 409 and changes nothing. Without it the change applies.', schema: { type: 'string' } },
-      MinReadPosition: { name: 'X-Min-Read-Position', in: 'header', required: false, description: READ_AT_POSITION, schema: POSITION_SCHEMA },
-      MinPosition: { name: 'min_position', in: 'query', required: false, description: `The same as the header \`X-Min-Read-Position\` (for clients that cannot set headers; the higher of the two counts). ${READ_AT_POSITION}`, schema: POSITION_SCHEMA },
+      IfMatch: {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description:
+          'The ETag of the version the change is based on; a stale one is 409 and changes nothing. Without it the change applies.',
+        schema: { type: 'string' },
+      },
+      MinReadPosition: {
+        name: 'X-Min-Read-Position',
+        in: 'header',
+        required: false,
+        description: READ_AT_POSITION,
+        schema: POSITION_SCHEMA,
+      },
+      MinPosition: {
+        name: 'min_position',
+        in: 'query',
+        required: false,
+        description: `The same as the header \`X-Min-Read-Position\` (for clients that cannot set headers; the higher of the two counts). ${READ_AT_POSITION}`,
+        schema: POSITION_SCHEMA,
+      },
     },
     headers: {
-      'X-Request-Id': { description: 'The request id (the caller\'s, when it sent a sane one).', schema: { type: 'string' } },
-      ETag: { description: 'The stream revision of the resource (for a command: of the stream it wrote), quoted; send it back as If-Match.', schema: { type: 'string' } },
+      'X-Request-Id': {
+        description: "The request id (the caller's, when it sent a sane one).",
+        schema: { type: 'string' },
+      },
+      ETag: {
+        description:
+          'The stream revision of the resource (for a command: of the stream it wrote), quoted; send it back as If-Match.',
+        schema: { type: 'string' },
+      },
       Location: { description: 'The path of the created resource.', schema: { type: 'string' } },
-      'X-Read-Model-Pending': { description: '`true` when the read models had not caught up within READ_YOUR_WRITES_TIMEOUT_MS: with the change (a command), or with the `X-Min-Read-Position` asked for (a GET, answered anyway).', schema: { type: 'string', enum: ['true'] } },
-      'X-Read-Position': { description: 'The log position of the last event the command appended (absent when it appended none). Send it back as `X-Min-Read-Position` (or `?min_position=`) on a later GET, to any instance, to read the change.', schema: POSITION_SCHEMA },
+      'X-Read-Model-Pending': {
+        description:
+          '`true` when the read models had not caught up within READ_YOUR_WRITES_TIMEOUT_MS: with the change (a command), or with the `X-Min-Read-Position` asked for (a GET, answered anyway).',
+        schema: { type: 'string', enum: ['true'] },
+      },
+      'X-Read-Position': {
+        description:
+          'The log position of the last event the command appended (absent when it appended none). Send it back as `X-Min-Read-Position` (or `?min_position=`) on a later GET, to any instance, to read the change.',
+        schema: POSITION_SCHEMA,
+      },
     },
   };
 }

@@ -4,7 +4,14 @@ import { grantHolderBodySchema } from '../../commands/grant-holder.js';
 import { createUserBodySchema, patchUserBodySchema } from '../../commands/users.js';
 import { permissionsBodySchema } from '../auth/permission-map.js';
 import type { OperationDoc } from './operation.js';
-import { deletedSchema, instant, optionalText, permissionGrants, permissionName, resourceId } from './shared-schemas.js';
+import {
+  deletedSchema,
+  instant,
+  optionalText,
+  permissionGrants,
+  permissionName,
+  resourceId,
+} from './shared-schemas.js';
 
 /** The bodies as the routes parse them, with the permission map shown by name (the route's schema checks names in a transform). */
 const permissionsBody = permissionsBodySchema.extend({ permissions: permissionGrants });
@@ -37,7 +44,9 @@ const effectiveSchema = z.object({
   user_id: resourceId,
   is_active: z.boolean(),
   allowed: z.array(z.string()),
-  permissions: z.strictObject(Object.fromEntries(permissionName.options.map((permission) => [permission, permissionDecision]))).meta({ description: 'every permission, by name' }),
+  permissions: z
+    .strictObject(Object.fromEntries(permissionName.options.map((permission) => [permission, permissionDecision])))
+    .meta({ description: 'every permission, by name' }),
 });
 
 export const roleSchema = z.object({
@@ -62,7 +71,12 @@ export const groupSchema = z.object({
 
 const meSchema = z.object({
   principal: z.object({
-    kind: z.enum(['user', 'client']).meta({ description: '`client`: no user record in the tenant (the development client, a service client); its role level is the token\'s roles claim' }),
+    kind: z
+      .enum(['user', 'client'])
+      .meta({
+        description:
+          "`client`: no user record in the tenant (the development client, a service client); its role level is the token's roles claim",
+      }),
     subject: z.string(),
     user_id: z.string(),
     tenant_id: z.string(),
@@ -82,8 +96,20 @@ const defaultsSchema = z.object({ permissions: permissionGrants, updated_at: ins
 const users = 'Users';
 const roles = 'Roles and groups';
 // Membership changes are written to the user's stream, so they carry no ETag of the group.
-const envelope = (data: z.ZodType, description: string, extra: { status?: 200 | 201; etag?: boolean; list?: boolean } = {}) =>
-  ({ kind: 'envelope', status: extra.status ?? 200, description, data, etag: extra.etag, list: extra.list, location: extra.status === 201 }) as const;
+const envelope = (
+  data: z.ZodType,
+  description: string,
+  extra: { status?: 200 | 201; etag?: boolean; list?: boolean } = {},
+) =>
+  ({
+    kind: 'envelope',
+    status: extra.status ?? 200,
+    description,
+    data,
+    etag: extra.etag,
+    list: extra.list,
+    location: extra.status === 201,
+  }) as const;
 const userQuery = {
   is_active: z.enum(['true', 'false']),
   email: z.string().meta({ description: 'exact address, any case' }),
@@ -91,53 +117,231 @@ const userQuery = {
 };
 
 export const iamOperations: OperationDoc[] = [
-  { method: 'get', path: '/users', tag: users, summary: 'List users', description: 'Newest first.', query: userQuery, response: envelope(userSchema, 'A page of users', { list: true }) },
   {
-    method: 'post', path: '/users', tag: users, summary: 'Create a user and send the invitation', body: createUserBodySchema,
-    problems: { 409: 'The email address is taken in the tenant' }, response: envelope(userSchema, 'The user', { status: 201, etag: true }),
+    method: 'get',
+    path: '/users',
+    tag: users,
+    summary: 'List users',
+    description: 'Newest first.',
+    query: userQuery,
+    response: envelope(userSchema, 'A page of users', { list: true }),
   },
-  { method: 'get', path: '/users/:id', tag: users, summary: 'Get a user', response: envelope(userSchema, 'The user', { etag: true }) },
-  { method: 'put', path: '/users/:id', tag: users, summary: 'Change some or all fields of a user', body: patchUserBodySchema, ifMatch: true, response: envelope(userSchema, 'The user', { etag: true }) },
-  { method: 'patch', path: '/users/:id', tag: users, summary: 'Change some fields of a user', body: userPatchBody, ifMatch: true, response: envelope(userSchema, 'The user', { etag: true }) },
   {
-    method: 'delete', path: '/users/:id', tag: users, summary: 'Deactivate a user and remove them from the tenant', ifMatch: true,
+    method: 'post',
+    path: '/users',
+    tag: users,
+    summary: 'Create a user and send the invitation',
+    body: createUserBodySchema,
+    problems: { 409: 'The email address is taken in the tenant' },
+    response: envelope(userSchema, 'The user', { status: 201, etag: true }),
+  },
+  {
+    method: 'get',
+    path: '/users/:id',
+    tag: users,
+    summary: 'Get a user',
+    response: envelope(userSchema, 'The user', { etag: true }),
+  },
+  {
+    method: 'put',
+    path: '/users/:id',
+    tag: users,
+    summary: 'Change some or all fields of a user',
+    body: patchUserBodySchema,
+    ifMatch: true,
+    response: envelope(userSchema, 'The user', { etag: true }),
+  },
+  {
+    method: 'patch',
+    path: '/users/:id',
+    tag: users,
+    summary: 'Change some fields of a user',
+    body: userPatchBody,
+    ifMatch: true,
+    response: envelope(userSchema, 'The user', { etag: true }),
+  },
+  {
+    method: 'delete',
+    path: '/users/:id',
+    tag: users,
+    summary: 'Deactivate a user and remove them from the tenant',
+    ifMatch: true,
     response: envelope(deletedSchema, 'Removed', { etag: true }),
   },
   {
-    method: 'post', path: '/users/:id/invite', tag: users, summary: '(Re)send the invitation',
-    problems: { 409: 'The user is deactivated', 503: 'The identity provider refused or failed again (`invitation_status: failed`)' }, response: envelope(userSchema, 'The user', { etag: true }),
+    method: 'post',
+    path: '/users/:id/invite',
+    tag: users,
+    summary: '(Re)send the invitation',
+    problems: {
+      409: 'The user is deactivated',
+      503: 'The identity provider refused or failed again (`invitation_status: failed`)',
+    },
+    response: envelope(userSchema, 'The user', { etag: true }),
   },
-  { method: 'get', path: '/me', tag: users, summary: 'Who the token speaks for and what it may do', description: 'Any valid token may ask; the permissions are the ones the route guards use.', response: envelope(meSchema, 'The principal and its effective permissions') },
   {
-    method: 'get', path: '/user-names', tag: users, summary: 'The display names of the tenant\'s users',
-    description: 'Any valid token may ask: names only (no email, phone or role), so pages can show who acted without iam:read. Removed users are included, flagged.',
+    method: 'get',
+    path: '/me',
+    tag: users,
+    summary: 'Who the token speaks for and what it may do',
+    description: 'Any valid token may ask; the permissions are the ones the route guards use.',
+    response: envelope(meSchema, 'The principal and its effective permissions'),
+  },
+  {
+    method: 'get',
+    path: '/user-names',
+    tag: users,
+    summary: "The display names of the tenant's users",
+    description:
+      'Any valid token may ask: names only (no email, phone or role), so pages can show who acted without iam:read. Removed users are included, flagged.',
     response: envelope(z.array(userNameSchema), 'Every user of the tenant, oldest first'),
   },
-  { method: 'get', path: '/users/:id/permissions', tag: users, summary: 'A user\'s effective permissions and what decided each', response: envelope(effectiveSchema, 'The effective permissions') },
-  { method: 'get', path: '/users/:id/permission-overrides', tag: users, summary: 'A user\'s permission overrides', response: envelope(overridesSchema, 'The overrides') },
   {
-    method: 'put', path: '/users/:id/permission-overrides', tag: users, summary: 'Replace a user\'s permission overrides (`{}` clears)', body: permissionsBody, ifMatch: true,
+    method: 'get',
+    path: '/users/:id/permissions',
+    tag: users,
+    summary: "A user's effective permissions and what decided each",
+    response: envelope(effectiveSchema, 'The effective permissions'),
+  },
+  {
+    method: 'get',
+    path: '/users/:id/permission-overrides',
+    tag: users,
+    summary: "A user's permission overrides",
     response: envelope(overridesSchema, 'The overrides'),
   },
-  { method: 'delete', path: '/users/:id/permission-overrides', tag: users, summary: 'Clear a user\'s permission overrides', ifMatch: true, response: envelope(overridesSchema, 'The (empty) overrides') },
-
-  { method: 'get', path: '/roles', tag: roles, summary: 'List roles', description: 'Built-in roles first, then custom roles oldest first.', response: envelope(roleSchema, 'A page of roles', { list: true }) },
-  { method: 'post', path: '/roles', tag: roles, summary: 'Create a custom role', body: grantHolderBody, problems: { 409: 'The name is taken' }, response: envelope(roleSchema, 'The role', { status: 201, etag: true }) },
-  { method: 'get', path: '/roles/:id', tag: roles, summary: 'Get a role (built-in ones have no ETag)', response: envelope(roleSchema, 'The role', { etag: true }) },
-  { method: 'put', path: '/roles/:id', tag: roles, summary: 'Replace a custom role', body: grantHolderBody, ifMatch: true, response: envelope(roleSchema, 'The role', { etag: true }) },
-  { method: 'delete', path: '/roles/:id', tag: roles, summary: 'Delete a custom role', ifMatch: true, problems: { 409: 'Stale If-Match, a built-in role, or users still hold the role' }, response: envelope(deletedSchema, 'Deleted') },
-
-  { method: 'get', path: '/groups', tag: roles, summary: 'List groups', description: 'Oldest first.', response: envelope(groupSchema, 'A page of groups', { list: true }) },
-  { method: 'post', path: '/groups', tag: roles, summary: 'Create a group', body: grantHolderBody, problems: { 409: 'The name is taken' }, response: envelope(groupSchema, 'The group', { status: 201, etag: true }) },
-  { method: 'get', path: '/groups/:id', tag: roles, summary: 'Get a group', response: envelope(groupSchema, 'The group', { etag: true }) },
-  { method: 'put', path: '/groups/:id', tag: roles, summary: 'Replace a group', body: grantHolderBody, ifMatch: true, response: envelope(groupSchema, 'The group', { etag: true }) },
-  { method: 'delete', path: '/groups/:id', tag: roles, summary: 'Delete a group', ifMatch: true, problems: { 409: 'Stale If-Match, or the group has members' }, response: envelope(deletedSchema, 'Deleted') },
-  { method: 'put', path: '/groups/:id/members/:user_id', tag: roles, summary: 'Add a user to a group', response: envelope(groupSchema, 'The group', { etag: false }) },
-  { method: 'delete', path: '/groups/:id/members/:user_id', tag: roles, summary: 'Remove a user from a group', response: envelope(groupSchema, 'The group', { etag: false }) },
-
-  { method: 'get', path: '/tenant/permission-defaults', tag: roles, summary: 'The tenant\'s default permissions', response: envelope(defaultsSchema, 'The defaults', { etag: true }) },
   {
-    method: 'put', path: '/tenant/permission-defaults', tag: roles, summary: 'Replace the tenant\'s default permissions', body: permissionsBody, ifMatch: true,
+    method: 'put',
+    path: '/users/:id/permission-overrides',
+    tag: users,
+    summary: "Replace a user's permission overrides (`{}` clears)",
+    body: permissionsBody,
+    ifMatch: true,
+    response: envelope(overridesSchema, 'The overrides'),
+  },
+  {
+    method: 'delete',
+    path: '/users/:id/permission-overrides',
+    tag: users,
+    summary: "Clear a user's permission overrides",
+    ifMatch: true,
+    response: envelope(overridesSchema, 'The (empty) overrides'),
+  },
+
+  {
+    method: 'get',
+    path: '/roles',
+    tag: roles,
+    summary: 'List roles',
+    description: 'Built-in roles first, then custom roles oldest first.',
+    response: envelope(roleSchema, 'A page of roles', { list: true }),
+  },
+  {
+    method: 'post',
+    path: '/roles',
+    tag: roles,
+    summary: 'Create a custom role',
+    body: grantHolderBody,
+    problems: { 409: 'The name is taken' },
+    response: envelope(roleSchema, 'The role', { status: 201, etag: true }),
+  },
+  {
+    method: 'get',
+    path: '/roles/:id',
+    tag: roles,
+    summary: 'Get a role (built-in ones have no ETag)',
+    response: envelope(roleSchema, 'The role', { etag: true }),
+  },
+  {
+    method: 'put',
+    path: '/roles/:id',
+    tag: roles,
+    summary: 'Replace a custom role',
+    body: grantHolderBody,
+    ifMatch: true,
+    response: envelope(roleSchema, 'The role', { etag: true }),
+  },
+  {
+    method: 'delete',
+    path: '/roles/:id',
+    tag: roles,
+    summary: 'Delete a custom role',
+    ifMatch: true,
+    problems: { 409: 'Stale If-Match, a built-in role, or users still hold the role' },
+    response: envelope(deletedSchema, 'Deleted'),
+  },
+
+  {
+    method: 'get',
+    path: '/groups',
+    tag: roles,
+    summary: 'List groups',
+    description: 'Oldest first.',
+    response: envelope(groupSchema, 'A page of groups', { list: true }),
+  },
+  {
+    method: 'post',
+    path: '/groups',
+    tag: roles,
+    summary: 'Create a group',
+    body: grantHolderBody,
+    problems: { 409: 'The name is taken' },
+    response: envelope(groupSchema, 'The group', { status: 201, etag: true }),
+  },
+  {
+    method: 'get',
+    path: '/groups/:id',
+    tag: roles,
+    summary: 'Get a group',
+    response: envelope(groupSchema, 'The group', { etag: true }),
+  },
+  {
+    method: 'put',
+    path: '/groups/:id',
+    tag: roles,
+    summary: 'Replace a group',
+    body: grantHolderBody,
+    ifMatch: true,
+    response: envelope(groupSchema, 'The group', { etag: true }),
+  },
+  {
+    method: 'delete',
+    path: '/groups/:id',
+    tag: roles,
+    summary: 'Delete a group',
+    ifMatch: true,
+    problems: { 409: 'Stale If-Match, or the group has members' },
+    response: envelope(deletedSchema, 'Deleted'),
+  },
+  {
+    method: 'put',
+    path: '/groups/:id/members/:user_id',
+    tag: roles,
+    summary: 'Add a user to a group',
+    response: envelope(groupSchema, 'The group', { etag: false }),
+  },
+  {
+    method: 'delete',
+    path: '/groups/:id/members/:user_id',
+    tag: roles,
+    summary: 'Remove a user from a group',
+    response: envelope(groupSchema, 'The group', { etag: false }),
+  },
+
+  {
+    method: 'get',
+    path: '/tenant/permission-defaults',
+    tag: roles,
+    summary: "The tenant's default permissions",
+    response: envelope(defaultsSchema, 'The defaults', { etag: true }),
+  },
+  {
+    method: 'put',
+    path: '/tenant/permission-defaults',
+    tag: roles,
+    summary: "Replace the tenant's default permissions",
+    body: permissionsBody,
+    ifMatch: true,
     response: envelope(defaultsSchema, 'The defaults', { etag: true }),
   },
 ];

@@ -12,7 +12,11 @@ import { z } from 'zod';
 export type JsonSchema = Record<string, unknown>;
 
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rendered } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, ...rendered } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as JsonSchema;
   // Definitions of a recursive schema would be referenced relative to the whole document.
   if ('$defs' in rendered) throw new Error('recursive schemas are not supported in the OpenAPI document');
   return rendered;

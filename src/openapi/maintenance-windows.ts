@@ -14,12 +14,24 @@ const maintenanceWindowSchema = z.object({
   tenant_id: resourceId,
   name: z.string(),
   reason: z.string(),
-  matcher: z.object({
-    all_rules: z.boolean(), rule_ids: z.array(resourceId), cluster_ids: z.array(z.string()), severities: z.array(z.enum(SEVERITIES)),
-  }).meta({ description: 'every rule (`all_rules`), or the rules matching every list given' }),
-  starts_at: instant.nullable().meta({ description: 'a one-off window\'s start (null for a weekly one)' }),
+  matcher: z
+    .object({
+      all_rules: z.boolean(),
+      rule_ids: z.array(resourceId),
+      cluster_ids: z.array(z.string()),
+      severities: z.array(z.enum(SEVERITIES)),
+    })
+    .meta({ description: 'every rule (`all_rules`), or the rules matching every list given' }),
+  starts_at: instant.nullable().meta({ description: "a one-off window's start (null for a weekly one)" }),
   ends_at: instant.nullable(),
-  recurrence: z.object({ days: z.array(z.enum(WEEKDAYS)), start_time: z.string(), duration_minutes: z.number().int(), time_zone: z.string() }).nullable(),
+  recurrence: z
+    .object({
+      days: z.array(z.enum(WEEKDAYS)),
+      start_time: z.string(),
+      duration_minutes: z.number().int(),
+      time_zone: z.string(),
+    })
+    .nullable(),
   active: z.boolean().meta({ description: 'active now (with `active_at`: at that instant)' }),
   current_occurrence: z.object({ starts_at: instant, ends_at: instant }).nullable(),
   next_change_at: instant.nullable().meta({ description: 'when it next turns active or inactive (null: never again)' }),
@@ -31,43 +43,99 @@ const maintenanceWindowSchema = z.object({
 });
 
 const windowResponse = (description: string, status: 200 | 201 = 200) =>
-  ({ kind: 'envelope', status, description, data: maintenanceWindowSchema, etag: true, ...(status === 201 ? { location: true } : {}) }) as const;
+  ({
+    kind: 'envelope',
+    status,
+    description,
+    data: maintenanceWindowSchema,
+    etag: true,
+    ...(status === 201 ? { location: true } : {}),
+  }) as const;
 
-const BODY_RULES = 'Either `starts_at` and `ends_at` (at most 30 days apart, ending after it starts) or a weekly `recurrence` '
-  + '(local `start_time` in `time_zone`, DST as the on-call schedules handle it) whose occurrences each end before the next begins '
-  + '(`duration_minutes` less than the fewest whole days between two consecutive `days` × 1440, else 400 naming `/recurrence/duration_minutes`); '
-  + '`matcher.rule_ids` must be rules of the tenant. A window silences only from its creation, whatever its timing says of the time before.';
+const BODY_RULES =
+  'Either `starts_at` and `ends_at` (at most 30 days apart, ending after it starts) or a weekly `recurrence` ' +
+  '(local `start_time` in `time_zone`, DST as the on-call schedules handle it) whose occurrences each end before the next begins ' +
+  '(`duration_minutes` less than the fewest whole days between two consecutive `days` × 1440, else 400 naming `/recurrence/duration_minutes`); ' +
+  '`matcher.rule_ids` must be rules of the tenant. A window silences only from its creation, whatever its timing says of the time before.';
 
 export const maintenanceWindowOperations: OperationDoc[] = [
   {
-    method: 'get', path: '/maintenance-windows', tag, summary: 'List maintenance windows',
+    method: 'get',
+    path: '/maintenance-windows',
+    tag,
+    summary: 'List maintenance windows',
     description: 'Newest first. With `active_at`, only the windows active at that instant (one page holds them all).',
     query: maintenanceWindowListQuery.shape,
-    response: { kind: 'envelope', status: 200, description: 'A page of windows', data: maintenanceWindowSchema, list: true },
+    response: {
+      kind: 'envelope',
+      status: 200,
+      description: 'A page of windows',
+      data: maintenanceWindowSchema,
+      list: true,
+    },
   },
   {
-    method: 'post', path: '/maintenance-windows', tag, summary: 'Create a maintenance window', body: maintenanceWindowBodySchema,
+    method: 'post',
+    path: '/maintenance-windows',
+    tag,
+    summary: 'Create a maintenance window',
+    body: maintenanceWindowBodySchema,
     description: `While active, matching rules are still evaluated (recorded as \`silenced\`), no incident opens, and open incidents' remaining escalation stages are held. ${BODY_RULES}`,
     response: windowResponse('The window', 201),
   },
-  { method: 'get', path: '/maintenance-windows/:id', tag, summary: 'Get a maintenance window', response: windowResponse('The window') },
   {
-    method: 'put', path: '/maintenance-windows/:id', tag, summary: 'Replace a maintenance window', body: maintenanceWindowBodySchema, ifMatch: true,
-    description: BODY_RULES, problems: { 409: 'The window was ended (`ended_at`); create a new one' }, response: windowResponse('The window'),
-  },
-  {
-    method: 'post', path: '/maintenance-windows/:id/end', tag, summary: 'End a maintenance window now', ifMatch: true,
-    description: 'Inactive from now on (a weekly window for good); held escalations resume. Ending an ended window changes nothing.',
+    method: 'get',
+    path: '/maintenance-windows/:id',
+    tag,
+    summary: 'Get a maintenance window',
     response: windowResponse('The window'),
   },
   {
-    method: 'delete', path: '/maintenance-windows/:id', tag, summary: 'Delete a maintenance window', ifMatch: true,
-    description: 'Held escalations resume. Its history stays readable.',
-    response: { kind: 'envelope', status: 200, description: 'Deleted', data: z.object({ id: resourceId, deleted: z.literal(true) }) },
+    method: 'put',
+    path: '/maintenance-windows/:id',
+    tag,
+    summary: 'Replace a maintenance window',
+    body: maintenanceWindowBodySchema,
+    ifMatch: true,
+    description: BODY_RULES,
+    problems: { 409: 'The window was ended (`ended_at`); create a new one' },
+    response: windowResponse('The window'),
   },
   {
-    method: 'get', path: '/maintenance-windows/:id/events', tag, summary: 'A maintenance window\'s raw event history',
+    method: 'post',
+    path: '/maintenance-windows/:id/end',
+    tag,
+    summary: 'End a maintenance window now',
+    ifMatch: true,
+    description:
+      'Inactive from now on (a weekly window for good); held escalations resume. Ending an ended window changes nothing.',
+    response: windowResponse('The window'),
+  },
+  {
+    method: 'delete',
+    path: '/maintenance-windows/:id',
+    tag,
+    summary: 'Delete a maintenance window',
+    ifMatch: true,
+    description: 'Held escalations resume. Its history stays readable.',
+    response: {
+      kind: 'envelope',
+      status: 200,
+      description: 'Deleted',
+      data: z.object({ id: resourceId, deleted: z.literal(true) }),
+    },
+  },
+  {
+    method: 'get',
+    path: '/maintenance-windows/:id/events',
+    tag,
+    summary: "A maintenance window's raw event history",
     description: 'Needs `audit:read`. Oldest first: who created, changed, ended or deleted it, and when.',
-    response: { kind: 'envelope', status: 200, description: 'Every event of the window\'s stream, oldest first', data: z.array(historyEntrySchema) },
+    response: {
+      kind: 'envelope',
+      status: 200,
+      description: "Every event of the window's stream, oldest first",
+      data: z.array(historyEntrySchema),
+    },
   },
 ];

@@ -47,14 +47,34 @@ export type SuccessDoc =
    * the answer carries an ETag; by default commands do (the revision they wrote,
    * src/http/command-context.ts) and queries do not.
    */
-  | { kind: 'envelope'; status: 200 | 201 | 202; description: string; data: z.ZodType; list?: boolean; etag?: boolean; location?: boolean; alsoStatus?: 200 | 201 | 202; bare?: boolean }
+  | {
+      kind: 'envelope';
+      status: 200 | 201 | 202;
+      description: string;
+      data: z.ZodType;
+      list?: boolean;
+      etag?: boolean;
+      location?: boolean;
+      alsoStatus?: 200 | 201 | 202;
+      bare?: boolean;
+    }
   /** A server-sent event stream. */
   | { kind: 'event-stream'; description: string; events: string }
   /**
    * A body that is not the envelope (health, the identity provider, this document). `etag`: the answer
    * carries one (a command's revision); `conditional`: an ETag, and 304 for a matching If-None-Match.
    */
-  | { kind: 'raw'; status: 200; description: string; contentType: string; schema?: z.ZodType; alsoStatus?: 503; conditional?: boolean; etag?: boolean };
+  | {
+      kind: 'raw';
+      status: 200;
+      description: string;
+      contentType: string;
+      schema?: z.ZodType;
+      alsoStatus?: 503;
+      conditional?: boolean;
+      etag?: boolean;
+    };
 
 /** The 429 of a heavy read request (src/http/heavy-request-slots.ts). */
-export const HEAVY_REQUESTS_429 = 'More heavy requests (previews, backtests, analytics) at once than HEAVY_REQUESTS_PER_TENANT for the tenant or HEAVY_REQUESTS_TOTAL for the instance (Retry-After)';
+export const HEAVY_REQUESTS_429 =
+  'More heavy requests (previews, backtests, analytics) at once than HEAVY_REQUESTS_PER_TENANT for the tenant or HEAVY_REQUESTS_TOTAL for the instance (Retry-After)';

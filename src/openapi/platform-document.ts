@@ -6,7 +6,8 @@ import { documentedOperations } from './operations.js';
 import { servedRoutes } from './route-table.js';
 
 const packageVersion = (): string =>
-  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ??
+  '0.0.0';
 
 export interface PlatformRouters {
   public: readonly Router<any, any>[];

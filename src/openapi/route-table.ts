@@ -48,10 +48,18 @@ export function servedRoutes(routers: MountedRouters): ServedRoute[] {
       const middleware = layer.stack as Tagged[];
       const permission = middleware.map((m) => m.permission).find((p) => p !== undefined) ?? null;
       const queryParameters = middleware.map((m) => m.acceptedQueryParameters).find((p) => p !== undefined) ?? null;
-      const key = mount === 'api' && layer.path.startsWith(API_PREFIX) ? layer.path.slice(API_PREFIX.length) : layer.path;
+      const key =
+        mount === 'api' && layer.path.startsWith(API_PREFIX) ? layer.path.slice(API_PREFIX.length) : layer.path;
       for (const method of layer.methods) {
         if (!DOCUMENTED_METHODS.has(method)) continue;
-        routes.push({ method: method.toLowerCase() as HttpMethod, path: layer.path, key, mount, permission, queryParameters });
+        routes.push({
+          method: method.toLowerCase() as HttpMethod,
+          path: layer.path,
+          key,
+          mount,
+          permission,
+          queryParameters,
+        });
       }
     }
   }

@@ -1,6 +1,11 @@
 /** On-call schedules and escalation policies (commands/schedule-routes.ts, escalation-policy-routes.ts, queries/schedules.ts, escalation-policies.ts). */
 import { z } from 'zod';
-import { escalationPolicyBodySchema, MAX_MINUTES, MAX_STAGES, MAX_TARGETS_PER_STAGE } from '../../commands/escalation-policies.js';
+import {
+  escalationPolicyBodySchema,
+  MAX_MINUTES,
+  MAX_STAGES,
+  MAX_TARGETS_PER_STAGE,
+} from '../../commands/escalation-policies.js';
 import { overrideBodySchema, scheduleBodySchema, scheduleChangeBodySchema } from '../../commands/schedules.js';
 import { currentOnCallQuery, onCallRangeQuery } from '../../queries/schedules.js';
 import { DELIVERY_CHANNELS, TARGET_TYPES } from '../events/escalation-policy.js';
@@ -11,8 +16,12 @@ export const scheduleSchema = z.object({
   id: resourceId,
   name: z.string(),
   timezone: z.string(),
-  layers: z.array(z.object({ user_ids: z.array(resourceId), rotation_type: z.enum(['daily', 'weekly']), start_time: z.string() })),
-  overrides: z.array(z.object({ id: resourceId, user_id: resourceId, start: z.string(), end: z.string(), reason: optionalText })),
+  layers: z.array(
+    z.object({ user_ids: z.array(resourceId), rotation_type: z.enum(['daily', 'weekly']), start_time: z.string() }),
+  ),
+  overrides: z.array(
+    z.object({ id: resourceId, user_id: resourceId, start: z.string(), end: z.string(), reason: optionalText }),
+  ),
   created_at: instant,
   updated_at: instant,
 });
@@ -26,38 +35,66 @@ const onCallSource = {
 
 const currentOnCallSchema = z.object({
   schedule_id: resourceId,
-  at: instant.meta({ description: 'in the schedule\'s zone' }),
-  current_oncall: z.object({
-    user_id: resourceId, name: z.string(), email: z.string(), on_call_since: instant, on_call_until: instant.nullable(), ...onCallSource,
-  }).nullable(),
+  at: instant.meta({ description: "in the schedule's zone" }),
+  current_oncall: z
+    .object({
+      user_id: resourceId,
+      name: z.string(),
+      email: z.string(),
+      on_call_since: instant,
+      on_call_until: instant.nullable(),
+      ...onCallSource,
+    })
+    .nullable(),
 });
 
 const onCallRangeSchema = z.object({
   schedule_id: resourceId,
   since: instant,
   until: instant,
-  segments: z.array(z.object({ user_id: resourceId, name: z.string(), email: z.string(), start: instant, end: instant, ...onCallSource })),
+  segments: z.array(
+    z.object({
+      user_id: resourceId,
+      name: z.string(),
+      email: z.string(),
+      start: instant,
+      end: instant,
+      ...onCallSource,
+    }),
+  ),
 });
 
 /** The range answer of an unsaved schedule: an override is named by its index in the body (it has no id yet). */
 const previewSchema = z.object({
   since: instant,
   until: instant,
-  segments: z.array(z.object({
-    user_id: resourceId, name: z.string(), email: z.string(), start: instant, end: instant,
-    source: z.enum(['layer', 'override']), layer: z.number().int().optional(), override: z.number().int().optional().meta({ description: 'the override\'s index in the body' }),
-  })),
+  segments: z.array(
+    z.object({
+      user_id: resourceId,
+      name: z.string(),
+      email: z.string(),
+      start: instant,
+      end: instant,
+      source: z.enum(['layer', 'override']),
+      layer: z.number().int().optional(),
+      override: z.number().int().optional().meta({ description: "the override's index in the body" }),
+    }),
+  ),
 });
 
 export const escalationPolicySchema = z.object({
   id: resourceId,
   name: z.string(),
   description: optionalText,
-  stages: z.array(z.object({
-    stage_order: z.number().int(),
-    delay_minutes: z.number().int(),
-    targets: z.array(z.object({ type: z.enum(TARGET_TYPES), id: resourceId, channels: z.array(z.enum(DELIVERY_CHANNELS)) })),
-  })),
+  stages: z.array(
+    z.object({
+      stage_order: z.number().int(),
+      delay_minutes: z.number().int(),
+      targets: z.array(
+        z.object({ type: z.enum(TARGET_TYPES), id: resourceId, channels: z.array(z.enum(DELIVERY_CHANNELS)) }),
+      ),
+    }),
+  ),
   repeat_interval_minutes: z.number().int(),
   created_at: instant,
   updated_at: instant,
@@ -73,16 +110,40 @@ export const escalationPolicySchema = z.object({
 const targetId = z.uuid();
 const deliveryChannels = z.array(z.enum(DELIVERY_CHANNELS)).meta({ uniqueItems: true });
 const policyTarget = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('channel'), id: targetId, channels: deliveryChannels.max(0).optional().meta({ description: 'none: the channel itself decides how it delivers' }) }),
-  z.strictObject({ type: z.enum(TARGET_TYPES.filter((type) => type !== 'channel')), id: targetId, channels: deliveryChannels.min(1) }),
+  z.strictObject({
+    type: z.literal('channel'),
+    id: targetId,
+    channels: deliveryChannels
+      .max(0)
+      .optional()
+      .meta({ description: 'none: the channel itself decides how it delivers' }),
+  }),
+  z.strictObject({
+    type: z.enum(TARGET_TYPES.filter((type) => type !== 'channel')),
+    id: targetId,
+    channels: deliveryChannels.min(1),
+  }),
 ]);
-const policyStage = (delay: z.ZodNumber) => z.strictObject({
-  stage_order: z.number().int().min(1).meta({ description: 'the stage\'s place in the list: 1, 2, 3 …' }),
-  delay_minutes: delay,
-  targets: z.array(policyTarget).min(1).max(MAX_TARGETS_PER_STAGE).meta({ description: 'each target (type and id) once' }),
-});
+const policyStage = (delay: z.ZodNumber) =>
+  z.strictObject({
+    stage_order: z.number().int().min(1).meta({ description: "the stage's place in the list: 1, 2, 3 …" }),
+    delay_minutes: delay,
+    targets: z
+      .array(policyTarget)
+      .min(1)
+      .max(MAX_TARGETS_PER_STAGE)
+      .meta({ description: 'each target (type and id) once' }),
+  });
 export const escalationPolicyBody = escalationPolicyBodySchema.extend({
-  stages: z.tuple([policyStage(z.number().int().min(0).max(0).meta({ description: '0: the first stage fires when the incident is created' }))], policyStage(z.number().int().min(1).max(MAX_MINUTES)))
+  stages: z
+    .tuple(
+      [
+        policyStage(
+          z.number().int().min(0).max(0).meta({ description: '0: the first stage fires when the incident is created' }),
+        ),
+      ],
+      policyStage(z.number().int().min(1).max(MAX_MINUTES)),
+    )
     .meta({ maxItems: MAX_STAGES, description: 'in order; `stage_order` numbers them 1, 2, 3 …' }),
 });
 
@@ -94,33 +155,137 @@ const policyAnswer = (description: string, status: 200 | 201 = 200, etag = false
   ({ kind: 'envelope', status, description, data: escalationPolicySchema, etag, location: status === 201 }) as const;
 
 export const scheduleOperations: OperationDoc[] = [
-  { method: 'get', path: '/schedules', tag: schedules, summary: 'List on-call schedules', description: 'Newest first.', response: { ...scheduleAnswer('A page of schedules'), list: true } },
-  { method: 'post', path: '/schedules', tag: schedules, summary: 'Create an on-call schedule', body: scheduleBodySchema, response: scheduleAnswer('The schedule', 201) },
-  { method: 'get', path: '/schedules/:id', tag: schedules, summary: 'Get an on-call schedule', response: { ...scheduleAnswer('The schedule'), etag: true } },
-  { method: 'put', path: '/schedules/:id', tag: schedules, summary: 'Change some or all fields of an on-call schedule', body: scheduleChangeBodySchema, ifMatch: true, response: scheduleAnswer('The schedule') },
-  { method: 'delete', path: '/schedules/:id', tag: schedules, summary: 'Delete an on-call schedule', ifMatch: true, problems: { 409: 'Stale If-Match, or escalation policies target the schedule' }, response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema } },
-  { method: 'post', path: '/schedules/:id/overrides', tag: schedules, summary: 'Add an override to a schedule', body: overrideBodySchema, ifMatch: true, response: scheduleAnswer('The schedule', 201) },
-  { method: 'delete', path: '/schedules/:id/overrides/:override_id', tag: schedules, summary: 'Remove an override from a schedule', ifMatch: true, response: scheduleAnswer('The schedule') },
   {
-    method: 'get', path: '/schedules/:id/current-oncall', tag: schedules, summary: 'Who is on call now (or at `at`)',
-    query: currentOnCallQuery.shape, response: { kind: 'envelope', bare: true, status: 200, description: 'Who is on call; `current_oncall` is null when nobody is (SPEC.md\'s top-level fields, no envelope)', data: currentOnCallSchema },
+    method: 'get',
+    path: '/schedules',
+    tag: schedules,
+    summary: 'List on-call schedules',
+    description: 'Newest first.',
+    response: { ...scheduleAnswer('A page of schedules'), list: true },
   },
   {
-    method: 'get', path: '/schedules/:id/oncall', tag: schedules, summary: 'The final schedule over a range (default: a week from now)',
-    query: onCallRangeQuery.shape, response: { kind: 'envelope', status: 200, description: 'Who is on call when', data: onCallRangeSchema },
+    method: 'post',
+    path: '/schedules',
+    tag: schedules,
+    summary: 'Create an on-call schedule',
+    body: scheduleBodySchema,
+    response: scheduleAnswer('The schedule', 201),
   },
   {
-    method: 'post', path: '/schedules/preview', tag: schedules, summary: 'Preview an unsaved schedule over a range (default: a week from now)',
-    description: 'Checks the body exactly as a create does and answers what the range query would answer once it is saved; nothing is saved. Needs only schedules:read.',
-    body: scheduleBodySchema, query: onCallRangeQuery.shape, response: { kind: 'envelope', status: 200, description: 'Who would be on call when', data: previewSchema },
+    method: 'get',
+    path: '/schedules/:id',
+    tag: schedules,
+    summary: 'Get an on-call schedule',
+    response: { ...scheduleAnswer('The schedule'), etag: true },
+  },
+  {
+    method: 'put',
+    path: '/schedules/:id',
+    tag: schedules,
+    summary: 'Change some or all fields of an on-call schedule',
+    body: scheduleChangeBodySchema,
+    ifMatch: true,
+    response: scheduleAnswer('The schedule'),
+  },
+  {
+    method: 'delete',
+    path: '/schedules/:id',
+    tag: schedules,
+    summary: 'Delete an on-call schedule',
+    ifMatch: true,
+    problems: { 409: 'Stale If-Match, or escalation policies target the schedule' },
+    response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema },
+  },
+  {
+    method: 'post',
+    path: '/schedules/:id/overrides',
+    tag: schedules,
+    summary: 'Add an override to a schedule',
+    body: overrideBodySchema,
+    ifMatch: true,
+    response: scheduleAnswer('The schedule', 201),
+  },
+  {
+    method: 'delete',
+    path: '/schedules/:id/overrides/:override_id',
+    tag: schedules,
+    summary: 'Remove an override from a schedule',
+    ifMatch: true,
+    response: scheduleAnswer('The schedule'),
+  },
+  {
+    method: 'get',
+    path: '/schedules/:id/current-oncall',
+    tag: schedules,
+    summary: 'Who is on call now (or at `at`)',
+    query: currentOnCallQuery.shape,
+    response: {
+      kind: 'envelope',
+      bare: true,
+      status: 200,
+      description: "Who is on call; `current_oncall` is null when nobody is (SPEC.md's top-level fields, no envelope)",
+      data: currentOnCallSchema,
+    },
+  },
+  {
+    method: 'get',
+    path: '/schedules/:id/oncall',
+    tag: schedules,
+    summary: 'The final schedule over a range (default: a week from now)',
+    query: onCallRangeQuery.shape,
+    response: { kind: 'envelope', status: 200, description: 'Who is on call when', data: onCallRangeSchema },
+  },
+  {
+    method: 'post',
+    path: '/schedules/preview',
+    tag: schedules,
+    summary: 'Preview an unsaved schedule over a range (default: a week from now)',
+    description:
+      'Checks the body exactly as a create does and answers what the range query would answer once it is saved; nothing is saved. Needs only schedules:read.',
+    body: scheduleBodySchema,
+    query: onCallRangeQuery.shape,
+    response: { kind: 'envelope', status: 200, description: 'Who would be on call when', data: previewSchema },
   },
 
-  { method: 'get', path: '/escalation-policies', tag: policies, summary: 'List escalation policies', description: 'Newest first.', response: { ...policyAnswer('A page of policies'), list: true } },
-  { method: 'post', path: '/escalation-policies', tag: policies, summary: 'Create an escalation policy', body: escalationPolicyBody, response: policyAnswer('The policy', 201, true) },
-  { method: 'get', path: '/escalation-policies/:id', tag: policies, summary: 'Get an escalation policy', response: policyAnswer('The policy', 200, true) },
-  { method: 'put', path: '/escalation-policies/:id', tag: policies, summary: 'Replace an escalation policy', body: escalationPolicyBody, ifMatch: true, response: policyAnswer('The policy', 200, true) },
   {
-    method: 'delete', path: '/escalation-policies/:id', tag: policies, summary: 'Delete an escalation policy', ifMatch: true,
-    problems: { 409: 'Stale If-Match, or alert rules use the policy' }, response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema },
+    method: 'get',
+    path: '/escalation-policies',
+    tag: policies,
+    summary: 'List escalation policies',
+    description: 'Newest first.',
+    response: { ...policyAnswer('A page of policies'), list: true },
+  },
+  {
+    method: 'post',
+    path: '/escalation-policies',
+    tag: policies,
+    summary: 'Create an escalation policy',
+    body: escalationPolicyBody,
+    response: policyAnswer('The policy', 201, true),
+  },
+  {
+    method: 'get',
+    path: '/escalation-policies/:id',
+    tag: policies,
+    summary: 'Get an escalation policy',
+    response: policyAnswer('The policy', 200, true),
+  },
+  {
+    method: 'put',
+    path: '/escalation-policies/:id',
+    tag: policies,
+    summary: 'Replace an escalation policy',
+    body: escalationPolicyBody,
+    ifMatch: true,
+    response: policyAnswer('The policy', 200, true),
+  },
+  {
+    method: 'delete',
+    path: '/escalation-policies/:id',
+    tag: policies,
+    summary: 'Delete an escalation policy',
+    ifMatch: true,
+    problems: { 409: 'Stale If-Match, or alert rules use the policy' },
+    response: { kind: 'envelope', status: 200, description: 'Deleted', data: deletedSchema },
   },
 ];

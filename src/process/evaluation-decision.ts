@@ -76,12 +76,24 @@ export function conditionMet(condition: Condition, value: number, threshold: num
  * failed reading stays an error, and a clearing condition still resolves an open incident: the
  * window holds pages back, it does not keep incidents open.
  */
-export function decideEvaluation(rule: RuleUnderEvaluation, reading: MetricReading, now: Date, maintenance?: Maintenance): EvaluationDecision {
+export function decideEvaluation(
+  rule: RuleUnderEvaluation,
+  reading: MetricReading,
+  now: Date,
+  maintenance?: Maintenance,
+): EvaluationDecision {
   const decision = decideUnsilenced(rule, reading, now);
-  if (decision.outcome === 'error' || decision.outcome === 'resolved' || !maintenance || maintenance.windows.size === 0) return decision;
+  if (decision.outcome === 'error' || decision.outcome === 'resolved' || !maintenance || maintenance.windows.size === 0)
+    return decision;
   const window = matchingWindow(maintenance.windows, maintenance.rule);
   if (!window) return decision;
-  return { outcome: 'silenced', action: 'none', value: decision.value, conditionMet: decision.conditionMet, windowId: window.id };
+  return {
+    outcome: 'silenced',
+    action: 'none',
+    value: decision.value,
+    conditionMet: decision.conditionMet,
+    windowId: window.id,
+  };
 }
 
 function decideUnsilenced(rule: RuleUnderEvaluation, reading: MetricReading, now: Date): EvaluationDecision {
@@ -95,8 +107,10 @@ function decideUnsilenced(rule: RuleUnderEvaluation, reading: MetricReading, now
       : { outcome: 'ok', action: 'none', value, conditionMet: false };
   }
   // Held by an open incident, or by a manual resolve until the condition clears once.
-  if (rule.hasActiveIncident || !rule.rearmed) return { outcome: 'unchanged', action: 'none', value, conditionMet: true };
+  if (rule.hasActiveIncident || !rule.rearmed)
+    return { outcome: 'unchanged', action: 'none', value, conditionMet: true };
   const since = rule.pendingSince === null ? now.getTime() : Date.parse(rule.pendingSince);
-  if (now.getTime() - since >= rule.windowMinutes * 60_000) return { outcome: 'triggered', action: 'trigger', value, conditionMet: true };
+  if (now.getTime() - since >= rule.windowMinutes * 60_000)
+    return { outcome: 'triggered', action: 'trigger', value, conditionMet: true };
   return { outcome: 'pending', action: 'none', value, conditionMet: true };
 }

@@ -13,7 +13,12 @@
  *   its id), so 100,000 quiet rules record about 1/60 of themselves per minute, not all at once.
  * The evaluations in between are the same as the recorded one before them except for the value.
  */
-import { watchAfterEvaluation, watchChanged, type RecordedEvaluation, type RuleWatch } from '../events/rule-evaluation.js';
+import {
+  watchAfterEvaluation,
+  watchChanged,
+  type RecordedEvaluation,
+  type RuleWatch,
+} from '../events/rule-evaluation.js';
 
 export const HISTORY_HEARTBEAT_MS = 60 * 60_000;
 
@@ -41,10 +46,13 @@ export interface RecordingInput {
 export function shouldRecordEvaluation({ ruleId, last, watch, evaluation }: RecordingInput): boolean {
   if (last === null) return true;
   if (
-    last.outcome !== evaluation.outcome || last.conditionMet !== evaluation.conditionMet
-    || last.incidentId !== evaluation.incidentId || last.error !== evaluation.error
-    || (last.windowId ?? null) !== (evaluation.windowId ?? null)
-  ) return true;
+    last.outcome !== evaluation.outcome ||
+    last.conditionMet !== evaluation.conditionMet ||
+    last.incidentId !== evaluation.incidentId ||
+    last.error !== evaluation.error ||
+    (last.windowId ?? null) !== (evaluation.windowId ?? null)
+  )
+    return true;
   if (watchChanged(watch, watchAfterEvaluation(watch, evaluation))) return true;
   const offset = heartbeatOffsetMs(ruleId);
   return hourOf(evaluation.at, offset) !== hourOf(last.at, offset);

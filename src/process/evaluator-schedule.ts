@@ -18,7 +18,10 @@ export type ScheduleAt = (at: Date, run: () => void) => { cancel(): void } | nul
 
 const nodeSchedule: ScheduleAt = (at, run) => schedule.scheduleJob(at, run);
 
-export function scheduleEvaluator(evaluator: Pick<Evaluator, 'tick'>, options: { intervalSeconds: number; logger: Logger; scheduleAt?: ScheduleAt; now?: () => number }) {
+export function scheduleEvaluator(
+  evaluator: Pick<Evaluator, 'tick'>,
+  options: { intervalSeconds: number; logger: Logger; scheduleAt?: ScheduleAt; now?: () => number },
+) {
   const scheduleAt = options.scheduleAt ?? nodeSchedule;
   const now = options.now ?? Date.now;
   let job: { cancel(): void } | null = null;
@@ -32,7 +35,8 @@ export function scheduleEvaluator(evaluator: Pick<Evaluator, 'tick'>, options: {
     current = evaluator
       .tick()
       .then((report) => {
-        if (report.durationMs > intervalMs) options.logger.warn({ ...report, intervalMs }, 'evaluation tick took longer than the interval');
+        if (report.durationMs > intervalMs)
+          options.logger.warn({ ...report, intervalMs }, 'evaluation tick took longer than the interval');
         else options.logger.debug(report, 'evaluation tick');
       })
       .catch((error) => options.logger.error({ err: error }, 'evaluation tick failed'))

@@ -22,7 +22,12 @@ import { ruleEvaluationStream, type RuleEvaluatedData } from '../events/rule-eva
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { Filter, ReadModelReader } from '../readstore/port.js';
 import { indexWindows } from '../events/maintenance-window-timing.js';
-import { decideEvaluation, metricWindowMinutes, type ActiveWindow, type EvaluationDecision } from './evaluation-decision.js';
+import {
+  decideEvaluation,
+  metricWindowMinutes,
+  type ActiveWindow,
+  type EvaluationDecision,
+} from './evaluation-decision.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationErrorReason, EVALUATION_ERROR_REASONS } from './evaluation-error-reason.js';
 
@@ -60,24 +65,61 @@ export interface EvaluatorDeps extends CommandDeps {
 
 const NO_WINDOWS: ReadonlyMap<string, readonly ActiveWindow[]> = new Map();
 /** Each tenant's active windows indexed once per tick (src/events/maintenance-window-timing.ts). */
-const indexByTenant = (windows: ReadonlyMap<string, readonly ActiveWindow[]>) => new Map([...windows].map(([tenantId, list]) => [tenantId, indexWindows(list)]));
-
+const indexByTenant = (windows: ReadonlyMap<string, readonly ActiveWindow[]>) =>
+  new Map([...windows].map(([tenantId, list]) => [tenantId, indexWindows(list)]));
 
 /** Prometheus instruments of the evaluator; created once per registry, shared by evaluators. */
 export function createEvaluatorInstruments(registry: Registry) {
   return {
-    tickDuration: new Histogram({ name: 'evaluator_tick_duration_seconds', help: 'Duration of one evaluation tick', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers: [registry] }),
-    rulesEvaluated: new Counter({ name: 'evaluator_rules_evaluated_total', help: 'Rule evaluations', registers: [registry] }),
-    ticks: new Counter({ name: 'evaluator_ticks_total', help: 'Evaluation ticks run by this instance', registers: [registry] }),
-    warehouseReads: new Counter({ name: 'evaluator_warehouse_reads_total', help: 'Warehouse metric reads made by evaluation ticks (one per distinct environment, cluster, metric and window)', registers: [registry] }),
-    readErrors: new Counter({ name: 'evaluator_metric_read_errors_total', help: 'Rule evaluations whose metric could not be read', registers: [registry] }),
-    triggered: new Counter({ name: 'incidents_triggered_total', help: 'Incidents triggered', labelNames: ['severity'] as const, registers: [registry] }),
+    tickDuration: new Histogram({
+      name: 'evaluator_tick_duration_seconds',
+      help: 'Duration of one evaluation tick',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [registry],
+    }),
+    rulesEvaluated: new Counter({
+      name: 'evaluator_rules_evaluated_total',
+      help: 'Rule evaluations',
+      registers: [registry],
+    }),
+    ticks: new Counter({
+      name: 'evaluator_ticks_total',
+      help: 'Evaluation ticks run by this instance',
+      registers: [registry],
+    }),
+    warehouseReads: new Counter({
+      name: 'evaluator_warehouse_reads_total',
+      help: 'Warehouse metric reads made by evaluation ticks (one per distinct environment, cluster, metric and window)',
+      registers: [registry],
+    }),
+    readErrors: new Counter({
+      name: 'evaluator_metric_read_errors_total',
+      help: 'Rule evaluations whose metric could not be read',
+      registers: [registry],
+    }),
+    triggered: new Counter({
+      name: 'incidents_triggered_total',
+      help: 'Incidents triggered',
+      labelNames: ['severity'] as const,
+      registers: [registry],
+    }),
     // Every resolution path counts here, where its event is appended (see countResolution).
-    resolved: new Counter({ name: 'incidents_resolved_total', help: 'Incidents resolved', labelNames: ['severity', 'reason'] as const, registers: [registry] }),
-    silenced: new Counter({ name: 'alert_rule_evaluations_silenced_total', help: 'Rule evaluations silenced by a maintenance window', registers: [registry] }),
+    resolved: new Counter({
+      name: 'incidents_resolved_total',
+      help: 'Incidents resolved',
+      labelNames: ['severity', 'reason'] as const,
+      registers: [registry],
+    }),
+    silenced: new Counter({
+      name: 'alert_rule_evaluations_silenced_total',
+      help: 'Rule evaluations silenced by a maintenance window',
+      registers: [registry],
+    }),
     evaluationErrors: new Counter({
-      name: 'alert_rule_evaluation_errors_total', help: `Rule evaluations that failed, by reason (${EVALUATION_ERROR_REASONS.join(', ')})`,
-      labelNames: ['reason'] as const, registers: [registry],
+      name: 'alert_rule_evaluation_errors_total',
+      help: `Rule evaluations that failed, by reason (${EVALUATION_ERROR_REASONS.join(', ')})`,
+      labelNames: ['reason'] as const,
+      registers: [registry],
     }),
   };
 }
@@ -88,7 +130,10 @@ export function createEvaluatorInstruments(registry: Registry) {
  * counting in a projection would count again on every rebuild, and counting in the live feed would
  * count once per instance.
  */
-export function countResolution(instruments: Pick<EvaluatorInstruments, 'resolved'>, outcome: { events: unknown[]; state: IncidentState }) {
+export function countResolution(
+  instruments: Pick<EvaluatorInstruments, 'resolved'>,
+  outcome: { events: unknown[]; state: IncidentState },
+) {
   if (outcome.events.length === 0 || !outcome.state.exists || outcome.state.resolution_reason === null) return;
   instruments.resolved.inc({ severity: outcome.state.severity, reason: outcome.state.resolution_reason });
 }
@@ -114,14 +159,17 @@ interface ActResult {
 }
 
 export function createEvaluator(deps: EvaluatorDeps) {
-  const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors, ticks, warehouseReads, silenced } = deps.instruments;
+  const { tickDuration, rulesEvaluated, readErrors, triggered, evaluationErrors, ticks, warehouseReads, silenced } =
+    deps.instruments;
   /**
    * The share buckets this instance owns now (asked once per tick), as a read-model filter: null
    * when it owns every rule (one instance, no filter).
    */
   const ownedBuckets = (): number[] | null => {
     if (!deps.owns) return null;
-    return Array.from({ length: RULE_SHARE_BUCKETS }, (_, bucket) => bucket).filter((bucket) => deps.owns!(ruleBucketKey(bucket)));
+    return Array.from({ length: RULE_SHARE_BUCKETS }, (_, bucket) => bucket).filter((bucket) =>
+      deps.owns!(ruleBucketKey(bucket)),
+    );
   };
   const inBuckets = (buckets: number[] | null): Filter => (buckets === null ? {} : { shareBucket: { $in: buckets } });
 
@@ -137,21 +185,40 @@ export function createEvaluator(deps: EvaluatorDeps) {
     if (decision.action === 'trigger') {
       const ordinal = rule.incidentCount + 1;
       const incidentId = incidentIdFor(rule.id, ordinal);
-      const outcome = await command(rule, incidentId, {
-        kind: 'TriggerIncident',
-        incident: {
-          incidentId, ruleId: rule.id, ruleName: rule.name, ordinal, currentValue: decision.value, severity: rule.severity,
-          metric: rule.metric, condition: rule.condition, threshold: rule.threshold, envId: rule.envId, clusterId: rule.clusterId,
-          escalationPolicyId: rule.escalationPolicyId,
+      const outcome = await command(
+        rule,
+        incidentId,
+        {
+          kind: 'TriggerIncident',
+          incident: {
+            incidentId,
+            ruleId: rule.id,
+            ruleName: rule.name,
+            ordinal,
+            currentValue: decision.value,
+            severity: rule.severity,
+            metric: rule.metric,
+            condition: rule.condition,
+            threshold: rule.threshold,
+            envId: rule.envId,
+            clusterId: rule.clusterId,
+            escalationPolicyId: rule.escalationPolicyId,
+          },
         },
-      }, tickId);
+        tickId,
+      );
       // No events: another evaluator created this incident first.
       if (outcome.events.length === 0) return { outcome: 'unchanged', incidentId };
       triggered.inc({ severity: rule.severity });
       return { outcome: 'triggered', incidentId };
     }
     if (decision.action === 'resolve' && rule.activeIncidentId) {
-      const outcome = await command(rule, rule.activeIncidentId, { kind: 'ResolveIncident', incidentId: rule.activeIncidentId, reason: 'auto', value: decision.value }, tickId);
+      const outcome = await command(
+        rule,
+        rule.activeIncidentId,
+        { kind: 'ResolveIncident', incidentId: rule.activeIncidentId, reason: 'auto', value: decision.value },
+        tickId,
+      );
       countResolution(deps.instruments, outcome);
       return { outcome: outcome.events.length > 0 ? 'resolved' : 'unchanged', incidentId: rule.activeIncidentId };
     }
@@ -164,10 +231,19 @@ export function createEvaluator(deps: EvaluatorDeps) {
    */
   async function resolveOrphans(tickId: string, buckets: number[] | null) {
     // A deleted rule is also disabled (see the projection), so one query finds both.
-    const orphans = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: false, activeIncidentId: { $ne: null }, ...inBuckets(buckets) });
+    const orphans = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, {
+      isEnabled: false,
+      activeIncidentId: { $ne: null },
+      ...inBuckets(buckets),
+    });
     for (const rule of orphans) {
       const reason = rule.deleted ? 'rule_deleted' : 'rule_disabled';
-      const outcome = await command(rule, rule.activeIncidentId!, { kind: 'ResolveIncident', incidentId: rule.activeIncidentId!, reason }, tickId);
+      const outcome = await command(
+        rule,
+        rule.activeIncidentId!,
+        { kind: 'ResolveIncident', incidentId: rule.activeIncidentId!, reason },
+        tickId,
+      );
       countResolution(deps.instruments, outcome);
     }
   }
@@ -182,7 +258,11 @@ export function createEvaluator(deps: EvaluatorDeps) {
     let after: { values: never[]; id: string } | undefined;
     if (buckets?.length === 0) return rules;
     for (;;) {
-      const page = await deps.reader.find<AlertRuleDoc>(ALERT_RULES, { isEnabled: true, deleted: false, ...inBuckets(buckets) }, { sort: [['id', 'asc']], limit: RULES_PER_PAGE, after });
+      const page = await deps.reader.find<AlertRuleDoc>(
+        ALERT_RULES,
+        { isEnabled: true, deleted: false, ...inBuckets(buckets) },
+        { sort: [['id', 'asc']], limit: RULES_PER_PAGE, after },
+      );
       rules.push(...page);
       if (page.length < RULES_PER_PAGE) return rules;
       after = { values: [], id: page.at(-1)!.id };
@@ -201,9 +281,22 @@ export function createEvaluator(deps: EvaluatorDeps) {
     deps.onOwnedRules?.(rules.length);
     const readsBefore = deps.metrics.providerReads;
     const readings = await deps.metrics.readMany(
-      rules.map((rule) => ({ envId: rule.envId, clusterId: rule.clusterId ?? undefined, metric: rule.metric, windowMinutes: metricWindowMinutes(rule.evaluationWindowMinutes) })),
+      rules.map((rule) => ({
+        envId: rule.envId,
+        clusterId: rule.clusterId ?? undefined,
+        metric: rule.metric,
+        windowMinutes: metricWindowMinutes(rule.evaluationWindowMinutes),
+      })),
     );
-    const report: TickReport = { rules: rules.length, metricReads: deps.metrics.providerReads - readsBefore, triggered: 0, resolved: 0, errors: 0, recorded: 0, durationMs: 0 };
+    const report: TickReport = {
+      rules: rules.length,
+      metricReads: deps.metrics.providerReads - readsBefore,
+      triggered: 0,
+      resolved: 0,
+      errors: 0,
+      recorded: 0,
+      durationMs: 0,
+    };
     ticks.inc();
     warehouseReads.inc(report.metricReads);
     const evaluations: Promise<bigint>[] = [];
@@ -218,12 +311,18 @@ export function createEvaluator(deps: EvaluatorDeps) {
         const tenantWindows = windows.get(rule.tenantId);
         const decision = decideEvaluation(
           {
-            condition: rule.condition, threshold: rule.threshold, windowMinutes: rule.evaluationWindowMinutes,
-            hasActiveIncident: rule.activeIncidentId !== null, pendingSince, rearmed,
+            condition: rule.condition,
+            threshold: rule.threshold,
+            windowMinutes: rule.evaluationWindowMinutes,
+            hasActiveIncident: rule.activeIncidentId !== null,
+            pendingSince,
+            rearmed,
           },
           reading.ok ? { ok: true, value: reading.value } : { ok: false, error: reading.error.message },
           now,
-          tenantWindows === undefined ? undefined : { rule: { ruleId: rule.id, clusterId: rule.clusterId, severity: rule.severity }, windows: tenantWindows },
+          tenantWindows === undefined
+            ? undefined
+            : { rule: { ruleId: rule.id, clusterId: rule.clusterId, severity: rule.severity }, windows: tenantWindows },
         );
         if (decision.outcome === 'silenced') silenced.inc();
         let result: ActResult;
@@ -231,7 +330,11 @@ export function createEvaluator(deps: EvaluatorDeps) {
           result = await act(rule, decision, tickId);
         } catch (error) {
           deps.logger.error({ err: error, ruleId: rule.id }, 'evaluation action failed');
-          result = { outcome: 'error', incidentId: rule.activeIncidentId, error: `could not change the incident: ${(error as Error).message}` };
+          result = {
+            outcome: 'error',
+            incidentId: rule.activeIncidentId,
+            error: `could not change the incident: ${(error as Error).message}`,
+          };
           evaluationErrors.inc({ reason: 'other' });
         }
         if (result.outcome === 'triggered') report.triggered++;
@@ -242,7 +345,15 @@ export function createEvaluator(deps: EvaluatorDeps) {
           evaluationErrors.inc({ reason: reading.ok ? 'other' : evaluationErrorReason(reading.error) });
         }
         const evaluation = evaluationOf(rule, now, decision, result);
-        if (!shouldRecordEvaluation({ ruleId: rule.id, last: rule.lastRecorded ?? null, watch: watchOf(rule), evaluation })) continue;
+        if (
+          !shouldRecordEvaluation({
+            ruleId: rule.id,
+            last: rule.lastRecorded ?? null,
+            watch: watchOf(rule),
+            evaluation,
+          })
+        )
+          continue;
         report.recorded++;
         // Handled where it starts: a failed write must not become an unhandled rejection while
         // other workers are still busy; it is logged and counted, and the next tick evaluates again.
@@ -266,7 +377,8 @@ export function createEvaluator(deps: EvaluatorDeps) {
     const positions = await Promise.all(evaluations);
     // The next tick decides on the pending clock these evaluations move: let the read model catch up.
     const last = positions.reduce((max, position) => (position > max ? position : max), -1n);
-    if (last >= 0n && !(await deps.waitForProjections(last))) deps.logger.warn({ position: String(last) }, 'evaluations not yet projected when the tick ended');
+    if (last >= 0n && !(await deps.waitForProjections(last)))
+      deps.logger.warn({ position: String(last) }, 'evaluations not yet projected when the tick ended');
     await resolveOrphans(tickId, buckets);
     rulesEvaluated.inc(rules.length);
     report.durationMs = performance.now() - started;
@@ -274,7 +386,12 @@ export function createEvaluator(deps: EvaluatorDeps) {
     return report;
   }
 
-  function evaluationOf(rule: AlertRuleDoc, now: Date, decision: EvaluationDecision, result: ActResult): RuleEvaluatedData {
+  function evaluationOf(
+    rule: AlertRuleDoc,
+    now: Date,
+    decision: EvaluationDecision,
+    result: ActResult,
+  ): RuleEvaluatedData {
     return {
       ruleId: rule.id,
       at: now.toISOString(),
@@ -289,7 +406,17 @@ export function createEvaluator(deps: EvaluatorDeps) {
 
   function recordEvaluation(rule: AlertRuleDoc, data: RuleEvaluatedData, tickId: string) {
     return deps.eventStore.append(ruleEvaluationStream(rule.id), [
-      { type: 'RuleEvaluated', data, metadata: { tenantId: rule.tenantId, actor: EVALUATOR_ACTOR, correlationId: tickId, causationId: tickId, occurredAt: data.at } },
+      {
+        type: 'RuleEvaluated',
+        data,
+        metadata: {
+          tenantId: rule.tenantId,
+          actor: EVALUATOR_ACTOR,
+          correlationId: tickId,
+          causationId: tickId,
+          occurredAt: data.at,
+        },
+      },
     ]);
   }
 

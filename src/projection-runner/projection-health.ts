@@ -10,7 +10,11 @@
 import type { ProjectionStatus } from './runner.js';
 
 /** `eventsBehind`: events between a projection's position and the head, counted up to maxLag + 1. */
-export function projectionProblems(statuses: readonly ProjectionStatus[], eventsBehind: (position: bigint) => number, maxLag: number): string[] {
+export function projectionProblems(
+  statuses: readonly ProjectionStatus[],
+  eventsBehind: (position: bigint) => number,
+  maxLag: number,
+): string[] {
   const problems: string[] = [];
   for (const status of statuses) {
     if (status.failing) problems.push(`${status.name} is failing: ${status.failing}`);

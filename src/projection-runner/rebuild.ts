@@ -40,7 +40,9 @@ export async function rebuildProjection(
     for (;;) {
       const events = await eventStore.readAll({ after: position < 0n ? undefined : position, maxCount: BATCH });
       if (events.length === 0) return;
-      const handled = events.filter((e) => handles.has(e.type)).map((e) => ({ ...e, data: readEventData(e.type, e.data) }));
+      const handled = events
+        .filter((e) => handles.has(e.type))
+        .map((e) => ({ ...e, data: readEventData(e.type, e.data) }));
       await readStore.applyBatch(
         { projection: shadowProjection, version: projection.version, collectionNames: shadowName },
         handled,

@@ -76,7 +76,8 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
   let resubscribeDelay = 100;
   let loop: Promise<void> | undefined;
 
-  const lowestPosition = () => [...states.values()].reduce((min, s) => (s.position < min ? s.position : min), BigInt(Number.MAX_SAFE_INTEGER));
+  const lowestPosition = () =>
+    [...states.values()].reduce((min, s) => (s.position < min ? s.position : min), BigInt(Number.MAX_SAFE_INTEGER));
 
   async function applyTo(state: ProjectionState, batch: RecordedEvent[]) {
     const handled = batch.filter((e) => e.position > state.position && state.handles.has(e.type));
@@ -95,7 +96,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
 
   async function storeCheckpoint(state: ProjectionState) {
     if (state.position <= state.stored) return;
-    await deps.readStore.setCheckpoint(state.projection.name, { position: state.position, version: state.projection.version });
+    await deps.readStore.setCheckpoint(state.projection.name, {
+      position: state.position,
+      version: state.projection.version,
+    });
     state.stored = state.position;
   }
 
@@ -156,7 +160,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
       if (!running) return;
       // Every projection stops here: health must say so (not only this one log line) until events flow again.
       subscriptionEnded = `the log subscription ended: ${(error as Error).message}`;
-      deps.logger.error({ err: error, retryInMs: resubscribeDelay }, 'projection subscription ended: every projection has stopped; resubscribing');
+      deps.logger.error(
+        { err: error, retryInMs: resubscribeDelay },
+        'projection subscription ended: every projection has stopped; resubscribing',
+      );
       deps.onAdvance?.(lowestPosition());
       resubscribe = setTimeout(() => running && follow(), resubscribeDelay);
       resubscribe.unref();

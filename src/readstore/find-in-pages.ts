@@ -8,13 +8,24 @@
 import type { Pause } from '../time-slice.js';
 import type { After, Doc, Filter, ReadModelReader } from './port.js';
 
-export async function findInPages<T extends Doc>(reader: ReadModelReader, collection: string, filter: Filter, pageSize: number, pause: Pause, field?: string): Promise<T[]> {
+export async function findInPages<T extends Doc>(
+  reader: ReadModelReader,
+  collection: string,
+  filter: Filter,
+  pageSize: number,
+  pause: Pause,
+  field?: string,
+): Promise<T[]> {
   const sort = field === undefined ? [] : [[field, 'asc'] as const];
   const found: T[] = [];
   let after: After | undefined;
   for (;;) {
     await pause();
-    const page = await reader.find<T>(collection, filter, after ? { sort, limit: pageSize, after } : { sort, limit: pageSize });
+    const page = await reader.find<T>(
+      collection,
+      filter,
+      after ? { sort, limit: pageSize, after } : { sort, limit: pageSize },
+    );
     found.push(...page);
     if (page.length < pageSize) return found;
     const last = page[page.length - 1]!;

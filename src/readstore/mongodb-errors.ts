@@ -10,7 +10,9 @@ export function isDuplicateKeyError(error: unknown): error is MongoServerError {
 }
 
 export function isNamespaceNotFoundError(error: unknown): boolean {
-  return error instanceof MongoServerError && (error.code === NAMESPACE_NOT_FOUND || /ns not found/.test(error.message));
+  return (
+    error instanceof MongoServerError && (error.code === NAMESPACE_NOT_FOUND || /ns not found/.test(error.message))
+  );
 }
 
 /** Servers name the index only in the message: "E11000 duplicate key error collection: db.c index: name dup key: {...}". */
@@ -24,7 +26,11 @@ function duplicateIndexName(error: MongoServerError): string {
 /** The port's error for a driver error, or the error itself when the port has nothing better. */
 export function translateMongoError(error: unknown, collection: string): unknown {
   if (isDuplicateKeyError(error)) return new DuplicateKeyError(collection, duplicateIndexName(error));
-  if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError || error instanceof MongoTopologyClosedError) {
+  if (
+    error instanceof MongoNetworkError ||
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoTopologyClosedError
+  ) {
     return new ReadStoreUnavailableError(`read store unreachable: ${error.message}`, { cause: error });
   }
   return error;

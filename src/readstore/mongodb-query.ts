@@ -84,7 +84,11 @@ export function keysetCondition(sort: Sort = [], after: After): MongoFilter<Stor
 }
 
 /** The query for a find: the filter, narrowed to what follows the keyset position if there is one. */
-export function toMongoFindQuery(filter: Filter, sort: Sort | undefined, after: After | undefined): MongoFilter<StoredDocument> {
+export function toMongoFindQuery(
+  filter: Filter,
+  sort: Sort | undefined,
+  after: After | undefined,
+): MongoFilter<StoredDocument> {
   const query = toMongoFilter(filter);
   if (!after) return query;
   const continuation = keysetCondition(sort, after);

@@ -13,13 +13,18 @@ export interface SharedCollection<T extends Document> {
   use<R>(work: (collection: Collection<T>) => Promise<R>): Promise<R>;
 }
 
-export function sharedCollection<T extends Document>(db: Db, name: string, indexes: IndexDescription[]): SharedCollection<T> {
+export function sharedCollection<T extends Document>(
+  db: Db,
+  name: string,
+  indexes: IndexDescription[],
+): SharedCollection<T> {
   const collection = db.collection<T>(name);
   let indexed: Promise<unknown> | undefined;
-  const ensureIndexes = () => (indexed ??= collection.createIndexes(indexes).catch((error) => {
-    indexed = undefined;
-    throw error;
-  }));
+  const ensureIndexes = () =>
+    (indexed ??= collection.createIndexes(indexes).catch((error) => {
+      indexed = undefined;
+      throw error;
+    }));
   return {
     collection,
     async use(work) {

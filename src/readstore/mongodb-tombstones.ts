@@ -33,7 +33,10 @@ export class Tombstones {
 
   /** True when the document was deleted at `position` or later (`inclusive`) / strictly later. */
   async deletedSince(physical: string, id: string, position: bigint, inclusive: boolean): Promise<boolean> {
-    const filter: MongoFilter<TombstoneDocument> = { _id: id, [POSITION_FIELD]: inclusive ? { $gte: position } : { $gt: position } };
+    const filter: MongoFilter<TombstoneDocument> = {
+      _id: id,
+      [POSITION_FIELD]: inclusive ? { $gte: position } : { $gt: position },
+    };
     return (await this.collection(physical).countDocuments(filter, { limit: 1 })) > 0;
   }
 
@@ -42,7 +45,11 @@ export class Tombstones {
     const target = this.collection(physical);
     for (const id of ids) {
       try {
-        await target.updateOne({ _id: id, [POSITION_FIELD]: { $lt: position } }, { $set: { [POSITION_FIELD]: position } }, { upsert: true });
+        await target.updateOne(
+          { _id: id, [POSITION_FIELD]: { $lt: position } },
+          { $set: { [POSITION_FIELD]: position } },
+          { upsert: true },
+        );
       } catch (error) {
         // The guard missed because the tombstone is at this position or later: the upsert's insert collides.
         if (!isDuplicateKeyError(error)) throw error;

@@ -69,10 +69,15 @@ export class PositionGuardedWriter extends MongoReader implements ReadModelWrite
       if (await this.tombstones.deletedSince(physical, doc.id, this.currentPosition(), !ours)) return;
       // When the guard does not match because the document is newer, the upsert tries to insert a
       // second document with the same _id and the server refuses it with a duplicate key error.
-      await target.replaceOne(this.guard(physical, doc.id), toStoredDocument(doc, this.currentPosition()), { upsert: true });
+      await target.replaceOne(this.guard(physical, doc.id), toStoredDocument(doc, this.currentPosition()), {
+        upsert: true,
+      });
       this.writtenIds(physical).add(doc.id);
     } catch (error) {
-      if (isDuplicateKeyError(error) && (await target.countDocuments(this.supersededFilter(physical, doc.id), { limit: 1 })) > 0) {
+      if (
+        isDuplicateKeyError(error) &&
+        (await target.countDocuments(this.supersededFilter(physical, doc.id), { limit: 1 })) > 0
+      ) {
         return;
       }
       throw translateMongoError(error, collection);
@@ -119,7 +124,9 @@ export class PositionGuardedWriter extends MongoReader implements ReadModelWrite
     const target = this.db.collection<StoredDocument>(physical);
     try {
       // The ids first, so each deleted document gets its tombstone.
-      const matching = await target.find({ $and: [toMongoFilter(filter), guard] }, { projection: { _id: 1 } }).toArray();
+      const matching = await target
+        .find({ $and: [toMongoFilter(filter), guard] }, { projection: { _id: 1 } })
+        .toArray();
       if (matching.length === 0) return 0;
       const ids = matching.map((doc) => doc._id);
       const result = await target.deleteMany({ $and: [{ _id: { $in: ids } }, guard] });

@@ -32,7 +32,10 @@ class MongoReadStore extends MongoReader implements ReadStore {
   /** Indexes declared per collection, re-created on a collection swapped in by replaceCollection. */
   private readonly declaredIndexes = new Map<string, IndexSpec[]>();
 
-  constructor(private readonly client: MongoClient, db: Db) {
+  constructor(
+    private readonly client: MongoClient,
+    db: Db,
+  ) {
     super(db);
   }
 

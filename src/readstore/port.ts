@@ -116,7 +116,10 @@ export interface ReadStore extends ReadModelReader {
 
 export class DuplicateKeyError extends Error {
   override readonly name = 'DuplicateKeyError';
-  constructor(readonly collection: string, readonly index: string) {
+  constructor(
+    readonly collection: string,
+    readonly index: string,
+  ) {
     super(`duplicate key in ${collection} (${index})`);
   }
 }

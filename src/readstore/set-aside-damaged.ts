@@ -14,7 +14,12 @@ function damageOf(file: string): string | undefined {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
       const rows = db.pragma('quick_check') as { quick_check: string }[];
-      return rows.length === 1 && rows[0]!.quick_check === 'ok' ? undefined : rows.map((row) => row.quick_check).slice(0, 5).join('; ');
+      return rows.length === 1 && rows[0]!.quick_check === 'ok'
+        ? undefined
+        : rows
+            .map((row) => row.quick_check)
+            .slice(0, 5)
+            .join('; ');
     } finally {
       db.close();
     }

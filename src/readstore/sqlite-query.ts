@@ -41,7 +41,12 @@ function condition(field: string, cond: FieldCondition): SqlFragment {
     };
   }
   const parts: SqlFragment[] = [];
-  const ops = [['$gt', '>'], ['$gte', '>='], ['$lt', '<'], ['$lte', '<=']] as const;
+  const ops = [
+    ['$gt', '>'],
+    ['$gte', '>='],
+    ['$lt', '<'],
+    ['$lte', '<='],
+  ] as const;
   for (const [key, op] of ops) {
     const value = cond[key];
     if (value !== undefined) parts.push({ sql: `${expr} ${op} ?`, params: [sqlValue(value)] });
@@ -59,10 +64,13 @@ export function whereClause(filter: Filter): SqlFragment {
 }
 
 /** The tie-breaker runs in the direction of the last sort key, so one index can serve the whole order. */
-export const tieBreakDirection = (sort: Sort = []) => sort.filter(([field]) => field !== 'id').at(-1)?.[1] ?? sort.find(([f]) => f === 'id')?.[1] ?? 'asc';
+export const tieBreakDirection = (sort: Sort = []) =>
+  sort.filter(([field]) => field !== 'id').at(-1)?.[1] ?? sort.find(([f]) => f === 'id')?.[1] ?? 'asc';
 
 export function orderBy(sort: Sort = []): string {
-  const keys = sort.filter(([field]) => field !== 'id').map(([field, dir]) => `${fieldExpression(field)} ${dir.toUpperCase()}`);
+  const keys = sort
+    .filter(([field]) => field !== 'id')
+    .map(([field, dir]) => `${fieldExpression(field)} ${dir.toUpperCase()}`);
   return [...keys, `id ${tieBreakDirection(sort).toUpperCase()}`].join(', ');
 }
 
@@ -80,6 +88,8 @@ export function afterClause(sort: Sort = [], after: After): SqlFragment {
     branches.push(and([...equalSoFar, { sql: `${expr} ${dir === 'asc' ? '>' : '<'} ?`, params: [value] }]));
     equalSoFar.push({ sql: `${expr} = ?`, params: [value] });
   });
-  branches.push(and([...equalSoFar, { sql: `id ${tieBreakDirection(sort) === 'asc' ? '>' : '<'} ?`, params: [after.id] }]));
+  branches.push(
+    and([...equalSoFar, { sql: `id ${tieBreakDirection(sort) === 'asc' ? '>' : '<'} ?`, params: [after.id] }]),
+  );
   return { sql: branches.map((b) => `(${b.sql})`).join(' OR '), params: branches.flatMap((b) => b.params) };
 }

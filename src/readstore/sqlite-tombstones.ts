@@ -24,7 +24,9 @@ export function sqliteTombstones(prepare: (sql: string) => Database.Statement, e
       exec(`CREATE TABLE IF NOT EXISTS ${tombstoneTableOf(table)} (id TEXT PRIMARY KEY, pos INTEGER NOT NULL)`);
     },
     positionOf(table: string, id: string): number | undefined {
-      const row = prepare(`SELECT pos FROM ${tombstoneTableOf(table)} WHERE id = ?`).get(id) as { pos: number } | undefined;
+      const row = prepare(`SELECT pos FROM ${tombstoneTableOf(table)} WHERE id = ?`).get(id) as
+        | { pos: number }
+        | undefined;
       return row?.pos;
     },
     record(table: string, id: string, position: number): void {

@@ -18,21 +18,28 @@ export interface SqliteWriterDeps {
   tombstones: ReturnType<typeof sqliteTombstones>;
 }
 
-export function sqliteEventWriter(deps: SqliteWriterDeps, position: number, physical: (name: string) => string): ReadModelWriter {
+export function sqliteEventWriter(
+  deps: SqliteWriterDeps,
+  position: number,
+  physical: (name: string) => string,
+): ReadModelWriter {
   const { prepare, ensureTable, inTransaction, tombstones } = deps;
   const writtenThisEvent = new Set<string>();
   const ours = (table: string, id: string) => writtenThisEvent.has(`${table}/${id}`);
-  const rowPosition = (table: string, id: string) => (prepare(`SELECT pos FROM ${table} WHERE id = ?`).get(id) as { pos: number } | undefined)?.pos;
+  const rowPosition = (table: string, id: string) =>
+    (prepare(`SELECT pos FROM ${table} WHERE id = ?`).get(id) as { pos: number } | undefined)?.pos;
   const write = (collection: string, doc: Doc) => {
     const table = ensureTable(collection);
     if (!mayOverwrite(rowPosition(table, doc.id), position, ours(table, doc.id))) return;
     // Deleted by this event's position or a later one: stays deleted (see sqlite-tombstones.ts).
     if (!mayOverwrite(tombstones.positionOf(table, doc.id), position, ours(table, doc.id))) return;
     try {
-      prepare(`INSERT INTO ${table} (id, doc, pos) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc, pos = excluded.pos`)
-        .run(doc.id, JSON.stringify(doc), position);
+      prepare(
+        `INSERT INTO ${table} (id, doc, pos) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc, pos = excluded.pos`,
+      ).run(doc.id, JSON.stringify(doc), position);
     } catch (error) {
-      if (error instanceof SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError(collection, error.message);
+      if (error instanceof SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE')
+        throw new DuplicateKeyError(collection, error.message);
       throw error;
     }
     writtenThisEvent.add(`${table}/${doc.id}`);
@@ -63,7 +70,10 @@ export function sqliteEventWriter(deps: SqliteWriterDeps, position: number, phys
     async deleteMany(c, filter) {
       const table = ensureTable(physical(c));
       const where = whereClause(filter);
-      const matching = prepare(`SELECT id, pos FROM ${table} WHERE ${where.sql}`).all(...where.params) as { id: string; pos: number }[];
+      const matching = prepare(`SELECT id, pos FROM ${table} WHERE ${where.sql}`).all(...where.params) as {
+        id: string;
+        pos: number;
+      }[];
       return matching.filter((row) => remove(table, row.id, row.pos)).length;
     },
   };

@@ -64,7 +64,9 @@ function readerOn(db: Db): ReadModelReader {
   return {
     async get<T extends Doc>(collection: string, id: string) {
       return guard(null, () => {
-        const row = prepare(`SELECT doc FROM ${tableOf(collection)} WHERE id = ?`).get(id) as { doc: string } | undefined;
+        const row = prepare(`SELECT doc FROM ${tableOf(collection)} WHERE id = ?`).get(id) as
+          | { doc: string }
+          | undefined;
         return row ? (JSON.parse(row.doc) as T) : null;
       });
     },
@@ -83,7 +85,9 @@ function readerOn(db: Db): ReadModelReader {
     async count(collection: string, filter: Filter) {
       return guard(0, () => {
         const where = whereClause(filter);
-        const row = prepare(`SELECT COUNT(*) AS n FROM ${tableOf(collection)} WHERE ${where.sql}`).get(...where.params) as { n: number };
+        const row = prepare(`SELECT COUNT(*) AS n FROM ${tableOf(collection)} WHERE ${where.sql}`).get(
+          ...where.params,
+        ) as { n: number };
         return row.n;
       });
     },
@@ -97,16 +101,21 @@ function readerOn(db: Db): ReadModelReader {
 export function openSqliteReadStore(filename: string): ReadStore {
   const store = namingDamage(filename, READ_MODELS_RECOVERY, () => openStore(filename));
   let damage: DamagedFileError | undefined;
-  const watched = <A extends unknown[], R>(method: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    try {
-      return await method(...args);
-    } catch (error) {
-      if (!isDamagedFileError(error)) throw error;
-      const named = error instanceof DamagedFileError ? error : new DamagedFileError(filename, error as Error, READ_MODELS_RECOVERY);
-      damage ??= named;
-      throw named;
-    }
-  };
+  const watched =
+    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await method(...args);
+      } catch (error) {
+        if (!isDamagedFileError(error)) throw error;
+        const named =
+          error instanceof DamagedFileError
+            ? error
+            : new DamagedFileError(filename, error as Error, READ_MODELS_RECOVERY);
+        damage ??= named;
+        throw named;
+      }
+    };
   return {
     get: watched(store.get),
     find: watched(store.find),
@@ -133,7 +142,9 @@ function openStore(filename: string): ReadStore {
   writerDb.pragma('synchronous = NORMAL');
   writerDb.pragma('busy_timeout = 5000');
   writerDb.pragma('cache_size = -65536');
-  writerDb.exec('CREATE TABLE IF NOT EXISTS _checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)');
+  writerDb.exec(
+    'CREATE TABLE IF NOT EXISTS _checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)',
+  );
   const readerDb = new Database(filename, { readonly: true });
   readerDb.pragma('busy_timeout = 5000');
   readerDb.pragma('cache_size = -65536');
@@ -164,7 +175,9 @@ function openStore(filename: string): ReadStore {
     const table = ensureTable(collection);
     for (const index of indexes) {
       const columns = index.fields.map(fieldExpression).join(', ');
-      writerDb.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${table}__${index.name} ON ${table} (${columns})`);
+      writerDb.exec(
+        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${table}__${index.name} ON ${table} (${columns})`,
+      );
     }
   };
 
@@ -223,17 +236,21 @@ function openStore(filename: string): ReadStore {
       await lock(async () => {
         const from = ensureTable(source);
         const to = tableOf(target);
-        writerDb.transaction(() => {
-          writerDb.exec(`DROP TABLE IF EXISTS ${to}`);
-          writerDb.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
-          // The tombstones follow their documents (ensureTable created both).
-          writerDb.exec(`DROP TABLE IF EXISTS ${tombstoneTableOf(to)}`);
-          writerDb.exec(`ALTER TABLE ${tombstoneTableOf(from)} RENAME TO ${tombstoneTableOf(to)}`);
-          // Indexes keep their old names through a rename; recreate them under the target's names.
-          const renamed = writerDb.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(to) as { name: string }[];
-          for (const { name } of renamed) writerDb.exec(`DROP INDEX IF EXISTS "${name}"`);
-          // IMMEDIATE, like applyBatch: the rebuild CLI may write this file from another process.
-        }).immediate();
+        writerDb
+          .transaction(() => {
+            writerDb.exec(`DROP TABLE IF EXISTS ${to}`);
+            writerDb.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
+            // The tombstones follow their documents (ensureTable created both).
+            writerDb.exec(`DROP TABLE IF EXISTS ${tombstoneTableOf(to)}`);
+            writerDb.exec(`ALTER TABLE ${tombstoneTableOf(from)} RENAME TO ${tombstoneTableOf(to)}`);
+            // Indexes keep their old names through a rename; recreate them under the target's names.
+            const renamed = writerDb
+              .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+              .all(to) as { name: string }[];
+            for (const { name } of renamed) writerDb.exec(`DROP INDEX IF EXISTS "${name}"`);
+            // IMMEDIATE, like applyBatch: the rebuild CLI may write this file from another process.
+          })
+          .immediate();
         knownTables.delete(from);
         knownTables.delete(to);
         createIndexes(target, indexSpecs.get(target) ?? indexSpecs.get(source) ?? []);

@@ -16,7 +16,8 @@ export function loadOrCreateKeyFile(path: string): Buffer {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
-  if (key.length !== SECRET_KEY_BYTES) throw new SecretBoxError(`${path} does not hold a base64 ${SECRET_KEY_BYTES}-byte key`);
+  if (key.length !== SECRET_KEY_BYTES)
+    throw new SecretBoxError(`${path} does not hold a base64 ${SECRET_KEY_BYTES}-byte key`);
   return key;
 }
 

@@ -29,7 +29,8 @@ export const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest(
 
 export function secretBox(current: Buffer, previous: readonly Buffer[] = []): SecretBox {
   for (const key of [current, ...previous]) {
-    if (key.length !== SECRET_KEY_BYTES) throw new SecretBoxError(`a secrets key must be ${SECRET_KEY_BYTES} bytes, not ${key.length}`);
+    if (key.length !== SECRET_KEY_BYTES)
+      throw new SecretBoxError(`a secrets key must be ${SECRET_KEY_BYTES} bytes, not ${key.length}`);
   }
   const currentId = keyIdOf(current);
   const keys = new Map([...previous, current].map((key) => [keyIdOf(key), key]));
@@ -43,16 +44,21 @@ export function secretBox(current: Buffer, previous: readonly Buffer[] = []): Se
     open(value) {
       if (!isSealed(value)) throw new SecretBoxError('not a sealed value');
       const [keyId, iv, sealed, ...extra] = value.slice(PREFIX.length).split(':');
-      if (!keyId || !iv || sealed === undefined || extra.length > 0) throw new SecretBoxError('a sealed value is malformed');
+      if (!keyId || !iv || sealed === undefined || extra.length > 0)
+        throw new SecretBoxError('a sealed value is malformed');
       const key = keys.get(keyId);
       if (!key) {
-        throw new SecretBoxError(`a secret is sealed with key ${keyId}, which is neither SECRETS_KEY (${currentId}) nor in SECRETS_KEY_PREVIOUS; restore that key to read it`);
+        throw new SecretBoxError(
+          `a secret is sealed with key ${keyId}, which is neither SECRETS_KEY (${currentId}) nor in SECRETS_KEY_PREVIOUS; restore that key to read it`,
+        );
       }
       const bytes = Buffer.from(sealed, 'base64url');
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-        return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString(
+          'utf8',
+        );
       } catch {
         throw new SecretBoxError(`a secret sealed with key ${keyId} fails its integrity check: it was altered`);
       }

@@ -13,13 +13,18 @@ export const DAMAGED_FILE_RECOVERY =
   'a damaged read-models.db is set aside and rebuilt from the log by `npm run rebuild`; a damaged events.db is restored from a backup';
 
 /** What recovers a damaged event log: it is the source of truth, so only a copy of it can. */
-export const EVENT_LOG_RECOVERY = 'it is the event log, the source of truth: stop the platform and restore it from a backup (docs/operations.md)';
+export const EVENT_LOG_RECOVERY =
+  'it is the event log, the source of truth: stop the platform and restore it from a backup (docs/operations.md)';
 
 /** The damage error of one file, named with what recovers it (the code stays SQLite's). */
 export class DamagedFileError extends Error {
   override readonly name = 'DamagedFileError';
   readonly code: string;
-  constructor(readonly file: string, cause: Error & { code?: unknown }, recovery: string) {
+  constructor(
+    readonly file: string,
+    cause: Error & { code?: unknown },
+    recovery: string,
+  ) {
     super(`${file} is damaged (${cause.message}); ${recovery}`, { cause });
     this.code = typeof cause.code === 'string' ? cause.code : 'SQLITE_CORRUPT';
   }
@@ -30,7 +35,8 @@ export function namingDamage<T>(file: string, recovery: string, work: () => T): 
   try {
     return work();
   } catch (error) {
-    if (isDamagedFileError(error) && !(error instanceof DamagedFileError)) throw new DamagedFileError(file, error as Error, recovery);
+    if (isDamagedFileError(error) && !(error instanceof DamagedFileError))
+      throw new DamagedFileError(file, error as Error, recovery);
     throw error;
   }
 }

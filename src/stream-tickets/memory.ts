@@ -6,8 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../access/principal.js';
 import {
-  holderOf, limitsWithDefaults, perPrincipalRefusal, perTenantRefusal, refusal, ticketHash,
-  type IssuedTicket, type StreamTicketLimits, type StreamTicketStore,
+  holderOf,
+  limitsWithDefaults,
+  perPrincipalRefusal,
+  perTenantRefusal,
+  refusal,
+  ticketHash,
+  type IssuedTicket,
+  type StreamTicketLimits,
+  type StreamTicketStore,
 } from './store.js';
 
 interface Ticket {
@@ -24,7 +31,8 @@ export function createMemoryStreamTicketStore(options: StreamTicketLimits): Stre
   const placeOf = new Map<string, { tenantId: string; holder: string }>();
 
   const holdersOf = (tenantId: string) => tenants.get(tenantId) ?? tenants.set(tenantId, new Map()).get(tenantId)!;
-  const countOf = (holders: Map<string, Map<string, Ticket>>) => [...holders.values()].reduce((sum, own) => sum + own.size, 0);
+  const countOf = (holders: Map<string, Map<string, Ticket>>) =>
+    [...holders.values()].reduce((sum, own) => sum + own.size, 0);
   function remove(hash: string) {
     const place = placeOf.get(hash);
     if (!place) return;
@@ -54,16 +62,23 @@ export function createMemoryStreamTicketStore(options: StreamTicketLimits): Stre
     const holders = holdersOf(principal.tenantId);
     dropExpired(holders.get(holder) ?? new Map(), now);
     const own = holders.get(holder);
-    if (own && own.size >= perPrincipal) return refusal(perPrincipalRefusal(perPrincipal), own.values().next().value!.expiresAt, now);
+    if (own && own.size >= perPrincipal)
+      return refusal(perPrincipalRefusal(perPrincipal), own.values().next().value!.expiresAt, now);
     if (countOf(holders) >= perTenant) {
       for (const tickets of [...holders.values()]) dropExpired(tickets, now);
-      const oldest = [...holders.values()].map((tickets) => tickets.values().next().value!).sort((a, b) => a.expiresAt - b.expiresAt)[0];
+      const oldest = [...holders.values()]
+        .map((tickets) => tickets.values().next().value!)
+        .sort((a, b) => a.expiresAt - b.expiresAt)[0];
       if (oldest && countOf(holders) >= perTenant) return refusal(perTenantRefusal(perTenant), oldest.expiresAt, now);
     }
     const ticket = randomBytes(32).toString('base64url');
     const hash = ticketHash(ticket);
     const kept = holdersOf(principal.tenantId);
-    (kept.get(holder) ?? kept.set(holder, new Map()).get(holder)!).set(hash, { principal, path, expiresAt: now + ttlMs });
+    (kept.get(holder) ?? kept.set(holder, new Map()).get(holder)!).set(hash, {
+      principal,
+      path,
+      expiresAt: now + ttlMs,
+    });
     placeOf.set(hash, { tenantId: principal.tenantId, holder });
     return { ticket, expiresAt: new Date(now + ttlMs) };
   }

@@ -15,8 +15,14 @@ import type { Db } from 'mongodb';
 import type { Principal } from '../access/principal.js';
 import { sharedCollection } from '../readstore/mongodb-shared-collection.js';
 import {
-  holderOf, limitsWithDefaults, perPrincipalRefusal, perTenantRefusal, refusal, ticketHash,
-  type StreamTicketLimits, type StreamTicketStore,
+  holderOf,
+  limitsWithDefaults,
+  perPrincipalRefusal,
+  perTenantRefusal,
+  refusal,
+  ticketHash,
+  type StreamTicketLimits,
+  type StreamTicketStore,
 } from './store.js';
 
 export const STREAM_TICKETS_COLLECTION = 'stream_tickets';
@@ -39,28 +45,45 @@ export function createMongoStreamTicketStore(db: Db, options: StreamTicketLimits
     { key: { tenantId: 1, expiresAt: 1 }, name: 'tenant_live' },
   ]);
   const oldestExpiry = async (filter: object, fallback: number) =>
-    (await tickets.find(filter, { sort: { expiresAt: 1 }, limit: 1, projection: { expiresAt: 1 } }).next())?.expiresAt.getTime() ?? fallback;
+    (
+      await tickets.find(filter, { sort: { expiresAt: 1 }, limit: 1, projection: { expiresAt: 1 } }).next()
+    )?.expiresAt.getTime() ?? fallback;
 
   return {
-    issue: (principal, path) => use(async () => {
-      const at = now().getTime();
-      const ticket = randomBytes(32).toString('base64url');
-      const holder = holderOf(principal);
-      const doc: TicketDocument = { _id: ticketHash(ticket), tenantId: principal.tenantId, holder, path, principal, expiresAt: new Date(at + ttlMs) };
-      await tickets.insertOne(doc);
-      const tenantLive = { tenantId: principal.tenantId, expiresAt: { $gt: new Date(at) } };
-      const holderLive = { ...tenantLive, holder };
-      const [own, tenant] = await Promise.all([tickets.countDocuments(holderLive), tickets.countDocuments(tenantLive)]);
-      if (own <= perPrincipal && tenant <= perTenant) return { ticket, expiresAt: doc.expiresAt };
-      await tickets.deleteOne({ _id: doc._id });
-      const [scope, detail] = own > perPrincipal ? [holderLive, perPrincipalRefusal(perPrincipal)] : [tenantLive, perTenantRefusal(perTenant)];
-      return refusal(detail, await oldestExpiry({ ...scope, _id: { $ne: doc._id } }, at + ttlMs), at);
-    }),
-    redeem: (ticket, path) => use(async () => {
-      const found = await tickets.findOneAndDelete({ _id: ticketHash(ticket), expiresAt: { $gt: now() } });
-      // A ticket shown for another path is spent all the same, as a token sent to the wrong place would be.
-      if (!found || found.path !== path) return null;
-      return found.principal;
-    }),
+    issue: (principal, path) =>
+      use(async () => {
+        const at = now().getTime();
+        const ticket = randomBytes(32).toString('base64url');
+        const holder = holderOf(principal);
+        const doc: TicketDocument = {
+          _id: ticketHash(ticket),
+          tenantId: principal.tenantId,
+          holder,
+          path,
+          principal,
+          expiresAt: new Date(at + ttlMs),
+        };
+        await tickets.insertOne(doc);
+        const tenantLive = { tenantId: principal.tenantId, expiresAt: { $gt: new Date(at) } };
+        const holderLive = { ...tenantLive, holder };
+        const [own, tenant] = await Promise.all([
+          tickets.countDocuments(holderLive),
+          tickets.countDocuments(tenantLive),
+        ]);
+        if (own <= perPrincipal && tenant <= perTenant) return { ticket, expiresAt: doc.expiresAt };
+        await tickets.deleteOne({ _id: doc._id });
+        const [scope, detail] =
+          own > perPrincipal
+            ? [holderLive, perPrincipalRefusal(perPrincipal)]
+            : [tenantLive, perTenantRefusal(perTenant)];
+        return refusal(detail, await oldestExpiry({ ...scope, _id: { $ne: doc._id } }, at + ttlMs), at);
+      }),
+    redeem: (ticket, path) =>
+      use(async () => {
+        const found = await tickets.findOneAndDelete({ _id: ticketHash(ticket), expiresAt: { $gt: now() } });
+        // A ticket shown for another path is spent all the same, as a token sent to the wrong place would be.
+        if (!found || found.path !== path) return null;
+        return found.principal;
+      }),
   };
 }

@@ -15,7 +15,9 @@ export const STREAM_TICKET_TTL_MS = 60_000;
 export const STREAM_TICKETS_PER_PRINCIPAL = 20;
 export const STREAM_TICKETS_PER_TENANT = 1000;
 
-export type IssuedTicket = { ticket: string; expiresAt: Date } | { refused: { detail: string; retryAfterSeconds: number } };
+export type IssuedTicket =
+  | { ticket: string; expiresAt: Date }
+  | { refused: { detail: string; retryAfterSeconds: number } };
 
 export interface StreamTicketStore {
   /** A new ticket for this principal and feed path, or a refusal when a live-ticket limit is reached. */
@@ -44,7 +46,8 @@ export const holderOf = (principal: Principal) => principal.userId;
 /** What a store keeps in place of the ticket: the hex SHA-256 of it. */
 export const ticketHash = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
 
-export const perPrincipalRefusal = (limit: number) => `at most ${limit} unused stream tickets per caller; use one or let it expire first`;
+export const perPrincipalRefusal = (limit: number) =>
+  `at most ${limit} unused stream tickets per caller; use one or let it expire first`;
 export const perTenantRefusal = (limit: number) => `at most ${limit} unused stream tickets per tenant`;
 
 /** A refusal that says to come back when `oldestExpiresAt` (ms) has passed; at least 1 s. */

@@ -44,8 +44,17 @@ export async function writeInBatches(
       keys: encoded.keys,
       done: connection
         .transaction((tx) => writeBatch(tx, encoded))
-        .then((n) => { written += n; }, (error: unknown) => { failure ??= { error }; })
-        .finally(() => { writing.splice(writing.indexOf(entry), 1); }),
+        .then(
+          (n) => {
+            written += n;
+          },
+          (error: unknown) => {
+            failure ??= { error };
+          },
+        )
+        .finally(() => {
+          writing.splice(writing.indexOf(entry), 1);
+        }),
     };
     writing.push(entry);
   };

@@ -15,7 +15,11 @@ export interface LazySyncStore extends SyncStore {
   lastFailure(): unknown;
 }
 
-export function lazySyncStore(kind: SyncStore['kind'], open: () => Promise<SyncStore>, closeWaitMs = 2000): LazySyncStore {
+export function lazySyncStore(
+  kind: SyncStore['kind'],
+  open: () => Promise<SyncStore>,
+  closeWaitMs = 2000,
+): LazySyncStore {
   let pending: Promise<SyncStore> | undefined;
   let ready = false;
   let failure: unknown;

@@ -44,7 +44,11 @@ export function syncStoreHistorySource(deps: { store: SyncStore; lookbackMs: num
         params,
       );
       const adds = ADDED_OVER_CLUSTERS.has(metric);
-      const cursors = rows.map((row) => ({ at: row.at_ms.map(Number), values: row.sample_values.map(Number), next: 0 }));
+      const cursors = rows.map((row) => ({
+        at: row.at_ms.map(Number),
+        values: row.sample_values.map(Number),
+        next: 0,
+      }));
       for (let i = 0; i < instants.length; i++) {
         const at = instants[i]!;
         let combined: number | null = null;
@@ -63,9 +67,14 @@ export function syncStoreHistorySource(deps: { store: SyncStore; lookbackMs: num
       }
       const notes: string[] = [];
       if (windowMinutes !== METRIC_SAMPLE_MINUTES) {
-        notes.push(`cluster_metrics holds ${METRIC_SAMPLE_MINUTES}-minute readings; they stand in for the rule's ${windowMinutes}-minute window`);
+        notes.push(
+          `cluster_metrics holds ${METRIC_SAMPLE_MINUTES}-minute readings; they stand in for the rule's ${windowMinutes}-minute window`,
+        );
       }
-      if (clusterId === null && metric === 'unsorted_pct') notes.push('unsorted_pct over every cluster is the worst cluster\'s, not pooled by rows as the warehouse pools it');
+      if (clusterId === null && metric === 'unsorted_pct')
+        notes.push(
+          "unsorted_pct over every cluster is the worst cluster's, not pooled by rows as the warehouse pools it",
+        );
       return { readings, notes };
     },
   };

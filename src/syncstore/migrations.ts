@@ -59,7 +59,10 @@ export async function migrate(connection: SqlConnection, migrations: Migration[]
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(migration.version)) continue;
       for (const statement of migration.sql) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       done.add(migration.version);
     }
     return Math.max(0, ...done);

@@ -16,8 +16,14 @@ export interface SyncStoreSettings {
 export async function openSyncStore(settings: SyncStoreSettings): Promise<SyncStore> {
   // Only the chosen driver is loaded (the other costs start-up time for nothing).
   const connection = settings.databaseUrl
-    ? await (await import('./pg-connection.js')).openPgConnection({ url: settings.databaseUrl, schema: settings.schema })
-    : await (await import('./pglite-connection.js')).openPgliteConnection({ dataDir: settings.inMemory ? undefined : join(settings.dataDir, 'sync-pg'), schema: settings.schema });
+    ? await (await import('./pg-connection.js')).openPgConnection({
+        url: settings.databaseUrl,
+        schema: settings.schema,
+      })
+    : await (await import('./pglite-connection.js')).openPgliteConnection({
+        dataDir: settings.inMemory ? undefined : join(settings.dataDir, 'sync-pg'),
+        schema: settings.schema,
+      });
   const store = createSyncStore(connection);
   await store.migrate();
   return store;

@@ -30,7 +30,8 @@ export function createSyncStore(connection: SqlConnection): SyncStore {
   return {
     kind: connection.kind,
     migrate: () => migrate(connection),
-    upsert: (table, rows, batchSize = DEFAULT_BATCH_SIZE) => writeInBatches(connection, table, rows, { batchSize, parallel: connection.parallelSessions }),
+    upsert: (table, rows, batchSize = DEFAULT_BATCH_SIZE) =>
+      writeInBatches(connection, table, rows, { batchSize, parallel: connection.parallelSessions }),
     async count(table, envId) {
       const result = envId
         ? await connection.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE env_id = $1`, [envId])

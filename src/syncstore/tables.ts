@@ -21,14 +21,24 @@ export interface TableDefinition {
   key: string[];
 }
 
-export const SYNC_TABLE_NAMES = ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events'] as const;
+export const SYNC_TABLE_NAMES = [
+  'query_history',
+  'table_storage',
+  'cluster_metrics',
+  'wlm_queue_stats',
+  'alert_events',
+] as const;
 export type SyncTableName = (typeof SYNC_TABLE_NAMES)[number];
 
 const envColumns: ColumnDefinition[] = [
   { name: 'env_id', type: 'text', meaning: 'the environment (tenant warehouse) the row came from' },
   { name: 'cluster_id', type: 'text', meaning: 'the cluster or serverless workgroup' },
 ];
-const syncedAt: ColumnDefinition = { name: 'synced_at', type: 'timestamptz', meaning: 'when the sync last wrote this row' };
+const syncedAt: ColumnDefinition = {
+  name: 'synced_at',
+  type: 'timestamptz',
+  meaning: 'when the sync last wrote this row',
+};
 
 export const SYNC_TABLES: Record<SyncTableName, TableDefinition> = {
   query_history: {
@@ -61,7 +71,11 @@ export const SYNC_TABLES: Record<SyncTableName, TableDefinition> = {
       { name: 'size_mb', type: 'bigint', meaning: 'size in 1 MB blocks' },
       { name: 'tbl_rows', type: 'bigint', meaning: 'rows, including ghost rows' },
       { name: 'unsorted_pct', type: 'double precision', meaning: 'percentage of unsorted rows' },
-      { name: 'stats_off_pct', type: 'double precision', meaning: 'how stale the planner statistics are (0 = current)' },
+      {
+        name: 'stats_off_pct',
+        type: 'double precision',
+        meaning: 'how stale the planner statistics are (0 = current)',
+      },
       { name: 'skew_rows', type: 'double precision', meaning: 'rows on the fullest slice / rows on the emptiest' },
       { name: 'sampled_at', type: 'timestamptz', meaning: 'when the snapshot was read' },
       syncedAt,

@@ -78,7 +78,12 @@ export function encodeBatch(tableName: SyncTableName, rows: SyncRow[]): EncodedB
   const unique = lastRowPerKey(table, rows);
   const kept = [...unique.values()];
   // arrayLiteral writes dates, bigints and missing values itself.
-  const params = table.columns.map((column) => arrayLiteral(kept.map((row) => row[column.name]), column.type));
+  const params = table.columns.map((column) =>
+    arrayLiteral(
+      kept.map((row) => row[column.name]),
+      column.type,
+    ),
+  );
   return { table: tableName, params, keys: new Set(unique.keys()) };
 }
 

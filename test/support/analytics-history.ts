@@ -16,10 +16,19 @@ const schedule = (alice: string, bob: string) => ({
   name: 'Warehouse primary',
   timezone: 'Europe/Berlin',
   layers: [{ user_ids: [alice], rotation_type: 'weekly', start_time: '2026-03-16T09:00:00' }],
-  overrides: [{ user_id: bob, start: '2026-03-28T20:00:00', end: '2026-03-29T06:00:00', reason: 'the night of the change' }],
+  overrides: [
+    { user_id: bob, start: '2026-03-28T20:00:00', end: '2026-03-29T06:00:00', reason: 'the night of the change' },
+  ],
 });
 
-interface Page { to: string; via: 'schedule' | 'user'; medium: 'email' | 'sms'; at: string; ok?: boolean; stage?: number }
+interface Page {
+  to: string;
+  via: 'schedule' | 'user';
+  medium: 'email' | 'sms';
+  at: string;
+  ok?: boolean;
+  stage?: number;
+}
 interface Script {
   rule: 'disk' | 'slow';
   severity: 'critical' | 'medium';
@@ -34,26 +43,78 @@ interface Script {
 /** Hand-written: every number of the tests' tables follows from these lines. */
 const SCRIPTS = (alice: string, bob: string): Script[] => [
   // Before the range: counts nowhere.
-  { rule: 'disk', severity: 'critical', clusterId: 'c1', triggeredAt: '2026-03-20T10:00:00Z', stages: [{ stage: 1, at: '2026-03-20T10:00:00Z' }],
-    pages: [{ to: alice, via: 'schedule', medium: 'email', at: '2026-03-20T10:00:05Z' }], resolve: { at: '2026-03-20T10:02:00Z', reason: 'auto' } },
+  {
+    rule: 'disk',
+    severity: 'critical',
+    clusterId: 'c1',
+    triggeredAt: '2026-03-20T10:00:00Z',
+    stages: [{ stage: 1, at: '2026-03-20T10:00:00Z' }],
+    pages: [{ to: alice, via: 'schedule', medium: 'email', at: '2026-03-20T10:00:05Z' }],
+    resolve: { at: '2026-03-20T10:02:00Z', reason: 'auto' },
+  },
   // I1: Saturday 22:30 in Berlin (CET), bob on call by override: a night page; acknowledged after 300 s, resolved by hand after 3600 s.
-  { rule: 'disk', severity: 'critical', clusterId: 'c1', triggeredAt: '2026-03-28T21:30:00Z', stages: [{ stage: 1, at: '2026-03-28T21:30:00Z' }],
+  {
+    rule: 'disk',
+    severity: 'critical',
+    clusterId: 'c1',
+    triggeredAt: '2026-03-28T21:30:00Z',
+    stages: [{ stage: 1, at: '2026-03-28T21:30:00Z' }],
     pages: [{ to: bob, via: 'schedule', medium: 'email', at: '2026-03-28T21:30:05Z' }],
-    ack: { by: `user:${bob}`, at: '2026-03-28T21:35:00Z' }, resolve: { at: '2026-03-28T22:30:00Z', reason: 'manual' } },
+    ack: { by: `user:${bob}`, at: '2026-03-28T21:35:00Z' },
+    resolve: { at: '2026-03-28T22:30:00Z', reason: 'manual' },
+  },
   // I2: 07:30 in Berlin after the change (06:30 before it would have been night): not a night page; auto-resolved after 180 s (flapping).
-  { rule: 'disk', severity: 'critical', clusterId: 'c1', triggeredAt: '2026-03-29T05:30:00Z', stages: [{ stage: 1, at: '2026-03-29T05:30:00Z' }],
-    pages: [{ to: alice, via: 'schedule', medium: 'sms', at: '2026-03-29T05:30:10Z' }], resolve: { at: '2026-03-29T05:33:00Z', reason: 'auto' } },
+  {
+    rule: 'disk',
+    severity: 'critical',
+    clusterId: 'c1',
+    triggeredAt: '2026-03-29T05:30:00Z',
+    stages: [{ stage: 1, at: '2026-03-29T05:30:00Z' }],
+    pages: [{ to: alice, via: 'schedule', medium: 'sms', at: '2026-03-29T05:30:10Z' }],
+    resolve: { at: '2026-03-29T05:33:00Z', reason: 'auto' },
+  },
   // I3: bob named directly (UTC): the email fails, stage 2 pages by SMS; acknowledged after 1200 s, auto-resolved after 2400 s.
-  { rule: 'disk', severity: 'critical', clusterId: 'c1', triggeredAt: '2026-03-30T10:00:00Z', stages: [{ stage: 1, at: '2026-03-30T10:00:00Z' }, { stage: 2, at: '2026-03-30T10:15:00Z' }],
-    pages: [{ to: bob, via: 'user', medium: 'email', at: '2026-03-30T10:00:05Z', ok: false }, { to: bob, via: 'user', medium: 'sms', at: '2026-03-30T10:15:05Z', stage: 2 }],
-    ack: { by: `user:${bob}`, at: '2026-03-30T10:20:00Z' }, resolve: { at: '2026-03-30T10:40:00Z', reason: 'auto' } },
+  {
+    rule: 'disk',
+    severity: 'critical',
+    clusterId: 'c1',
+    triggeredAt: '2026-03-30T10:00:00Z',
+    stages: [
+      { stage: 1, at: '2026-03-30T10:00:00Z' },
+      { stage: 2, at: '2026-03-30T10:15:00Z' },
+    ],
+    pages: [
+      { to: bob, via: 'user', medium: 'email', at: '2026-03-30T10:00:05Z', ok: false },
+      { to: bob, via: 'user', medium: 'sms', at: '2026-03-30T10:15:05Z', stage: 2 },
+    ],
+    ack: { by: `user:${bob}`, at: '2026-03-30T10:20:00Z' },
+    resolve: { at: '2026-03-30T10:40:00Z', reason: 'auto' },
+  },
   // I4: 23:00 UTC (bob, night in UTC), stage 2 at 01:10 in Berlin (alice, night); resolved as the rule is disabled after 1800 s.
-  { rule: 'slow', severity: 'medium', clusterId: null, triggeredAt: '2026-04-02T23:00:00Z', stages: [{ stage: 1, at: '2026-04-02T23:00:00Z' }, { stage: 2, at: '2026-04-02T23:10:00Z' }],
-    pages: [{ to: bob, via: 'user', medium: 'email', at: '2026-04-02T23:00:05Z' }, { to: alice, via: 'schedule', medium: 'email', at: '2026-04-02T23:10:05Z', stage: 2 }],
-    resolve: { at: '2026-04-02T23:30:00Z', reason: 'rule_disabled' } },
+  {
+    rule: 'slow',
+    severity: 'medium',
+    clusterId: null,
+    triggeredAt: '2026-04-02T23:00:00Z',
+    stages: [
+      { stage: 1, at: '2026-04-02T23:00:00Z' },
+      { stage: 2, at: '2026-04-02T23:10:00Z' },
+    ],
+    pages: [
+      { to: bob, via: 'user', medium: 'email', at: '2026-04-02T23:00:05Z' },
+      { to: alice, via: 'schedule', medium: 'email', at: '2026-04-02T23:10:05Z', stage: 2 },
+    ],
+    resolve: { at: '2026-04-02T23:30:00Z', reason: 'rule_disabled' },
+  },
   // I5: Sunday afternoon, still open.
-  { rule: 'slow', severity: 'medium', clusterId: null, triggeredAt: '2026-04-05T12:00:00Z', stages: [{ stage: 1, at: '2026-04-05T12:00:00Z' }],
-    pages: [{ to: alice, via: 'schedule', medium: 'email', at: '2026-04-05T12:00:05Z' }] },
+  {
+    rule: 'slow',
+    severity: 'medium',
+    clusterId: null,
+    triggeredAt: '2026-04-05T12:00:00Z',
+    stages: [{ stage: 1, at: '2026-04-05T12:00:00Z' }],
+    pages: [{ to: alice, via: 'schedule', medium: 'email', at: '2026-04-05T12:00:05Z' }],
+  },
 ];
 
 export interface History {
@@ -75,7 +136,9 @@ export interface HistoryTarget {
 
 /** The target of a test app's caller. */
 export const appTarget = (app: TestApp, caller: Caller): HistoryTarget => ({
-  tenantId: caller.tenantId, envId: caller.envId, platform: app.platform,
+  tenantId: caller.tenantId,
+  envId: caller.envId,
+  platform: app.platform,
   async create(path, body) {
     const answer = await app.request('POST', path, { caller, body });
     if (answer.status !== 201) throw new Error(`POST ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -84,56 +147,115 @@ export const appTarget = (app: TestApp, caller: Caller): HistoryTarget => ({
 });
 
 /** Appends the history to the target's tenant and waits until the read models hold it (the rules named as given, by default `disk full` and `slow queries`). */
-export async function scriptHistory(target: HistoryTarget, ruleNames: { disk: string; slow: string } = { disk: 'disk full', slow: 'slow queries' }): Promise<History> {
-  const newUser = async (name: string) => (await target.create('/api/v1/users', { email: `${name}-${randomUUID()}@example.com`, name })).id;
+export async function scriptHistory(
+  target: HistoryTarget,
+  ruleNames: { disk: string; slow: string } = { disk: 'disk full', slow: 'slow queries' },
+): Promise<History> {
+  const newUser = async (name: string) =>
+    (await target.create('/api/v1/users', { email: `${name}-${randomUUID()}@example.com`, name })).id;
   const alice = await newUser('alice');
   const bob = await newUser('bob');
   const scheduleId = (await target.create('/api/v1/schedules', schedule(alice, bob))).id;
   const rules = { disk: randomUUID(), slow: randomUUID() };
   const policyId = randomUUID();
-  const metadata = (at: string) => ({ tenantId: target.tenantId, actor: 'system', correlationId: randomUUID(), causationId: randomUUID(), occurredAt: at });
+  const metadata = (at: string) => ({
+    tenantId: target.tenantId,
+    actor: 'system',
+    correlationId: randomUUID(),
+    causationId: randomUUID(),
+    occurredAt: at,
+  });
   const stageTargets = [
-    { stageOrder: 1, delayMinutes: 0, targets: [{ type: 'schedule' as const, id: scheduleId, channels: ['email' as const] }] },
+    {
+      stageOrder: 1,
+      delayMinutes: 0,
+      targets: [{ type: 'schedule' as const, id: scheduleId, channels: ['email' as const] }],
+    },
     { stageOrder: 2, delayMinutes: 10, targets: [{ type: 'user' as const, id: bob, channels: ['sms' as const] }] },
   ];
   let position = 0n;
   let ordinal = 0;
   for (const script of SCRIPTS(alice, bob)) {
     const incidentId = randomUUID();
-    const event = (type: string, at: string, data: Record<string, unknown>) => ({ type, data: { incidentId, ...data }, metadata: metadata(at) });
+    const event = (type: string, at: string, data: Record<string, unknown>) => ({
+      type,
+      data: { incidentId, ...data },
+      metadata: metadata(at),
+    });
     const events = [
       event('IncidentTriggered', script.triggeredAt, {
-        ruleId: rules[script.rule], ruleName: ruleNames[script.rule], ordinal: ++ordinal, currentValue: 95, severity: script.severity, metric: 'disk_used_pct',
-        condition: 'gt', threshold: 90, envId: target.envId, clusterId: script.clusterId, escalationPolicyId: policyId, triggeredAt: script.triggeredAt,
+        ruleId: rules[script.rule],
+        ruleName: ruleNames[script.rule],
+        ordinal: ++ordinal,
+        currentValue: 95,
+        severity: script.severity,
+        metric: 'disk_used_pct',
+        condition: 'gt',
+        threshold: 90,
+        envId: target.envId,
+        clusterId: script.clusterId,
+        escalationPolicyId: policyId,
+        triggeredAt: script.triggeredAt,
       }),
       // The plan holds only the stages the script fires, and the fired stages name no recipients (the
       // deliveries do): the running platform's escalation manager then has nothing left to page, retry or all-clear.
       event('EscalationStarted', script.triggeredAt, {
-        policyId, policyName: 'primary', stages: stageTargets.filter((s) => script.stages.some((fired) => fired.stage === s.stageOrder)), repeatIntervalMinutes: 0, startedAt: script.triggeredAt,
+        policyId,
+        policyName: 'primary',
+        stages: stageTargets.filter((s) => script.stages.some((fired) => fired.stage === s.stageOrder)),
+        repeatIntervalMinutes: 0,
+        startedAt: script.triggeredAt,
       }),
     ];
     for (const stage of script.stages) {
       const pages = script.pages.filter((page) => (page.stage ?? 1) === stage.stage);
-      events.push(event('EscalationStageFired', stage.at, {
-        stageOrder: stage.stage, cycle: 0, dueAt: stage.at, firedAt: stage.at,
-        recipients: [],
-      }));
+      events.push(
+        event('EscalationStageFired', stage.at, {
+          stageOrder: stage.stage,
+          cycle: 0,
+          dueAt: stage.at,
+          firedAt: stage.at,
+          recipients: [],
+        }),
+      );
       for (const page of pages) {
         const failed = page.ok === false;
-        events.push(event(failed ? 'NotificationFailed' : 'NotificationDelivered', page.at, {
-          kind: 'stage', stageOrder: stage.stage, cycle: 0, recipientKey: `user:${page.to}`, via: { type: page.via, id: page.via === 'schedule' ? scheduleId : page.to },
-          medium: page.medium, target: 'a***@example.com', idempotencyKey: `${incidentId}:stage:${stage.stage}:0:user:${page.to}:${page.medium}`,
-          statusCode: failed ? 550 : 250, latencyMs: 12, at: page.at, ...(failed ? { error: { kind: 'rejected', message: 'mailbox unavailable' } } : {}),
-        }));
+        events.push(
+          event(failed ? 'NotificationFailed' : 'NotificationDelivered', page.at, {
+            kind: 'stage',
+            stageOrder: stage.stage,
+            cycle: 0,
+            recipientKey: `user:${page.to}`,
+            via: { type: page.via, id: page.via === 'schedule' ? scheduleId : page.to },
+            medium: page.medium,
+            target: 'a***@example.com',
+            idempotencyKey: `${incidentId}:stage:${stage.stage}:0:user:${page.to}:${page.medium}`,
+            statusCode: failed ? 550 : 250,
+            latencyMs: 12,
+            at: page.at,
+            ...(failed ? { error: { kind: 'rejected', message: 'mailbox unavailable' } } : {}),
+          }),
+        );
       }
     }
     if (script.ack) events.push(event('IncidentAcknowledged', script.ack.at, { by: script.ack.by, at: script.ack.at }));
     if (script.resolve) {
       const by = script.resolve.reason === 'manual' ? `user:${bob}` : 'system';
-      events.push(event('IncidentResolved', script.resolve.at, { by, at: script.resolve.at, reason: script.resolve.reason, note: null, value: null }));
+      events.push(
+        event('IncidentResolved', script.resolve.at, {
+          by,
+          at: script.resolve.at,
+          reason: script.resolve.reason,
+          note: null,
+          value: null,
+        }),
+      );
     }
-    ({ position } = await target.platform.eventStore.append(`incident-${incidentId}`, events, { expectedRevision: 'no_stream' }));
+    ({ position } = await target.platform.eventStore.append(`incident-${incidentId}`, events, {
+      expectedRevision: 'no_stream',
+    }));
   }
-  if (!(await target.platform.runner.waitFor(position, 10_000))) throw new Error('the read models did not catch up with the history');
+  if (!(await target.platform.runner.waitFor(position, 10_000)))
+    throw new Error('the read models did not catch up with the history');
   return { alice, bob, scheduleId, rules, policyId };
 }

@@ -27,11 +27,16 @@ const MARK = /^```json answer( data)? (GET|POST|PUT|PATCH|DELETE) (\S+)\n([\s\S]
 
 /** README.md and every docs/*.md, as paths from the repository root. */
 export function documentationFiles(): string[] {
-  const docs = readdirSync(new URL('../../docs/', import.meta.url)).filter((name) => name.endsWith('.md')).sort();
+  const docs = readdirSync(new URL('../../docs/', import.meta.url))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((name) => `docs/${name}`)];
 }
 
-export function answerExamples(file: string, text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')): AnswerExample[] {
+export function answerExamples(
+  file: string,
+  text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'),
+): AnswerExample[] {
   return [...text.matchAll(MARK)].map((m) => {
     const line = text.slice(0, m.index).split('\n').length;
     let example: unknown;
@@ -53,10 +58,17 @@ function branches(document: Schema, schemas: readonly unknown[]): Schema[] {
     if (schema === null || typeof schema !== 'object' || depth > 20) return;
     const s = schema as Schema;
     if (typeof s.$ref === 'string' && s.$ref.startsWith('#/')) {
-      visit(s.$ref.slice(2).split('/').reduce<unknown>((node, key) => (node as Schema | undefined)?.[key], document), depth + 1);
+      visit(
+        s.$ref
+          .slice(2)
+          .split('/')
+          .reduce<unknown>((node, key) => (node as Schema | undefined)?.[key], document),
+        depth + 1,
+      );
       return;
     }
-    for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[key])) for (const branch of s[key] as unknown[]) visit(branch, depth + 1);
+    for (const key of ['anyOf', 'oneOf', 'allOf'])
+      if (Array.isArray(s[key])) for (const branch of s[key] as unknown[]) visit(branch, depth + 1);
     out.push(s);
   };
   for (const schema of schemas) visit(schema, 0);
@@ -90,8 +102,11 @@ function enumerated(schemas: readonly Schema[]): unknown[] | undefined {
  * permissions name every permission).
  */
 const isMap = (schemas: readonly Schema[]) =>
-  schemas.some((s) => (s.properties === undefined && (typeof s.additionalProperties === 'object' || s.propertyNames !== undefined))
-    || (s.properties !== undefined && isUniformRecord(Object.values(s.properties as Record<string, unknown>))));
+  schemas.some(
+    (s) =>
+      (s.properties === undefined && (typeof s.additionalProperties === 'object' || s.propertyNames !== undefined)) ||
+      (s.properties !== undefined && isUniformRecord(Object.values(s.properties as Record<string, unknown>))),
+  );
 
 const isUniformRecord = (values: readonly unknown[]) =>
   values.length >= 8 && values.every((value) => JSON.stringify(value) === JSON.stringify(values[0]));
@@ -108,25 +123,44 @@ const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(valu
  * other strings and numbers may differ. An array element of the example must match an element of
  * the answer (the one at its index first).
  */
-export function differences(example: unknown, real: unknown, document: Schema, schemas: readonly Schema[], path = ''): string[] {
+export function differences(
+  example: unknown,
+  real: unknown,
+  document: Schema,
+  schemas: readonly Schema[],
+  path = '',
+): string[] {
   const here = path || '/';
   if (typeof example === 'string') {
-    if (typeof real !== 'string') return [`${here}: the example has a string, the answer ${typeOf(real)} ${JSON.stringify(real)}`];
+    if (typeof real !== 'string')
+      return [`${here}: the example has a string, the answer ${typeOf(real)} ${JSON.stringify(real)}`];
     if (isPlaceholder(example)) return [];
     if (example.includes(' | ')) {
       const allowed = example.split(' | ');
-      return allowed.includes(real) ? [] : [`${here}: the example allows ${allowed.join(', ')}, the answer has ${JSON.stringify(real)}`];
+      return allowed.includes(real)
+        ? []
+        : [`${here}: the example allows ${allowed.join(', ')}, the answer has ${JSON.stringify(real)}`];
     }
     const values = enumerated(branches(document, schemas));
     if (values === undefined) return [];
-    if (!values.includes(example)) return [`${here}: the example's ${JSON.stringify(example)} is none of the documented values ${values.join(', ')}`];
-    return real === example ? [] : [`${here}: the example has ${JSON.stringify(example)}, the answer ${JSON.stringify(real)}`];
+    if (!values.includes(example))
+      return [
+        `${here}: the example's ${JSON.stringify(example)} is none of the documented values ${values.join(', ')}`,
+      ];
+    return real === example
+      ? []
+      : [`${here}: the example has ${JSON.stringify(example)}, the answer ${JSON.stringify(real)}`];
   }
-  if (typeOf(example) !== typeOf(real)) return [`${here}: the example has ${typeOf(example)} ${JSON.stringify(example)}, the answer ${typeOf(real)} ${JSON.stringify(real)?.slice(0, 200)}`];
-  if (typeof example === 'boolean') return example === real ? [] : [`${here}: the example has ${example}, the answer ${String(real)}`];
+  if (typeOf(example) !== typeOf(real))
+    return [
+      `${here}: the example has ${typeOf(example)} ${JSON.stringify(example)}, the answer ${typeOf(real)} ${JSON.stringify(real)?.slice(0, 200)}`,
+    ];
+  if (typeof example === 'boolean')
+    return example === real ? [] : [`${here}: the example has ${example}, the answer ${String(real)}`];
   if (Array.isArray(example)) {
     const answer = real as unknown[];
-    if (example.length > 0 && answer.length === 0) return [`${here}: the example shows elements, the answer's array is empty (the set-up must produce one)`];
+    if (example.length > 0 && answer.length === 0)
+      return [`${here}: the example shows elements, the answer's array is empty (the set-up must produce one)`];
     const itemSchemas = childSchemas(document, schemas, 0);
     return example.flatMap((element, index) => {
       const first = Math.min(index, answer.length - 1);
@@ -146,7 +180,15 @@ export function differences(example: unknown, real: unknown, document: Schema, s
       if (missingInExample.length > 0) found.push(`${here}: the example lacks ${missingInExample.join(', ')}`);
     }
     for (const key of exampleKeys.filter((k) => k in answer)) {
-      found.push(...differences((example as Record<string, unknown>)[key], answer[key], document, childSchemas(document, schemas, key), `${path}/${key}`));
+      found.push(
+        ...differences(
+          (example as Record<string, unknown>)[key],
+          answer[key],
+          document,
+          childSchemas(document, schemas, key),
+          `${path}/${key}`,
+        ),
+      );
     }
     return found;
   }
@@ -162,7 +204,10 @@ export function exampleSchemas(document: Schema, example: AnswerExample): Schema
 
 function answerSchema(document: Schema, method: string, markedPath: string): Schema | undefined {
   const path = markedPath.split('?')[0]!;
-  const paths = document.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>;
+  const paths = document.paths as Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
+  >;
   const operation = (paths[path] ?? paths[`/api/v1${path}`])?.[method.toLowerCase()];
   const success = Object.entries(operation?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
   return success?.content?.['application/json']?.schema;

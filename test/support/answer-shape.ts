@@ -5,8 +5,13 @@
  * endpoints read payloads through this, so they hold for both shapes.
  */
 const BARE_PATHS = [
-  /\/sync\/status$/, /\/sync\/trigger$/, /\/notification-channels\/[^/]+\/test$/, /\/schedules\/[^/]+\/current-oncall$/,
-  /\/warehouse\/queries\/slow$/, /\/warehouse\/storage$/, /^(\/api\/v1)?\/ask$/,
+  /\/sync\/status$/,
+  /\/sync\/trigger$/,
+  /\/notification-channels\/[^/]+\/test$/,
+  /\/schedules\/[^/]+\/current-oncall$/,
+  /\/warehouse\/queries\/slow$/,
+  /\/warehouse\/storage$/,
+  /^(\/api\/v1)?\/ask$/,
 ];
 
 export const answersBare = (path: string): boolean => BARE_PATHS.some((pattern) => pattern.test(path.split('?')[0]!));

@@ -41,7 +41,11 @@ export interface AnthropicStandin {
 }
 
 export const text = (value: string): ContentBlock => ({ type: 'text', text: value });
-export const toolUse = (name: string, input: unknown, id = `toolu_${randomUUID().replaceAll('-', '').slice(0, 20)}`): ToolUseBlock => ({ type: 'tool_use', id, name, input });
+export const toolUse = (
+  name: string,
+  input: unknown,
+  id = `toolu_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
+): ToolUseBlock => ({ type: 'tool_use', id, name, input });
 
 export interface SeenToolResult {
   name: string;
@@ -56,7 +60,11 @@ export function toolResults(request: StandinRequest): SeenToolResult[] {
   const last = messages.at(-1);
   const previous = messages.at(-2);
   if (!last || !Array.isArray(last.content) || !previous || !Array.isArray(previous.content)) return [];
-  const uses = new Map((previous.content as ContentBlock[]).flatMap((block) => (block.type === 'tool_use' ? [[block.id, block] as const] : [])));
+  const uses = new Map(
+    (previous.content as ContentBlock[]).flatMap((block) =>
+      block.type === 'tool_use' ? [[block.id, block] as const] : [],
+    ),
+  );
   return (last.content as { type: string; tool_use_id: string; content: string; is_error?: boolean }[])
     .filter((block) => block.type === 'tool_result')
     .map((block) => {
@@ -87,18 +95,30 @@ function protocolError(body: any, headers: IncomingHttpHeaders): string | undefi
     const removed = REMOVED_IN_2026_10_21.find((field) => body !== null && typeof body === 'object' && field in body);
     if (removed) return `${removed}: Extra inputs are not permitted`;
   }
-  if (typeof body?.model !== 'string' || typeof body?.max_tokens !== 'number' || !Array.isArray(body?.messages) || body.messages.length === 0) {
+  if (
+    typeof body?.model !== 'string' ||
+    typeof body?.max_tokens !== 'number' ||
+    !Array.isArray(body?.messages) ||
+    body.messages.length === 0
+  ) {
     return 'model, max_tokens and messages are required';
   }
   const messages = body.messages as { role: string; content: unknown }[];
   for (let i = 0; i < messages.length; i++) {
     const content = messages[i]!.content;
     if (!Array.isArray(content)) continue;
-    const results = content.filter((block: { type: string }) => block.type === 'tool_result') as { tool_use_id: string }[];
+    const results = content.filter((block: { type: string }) => block.type === 'tool_result') as {
+      tool_use_id: string;
+    }[];
     if (results.length === 0) continue;
     const before = messages[i - 1];
-    const ids = new Set(Array.isArray(before?.content) ? (before.content as ContentBlock[]).flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : []);
-    if (results.length !== ids.size || results.some((r) => !ids.has(r.tool_use_id))) return `messages.${i}: tool_result blocks must answer every tool_use of the previous turn`;
+    const ids = new Set(
+      Array.isArray(before?.content)
+        ? (before.content as ContentBlock[]).flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))
+        : [],
+    );
+    if (results.length !== ids.size || results.some((r) => !ids.has(r.tool_use_id)))
+      return `messages.${i}: tool_result blocks must answer every tool_use of the previous turn`;
   }
   return undefined;
 }
@@ -116,7 +136,10 @@ export async function startAnthropicStandin(initial?: Script): Promise<Anthropic
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || req.url?.split('?')[0] !== '/v1/messages') {
-      return send(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${req.url}` } });
+      return send(res, 404, {
+        type: 'error',
+        error: { type: 'not_found_error', message: `no route ${req.method} ${req.url}` },
+      });
     }
     let body: any;
     try {
@@ -125,7 +148,14 @@ export async function startAnthropicStandin(initial?: Script): Promise<Anthropic
       return send(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'body is not JSON' } });
     }
     const refused = protocolError(body, req.headers);
-    if (refused) return send(res, refused.startsWith('missing x-api-key') ? 401 : 400, { type: 'error', error: { type: refused.startsWith('missing x-api-key') ? 'authentication_error' : 'invalid_request_error', message: refused } });
+    if (refused)
+      return send(res, refused.startsWith('missing x-api-key') ? 401 : 400, {
+        type: 'error',
+        error: {
+          type: refused.startsWith('missing x-api-key') ? 'authentication_error' : 'invalid_request_error',
+          message: refused,
+        },
+      });
     const request: StandinRequest = { index: requests.length, headers: req.headers, body };
     requests.push(request);
     const reply = await script(request);
@@ -135,7 +165,8 @@ export async function startAnthropicStandin(initial?: Script): Promise<Anthropic
       res.writeHead(reply.status, { 'content-type': 'application/json', 'retry-after-ms': '0' });
       return res.end(JSON.stringify({ type: 'error', error: { type: reply.errorType, message: reply.message } }));
     }
-    const stop = reply.stop_reason ?? (reply.content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
+    const stop =
+      reply.stop_reason ?? (reply.content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
     send(res, 200, {
       id: `msg_${randomUUID().replaceAll('-', '')}`,
       type: 'message',

@@ -19,12 +19,19 @@ export function embeddedTools(now: () => Date = () => new Date()): AssistantTool
   });
 }
 
-export const scopeOf = (tenantId: string, envId: string, now = new Date()): ToolScope => ({ tenantId, envId, now, signal: new AbortController().signal });
+export const scopeOf = (tenantId: string, envId: string, now = new Date()): ToolScope => ({
+  tenantId,
+  envId,
+  now,
+  signal: new AbortController().signal,
+});
 
 /** Every JSON array in a value, with its JSON pointer. */
 export function arraysOf(value: unknown, path = ''): { path: string; length: number }[] {
-  if (Array.isArray(value)) return [{ path: path || '/', length: value.length }, ...value.flatMap((item, i) => arraysOf(item, `${path}/${i}`))];
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => arraysOf(item, `${path}/${key}`));
+  if (Array.isArray(value))
+    return [{ path: path || '/', length: value.length }, ...value.flatMap((item, i) => arraysOf(item, `${path}/${i}`))];
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => arraysOf(item, `${path}/${key}`));
   return [];
 }
 

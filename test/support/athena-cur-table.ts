@@ -26,7 +26,13 @@ export interface StandinCurTable {
   pageSize?: number;
 }
 
-const COMMON_COLUMNS = ['identity_line_item_id', 'line_item_usage_start_date', 'line_item_product_code', 'line_item_usage_type', 'line_item_unblended_cost'];
+const COMMON_COLUMNS = [
+  'identity_line_item_id',
+  'line_item_usage_start_date',
+  'line_item_product_code',
+  'line_item_usage_type',
+  'line_item_unblended_cost',
+];
 
 /** The table's columns as information_schema lists them (Glue keeps names in lower case). */
 export function standinColumns(table: StandinCurTable): string[] {
@@ -36,7 +42,8 @@ export function standinColumns(table: StandinCurTable): string[] {
     : [...COMMON_COLUMNS, `resource_tags_${tag}`, 'resource_tags_user_team', 'year', 'month'];
 }
 
-const environmentTagOf = (table: StandinCurTable) => table.environmentTag ?? table.environmentColumn?.replace(/^resource_tags_/, '') ?? 'user_environment_id';
+const environmentTagOf = (table: StandinCurTable) =>
+  table.environmentTag ?? table.environmentColumn?.replace(/^resource_tags_/, '') ?? 'user_environment_id';
 
 const failed = (reason: string): QueryScript => ({ outcome: 'FAILED', reason });
 
@@ -84,23 +91,36 @@ function selectedMonths(sql: string, version: 1 | 2): Set<string> | undefined {
 export function curAnswerer(expect: StandinCurTable) {
   const version = expect.version ?? 1;
   const tag = environmentTagOf(expect);
-  const environmentFilter = version === 2 ? `WHERE element_at(resource_tags, '${tag.replaceAll("'", "''")}') = ?` : `WHERE "resource_tags_${tag}" = ?`;
+  const environmentFilter =
+    version === 2
+      ? `WHERE element_at(resource_tags, '${tag.replaceAll("'", "''")}') = ?`
+      : `WHERE "resource_tags_${tag}" = ?`;
   return (query: RecordedQuery): QueryScript | ErrorReply => {
     const invalid = (message: string): ErrorReply => ({ type: 'InvalidRequestException', message });
     const question = /^-- cost-question: ([a-z-]+)\n/.exec(query.sql)?.[1];
     if (!question) return invalid('unrecognised query');
     if (question === 'table-columns') {
       const [schema, table] = query.parameters;
-      if (schema !== "'billing'" || table !== `'${expect.table}'`) return { columns: [{ name: 'column_name', type: 'varchar' }], rows: [] };
-      return { columns: [{ name: 'column_name', type: 'varchar' }], rows: standinColumns(expect).map((name) => [name]) };
+      if (schema !== "'billing'" || table !== `'${expect.table}'`)
+        return { columns: [{ name: 'column_name', type: 'varchar' }], rows: [] };
+      return {
+        columns: [{ name: 'column_name', type: 'varchar' }],
+        rows: standinColumns(expect).map((name) => [name]),
+      };
     }
     if (question === 'data-status') {
       const status = expect.status === undefined ? 'READY' : expect.status;
-      if (status === null) return failed("TABLE_NOT_FOUND: line 2:20: Table 'awsdatacatalog.billing.cost_and_usage_data_status' does not exist");
+      if (status === null)
+        return failed(
+          "TABLE_NOT_FOUND: line 2:20: Table 'awsdatacatalog.billing.cost_and_usage_data_status' does not exist",
+        );
       return { columns: [{ name: 'status', type: 'varchar' }], rows: [[status]] };
     }
     const missing = missingColumn(query.sql, version);
-    if (missing) return failed(`COLUMN_NOT_FOUND: Column '${missing}' cannot be resolved or requester is not authorized to access requested resources`);
+    if (missing)
+      return failed(
+        `COLUMN_NOT_FOUND: Column '${missing}' cannot be resolved or requester is not authorized to access requested resources`,
+      );
     if (!query.sql.includes(`FROM "${expect.table}"`)) return invalid('wrong table');
     if (!query.sql.includes(environmentFilter)) return invalid('not scoped to an environment');
     const months = selectedMonths(query.sql, version);
@@ -110,8 +130,11 @@ export function curAnswerer(expect: StandinCurTable) {
     const environmentId = QUOTED_TEXT.exec(environment ?? '')?.[1]?.replaceAll("''", "'");
     const fromDay = QUOTED_DAY.exec(from ?? '')?.[1];
     const toDay = QUOTED_DAY.exec(to ?? '')?.[1];
-    if (environmentId === undefined || !fromDay || !toDay) return invalid(`bad parameters ${JSON.stringify(query.parameters)}`);
-    const items = generateLineItems({ tenantId: expect.tenantId, environmentId }, fromDay, toDay).filter((item) => months.has(item.day.slice(0, 7)));
+    if (environmentId === undefined || !fromDay || !toDay)
+      return invalid(`bad parameters ${JSON.stringify(query.parameters)}`);
+    const items = generateLineItems({ tenantId: expect.tenantId, environmentId }, fromDay, toDay).filter((item) =>
+      months.has(item.day.slice(0, 7)),
+    );
     const answer = (names: string[], key: (item: CurLineItem) => string[], subset = items): QueryScript => ({
       columns: [...names.map((name) => ({ name, type: 'varchar' })), { name: 'cost', type: 'double' }],
       rows: sumBy(subset, key).map((row) => [...row.key, row.cost]),
@@ -125,8 +148,13 @@ export function curAnswerer(expect: StandinCurTable) {
       case 'monthly-trend':
         return answer(['period'], (item) => [item.day.slice(0, 7)]);
       case 'redshift-breakdown':
-        if (!query.sql.includes("line_item_product_code = 'AmazonRedshift'")) return invalid('breakdown not filtered to Redshift');
-        return answer(['usage_type'], (item) => [item.usageType], items.filter((item) => item.productCode === 'AmazonRedshift'));
+        if (!query.sql.includes("line_item_product_code = 'AmazonRedshift'"))
+          return invalid('breakdown not filtered to Redshift');
+        return answer(
+          ['usage_type'],
+          (item) => [item.usageType],
+          items.filter((item) => item.productCode === 'AmazonRedshift'),
+        );
       case 'top-drivers': {
         const limit = Number(/LIMIT (\d+)$/.exec(query.sql)?.[1]);
         const all = answer(['service', 'usage_type'], (item) => [item.productCode, item.usageType]);

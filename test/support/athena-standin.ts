@@ -56,7 +56,6 @@ interface LiveQuery {
 
 const OPERATIONS = ['StartQueryExecution', 'GetQueryExecution', 'GetQueryResults', 'StopQueryExecution'];
 
-
 const cell = (value: StandinValue) => (value === null ? {} : { VarCharValue: String(value) });
 
 export async function startAthenaStandin(): Promise<AthenaStandin> {
@@ -99,7 +98,8 @@ export async function startAthenaStandin(): Promise<AthenaStandin> {
     if (operation === 'GetQueryExecution') {
       query.polls += 1;
       const running = query.script.runningPolls ?? 1;
-      const status = query.polls === 1 ? 'QUEUED' : query.polls <= 1 + running ? 'RUNNING' : (query.script.outcome ?? 'SUCCEEDED');
+      const status =
+        query.polls === 1 ? 'QUEUED' : query.polls <= 1 + running ? 'RUNNING' : (query.script.outcome ?? 'SUCCEEDED');
       const failed = status === 'FAILED' || status === 'CANCELLED';
       return reply(response, 200, {
         QueryExecution: {
@@ -110,7 +110,15 @@ export async function startAthenaStandin(): Promise<AthenaStandin> {
             State: status,
             SubmissionDateTime: 1_700_000_000,
             ...(failed ? { StateChangeReason: query.script.reason ?? 'query failed' } : {}),
-            ...(status === 'FAILED' ? { AthenaError: { ErrorCategory: 2, ErrorType: 1000, ErrorMessage: query.script.reason ?? 'query failed' } } : {}),
+            ...(status === 'FAILED'
+              ? {
+                  AthenaError: {
+                    ErrorCategory: 2,
+                    ErrorType: 1000,
+                    ErrorMessage: query.script.reason ?? 'query failed',
+                  },
+                }
+              : {}),
           },
         },
       });
@@ -125,7 +133,9 @@ export async function startAthenaStandin(): Promise<AthenaStandin> {
     return reply(response, 200, {
       ResultSet: {
         Rows: page === 0 ? [header, ...pageRows] : pageRows,
-        ResultSetMetadata: { ColumnInfo: columns.map((c) => ({ CatalogName: 'hive', Name: c.name, Label: c.name, Type: c.type })) },
+        ResultSetMetadata: {
+          ColumnInfo: columns.map((c) => ({ CatalogName: 'hive', Name: c.name, Label: c.name, Type: c.type })),
+        },
       },
       ...(more ? { NextToken: `page-${page + 1}` } : {}),
     });
@@ -137,7 +147,8 @@ export async function startAthenaStandin(): Promise<AthenaStandin> {
     readJson(request)
       .then((body) => {
         state.operations.push(operation);
-        if (!OPERATIONS.includes(operation)) return fail(response, { type: 'UnknownOperationException', message: target });
+        if (!OPERATIONS.includes(operation))
+          return fail(response, { type: 'UnknownOperationException', message: target });
         return handle(operation, body, response);
       })
       .catch((error: unknown) => reply(response, 500, { __type: 'InternalServerException', Message: String(error) }));

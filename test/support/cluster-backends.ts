@@ -17,7 +17,10 @@ export function chooseClusterBackends(env: NodeJS.ProcessEnv = process.env): Bac
   if (eventStoreUrl && mongoUrl) return { mode: 'real', eventStoreUrl, mongoUrl };
   if (!eventStoreUrl && !mongoUrl) return { mode: 'stand-ins' };
   const missing = eventStoreUrl ? 'MONGODB_URL' : 'EVENTSTORE_URL';
-  return { mode: 'skip', reason: `a run on real servers needs both EVENTSTORE_URL and MONGODB_URL; ${missing} is not set` };
+  return {
+    mode: 'skip',
+    reason: `a run on real servers needs both EVENTSTORE_URL and MONGODB_URL; ${missing} is not set`,
+  };
 }
 
 export interface ClusterBackends {
@@ -36,7 +39,13 @@ export interface ClusterBackends {
 export async function startClusterBackends(choice: Exclude<BackendChoice, { mode: 'skip' }>): Promise<ClusterBackends> {
   const mongoDatabase = `ww_cluster_${randomUUID().slice(0, 8)}`;
   if (choice.mode === 'real') {
-    return { mode: 'real', eventStoreUrl: choice.eventStoreUrl, mongoUrl: choice.mongoUrl, mongoDatabase, stop: async () => {} };
+    return {
+      mode: 'real',
+      eventStoreUrl: choice.eventStoreUrl,
+      mongoUrl: choice.mongoUrl,
+      mongoDatabase,
+      stop: async () => {},
+    };
   }
   const standIns: StandInProcess[] = [];
   try {

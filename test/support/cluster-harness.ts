@@ -80,7 +80,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const instances: ClusterInstance[] = [];
   const envs: Record<string, string>[] = [];
   const launch = async (index: number) => {
-    instances[index]!.process = await startPlatformProcess(envs[index]!, options.startTimeoutMs ?? 60_000, undefined, undefined, { exitWithParent: true });
+    instances[index]!.process = await startPlatformProcess(
+      envs[index]!,
+      options.startTimeoutMs ?? 60_000,
+      undefined,
+      undefined,
+      { exitWithParent: true },
+    );
   };
   const stopOne = async (instance: ClusterInstance) => {
     const child = instance.process;
@@ -104,7 +110,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         headers['content-type'] ??= 'application/json';
         body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
       }
-      return fetchAnswer(`${instances[index]!.url}${path}`, { method, headers, body, signal: AbortSignal.timeout(30_000) }, `instance ${index}: ${method} ${path}`);
+      return fetchAnswer(
+        `${instances[index]!.url}${path}`,
+        { method, headers, body, signal: AbortSignal.timeout(30_000) },
+        `instance ${index}: ${method} ${path}`,
+      );
     },
     async metrics(index) {
       const response = await fetch(`${instances[index]!.url}/metrics`, { signal: AbortSignal.timeout(10_000) });

@@ -16,7 +16,13 @@ import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
 const event = (data: Record<string, unknown>): EventToAppend => ({
   type: 'Appended',
   data,
-  metadata: { tenantId: randomUUID(), actor: 'test', correlationId: randomUUID(), causationId: randomUUID(), occurredAt: new Date().toISOString() },
+  metadata: {
+    tenantId: randomUUID(),
+    actor: 'test',
+    correlationId: randomUUID(),
+    causationId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+  },
 });
 
 const [filename, label, roundsText, burstText] = process.argv.slice(2);

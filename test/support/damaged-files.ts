@@ -22,7 +22,12 @@ export async function platformInTempDir(t: ExecutionContext, prefix: string) {
     baseUrl,
     /** Starts the platform; resolves with the headers of a development-client token. */
     async start() {
-      running = await startPlatformProcess({ DATA_DIR: dataDir, PORT: String(port), BASE_URL: baseUrl, LOG_LEVEL: 'fatal' });
+      running = await startPlatformProcess({
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        BASE_URL: baseUrl,
+        LOG_LEVEL: 'fatal',
+      });
       return { authorization: `Bearer ${await devToken(baseUrl, dataDir)}`, 'content-type': 'application/json' };
     },
     /** SIGTERM (a clean stop copies the WAL into the database); resolves with the exit code. */

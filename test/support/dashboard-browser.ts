@@ -45,23 +45,47 @@ export interface Dashboard {
 }
 
 /** `options`: the platform's clock and escalation timers, for tests that drive them in virtual time. */
-export async function startDashboard(env: Record<string, string> = {}, options: PlatformOptions = {}): Promise<Dashboard> {
+export async function startDashboard(
+  env: Record<string, string> = {},
+  options: PlatformOptions = {},
+): Promise<Dashboard> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-dashboard-'));
-  const platform = await startPlatform(loadConfig({
-    PORT: '0', HOST: '127.0.0.1', BASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent',
-    ALERT_EVALUATION_INTERVAL_SECONDS: '1', SSE_HEARTBEAT_SECONDS: '1', SYNC_STREAM_PERIOD_SECONDS: '1', SYNC_SCHEDULER: 'off',
-    ...env,
-  }), options);
+  const platform = await startPlatform(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BASE_URL,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ALERT_EVALUATION_INTERVAL_SECONDS: '1',
+      SSE_HEARTBEAT_SECONDS: '1',
+      SYNC_STREAM_PERIOD_SECONDS: '1',
+      SYNC_SCHEDULER: 'off',
+      ...env,
+    }),
+    options,
+  );
   const client = platform.devClient!;
   const issued = await fetch(`${platform.url}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: BASE_URL }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      audience: BASE_URL,
+    }),
   });
   const token = ((await issued.json()) as { access_token: string }).access_token;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   return {
-    platform, browser, token,
+    platform,
+    browser,
+    token,
     async newPage(viewport = { width: 1280, height: 800 }) {
       const page = await browser.newPage({ viewport });
       page.setDefaultTimeout(DEADLINE_MS);
@@ -69,7 +93,11 @@ export async function startDashboard(env: Record<string, string> = {}, options: 
     },
     async api(method, path, body, bearer = token) {
       const response = await fetch(`${platform.url}${path}`, {
-        method, headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        method,
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const parsed = (await response.json()) as { data?: unknown };
@@ -79,7 +107,10 @@ export async function startDashboard(env: Record<string, string> = {}, options: 
     userToken(userId) {
       const key = loadOrCreateSigningKey(join(env.DATA_DIR ?? dataDir, 'idp-signing-key.pem'));
       return issueToken(key, {
-        issuer: BASE_URL, audience: BASE_URL, subject: userId, claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
+        issuer: BASE_URL,
+        audience: BASE_URL,
+        subject: userId,
+        claims: { tenant_id: client.tenant_id, env_id: client.env_id, user_id: userId },
       });
     },
     async signIn(page) {
@@ -109,7 +140,9 @@ export async function seriousAccessibilityViolations(page: Page): Promise<Record
   const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays as it is.
   await page.evaluate(source);
-  const results = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+  const results = await page.evaluate(async () =>
+    (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }),
+  );
   const found: Record<string, number> = {};
   for (const violation of results.violations as { id: string; impact: string; nodes: unknown[] }[]) {
     if (violation.impact === 'serious' || violation.impact === 'critical') found[violation.id] = violation.nodes.length;

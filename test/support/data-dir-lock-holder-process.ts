@@ -2,7 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export async function holdDataDirLockInChild(dir: string): Promise<{ child: ChildProcess; kill: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import=tsx', 'test/support/data-dir-lock-holder.ts', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import=tsx', 'test/support/data-dir-lock-holder.ts', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Never outlive the test process, even when a test fails before it kills the holder.
   const killOnExit = () => child.kill('SIGKILL');

@@ -126,8 +126,12 @@ export async function startManagementStandIn(options: StandInOptions = {}): Prom
   const addUser = (email: string, connection: string, provider: string, extra: Partial<StandInUser> = {}) => {
     const id = randomUUID();
     const user: StandInUser = {
-      user_id: `${provider}|${id}`, email, name: email, app_metadata: {},
-      identities: [{ connection, provider, user_id: id, isSocial: provider !== 'auth0' }], ...extra,
+      user_id: `${provider}|${id}`,
+      email,
+      name: email,
+      app_metadata: {},
+      identities: [{ connection, provider, user_id: id, isSocial: provider !== 'auth0' }],
+      ...extra,
     };
     users.push(user);
     return user;
@@ -138,7 +142,8 @@ export async function startManagementStandIn(options: StandInOptions = {}): Prom
     requests: [],
     users,
     tickets: [],
-    databaseUser: (email) => users.find((u) => u.email === email && u.identities[0]!.connection === DATABASE_CONNECTION),
+    databaseUser: (email) =>
+      users.find((u) => u.email === email && u.identities[0]!.connection === DATABASE_CONNECTION),
     addUser: (email, connection, provider) => addUser(email, connection, provider),
     failWith: (step, status, message) => void failures.set(step, { status, message }),
     hang: (step) => void hanging.add(step),
@@ -151,28 +156,43 @@ export async function startManagementStandIn(options: StandInOptions = {}): Prom
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-  const problem = (res: ServerResponse, status: number, error: string, message: string) => send(res, status, { statusCode: status, error, message });
+  const problem = (res: ServerResponse, status: number, error: string, message: string) =>
+    send(res, status, { statusCode: status, error, message });
 
   function createUser(res: ServerResponse, body: Record<string, any> | undefined) {
-    if (!body?.email || !body?.password || !body?.connection) return problem(res, 400, 'Bad Request', 'Payload validation error');
-    if (body.connection !== DATABASE_CONNECTION) return problem(res, 400, 'Bad Request', 'The connection does not exist.');
-    if (excellentPolicyViolation(String(body.password))) return problem(res, 400, 'Bad Request', 'PasswordStrengthError: Password is too weak');
+    if (!body?.email || !body?.password || !body?.connection)
+      return problem(res, 400, 'Bad Request', 'Payload validation error');
+    if (body.connection !== DATABASE_CONNECTION)
+      return problem(res, 400, 'Bad Request', 'The connection does not exist.');
+    if (excellentPolicyViolation(String(body.password)))
+      return problem(res, 400, 'Bad Request', 'PasswordStrengthError: Password is too weak');
     // A database connection keeps the address lower-cased, whatever case it was given in.
     const email = String(body.email).toLowerCase();
     if (state.databaseUser(email)) return problem(res, 409, 'Conflict', 'The user already exists.');
-    const user = addUser(email, DATABASE_CONNECTION, 'auth0', { name: String(body.name), app_metadata: body.app_metadata ?? {} });
+    const user = addUser(email, DATABASE_CONNECTION, 'auth0', {
+      name: String(body.name),
+      app_metadata: body.app_metadata ?? {},
+    });
     return send(res, 201, user);
   }
 
   function passwordChangeTicket(res: ServerResponse, body: Record<string, any> | undefined) {
     if (body?.result_url !== undefined && body?.client_id !== undefined) {
-      return problem(res, 400, 'Bad Request', 'Payload validation error: result_url cannot be specified when using client_id');
+      return problem(
+        res,
+        400,
+        'Bad Request',
+        'Payload validation error: result_url cannot be specified when using client_id',
+      );
     }
     const owner = users.find((user) => user.user_id === body?.user_id);
     if (!owner) return problem(res, 404, 'Not Found', 'The user does not exist.');
-    const redirectsTo = (options.loginExperience ?? 'new') === 'classic'
-      ? (body?.result_url as string | undefined)
-      : body?.client_id !== undefined ? options.applications?.[body.client_id as string] : undefined;
+    const redirectsTo =
+      (options.loginExperience ?? 'new') === 'classic'
+        ? (body?.result_url as string | undefined)
+        : body?.client_id !== undefined
+          ? options.applications?.[body.client_id as string]
+          : undefined;
     const ticket = { user_id: owner.user_id, ticket: `${url}/lo/reset?ticket=${randomUUID()}`, redirectsTo };
     state.tickets.push(ticket);
     return send(res, 201, { ticket: ticket.ticket });
@@ -184,29 +204,61 @@ export async function startManagementStandIn(options: StandInOptions = {}): Prom
     const parsedUrl = new URL(req.url ?? '/', 'http://standin');
     const step = stepOf(req.method ?? '', parsedUrl.pathname);
     const body = raw ? (JSON.parse(raw) as Record<string, any>) : undefined;
-    state.requests.push({ step, method: req.method ?? '', path: parsedUrl.pathname + parsedUrl.search, body, authorization: req.headers.authorization });
+    state.requests.push({
+      step,
+      method: req.method ?? '',
+      path: parsedUrl.pathname + parsedUrl.search,
+      body,
+      authorization: req.headers.authorization,
+    });
     if (step === 'unknown') return problem(res, 404, 'Not Found', 'no such endpoint');
     if (hanging.has(step)) return void held.push(res);
     const failure = failures.get(step);
     if (failure) return problem(res, failure.status, 'Error', failure.message);
 
     if (step === 'token') {
-      if (body?.client_id !== clientId || body?.client_secret !== clientSecret) return send(res, 401, { error: 'access_denied', error_description: 'Unauthorized' });
-      if (body?.grant_type !== 'client_credentials') return send(res, 403, { error: 'unauthorized_client', error_description: 'Grant type not allowed' });
+      if (body?.client_id !== clientId || body?.client_secret !== clientSecret)
+        return send(res, 401, { error: 'access_denied', error_description: 'Unauthorized' });
+      if (body?.grant_type !== 'client_credentials')
+        return send(res, 403, { error: 'unauthorized_client', error_description: 'Grant type not allowed' });
       const audience = options.managementAudience ?? `${url}/api/v2/`;
-      if (body?.audience !== audience) return send(res, 403, { error: 'access_denied', error_description: `Service not enabled within domain: ${String(body?.audience)}` });
+      if (body?.audience !== audience)
+        return send(res, 403, {
+          error: 'access_denied',
+          error_description: `Service not enabled within domain: ${String(body?.audience)}`,
+        });
       const token = randomUUID();
       tokens.add(token);
-      return send(res, 200, { access_token: token, token_type: 'Bearer', expires_in: options.tokenLifetimeSeconds ?? 86400 });
+      return send(res, 200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: options.tokenLifetimeSeconds ?? 86400,
+      });
     }
     const throttled = limited();
-    if (throttled) return send(res, 429, { statusCode: 429, error: 'Too Many Requests', message: 'Global limit has been reached', errorCode: 'too_many_requests' }, throttled);
+    if (throttled)
+      return send(
+        res,
+        429,
+        {
+          statusCode: 429,
+          error: 'Too Many Requests',
+          message: 'Global limit has been reached',
+          errorCode: 'too_many_requests',
+        },
+        throttled,
+      );
     const bearer = req.headers.authorization?.replace(/^Bearer /, '');
     if (!bearer || !tokens.has(bearer)) return problem(res, 401, 'Unauthorized', 'Invalid token');
 
     if (step === 'create_user') return createUser(res, body);
     // Exact match, every connection's users.
-    if (step === 'find_user') return send(res, 200, users.filter((user) => user.email === parsedUrl.searchParams.get('email')));
+    if (step === 'find_user')
+      return send(
+        res,
+        200,
+        users.filter((user) => user.email === parsedUrl.searchParams.get('email')),
+      );
     return passwordChangeTicket(res, body);
   }
 

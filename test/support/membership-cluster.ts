@@ -68,7 +68,9 @@ export function membershipCluster(url: string, database: string, clock: VirtualC
       await membership.start();
       const metric = async (name: string, labels: Record<string, string> = {}) => {
         const found = (await registry.getMetricsAsJSON()).find((entry) => entry.name === name);
-        const value = found?.values.find((entry) => Object.entries(labels).every(([key, label]) => entry.labels[key] === label));
+        const value = found?.values.find((entry) =>
+          Object.entries(labels).every(([key, label]) => entry.labels[key] === label),
+        );
         return value?.value ?? 0;
       };
       return { id, group, membership, changes, logs, registry, metric };

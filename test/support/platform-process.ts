@@ -35,9 +35,10 @@ export async function startPlatformProcess(
   { exitWithParent = false }: { exitWithParent?: boolean } = {},
 ): Promise<PlatformProcess> {
   const nodeArgs = exitWithParent ? ['--import', EXIT_WITH_PARENT, ...nodeArguments] : nodeArguments;
-  const [command, args] = fileSizeLimitKiB === undefined
-    ? [process.execPath, nodeArgs]
-    : ['bash', ['-c', `ulimit -f ${fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...nodeArgs]];
+  const [command, args] =
+    fileSizeLimitKiB === undefined
+      ? [process.execPath, nodeArgs]
+      : ['bash', ['-c', `ulimit -f ${fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...nodeArgs]];
   const child = spawn(command, args, {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: [exitWithParent ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -53,7 +54,10 @@ export async function startPlatformProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     // A process that did not start in time is killed: left running, it would keep ava's worker alive.
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`platform did not start in ${timeoutMs} ms: ${output}`))), timeoutMs);
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error(`platform did not start in ${timeoutMs} ms: ${output}`))),
+      timeoutMs,
+    );
     const check = () => {
       if (output.includes('is listening on')) {
         clearTimeout(timer);
@@ -74,7 +78,12 @@ export async function devToken(baseUrl: string, dataDir: string): Promise<string
   const response = await fetch(`${baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: baseUrl }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      audience: baseUrl,
+    }),
   });
   if (response.status !== 200) throw new Error(`token request failed: ${response.status}`);
   return ((await response.json()) as { access_token: string }).access_token;

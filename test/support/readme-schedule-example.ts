@@ -35,10 +35,14 @@ function section(readme: string, heading: string, after = 0): string {
   return end < 0 ? readme.slice(start) : readme.slice(start, start + heading.length + end);
 }
 
-const jsonBlocks = (text: string) => [...text.matchAll(/```json[^\n]*\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!) as unknown);
+const jsonBlocks = (text: string) =>
+  [...text.matchAll(/```json[^\n]*\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!) as unknown);
 
 function rowOf(line: string): ReadmeRangeRow {
-  const [name, start, end, source] = line.split('|').slice(1, -1).map((cell) => cell.trim()) as [string, string, string, string];
+  const [name, start, end, source] = line
+    .split('|')
+    .slice(1, -1)
+    .map((cell) => cell.trim()) as [string, string, string, string];
   const layer = /^layer (\d+)\b/.exec(source);
   if (layer !== null) return { name, start, end, source: 'layer', layer: Number(layer[1]) };
   if (source.startsWith('override')) return { name, start, end, source: 'override' };
@@ -48,13 +52,20 @@ function rowOf(line: string): ReadmeRangeRow {
 export function readReadmeScheduleExample(): ReadmeScheduleExample {
   const readme = readFileSync(new URL('../../docs/schedules.md', import.meta.url), 'utf8');
   const example = section(readme, '## Worked example');
-  const [body, currentAnswer] = jsonBlocks(example) as [ReadmeScheduleExample['body'], ReadmeScheduleExample['currentAnswer']];
+  const [body, currentAnswer] = jsonBlocks(example) as [
+    ReadmeScheduleExample['body'],
+    ReadmeScheduleExample['currentAnswer'],
+  ];
   const rangePath = /`GET (\/api\/v1\/schedules\/\{id\}\/oncall\?[^`]+)`/.exec(example)?.[1];
   const currentPath = /`GET (\/schedules\/\{id\}\/current-oncall\?at=[^`]+)`/.exec(example)?.[1];
   if (body === undefined || currentAnswer === undefined || rangePath === undefined || currentPath === undefined) {
-    throw new Error('the README\'s worked example lacks its body, its range request, its current-oncall request or its answer');
+    throw new Error(
+      "the README's worked example lacks its body, its range request, its current-oncall request or its answer",
+    );
   }
-  const table = example.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| who') && !line.startsWith('|---'));
+  const table = example
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| who') && !line.startsWith('|---'));
   const people = [...new Set([...JSON.stringify(body).matchAll(/"<(\w+)>"/g)].map((m) => m[1]!))];
   return { body, people, rangePath, rows: table.map(rowOf), currentPath, currentAnswer };
 }

@@ -25,8 +25,14 @@ import { readJson, reply } from './aws-json-protocol.js';
 
 /** The system views the platform reads whose AWS page says "visible only to superusers". */
 export const STANDIN_SUPERUSER_ONLY_VIEWS: readonly string[] = [
-  'stv_node_storage_capacity', 'svv_table_info', 'stl_commit_stats', 'svl_user_info',
-  'stv_wlm_service_class_config', 'svcs_concurrency_scaling_usage', 'sys_serverless_usage', 'sys_transaction_history',
+  'stv_node_storage_capacity',
+  'svv_table_info',
+  'stl_commit_stats',
+  'svl_user_info',
+  'stv_wlm_service_class_config',
+  'svcs_concurrency_scaling_usage',
+  'sys_serverless_usage',
+  'sys_transaction_history',
 ];
 
 /** Roles whose ACCESS SYSTEM TABLE permission lets a regular user read the superuser-only views. */
@@ -113,7 +119,6 @@ function field(value: StandinValue): Record<string, unknown> {
   return { stringValue: value };
 }
 
-
 export async function startRedshiftDataStandin(): Promise<RedshiftDataStandin> {
   const statements = new Map<string, LiveStatement>();
   const pendingFailures = new Map<Operation, ErrorReply[]>();
@@ -148,7 +153,9 @@ export async function startRedshiftDataStandin(): Promise<RedshiftDataStandin> {
           id: `standin-${nextId++}`,
           sql: String(body['Sql']),
           statementName: body['StatementName'] as string | undefined,
-          parameters: Object.fromEntries(((body['Parameters'] as { name: string; value: string }[] | undefined) ?? []).map((p) => [p.name, p.value])),
+          parameters: Object.fromEntries(
+            ((body['Parameters'] as { name: string; value: string }[] | undefined) ?? []).map((p) => [p.name, p.value]),
+          ),
           clusterIdentifier: body['ClusterIdentifier'] as string | undefined,
           workgroupName: body['WorkgroupName'] as string | undefined,
           database: body['Database'] as string | undefined,
@@ -159,7 +166,9 @@ export async function startRedshiftDataStandin(): Promise<RedshiftDataStandin> {
         const scripted = handler(recorded);
         if (isErrorReply(scripted)) return fail(response, scripted);
         const denied = deniedViewFor(databaseUser, recorded.sql);
-        const script: StatementScript = denied ? { outcome: 'FAILED', error: `ERROR: permission denied for relation ${denied}` } : scripted;
+        const script: StatementScript = denied
+          ? { outcome: 'FAILED', error: `ERROR: permission denied for relation ${denied}` }
+          : scripted;
         statements.set(recorded.id, { recorded, script, polls: 0 });
         return reply(response, 200, { Id: recorded.id, CreatedAt: 1_700_000_000, Database: recorded.database });
       }

@@ -56,7 +56,9 @@ export async function startStandInProcess(kind: StandInKind, timeoutMs = 20_000)
       child.stdin!.end();
       let gone = false;
       void exited.then(() => (gone = true));
-      await waitFor(() => gone, { timeoutMs: 5000, message: `the ${kind} stand-in to exit` }).catch(() => child.kill('SIGKILL'));
+      await waitFor(() => gone, { timeoutMs: 5000, message: `the ${kind} stand-in to exit` }).catch(() =>
+        child.kill('SIGKILL'),
+      );
       await exited;
     },
   };

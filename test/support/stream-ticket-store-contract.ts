@@ -17,7 +17,12 @@ export interface StreamTicketStoreTarget {
 const FEED = '/api/v1/incidents/stream';
 const OTHER_FEED = '/api/v1/sync/stream';
 export const ticketPrincipal = (tenantId: string = randomUUID(), userId: string = randomUUID()): Principal => ({
-  subject: `user:${userId}`, userId, tenantId, envId: randomUUID(), roles: ['viewer'], expiresAt: 2_000_000_000,
+  subject: `user:${userId}`,
+  userId,
+  tenantId,
+  envId: randomUUID(),
+  roles: ['viewer'],
+  expiresAt: 2_000_000_000,
 });
 export const ticketOf = (result: IssuedTicket) => {
   if (!('ticket' in result)) throw new Error(`refused: ${result.refused.detail}`);
@@ -71,7 +76,11 @@ export function streamTicketStoreContract(label: string, target: StreamTicketSto
     const alice = ticketPrincipal();
     for (let i = 0; i < 20; i += 1) {
       const ticket = ticketOf(await store.issue(alice, FEED));
-      const answers = await Promise.all([store.redeem(ticket, FEED), store.redeem(ticket, FEED), store.redeem(ticket, FEED)]);
+      const answers = await Promise.all([
+        store.redeem(ticket, FEED),
+        store.redeem(ticket, FEED),
+        store.redeem(ticket, FEED),
+      ]);
       t.is(answers.filter((answer) => answer !== null).length, 1);
     }
   });
@@ -84,12 +93,15 @@ export function streamTicketStoreContract(label: string, target: StreamTicketSto
     time.at += 10_000;
     tickets.push(ticketOf(await store.issue(bob, FEED)), ticketOf(await store.issue(bob, FEED)));
     t.like(await store.issue(bob, FEED), { refused: { retryAfterSeconds: 50 } });
-    t.true('ticket' in await store.issue(ticketPrincipal(bob.tenantId), FEED), 'another caller of the same tenant is not affected');
+    t.true(
+      'ticket' in (await store.issue(ticketPrincipal(bob.tenantId), FEED)),
+      'another caller of the same tenant is not affected',
+    );
     t.truthy(await store.redeem(tickets[0]!, FEED));
-    t.true('ticket' in await store.issue(bob, FEED), 'a spent ticket frees a place');
-    t.false('ticket' in await store.issue(bob, FEED));
+    t.true('ticket' in (await store.issue(bob, FEED)), 'a spent ticket frees a place');
+    t.false('ticket' in (await store.issue(bob, FEED)));
     time.at += 60_000;
-    t.true('ticket' in await store.issue(bob, FEED), 'expired tickets free their places');
+    t.true('ticket' in (await store.issue(bob, FEED)), 'expired tickets free their places');
   });
 
   test(`[${label}] a tenant holds at most its cap of live tickets; other tenants are not affected`, async (t) => {
@@ -102,8 +114,8 @@ export function streamTicketStoreContract(label: string, target: StreamTicketSto
     const refused = await store.issue(ticketPrincipal(tenant), FEED);
     t.like(refused, { refused: { retryAfterSeconds: 30 } });
     t.regex('refused' in refused ? refused.refused.detail : '', /per tenant/);
-    t.true('ticket' in await store.issue(ticketPrincipal(), FEED), 'another tenant is not affected');
+    t.true('ticket' in (await store.issue(ticketPrincipal(), FEED)), 'another tenant is not affected');
     t.truthy(await store.redeem(first, FEED));
-    t.true('ticket' in await store.issue(ticketPrincipal(tenant), FEED), 'a spent ticket frees a place');
+    t.true('ticket' in (await store.issue(ticketPrincipal(tenant), FEED)), 'a spent ticket frees a place');
   });
 }

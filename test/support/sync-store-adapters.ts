@@ -50,4 +50,7 @@ function server(url: string): AdapterUnderTest {
   };
 }
 
-export const adaptersUnderTest: AdapterUnderTest[] = [embedded, ...(process.env.TEST_POSTGRES_URL ? [server(process.env.TEST_POSTGRES_URL)] : [])];
+export const adaptersUnderTest: AdapterUnderTest[] = [
+  embedded,
+  ...(process.env.TEST_POSTGRES_URL ? [server(process.env.TEST_POSTGRES_URL)] : []),
+];

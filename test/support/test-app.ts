@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import type { SchedulerLike } from 'rxjs';
 import { startPlatform, type RunningPlatform } from '../../src/platform.js';
-import { startTestIdentityProvider, TEST_AUDIENCE, TEST_ISSUER, type TestIdentityProvider, type TokenOptions } from './jwks-server.js';
+import {
+  startTestIdentityProvider,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type TestIdentityProvider,
+  type TokenOptions,
+} from './jwks-server.js';
 
 export interface Caller {
   tenantId: string;
@@ -34,11 +40,23 @@ export interface TestApp {
   /** A fresh tenant whose caller holds the owner role. */
   newTenant(): Caller;
   token(caller: Caller, options?: TokenOptions): string;
-  request<T = any>(method: string, path: string, options?: { caller?: Caller; token?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { caller?: Caller; token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { env?: Record<string, string>; dataDir?: string; idp?: TestIdentityProvider; now?: () => Date; scheduler?: SchedulerLike } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    idp?: TestIdentityProvider;
+    now?: () => Date;
+    scheduler?: SchedulerLike;
+  } = {},
+): Promise<TestApp> {
   const idp = options.idp ?? (await startTestIdentityProvider());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ww-app-'));
   const config = loadConfig({
@@ -58,7 +76,10 @@ export async function startTestApp(options: { env?: Record<string, string>; data
   const platform = await startPlatform(config, { now: options.now, scheduler: options.scheduler });
   const token = (caller: Caller, tokenOptions?: TokenOptions) => {
     const { tenantId, userId, envId, roles, ...rest } = caller;
-    return idp.sign({ tenant_id: tenantId, user_id: userId, env_id: envId, ...(roles ? { roles } : {}), ...rest }, tokenOptions);
+    return idp.sign(
+      { tenant_id: tenantId, user_id: userId, env_id: envId, ...(roles ? { roles } : {}), ...rest },
+      tokenOptions,
+    );
   };
   return {
     url: platform.url,

@@ -4,5 +4,9 @@ import type { Caller } from './test-app.js';
 
 export const uniqueAddress = (prefix = 'u') => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 
-export const asUser = (owner: Caller, userId: string, extra: Record<string, unknown> = {}): Caller =>
-  ({ tenantId: owner.tenantId, envId: owner.envId, userId, ...extra });
+export const asUser = (owner: Caller, userId: string, extra: Record<string, unknown> = {}): Caller => ({
+  tenantId: owner.tenantId,
+  envId: owner.envId,
+  userId,
+  ...extra,
+});

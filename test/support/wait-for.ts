@@ -1,7 +1,11 @@
 /** Waits until a condition holds, polling without sleeping for real seconds; fails at the deadline. */
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,
-  { timeoutMs = 5000, intervalMs = 5, message = 'condition' }: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
+  {
+    timeoutMs = 5000,
+    intervalMs = 5,
+    message = 'condition',
+  }: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

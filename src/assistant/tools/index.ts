@@ -18,13 +18,18 @@ export interface ToolSources {
 }
 
 export function assistantTools(sources: ToolSources): AssistantTool[] {
-  return uniquelyNamed([...warehouseTools(sources.warehouse), ...costTools(sources.cost), searchRunbooksTool(sources.runbooks)]);
+  return uniquelyNamed([
+    ...warehouseTools(sources.warehouse),
+    ...costTools(sources.cost),
+    searchRunbooksTool(sources.runbooks),
+  ]);
 }
 
 export function uniquelyNamed(tools: AssistantTool[]): AssistantTool[] {
   const seen = new Set<string>();
   for (const tool of tools) {
-    if (!/^[a-z][a-z0-9_]{0,63}$/.test(tool.name)) throw new Error(`tool name ${tool.name} is not snake_case (at most 64 characters)`);
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(tool.name))
+      throw new Error(`tool name ${tool.name} is not snake_case (at most 64 characters)`);
     if (seen.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
     seen.add(tool.name);
   }

@@ -44,7 +44,12 @@ export const MIN_SPAN = 2;
 const round = (n: number) => Math.round(n * 10) / 10;
 
 export function backtestChart(input: ChartInput): ChartGeometry {
-  const plot = { left: MARGIN.left, top: MARGIN.top, right: input.width - MARGIN.right, bottom: input.height - MARGIN.bottom };
+  const plot = {
+    left: MARGIN.left,
+    top: MARGIN.top,
+    right: input.width - MARGIN.right,
+    bottom: input.height - MARGIN.bottom,
+  };
   const values = input.readings.flatMap((r) => (r.value === null ? [] : [r.value]));
   let low = Math.min(input.threshold, ...values);
   let high = Math.max(input.threshold, ...values);
@@ -58,7 +63,8 @@ export function backtestChart(input: ChartInput): ChartGeometry {
     high += pad;
   }
   const span = Math.max(1, input.until - input.since);
-  const x = (at: number) => plot.left + ((Math.min(Math.max(at, input.since), input.until) - input.since) / span) * (plot.right - plot.left);
+  const x = (at: number) =>
+    plot.left + ((Math.min(Math.max(at, input.since), input.until) - input.since) / span) * (plot.right - plot.left);
   const y = (value: number) => plot.bottom - ((value - low) / (high - low)) * (plot.bottom - plot.top);
 
   // One column per unit of plot width: its lowest and highest reading, in time order.
@@ -84,7 +90,18 @@ export function backtestChart(input: ChartInput): ChartGeometry {
       if (seen[column]) pen = false;
       return;
     }
-    const points = cell.loAt === cell.hiAt ? [[cell.loAt, cell.lo]] : cell.loAt < cell.hiAt ? [[cell.loAt, cell.lo], [cell.hiAt, cell.hi]] : [[cell.hiAt, cell.hi], [cell.loAt, cell.lo]];
+    const points =
+      cell.loAt === cell.hiAt
+        ? [[cell.loAt, cell.lo]]
+        : cell.loAt < cell.hiAt
+          ? [
+              [cell.loAt, cell.lo],
+              [cell.hiAt, cell.hi],
+            ]
+          : [
+              [cell.hiAt, cell.hi],
+              [cell.loAt, cell.lo],
+            ];
     for (const [at, value] of points) {
       line += `${pen ? 'L' : 'M'}${round(x(at!))} ${round(y(value!))} `;
       pen = true;

@@ -5,8 +5,11 @@
 import { UUID_PATTERN } from '../../contract/vocabulary.js';
 import type { UserName } from './api/types.js';
 
-
-export function describePerson(id: string | null | undefined, me: string, names: ReadonlyMap<string, UserName>): string {
+export function describePerson(
+  id: string | null | undefined,
+  me: string,
+  names: ReadonlyMap<string, UserName>,
+): string {
   if (!id) return '—';
   if (id === me) return 'you';
   const known = names.get(id);

@@ -18,10 +18,16 @@ export type Previewable = { kind: 'ask'; draft: EscalationPolicyDraft } | { kind
  * with no chosen target at all cannot be asked about.
  */
 export function previewableDraft(draft: EscalationPolicyDraft): Previewable {
-  const stages = draft.stages.map((stage) => ({ ...stage, targets: stage.targets.filter((target) => target.id !== '') }));
+  const stages = draft.stages.map((stage) => ({
+    ...stage,
+    targets: stage.targets.filter((target) => target.id !== ''),
+  }));
   const empty = stages.flatMap((stage, index) => (stage.targets.length === 0 ? [index + 1] : []));
   if (empty.length > 0) {
-    const which = empty.length === 1 ? `stage ${empty[0]}` : `stages ${empty.slice(0, -1).join(', ')} and ${empty[empty.length - 1]}`;
+    const which =
+      empty.length === 1
+        ? `stage ${empty[0]}`
+        : `stages ${empty.slice(0, -1).join(', ')} and ${empty[empty.length - 1]}`;
     return { kind: 'not-yet', why: `Choose a target for ${which} to see who gets paged.` };
   }
   return { kind: 'ask', draft: { ...draft, name: PREVIEW_NAME, description: null, stages } };
@@ -38,18 +44,23 @@ export function whenItFires(offsetMinutes: number): string {
 
 /** "Stage 2", or "Stage 1, repeat 1" for a repeating policy's later cycles. */
 export const stageTitle = (stage: Pick<PreviewStage, 'stage_order' | 'cycle'>) =>
-  (stage.cycle === 0 ? `Stage ${stage.stage_order}` : `Stage ${stage.stage_order}, repeat ${stage.cycle}`);
+  stage.cycle === 0 ? `Stage ${stage.stage_order}` : `Stage ${stage.stage_order}, repeat ${stage.cycle}`;
 
 /** The clock time a stage fires, with the day when it is not the trigger's day (the browser's zone). */
 export function fireClock(firesAt: string, at: string): string {
   const fires = new Date(firesAt);
   const clock = fires.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  return fires.toDateString() === new Date(at).toDateString() ? clock : `${fires.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' })} ${clock}`;
+  return fires.toDateString() === new Date(at).toDateString()
+    ? clock
+    : `${fires.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' })} ${clock}`;
 }
 
 /** A person by name, a channel by its name; a target deleted since is said so. */
 export const recipientName = (recipient: PreviewRecipient) =>
-  recipient.person?.name ?? recipient.channel?.name ?? recipient.via.name ?? `a ${recipient.via.type} that no longer exists`;
+  recipient.person?.name ??
+  recipient.channel?.name ??
+  recipient.via.name ??
+  `a ${recipient.via.type} that no longer exists`;
 
 export const unreachableName = (unreachable: PreviewUnreachable) =>
   unreachable.person?.name ?? unreachable.via.name ?? `a ${unreachable.via.type} that no longer exists`;
@@ -60,7 +71,8 @@ export function placeOf(path: string): string {
   if (stage) {
     const n = Number(stage[1]) + 1;
     if (stage[2] === 'delay_minutes') return `stage ${n} delay`;
-    if (stage[2] === 'targets') return stage[3] === undefined ? `stage ${n} targets` : `stage ${n} target ${Number(stage[3]) + 1}`;
+    if (stage[2] === 'targets')
+      return stage[3] === undefined ? `stage ${n} targets` : `stage ${n} target ${Number(stage[3]) + 1}`;
     return `stage ${n}`;
   }
   if (path === '/repeat_interval_minutes') return 'repeat interval';
@@ -69,7 +81,9 @@ export function placeOf(path: string): string {
 }
 
 /** A refused draft's problems (the ApiError's field errors), each once, in the form's words. */
-export const problemsInWords = (errors: { path: string; message: string }[]) => [...new Set(errors.map((error) => `${placeOf(error.path)}: ${error.message}`))];
+export const problemsInWords = (errors: { path: string; message: string }[]) => [
+  ...new Set(errors.map((error) => `${placeOf(error.path)}: ${error.message}`)),
+];
 
 /**
  * A datetime-local value as the instant it names in the browser's zone; '' (or a value not yet

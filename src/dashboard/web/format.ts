@@ -29,4 +29,5 @@ export function ago(iso: string, now = Date.now()): string {
 }
 
 /** The time from one moment to a later one ("2 min"), or '—' before the later one happened. */
-export const between = (from: string, to: string | null | undefined) => (to ? duration(Math.max(0, Date.parse(to) - Date.parse(from))) : '—');
+export const between = (from: string, to: string | null | undefined) =>
+  to ? duration(Math.max(0, Date.parse(to) - Date.parse(from))) : '—';

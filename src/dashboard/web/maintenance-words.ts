@@ -15,13 +15,22 @@ export type WindowState =
   | { kind: 'upcoming'; startsAt: string }
   | { kind: 'ended'; at: string | null };
 
-const DAY_WORDS: Record<Weekday, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
+const DAY_WORDS: Record<Weekday, string> = {
+  mon: 'Mon',
+  tue: 'Tue',
+  wed: 'Wed',
+  thu: 'Thu',
+  fri: 'Fri',
+  sat: 'Sat',
+  sun: 'Sun',
+};
 const WEEK: Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 /** A window's state as the API answered it (`active`, `next_change_at`, `ended_at`). */
 export function windowState(window: MaintenanceWindow): WindowState {
   if (window.active) return { kind: 'active', until: window.next_change_at };
-  if (window.ended_at === null && window.next_change_at !== null) return { kind: 'upcoming', startsAt: window.next_change_at };
+  if (window.ended_at === null && window.next_change_at !== null)
+    return { kind: 'upcoming', startsAt: window.next_change_at };
   return { kind: 'ended', at: window.ended_at ?? window.ends_at };
 }
 
@@ -32,7 +41,10 @@ export function stateParts(state: WindowState, instant: InstantWords): [label: s
   return ['ended', state.at ? instant(state.at) : ''];
 }
 
-export const stateWords = (state: WindowState, instant: InstantWords) => stateParts(state, instant).filter(Boolean).join(state.kind === 'ended' ? ' ' : ', ');
+export const stateWords = (state: WindowState, instant: InstantWords) =>
+  stateParts(state, instant)
+    .filter(Boolean)
+    .join(state.kind === 'ended' ? ' ' : ', ');
 
 /** 120 → "2 h", 90 → "1 h 30 min", 45 → "45 min". */
 export function minutesWords(minutes: number): string {
@@ -43,10 +55,19 @@ export function minutesWords(minutes: number): string {
 }
 
 /** When the window applies: its one interval, or its weekly recurrence in its zone. */
-export function whenWords(window: Pick<MaintenanceWindow, 'starts_at' | 'ends_at' | 'recurrence'>, instant: InstantWords): string {
+export function whenWords(
+  window: Pick<MaintenanceWindow, 'starts_at' | 'ends_at' | 'recurrence'>,
+  instant: InstantWords,
+): string {
   const weekly = window.recurrence;
   if (weekly) {
-    const days = weekly.days.length === 7 ? 'day' : [...weekly.days].sort((a, b) => WEEK.indexOf(a) - WEEK.indexOf(b)).map((day) => DAY_WORDS[day]).join(', ');
+    const days =
+      weekly.days.length === 7
+        ? 'day'
+        : [...weekly.days]
+            .sort((a, b) => WEEK.indexOf(a) - WEEK.indexOf(b))
+            .map((day) => DAY_WORDS[day])
+            .join(', ');
     return `every ${days} at ${weekly.start_time} ${weekly.time_zone} for ${minutesWords(weekly.duration_minutes)}`;
   }
   if (window.starts_at && window.ends_at) return `${instant(window.starts_at)} → ${instant(window.ends_at)}`;
@@ -68,7 +89,8 @@ export function matchWords(matcher: WindowMatcher, ruleNames: ReadonlyMap<string
   } else {
     parts.push('rules');
   }
-  if (matcher.cluster_ids.length > 0) parts.push(`on ${matcher.cluster_ids.length === 1 ? 'cluster' : 'clusters'} ${either(matcher.cluster_ids)}`);
+  if (matcher.cluster_ids.length > 0)
+    parts.push(`on ${matcher.cluster_ids.length === 1 ? 'cluster' : 'clusters'} ${either(matcher.cluster_ids)}`);
   if (matcher.severities.length > 0) parts.push(`of severity ${either(matcher.severities)}`);
   return parts.join(' ');
 }
@@ -76,16 +98,20 @@ export function matchWords(matcher: WindowMatcher, ruleNames: ReadonlyMap<string
 /** The API's matching: all rules, or every list given contains the rule's value (no cluster: a cluster list does not match). */
 export function matchesRule(matcher: WindowMatcher, rule: Pick<AlertRule, 'id' | 'cluster_id' | 'severity'>): boolean {
   if (matcher.all_rules) return true;
-  if (matcher.rule_ids.length === 0 && matcher.cluster_ids.length === 0 && matcher.severities.length === 0) return false;
+  if (matcher.rule_ids.length === 0 && matcher.cluster_ids.length === 0 && matcher.severities.length === 0)
+    return false;
   if (matcher.rule_ids.length > 0 && !matcher.rule_ids.includes(rule.id)) return false;
-  if (matcher.cluster_ids.length > 0 && (rule.cluster_id === null || !matcher.cluster_ids.includes(rule.cluster_id))) return false;
+  if (matcher.cluster_ids.length > 0 && (rule.cluster_id === null || !matcher.cluster_ids.includes(rule.cluster_id)))
+    return false;
   if (matcher.severities.length > 0 && !matcher.severities.includes(rule.severity)) return false;
   return true;
 }
 
 /** The first of the active windows that silences the rule, if any. */
-export const silencingWindow = (active: readonly MaintenanceWindow[], rule: Pick<AlertRule, 'id' | 'cluster_id' | 'severity'>) =>
-  active.find((window) => window.active && matchesRule(window.matcher, rule));
+export const silencingWindow = (
+  active: readonly MaintenanceWindow[],
+  rule: Pick<AlertRule, 'id' | 'cluster_id' | 'severity'>,
+) => active.find((window) => window.active && matchesRule(window.matcher, rule));
 
 const RANK: Record<WindowState['kind'], number> = { active: 0, upcoming: 1, ended: 2 };
 
@@ -93,15 +119,26 @@ const RANK: Record<WindowState['kind'], number> = { active: 0, upcoming: 1, ende
 export function windowOrder(a: MaintenanceWindow, b: MaintenanceWindow): number {
   const [sa, sb] = [windowState(a), windowState(b)];
   if (sa.kind !== sb.kind) return RANK[sa.kind] - RANK[sb.kind];
-  const at = (s: WindowState) => (s.kind === 'upcoming' ? Date.parse(s.startsAt) : s.kind === 'ended' ? -Date.parse(s.at ?? '1970-01-01T00:00:00Z') : 0);
+  const at = (s: WindowState) =>
+    s.kind === 'upcoming'
+      ? Date.parse(s.startsAt)
+      : s.kind === 'ended'
+        ? -Date.parse(s.at ?? '1970-01-01T00:00:00Z')
+        : 0;
   return at(sa) - at(sb) || a.name.localeCompare(b.name);
 }
 
 const EVENT_WORDS: Record<string, string> = {
-  MaintenanceWindowCreated: 'created', MaintenanceWindowUpdated: 'changed', MaintenanceWindowEnded: 'ended early', MaintenanceWindowDeleted: 'deleted',
+  MaintenanceWindowCreated: 'created',
+  MaintenanceWindowUpdated: 'changed',
+  MaintenanceWindowEnded: 'ended early',
+  MaintenanceWindowDeleted: 'deleted',
 };
 
 /** A history entry in words: "ended early by user:… at …". */
 /** `who` says the actor as a person reads it (components/use-people.ts): a name or "you", never an id. */
-export const historyWords = (entry: { type: string; actor: string; occurred_at: string }, instant: InstantWords, who: (actor: string) => string = (actor) => actor) =>
-  `${EVENT_WORDS[entry.type] ?? entry.type} by ${who(entry.actor)} at ${instant(entry.occurred_at)}`;
+export const historyWords = (
+  entry: { type: string; actor: string; occurred_at: string },
+  instant: InstantWords,
+  who: (actor: string) => string = (actor) => actor,
+) => `${EVENT_WORDS[entry.type] ?? entry.type} by ${who(entry.actor)} at ${instant(entry.occurred_at)}`;

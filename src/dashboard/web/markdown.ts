@@ -29,7 +29,11 @@ const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const ESCAPABLE = /[\\`*_{}[\]()#+\-.!|<>~]/;
 
 export function slug(text: string): string {
-  return text.toLowerCase().replace(/[^\w\s-]/g, '').trim().replace(/\s+/g, '-');
+  return text
+    .toLowerCase()
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .replace(/\s+/g, '-');
 }
 
 /** A link target the page may follow: absolute http(s), or an anchor within the answer. */
@@ -48,13 +52,20 @@ function blocks(lines: string[]): Block[] {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
-    if (!line.trim()) { i++; continue; }
+    if (!line.trim()) {
+      i++;
+      continue;
+    }
     const fence = FENCE.exec(line);
     if (fence) {
       const marker = fence[1]!;
       const body: string[] = [];
       i++;
-      while (i < lines.length && !new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`).test(lines[i]!)) body.push(lines[i++]!);
+      while (
+        i < lines.length &&
+        !new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`).test(lines[i]!)
+      )
+        body.push(lines[i++]!);
       i++; // the closing fence, or past the end
       out.push(h('pre', null, h('code', fence[2] ? { 'data-language': fence[2] } : null, body.join('\n'))));
       continue;
@@ -67,7 +78,11 @@ function blocks(lines: string[]): Block[] {
       i++;
       continue;
     }
-    if (RULE.test(line)) { out.push(h('hr', null)); i++; continue; }
+    if (RULE.test(line)) {
+      out.push(h('hr', null));
+      i++;
+      continue;
+    }
     if (QUOTE.test(line)) {
       const quoted: string[] = [];
       while (i < lines.length && QUOTE.test(lines[i]!)) quoted.push(lines[i++]!.replace(QUOTE, ''));
@@ -97,7 +112,14 @@ function blocks(lines: string[]): Block[] {
 
 function startsBlock(lines: string[], i: number): boolean {
   const line = lines[i]!;
-  return FENCE.test(line) || HEADING.test(line) || RULE.test(line) || QUOTE.test(line) || ITEM.test(line) || startsTable(lines, i);
+  return (
+    FENCE.test(line) ||
+    HEADING.test(line) ||
+    RULE.test(line) ||
+    QUOTE.test(line) ||
+    ITEM.test(line) ||
+    startsTable(lines, i)
+  );
 }
 
 function startsTable(lines: string[], i: number): boolean {
@@ -136,7 +158,10 @@ function listAt(lines: string[], start: number): [Block, number] {
   const children = items.map((content) => {
     const inner = blocks(content);
     // A tight item (one paragraph) shows its text without the paragraph's margins.
-    const only = inner.length === 1 && inner[0]!.type === 'p' ? (inner[0]!.props as { children: ComponentChildren }).children : inner;
+    const only =
+      inner.length === 1 && inner[0]!.type === 'p'
+        ? (inner[0]!.props as { children: ComponentChildren }).children
+        : inner;
     return h('li', null, only);
   });
   const startAt = ordered ? Number.parseInt(first[2]!, 10) : 1;
@@ -144,20 +169,45 @@ function listAt(lines: string[], start: number): [Block, number] {
 }
 
 function cells(row: string): string[] {
-  const trimmed = row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+  const trimmed = row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
   return trimmed.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
 }
 
 function table(header: string, delimiter: string, rows: string[]): Block {
   const headings = cells(header);
-  const align = cells(delimiter).map((cell) => (cell.startsWith(':') && cell.endsWith(':') ? 'center' : cell.endsWith(':') ? 'right' : undefined));
+  const align = cells(delimiter).map((cell) =>
+    cell.startsWith(':') && cell.endsWith(':') ? 'center' : cell.endsWith(':') ? 'right' : undefined,
+  );
   const style = (column: number) => (align[column] ? { textAlign: align[column] } : undefined);
-  return h('table', { class: 'grid markdown-table' },
-    h('thead', null, h('tr', null, headings.map((cell, column) => h('th', { style: style(column) }, inline(cell))))),
-    h('tbody', null, rows.map((row) => {
-      const values = cells(row);
-      return h('tr', null, headings.map((heading, column) => h('td', { style: style(column), 'data-label': plain(heading) }, inline(values[column] ?? ''))));
-    })),
+  return h(
+    'table',
+    { class: 'grid markdown-table' },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        headings.map((cell, column) => h('th', { style: style(column) }, inline(cell))),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      rows.map((row) => {
+        const values = cells(row);
+        return h(
+          'tr',
+          null,
+          headings.map((heading, column) =>
+            h('td', { style: style(column), 'data-label': plain(heading) }, inline(values[column] ?? '')),
+          ),
+        );
+      }),
+    ),
   );
 }
 
@@ -209,8 +259,10 @@ export function inline(text: string): ComponentChildren[] {
       if (link) {
         flush();
         const href = c === '!' ? undefined : safeHref(link.url);
-        if (!href) out.push(...inline(link.label)); // an image, or a scheme the page does not follow: its words only
-        else if (href.startsWith('#')) out.push(h('a', { href, onClick: (event: MouseEvent) => scrollToAnchor(event, href) }, inline(link.label)));
+        if (!href)
+          out.push(...inline(link.label)); // an image, or a scheme the page does not follow: its words only
+        else if (href.startsWith('#'))
+          out.push(h('a', { href, onClick: (event: MouseEvent) => scrollToAnchor(event, href) }, inline(link.label)));
         else out.push(h('a', { href, rel: 'noopener noreferrer nofollow', target: '_blank' }, inline(link.label)));
         i = link.end;
         continue;
@@ -252,7 +304,10 @@ function linkAt(text: string, i: number): { label: string; url: string; end: num
   let depth = 0;
   let j = i;
   for (; j < text.length; j++) {
-    if (text[j] === '\\') { j++; continue; }
+    if (text[j] === '\\') {
+      j++;
+      continue;
+    }
     if (text[j] === '[') depth++;
     else if (text[j] === ']' && --depth === 0) break;
   }

@@ -47,9 +47,15 @@ export async function requestToken(config: DashboardConfig, clientId: string, cl
   const response = await fetch('/oauth/token', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: config.audience }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+      audience: config.audience,
+    }),
   });
   const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
-  if (!response.ok || !body.access_token) throw new Error(`${body.error ?? 'error'}: ${body.error_description ?? `HTTP ${response.status}`}`);
+  if (!response.ok || !body.access_token)
+    throw new Error(`${body.error ?? 'error'}: ${body.error_description ?? `HTTP ${response.status}`}`);
   return body.access_token;
 }

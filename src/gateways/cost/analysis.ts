@@ -1,11 +1,4 @@
-import {
-  addDays,
-  daysBetween,
-  roundCents,
-  type CostAnomaly,
-  type MonthEndForecast,
-  type TrendPoint,
-} from './port.js';
+import { addDays, daysBetween, roundCents, type CostAnomaly, type MonthEndForecast, type TrendPoint } from './port.js';
 
 /**
  * The arithmetic both cost adapters share. Each adapter only aggregates line items (in memory or
@@ -40,14 +33,22 @@ export function trendPeriods(from: string, to: string, granularity: 'daily' | 'm
 }
 
 /** Every period in the range appears, so a day without spend reads as 0 rather than missing. */
-export function fillTrend(rows: TrendPoint[], from: string, to: string, granularity: 'daily' | 'monthly'): TrendPoint[] {
+export function fillTrend(
+  rows: TrendPoint[],
+  from: string,
+  to: string,
+  granularity: 'daily' | 'monthly',
+): TrendPoint[] {
   const byPeriod = new Map<string, number>();
   for (const row of rows) byPeriod.set(row.period, (byPeriod.get(row.period) ?? 0) + row.cost);
   return trendPeriods(from, to, granularity).map((period) => ({ period, cost: roundCents(byPeriod.get(period) ?? 0) }));
 }
 
 /** The days an anomaly question needs: the baseline before `from` as well as the range itself. */
-export function anomalyWindow(question: { from: string; to: string; baselineDays: number }): { from: string; to: string } {
+export function anomalyWindow(question: { from: string; to: string; baselineDays: number }): {
+  from: string;
+  to: string;
+} {
   return { from: addDays(question.from, -question.baselineDays), to: question.to };
 }
 
@@ -98,7 +99,6 @@ export function detectAnomalies(
 }
 
 const TRAILING_DAYS = 7;
-
 
 /** The days a forecast needs: month start (or 7 days back, if earlier) through `asOf`. */
 export function forecastWindow(asOf: string): { from: string; to: string } {

@@ -33,7 +33,10 @@ function boundedRange<T extends z.ZodRawShape>(shape: T) {
   return z
     .object({ ...dateRangeShape, ...shape })
     .strict()
-    .refine((range) => asRange(range).from <= asRange(range).to, { message: 'from must not be after to', path: ['from'] })
+    .refine((range) => asRange(range).from <= asRange(range).to, {
+      message: 'from must not be after to',
+      path: ['from'],
+    })
     .refine((range) => daysBetween(asRange(range).from, asRange(range).to) < MAX_RANGE_DAYS, {
       message: `a range covers at most ${MAX_RANGE_DAYS} days`,
       path: ['to'],

@@ -84,7 +84,9 @@ function embedded(bytes: number[], via: Ipv4Embedding, alwaysRefuse: boolean): A
   const embeddedIpv4 = ipv4.toString();
   if (!inner.allowed) return { allowed: false, reason: inner.reason, embeddedIpv4, via };
   // Deprecated forms have no legitimate use as a destination, whatever they carry.
-  return alwaysRefuse ? { allowed: false, reason: 'reserved', embeddedIpv4, via } : { allowed: true, embeddedIpv4, via };
+  return alwaysRefuse
+    ? { allowed: false, reason: 'reserved', embeddedIpv4, via }
+    : { allowed: true, embeddedIpv4, via };
 }
 const lastFourBytes = (a: ipaddr.IPv6) => a.toByteArray().slice(12, 16);
 
@@ -118,7 +120,8 @@ const GLOBAL_UNICAST = v6('2000::/3');
 function classifyIpv6(address: ipaddr.IPv6): AddressVerdict {
   for (const [range, verdict] of IPV6_RULES) if (address.match(range)) return verdict(address);
   const range = address.range();
-  if (range === 'unicast') return address.match(GLOBAL_UNICAST) ? { allowed: true } : { allowed: false, reason: 'reserved' };
+  if (range === 'unicast')
+    return address.match(GLOBAL_UNICAST) ? { allowed: true } : { allowed: false, reason: 'reserved' };
   return { allowed: false, reason: IPV6_RANGE_REASONS[range] ?? 'reserved' }; // site-local, discard, ORCHID…
 }
 
@@ -141,7 +144,17 @@ export function parseIpAddress(input: string): IpAddress | undefined {
     const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
     const [address, zone] = bare.split('%', 2) as [string, string | undefined];
     const tail = STRICT_DOTTED_TAIL.exec(address);
-    if (address.includes('.') && !(tail && tail[0].slice(1).split('.').every((octet) => Number(octet) <= 255))) return undefined;
+    if (
+      address.includes('.') &&
+      !(
+        tail &&
+        tail[0]
+          .slice(1)
+          .split('.')
+          .every((octet) => Number(octet) <= 255)
+      )
+    )
+      return undefined;
     // ipaddr.js reads `::a.b.c.d` as IPv4-mapped; written as hex groups it is what it says.
     const hex = address.replace(STRICT_DOTTED_TAIL, (tail) => `:${dottedToGroups(tail.slice(1))}`);
     const text6 = zone === undefined ? hex : `${hex}%${zone}`;
@@ -174,7 +187,8 @@ export function isIpLiteral(text: string): boolean {
 export function guardAddress(text: string, policy: { allowPrivateNetworks: boolean }): AddressVerdict {
   const verdict = classifyAddress(text);
   if (verdict.allowed || !policy.allowPrivateNetworks) return verdict;
-  if (verdict.reason === 'cloud_metadata' || verdict.reason === 'not_an_ip_address' || verdict.via === 'nat64') return verdict;
+  if (verdict.reason === 'cloud_metadata' || verdict.reason === 'not_an_ip_address' || verdict.via === 'nat64')
+    return verdict;
   return { allowed: true, embeddedIpv4: verdict.embeddedIpv4, via: verdict.via };
 }
 

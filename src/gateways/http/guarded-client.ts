@@ -57,7 +57,19 @@ export interface GuardedHttpClient {
 }
 
 /** Headers that describe the connection or the framing; only the client itself sets them. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-authorization', 'proxy-connection']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+]);
 
 const lowerCaseKeys = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
@@ -79,7 +91,9 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedHttpC
   const userAgent = options.userAgent ?? 'warehouse-watch-notifier/1';
 
   function headersFor(request: OutboundRequest): Record<string, string> {
-    const configured = Object.fromEntries(Object.entries(lowerCaseKeys(request.headers ?? {})).filter(([name]) => !RESERVED_HEADERS.has(name)));
+    const configured = Object.fromEntries(
+      Object.entries(lowerCaseKeys(request.headers ?? {})).filter(([name]) => !RESERVED_HEADERS.has(name)),
+    );
     return {
       ...configured,
       'user-agent': userAgent,
@@ -92,18 +106,33 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedHttpC
   function outcomeOf(result: AttemptResult, destination: string, attempts: number, startedAt: number): HttpOutcome {
     const latency_ms = Math.max(0, now() - startedAt);
     if (result.type === 'failure') {
-      return { ok: false, latency_ms, error: { kind: result.kind, message: `${destination}: ${result.detail}` }, attempts };
+      return {
+        ok: false,
+        latency_ms,
+        error: { kind: result.kind, message: `${destination}: ${result.detail}` },
+        attempts,
+      };
     }
     const ok = result.status >= 200 && result.status <= 299;
     const redirect = result.status >= 300 && result.status <= 399 ? ' (redirects are not followed)' : '';
-    const error: OutboundError | undefined = ok ? undefined : { kind: 'http', message: `${destination} answered ${result.status}${redirect}` };
-    return { ok, status_code: result.status, latency_ms, response_excerpt: result.excerpt, ...(error ? { error } : {}), attempts };
+    const error: OutboundError | undefined = ok
+      ? undefined
+      : { kind: 'http', message: `${destination} answered ${result.status}${redirect}` };
+    return {
+      ok,
+      status_code: result.status,
+      latency_ms,
+      response_excerpt: result.excerpt,
+      ...(error ? { error } : {}),
+      attempts,
+    };
   }
 
   /** Refusals decided from the URL text alone: not a URL, another scheme, a refused IP literal. */
   function refuseBeforeConnecting(url: URL | undefined): string | undefined {
     if (!url) return 'the destination is not a valid URL';
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${url.protocol} destinations are not allowed (http and https only)`;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return `${url.protocol} destinations are not allowed (http and https only)`;
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!isIpLiteral(host)) return undefined; // checked by the lookup, on the address connected to
     const verdict = guardAddress(host, guardPolicy);
@@ -120,12 +149,26 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedHttpC
     }
     const refusal = refuseBeforeConnecting(url);
     if (refusal !== undefined || !url) {
-      return { ok: false, latency_ms: Math.max(0, now() - startedAt), error: { kind: 'refused_address', message: refusal ?? 'refused' }, attempts: 1 };
+      return {
+        ok: false,
+        latency_ms: Math.max(0, now() - startedAt),
+        error: { kind: 'refused_address', message: refusal ?? 'refused' },
+        attempts: 1,
+      };
     }
     const destination = destinationOf(url);
     const agent = url.protocol === 'https:' ? agents.https : agents.http;
     for (let attempts = 1; ; attempts += 1) {
-      const result = await exchange({ url, method: request.method, headers: headersFor(request), body: request.body, timeoutMs, maxBodyBytes, lookup, agent });
+      const result = await exchange({
+        url,
+        method: request.method,
+        headers: headersFor(request),
+        body: request.body,
+        timeoutMs,
+        maxBodyBytes,
+        lookup,
+        agent,
+      });
       const summary =
         result.type === 'response'
           ? { type: 'response' as const, status: result.status, retryAfter: [result.headers['retry-after']].flat()[0] }

@@ -25,7 +25,8 @@ export class RefusedAddressError extends Error {
   }
 }
 
-const wantedFamily = (family: unknown) => (family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : undefined);
+const wantedFamily = (family: unknown) =>
+  family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : undefined;
 
 export function guardedLookup(resolve: HostResolver, policy: { allowPrivateNetworks: boolean }): LookupFunction {
   return (hostname, options, callback) => {

@@ -56,7 +56,14 @@ export function exchange(spec: Exchange): Promise<AttemptResult> {
     const timer = setTimeout(() => {
       // Headers already in: the receiver has answered; what it sent of the body is the excerpt.
       if (answer) finish({ ...answer, excerpt: excerpt() });
-      else finish({ type: 'failure', kind: 'timeout', code: 'ETIMEDOUT', detail: `no answer within ${spec.timeoutMs} ms`, retryable: true });
+      else
+        finish({
+          type: 'failure',
+          kind: 'timeout',
+          code: 'ETIMEDOUT',
+          detail: `no answer within ${spec.timeoutMs} ms`,
+          retryable: true,
+        });
       request?.destroy();
     }, spec.timeoutMs);
 
@@ -67,18 +74,29 @@ export function exchange(spec: Exchange): Promise<AttemptResult> {
         port: spec.url.port || undefined,
         path: `${spec.url.pathname}${spec.url.search}`,
         method: spec.method,
-        headers: { ...spec.headers, ...(spec.body !== undefined ? { 'content-length': String(Buffer.byteLength(spec.body)) } : {}) },
+        headers: {
+          ...spec.headers,
+          ...(spec.body !== undefined ? { 'content-length': String(Buffer.byteLength(spec.body)) } : {}),
+        },
         agent: spec.agent,
         lookup: spec.lookup,
       });
     } catch (error) {
       // Thrown while building the request (an invalid header, say): trying again will not help.
       const code = String((error as NodeJS.ErrnoException).code ?? 'UNKNOWN');
-      finish({ type: 'failure', kind: 'network', code, detail: `the request could not be built (${code})`, retryable: false });
+      finish({
+        type: 'failure',
+        kind: 'network',
+        code,
+        detail: `the request could not be built (${code})`,
+        retryable: false,
+      });
       return;
     }
 
-    request.on('error', (error) => finish(error instanceof RefusedAddressError ? refused(error) : classifyNetworkError(error)));
+    request.on('error', (error) =>
+      finish(error instanceof RefusedAddressError ? refused(error) : classifyNetworkError(error)),
+    );
     request.on('response', (response) => {
       answer = { type: 'response', status: response.statusCode ?? 0, headers: response.headers };
       response.on('data', (chunk: Buffer) => {

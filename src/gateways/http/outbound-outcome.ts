@@ -46,7 +46,8 @@ const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', '
 const TRANSIENT_DNS_CODES = new Set(['EAI_AGAIN', 'ESERVFAIL']);
 
 /** OpenSSL and Node TLS codes; EPROTO is what talking TLS to a plain-HTTP port gives. */
-const isTlsCode = (code: string) => code.includes('CERT') || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || code === 'EPROTO';
+const isTlsCode = (code: string) =>
+  code.includes('CERT') || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || code === 'EPROTO';
 
 /**
  * Names a network-level error by its code. The error's own message is not used: Node puts the
@@ -55,9 +56,17 @@ const isTlsCode = (code: string) => code.includes('CERT') || code.startsWith('ER
 export function classifyNetworkError(error: unknown): AttemptFailure {
   const code = String((error as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN');
   if (DNS_CODES.has(code)) {
-    return { type: 'failure', kind: 'dns', code, detail: `the host name could not be resolved (${code})`, retryable: TRANSIENT_DNS_CODES.has(code) };
+    return {
+      type: 'failure',
+      kind: 'dns',
+      code,
+      detail: `the host name could not be resolved (${code})`,
+      retryable: TRANSIENT_DNS_CODES.has(code),
+    };
   }
-  if (isTlsCode(code)) return { type: 'failure', kind: 'tls', code, detail: `the TLS handshake failed (${code})`, retryable: false };
-  if (code === 'ETIMEDOUT') return { type: 'failure', kind: 'timeout', code, detail: 'the connection timed out', retryable: true };
+  if (isTlsCode(code))
+    return { type: 'failure', kind: 'tls', code, detail: `the TLS handshake failed (${code})`, retryable: false };
+  if (code === 'ETIMEDOUT')
+    return { type: 'failure', kind: 'timeout', code, detail: 'the connection timed out', retryable: true };
   return { type: 'failure', kind: 'network', code, detail: `the connection failed (${code})`, retryable: true };
 }

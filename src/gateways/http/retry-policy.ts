@@ -19,7 +19,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 30_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 30_000,
+};
 
 export const isRetryableStatus = (status: number) => status === 429 || (status >= 500 && status <= 599);
 
@@ -52,7 +57,8 @@ export function delayBeforeRetry(
 ): number | undefined {
   const { policy } = context;
   if (attemptsMade >= policy.maxAttempts) return undefined;
-  if (attempt.type === 'failure') return attempt.retryable ? backoffDelayMs(attemptsMade, context.random, policy) : undefined;
+  if (attempt.type === 'failure')
+    return attempt.retryable ? backoffDelayMs(attemptsMade, context.random, policy) : undefined;
   if (!isRetryableStatus(attempt.status)) return undefined;
   const asked = parseRetryAfterMs(attempt.retryAfter, context.nowMs);
   if (asked !== undefined) return Math.min(asked, policy.maxRetryAfterMs);

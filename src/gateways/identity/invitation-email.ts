@@ -5,7 +5,10 @@ import type { Invitee, OutgoingEmail } from './port.js';
  * (the invitee sets a password, then signs in); with the embedded provider it is the platform's
  * address and the administrator hands out credentials.
  */
-export function invitationEmail(invitee: Invitee, link: { url: string; kind: 'set-password' | 'sign-in' }): OutgoingEmail {
+export function invitationEmail(
+  invitee: Invitee,
+  link: { url: string; kind: 'set-password' | 'sign-in' },
+): OutgoingEmail {
   const action =
     link.kind === 'set-password'
       ? `Choose your password here (the link expires in 7 days):\n\n  ${link.url}`
@@ -13,6 +16,13 @@ export function invitationEmail(invitee: Invitee, link: { url: string; kind: 'se
   return {
     to: { name: invitee.name, address: invitee.email },
     subject: 'You have been invited to warehouse-watch',
-    text: [`Hello ${invitee.name},`, '', 'you have been added to a warehouse-watch tenant.', action, '', '-- warehouse-watch'].join('\n'),
+    text: [
+      `Hello ${invitee.name},`,
+      '',
+      'you have been added to a warehouse-watch tenant.',
+      action,
+      '',
+      '-- warehouse-watch',
+    ].join('\n'),
   };
 }

@@ -52,8 +52,13 @@ export const DEFAULT_CONNECTION = 'Username-Password-Authentication';
 /** The provider's explanation, from the usual fields of an error body; bounded in length. */
 function providerMessage(answer: ApiAnswer): string {
   const body = (answer.body ?? {}) as Record<string, unknown>;
-  const text = [body.message, body.error_description, body.error].find((v) => typeof v === 'string') as string | undefined;
-  const waited = answer.status === 429 && answer.retryAfterMs !== undefined ? ` (rate limited; asked to wait ${Math.ceil(answer.retryAfterMs / 1000)} s)` : '';
+  const text = [body.message, body.error_description, body.error].find((v) => typeof v === 'string') as
+    | string
+    | undefined;
+  const waited =
+    answer.status === 429 && answer.retryAfterMs !== undefined
+      ? ` (rate limited; asked to wait ${Math.ceil(answer.retryAfterMs / 1000)} s)`
+      : '';
   return `${(text ?? 'no explanation given').slice(0, 300)}${waited}`;
 }
 
@@ -70,17 +75,28 @@ export function managementApiIdentityProvider(options: ManagementApiOptions): Id
   const connection = options.connection ?? DEFAULT_CONNECTION;
   const now = options.now ?? Date.now;
   const http = managementHttp({
-    baseUrl: base, timeoutMs: options.timeoutMs ?? 10_000, rateLimitBudgetMs: options.rateLimitBudgetMs ?? 5000, now, sleep: options.sleep ?? realSleep,
+    baseUrl: base,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    rateLimitBudgetMs: options.rateLimitBudgetMs ?? 5000,
+    now,
+    sleep: options.sleep ?? realSleep,
   });
   let token: { value: string; expiresAt: number } | undefined;
 
   const failure = (step: string, answer: ApiAnswer) =>
-    new IdentityProviderError(`${step}: the identity provider answered ${answer.status}: ${providerMessage(answer)}`, step, answer.status);
+    new IdentityProviderError(
+      `${step}: the identity provider answered ${answer.status}: ${providerMessage(answer)}`,
+      step,
+      answer.status,
+    );
 
   async function managementToken(budget: WaitBudget): Promise<string> {
     if (token && token.expiresAt > now()) return token.value;
     const answer = await http.call(budget, 'token', 'POST', '/oauth/token', {
-      grant_type: 'client_credentials', client_id: options.clientId, client_secret: options.clientSecret, audience,
+      grant_type: 'client_credentials',
+      client_id: options.clientId,
+      client_secret: options.clientSecret,
+      audience,
     });
     const body = answer.body as { access_token?: unknown; expires_in?: unknown } | undefined;
     if (answer.status !== 200 || typeof body?.access_token !== 'string') throw failure('token', answer);
@@ -90,7 +106,13 @@ export function managementApiIdentityProvider(options: ManagementApiOptions): Id
   }
 
   /** A management call; a 401 means our cached token was revoked or expired early: fetch a new one once. */
-  async function authorized(budget: WaitBudget, step: string, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
+  async function authorized(
+    budget: WaitBudget,
+    step: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<ApiAnswer> {
     const answer = await http.call(budget, step, method, path, body, await managementToken(budget));
     if (answer.status !== 401) return answer;
     token = undefined;
@@ -103,12 +125,21 @@ export function managementApiIdentityProvider(options: ManagementApiOptions): Id
    * with the same address included): https://auth0.com/docs/api/management/v2/users-by-email/get-users-by-email
    */
   async function existingUserId(budget: WaitBudget, email: string): Promise<string> {
-    const found = await authorized(budget, 'find_user', 'GET', `/api/v2/users-by-email?email=${encodeURIComponent(email.toLowerCase())}`);
+    const found = await authorized(
+      budget,
+      'find_user',
+      'GET',
+      `/api/v2/users-by-email?email=${encodeURIComponent(email.toLowerCase())}`,
+    );
     if (found.status !== 200) throw failure('find_user', found);
     const users = (Array.isArray(found.body) ? found.body : []) as ProviderUser[];
     const ours = users.find((user) => user.identities?.some((identity) => identity.connection === connection));
     if (typeof ours?.user_id === 'string') return ours.user_id;
-    throw new IdentityProviderError(`find_user: the identity provider has the address but no user of it in the connection ${connection}`, 'find_user', found.status);
+    throw new IdentityProviderError(
+      `find_user: the identity provider has the address but no user of it in the connection ${connection}`,
+      'find_user',
+      found.status,
+    );
   }
 
   async function providerUserId(budget: WaitBudget, invitee: Invitee): Promise<string> {
@@ -125,7 +156,11 @@ export function managementApiIdentityProvider(options: ManagementApiOptions): Id
     const createdId = (created.body as { user_id?: unknown } | undefined)?.user_id;
     if (created.status === 201 || created.status === 200) {
       if (typeof createdId === 'string') return createdId;
-      throw new IdentityProviderError('create_user: the identity provider answered without a user_id', 'create_user', created.status);
+      throw new IdentityProviderError(
+        'create_user: the identity provider answered without a user_id',
+        'create_user',
+        created.status,
+      );
     }
     if (created.status !== 409) throw failure('create_user', created);
     return existingUserId(budget, invitee.email);
@@ -136,7 +171,10 @@ export function managementApiIdentityProvider(options: ManagementApiOptions): Id
    * Universal Login experience"; with `client_id`, New Universal Login offers the application's
    * default login route: https://auth0.com/docs/api/management/v2/tickets/post-password-change
    */
-  const destination = options.applicationClientId !== undefined ? { client_id: options.applicationClientId } : { result_url: options.resultUrl };
+  const destination =
+    options.applicationClientId !== undefined
+      ? { client_id: options.applicationClientId }
+      : { result_url: options.resultUrl };
 
   return {
     name: 'management-api',
@@ -144,11 +182,19 @@ export function managementApiIdentityProvider(options: ManagementApiOptions): Id
       const budget = http.newBudget();
       const userId = await providerUserId(budget, invitee);
       const ticket = await authorized(budget, 'ticket', 'POST', '/api/v2/tickets/password-change', {
-        user_id: userId, ...destination, ttl_sec: TICKET_TTL_SECONDS, mark_email_as_verified: true,
+        user_id: userId,
+        ...destination,
+        ttl_sec: TICKET_TTL_SECONDS,
+        mark_email_as_verified: true,
       });
       const url = (ticket.body as { ticket?: unknown } | undefined)?.ticket;
       if (ticket.status !== 201 && ticket.status !== 200) throw failure('ticket', ticket);
-      if (typeof url !== 'string') throw new IdentityProviderError('ticket: the identity provider answered without a ticket', 'ticket', ticket.status);
+      if (typeof url !== 'string')
+        throw new IdentityProviderError(
+          'ticket: the identity provider answered without a ticket',
+          'ticket',
+          ticket.status,
+        );
       await options.mailer.send(invitationEmail(invitee, { url, kind: 'set-password' }));
       return { reference: userId };
     },

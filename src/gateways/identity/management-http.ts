@@ -56,19 +56,32 @@ export function rateLimitWaitMs(headers: Headers, nowMs: number): number | undef
 export function managementHttp(options: ManagementHttpOptions) {
   const { baseUrl, timeoutMs } = options;
 
-  async function attempt(step: string, method: string, path: string, body?: unknown, bearer?: string): Promise<ApiAnswer> {
+  async function attempt(
+    step: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    bearer?: string,
+  ): Promise<ApiAnswer> {
     let response: Response;
     try {
       response = await fetch(`${baseUrl}${path}`, {
         method,
-        headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+        headers: {
+          accept: 'application/json',
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      throw new IdentityProviderError(`${step}: ${timedOut ? `no answer within ${timeoutMs} ms` : 'the identity provider could not be reached'}`, step);
+      throw new IdentityProviderError(
+        `${step}: ${timedOut ? `no answer within ${timeoutMs} ms` : 'the identity provider could not be reached'}`,
+        step,
+      );
     }
     const text = await response.text().catch(() => '');
     let parsed: ApiAnswer['body'];
@@ -84,7 +97,14 @@ export function managementHttp(options: ManagementHttpOptions) {
   return {
     newBudget: (): WaitBudget => ({ remainingMs: options.rateLimitBudgetMs }),
     /** Tries again after each 429 while its wait fits the budget; returns the last answer. */
-    async call(budget: WaitBudget, step: string, method: string, path: string, body?: unknown, bearer?: string): Promise<ApiAnswer> {
+    async call(
+      budget: WaitBudget,
+      step: string,
+      method: string,
+      path: string,
+      body?: unknown,
+      bearer?: string,
+    ): Promise<ApiAnswer> {
       for (;;) {
         const answer = await attempt(step, method, path, body, bearer);
         if (answer.status !== 429) return answer;

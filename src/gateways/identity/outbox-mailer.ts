@@ -17,7 +17,13 @@ export function outboxMailer(options: { directory: string; from: string; now?: (
   return {
     async send(email: OutgoingEmail) {
       try {
-        const info = await composer.sendMail({ from: options.from, to: email.to, subject: email.subject, text: email.text, date: now() });
+        const info = await composer.sendMail({
+          from: options.from,
+          to: email.to,
+          subject: email.subject,
+          text: email.text,
+          date: now(),
+        });
         const message = (info as unknown as { message: Buffer }).message;
         await mkdir(options.directory, { recursive: true, mode: OUTBOX_DIRECTORY_MODE });
         const name = `${now().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;

@@ -48,4 +48,5 @@ export class IdentityProviderError extends Error {
   }
 }
 
-export const isIdentityProviderError = (error: unknown): error is IdentityProviderError => error instanceof IdentityProviderError;
+export const isIdentityProviderError = (error: unknown): error is IdentityProviderError =>
+  error instanceof IdentityProviderError;

@@ -36,7 +36,10 @@ export function anthropicModel(options: AnthropicModelOptions): ModelPort {
   return {
     async createMessage(request, { signal, timeoutMs }) {
       try {
-        return await client.messages.create(request as MessageCreateParamsNonStreaming, { signal, timeout: Math.max(1, Math.ceil(timeoutMs)) });
+        return await client.messages.create(request as MessageCreateParamsNonStreaming, {
+          signal,
+          timeout: Math.max(1, Math.ceil(timeoutMs)),
+        });
       } catch (error) {
         throw classify(error);
       }
@@ -45,11 +48,15 @@ export function anthropicModel(options: AnthropicModelOptions): ModelPort {
 }
 
 function classify(error: unknown): unknown {
-  if (error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) return new ModelCallError('timeout', 'the model did not answer in time');
+  if (error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError)
+    return new ModelCallError('timeout', 'the model did not answer in time');
   if (error instanceof APIError) {
     const status = error.status;
     const type = (error.error as { error?: { type?: unknown } } | undefined)?.error?.type;
-    const detail = status === undefined ? 'the model provider could not be reached' : `the model provider answered ${status}${typeof type === 'string' ? ` (${type})` : ''}`;
+    const detail =
+      status === undefined
+        ? 'the model provider could not be reached'
+        : `the model provider answered ${status}${typeof type === 'string' ? ` (${type})` : ''}`;
     const failure = status === undefined || status >= 500 || RETRYABLE_STATUSES.has(status) ? 'unavailable' : 'refused';
     return new ModelCallError(failure, detail, error.message);
   }

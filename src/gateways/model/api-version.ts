@@ -29,9 +29,13 @@ export interface SentTemperature {
 
 /** The temperature the requests carry, given the operator's choice (null: `omit`) and the API version. */
 export function sentTemperature(configured: number | null, apiVersion: string): SentTemperature {
-  if (configured === null) return { temperature: null, detail: 'ASSISTANT_TEMPERATURE=omit: the model samples at its own default' };
+  if (configured === null)
+    return { temperature: null, detail: 'ASSISTANT_TEMPERATURE=omit: the model samples at its own default' };
   if (!acceptsTemperature(apiVersion)) {
-    return { temperature: null, detail: `anthropic-version ${apiVersion} has no temperature (removed in ${SAMPLING_REMOVED_IN}): the model samples at its own default, not at ${configured}` };
+    return {
+      temperature: null,
+      detail: `anthropic-version ${apiVersion} has no temperature (removed in ${SAMPLING_REMOVED_IN}): the model samples at its own default, not at ${configured}`,
+    };
   }
   return { temperature: configured };
 }

@@ -27,15 +27,34 @@ export interface NotifySettings {
   clock?: Pick<GuardedClientOptions, 'sleep' | 'now' | 'random'>;
 }
 
-export function notifyAdaptersFromSettings(settings: NotifySettings): { adapters: NotifyAdapters; client: GuardedHttpClient } {
+export function notifyAdaptersFromSettings(settings: NotifySettings): {
+  adapters: NotifyAdapters;
+  client: GuardedHttpClient;
+} {
   const clock = settings.clock ?? {};
-  const client = createGuardedClient({ allowPrivateNetworks: settings.allowPrivateNetworks, timeoutMs: settings.timeoutMs, ...clock });
+  const client = createGuardedClient({
+    allowPrivateNetworks: settings.allowPrivateNetworks,
+    timeoutMs: settings.timeoutMs,
+    ...clock,
+  });
   const adapters: NotifyAdapters = {
     chat: chatAdapter(client),
-    email: emailAdapter({ from: settings.emailFrom, smtpUrl: settings.smtpUrl, outboxDirectory: settings.outboxDirectory, timeoutMs: settings.timeoutMs, ...clock }),
+    email: emailAdapter({
+      from: settings.emailFrom,
+      smtpUrl: settings.smtpUrl,
+      outboxDirectory: settings.outboxDirectory,
+      timeoutMs: settings.timeoutMs,
+      ...clock,
+    }),
     pager: pagerAdapter(client, { eventsUrl: settings.pagerEventsUrl }),
     webhook: webhookAdapter(client, { now: clock.now }),
-    sms: smsAdapter({ client, providerUrl: settings.smsProviderUrl, providerToken: settings.smsProviderToken, outboxDirectory: settings.outboxDirectory, now: clock.now }),
+    sms: smsAdapter({
+      client,
+      providerUrl: settings.smsProviderUrl,
+      providerToken: settings.smsProviderToken,
+      outboxDirectory: settings.outboxDirectory,
+      now: clock.now,
+    }),
   };
   return { adapters, client };
 }

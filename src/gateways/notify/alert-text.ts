@@ -12,7 +12,13 @@ export function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
 }
 
-const HOLDS = { gt: (v: number, t: number) => v > t, lt: (v: number, t: number) => v < t, gte: (v: number, t: number) => v >= t, lte: (v: number, t: number) => v <= t, eq: (v: number, t: number) => v === t };
+const HOLDS = {
+  gt: (v: number, t: number) => v > t,
+  lt: (v: number, t: number) => v < t,
+  gte: (v: number, t: number) => v >= t,
+  lte: (v: number, t: number) => v <= t,
+  eq: (v: number, t: number) => v === t,
+};
 
 /**
  * "95 > 90" while the rule's condition holds; "71 (threshold > 90)" once it does not (a
@@ -23,10 +29,13 @@ export function valueAgainstThreshold(message: AlertMessage): string {
   const threshold = formatNumber(message.threshold);
   if (!message.condition) return `${value} (threshold ${threshold})`;
   const operator = OPERATORS[message.condition];
-  return HOLDS[message.condition](message.currentValue, message.threshold) ? `${value} ${operator} ${threshold}` : `${value} (threshold ${operator} ${threshold})`;
+  return HOLDS[message.condition](message.currentValue, message.threshold)
+    ? `${value} ${operator} ${threshold}`
+    : `${value} (threshold ${operator} ${threshold})`;
 }
 
-export const statusWord = (message: AlertMessage) => ({ triggered: 'Triggered', acknowledged: 'Acknowledged', resolved: 'Resolved' })[message.status];
+export const statusWord = (message: AlertMessage) =>
+  ({ triggered: 'Triggered', acknowledged: 'Acknowledged', resolved: 'Resolved' })[message.status];
 
 /** One line: "[CRITICAL] Triggered: Disk usage high (disk_used_percent 95 > 90) on prod-cluster". */
 export function alertSummary(message: AlertMessage): string {

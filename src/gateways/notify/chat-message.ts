@@ -20,14 +20,23 @@ export const escapeMrkdwn = (text: string) => text.replace(/&/g, '&amp;').replac
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
-const STATUS_MARK = { triggered: ':red_circle:', acknowledged: ':large_yellow_circle:', resolved: ':large_green_circle:' } as const;
+const STATUS_MARK = {
+  triggered: ':red_circle:',
+  acknowledged: ':large_yellow_circle:',
+  resolved: ':large_green_circle:',
+} as const;
 
 export function chatMessage(message: AlertMessage) {
-  const field = (label: string, value: string) => ({ type: 'mrkdwn', text: clip(`*${label}*\n${escapeMrkdwn(value)}`, 2000) });
+  const field = (label: string, value: string) => ({
+    type: 'mrkdwn',
+    text: clip(`*${label}*\n${escapeMrkdwn(value)}`, 2000),
+  });
   const mrkdwnLink = (url: string, label: string) => `<${url.replace(/[|>]/g, encodeURIComponent)}|${label}>`;
   const link = mrkdwnLink(message.incidentUrl, 'Open incident');
   const actions = message.actions;
-  const actionLinks = actions ? ` · ${mrkdwnLink(actions.acknowledgeUrl, 'Acknowledge')} · ${mrkdwnLink(actions.resolveUrl, 'Resolve')}` : '';
+  const actionLinks = actions
+    ? ` · ${mrkdwnLink(actions.acknowledgeUrl, 'Acknowledge')} · ${mrkdwnLink(actions.resolveUrl, 'Resolve')}`
+    : '';
   return {
     text: `${escapeMrkdwn(alertSummary(message))} ${link}${actionLinks}`,
     blocks: [
@@ -45,15 +54,31 @@ export function chatMessage(message: AlertMessage) {
       },
       { type: 'section', text: { type: 'mrkdwn', text: `${STATUS_MARK[message.status]} ${link}${actionLinks}` } },
       ...(actions
-        ? [{
-          type: 'actions',
-          elements: [
-            { type: 'button', action_id: 'acknowledge', text: { type: 'plain_text', text: 'Acknowledge' }, style: 'primary', url: actions.acknowledgeUrl },
-            { type: 'button', action_id: 'resolve', text: { type: 'plain_text', text: 'Resolve' }, url: actions.resolveUrl },
-          ],
-        }]
+        ? [
+            {
+              type: 'actions',
+              elements: [
+                {
+                  type: 'button',
+                  action_id: 'acknowledge',
+                  text: { type: 'plain_text', text: 'Acknowledge' },
+                  style: 'primary',
+                  url: actions.acknowledgeUrl,
+                },
+                {
+                  type: 'button',
+                  action_id: 'resolve',
+                  text: { type: 'plain_text', text: 'Resolve' },
+                  url: actions.resolveUrl,
+                },
+              ],
+            },
+          ]
         : []),
-      { type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`Incident ${message.incidentId} · ${message.occurredAt}`) }] },
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`Incident ${message.incidentId} · ${message.occurredAt}`) }],
+      },
     ],
   };
 }

@@ -18,5 +18,12 @@ export function fromHttpOutcome(target: NotifyTarget, outcome: HttpOutcome): Del
 
 /** A delivery that could not start, e.g. a phone number that is not E.164. */
 export function notAttempted(target: NotifyTarget, kind: DeliveryErrorKind, message: string): DeliveryOutcome {
-  return { ok: false, medium: target.medium, target: describeTarget(target), latency_ms: 0, error: { kind, message }, attempts: 0 };
+  return {
+    ok: false,
+    medium: target.medium,
+    target: describeTarget(target),
+    latency_ms: 0,
+    error: { kind, message },
+    attempts: 0,
+  };
 }

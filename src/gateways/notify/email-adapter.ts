@@ -33,7 +33,13 @@ interface SmtpError {
   responseCode?: number;
 }
 
-const SMTP_ERROR_KINDS: Record<string, DeliveryErrorKind> = { ETIMEDOUT: 'timeout', EDNS: 'dns', ETLS: 'tls', ECONNECTION: 'network', ESOCKET: 'network' };
+const SMTP_ERROR_KINDS: Record<string, DeliveryErrorKind> = {
+  ETIMEDOUT: 'timeout',
+  EDNS: 'dns',
+  ETLS: 'tls',
+  ECONNECTION: 'network',
+  ESOCKET: 'network',
+};
 
 /** Masks addresses in the server's reply, which usually repeats the recipient. */
 const maskAddresses = (text: string) => text.replace(/[^\s<>"']+@[^\s<>"']+/g, maskEmail).slice(0, 1000);
@@ -45,11 +51,20 @@ export function emailAdapter(options: EmailAdapterOptions): MediumAdapter<EmailT
   const timeoutMs = options.timeoutMs ?? 5000;
   const relay = options.smtpUrl ? destinationOf(new URL(options.smtpUrl)) : undefined;
   const smtp = options.smtpUrl
-    ? nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs })
+    ? nodemailer.createTransport({
+        url: options.smtpUrl,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+      })
     : undefined;
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
-  async function viaSmtp(email: AlertEmail, base: Omit<DeliveryOutcome, 'ok' | 'latency_ms'>, startedAt: number): Promise<DeliveryOutcome> {
+  async function viaSmtp(
+    email: AlertEmail,
+    base: Omit<DeliveryOutcome, 'ok' | 'latency_ms'>,
+    startedAt: number,
+  ): Promise<DeliveryOutcome> {
     for (let attempts = 1; ; attempts += 1) {
       try {
         const info = await smtp!.sendMail(email);
@@ -66,33 +81,55 @@ export function emailAdapter(options: EmailAdapterOptions): MediumAdapter<EmailT
         };
       } catch (caught) {
         const error = caught as SmtpError;
-        const transient = error.responseCode ? error.responseCode < 500 : ['ETIMEDOUT', 'ECONNECTION', 'ESOCKET', 'EDNS'].includes(error.code ?? '');
-        const delay = delayBeforeRetry({ type: 'failure', retryable: transient }, attempts, { policy, random: options.random ?? Math.random, nowMs: now() });
+        const transient = error.responseCode
+          ? error.responseCode < 500
+          : ['ETIMEDOUT', 'ECONNECTION', 'ESOCKET', 'EDNS'].includes(error.code ?? '');
+        const delay = delayBeforeRetry({ type: 'failure', retryable: transient }, attempts, {
+          policy,
+          random: options.random ?? Math.random,
+          nowMs: now(),
+        });
         if (delay !== undefined) {
           await sleep(delay);
           continue;
         }
-        const what = error.responseCode ? `the mail server answered ${error.responseCode}` : `the mail server could not be used (${error.code ?? 'unknown error'})`;
+        const what = error.responseCode
+          ? `the mail server answered ${error.responseCode}`
+          : `the mail server could not be used (${error.code ?? 'unknown error'})`;
         return {
           ...base,
           ok: false,
           ...(error.responseCode ? { status_code: error.responseCode } : {}),
           latency_ms: now() - startedAt,
-          error: { kind: error.responseCode ? 'smtp' : (SMTP_ERROR_KINDS[error.code ?? ''] ?? 'smtp'), message: `${relay}: ${what}` },
+          error: {
+            kind: error.responseCode ? 'smtp' : (SMTP_ERROR_KINDS[error.code ?? ''] ?? 'smtp'),
+            message: `${relay}: ${what}`,
+          },
           attempts,
         };
       }
     }
   }
 
-  async function toOutbox(email: AlertEmail, idempotencyKey: string, base: Omit<DeliveryOutcome, 'ok' | 'latency_ms'>, startedAt: number): Promise<DeliveryOutcome> {
+  async function toOutbox(
+    email: AlertEmail,
+    idempotencyKey: string,
+    base: Omit<DeliveryOutcome, 'ok' | 'latency_ms'>,
+    startedAt: number,
+  ): Promise<DeliveryOutcome> {
     try {
       const info = await composer.sendMail({ ...email, date: new Date(now()) });
       const name = outboxFileName('email', idempotencyKey, 'eml');
       await writeOutboxFile(options.outboxDirectory, name, (info as unknown as { message: Buffer }).message);
       return { ...base, ok: true, latency_ms: now() - startedAt, outbox_file: name, attempts: 1 };
     } catch (error) {
-      return { ...base, ok: false, latency_ms: now() - startedAt, error: { kind: 'outbox', message: outboxErrorMessage(error) }, attempts: 1 };
+      return {
+        ...base,
+        ok: false,
+        latency_ms: now() - startedAt,
+        error: { kind: 'outbox', message: outboxErrorMessage(error) },
+        attempts: 1,
+      };
     }
   }
 
@@ -102,9 +139,20 @@ export function emailAdapter(options: EmailAdapterOptions): MediumAdapter<EmailT
       const startedAt = now();
       const base = { medium: 'email' as const, target: describeTarget(target) };
       if (target.config.recipients.length === 0) {
-        return { ...base, ok: false, latency_ms: 0, error: { kind: 'invalid_target', message: 'no recipients' }, attempts: 0 };
+        return {
+          ...base,
+          ok: false,
+          latency_ms: 0,
+          error: { kind: 'invalid_target', message: 'no recipients' },
+          attempts: 0,
+        };
       }
-      const email = alertEmail(message, { from: options.from, recipients: target.config.recipients, subjectTemplate: target.config.subject_template, idempotencyKey });
+      const email = alertEmail(message, {
+        from: options.from,
+        recipients: target.config.recipients,
+        subjectTemplate: target.config.subject_template,
+        idempotencyKey,
+      });
       return smtp ? viaSmtp(email, base, startedAt) : toOutbox(email, idempotencyKey, base, startedAt);
     },
   };

@@ -14,7 +14,10 @@ export interface AlertEmail {
   headers: Record<string, string>;
 }
 
-export function alertEmail(message: AlertMessage, options: { from: string; recipients: string[]; subjectTemplate?: string; idempotencyKey: string }): AlertEmail {
+export function alertEmail(
+  message: AlertMessage,
+  options: { from: string; recipients: string[]; subjectTemplate?: string; idempotencyKey: string },
+): AlertEmail {
   const digest = createHash('sha256').update(options.idempotencyKey).digest('hex').slice(0, 32);
   return {
     from: options.from,

@@ -52,16 +52,37 @@ export function createNotifier(options: NotifierOptions): NotifyPort {
       }),
   );
 
-  async function deliverWith(target: NotifyTarget, message: AlertMessage, idempotencyKey: string): Promise<DeliveryOutcome> {
+  async function deliverWith(
+    target: NotifyTarget,
+    message: AlertMessage,
+    idempotencyKey: string,
+  ): Promise<DeliveryOutcome> {
     const adapter = options.adapters[target.medium] as MediumAdapter | undefined;
     if (!adapter) {
-      return { ok: false, medium: target.medium, target: '-', latency_ms: 0, error: { kind: 'invalid_target', message: `no adapter for the medium "${String(target.medium)}"` }, attempts: 0 };
+      return {
+        ok: false,
+        medium: target.medium,
+        target: '-',
+        latency_ms: 0,
+        error: { kind: 'invalid_target', message: `no adapter for the medium "${String(target.medium)}"` },
+        attempts: 0,
+      };
     }
     try {
       return await adapter.deliver(target, message, idempotencyKey);
     } catch (error) {
-      options.logger?.error({ err: error, medium: target.medium, incidentId: message.incidentId }, 'notification adapter failed unexpectedly');
-      return { ok: false, medium: target.medium, target: describeTarget(target), latency_ms: 0, error: { kind: 'internal', message: 'the delivery failed unexpectedly' }, attempts: 0 };
+      options.logger?.error(
+        { err: error, medium: target.medium, incidentId: message.incidentId },
+        'notification adapter failed unexpectedly',
+      );
+      return {
+        ok: false,
+        medium: target.medium,
+        target: describeTarget(target),
+        latency_ms: 0,
+        error: { kind: 'internal', message: 'the delivery failed unexpectedly' },
+        attempts: 0,
+      };
     }
   }
 

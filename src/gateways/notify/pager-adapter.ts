@@ -8,12 +8,20 @@ import { fromHttpOutcome } from './delivery-outcome.js';
 import { DEFAULT_PAGER_EVENTS_URL, pagerEvent } from './pager-event.js';
 import type { MediumAdapter, PagerTarget } from './port.js';
 
-export function pagerAdapter(client: GuardedHttpClient, options: { eventsUrl?: string } = {}): MediumAdapter<PagerTarget> {
+export function pagerAdapter(
+  client: GuardedHttpClient,
+  options: { eventsUrl?: string } = {},
+): MediumAdapter<PagerTarget> {
   const eventsUrl = options.eventsUrl ?? DEFAULT_PAGER_EVENTS_URL;
   return {
     medium: 'pager',
     async deliver(target, message, idempotencyKey) {
-      const outcome = await client.send({ method: 'POST', url: eventsUrl, body: JSON.stringify(pagerEvent(message, target.config)), idempotencyKey });
+      const outcome = await client.send({
+        method: 'POST',
+        url: eventsUrl,
+        body: JSON.stringify(pagerEvent(message, target.config)),
+        idempotencyKey,
+      });
       return fromHttpOutcome(target, outcome);
     },
   };

@@ -10,17 +10,31 @@ import { PAGER_SEVERITIES, type AlertMessage, type AlertSeverity, type PagerSeve
 export const DEFAULT_PAGER_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
 
 /** Used for a severity the channel's mapping leaves out or maps to something the API refuses. */
-export const DEFAULT_SEVERITY_MAPPING: Record<AlertSeverity, PagerSeverity> = { critical: 'critical', high: 'error', medium: 'warning', low: 'info' };
+export const DEFAULT_SEVERITY_MAPPING: Record<AlertSeverity, PagerSeverity> = {
+  critical: 'critical',
+  high: 'error',
+  medium: 'warning',
+  low: 'info',
+};
 
 export function pagerSeverity(severity: AlertSeverity, mapping: Partial<Record<AlertSeverity, string>>): PagerSeverity {
   const mapped = mapping[severity];
-  return PAGER_SEVERITIES.includes(mapped as PagerSeverity) ? (mapped as PagerSeverity) : DEFAULT_SEVERITY_MAPPING[severity];
+  return PAGER_SEVERITIES.includes(mapped as PagerSeverity)
+    ? (mapped as PagerSeverity)
+    : DEFAULT_SEVERITY_MAPPING[severity];
 }
 
 const ACTIONS = { triggered: 'trigger', acknowledged: 'acknowledge', resolved: 'resolve' } as const;
 
-export function pagerEvent(message: AlertMessage, config: { integration_key: string; severity_mapping: Partial<Record<AlertSeverity, string>> }) {
-  const common = { routing_key: config.integration_key, event_action: ACTIONS[message.status], dedup_key: message.incidentId };
+export function pagerEvent(
+  message: AlertMessage,
+  config: { integration_key: string; severity_mapping: Partial<Record<AlertSeverity, string>> },
+) {
+  const common = {
+    routing_key: config.integration_key,
+    event_action: ACTIONS[message.status],
+    dedup_key: message.incidentId,
+  };
   // The API reads the payload of trigger events only; acknowledge and resolve name the incident.
   if (message.status !== 'triggered') return common;
   return {

@@ -47,7 +47,12 @@ export function smsAdapter(options: SmsAdapterOptions): MediumAdapter<SmsTarget>
   return {
     medium: 'sms',
     async deliver(target, message, idempotencyKey) {
-      if (!isE164(target.phone)) return notAttempted(target, 'invalid_target', 'the phone number is not in E.164 form (+ and country code, digits only)');
+      if (!isE164(target.phone))
+        return notAttempted(
+          target,
+          'invalid_target',
+          'the phone number is not in E.164 form (+ and country code, digits only)',
+        );
       const sms = { to: target.phone, body: smsText(message) };
       if (options.providerUrl) {
         const outcome = await options.client!.send({
@@ -62,10 +67,28 @@ export function smsAdapter(options: SmsAdapterOptions): MediumAdapter<SmsTarget>
       const startedAt = now();
       const name = outboxFileName('sms', idempotencyKey, 'json');
       try {
-        await writeOutboxFile(options.outboxDirectory, name, `${JSON.stringify({ ...sms, idempotency_key: idempotencyKey, created_at: new Date(now()).toISOString() }, null, 2)}\n`);
-        return { ok: true, medium: 'sms', target: describeTarget(target), latency_ms: now() - startedAt, outbox_file: name, attempts: 1 };
+        await writeOutboxFile(
+          options.outboxDirectory,
+          name,
+          `${JSON.stringify({ ...sms, idempotency_key: idempotencyKey, created_at: new Date(now()).toISOString() }, null, 2)}\n`,
+        );
+        return {
+          ok: true,
+          medium: 'sms',
+          target: describeTarget(target),
+          latency_ms: now() - startedAt,
+          outbox_file: name,
+          attempts: 1,
+        };
       } catch (error) {
-        return { ok: false, medium: 'sms', target: describeTarget(target), latency_ms: now() - startedAt, error: { kind: 'outbox', message: outboxErrorMessage(error) }, attempts: 1 };
+        return {
+          ok: false,
+          medium: 'sms',
+          target: describeTarget(target),
+          latency_ms: now() - startedAt,
+          error: { kind: 'outbox', message: outboxErrorMessage(error) },
+          attempts: 1,
+        };
       }
     },
   };

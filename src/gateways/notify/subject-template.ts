@@ -6,10 +6,19 @@
 import { formatNumber } from './alert-text.js';
 import type { AlertMessage } from './port.js';
 
-export const SUBJECT_PLACEHOLDERS = ['severity', 'rule_name', 'metric', 'current_value', 'threshold', 'status', 'incident_id'] as const;
+export const SUBJECT_PLACEHOLDERS = [
+  'severity',
+  'rule_name',
+  'metric',
+  'current_value',
+  'threshold',
+  'status',
+  'incident_id',
+] as const;
 export type SubjectPlaceholder = (typeof SUBJECT_PLACEHOLDERS)[number];
 
-export const DEFAULT_SUBJECT_TEMPLATE = '[{{severity}}] {{status}}: {{rule_name}} ({{metric}} {{current_value}}, threshold {{threshold}})';
+export const DEFAULT_SUBJECT_TEMPLATE =
+  '[{{severity}}] {{status}}: {{rule_name}} ({{metric}} {{current_value}}, threshold {{threshold}})';
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
@@ -40,7 +49,12 @@ function placeholderValues(message: AlertMessage): Record<SubjectPlaceholder, st
  */
 export function renderSubject(template: string, message: AlertMessage): string {
   const values = placeholderValues(message) as Record<string, string>;
-  const rendered = template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]! : whole));
+  const rendered = template.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(values, name) ? values[name]! : whole,
+  );
   // eslint-disable-next-line no-control-regex
-  return rendered.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 900);
+  return rendered
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 900);
 }

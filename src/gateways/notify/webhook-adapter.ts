@@ -9,7 +9,10 @@ import type { MediumAdapter, WebhookTarget } from './port.js';
 import { webhookPayload, WEBHOOK_PAYLOAD_VERSION } from './webhook-payload.js';
 import { SIGNATURE_HEADER, signWebhookBody } from './webhook-signature.js';
 
-export function webhookAdapter(client: GuardedHttpClient, options: { now?: () => number } = {}): MediumAdapter<WebhookTarget> {
+export function webhookAdapter(
+  client: GuardedHttpClient,
+  options: { now?: () => number } = {},
+): MediumAdapter<WebhookTarget> {
   const now = options.now ?? Date.now;
   return {
     medium: 'webhook',
@@ -21,7 +24,9 @@ export function webhookAdapter(client: GuardedHttpClient, options: { now?: () =>
         headers: { ...target.config.headers, 'X-Webhook-Version': String(WEBHOOK_PAYLOAD_VERSION) },
         body,
         idempotencyKey,
-        attemptHeaders: () => ({ [SIGNATURE_HEADER]: signWebhookBody(target.signingSecret, Math.floor(now() / 1000), body) }),
+        attemptHeaders: () => ({
+          [SIGNATURE_HEADER]: signWebhookBody(target.signingSecret, Math.floor(now() / 1000), body),
+        }),
       });
       return fromHttpOutcome(target, outcome);
     },

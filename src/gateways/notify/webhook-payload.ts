@@ -52,7 +52,13 @@ export function webhookPayload(message: AlertMessage, deliveryId: string) {
       occurred_at: message.occurredAt,
     },
     ...(message.actions
-      ? { actions: { acknowledge_url: message.actions.acknowledgeUrl, resolve_url: message.actions.resolveUrl, expires_at: message.actions.expiresAt } }
+      ? {
+          actions: {
+            acknowledge_url: message.actions.acknowledgeUrl,
+            resolve_url: message.actions.resolveUrl,
+            expires_at: message.actions.expiresAt,
+          },
+        }
       : {}),
   };
 }

@@ -21,15 +21,26 @@ export function signWebhookBody(secret: string, timestampSeconds: number, body: 
   return `t=${Math.floor(timestampSeconds)},v1=${hmacHex(secret, Math.floor(timestampSeconds), body)}`;
 }
 
-export type SignatureCheck = { valid: true; timestamp: number } | { valid: false; reason: 'malformed' | 'stale' | 'mismatch' };
+export type SignatureCheck =
+  | { valid: true; timestamp: number }
+  | { valid: false; reason: 'malformed' | 'stale' | 'mismatch' };
 
 /** Checks an X-Signature header against the raw body, at `nowSeconds`, allowing `toleranceSeconds` of clock difference. */
-export function verifyWebhookSignature(secret: string, header: string | undefined, body: string | Buffer, nowSeconds: number, toleranceSeconds: number): SignatureCheck {
+export function verifyWebhookSignature(
+  secret: string,
+  header: string | undefined,
+  body: string | Buffer,
+  nowSeconds: number,
+  toleranceSeconds: number,
+): SignatureCheck {
   if (!header) return { valid: false, reason: 'malformed' };
   const pairs = header.split(',').map((part) => part.trim().split('=', 2) as [string, string | undefined]);
   const timestamps = pairs.filter(([key]) => key === 't').map(([, value]) => value ?? '');
-  const signatures = pairs.filter(([key, value]) => key === 'v1' && /^[0-9a-f]{64}$/.test(value ?? '')).map(([, value]) => value!);
-  if (timestamps.length !== 1 || !/^\d{1,12}$/.test(timestamps[0]!) || signatures.length === 0) return { valid: false, reason: 'malformed' };
+  const signatures = pairs
+    .filter(([key, value]) => key === 'v1' && /^[0-9a-f]{64}$/.test(value ?? ''))
+    .map(([, value]) => value!);
+  if (timestamps.length !== 1 || !/^\d{1,12}$/.test(timestamps[0]!) || signatures.length === 0)
+    return { valid: false, reason: 'malformed' };
   const timestamp = Number(timestamps[0]);
   if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return { valid: false, reason: 'stale' };
   const expected = Buffer.from(hmacHex(secret, timestamp, body), 'hex');

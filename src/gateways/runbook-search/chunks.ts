@@ -22,10 +22,21 @@ export function chunkRunbook(runbook: string, markdown: string, maxChars = MAX_C
   for (const line of lines) {
     const h1 = /^#\s+(.+?)\s*$/.exec(line);
     const h2 = /^##\s+(.+?)\s*$/.exec(line);
-    if (h1 && !current && sections.length === 0) { title = h1[1]!; continue; }
-    if (h2) { current = { heading: h2[1]!, body: [] }; sections.push(current); continue; }
+    if (h1 && !current && sections.length === 0) {
+      title = h1[1]!;
+      continue;
+    }
+    if (h2) {
+      current = { heading: h2[1]!, body: [] };
+      sections.push(current);
+      continue;
+    }
     // Text before the first `##` belongs to an "Overview" section so nothing is silently dropped.
-    if (!current) { if (line.trim() === '') continue; current = { heading: 'Overview', body: [] }; sections.push(current); }
+    if (!current) {
+      if (line.trim() === '') continue;
+      current = { heading: 'Overview', body: [] };
+      sections.push(current);
+    }
     current.body.push(line);
   }
   const chunks: RunbookChunk[] = [];
@@ -36,7 +47,7 @@ export function chunkRunbook(runbook: string, markdown: string, maxChars = MAX_C
       chunks.push({ id: `${runbook}#${slug(heading)}${suffix}`, runbook, title, section: heading, text });
     });
   }
-  return chunks.filter(c => c.text.length > 0);
+  return chunks.filter((c) => c.text.length > 0);
 }
 
 function splitBounded(text: string, maxChars: number): string[] {
@@ -45,7 +56,10 @@ function splitBounded(text: string, maxChars: number): string[] {
   let buf = '';
   for (const para of text.split(/\n{2,}/)) {
     for (const piece of hardSplit(para, maxChars)) {
-      if (buf && buf.length + 2 + piece.length > maxChars) { out.push(buf); buf = ''; }
+      if (buf && buf.length + 2 + piece.length > maxChars) {
+        out.push(buf);
+        buf = '';
+      }
       buf = buf ? `${buf}\n\n${piece}` : piece;
     }
   }
@@ -60,5 +74,10 @@ function hardSplit(para: string, maxChars: number): string[] {
 }
 
 export function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'section';
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'section'
+  );
 }

@@ -20,19 +20,30 @@ export function embeddedVectorStore(): VectorStore {
       if (dim !== undefined && dim !== d) throw new Error(`collection holds ${dim}-dimensional vectors, not ${d}`);
       dim = d;
     },
-    async count() { return rows.size; },
+    async count() {
+      return rows.size;
+    },
     async upsert(batch) {
       const d = needDim();
-      for (const r of batch) if (r.vector.length !== d) throw new Error(`vector for ${r.id} has ${r.vector.length} dimensions, expected ${d}`);
+      for (const r of batch)
+        if (r.vector.length !== d)
+          throw new Error(`vector for ${r.id} has ${r.vector.length} dimensions, expected ${d}`);
       for (const r of batch) rows.set(r.id, { ...r, vector: [...r.vector] });
     },
     async search(vector, topK) {
       const d = needDim();
       checkTopK(topK);
       if (vector.length !== d) throw new Error(`query vector has ${vector.length} dimensions, expected ${d}`);
-      const hits: VectorHit[] = [...rows.values()].map(r => ({ runbook: r.runbook, section: r.section, text: r.text, score: cosine(vector, r.vector) }));
+      const hits: VectorHit[] = [...rows.values()].map((r) => ({
+        runbook: r.runbook,
+        section: r.section,
+        text: r.text,
+        score: cosine(vector, r.vector),
+      }));
       return hits.sort((a, b) => b.score - a.score).slice(0, topK);
     },
-    async close() { rows.clear(); },
+    async close() {
+      rows.clear();
+    },
   };
 }

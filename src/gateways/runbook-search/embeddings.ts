@@ -18,12 +18,16 @@ export interface Embeddings {
 export const LOCAL_EMBEDDING_DIM = 256;
 
 // Words that carry no topic; leaving them in would make every text look alike.
-const STOP = new Set(('a an and are as at be but by can do does for from has have how i if in into is it its ' +
-  'my no not of on or our so that the their then there these they this to was we what when where which ' +
-  'who why will with you your').split(' '));
+const STOP = new Set(
+  (
+    'a an and are as at be but by can do does for from has have how i if in into is it its ' +
+    'my no not of on or our so that the their then there these they this to was we what when where which ' +
+    'who why will with you your'
+  ).split(' '),
+);
 
 export function tokens(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter(w => !STOP.has(w)).map(stem);
+  return (text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((w) => !STOP.has(w)).map(stem);
 }
 
 // A deliberately small suffix stripper: enough for "queries"/"query", "waiting"/"waits"/"wait".
@@ -38,7 +42,10 @@ function stem(w: string): string {
 // FNV-1a: stable across runs and platforms, unlike anything seeded.
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
   return h >>> 0;
 }
 
@@ -46,7 +53,10 @@ export function localEmbed(text: string, dim = LOCAL_EMBEDDING_DIM): number[] {
   const counts = new Map<string, number>();
   const ws = tokens(text);
   const add = (f: string, w: number) => counts.set(f, (counts.get(f) ?? 0) + w);
-  ws.forEach((w, i) => { add(`u:${w}`, 1); if (i > 0) add(`b:${ws[i - 1]} ${w}`, 0.5); });
+  ws.forEach((w, i) => {
+    add(`u:${w}`, 1);
+    if (i > 0) add(`b:${ws[i - 1]} ${w}`, 0.5);
+  });
   const v = new Array<number>(dim).fill(0);
   for (const [feature, tf] of counts) {
     const h = fnv1a(feature);
@@ -54,9 +64,9 @@ export function localEmbed(text: string, dim = LOCAL_EMBEDDING_DIM): number[] {
     v[h % dim]! += ((h >>> 31) & 1 ? -1 : 1) * (1 + Math.log(tf));
   }
   const norm = Math.hypot(...v);
-  return norm === 0 ? v : v.map(x => x / norm);
+  return norm === 0 ? v : v.map((x) => x / norm);
 }
 
 export function localEmbeddings(dim = LOCAL_EMBEDDING_DIM): Embeddings {
-  return { dim, model: `local-hash-${dim}`, embed: async texts => texts.map(t => localEmbed(t, dim)) };
+  return { dim, model: `local-hash-${dim}`, embed: async (texts) => texts.map((t) => localEmbed(t, dim)) };
 }

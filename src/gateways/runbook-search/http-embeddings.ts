@@ -15,7 +15,9 @@ export interface HttpEmbeddingsConfig {
   fetch?: typeof fetch;
 }
 
-interface EmbeddingsAnswer { data?: { index?: number; embedding?: unknown }[] }
+interface EmbeddingsAnswer {
+  data?: { index?: number; embedding?: unknown }[];
+}
 
 export function httpEmbeddings(config: HttpEmbeddingsConfig): Embeddings {
   const endpoint = `${config.url.replace(/\/+$/, '')}/embeddings`;
@@ -26,18 +28,25 @@ export function httpEmbeddings(config: HttpEmbeddingsConfig): Embeddings {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
     const res = await doFetch(endpoint, {
-      method: 'POST', headers, body: JSON.stringify({ model: config.model, input }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: config.model, input }),
       signal: AbortSignal.timeout(config.timeoutMs ?? 30_000),
     });
     if (!res.ok) throw new Error(`embeddings endpoint answered ${res.status}`);
     const body = (await res.json()) as EmbeddingsAnswer;
     const data = body.data ?? [];
-    if (data.length !== input.length) throw new Error(`embeddings endpoint returned ${data.length} vectors for ${input.length} inputs`);
+    if (data.length !== input.length)
+      throw new Error(`embeddings endpoint returned ${data.length} vectors for ${input.length} inputs`);
     // The API allows any order; `index` says which input each vector belongs to.
     const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-    return ordered.map(d => {
+    return ordered.map((d) => {
       const e = d.embedding;
-      if (!Array.isArray(e) || e.length !== config.dim || !e.every(x => typeof x === 'number' && Number.isFinite(x))) {
+      if (
+        !Array.isArray(e) ||
+        e.length !== config.dim ||
+        !e.every((x) => typeof x === 'number' && Number.isFinite(x))
+      ) {
         throw new Error(`embeddings endpoint returned a vector that is not ${config.dim} finite numbers`);
       }
       return e as number[];
@@ -49,7 +58,7 @@ export function httpEmbeddings(config: HttpEmbeddingsConfig): Embeddings {
     model: config.model,
     async embed(texts) {
       const out: number[][] = [];
-      for (let i = 0; i < texts.length; i += batchSize) out.push(...await embedBatch(texts.slice(i, i + batchSize)));
+      for (let i = 0; i < texts.length; i += batchSize) out.push(...(await embedBatch(texts.slice(i, i + batchSize))));
       return out;
     },
   };

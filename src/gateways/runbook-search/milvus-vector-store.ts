@@ -31,11 +31,17 @@ const MAX_NAME = 256;
 const MAX_TEXT = 8_192;
 const OUTPUT_FIELDS = ['runbook', 'section', 'text'];
 
-interface StatusLike { error_code?: string | number; code?: number; reason?: string }
+interface StatusLike {
+  error_code?: string | number;
+  code?: number;
+  reason?: string;
+}
 
 function ok<T extends { status?: StatusLike } | StatusLike>(what: string, res: T): T {
   const s: StatusLike = ('status' in res && res.status ? res.status : res) as StatusLike;
-  const failed = (s.error_code !== undefined && s.error_code !== 'Success' && s.error_code !== 0) || (s.code !== undefined && s.code !== 0);
+  const failed =
+    (s.error_code !== undefined && s.error_code !== 'Success' && s.error_code !== 0) ||
+    (s.code !== undefined && s.code !== 0);
   if (failed) throw new Error(`milvus ${what} failed: ${s.reason || String(s.error_code ?? s.code)}`);
   return res;
 }
@@ -43,10 +49,14 @@ function ok<T extends { status?: StatusLike } | StatusLike>(what: string, res: T
 export function milvusVectorStore(config: MilvusVectorStoreConfig): VectorStore & { release(): Promise<void> } {
   const timeout = config.timeoutMs ?? 10_000;
   const client = new MilvusClient({
-    address: config.address, token: config.token, timeout, maxRetries: config.maxRetries,
+    address: config.address,
+    token: config.token,
+    timeout,
+    maxRetries: config.maxRetries,
     // The SDK logs every request and response at debug level and sends client telemetry
     // heartbeats to the server; neither is wanted in the platform's own logs.
-    logLevel: 'warn', telemetry: { enabled: false },
+    logLevel: 'warn',
+    telemetry: { enabled: false },
   });
   // The client starts connecting in its constructor and nobody awaits that promise until the first
   // call: an unreachable server would be an unhandled rejection that ends the process. Marking it
@@ -60,49 +70,84 @@ export function milvusVectorStore(config: MilvusVectorStoreConfig): VectorStore 
       if (!Number.isInteger(d) || d < 1) throw new RangeError('dim must be a positive integer');
       const has = ok('hasCollection', await client.hasCollection({ collection_name }));
       if (!has.value) {
-        ok('createCollection', await client.createCollection({
-          collection_name,
-          fields: [
-            { name: 'id', data_type: DataType.VarChar, is_primary_key: true, max_length: MAX_ID },
-            { name: 'runbook', data_type: DataType.VarChar, max_length: MAX_NAME },
-            { name: 'section', data_type: DataType.VarChar, max_length: MAX_NAME },
-            { name: 'text', data_type: DataType.VarChar, max_length: MAX_TEXT },
-            { name: 'vector', data_type: DataType.FloatVector, dim: d },
-          ],
-        }));
+        ok(
+          'createCollection',
+          await client.createCollection({
+            collection_name,
+            fields: [
+              { name: 'id', data_type: DataType.VarChar, is_primary_key: true, max_length: MAX_ID },
+              { name: 'runbook', data_type: DataType.VarChar, max_length: MAX_NAME },
+              { name: 'section', data_type: DataType.VarChar, max_length: MAX_NAME },
+              { name: 'text', data_type: DataType.VarChar, max_length: MAX_TEXT },
+              { name: 'vector', data_type: DataType.FloatVector, dim: d },
+            ],
+          }),
+        );
         // FLAT is exact search: the runbook corpus is tiny, and exact results keep both stores in agreement.
-        ok('createIndex', await client.createIndex({ collection_name, field_name: 'vector', index_type: 'FLAT', metric_type: 'COSINE' }));
+        ok(
+          'createIndex',
+          await client.createIndex({
+            collection_name,
+            field_name: 'vector',
+            index_type: 'FLAT',
+            metric_type: 'COSINE',
+          }),
+        );
       } else {
         // An existing collection built for another embedding model would give meaningless scores.
         const described = ok('describeCollection', await client.describeCollection({ collection_name }));
-        const field = described.schema.fields.find(f => f.name === 'vector');
-        const existing = Number(field?.dim ?? field?.type_params?.find(p => p.key === 'dim')?.value);
-        if (existing !== d) throw new Error(`milvus collection ${collection_name} holds ${existing}-dimensional vectors, not ${d}`);
+        const field = described.schema.fields.find((f) => f.name === 'vector');
+        const existing = Number(field?.dim ?? field?.type_params?.find((p) => p.key === 'dim')?.value);
+        if (existing !== d)
+          throw new Error(`milvus collection ${collection_name} holds ${existing}-dimensional vectors, not ${d}`);
       }
       ok('loadCollection', await client.loadCollection({ collection_name }));
       dim = d;
     },
     async count() {
-      const res = ok('count', await client.query({ collection_name, output_fields: ['count(*)'], consistency_level: ConsistencyLevelEnum.Strong }));
+      const res = ok(
+        'count',
+        await client.query({
+          collection_name,
+          output_fields: ['count(*)'],
+          consistency_level: ConsistencyLevelEnum.Strong,
+        }),
+      );
       return Number(res.data[0]?.['count(*)']);
     },
     async upsert(rows) {
       if (dim === undefined) throw new Error('collection not ready: call ensureCollection first');
-      for (const r of rows) if (r.vector.length !== dim) throw new Error(`vector for ${r.id} has ${r.vector.length} dimensions, expected ${dim}`);
+      for (const r of rows)
+        if (r.vector.length !== dim)
+          throw new Error(`vector for ${r.id} has ${r.vector.length} dimensions, expected ${dim}`);
       if (rows.length === 0) return;
-      const res = ok('upsert', await client.upsert({ collection_name, data: rows.map(r => ({ ...r })) }));
-      if (Number(res.upsert_cnt) !== rows.length) throw new Error(`milvus upserted ${res.upsert_cnt} of ${rows.length} rows`);
+      const res = ok('upsert', await client.upsert({ collection_name, data: rows.map((r) => ({ ...r })) }));
+      if (Number(res.upsert_cnt) !== rows.length)
+        throw new Error(`milvus upserted ${res.upsert_cnt} of ${rows.length} rows`);
     },
     async search(vector, topK) {
       if (dim === undefined) throw new Error('collection not ready: call ensureCollection first');
       checkTopK(topK);
       if (vector.length !== dim) throw new Error(`query vector has ${vector.length} dimensions, expected ${dim}`);
-      const res = ok('search', await client.search({
-        collection_name, anns_field: 'vector', data: vector, limit: topK, metric_type: 'COSINE', output_fields: OUTPUT_FIELDS,
-      }));
-      return (res.results as Record<string, unknown>[]).map((r): VectorHit => ({
-        runbook: String(r.runbook), section: String(r.section), text: String(r.text), score: Number(r.score),
-      }));
+      const res = ok(
+        'search',
+        await client.search({
+          collection_name,
+          anns_field: 'vector',
+          data: vector,
+          limit: topK,
+          metric_type: 'COSINE',
+          output_fields: OUTPUT_FIELDS,
+        }),
+      );
+      return (res.results as Record<string, unknown>[]).map(
+        (r): VectorHit => ({
+          runbook: String(r.runbook),
+          section: String(r.section),
+          text: String(r.text),
+          score: Number(r.score),
+        }),
+      );
     },
     /** Frees the server's memory for the collection; only for an owner shutting it down for good. */
     async release() {

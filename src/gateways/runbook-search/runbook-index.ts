@@ -26,7 +26,7 @@ export interface RunbookAnswer {
 }
 
 export async function loadRunbookChunks(dir = RUNBOOK_DIR): Promise<RunbookChunk[]> {
-  const names = (await readdir(dir)).filter(n => n.endsWith('.md')).sort();
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
   const chunks: RunbookChunk[] = [];
   for (const name of names) chunks.push(...chunkRunbook(name.slice(0, -3), await readFile(join(dir, name), 'utf8')));
   return chunks;
@@ -41,7 +41,9 @@ export interface RunbookIndex {
 export const MAX_QUERY_CHARS = 2_000;
 
 export async function startRunbookIndex(
-  store: VectorStore, embeddings: Embeddings, options: { dir?: string; batchSize?: number } = {},
+  store: VectorStore,
+  embeddings: Embeddings,
+  options: { dir?: string; batchSize?: number } = {},
 ): Promise<RunbookIndex> {
   await store.ensureCollection(embeddings.dim);
   const chunks = await loadRunbookChunks(options.dir);
@@ -52,23 +54,27 @@ export async function startRunbookIndex(
       const part = chunks.slice(i, i + batch);
       // The heading goes into the embedded text: section titles ("Remedies", "Symptoms") and the
       // runbook title are strong signals that the body alone may not repeat.
-      const vectors = await embeddings.embed(part.map(c => `${c.title}\n${c.section}\n${c.text}`));
-      await store.upsert(part.map((c, j) => ({ id: c.id, runbook: c.runbook, section: c.section, text: c.text, vector: vectors[j]! })));
+      const vectors = await embeddings.embed(part.map((c) => `${c.title}\n${c.section}\n${c.text}`));
+      await store.upsert(
+        part.map((c, j) => ({ id: c.id, runbook: c.runbook, section: c.section, text: c.text, vector: vectors[j]! })),
+      );
       inserted += part.length;
     }
     // Fewer rows than chunks: a write was lost. More: rows of chunks no longer shipped (a renamed
     // runbook or section), which searches may still return until the collection is dropped.
     const stored = await store.count();
-    if (stored < chunks.length) throw new Error(`the runbook index holds ${stored} of ${chunks.length} chunks after writing them all`);
+    if (stored < chunks.length)
+      throw new Error(`the runbook index holds ${stored} of ${chunks.length} chunks after writing them all`);
   }
   return {
     inserted,
     async searchRunbooks(query, topK = 3) {
       const q = query.trim();
-      if (q.length === 0 || q.length > MAX_QUERY_CHARS) throw new RangeError(`query must be 1..${MAX_QUERY_CHARS} characters`);
+      if (q.length === 0 || q.length > MAX_QUERY_CHARS)
+        throw new RangeError(`query must be 1..${MAX_QUERY_CHARS} characters`);
       const [vector] = await embeddings.embed([q]);
       const hits = await store.search(vector!, topK);
-      return hits.map(h => ({ ...h, citation: `${h.runbook} § ${h.section}` }));
+      return hits.map((h) => ({ ...h, citation: `${h.runbook} § ${h.section}` }));
     },
   };
 }

@@ -31,12 +31,21 @@ export interface VectorStore {
 export const MAX_TOP_K = 50;
 
 export function checkTopK(topK: number): number {
-  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw new RangeError(`topK must be an integer in 1..${MAX_TOP_K}`);
+  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K)
+    throw new RangeError(`topK must be an integer in 1..${MAX_TOP_K}`);
   return topK;
 }
 
 export function cosine(a: number[], b: number[]): number {
-  let dot = 0, na = 0, nb = 0;
-  for (let i = 0; i < a.length; i++) { const x = a[i]!, y = b[i]!; dot += x * y; na += x * x; nb += y * y; }
+  let dot = 0,
+    na = 0,
+    nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!,
+      y = b[i]!;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }

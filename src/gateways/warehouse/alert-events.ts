@@ -11,7 +11,8 @@ export const ALERT_EVENTS = {
   },
   nested_loop: {
     event: 'Nested Loop Join in the query plan',
-    solution: 'Check the join predicates: a missing or non-equality join condition turns the join into a cross product.',
+    solution:
+      'Check the join predicates: a missing or non-equality join condition turns the join into a cross product.',
   },
   deleted_rows: {
     event: 'Scanned a large number of deleted rows',

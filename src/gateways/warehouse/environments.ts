@@ -92,7 +92,9 @@ export async function loadEnvironmentsFile(path: string): Promise<EnvironmentMap
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new EnvironmentsFileError(path, [{ path: '/', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
+    throw new EnvironmentsFileError(path, [
+      { path: '/', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` },
+    ]);
   }
   let json: unknown;
   try {

@@ -72,7 +72,11 @@ export function warehouseHealthProbe(deps: {
         return [envId, answer] as const;
       }),
     );
-    return { mode: deps.environments.mode === 'file' ? 'redshift' : 'simulated', environments: Object.fromEntries(answers), checked_at: deps.now().toISOString() };
+    return {
+      mode: deps.environments.mode === 'file' ? 'redshift' : 'simulated',
+      environments: Object.fromEntries(answers),
+      checked_at: deps.now().toISOString(),
+    };
   };
 
   return async () => {
@@ -80,9 +84,14 @@ export function warehouseHealthProbe(deps: {
     if (!remembered || at - remembered.at >= ttlMs) remembered = { at, result: probe() };
     const result = await remembered.result;
     const down = Object.entries(result.environments).filter(([, answer]) => answer.status === 'unavailable');
-    if (down.length > 0) throw new WarehouseDownError(`unavailable: ${down.map(([envId, answer]) => `${envId} (${answer.reason})`).join('; ')}`);
+    if (down.length > 0)
+      throw new WarehouseDownError(
+        `unavailable: ${down.map(([envId, answer]) => `${envId} (${answer.reason})`).join('; ')}`,
+      );
     if (result.mode === 'redshift') return result;
     const paused = deps.pausedEnvironments?.() ?? [];
-    return paused.length > 0 ? { status: 'paused', paused_environments: paused, ...result } : { status: 'not_checked', ...result };
+    return paused.length > 0
+      ? { status: 'paused', paused_environments: paused, ...result }
+      : { status: 'not_checked', ...result };
   };
 }

@@ -32,7 +32,8 @@ export const BUILTIN_METRICS = {
     unit: 'percent',
     // An estimate, and labelled so: the system views have no host CPU gauge (CloudWatch's
     // CPUUtilization is that). Redshift: Σ(query CPU % × runtime) ÷ window over finished queries.
-    description: 'Estimated cluster CPU utilization over the window (from finished queries\' CPU share and runtime; not the host gauge)',
+    description:
+      "Estimated cluster CPU utilization over the window (from finished queries' CPU share and runtime; not the host gauge)",
   },
 } as const satisfies Record<string, { unit: string; description: string }>;
 

@@ -33,11 +33,18 @@ export type SelectCheck = { ok: true; statement: string; relations: NamedRelatio
 const DOUBTFUL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0085\u2028\u2029]/;
 
 const LOCKS: Record<string, string> = {
-  LCS_FORUPDATE: 'FOR UPDATE', LCS_FORNOKEYUPDATE: 'FOR NO KEY UPDATE', LCS_FORSHARE: 'FOR SHARE', LCS_FORKEYSHARE: 'FOR KEY SHARE',
+  LCS_FORUPDATE: 'FOR UPDATE',
+  LCS_FORNOKEYUPDATE: 'FOR NO KEY UPDATE',
+  LCS_FORSHARE: 'FOR SHARE',
+  LCS_FORKEYSHARE: 'FOR KEY SHARE',
 };
 
 /** InsertStmt → INSERT, CreateTableAsStmt → CREATE TABLE AS. */
-const statementName = (kind: string) => kind.replace(/Stmt$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase();
+const statementName = (kind: string) =>
+  kind
+    .replace(/Stmt$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toUpperCase();
 
 const refused = (reason: string): SelectCheck => ({ ok: false, reason });
 
@@ -56,37 +63,50 @@ function functionDoubt(call: TreeNode): string | undefined {
   const names = namesOf(call.funcname).map((name) => name.toLowerCase());
   const name = names.at(-1) ?? '';
   if (SERVER_ACTING_FUNCTIONS.has(name)) return `${name}() acts on the server and is not allowed`;
-  if (names.length > 2 || (names.length === 2 && names[0] !== 'pg_catalog')) return `${names.join('.')}(): only built-in functions are allowed`;
-  if (!ALLOWED_FUNCTIONS.has(name)) return `${name}() is not an allowed function (aggregates, window, date/time, string, math, conditional and conversion functions are)`;
+  if (names.length > 2 || (names.length === 2 && names[0] !== 'pg_catalog'))
+    return `${names.join('.')}(): only built-in functions are allowed`;
+  if (!ALLOWED_FUNCTIONS.has(name))
+    return `${name}() is not an allowed function (aggregates, window, date/time, string, math, conditional and conversion functions are)`;
   return undefined;
 }
 
 /** Why the parsed statement is not a plain read-only SELECT, if it is not. */
 function treeDoubt(statement: TreeNode, relations: NamedRelation[]): string | undefined {
   const [kind] = Object.keys(statement);
-  if (kind !== 'SelectStmt') return `only a SELECT (or WITH … SELECT) is accepted, not ${statementName(kind ?? 'nothing')}`;
+  if (kind !== 'SelectStmt')
+    return `only a SELECT (or WITH … SELECT) is accepted, not ${statementName(kind ?? 'nothing')}`;
   const top = statement.SelectStmt as TreeNode;
   if (top.valuesLists) return 'no top-level SELECT (a VALUES list)';
   let doubt: string | undefined;
   walkTree(statement, (node, value) => {
     if (doubt) return;
-    if (node.endsWith('Stmt') && node !== 'SelectStmt') doubt = `${statementName(node)} is not allowed in a read-only SELECT`;
-    else if (node === 'SelectStmt' && value.intoClause) doubt = 'INTO is not allowed in a read-only SELECT (it creates a table)';
-    else if (node === 'LockingClause') doubt = `${LOCKS[String(value.strength)] ?? 'a locking clause'} is not allowed in a read-only SELECT (it locks rows)`;
+    if (node.endsWith('Stmt') && node !== 'SelectStmt')
+      doubt = `${statementName(node)} is not allowed in a read-only SELECT`;
+    else if (node === 'SelectStmt' && value.intoClause)
+      doubt = 'INTO is not allowed in a read-only SELECT (it creates a table)';
+    else if (node === 'LockingClause')
+      doubt = `${LOCKS[String(value.strength)] ?? 'a locking clause'} is not allowed in a read-only SELECT (it locks rows)`;
     else if (node === 'FuncCall') doubt = functionDoubt(value);
     else if (node === 'ParamRef') doubt = 'dollar quoting and $ parameters are not accepted';
   });
   // References to the statement's own CTEs are left out where those CTEs are in scope.
   for (const relation of tableReferences(statement)) {
-    const parts = [relation.catalogname, relation.schemaname, relation.relname].filter((part) => part !== undefined).map(String);
-    relations.push({ schema: parts.length > 1 ? parts.slice(0, -1).join('.') : null, name: parts.at(-1)!, text: parts.join('.') });
+    const parts = [relation.catalogname, relation.schemaname, relation.relname]
+      .filter((part) => part !== undefined)
+      .map(String);
+    relations.push({
+      schema: parts.length > 1 ? parts.slice(0, -1).join('.') : null,
+      name: parts.at(-1)!,
+      text: parts.join('.'),
+    });
   }
   return doubt;
 }
 
 function checkWith(parser: SqlParser, sql: string): SelectCheck {
   if (sql.length > MAX_SQL_LENGTH) return refused(`longer than ${MAX_SQL_LENGTH} characters`);
-  if (DOUBTFUL_CHARACTERS.test(sql)) return refused('control characters and the line separators U+0085, U+2028, U+2029 are not accepted');
+  if (DOUBTFUL_CHARACTERS.test(sql))
+    return refused('control characters and the line separators U+0085, U+2028, U+2029 are not accepted');
   if (sql.trim() === '') return refused('no statement');
   let statements;
   try {
@@ -102,7 +122,11 @@ function checkWith(parser: SqlParser, sql: string): SelectCheck {
   }
   const semicolons = tokens.filter((token) => token.text === ';');
   const meaningful = tokens.filter((token) => token.tokenName !== 'SQL_COMMENT' && token.tokenName !== 'C_COMMENT');
-  if (statements.length > 1 || semicolons.length > 1 || (semicolons.length === 1 && meaningful.at(-1) !== semicolons[0])) {
+  if (
+    statements.length > 1 ||
+    semicolons.length > 1 ||
+    (semicolons.length === 1 && meaningful.at(-1) !== semicolons[0])
+  ) {
     return refused('more than one statement');
   }
   if (statements.length === 0) return refused('no statement');
@@ -110,7 +134,8 @@ function checkWith(parser: SqlParser, sql: string): SelectCheck {
   const doubt = treeDoubt(statements[0]!.stmt, relations);
   if (doubt) return refused(doubt);
   // Cut at the closing semicolon (scanner offsets are UTF-8 bytes): whatever follows is blanks and comments.
-  const statement = semicolons.length === 1 ? Buffer.from(sql, 'utf8').subarray(0, semicolons[0]!.start).toString('utf8') : sql;
+  const statement =
+    semicolons.length === 1 ? Buffer.from(sql, 'utf8').subarray(0, semicolons[0]!.start).toString('utf8') : sql;
   return { ok: true, statement: statement.trim(), relations };
 }
 
@@ -126,7 +151,9 @@ export function relationsOutside(relations: readonly NamedRelation[], schemas: r
 
 /** The error message for relations outside the environment's schemas, naming each. */
 export function outsideReason(outside: readonly NamedRelation[], schemas: readonly string[]): string {
-  const named = outside.map((relation) => (relation.schema === null ? `${relation.text} (name its schema)` : relation.text));
+  const named = outside.map((relation) =>
+    relation.schema === null ? `${relation.text} (name its schema)` : relation.text,
+  );
   return `${named.join(', ')} ${outside.length === 1 ? 'is' : 'are'} not in this environment's schemas (${[...new Set(schemas)].join(', ') || 'none'})`;
 }
 

@@ -41,10 +41,9 @@ export function ghostRowsPct(tblRows: number, estimatedVisibleRows: number): num
 }
 
 /** Most unsorted first, ties broken by staler statistics, then by name for a stable order. */
-export function byUnsortedDescending<T extends { unsorted_pct: number; stats_off: number; schema: string; table_name: string }>(
-  a: T,
-  b: T,
-): number {
+export function byUnsortedDescending<
+  T extends { unsorted_pct: number; stats_off: number; schema: string; table_name: string },
+>(a: T, b: T): number {
   return (
     b.unsorted_pct - a.unsorted_pct ||
     b.stats_off - a.stats_off ||

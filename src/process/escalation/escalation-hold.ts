@@ -12,7 +12,13 @@
  * restart, or another cluster member, reads it from the log: nothing of it lives in memory.
  */
 import type { WindowMatcher } from '../../events/maintenance-window.js';
-import { isWindowActive, nextBoundary, windowMatchesRule, type MatchedRule, type TimedWindow } from '../../events/maintenance-window-timing.js';
+import {
+  isWindowActive,
+  nextBoundary,
+  windowMatchesRule,
+  type MatchedRule,
+  type TimedWindow,
+} from '../../events/maintenance-window-timing.js';
 
 export interface HoldingWindow extends TimedWindow {
   id: string;
@@ -38,7 +44,10 @@ export function decideHold(input: HoldInput): HoldDecision {
   const matching = input.windows.filter((window) => windowMatchesRule(window.matcher, input.incident));
   const active = matching.filter((window) => isWindowActive(window, input.now));
   if (input.heldBy !== null && active.length === 0) return { action: 'resume', windowId: input.heldBy };
-  if (input.heldBy === null && active.length > 0 && input.stageRemaining) return { action: 'hold', windowId: active[0]!.id };
-  const boundaries = matching.map((window) => nextBoundary(window, input.now)).filter((at): at is number => at !== null);
+  if (input.heldBy === null && active.length > 0 && input.stageRemaining)
+    return { action: 'hold', windowId: active[0]!.id };
+  const boundaries = matching
+    .map((window) => nextBoundary(window, input.now))
+    .filter((at): at is number => at !== null);
   return { action: 'none', lookAgainAt: boundaries.length === 0 ? null : Math.min(...boundaries) };
 }

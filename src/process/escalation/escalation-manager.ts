@@ -17,7 +17,15 @@
  */
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { asyncScheduler, EMPTY, from, Subject, timer, type SchedulerLike, type Subscription as RxSubscription } from 'rxjs';
+import {
+  asyncScheduler,
+  EMPTY,
+  from,
+  Subject,
+  timer,
+  type SchedulerLike,
+  type Subscription as RxSubscription,
+} from 'rxjs';
 import { catchError, concatMap, groupBy, map, mergeMap, switchMap } from 'rxjs/operators';
 import type { EventStore, Subscription } from '../../eventstore/port.js';
 import { INCIDENT_STREAM_PREFIX } from '../../events/incident.js';
@@ -51,9 +59,22 @@ export interface EscalationManagerDeps extends Omit<ReconcilerDeps, 'onStageFire
 
 export function createEscalationInstruments(registry: Registry) {
   return {
-    lateness: new Histogram({ name: 'escalation_stage_lateness_seconds', help: 'How late stages fired (fired_at - due_at)', buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300], registers: [registry] }),
-    fired: new Counter({ name: 'escalation_stages_fired_total', help: 'Escalation stages fired', registers: [registry] }),
-    pending: new Gauge({ name: 'escalation_pending', help: 'Incidents with an escalation stage waiting to fire', registers: [registry] }),
+    lateness: new Histogram({
+      name: 'escalation_stage_lateness_seconds',
+      help: 'How late stages fired (fired_at - due_at)',
+      buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+    fired: new Counter({
+      name: 'escalation_stages_fired_total',
+      help: 'Escalation stages fired',
+      registers: [registry],
+    }),
+    pending: new Gauge({
+      name: 'escalation_pending',
+      help: 'Incidents with an escalation stage waiting to fire',
+      registers: [registry],
+    }),
   };
 }
 
@@ -66,10 +87,18 @@ export interface EscalationManager {
   idle(): Promise<void>;
 }
 
-export function createEscalationManager(deps: EscalationManagerDeps & { instruments: ReturnType<typeof createEscalationInstruments> }): EscalationManager {
+export function createEscalationManager(
+  deps: EscalationManagerDeps & { instruments: ReturnType<typeof createEscalationInstruments> },
+): EscalationManager {
   const scheduler = deps.scheduler ?? asyncScheduler;
   const { lateness, fired, pending } = deps.instruments;
-  const reconcilerDeps: ReconcilerDeps = { ...deps, onStageFired: (late) => { lateness.observe(Math.max(0, late)); fired.inc(); } };
+  const reconcilerDeps: ReconcilerDeps = {
+    ...deps,
+    onStageFired: (late) => {
+      lateness.observe(Math.max(0, late));
+      fired.inc();
+    },
+  };
   const wakeups = new Subject<string>();
   const waiting = new Set<string>();
   let inFlight = 0;
@@ -81,19 +110,25 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
   let follower: Subscription | undefined;
   let stopped = false;
 
-  const reconcile = (incidentId: string) => from((async () => {
-    try {
-      // Another member drives it: no timer here (a change of members lists it again).
-      if (deps.owns && !deps.owns(incidentId)) return null;
-      return await reconcileIncident(reconcilerDeps, incidentId);
-    } catch (error) {
-      deps.logger.error({ err: error, incidentId }, 'escalation: could not handle the incident; trying again shortly');
-      return deps.now().getTime() + 5000;
-    } finally {
-      inFlight--;
-      queueMicrotask(settle);
-    }
-  })());
+  const reconcile = (incidentId: string) =>
+    from(
+      (async () => {
+        try {
+          // Another member drives it: no timer here (a change of members lists it again).
+          if (deps.owns && !deps.owns(incidentId)) return null;
+          return await reconcileIncident(reconcilerDeps, incidentId);
+        } catch (error) {
+          deps.logger.error(
+            { err: error, incidentId },
+            'escalation: could not handle the incident; trying again shortly',
+          );
+          return deps.now().getTime() + 5000;
+        } finally {
+          inFlight--;
+          queueMicrotask(settle);
+        }
+      })(),
+    );
 
   const wake = (incidentId: string) => {
     if (stopped) return;
@@ -102,26 +137,30 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
   };
 
   function startPipeline() {
-    pipeline = wakeups.pipe(
-      groupBy((id) => id, { duration: (group) => group.pipe(switchMap(() => timer(IDLE_GROUP_MS, scheduler))) }),
-      mergeMap((group) => group.pipe(
-        concatMap((id) => reconcile(id)),
-        switchMap((dueAt) => {
-          if (dueAt === null) {
-            waiting.delete(group.key);
-            pending.set(waiting.size);
-            return EMPTY;
-          }
-          waiting.add(group.key);
-          pending.set(waiting.size);
-          return timer(Math.max(0, dueAt - deps.now().getTime()), scheduler).pipe(map(() => group.key));
+    pipeline = wakeups
+      .pipe(
+        groupBy((id) => id, { duration: (group) => group.pipe(switchMap(() => timer(IDLE_GROUP_MS, scheduler))) }),
+        mergeMap((group) =>
+          group.pipe(
+            concatMap((id) => reconcile(id)),
+            switchMap((dueAt) => {
+              if (dueAt === null) {
+                waiting.delete(group.key);
+                pending.set(waiting.size);
+                return EMPTY;
+              }
+              waiting.add(group.key);
+              pending.set(waiting.size);
+              return timer(Math.max(0, dueAt - deps.now().getTime()), scheduler).pipe(map(() => group.key));
+            }),
+          ),
+        ),
+        catchError((error, caught) => {
+          deps.logger.error({ err: error }, 'escalation pipeline failed; restarting it');
+          return caught;
         }),
-      )),
-      catchError((error, caught) => {
-        deps.logger.error({ err: error }, 'escalation pipeline failed; restarting it');
-        return caught;
-      }),
-    ).subscribe((incidentId) => wake(incidentId));
+      )
+      .subscribe((incidentId) => wake(incidentId));
   }
 
   /**
@@ -132,14 +171,17 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
   async function follow(eventStore: EventStore, after: bigint) {
     let position = after;
     while (!stopped) {
-      const prefixes = deps.triggeredIncidentsOf ? [INCIDENT_STREAM_PREFIX, MAINTENANCE_WINDOW_STREAM_PREFIX] : [INCIDENT_STREAM_PREFIX];
+      const prefixes = deps.triggeredIncidentsOf
+        ? [INCIDENT_STREAM_PREFIX, MAINTENANCE_WINDOW_STREAM_PREFIX]
+        : [INCIDENT_STREAM_PREFIX];
       follower = eventStore.subscribeToAll({ after: position, streamPrefixes: prefixes });
       try {
         for await (const event of follower) {
           position = event.position;
           const match = INCIDENT_STREAM.exec(event.streamName);
           if (match) wake(match[1]!);
-          else if (event.streamName.startsWith(MAINTENANCE_WINDOW_STREAM_PREFIX)) wakeTenant(event.metadata.tenantId, event.position);
+          else if (event.streamName.startsWith(MAINTENANCE_WINDOW_STREAM_PREFIX))
+            wakeTenant(event.metadata.tenantId, event.position);
         }
       } catch (error) {
         if (!stopped) deps.logger.warn({ err: error }, 'escalation: the log subscription dropped; resubscribing');
@@ -154,7 +196,12 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
       .then((ids) => {
         for (const incidentId of ids) if (!deps.owns || deps.owns(incidentId)) wake(incidentId);
       })
-      .catch((error) => deps.logger.error({ err: error, tenantId }, 'escalation: could not list the incidents a maintenance window covers'));
+      .catch((error) =>
+        deps.logger.error(
+          { err: error, tenantId },
+          'escalation: could not list the incidents a maintenance window covers',
+        ),
+      );
   }
 
   /** Looks at every active incident this instance owns (at start, and when the members change). */
@@ -174,7 +221,10 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
       const head = await deps.eventStore.headPosition();
       void follow(deps.eventStore, head);
       unsubscribeMembers = deps.onMembersChange?.(() => {
-        if (!stopped) wakeActive().catch((error) => deps.logger.error({ err: error }, 'escalation: could not list the incidents after a change of members'));
+        if (!stopped)
+          wakeActive().catch((error) =>
+            deps.logger.error({ err: error }, 'escalation: could not list the incidents after a change of members'),
+          );
       });
       await wakeActive();
     },
@@ -186,9 +236,10 @@ export function createEscalationManager(deps: EscalationManagerDeps & { instrume
       wakeups.complete();
       pending.set(0);
     },
-    idle: () => new Promise<void>((resolve) => {
-      idleWaiters.push(resolve);
-      settle();
-    }),
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        settle();
+      }),
   };
 }

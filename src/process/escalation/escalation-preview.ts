@@ -65,7 +65,11 @@ export function previewFirings(plan: PreviewPlan, at: Date, cycles = 1): Preview
  * The work units of a preview (see the file comment): each distinct (schedule, instant) once, at
  * the schedule's units; a schedule that no longer exists costs 1 (its answer is "no such schedule").
  */
-export async function previewWorkUnits(plan: PreviewPlan, firings: PreviewFiring[], scheduleUnits: (scheduleId: string) => Promise<number | null>): Promise<number> {
+export async function previewWorkUnits(
+  plan: PreviewPlan,
+  firings: PreviewFiring[],
+  scheduleUnits: (scheduleId: string) => Promise<number | null>,
+): Promise<number> {
   const pairs = new Map<string, string>();
   for (const firing of firings) {
     const stage = plan.stages.find((s) => s.stageOrder === firing.stageOrder)!;
@@ -81,12 +85,19 @@ export async function previewWorkUnits(plan: PreviewPlan, firings: PreviewFiring
 }
 
 /** The stages the escalation would fire for a trigger at `at`, over the first `cycles` cycles, in firing order. */
-export async function previewEscalation(directory: TargetDirectory, tenantId: string, plan: PreviewPlan, at: Date, cycles = 1): Promise<PreviewedStage[]> {
+export async function previewEscalation(
+  directory: TargetDirectory,
+  tenantId: string,
+  plan: PreviewPlan,
+  at: Date,
+  cycles = 1,
+): Promise<PreviewedStage[]> {
   const previewed: PreviewedStage[] = [];
   for (const firing of previewFirings(plan, at, cycles)) {
     const stage = plan.stages.find((s) => s.stageOrder === firing.stageOrder)!;
     previewed.push({
-      ...firing, offsetMinutes: Math.round((firing.firesAt.getTime() - at.getTime()) / 60_000),
+      ...firing,
+      offsetMinutes: Math.round((firing.firesAt.getTime() - at.getTime()) / 60_000),
       recipients: await resolveStageTargets(directory, tenantId, stage.targets, firing.firesAt),
     });
   }

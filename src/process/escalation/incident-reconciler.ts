@@ -21,8 +21,22 @@
 import type { Logger } from 'pino';
 import { toDomainEvent } from '../../commanding/command-handler.js';
 import { isWrongExpectedRevision, type EventStore, type EventToAppend } from '../../eventstore/port.js';
-import { awaitingAcknowledgement, awaitingAllClear, liveRetries, nextDueStage, undeliveredRecipients, type EscalationPlan, type PendingRetry } from '../../events/escalation.js';
-import { evolveIncident, incidentStream, initialIncidentState, type IncidentState, type IncidentStreamEvent } from '../../events/incident.js';
+import {
+  awaitingAcknowledgement,
+  awaitingAllClear,
+  liveRetries,
+  nextDueStage,
+  undeliveredRecipients,
+  type EscalationPlan,
+  type PendingRetry,
+} from '../../events/escalation.js';
+import {
+  evolveIncident,
+  incidentStream,
+  initialIncidentState,
+  type IncidentState,
+  type IncidentStreamEvent,
+} from '../../events/incident.js';
 import type { NotifyPort } from '../../gateways/notify/port.js';
 import { alertMessageOf } from './alert-message.js';
 import { decideHold, type HoldDecision, type HoldingWindow } from './escalation-hold.js';
@@ -41,7 +55,10 @@ export interface ReconcilerDeps {
   now: () => Date;
   logger: Logger;
   /** The policy of the tenant as it is now (null: gone). */
-  findPolicy: (tenantId: string, policyId: string) => Promise<Pick<EscalationPlan, 'policyName' | 'stages' | 'repeatIntervalMinutes'> | null>;
+  findPolicy: (
+    tenantId: string,
+    policyId: string,
+  ) => Promise<Pick<EscalationPlan, 'policyName' | 'stages' | 'repeatIntervalMinutes'> | null>;
   incidentUrl: (incidentId: string) => string;
   onStageFired?: (lateSeconds: number) => void;
   /** The tenant's maintenance windows that can still be active at `at` (default: none). */
@@ -63,7 +80,12 @@ async function load(eventStore: EventStore, incidentId: string): Promise<Loaded 
   const events = await eventStore.readStream(incidentStream(incidentId));
   if (events.length === 0) return null;
   const state = events.map((e) => toDomainEvent<IncidentStreamEvent>(e)).reduce(evolveIncident, initialIncidentState());
-  return { state, revision: events.at(-1)!.revision, tenantId: events[0]!.metadata.tenantId, lastEventId: events.at(-1)!.id };
+  return {
+    state,
+    revision: events.at(-1)!.revision,
+    tenantId: events[0]!.metadata.tenantId,
+    lastEventId: events.at(-1)!.id,
+  };
 }
 
 const earliest = (...times: (number | null)[]) => {
@@ -88,18 +110,37 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
     if (!loaded || !loaded.state.exists) return null;
     const { state, tenantId, revision, lastEventId } = loaded;
     const now = deps.now();
-    const meta = () => ({ tenantId, actor: ESCALATION_ACTOR, correlationId: incidentId, causationId: lastEventId, occurredAt: deps.now().toISOString() });
+    const meta = () => ({
+      tenantId,
+      actor: ESCALATION_ACTOR,
+      correlationId: incidentId,
+      causationId: lastEventId,
+      occurredAt: deps.now().toISOString(),
+    });
     const append = async (event: Omit<EventToAppend, 'metadata'>) => {
       try {
-        await deps.eventStore.append(incidentStream(incidentId), [{ ...event, metadata: meta() }], { expectedRevision: revision });
+        await deps.eventStore.append(incidentStream(incidentId), [{ ...event, metadata: meta() }], {
+          expectedRevision: revision,
+        });
         return true;
       } catch (error) {
         if (isWrongExpectedRevision(error)) return false; // someone else moved the incident on: read again
         throw error;
       }
     };
-    const context: DeliveryContext = { eventStore: deps.eventStore, notify: deps.notify, now: deps.now, tenantId, incidentId, causationId: lastEventId, actionLinks: deps.actionLinks };
-    const round = (partial: Omit<DeliveryRound, 'message'>): DeliveryRound => ({ ...partial, message: alertMessageOf(state, deps.incidentUrl(incidentId), now) });
+    const context: DeliveryContext = {
+      eventStore: deps.eventStore,
+      notify: deps.notify,
+      now: deps.now,
+      tenantId,
+      incidentId,
+      causationId: lastEventId,
+      actionLinks: deps.actionLinks,
+    };
+    const round = (partial: Omit<DeliveryRound, 'message'>): DeliveryRound => ({
+      ...partial,
+      message: alertMessageOf(state, deps.incidentUrl(incidentId), now),
+    });
     const escalation = state.escalation;
 
     const retries = liveRetries(state.status, escalation);
@@ -108,7 +149,14 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
       for (const pending of due) {
         const [{ kind, stageOrder, cycle }] = pending as [PendingRetry];
         const recipients = await Promise.all(pending.map((r) => reachAgain(deps.directory, tenantId, r.recipient)));
-        await deliverRound(context, { ...round({ kind, stageOrder, cycle }), attemptsMade: new Map(pending.map((r) => [r.idempotencyKey, r.attempt])) }, recipients);
+        await deliverRound(
+          context,
+          {
+            ...round({ kind, stageOrder, cycle }),
+            attemptsMade: new Map(pending.map((r) => [r.idempotencyKey, r.attempt])),
+          },
+          recipients,
+        );
       }
       continue;
     }
@@ -117,14 +165,22 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
     if (state.status === 'resolved') {
       const waiting = awaitingAllClear(escalation);
       if (waiting.length === 0) return nextRetry;
-      const recipients = await Promise.all(waiting.map((p) => reachAgain(deps.directory, tenantId, { key: p.key, via: p.via, medium: p.medium, unreachable: null })));
+      const recipients = await Promise.all(
+        waiting.map((p) =>
+          reachAgain(deps.directory, tenantId, { key: p.key, via: p.via, medium: p.medium, unreachable: null }),
+        ),
+      );
       await deliverRound(context, round({ kind: 'resolution', stageOrder: null, cycle: null }), recipients);
       continue;
     }
     if (state.status === 'acknowledged') {
       const pagers = awaitingAcknowledgement(escalation);
       if (pagers.length === 0) return nextRetry;
-      const recipients = await Promise.all(pagers.map((p) => reachAgain(deps.directory, tenantId, { key: p.key, via: p.via, medium: p.medium, unreachable: null })));
+      const recipients = await Promise.all(
+        pagers.map((p) =>
+          reachAgain(deps.directory, tenantId, { key: p.key, via: p.via, medium: p.medium, unreachable: null }),
+        ),
+      );
       await deliverRound(context, round({ kind: 'acknowledgement', stageOrder: null, cycle: null }), recipients);
       continue;
     }
@@ -132,9 +188,22 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
 
     if (escalation.status === 'pending') {
       const policy = await deps.findPolicy(tenantId, state.escalation_policy_id);
-      await append(policy
-        ? { type: 'EscalationStarted', data: { incidentId, policyId: state.escalation_policy_id, ...policy, startedAt: state.triggered_at } }
-        : { type: 'EscalationNotStarted', data: { incidentId, policyId: state.escalation_policy_id, reason: 'the escalation policy no longer exists', at: now.toISOString() } });
+      await append(
+        policy
+          ? {
+              type: 'EscalationStarted',
+              data: { incidentId, policyId: state.escalation_policy_id, ...policy, startedAt: state.triggered_at },
+            }
+          : {
+              type: 'EscalationNotStarted',
+              data: {
+                incidentId,
+                policyId: state.escalation_policy_id,
+                reason: 'the escalation policy no longer exists',
+                at: now.toISOString(),
+              },
+            },
+      );
       continue;
     }
     if (escalation.status !== 'running' || !escalation.plan) return nextRetry;
@@ -144,7 +213,11 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
       const redeliverAt = Date.parse(escalation.lastFired.firedAt) + REDELIVERY_GRACE_MS;
       if (redeliverAt > now.getTime()) return earliest(redeliverAt, nextRetry);
       const recipients = await Promise.all(missing.map((r) => reachAgain(deps.directory, tenantId, r)));
-      await deliverRound(context, round({ kind: 'stage', stageOrder: escalation.lastFired.stageOrder, cycle: escalation.lastFired.cycle }), recipients);
+      await deliverRound(
+        context,
+        round({ kind: 'stage', stageOrder: escalation.lastFired.stageOrder, cycle: escalation.lastFired.cycle }),
+        recipients,
+      );
       continue;
     }
 
@@ -152,14 +225,27 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
     const heldBy = escalation.heldBy ?? null;
     // Nothing to hold and nothing held (only deliveries left to record): no window read, the
     // common case of every NotificationDelivered waking the incident.
-    const hold = deps.maintenanceWindows && (heldBy !== null || dueStage !== null)
-      ? decideHold({
-        incident: { ruleId: state.rule_id, clusterId: state.cluster_id, severity: state.severity },
-        heldBy, stageRemaining: dueStage !== null, windows: await deps.maintenanceWindows(tenantId, now), now: now.getTime(),
-      })
-      : NOT_HELD;
+    const hold =
+      deps.maintenanceWindows && (heldBy !== null || dueStage !== null)
+        ? decideHold({
+            incident: { ruleId: state.rule_id, clusterId: state.cluster_id, severity: state.severity },
+            heldBy,
+            stageRemaining: dueStage !== null,
+            windows: await deps.maintenanceWindows(tenantId, now),
+            now: now.getTime(),
+          })
+        : NOT_HELD;
     if (hold.action === 'hold') {
-      await append({ type: 'EscalationHeld', data: { incidentId, windowId: hold.windowId, at: now.toISOString(), nextStageOrder: dueStage!.stageOrder, nextCycle: dueStage!.cycle } });
+      await append({
+        type: 'EscalationHeld',
+        data: {
+          incidentId,
+          windowId: hold.windowId,
+          at: now.toISOString(),
+          nextStageOrder: dueStage!.stageOrder,
+          nextCycle: dueStage!.cycle,
+        },
+      });
       continue;
     }
     if (hold.action === 'resume') {
@@ -174,13 +260,21 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
     const fired = await append({
       type: 'EscalationStageFired',
       data: {
-        incidentId, stageOrder: dueStage.stageOrder, cycle: dueStage.cycle, dueAt: new Date(dueStage.dueAt).toISOString(), firedAt: now.toISOString(),
+        incidentId,
+        stageOrder: dueStage.stageOrder,
+        cycle: dueStage.cycle,
+        dueAt: new Date(dueStage.dueAt).toISOString(),
+        firedAt: now.toISOString(),
         recipients: recipients.map((r) => r.recipient),
       },
     });
     if (!fired) continue;
     deps.onStageFired?.((now.getTime() - dueStage.dueAt) / 1000);
-    await deliverRound(context, round({ kind: 'stage', stageOrder: dueStage.stageOrder, cycle: dueStage.cycle }), recipients);
+    await deliverRound(
+      context,
+      round({ kind: 'stage', stageOrder: dueStage.stageOrder, cycle: dueStage.cycle }),
+      recipients,
+    );
   }
   deps.logger.warn({ incidentId }, 'escalation: the incident kept changing; looking again later');
   return deps.now().getTime() + 1000;

@@ -60,7 +60,10 @@ export function directoryOver(reads: DirectoryReads, pause: Pause = noPause): Pr
 }
 
 /** Calls with equal keys share the first call's promise (a failure too: the request fails once). */
-function once<A extends unknown[], R>(call: (...args: A) => Promise<R>, key: (...args: A) => string): (...args: A) => Promise<R> {
+function once<A extends unknown[], R>(
+  call: (...args: A) => Promise<R>,
+  key: (...args: A) => string,
+): (...args: A) => Promise<R> {
   const answers = new Map<string, Promise<R>>();
   return (...args) => {
     const k = key(...args);
@@ -78,7 +81,10 @@ export function memoisedDirectory(directory: PreviewDirectory): PreviewDirectory
     user: once((tenantId: string, id: string) => directory.user(tenantId, id), byId),
     activeGroupMembers: once((tenantId: string, id: string) => directory.activeGroupMembers(tenantId, id), byId),
     channel: once((tenantId: string, id: string) => directory.channel(tenantId, id), byId),
-    onCall: once((tenantId: string, id: string, at: Date) => directory.onCall(tenantId, id, at), (tenantId, id, at) => `${byId(tenantId, id)}\u0000${at.getTime()}`),
+    onCall: once(
+      (tenantId: string, id: string, at: Date) => directory.onCall(tenantId, id, at),
+      (tenantId, id, at) => `${byId(tenantId, id)}\u0000${at.getTime()}`,
+    ),
     scheduleUnits: once((tenantId: string, id: string) => directory.scheduleUnits(tenantId, id), byId),
   };
 }

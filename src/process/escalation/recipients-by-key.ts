@@ -5,7 +5,11 @@
 import type { Recipient } from '../../events/escalation.js';
 import { channelTarget, type ResolvedRecipient, type TargetDirectory } from './target-resolution.js';
 
-export async function reachAgain(directory: TargetDirectory, tenantId: string, recipient: Recipient): Promise<ResolvedRecipient> {
+export async function reachAgain(
+  directory: TargetDirectory,
+  tenantId: string,
+  recipient: Recipient,
+): Promise<ResolvedRecipient> {
   const gone = (reason: string): ResolvedRecipient => ({ recipient: { ...recipient, unreachable: reason } });
   if (recipient.key === null || recipient.medium === null) return { recipient };
   const [kind, id] = recipient.key.split(':') as [string, string];
@@ -15,7 +19,9 @@ export async function reachAgain(directory: TargetDirectory, tenantId: string, r
   }
   const user = await directory.user(tenantId, id);
   if (!user) return gone('the user no longer exists');
-  if (recipient.medium === 'email') return { recipient, target: { medium: 'email', config: { recipients: [user.email] } } };
-  if (recipient.medium === 'sms' && user.phone) return { recipient, target: { medium: 'sms', userId: user.id, phone: user.phone } };
+  if (recipient.medium === 'email')
+    return { recipient, target: { medium: 'email', config: { recipients: [user.email] } } };
+  if (recipient.medium === 'sms' && user.phone)
+    return { recipient, target: { medium: 'sms', userId: user.id, phone: user.phone } };
   return gone(`the user cannot be reached by ${recipient.medium}`);
 }

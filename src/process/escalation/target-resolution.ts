@@ -61,10 +61,18 @@ function userRecipients(via: EscalationTarget, user: OnCallContact): ResolvedRec
   const key = `user:${user.id}`;
   const who = { person: { id: user.id, name: user.name }, ...(user.source ? { onCallSource: user.source } : {}) };
   return via.channels.map((medium): ResolvedRecipient => {
-    const recipient = (reason: string | null): Recipient => ({ key, via: { type: via.type, id: via.id }, medium, unreachable: reason });
-    if (medium === 'email') return { recipient: recipient(null), target: { medium: 'email', config: { recipients: [user.email] } }, ...who };
+    const recipient = (reason: string | null): Recipient => ({
+      key,
+      via: { type: via.type, id: via.id },
+      medium,
+      unreachable: reason,
+    });
+    if (medium === 'email')
+      return { recipient: recipient(null), target: { medium: 'email', config: { recipients: [user.email] } }, ...who };
     if (medium === 'sms') {
-      return user.phone ? { recipient: recipient(null), target: { medium: 'sms', userId: user.id, phone: user.phone }, ...who } : { recipient: recipient('the user has no phone number'), ...who };
+      return user.phone
+        ? { recipient: recipient(null), target: { medium: 'sms', userId: user.id, phone: user.phone }, ...who }
+        : { recipient: recipient('the user has no phone number'), ...who };
     }
     return { recipient: recipient('a user has no chat address; target a chat channel instead'), ...who };
   });
@@ -84,7 +92,12 @@ export function channelTarget(channel: ContactChannel): NotifyTarget {
   }
 }
 
-async function resolveTarget(directory: TargetDirectory, tenantId: string, target: EscalationTarget, at: Date): Promise<ResolvedRecipient[]> {
+async function resolveTarget(
+  directory: TargetDirectory,
+  tenantId: string,
+  target: EscalationTarget,
+  at: Date,
+): Promise<ResolvedRecipient[]> {
   switch (target.type) {
     case 'user': {
       const user = await directory.user(tenantId, target.id);
@@ -107,13 +120,28 @@ async function resolveTarget(directory: TargetDirectory, tenantId: string, targe
     case 'channel': {
       const channel = await directory.channel(tenantId, target.id);
       if (!channel) return [unreachable(target, 'the notification channel no longer exists')];
-      return [{ recipient: { key: `channel:${channel.id}`, via: { type: 'channel', id: channel.id }, medium: channel.type, unreachable: null }, target: channelTarget(channel) }];
+      return [
+        {
+          recipient: {
+            key: `channel:${channel.id}`,
+            via: { type: 'channel', id: channel.id },
+            medium: channel.type,
+            unreachable: null,
+          },
+          target: channelTarget(channel),
+        },
+      ];
     }
   }
 }
 
 /** Every recipient of a stage's targets; the same person over the same medium once, whichever target led to them. */
-export async function resolveStageTargets(directory: TargetDirectory, tenantId: string, targets: EscalationTarget[], at: Date): Promise<ResolvedRecipient[]> {
+export async function resolveStageTargets(
+  directory: TargetDirectory,
+  tenantId: string,
+  targets: EscalationTarget[],
+  at: Date,
+): Promise<ResolvedRecipient[]> {
   const resolved = (await Promise.all(targets.map((target) => resolveTarget(directory, tenantId, target, at)))).flat();
   const seen = new Set<string>();
   return resolved.filter(({ recipient }) => {

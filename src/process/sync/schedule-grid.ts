@@ -17,7 +17,8 @@ export const DEFAULT_INTERVAL_SECONDS: Record<SyncJobId, number> = {
   alert_events: 900,
 };
 
-export const intervalOf = (intervals: Partial<Record<string, number>>, jobId: SyncJobId) => intervals[jobId] ?? DEFAULT_INTERVAL_SECONDS[jobId];
+export const intervalOf = (intervals: Partial<Record<string, number>>, jobId: SyncJobId) =>
+  intervals[jobId] ?? DEFAULT_INTERVAL_SECONDS[jobId];
 
 /** The first grid instant strictly after `after`. */
 export function nextRunAfter(after: Date, intervalSeconds: number, timeZone: string): Date {
@@ -27,5 +28,7 @@ export function nextRunAfter(after: Date, intervalSeconds: number, timeZone: str
   const nextWall = Math.min(midnight + (Math.floor((wall - midnight) / step) + 1) * step, midnight + DAY_MS);
   const next = instantOfWallClock(timeZone, nextWall);
   // A wall-clock time skipped by a DST change maps back before `after`: take the next slot.
-  return next > after.getTime() ? new Date(next) : nextRunAfter(new Date(after.getTime() + step), intervalSeconds, timeZone);
+  return next > after.getTime()
+    ? new Date(next)
+    : nextRunAfter(new Date(after.getTime() + step), intervalSeconds, timeZone);
 }

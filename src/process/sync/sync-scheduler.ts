@@ -31,7 +31,8 @@ export interface SyncSchedulerOptions {
 }
 
 /** What the cluster splits scheduled sync runs by. */
-export const syncJobShareKey = (tenantId: string, envId: string, jobId: SyncJobId) => `sync:${tenantId}:${envId}:${jobId}`;
+export const syncJobShareKey = (tenantId: string, envId: string, jobId: SyncJobId) =>
+  `sync:${tenantId}:${envId}:${jobId}`;
 
 export interface SyncScheduler {
   enroll(tenantId: string, envId: string): void;
@@ -45,7 +46,10 @@ export interface SyncScheduler {
   ownedJobs(): number;
 }
 
-const realTimers: Timers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
+const realTimers: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 export function createSyncScheduler(options: SyncSchedulerOptions): SyncScheduler {
   const timers = options.timers ?? realTimers;
@@ -93,7 +97,10 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
       if (environments.has(key)) return;
       environments.set(key, { tenantId, envId });
       for (const jobId of SYNC_JOB_IDS) {
-        nextRuns.set(keyOf(tenantId, envId, jobId), nextRunAfter(options.now(), intervalOf(options.intervals, jobId), options.timeZone));
+        nextRuns.set(
+          keyOf(tenantId, envId, jobId),
+          nextRunAfter(options.now(), intervalOf(options.intervals, jobId), options.timeZone),
+        );
       }
       arm();
     },
@@ -108,8 +115,13 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
       await Promise.allSettled([...inFlight]);
     },
     isRunning: () => running,
-    ownedJobs: () => [...environments.values()].reduce((count, { tenantId, envId }) =>
-      count + SYNC_JOB_IDS.filter((jobId) => !options.owns || options.owns(syncJobShareKey(tenantId, envId, jobId))).length, 0),
+    ownedJobs: () =>
+      [...environments.values()].reduce(
+        (count, { tenantId, envId }) =>
+          count +
+          SYNC_JOB_IDS.filter((jobId) => !options.owns || options.owns(syncJobShareKey(tenantId, envId, jobId))).length,
+        0,
+      ),
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

@@ -36,7 +36,8 @@ export function appendHandler(log: InMemoryEventLog) {
       if (message) proposed.push(proposedEventOf(message));
     });
     call.on('end', () => {
-      if (!header) return callback({ code: status.INVALID_ARGUMENT, details: 'the first append message must carry options' });
+      if (!header)
+        return callback({ code: status.INVALID_ARGUMENT, details: 'the first append message must carry options' });
       callback(null, appendResponse(log.append(header.stream, header.expected, proposed), header.expected));
     });
     // A cancelled append simply stores nothing.

@@ -42,7 +42,12 @@ export function appendResponse(outcome: AppendOutcome, expected: ExpectedState):
     if (outcome.currentRevision === 'no_stream') success.setNoStream(new sharedPb.Empty());
     else success.setCurrentRevision(outcome.currentRevision.toString());
     if (outcome.position === undefined) success.setNoPosition(new sharedPb.Empty());
-    else success.setPosition(new AppendResp.Position().setCommitPosition(outcome.position.toString()).setPreparePosition(outcome.position.toString()));
+    else
+      success.setPosition(
+        new AppendResp.Position()
+          .setCommitPosition(outcome.position.toString())
+          .setPreparePosition(outcome.position.toString()),
+      );
     return response.setSuccess(success);
   }
   // The client reads the current fields only, not their deprecated *_20_6_0 twins.
@@ -77,10 +82,14 @@ export function eventResponse(event: StoredEvent): ReadResp {
 }
 
 export const streamNotFoundResponse = (stream: string): ReadResp =>
-  new ReadRespMessage().setStreamNotFound(new ReadRespMessage.StreamNotFound().setStreamIdentifier(streamIdentifier(stream)));
+  new ReadRespMessage().setStreamNotFound(
+    new ReadRespMessage.StreamNotFound().setStreamIdentifier(streamIdentifier(stream)),
+  );
 
 export const confirmationResponse = (subscriptionId: string): ReadResp =>
-  new ReadRespMessage().setConfirmation(new ReadRespMessage.SubscriptionConfirmation().setSubscriptionId(subscriptionId));
+  new ReadRespMessage().setConfirmation(
+    new ReadRespMessage.SubscriptionConfirmation().setSubscriptionId(subscriptionId),
+  );
 
 export const checkpointResponse = (position: bigint): ReadResp =>
   new ReadRespMessage().setCheckpoint(

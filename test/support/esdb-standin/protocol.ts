@@ -12,9 +12,12 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-export const streamsPb = require('@eventstore/db-client/generated/streams_pb.js') as typeof import('@eventstore/db-client/generated/streams_pb.js');
-export const sharedPb = require('@eventstore/db-client/generated/shared_pb.js') as typeof import('@eventstore/db-client/generated/shared_pb.js');
-export const { StreamsService } = require('@eventstore/db-client/generated/streams_grpc_pb.js') as typeof import('@eventstore/db-client/generated/streams_grpc_pb.js');
+export const streamsPb =
+  require('@eventstore/db-client/generated/streams_pb.js') as typeof import('@eventstore/db-client/generated/streams_pb.js');
+export const sharedPb =
+  require('@eventstore/db-client/generated/shared_pb.js') as typeof import('@eventstore/db-client/generated/shared_pb.js');
+export const { StreamsService } =
+  require('@eventstore/db-client/generated/streams_grpc_pb.js') as typeof import('@eventstore/db-client/generated/streams_grpc_pb.js');
 
 export type ReadReq = import('@eventstore/db-client/generated/streams_pb.js').ReadReq;
 export type ReadResp = import('@eventstore/db-client/generated/streams_pb.js').ReadResp;

@@ -50,7 +50,11 @@ function readStream(call: ReadCall, log: InMemoryEventLog, options: ReadOptions)
   const stream = streamNameOf(streamOptions.getStreamIdentifier());
   const revisionCase = streamOptions.getRevisionOptionCase();
   const from: StreamFrom =
-    revisionCase === RevisionOptionCase.END ? 'end' : revisionCase === RevisionOptionCase.REVISION ? BigInt(streamOptions.getRevision()) : 'start';
+    revisionCase === RevisionOptionCase.END
+      ? 'end'
+      : revisionCase === RevisionOptionCase.REVISION
+        ? BigInt(streamOptions.getRevision())
+        : 'start';
   const events = log.readStream(stream, from, directionOf(options), BigInt(options.getCount()));
   if (events === undefined) call.write(streamNotFoundResponse(stream));
   else for (const event of events) call.write(eventResponse(event));
@@ -66,7 +70,12 @@ function allFromOf(options: ReadOptions): AllFrom {
 }
 
 function readAll(call: ReadCall, log: InMemoryEventLog, options: ReadOptions): void {
-  const events = log.readAll(allFromOf(options), directionOf(options), BigInt(options.getCount()), eventFilterOf(options));
+  const events = log.readAll(
+    allFromOf(options),
+    directionOf(options),
+    BigInt(options.getCount()),
+    eventFilterOf(options),
+  );
   for (const event of events) call.write(eventResponse(event));
   call.end();
 }
@@ -96,7 +105,12 @@ function eventFilterOf(options: ReadOptions): (event: StoredEvent) => boolean {
  * Like a real server, a filtered subscription sends a checkpoint each time it has searched
  * `window × multiplier` events, whether they matched or not.
  */
-function subscribeToAll(call: ReadCall, log: InMemoryEventLog, options: ReadOptions, subscriptions: SubscriptionRegistry): void {
+function subscribeToAll(
+  call: ReadCall,
+  log: InMemoryEventLog,
+  options: ReadOptions,
+  subscriptions: SubscriptionRegistry,
+): void {
   const from = allFromOf(options);
   let cursor = from === 'start' ? 0 : from === 'end' ? log.length : log.indexAtOrAfter(from + 1n); // exclusive start
   const accept = eventFilterOf(options);

@@ -63,7 +63,9 @@ export async function startEventStoreStandIn(options: EventStoreStandInOptions =
     },
     openSubscriptions: () => subscriptions.size,
     subscriptionStreamPrefixes: () =>
-      [...subscriptions].map((call) => call.request.getOptions()?.getFilter()?.getStreamIdentifier()?.getPrefixList() ?? []),
+      [...subscriptions].map(
+        (call) => call.request.getOptions()?.getFilter()?.getStreamIdentifier()?.getPrefixList() ?? [],
+      ),
     rewriteEventData(stream, revision, data) {
       for (let index = 0; index < log.length; index++) {
         const event = log.eventAt(index)!;

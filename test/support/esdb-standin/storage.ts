@@ -152,7 +152,8 @@ export class InMemoryEventLog {
 
   private applyRetention(events: StoredEvent[], retention: Retention): StoredEvent[] {
     const lastRevision = events.at(-1)!.revision;
-    const oldestKeptMs = retention.maxAgeSeconds === undefined ? undefined : this.now() - retention.maxAgeSeconds * 1000;
+    const oldestKeptMs =
+      retention.maxAgeSeconds === undefined ? undefined : this.now() - retention.maxAgeSeconds * 1000;
     return events.filter(
       (event) =>
         (retention.maxCount === undefined || event.revision > lastRevision - BigInt(retention.maxCount)) &&

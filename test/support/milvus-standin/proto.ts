@@ -9,8 +9,13 @@ import * as grpc from '@grpc/grpc-js';
 const rootRequire = createRequire(import.meta.url);
 const sdkRequire = createRequire(rootRequire.resolve('@zilliz/milvus2-sdk-node'));
 
-interface ProtoType { decode(bytes: Uint8Array): unknown; toObject(m: unknown, o?: object): Record<string, unknown> }
-interface ProtoRoot { lookupType(name: string): ProtoType }
+interface ProtoType {
+  decode(bytes: Uint8Array): unknown;
+  toObject(m: unknown, o?: object): Record<string, unknown>;
+}
+interface ProtoRoot {
+  lookupType(name: string): ProtoType;
+}
 
 const milvusJson = sdkRequire('./proto-json/milvus').default as object;
 const milvusBaseJson = sdkRequire('./proto-json/milvus.base').default as object;
@@ -42,14 +47,18 @@ export function decodeSchema(bytes: Uint8Array): Record<string, unknown> {
 function snakeKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(snakeKeys);
   if (v === null || typeof v !== 'object' || Buffer.isBuffer(v) || v instanceof Uint8Array) return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/[A-Z]/g, c => `_${c.toLowerCase()}`), snakeKeys(x)]));
+  return Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(x)]),
+  );
 }
 
 /** Search carries its query vectors as a serialized PlaceholderGroup of little-endian float32 rows. */
 export function decodeQueryVectors(bytes: Uint8Array): number[][] {
   const t = milvusRoot.lookupType('milvus.proto.common.PlaceholderGroup');
-  const group = t.toObject(t.decode(bytes), { ...asObject, bytes: Buffer }) as { placeholders?: { values?: Buffer[] }[] };
-  return (group.placeholders?.[0]?.values ?? []).map(b => {
+  const group = t.toObject(t.decode(bytes), { ...asObject, bytes: Buffer }) as {
+    placeholders?: { values?: Buffer[] }[];
+  };
+  return (group.placeholders?.[0]?.values ?? []).map((b) => {
     const out: number[] = [];
     for (let i = 0; i + 4 <= b.length; i += 4) out.push(b.readFloatLE(i));
     return out;

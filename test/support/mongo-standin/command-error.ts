@@ -24,7 +24,11 @@ export const ErrorCodes = {
 type CodeName = keyof typeof ErrorCodes;
 
 export class CommandError extends Error {
-  constructor(readonly codeName: CodeName, message: string, readonly extra: Document = {}) {
+  constructor(
+    readonly codeName: CodeName,
+    message: string,
+    readonly extra: Document = {},
+  ) {
     super(message);
   }
 

@@ -40,7 +40,8 @@ export const createIndexes: CommandHandler = (command, { storage, database }) =>
 
 export const create: CommandHandler = (command, { storage, database }) => {
   const name = String(command.create);
-  if (storage.find(database, name)) throw new CommandError('NamespaceExists', `Collection ${database}.${name} already exists.`);
+  if (storage.find(database, name))
+    throw new CommandError('NamespaceExists', `Collection ${database}.${name} already exists.`);
   storage.findOrCreate(database, name);
   return { ok: 1 };
 };
@@ -61,6 +62,10 @@ export const renameCollection: CommandHandler = (command, { storage, database })
   if (database !== 'admin') {
     throw new CommandError('IllegalOperation', 'renameCollection may only be run against the admin database.');
   }
-  storage.rename(parseNamespace(String(command.renameCollection)), parseNamespace(String(command.to)), command.dropTarget === true);
+  storage.rename(
+    parseNamespace(String(command.renameCollection)),
+    parseNamespace(String(command.to)),
+    command.dropTarget === true,
+  );
   return { ok: 1 };
 };

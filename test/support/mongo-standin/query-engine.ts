@@ -44,7 +44,9 @@ export function sortDocuments(docs: Document[], sort: Document | undefined): Doc
     return view;
   });
   // mingo returns the very objects it was given, so each view maps back to its original.
-  const sorted = find(views, {}).sort(comparable(sort) as Document).all() as Document[];
+  const sorted = find(views, {})
+    .sort(comparable(sort) as Document)
+    .all() as Document[];
   return sorted.map((view) => originalOf.get(view)!);
 }
 

@@ -30,7 +30,8 @@ export const aggregate: CommandHandler = (command, { storage, database }) => {
 };
 
 export const count: CommandHandler = (command, { storage, database }) => {
-  const documents = storage.find(database, String(command.count))?.candidates(command.query as Document | undefined) ?? [];
+  const documents =
+    storage.find(database, String(command.count))?.candidates(command.query as Document | undefined) ?? [];
   const matching = documents.filter(compileFilter(command.query as Document | undefined)).length;
   const skip = Number(command.skip ?? 0);
   const limit = Math.abs(Number(command.limit ?? 0));
@@ -61,7 +62,9 @@ export const listCollections: CommandHandler = (command, { storage, database }) 
     idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
   }));
   const matches = compileFilter(command.filter as Document | undefined);
-  const listed = entries.filter(matches).map((entry) => (command.nameOnly ? { name: entry.name, type: entry.type } : entry));
+  const listed = entries
+    .filter(matches)
+    .map((entry) => (command.nameOnly ? { name: entry.name, type: entry.type } : entry));
   return cursorReply(`${database}.$cmd.listCollections`, listed);
 };
 

@@ -39,7 +39,10 @@ export class StoredCollection {
   /** Keyed by the canonical form of `_id`; Map order is insertion order, like a natural scan. */
   private readonly documents = new Map<string, Document>();
 
-  constructor(readonly database: string, public name: string) {}
+  constructor(
+    readonly database: string,
+    public name: string,
+  ) {}
 
   /** The stored documents themselves: callers must not mutate them (replace them instead). */
   all(): Document[] {
@@ -52,7 +55,9 @@ export class StoredCollection {
    */
   candidates(filter: Document | undefined): Document[] {
     const id = filter?._id;
-    const byValue = id !== undefined && !(id !== null && typeof id === 'object' && Object.keys(id).some((key) => key.startsWith('$')));
+    const byValue =
+      id !== undefined &&
+      !(id !== null && typeof id === 'object' && Object.keys(id).some((key) => key.startsWith('$')));
     if (!byValue) return this.all();
     const doc = this.documents.get(canonicalKey(id));
     return doc ? [doc] : [];
@@ -87,10 +92,16 @@ export class StoredCollection {
     const existing = this.indexes.find((index) => index.name === definition.name);
     if (existing) {
       if (canonicalKey(existing.key) !== canonicalKey(definition.key)) {
-        throw new CommandError('IndexKeySpecsConflict', `An existing index has the same name as the requested index: ${definition.name}`);
+        throw new CommandError(
+          'IndexKeySpecsConflict',
+          `An existing index has the same name as the requested index: ${definition.name}`,
+        );
       }
       if (existing.unique !== definition.unique || existing.expireAfterSeconds !== definition.expireAfterSeconds) {
-        throw new CommandError('IndexOptionsConflict', `An equivalent index already exists with different options: ${definition.name}`);
+        throw new CommandError(
+          'IndexOptionsConflict',
+          `An equivalent index already exists with different options: ${definition.name}`,
+        );
       }
       return false;
     }

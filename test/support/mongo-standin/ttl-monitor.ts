@@ -32,14 +32,23 @@ export function ttlOption(index: { key: Document; expireAfterSeconds?: unknown }
   if (seconds === undefined) return undefined;
   const fields = Object.keys(index.key);
   if (fields.length === 1 && fields[0] === '_id') {
-    throw new CommandError('InvalidIndexSpecificationOption', "The field 'expireAfterSeconds' is not valid for an _id index specification.");
+    throw new CommandError(
+      'InvalidIndexSpecificationOption',
+      "The field 'expireAfterSeconds' is not valid for an _id index specification.",
+    );
   }
   if (fields.length !== 1) {
-    throw new CommandError('CannotCreateIndex', 'TTL indexes are single-field indexes, compound indexes do not support TTL.');
+    throw new CommandError(
+      'CannotCreateIndex',
+      'TTL indexes are single-field indexes, compound indexes do not support TTL.',
+    );
   }
   const value = typeof seconds === 'bigint' ? Number(seconds) : seconds;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_EXPIRE_AFTER_SECONDS) {
-    throw new CommandError('CannotCreateIndex', `TTL index 'expireAfterSeconds' option must be within an acceptable range [0, ${MAX_EXPIRE_AFTER_SECONDS}]`);
+    throw new CommandError(
+      'CannotCreateIndex',
+      `TTL index 'expireAfterSeconds' option must be within an acceptable range [0, ${MAX_EXPIRE_AFTER_SECONDS}]`,
+    );
   }
   return value;
 }

@@ -13,7 +13,11 @@ interface WriteOutcome {
   writeErrors: Document[];
 }
 
-function runStatements<S>(statements: S[], ordered: boolean, apply: (statement: S, index: number) => void): WriteOutcome {
+function runStatements<S>(
+  statements: S[],
+  ordered: boolean,
+  apply: (statement: S, index: number) => void,
+): WriteOutcome {
   const writeErrors: Document[] = [];
   for (const [index, statement] of statements.entries()) {
     try {
@@ -67,7 +71,8 @@ export function updatedDocument(current: Document, u: Document, isInsert: boolea
   const next = cloneDocument(current);
   // mingo has no $setOnInsert: on an insert it is one more $set, otherwise it does nothing.
   const { $setOnInsert, ...operators } = u;
-  if (isInsert && $setOnInsert) operators.$set = { ...(operators.$set as Document | undefined), ...($setOnInsert as Document) };
+  if (isInsert && $setOnInsert)
+    operators.$set = { ...(operators.$set as Document | undefined), ...($setOnInsert as Document) };
   if (Object.keys(operators).length > 0) applyUpdateOperators(next, operators);
   return next;
 }
@@ -88,7 +93,10 @@ export const update: CommandHandler = (command, { storage, database }) => {
   const outcome = runStatements(command.updates as UpdateStatement[], command.ordered !== false, (statement, index) => {
     const u = statement.u;
     if (Array.isArray(u)) throw new CommandError('BadValue', 'the stand-in does not support pipeline updates');
-    const matches = runFind(collection.candidates(statement.q), { filter: statement.q, limit: statement.multi ? 0 : 1 });
+    const matches = runFind(collection.candidates(statement.q), {
+      filter: statement.q,
+      limit: statement.multi ? 0 : 1,
+    });
     if (matches.length === 0 && statement.upsert) {
       upserted.push({ index, _id: upsertDocument(collection, { ...statement, u }) });
       n++;
@@ -114,7 +122,10 @@ export const remove: CommandHandler = (command, { storage, database }) => {
   let n = 0;
   const outcome = runStatements(command.deletes as DeleteStatement[], command.ordered !== false, (statement) => {
     if (!collection) return;
-    const matches = runFind(collection.candidates(statement.q), { filter: statement.q, limit: Number(statement.limit) === 1 ? 1 : 0 });
+    const matches = runFind(collection.candidates(statement.q), {
+      filter: statement.q,
+      limit: Number(statement.limit) === 1 ? 1 : 0,
+    });
     for (const doc of matches) collection.remove(doc);
     n += matches.length;
   });

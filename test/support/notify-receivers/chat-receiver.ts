@@ -45,7 +45,8 @@ export interface ChatReceiver extends HttpReceiver {
 
 const OVERRIDES_IGNORED = ['channel', 'username', 'icon_emoji', 'icon_url'];
 /** Block Kit interactive elements: they live in `actions` blocks or as a section's `accessory`. */
-const INTERACTIVE = /^(button|checkboxes|datepicker|datetimepicker|multi_\w+|overflow|radio_buttons|\w+_select|timepicker|plain_text_input)$/;
+const INTERACTIVE =
+  /^(button|checkboxes|datepicker|datetimepicker|multi_\w+|overflow|radio_buttons|\w+_select|timepicker|plain_text_input)$/;
 
 function interactiveElements(blocks: Array<Record<string, unknown>>): string[] {
   const elements = blocks.flatMap((block) => [
@@ -67,8 +68,12 @@ export async function startChatReceiver(channel = '#alerts-installed'): Promise<
     } catch {
       return { status: 400, body: 'invalid_payload' };
     }
-    const blocksValid = Array.isArray(body.blocks) && body.blocks.length <= 50 && body.blocks.every((block) => typeof block.type === 'string');
-    if (typeof body.text !== 'string' || body.text === '' || !blocksValid) return { status: 400, body: 'invalid_payload' };
+    const blocksValid =
+      Array.isArray(body.blocks) &&
+      body.blocks.length <= 50 &&
+      body.blocks.every((block) => typeof block.type === 'string');
+    if (typeof body.text !== 'string' || body.text === '' || !blocksValid)
+      return { status: 400, body: 'invalid_payload' };
     messages.push({
       channel,
       text: body.text,

@@ -33,13 +33,20 @@ export interface HttpReceiver {
   stop(): Promise<void>;
 }
 
-export async function startHttpReceiver(handler: ReplyHandler = () => ({ status: 200, body: 'ok' })): Promise<HttpReceiver> {
+export async function startHttpReceiver(
+  handler: ReplyHandler = () => ({ status: 200, body: 'ok' }),
+): Promise<HttpReceiver> {
   const receiver = { requests: [] as RecordedRequest[], endlessBodiesCutOff: 0, endlessBytesWritten: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const recorded = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       receiver.requests.push(recorded);
       const reply = handler(recorded, receiver.requests.length - 1);
       if ('hang' in reply) return;

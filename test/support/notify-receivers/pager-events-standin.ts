@@ -32,18 +32,26 @@ export function eventProblems(event: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const text = (value: unknown, max: number) => typeof value === 'string' && value.length > 0 && value.length <= max;
   if (typeof event.routing_key !== 'string') problems.push("'routing_key' is missing");
-  else if (event.routing_key.length !== 32) problems.push("Length of 'routing_key' is incorrect (should be 32 characters)");
+  else if (event.routing_key.length !== 32)
+    problems.push("Length of 'routing_key' is incorrect (should be 32 characters)");
   if (!ACTIONS.includes(event.event_action as string)) problems.push("'event_action' is invalid");
   if (event.dedup_key !== undefined && !text(event.dedup_key, 255)) problems.push("'dedup_key' is invalid");
-  if (event.event_action !== 'trigger' && event.dedup_key === undefined) problems.push("'dedup_key' is required for acknowledge and resolve");
+  if (event.event_action !== 'trigger' && event.dedup_key === undefined)
+    problems.push("'dedup_key' is required for acknowledge and resolve");
   if (event.event_action === 'trigger') {
     const payload = event.payload as Record<string, unknown> | undefined;
     if (!payload || typeof payload !== 'object') return [...problems, "'payload' is missing"];
     if (!text(payload.summary, 1024)) problems.push("'payload.summary' is missing or longer than 1024 characters");
     if (!text(payload.source, 255)) problems.push("'payload.source' is missing");
-    if (!SEVERITIES.includes(payload.severity as string)) problems.push("'payload.severity' must be one of critical, error, warning, info");
-    if (payload.timestamp !== undefined && Number.isNaN(Date.parse(String(payload.timestamp)))) problems.push("'payload.timestamp' is not ISO 8601");
-    if (payload.custom_details !== undefined && (typeof payload.custom_details !== 'object' || payload.custom_details === null)) problems.push("'payload.custom_details' must be an object");
+    if (!SEVERITIES.includes(payload.severity as string))
+      problems.push("'payload.severity' must be one of critical, error, warning, info");
+    if (payload.timestamp !== undefined && Number.isNaN(Date.parse(String(payload.timestamp))))
+      problems.push("'payload.timestamp' is not ISO 8601");
+    if (
+      payload.custom_details !== undefined &&
+      (typeof payload.custom_details !== 'object' || payload.custom_details === null)
+    )
+      problems.push("'payload.custom_details' must be an object");
   }
   return problems;
 }
@@ -70,7 +78,8 @@ export async function startPagerStandIn(options: PagerStandInOptions = {}): Prom
       return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: ['body is not JSON'] });
     }
     const problems = eventProblems(event);
-    if (problems.length > 0) return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: problems });
+    if (problems.length > 0)
+      return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: problems });
     const key = String(event.routing_key);
     const recent = (accepted.get(key) ?? []).filter((at) => at > now() - 60_000);
     if (recent.length >= perMinute) return json(429, THROTTLED);
@@ -81,6 +90,7 @@ export async function startPagerStandIn(options: PagerStandInOptions = {}): Prom
   return Object.assign(receiver, {
     eventsUrl: `${receiver.url}/v2/enqueue`,
     events,
-    rateLimit: (count: number, retryAfter?: string) => void limits.push(...new Array<string | undefined>(count).fill(retryAfter)),
+    rateLimit: (count: number, retryAfter?: string) =>
+      void limits.push(...new Array<string | undefined>(count).fill(retryAfter)),
   });
 }

@@ -11,7 +11,8 @@ export async function startSmsProviderStandIn(token = 'sms-provider-token-1'): P
   const receiver = await startHttpReceiver((request) => {
     if (request.headers.authorization !== `Bearer ${token}`) return json(401, { error: 'unauthorized' });
     const message = JSON.parse(request.body) as { to?: unknown; body?: unknown };
-    if (typeof message.to !== 'string' || !/^\+[1-9]\d{6,14}$/.test(message.to) || typeof message.body !== 'string') return json(400, { error: 'invalid message' });
+    if (typeof message.to !== 'string' || !/^\+[1-9]\d{6,14}$/.test(message.to) || typeof message.body !== 'string')
+      return json(400, { error: 'invalid message' });
     messages.push({ to: message.to, body: message.body });
     return json(202, { id: `sms-${messages.length}` });
   });

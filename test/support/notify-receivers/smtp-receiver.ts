@@ -47,7 +47,10 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     },
     onRcptTo(_address, session, callback) {
       const code = refusing.get(session.id);
-      if (code !== undefined) callback(Object.assign(new Error(code < 500 ? 'Try again later' : 'No such user here'), { responseCode: code }));
+      if (code !== undefined)
+        callback(
+          Object.assign(new Error(code < 500 ? 'Try again later' : 'No such user here'), { responseCode: code }),
+        );
       else callback();
     },
     onData(stream, session, callback) {

@@ -50,5 +50,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     accepted.push({ request, payload: JSON.parse(request.body) as Record<string, unknown>, receivedAt: Date.now() });
     return options.accept ?? { status: 204 };
   });
-  return Object.assign(receiver, { accepted, refusals, failNext: (...replies: Reply[]) => void scripted.push(...replies) });
+  return Object.assign(receiver, {
+    accepted,
+    refusals,
+    failNext: (...replies: Reply[]) => void scripted.push(...replies),
+  });
 }

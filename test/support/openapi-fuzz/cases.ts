@@ -57,7 +57,8 @@ function bodyCases(schema: Schema, example: Record<string, unknown>, random: Ran
     const wrong = wrongType(schema.properties[name]);
     if (typeof wrong !== 'symbol') add(`wrong type for ${name}`, withField(name, wrong));
   }
-  for (const name of properties.filter((name) => !(schema.properties[name].type ?? []).includes?.('null')).slice(0, 2)) add(`null ${name}`, withField(name, null));
+  for (const name of properties.filter((name) => !(schema.properties[name].type ?? []).includes?.('null')).slice(0, 2))
+    add(`null ${name}`, withField(name, null));
   add('empty object', {});
   add('unknown field', withField(`unknown_${random.int(0, 999)}`, 'surprise'));
   const text = propertyOfType(schema, ['string']) ?? properties[0] ?? 'field';
@@ -66,13 +67,36 @@ function bodyCases(schema: Schema, example: Record<string, unknown>, random: Ran
   add(`lone surrogate in ${text}`, withField(text, `before\ud800after`));
   const marker = '"__FUZZ_RAW__"';
   const raw = (name: string, field: string, replacement: string) =>
-    cases.push({ name, body: { text: JSON.stringify(withField(field, '__FUZZ_RAW__')).replace(marker, replacement), type: 'application/json' }, invalid: true });
+    cases.push({
+      name,
+      body: {
+        text: JSON.stringify(withField(field, '__FUZZ_RAW__')).replace(marker, replacement),
+        type: 'application/json',
+      },
+      invalid: true,
+    });
   raw(`10k-deep nesting in ${text}`, text, deeplyNested(10_000));
-  raw(`1e309 in ${propertyOfType(schema, ['number', 'integer']) ?? text}`, propertyOfType(schema, ['number', 'integer']) ?? text, '1e309');
-  cases.push({ name: 'wrong Content-Type', body: { text: JSON.stringify(example), type: 'text/plain' }, invalid: true });
-  cases.push({ name: 'malformed JSON', body: { text: '{"name": "unterminated', type: 'application/json' }, invalid: true });
+  raw(
+    `1e309 in ${propertyOfType(schema, ['number', 'integer']) ?? text}`,
+    propertyOfType(schema, ['number', 'integer']) ?? text,
+    '1e309',
+  );
+  cases.push({
+    name: 'wrong Content-Type',
+    body: { text: JSON.stringify(example), type: 'text/plain' },
+    invalid: true,
+  });
+  cases.push({
+    name: 'malformed JSON',
+    body: { text: '{"name": "unterminated', type: 'application/json' },
+    invalid: true,
+  });
   cases.push({ name: 'array body', body: jsonBody([example]), invalid: true });
-  cases.push({ name: 'body over 1 MiB', body: { text: JSON.stringify({ padding: 'x'.repeat(MAX_BODY_BYTES + 10) }), type: 'application/json' }, invalid: true });
+  cases.push({
+    name: 'body over 1 MiB',
+    body: { text: JSON.stringify({ padding: 'x'.repeat(MAX_BODY_BYTES + 10) }), type: 'application/json' },
+    invalid: true,
+  });
   return cases;
 }
 
@@ -106,38 +130,81 @@ export function casesFor(op: Operation, example: Record<string, unknown> | undef
     cases.push({ name: `non-UUID ${name}`, pathValues: { [name]: 'not-a-uuid' }, invalid: true });
     cases.push({ name: `unknown ${name}`, pathValues: { [name]: randomUUID() }, invalid: true });
     cases.push({ name: `NUL byte in ${name}`, pathValues: { [name]: 'a%00b' }, encoded: true, invalid: true });
-    cases.push({ name: `invalid UTF-8 in ${name}`, pathValues: { [name]: '%ED%A0%80%FF' }, encoded: true, invalid: true });
+    cases.push({
+      name: `invalid UTF-8 in ${name}`,
+      pathValues: { [name]: '%ED%A0%80%FF' },
+      encoded: true,
+      invalid: true,
+    });
   }
   if (ifMatch) {
-    cases.push({ name: 'stale If-Match', headers: { 'if-match': '"999999"' }, invalid: true, ...(body && example ? { body: jsonBody(example), json: example } : {}) });
-    cases.push({ name: 'malformed If-Match', headers: { 'if-match': 'garbage' }, invalid: true, ...(body && example ? { body: jsonBody(example), json: example } : {}) });
+    cases.push({
+      name: 'stale If-Match',
+      headers: { 'if-match': '"999999"' },
+      invalid: true,
+      ...(body && example ? { body: jsonBody(example), json: example } : {}),
+    });
+    cases.push({
+      name: 'malformed If-Match',
+      headers: { 'if-match': 'garbage' },
+      invalid: true,
+      ...(body && example ? { body: jsonBody(example), json: example } : {}),
+    });
   }
   for (const parameter of queries) {
-    for (const value of invalidQueryValues(parameter.schema ?? {})) cases.push({ name: `query ${parameter.name}=${value}`, query: { [parameter.name]: value }, invalid: true });
+    for (const value of invalidQueryValues(parameter.schema ?? {}))
+      cases.push({ name: `query ${parameter.name}=${value}`, query: { [parameter.name]: value }, invalid: true });
   }
   if (queries.length > 0) {
     cases.push({ name: 'unknown query parameter', query: { fuzz_unknown: '1' }, invalid: true });
     const first = queries[0]!.name as string;
     // Not invalid for every parameter (a ticket is any string, and ignored beside a token): judged for crashes and statuses only.
-    cases.push({ name: `broken percent-encoding in ${first}`, rawQuery: `${first}=%E0%A4%A&${first}=%`, invalid: false });
+    cases.push({
+      name: `broken percent-encoding in ${first}`,
+      rawQuery: `${first}=%E0%A4%A&${first}=%`,
+      invalid: false,
+    });
     // Long, but within Node's 16 KiB for the request line and headers (beyond it Node answers 431 itself, as the document's description says).
     cases.push({ name: `8k-char ${first}`, query: { [first]: 'x'.repeat(8_000) }, invalid: false });
   }
-  if (body && body.schema.type === 'object') cases.push(...bodyCases(body.schema, example ?? (validValue(body.schema, random) as Record<string, unknown>), random));
+  if (body && body.schema.type === 'object')
+    cases.push(
+      ...bodyCases(body.schema, example ?? (validValue(body.schema, random) as Record<string, unknown>), random),
+    );
   if (method === 'delete') {
-    cases.push({ name: 'DELETE with malformed JSON body', body: { text: '{oops', type: 'application/json' }, invalid: true });
-    cases.push({ name: 'DELETE with a body over 1 MiB', body: { text: JSON.stringify({ padding: 'x'.repeat(MAX_BODY_BYTES + 10) }), type: 'application/json' }, invalid: true });
+    cases.push({
+      name: 'DELETE with malformed JSON body',
+      body: { text: '{oops', type: 'application/json' },
+      invalid: true,
+    });
+    cases.push({
+      name: 'DELETE with a body over 1 MiB',
+      body: { text: JSON.stringify({ padding: 'x'.repeat(MAX_BODY_BYTES + 10) }), type: 'application/json' },
+      invalid: true,
+    });
   }
 
   // Valid: generated from the schemas, then the example (last: it may delete or change the resource).
   const valid: FuzzCase[] = [];
   for (let i = 0; i < 3; i++) {
     // The first without parameters; a cursor is opaque (only a page's next_cursor is valid), a ticket one-use.
-    const query = Object.fromEntries(queries.filter((p) => i > 0 && !['cursor', 'ticket', 'last_event_id'].includes(p.name) && random.chance(0.4))
-      .map((p) => [p.name, String(validValue(p.schema ?? { type: 'string' }, random))]));
+    const query = Object.fromEntries(
+      queries
+        .filter((p) => i > 0 && !['cursor', 'ticket', 'last_event_id'].includes(p.name) && random.chance(0.4))
+        .map((p) => [p.name, String(validValue(p.schema ?? { type: 'string' }, random))]),
+    );
     if (body) {
       const json = validValue(body.schema, random);
-      valid.push({ name: `generated body #${i + 1}`, query, body: body.type === 'application/json' ? jsonBody(json) : { text: new URLSearchParams(json as Record<string, string>).toString(), type: body.type }, json, invalid: false });
+      valid.push({
+        name: `generated body #${i + 1}`,
+        query,
+        body:
+          body.type === 'application/json'
+            ? jsonBody(json)
+            : { text: new URLSearchParams(json as Record<string, string>).toString(), type: body.type },
+        json,
+        invalid: false,
+      });
     } else if (queries.length > 0 || i === 0) {
       valid.push({ name: `generated query #${i + 1}`, query, invalid: false });
     }

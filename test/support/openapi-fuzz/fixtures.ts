@@ -21,16 +21,28 @@ const JOB_ID = 'wlm_queue_stats';
 export async function createFixtures(platform: RunningPlatform, audience: string): Promise<Fixtures> {
   const client = platform.devClient!;
   const tokenAnswer = await fetch(`${platform.url}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      audience,
+    }),
   });
   const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${platform.url}/api/v1${path}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const answer = (await response.json()) as any;
-    if (response.status >= 300) throw new Error(`fixture ${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+    if (response.status >= 300)
+      throw new Error(`fixture ${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
     return answer.data;
   };
   const unique = () => randomUUID().slice(0, 8);
@@ -41,54 +53,112 @@ export async function createFixtures(platform: RunningPlatform, audience: string
   const group = await call('POST', '/groups', { name: `fuzz group ${unique()}`, permissions: {} });
   await call('PUT', `/groups/${group.id}/members/${member.id}`);
   // The link-local metadata address is refused before any request: a test send answers at once.
-  const channelBody = () => ({ name: `fuzz hook ${unique()}`, type: 'webhook', config: { url: 'http://169.254.169.254/', method: 'POST' } });
+  const channelBody = () => ({
+    name: `fuzz hook ${unique()}`,
+    type: 'webhook',
+    config: { url: 'http://169.254.169.254/', method: 'POST' },
+  });
   const channel = await call('POST', '/notification-channels', channelBody());
-  const scheduleBody = () => ({ name: `fuzz rota ${unique()}`, timezone: 'Europe/Berlin', layers: [{ user_ids: [user.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }] });
+  const scheduleBody = () => ({
+    name: `fuzz rota ${unique()}`,
+    timezone: 'Europe/Berlin',
+    layers: [{ user_ids: [user.id], rotation_type: 'weekly', start_time: '2026-01-05T09:00:00' }],
+  });
   const schedule = await call('POST', '/schedules', scheduleBody());
-  const overrideBody = () => ({ user_id: user.id, start: '2030-01-01T09:00:00', end: '2030-01-02T09:00:00', reason: 'swap' });
+  const overrideBody = () => ({
+    user_id: user.id,
+    start: '2030-01-01T09:00:00',
+    end: '2030-01-02T09:00:00',
+    reason: 'swap',
+  });
   const withOverride = await call('POST', `/schedules/${schedule.id}/overrides`, overrideBody());
   const policyBody = (target = { channel, schedule }) => ({
     name: `fuzz policy ${unique()}`,
     stages: [
       { stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: target.channel.id }] },
-      { stage_order: 2, delay_minutes: 5, targets: [{ type: 'schedule', id: target.schedule.id, channels: ['email'] }, { type: 'user', id: user.id, channels: ['email', 'chat'] }] },
+      {
+        stage_order: 2,
+        delay_minutes: 5,
+        targets: [
+          { type: 'schedule', id: target.schedule.id, channels: ['email'] },
+          { type: 'user', id: user.id, channels: ['email', 'chat'] },
+        ],
+      },
     ],
   });
   const policy = await call('POST', '/escalation-policies', policyBody());
-  const ruleBody = (target = policy) => ({ name: `fuzz rule ${unique()}`, metric: 'queue_time_seconds', condition: 'gt', threshold: 30, evaluation_window_minutes: 0, severity: 'high', escalation_policy_id: target.id });
+  const ruleBody = (target = policy) => ({
+    name: `fuzz rule ${unique()}`,
+    metric: 'queue_time_seconds',
+    condition: 'gt',
+    threshold: 30,
+    evaluation_window_minutes: 0,
+    severity: 'high',
+    escalation_policy_id: target.id,
+  });
   const rule = await call('POST', '/alert-rules', ruleBody());
   // What the fuzzed creates and replaces reference instead, so that the deletions at the end find the fixtures unreferenced.
-  const spare = { channel: await call('POST', '/notification-channels', channelBody()), schedule: await call('POST', '/schedules', scheduleBody()) };
+  const spare = {
+    channel: await call('POST', '/notification-channels', channelBody()),
+    schedule: await call('POST', '/schedules', scheduleBody()),
+  };
   const sparePolicy = await call('POST', '/escalation-policies', policyBody(spare));
   await call('POST', '/simulator/metrics', { metric: 'queue_time_seconds', value: 95, duration_seconds: 3600 });
   await platform.evaluator.tick();
   let incidentId = '';
-  await waitFor(async () => {
-    incidentId = (await call('GET', `/incidents?rule_id=${rule.id}`))[0]?.id ?? '';
-    return incidentId !== '';
-  }, { timeoutMs: 10_000, message: 'the incident' });
-  const windowBody = () => ({ name: `fuzz window ${unique()}`, reason: 'fuzz', matcher: { rule_ids: [rule.id] }, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-01T02:00:00Z' });
+  await waitFor(
+    async () => {
+      incidentId = (await call('GET', `/incidents?rule_id=${rule.id}`))[0]?.id ?? '';
+      return incidentId !== '';
+    },
+    { timeoutMs: 10_000, message: 'the incident' },
+  );
+  const windowBody = () => ({
+    name: `fuzz window ${unique()}`,
+    reason: 'fuzz',
+    matcher: { rule_ids: [rule.id] },
+    starts_at: '2030-01-01T00:00:00Z',
+    ends_at: '2030-01-01T02:00:00Z',
+  });
   const maintenanceWindow = await call('POST', '/maintenance-windows', windowBody());
   await call('POST', '/sync/trigger', { job_id: JOB_ID });
   let logId = '';
-  await waitFor(async () => {
-    const run = (await call('GET', `/sync/history?job_id=${JOB_ID}`))[0];
-    logId = run && run.status !== 'running' ? run.log_id : '';
-    return logId !== '';
-  }, { timeoutMs: 60_000, intervalMs: 50, message: 'a finished sync run' });
+  await waitFor(
+    async () => {
+      const run = (await call('GET', `/sync/history?job_id=${JOB_ID}`))[0];
+      logId = run && run.status !== 'running' ? run.log_id : '';
+      return logId !== '';
+    },
+    { timeoutMs: 60_000, intervalMs: 50, message: 'a finished sync run' },
+  );
 
   const ids: Record<string, string> = {
-    users: user.id, roles: role.id, groups: group.id, 'notification-channels': channel.id, schedules: schedule.id,
-    'escalation-policies': policy.id, 'alert-rules': rule.id, incidents: incidentId, 'maintenance-windows': maintenanceWindow.id,
+    users: user.id,
+    roles: role.id,
+    groups: group.id,
+    'notification-channels': channel.id,
+    schedules: schedule.id,
+    'escalation-policies': policy.id,
+    'alert-rules': rule.id,
+    incidents: incidentId,
+    'maintenance-windows': maintenanceWindow.id,
   };
-  const byName: Record<string, string> = { user_id: member.id, override_id: withOverride.overrides[0].id, job_id: JOB_ID, log_id: logId };
+  const byName: Record<string, string> = {
+    user_id: member.id,
+    override_id: withOverride.overrides[0].id,
+    job_id: JOB_ID,
+    log_id: logId,
+  };
   const examples: Record<string, () => Record<string, unknown>> = {
     'post /users': () => ({ email: `fuzz-${unique()}@example.com`, name: 'Fuzz Created' }),
     'put /users/{id}': () => ({ email: user.email, name: 'Fuzz User', role_id: null, group_ids: [] }),
     'patch /users/{id}': () => ({ name: 'Fuzz Patched' }),
     'put /users/{id}/permission-overrides': () => ({ permissions: { 'sync:write': 'deny' } }),
     'post /roles': () => ({ name: `fuzz role ${unique()}`, permissions: { 'audit:read': 'allow' } }),
-    'put /roles/{id}': () => ({ name: `fuzz role ${unique()}`, permissions: { 'audit:read': 'allow', 'alerts:read': 'deny' } }),
+    'put /roles/{id}': () => ({
+      name: `fuzz role ${unique()}`,
+      permissions: { 'audit:read': 'allow', 'alerts:read': 'deny' },
+    }),
     'post /groups': () => ({ name: `fuzz group ${unique()}`, permissions: {} }),
     'put /groups/{id}': () => ({ name: `fuzz group ${unique()}`, permissions: { 'alerts:read': 'allow' } }),
     'put /tenant/permission-defaults': () => ({ permissions: { 'alerts:read': 'allow' } }),
@@ -114,7 +184,12 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'post /ask': () => ({ prompt: 'why are my queries slow?' }),
     'post /maintenance-windows': windowBody,
     'put /maintenance-windows/{id}': windowBody,
-    'post /oauth/token': () => ({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience }),
+    'post /oauth/token': () => ({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      audience,
+    }),
   };
   const key = (path: string) => path.replace(/^\/api\/v1(?=\/)/, '');
   // The dashboard's assets are named by their content: the page says which names this build has.

@@ -36,7 +36,8 @@ const typeOf = (schema: Schema): string | undefined => {
 
 function stringValue(schema: Schema, random: Random): string {
   if (schema.format === 'uuid') return randomUUID();
-  if (schema.format === 'date-time') return new Date(Date.UTC(2030, random.int(0, 11), random.int(1, 28), random.int(0, 23))).toISOString();
+  if (schema.format === 'date-time')
+    return new Date(Date.UTC(2030, random.int(0, 11), random.int(1, 28), random.int(0, 23))).toISOString();
   if (schema.format === 'email') return `fuzz-${random.int(0, 1e9)}@example.com`;
   const min = schema.minLength ?? 1;
   const max = Math.min(schema.maxLength ?? 24, Math.max(min, 24));
@@ -50,7 +51,8 @@ function stringValue(schema: Schema, random: Random): string {
 
 function numberValue(schema: Schema, random: Random): number {
   const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 0);
-  const max = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : Math.max(min, 100));
+  const max =
+    schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : Math.max(min, 100));
   const value = random.int(Math.ceil(min), Math.floor(Math.max(min, Math.min(max, min + 1000))));
   return value;
 }
@@ -62,17 +64,25 @@ export function validValue(schema: Schema, random: Random, depth = 0): unknown {
   const alternatives = schema.oneOf ?? schema.anyOf;
   if (alternatives) return validValue(random.pick(alternatives), random, depth + 1);
   switch (typeOf(schema)) {
-    case 'string': return stringValue(schema, random);
-    case 'integer': return numberValue(schema, random);
-    case 'number': return numberValue(schema, random);
-    case 'boolean': return random.chance(0.5);
-    case 'null': return null;
+    case 'string':
+      return stringValue(schema, random);
+    case 'integer':
+      return numberValue(schema, random);
+    case 'number':
+      return numberValue(schema, random);
+    case 'boolean':
+      return random.chance(0.5);
+    case 'null':
+      return null;
     case 'array': {
       const prefix = (schema.prefixItems ?? []).map((item: Schema) => validValue(item, random, depth + 1));
       const min = Math.max(schema.minItems ?? 0, prefix.length);
       const max = Math.min(schema.maxItems ?? min + 2, min + 2);
       const count = depth > 4 ? min : random.int(min, max);
-      const rest = schema.items && schema.items !== false ? Array.from({ length: count - prefix.length }, () => validValue(schema.items, random, depth + 1)) : [];
+      const rest =
+        schema.items && schema.items !== false
+          ? Array.from({ length: count - prefix.length }, () => validValue(schema.items, random, depth + 1))
+          : [];
       const values = [...prefix, ...rest];
       return schema.uniqueItems ? [...new Map(values.map((v) => [JSON.stringify(v), v])).values()] : values;
     }
@@ -81,35 +91,54 @@ export function validValue(schema: Schema, random: Random, depth = 0): unknown {
       const required = new Set<string>(schema.required ?? []);
       const optional = Object.keys(schema.properties ?? {}).filter((name) => !required.has(name));
       for (const name of Object.keys(schema.properties ?? {})) {
-        const include = required.has(name) || (depth < 4 && random.chance(0.5)) || (Object.keys(value).length < (schema.minProperties ?? 0) && name === optional.at(-1));
+        const include =
+          required.has(name) ||
+          (depth < 4 && random.chance(0.5)) ||
+          (Object.keys(value).length < (schema.minProperties ?? 0) && name === optional.at(-1));
         if (include) value[name] = validValue(schema.properties[name], random, depth + 1);
       }
-      if (Object.keys(value).length < (schema.minProperties ?? 0) && optional[0]) value[optional[0]] = validValue(schema.properties[optional[0]], random, depth + 1);
+      if (Object.keys(value).length < (schema.minProperties ?? 0) && optional[0])
+        value[optional[0]] = validValue(schema.properties[optional[0]], random, depth + 1);
       // A map with named keys (permission maps): a few of them.
       if (!schema.properties && schema.propertyNames?.enum && schema.additionalProperties) {
-        for (let i = 0; i < 2; i++) value[random.pick(schema.propertyNames.enum as string[])] = validValue(schema.additionalProperties, random, depth + 1);
+        for (let i = 0; i < 2; i++)
+          value[random.pick(schema.propertyNames.enum as string[])] = validValue(
+            schema.additionalProperties,
+            random,
+            depth + 1,
+          );
       }
       return value;
     }
-    default: return random.pick(['x', 1, true]);
+    default:
+      return random.pick(['x', 1, true]);
   }
 }
 
 /** A value of another JSON type than the schema's. */
 export function wrongType(schema: Schema): unknown {
   switch (typeOf(schema)) {
-    case 'string': return 12345;
-    case 'integer': case 'number': return 'not a number';
-    case 'boolean': return 'yes';
-    case 'array': return { not: 'an array' };
-    case 'object': return ['not', 'an', 'object'];
-    default: return schema.enum || 'const' in schema ? { unexpected: true } : Symbol.for('unbreakable');
+    case 'string':
+      return 12345;
+    case 'integer':
+    case 'number':
+      return 'not a number';
+    case 'boolean':
+      return 'yes';
+    case 'array':
+      return { not: 'an array' };
+    case 'object':
+      return ['not', 'an', 'object'];
+    default:
+      return schema.enum || 'const' in schema ? { unexpected: true } : Symbol.for('unbreakable');
   }
 }
 
 /** The first property whose schema is of a type (string, number …) or holds strings at all. */
 export function propertyOfType(schema: Schema, types: readonly string[]): string | undefined {
-  return Object.entries(schema?.properties ?? {}).find(([, property]) => types.includes(typeOf(property as Schema) ?? ''))?.[0];
+  return Object.entries(schema?.properties ?? {}).find(([, property]) =>
+    types.includes(typeOf(property as Schema) ?? ''),
+  )?.[0];
 }
 
 /** `depth` nested arrays as JSON text, without recursion. */

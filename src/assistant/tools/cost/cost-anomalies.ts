@@ -9,11 +9,17 @@ export function costAnomaliesTool(cost: CostPort) {
     name: 'cost_anomalies',
     family: 'cost',
     description:
-      'Cost anomalies: days in a date range on which a service\'s spend deviated from its trailing mean (over `baseline_days` before that day) by more than `threshold` standard deviations. Each anomaly gives the day, service, cost, baseline mean and how many standard deviations away it was.',
+      "Cost anomalies: days in a date range on which a service's spend deviated from its trailing mean (over `baseline_days` before that day) by more than `threshold` standard deviations. Each anomaly gives the day, service, cost, baseline mean and how many standard deviations away it was.",
     input: z
       .object({
         ...rangeInput,
-        baseline_days: z.number().int().min(7).max(90).default(28).describe('trailing days each day is compared with (7-90)'),
+        baseline_days: z
+          .number()
+          .int()
+          .min(7)
+          .max(90)
+          .default(28)
+          .describe('trailing days each day is compared with (7-90)'),
         threshold: z.number().min(1).max(10).default(3).describe('standard deviations that count as an anomaly (1-10)'),
       })
       .strict(),
@@ -23,7 +29,12 @@ export function costAnomaliesTool(cost: CostPort) {
       threshold: z.number(),
       anomalies: z.array(
         z.object({
-          date: z.string(), service: z.string(), cost: z.number(), baseline_mean: z.number(), baseline_std_dev: z.number(), deviations: z.number(),
+          date: z.string(),
+          service: z.string(),
+          cost: z.number(),
+          baseline_mean: z.number(),
+          baseline_std_dev: z.number(),
+          deviations: z.number(),
         }),
       ),
     }),
@@ -40,7 +51,12 @@ export function costAnomaliesTool(cost: CostPort) {
         baseline_days: input.baseline_days,
         threshold: input.threshold,
         anomalies: rows.map((row) => ({
-          date: row.date, service: row.service, cost: row.cost, baseline_mean: row.baselineMean, baseline_std_dev: row.baselineStdDev, deviations: row.deviations,
+          date: row.date,
+          service: row.service,
+          cost: row.cost,
+          baseline_mean: row.baselineMean,
+          baseline_std_dev: row.baselineStdDev,
+          deviations: row.deviations,
         })),
         ...warning,
       };

@@ -9,7 +9,7 @@ export function costByServiceTool(cost: CostPort) {
     name: 'cost_by_service',
     family: 'cost',
     description:
-      'Cloud spend per AWS service (Cost and Usage Report product code, e.g. AmazonRedshift, AmazonS3) over a date range, largest first, with each service\'s share of the total. Use it to see where the money goes.',
+      "Cloud spend per AWS service (Cost and Usage Report product code, e.g. AmazonRedshift, AmazonS3) over a date range, largest first, with each service's share of the total. Use it to see where the money goes.",
     input: z.object({ ...rangeInput }).strict(),
     output: z.object({
       ...rangeOutput,

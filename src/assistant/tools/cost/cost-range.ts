@@ -26,7 +26,11 @@ export const today = (scope: ToolScope): string => scope.now.toISOString().slice
  * nothing and the generated bill would invent it), so a range reaching past today is refused
  * with words the model can act on.
  */
-export function resolveRange(input: { from?: string; to?: string }, scope: ToolScope, defaultDays = 30): { from: string; to: string } {
+export function resolveRange(
+  input: { from?: string; to?: string },
+  scope: ToolScope,
+  defaultDays = 30,
+): { from: string; to: string } {
   const last = today(scope);
   const to = input.to ?? last;
   if (to > last) throw new RangeError(`to (${to}) is after today (${last}): there is no spend after today yet`);
@@ -35,9 +39,13 @@ export function resolveRange(input: { from?: string; to?: string }, scope: ToolS
 }
 
 /** The cost port's scope: the token's tenant and environment, never anything the model said. */
-export const costScope = (scope: ToolScope): EnvironmentScope => ({ tenantId: scope.tenantId, environmentId: scope.envId });
+export const costScope = (scope: ToolScope): EnvironmentScope => ({
+  tenantId: scope.tenantId,
+  environmentId: scope.envId,
+});
 
-export const sharePct = (cost: number, total: number): number => (total > 0 ? Math.round((cost / total) * 1000) / 10 : 0);
+export const sharePct = (cost: number, total: number): number =>
+  total > 0 ? Math.round((cost / total) * 1000) / 10 : 0;
 
 export const sumCosts = (rows: { cost: number }[]): number => roundCents(rows.reduce((sum, row) => sum + row.cost, 0));
 

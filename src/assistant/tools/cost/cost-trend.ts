@@ -14,7 +14,10 @@ export function costTrendTool(cost: CostPort) {
     description:
       'Total cloud spend per day or per month over a date range, oldest first; days without spend read 0. Use it to see whether spend is growing and when a change started. Default range: the last 30 days (daily) or 180 days (monthly).',
     input: z
-      .object({ ...rangeInput, granularity: z.enum(['daily', 'monthly']).default('daily').describe('daily or monthly points') })
+      .object({
+        ...rangeInput,
+        granularity: z.enum(['daily', 'monthly']).default('daily').describe('daily or monthly points'),
+      })
       .strict(),
     output: z.object({
       ...rangeOutput,
@@ -25,8 +28,18 @@ export function costTrendTool(cost: CostPort) {
     example: { from: '2026-05-01', to: '2026-10-31', granularity: 'monthly' },
     async run(input, scope) {
       const range = resolveRange(input, scope, DEFAULT_DAYS[input.granularity]);
-      const [points, warning] = await Promise.all([cost.costTrend(costScope(scope), { ...range, granularity: input.granularity }), refreshWarning(cost)]);
-      return { ...range, currency: 'USD' as const, granularity: input.granularity, total: sumCosts(points), points, ...warning };
+      const [points, warning] = await Promise.all([
+        cost.costTrend(costScope(scope), { ...range, granularity: input.granularity }),
+        refreshWarning(cost),
+      ]);
+      return {
+        ...range,
+        currency: 'USD' as const,
+        granularity: input.granularity,
+        total: sumCosts(points),
+        points,
+        ...warning,
+      };
     },
   });
 }

@@ -9,7 +9,7 @@ export function monthEndForecastTool(cost: CostPort) {
     name: 'month_end_forecast',
     family: 'cost',
     description:
-      'Forecast of the month\'s total spend: month-to-date actuals through `as_of` plus the mean daily spend of the 7 days ending `as_of` for each remaining day. The answer states its method.',
+      "Forecast of the month's total spend: month-to-date actuals through `as_of` plus the mean daily spend of the 7 days ending `as_of` for each remaining day. The answer states its method.",
     input: z.object({ as_of: isoDay.optional().describe('YYYY-MM-DD, not after today. Default: today.') }).strict(),
     output: z.object({
       month: z.string(),
@@ -27,7 +27,10 @@ export function monthEndForecastTool(cost: CostPort) {
       const last = today(scope);
       const asOf = input.as_of ?? last;
       if (asOf > last) throw new RangeError(`as_of (${asOf}) is after today (${last})`);
-      const [forecast, warning] = await Promise.all([cost.forecastMonthEnd(costScope(scope), { asOf }), refreshWarning(cost)]);
+      const [forecast, warning] = await Promise.all([
+        cost.forecastMonthEnd(costScope(scope), { asOf }),
+        refreshWarning(cost),
+      ]);
       return {
         month: forecast.month,
         as_of: forecast.asOf,

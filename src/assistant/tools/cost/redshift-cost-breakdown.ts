@@ -14,7 +14,8 @@ const CATEGORIES: [RegExp, string][] = [
   [/Backup|Snapshot/, 'backup storage'],
 ];
 
-export const usageCategory = (usageType: string): string => CATEGORIES.find(([pattern]) => pattern.test(usageType))?.[1] ?? 'other';
+export const usageCategory = (usageType: string): string =>
+  CATEGORIES.find(([pattern]) => pattern.test(usageType))?.[1] ?? 'other';
 
 /** Redshift spend per usage type: node hours against storage, concurrency scaling, Spectrum. */
 export function redshiftCostBreakdownTool(cost: CostPort) {
@@ -27,19 +28,27 @@ export function redshiftCostBreakdownTool(cost: CostPort) {
     output: z.object({
       ...rangeOutput,
       total: z.number(),
-      usage_types: z.array(z.object({ usage_type: z.string(), category: z.string(), cost: z.number(), share_pct: z.number() })),
+      usage_types: z.array(
+        z.object({ usage_type: z.string(), category: z.string(), cost: z.number(), share_pct: z.number() }),
+      ),
     }),
     example: { from: '2026-10-01', to: '2026-10-31' },
     async run(input, scope) {
       const range = resolveRange(input, scope);
-      const [rows, warning] = await Promise.all([cost.redshiftBreakdown(costScope(scope), range), refreshWarning(cost)]);
+      const [rows, warning] = await Promise.all([
+        cost.redshiftBreakdown(costScope(scope), range),
+        refreshWarning(cost),
+      ]);
       const total = sumCosts(rows);
       return {
         ...range,
         currency: 'USD' as const,
         total,
         usage_types: rows.map((row) => ({
-          usage_type: row.usageType, category: usageCategory(row.usageType), cost: row.cost, share_pct: sharePct(row.cost, total),
+          usage_type: row.usageType,
+          category: usageCategory(row.usageType),
+          cost: row.cost,
+          share_pct: sharePct(row.cost, total),
         })),
         ...warning,
       };

@@ -26,7 +26,13 @@ export function searchRunbooksTool(runbooks: () => Promise<RunbookIndex>) {
       .strict(),
     output: z.object({
       results: z.array(
-        z.object({ citation: z.string(), runbook: z.string(), section: z.string(), text: z.string(), score: z.number() }),
+        z.object({
+          citation: z.string(),
+          runbook: z.string(),
+          section: z.string(),
+          text: z.string(),
+          score: z.number(),
+        }),
       ),
     }),
     example: { query: 'queries wait in the WLM queue', top_k: 3 },
@@ -35,7 +41,11 @@ export function searchRunbooksTool(runbooks: () => Promise<RunbookIndex>) {
       const hits = await index.searchRunbooks(input.query, input.top_k);
       return {
         results: hits.map((hit) => ({
-          citation: hit.citation, runbook: hit.runbook, section: hit.section, text: hit.text, score: Math.round(hit.score * 1000) / 1000,
+          citation: hit.citation,
+          runbook: hit.runbook,
+          section: hit.section,
+          text: hit.text,
+          score: Math.round(hit.score * 1000) / 1000,
         })),
       };
     },

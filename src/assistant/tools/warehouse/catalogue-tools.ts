@@ -13,10 +13,19 @@ export function listSchemasTool(warehouse: WarehouseGateway) {
   return defineTool({
     name: 'list_schemas',
     family: 'warehouse',
-    description: "The schemas of the environment's warehouse, with owner, number of tables and size. Use it to find the schema names the table tools take.",
+    description:
+      "The schemas of the environment's warehouse, with owner, number of tables and size. Use it to find the schema names the table tools take.",
     input: z.object({ cluster_id: clusterId.optional() }).strict(),
     output: z.object({
-      schemas: z.array(z.object({ cluster_id: z.string(), schema: z.string(), owner: z.string(), table_count: z.number().int().min(0), size_mb: z.number().min(0) })),
+      schemas: z.array(
+        z.object({
+          cluster_id: z.string(),
+          schema: z.string(),
+          owner: z.string(),
+          table_count: z.number().int().min(0),
+          size_mb: z.number().min(0),
+        }),
+      ),
     }),
     example: {},
     async run(input, { envId }) {
@@ -34,7 +43,11 @@ export function listTablesTool(warehouse: WarehouseGateway) {
     input: z
       .object({
         schema: identifier('schema'),
-        name_contains: z.string().regex(/^[A-Za-z0-9_$]{1,127}$/, 'letters, digits, _ or $').optional().describe('only tables whose name contains this'),
+        name_contains: z
+          .string()
+          .regex(/^[A-Za-z0-9_$]{1,127}$/, 'letters, digits, _ or $')
+          .optional()
+          .describe('only tables whose name contains this'),
         cluster_id: clusterId.optional(),
         limit: limit(500, 100),
       })
@@ -57,7 +70,9 @@ export function listTablesTool(warehouse: WarehouseGateway) {
     example: { schema: 'analytics' },
     async run(input, { envId }) {
       const tables = ofCluster(await warehouse.tables(envId, input.schema), input.cluster_id).filter(
-        (table) => input.name_contains === undefined || table.table_name.toLowerCase().includes(input.name_contains.toLowerCase()),
+        (table) =>
+          input.name_contains === undefined ||
+          table.table_name.toLowerCase().includes(input.name_contains.toLowerCase()),
       );
       return {
         schema: input.schema.toLowerCase(),
@@ -74,7 +89,9 @@ export function listColumnsTool(warehouse: WarehouseGateway) {
     family: 'warehouse',
     description:
       'The columns of one table in table order: data type, nullability, compression encoding, and whether the column is the distribution key or part of the sort key (its position). found=false when the table does not exist in this environment.',
-    input: z.object({ schema: identifier('schema'), table_name: identifier('table name'), cluster_id: clusterId.optional() }).strict(),
+    input: z
+      .object({ schema: identifier('schema'), table_name: identifier('table name'), cluster_id: clusterId.optional() })
+      .strict(),
     output: z.object({
       schema: z.string(),
       table_name: z.string(),

@@ -38,7 +38,11 @@ export function clusterOverviewTool(warehouse: WarehouseGateway) {
     }),
     example: {},
     async run(_input, { envId }) {
-      const [health, queues, visibility] = await Promise.all([warehouse.cluster(envId), warehouse.wlmQueues(envId), warehouse.queryVisibility(envId)]);
+      const [health, queues, visibility] = await Promise.all([
+        warehouse.cluster(envId),
+        warehouse.wlmQueues(envId),
+        warehouse.queryVisibility(envId),
+      ]);
       const load = (cluster: string, field: 'executing' | 'waiting') =>
         queues.filter((queue) => queue.cluster_id === cluster).reduce((sum, queue) => sum + queue[field], 0);
       return {
@@ -97,7 +101,9 @@ export function nodeStorageTool(warehouse: WarehouseGateway) {
           fullest_pct: fullest,
           emptiest_pct: emptiest,
           spread_pct_points: fullest === null || emptiest === null ? null : round(fullest - emptiest),
-          nodes_over_warning: nodes.filter((node) => (node.pct_used ?? 0) > NODE_STORAGE_WARN_PCT).map((node) => node.id),
+          nodes_over_warning: nodes
+            .filter((node) => (node.pct_used ?? 0) > NODE_STORAGE_WARN_PCT)
+            .map((node) => node.id),
         };
       });
       return { clusters, warning_pct: NODE_STORAGE_WARN_PCT };

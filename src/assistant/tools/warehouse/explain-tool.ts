@@ -24,14 +24,16 @@ export function explainQueryTool(warehouse: WarehouseGateway) {
     example: { sql: 'SELECT customer_id, COUNT(*) FROM analytics.fact_orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10' },
     async run(input, { envId }) {
       const checked = await checkReadOnlySelect(input.sql);
-      if (!checked.ok) throw new RefusedSqlError(`refused: ${checked.reason}; only a single read-only SELECT is accepted`);
+      if (!checked.ok)
+        throw new RefusedSqlError(`refused: ${checked.reason}; only a single read-only SELECT is accepted`);
       // Relations outside the environment's schemas are refused by every adapter's explain (not
       // here: listing the schemas reads views a plain Redshift user may not see).
       let lines: string[];
       try {
         lines = await warehouse.explain(envId, checked.statement);
       } catch (error) {
-        if (error instanceof RefusedSqlError) throw new RefusedSqlError(`${error.message}; see list_schemas and list_tables`);
+        if (error instanceof RefusedSqlError)
+          throw new RefusedSqlError(`${error.message}; see list_schemas and list_tables`);
         throw error;
       }
       const plan = lines.slice(0, PLAN_LINES_CAP);

@@ -4,12 +4,27 @@
  */
 
 const NOTES: readonly [RegExp, string][] = [
-  [/DS_BCAST_INNER/, 'DS_BCAST_INNER: the inner table of a join is broadcast to every node; fine for a small table, costly for a large one (consider DISTSTYLE ALL for small dimensions, or a common distribution key).'],
-  [/DS_DIST_BOTH/, 'DS_DIST_BOTH: both sides of a join are redistributed; distributing both tables on the join key avoids it.'],
-  [/DS_DIST_INNER/, 'DS_DIST_INNER: the inner table is redistributed for the join; distributing it on the join key avoids it.'],
+  [
+    /DS_BCAST_INNER/,
+    'DS_BCAST_INNER: the inner table of a join is broadcast to every node; fine for a small table, costly for a large one (consider DISTSTYLE ALL for small dimensions, or a common distribution key).',
+  ],
+  [
+    /DS_DIST_BOTH/,
+    'DS_DIST_BOTH: both sides of a join are redistributed; distributing both tables on the join key avoids it.',
+  ],
+  [
+    /DS_DIST_INNER/,
+    'DS_DIST_INNER: the inner table is redistributed for the join; distributing it on the join key avoids it.',
+  ],
   [/DS_DIST_ALL_INNER/, 'DS_DIST_ALL_INNER: the whole inner table is sent to one slice; the join runs serially.'],
-  [/Nested Loop/i, 'Nested Loop join: usually a missing or non-equality join condition (a cross product); check the join predicates.'],
-  [/XN Seq Scan on [^(]*\(cost=[^)]*rows=(\d{9,})/, 'A scan reads a billion rows or more: a filter on the leading sort key would let zone maps skip blocks.'],
+  [
+    /Nested Loop/i,
+    'Nested Loop join: usually a missing or non-equality join condition (a cross product); check the join predicates.',
+  ],
+  [
+    /XN Seq Scan on [^(]*\(cost=[^)]*rows=(\d{9,})/,
+    'A scan reads a billion rows or more: a filter on the leading sort key would let zone maps skip blocks.',
+  ],
 ];
 
 export function planNotes(plan: readonly string[]): string[] {

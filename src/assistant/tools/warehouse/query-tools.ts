@@ -1,8 +1,25 @@
 import { z } from 'zod';
 import { LONGEST_QUERIES_CAP, PLAN_LINES_CAP, QUERY_STEPS_CAP } from '../../../gateways/warehouse/diagnostics.js';
-import { SLOW_QUERY_THRESHOLD_SECONDS, SPILL_LOOKBACK_HOURS, SPILL_TOP_N, type WarehouseGateway } from '../../../gateways/warehouse/port.js';
+import {
+  SLOW_QUERY_THRESHOLD_SECONDS,
+  SPILL_LOOKBACK_HOURS,
+  SPILL_TOP_N,
+  type WarehouseGateway,
+} from '../../../gateways/warehouse/port.js';
 import { defineTool } from '../../tool.js';
-import { capQueryText, cappedTextShape, clusterId, DETAIL_QUERY_TEXT_CAP, isoTime, limit, lookbackHours, ofCluster, QUERY_TEXT_CAP, round, userName } from './shared.js';
+import {
+  capQueryText,
+  cappedTextShape,
+  clusterId,
+  DETAIL_QUERY_TEXT_CAP,
+  isoTime,
+  limit,
+  lookbackHours,
+  ofCluster,
+  QUERY_TEXT_CAP,
+  round,
+  userName,
+} from './shared.js';
 
 /** Characters per plan line sent to the model (Redshift's filter lines can be very long). */
 const PLAN_LINE_CAP = 300;
@@ -42,10 +59,14 @@ export function runningQueriesTool(warehouse: WarehouseGateway) {
       const matching = ofCluster(await warehouse.runningQueries(envId), input.cluster_id)
         .filter((q) => input.state === 'all' || q.state === input.state)
         .filter((q) => input.user_name === undefined || q.user_name.toLowerCase() === input.user_name.toLowerCase())
-        .sort((a, b) => b.queue_seconds + b.exec_seconds - (a.queue_seconds + a.exec_seconds) || a.query_id - b.query_id);
+        .sort(
+          (a, b) => b.queue_seconds + b.exec_seconds - (a.queue_seconds + a.exec_seconds) || a.query_id - b.query_id,
+        );
       return {
         total: matching.length,
-        queries: matching.slice(0, input.limit).map(({ database: _db, query_text, ...q }) => ({ ...q, ...capQueryText(query_text) })),
+        queries: matching
+          .slice(0, input.limit)
+          .map(({ database: _db, query_text, ...q }) => ({ ...q, ...capQueryText(query_text) })),
       };
     },
   });
@@ -68,7 +89,12 @@ export function slowQueriesTool(warehouse: WarehouseGateway) {
     input: z
       .object({
         lookback_hours: lookbackHours,
-        min_exec_seconds: z.number().min(0).max(86_400).default(60).describe('finished queries shorter than this are left out'),
+        min_exec_seconds: z
+          .number()
+          .min(0)
+          .max(86_400)
+          .default(60)
+          .describe('finished queries shorter than this are left out'),
         user_name: userName.optional(),
         limit: limit(LONGEST_QUERIES_CAP, 5),
       })
@@ -76,18 +102,30 @@ export function slowQueriesTool(warehouse: WarehouseGateway) {
     output: z.object({
       lookback_hours: z.number().int(),
       running_over_threshold: z.array(longQueryShape.extend({ database: z.string() })),
-      finished: z.array(longQueryShape.extend({ start_time: isoTime, end_time: isoTime, queue_seconds: z.number().min(0) })),
+      finished: z.array(
+        longQueryShape.extend({ start_time: isoTime, end_time: isoTime, queue_seconds: z.number().min(0) }),
+      ),
     }),
     example: { lookback_hours: 24, limit: 5 },
     async run(input, { envId }) {
-      const [running, finished] = await Promise.all([warehouse.slowQueries(envId), warehouse.longestQueries(envId, input.lookback_hours)]);
+      const [running, finished] = await Promise.all([
+        warehouse.slowQueries(envId),
+        warehouse.longestQueries(envId, input.lookback_hours),
+      ]);
       const byUser = <T extends { user_name: string }>(rows: T[]) =>
-        input.user_name === undefined ? rows : rows.filter((row) => row.user_name.toLowerCase() === input.user_name!.toLowerCase());
+        input.user_name === undefined
+          ? rows
+          : rows.filter((row) => row.user_name.toLowerCase() === input.user_name!.toLowerCase());
       return {
         lookback_hours: input.lookback_hours,
         running_over_threshold: byUser(running)
           .slice(0, input.limit)
-          .map(({ wlm_queue, exec_time_seconds, query_text, ...q }) => ({ ...q, queue: wlm_queue, exec_seconds: exec_time_seconds, ...capQueryText(query_text) })),
+          .map(({ wlm_queue, exec_time_seconds, query_text, ...q }) => ({
+            ...q,
+            queue: wlm_queue,
+            exec_seconds: exec_time_seconds,
+            ...capQueryText(query_text),
+          })),
         finished: byUser(finished)
           .filter((q) => q.exec_seconds >= input.min_exec_seconds)
           .slice(0, input.limit)
@@ -102,7 +140,11 @@ export function queryDetailsTool(warehouse: WarehouseGateway) {
     name: 'query_details',
     family: 'warehouse',
     description: `Everything about one query by its id: user, queue, status, timings (queue wait, execution), disk spill, its text (up to ${DETAIL_QUERY_TEXT_CAP} characters), its execution steps (scans, joins, aggregations, with rows, time and whether they spilled to disk) and its stored EXPLAIN plan. found=false when the warehouse no longer keeps the query (history is about a week).`,
-    input: z.object({ query_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe('the query id from another tool') }).strict(),
+    input: z
+      .object({
+        query_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe('the query id from another tool'),
+      })
+      .strict(),
     output: z.object({
       found: z.boolean(),
       query: z
@@ -148,7 +190,9 @@ export function queryDetailsTool(warehouse: WarehouseGateway) {
           ...capQueryText(query_text, DETAIL_QUERY_TEXT_CAP),
           steps: steps.slice(0, QUERY_STEPS_CAP),
           disk_based_steps: steps.filter((step) => step.disk_based).length,
-          plan: plan.slice(0, PLAN_LINES_CAP).map((line) => (line.length > PLAN_LINE_CAP ? `${line.slice(0, PLAN_LINE_CAP)}…` : line)),
+          plan: plan
+            .slice(0, PLAN_LINES_CAP)
+            .map((line) => (line.length > PLAN_LINE_CAP ? `${line.slice(0, PLAN_LINE_CAP)}…` : line)),
         },
       };
     },
@@ -160,13 +204,22 @@ export function diskSpillTool(warehouse: WarehouseGateway) {
     name: 'disk_spill',
     family: 'warehouse',
     description: `Queries that spilled to disk (ran out of working memory) in the last ${SPILL_LOOKBACK_HOURS} hours, largest spill first (the top ${SPILL_TOP_N}), with user, execution time and text, and the total spill per user. Heavy spill points at under-sized WLM memory, missing statistics or a bad join.`,
-    input: z.object({ user_name: userName.optional(), cluster_id: clusterId.optional(), limit: limit(SPILL_TOP_N, 10) }).strict(),
+    input: z
+      .object({ user_name: userName.optional(), cluster_id: clusterId.optional(), limit: limit(SPILL_TOP_N, 10) })
+      .strict(),
     output: z.object({
       lookback_hours: z.number().int(),
       total_spill_mb: z.number().min(0),
       by_user: z.array(z.object({ user_name: z.string(), queries: z.number().int(), spill_mb: z.number() })),
       queries: z.array(
-        z.object({ cluster_id: z.string(), query_id: z.number().int(), user_name: z.string(), spill_mb: z.number(), exec_time_seconds: z.number(), ...cappedTextShape }),
+        z.object({
+          cluster_id: z.string(),
+          query_id: z.number().int(),
+          user_name: z.string(),
+          spill_mb: z.number(),
+          exec_time_seconds: z.number(),
+          ...cappedTextShape,
+        }),
       ),
     }),
     example: { limit: 5 },
@@ -182,7 +235,9 @@ export function diskSpillTool(warehouse: WarehouseGateway) {
       return {
         lookback_hours: SPILL_LOOKBACK_HOURS,
         total_spill_mb: round(spills.reduce((sum, q) => sum + q.spill_mb, 0)),
-        by_user: [...users.entries()].map(([user_name, figures]) => ({ user_name, ...figures })).sort((a, b) => b.spill_mb - a.spill_mb),
+        by_user: [...users.entries()]
+          .map(([user_name, figures]) => ({ user_name, ...figures }))
+          .sort((a, b) => b.spill_mb - a.spill_mb),
         queries: spills.slice(0, input.limit).map(({ query_text, ...q }) => ({ ...q, ...capQueryText(query_text) })),
       };
     },

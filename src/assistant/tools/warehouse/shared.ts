@@ -20,13 +20,17 @@ export const lookbackHours = z
   .default(DEFAULT_LOOKBACK_HOURS)
   .describe(`hours to look back, 1-${MAX_LOOKBACK_HOURS} (the warehouse keeps about a week of history)`);
 
-export const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback).describe(`rows to return, 1-${max}`);
+export const limit = (max: number, fallback: number) =>
+  z.number().int().min(1).max(max).default(fallback).describe(`rows to return, 1-${max}`);
 
 /** A Redshift name as written unquoted: letters, digits, _ and $, not starting with a digit. */
 export const identifier = (what: string) =>
   z
     .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_$]{0,126}$/, `${what} must be a plain identifier (letters, digits, _ or $, not starting with a digit)`)
+    .regex(
+      /^[A-Za-z_][A-Za-z0-9_$]{0,126}$/,
+      `${what} must be a plain identifier (letters, digits, _ or $, not starting with a digit)`,
+    )
     .describe(`${what} (an unquoted identifier)`);
 
 /** Database user names may carry IAM prefixes ("IAM:alice", "IAMR:role"); they only filter answers, never reach SQL. */
@@ -50,7 +54,9 @@ export interface CappedText {
 }
 
 export function capQueryText(text: string, cap = QUERY_TEXT_CAP): CappedText {
-  return text.length <= cap ? { query_text: text, query_text_truncated: false } : { query_text: `${text.slice(0, cap)}…`, query_text_truncated: true };
+  return text.length <= cap
+    ? { query_text: text, query_text_truncated: false }
+    : { query_text: `${text.slice(0, cap)}…`, query_text_truncated: true };
 }
 
 export const cappedTextShape = {

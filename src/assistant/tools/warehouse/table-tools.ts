@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { TABLE_ALERT_LOOKBACK_DAYS, VACUUM_STATS_OFF_THRESHOLD_PCT, VACUUM_UNSORTED_THRESHOLD_PCT, type WarehouseGateway } from '../../../gateways/warehouse/port.js';
+import {
+  TABLE_ALERT_LOOKBACK_DAYS,
+  VACUUM_STATS_OFF_THRESHOLD_PCT,
+  VACUUM_UNSORTED_THRESHOLD_PCT,
+  type WarehouseGateway,
+} from '../../../gateways/warehouse/port.js';
 import { GHOST_ROWS_THRESHOLD_PCT, vacuumRecommendation } from '../../../gateways/warehouse/table-health.js';
 import { defineTool } from '../../tool.js';
 import { clusterId, identifier, isoTime, limit, ofCluster, round } from './shared.js';
@@ -13,9 +18,11 @@ const tableFilter = {
   cluster_id: clusterId.optional(),
 };
 
-const matches = (input: { schema?: string | undefined; table_name?: string | undefined }) => (row: { schema: string; table_name: string }) =>
-  (input.schema === undefined || row.schema.toLowerCase() === input.schema.toLowerCase()) &&
-  (input.table_name === undefined || row.table_name.toLowerCase() === input.table_name.toLowerCase());
+const matches =
+  (input: { schema?: string | undefined; table_name?: string | undefined }) =>
+  (row: { schema: string; table_name: string }) =>
+    (input.schema === undefined || row.schema.toLowerCase() === input.schema.toLowerCase()) &&
+    (input.table_name === undefined || row.table_name.toLowerCase() === input.table_name.toLowerCase());
 
 type Issue = 'unsorted' | 'stale_statistics' | 'skewed' | 'deleted_rows';
 
@@ -61,7 +68,8 @@ export function tableHealthTool(warehouse: WarehouseGateway) {
     example: { only_problems: true, order_by: 'unsorted', limit: 10 },
     async run(input, { envId }) {
       const [stats, storage] = await Promise.all([warehouse.tableStats(envId), warehouse.storage(envId)]);
-      const key = (row: { cluster_id: string; schema: string; table_name: string }) => `${row.cluster_id}\u0000${row.schema}\u0000${row.table_name}`;
+      const key = (row: { cluster_id: string; schema: string; table_name: string }) =>
+        `${row.cluster_id}\u0000${row.schema}\u0000${row.table_name}`;
       const layout = new Map(storage.map((row) => [key(row), row]));
       const rows = ofCluster(stats, input.cluster_id)
         .filter(matches(input))
@@ -73,8 +81,15 @@ export function tableHealthTool(warehouse: WarehouseGateway) {
           if (table.stats_off > VACUUM_STATS_OFF_THRESHOLD_PCT) issues.push('stale_statistics');
           if (table.skew_rows > SKEW_ROWS_THRESHOLD) issues.push('skewed');
           if (pct_ghost_rows > GHOST_ROWS_THRESHOLD_PCT) issues.push('deleted_rows');
-          const maintenance = vacuumRecommendation({ unsorted_pct: table.unsorted_pct, stats_off: table.stats_off, pct_ghost_rows });
-          const steps = [...(maintenance === 'none' ? [] : [maintenance]), ...(issues.includes('skewed') ? ['review the distribution key'] : [])];
+          const maintenance = vacuumRecommendation({
+            unsorted_pct: table.unsorted_pct,
+            stats_off: table.stats_off,
+            pct_ghost_rows,
+          });
+          const steps = [
+            ...(maintenance === 'none' ? [] : [maintenance]),
+            ...(issues.includes('skewed') ? ['review the distribution key'] : []),
+          ];
           return {
             ...table,
             unsorted_pct: round(table.unsorted_pct),
@@ -88,7 +103,13 @@ export function tableHealthTool(warehouse: WarehouseGateway) {
           };
         })
         .filter((table) => !input.only_problems || table.issues.length > 0);
-      const measure = { unsorted: 'unsorted_pct', stats_off: 'stats_off', skew: 'skew_rows', deleted_rows: 'pct_ghost_rows', size: 'size_mb' } as const;
+      const measure = {
+        unsorted: 'unsorted_pct',
+        stats_off: 'stats_off',
+        skew: 'skew_rows',
+        deleted_rows: 'pct_ghost_rows',
+        size: 'size_mb',
+      } as const;
       const field = measure[input.order_by];
       rows.sort((a, b) => b[field] - a[field] || a.table_name.localeCompare(b.table_name));
       return { total: rows.length, tables: rows.slice(0, input.limit) };
@@ -107,9 +128,7 @@ export function tableStorageTool(warehouse: WarehouseGateway) {
       total_size_mb: z.number().min(0),
       table_count: z.number().int().min(0),
       by_schema: z.array(z.object({ schema: z.string(), tables: z.number().int(), size_mb: z.number() })),
-      tables: z.array(
-        z.object(tableRowFields),
-      ),
+      tables: z.array(z.object(tableRowFields)),
     }),
     example: { schema: 'analytics', limit: 10 },
     async run(input, { envId }) {
@@ -122,7 +141,9 @@ export function tableStorageTool(warehouse: WarehouseGateway) {
       return {
         total_size_mb: tables.reduce((sum, table) => sum + table.size_mb, 0),
         table_count: tables.length,
-        by_schema: [...schemas.entries()].map(([schema, figures]) => ({ schema, ...figures })).sort((a, b) => b.size_mb - a.size_mb),
+        by_schema: [...schemas.entries()]
+          .map(([schema, figures]) => ({ schema, ...figures }))
+          .sort((a, b) => b.size_mb - a.size_mb),
         tables: tables.slice(0, input.limit),
       };
     },
@@ -134,7 +155,18 @@ export function tableAlertsTool(warehouse: WarehouseGateway) {
     name: 'table_alerts',
     family: 'warehouse',
     description: `Performance alerts the warehouse raised while running queries over the last ${TABLE_ALERT_LOOKBACK_DAYS} days, per table and alert (missing statistics, scanned deleted rows, broadcast or redistributed rows, nested loops, very selective filters): how often, when last, a sample query id, and the fix. Most frequent first.`,
-    input: z.object({ ...tableFilter, event_contains: z.string().min(1).max(100).optional().describe('only alerts whose text contains this (case-insensitive)'), limit: limit(100, 20) }).strict(),
+    input: z
+      .object({
+        ...tableFilter,
+        event_contains: z
+          .string()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('only alerts whose text contains this (case-insensitive)'),
+        limit: limit(100, 20),
+      })
+      .strict(),
     output: z.object({
       lookback_days: z.number().int(),
       total: z.number().int().min(0),
@@ -155,7 +187,11 @@ export function tableAlertsTool(warehouse: WarehouseGateway) {
     async run(input, { envId }) {
       const alerts = ofCluster(await warehouse.tableAlerts(envId), input.cluster_id)
         .filter(matches(input))
-        .filter((alert) => input.event_contains === undefined || alert.event.toLowerCase().includes(input.event_contains.toLowerCase()));
+        .filter(
+          (alert) =>
+            input.event_contains === undefined ||
+            alert.event.toLowerCase().includes(input.event_contains.toLowerCase()),
+        );
       return { lookback_days: TABLE_ALERT_LOOKBACK_DAYS, total: alerts.length, alerts: alerts.slice(0, input.limit) };
     },
   });

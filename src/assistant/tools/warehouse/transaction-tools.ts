@@ -10,7 +10,13 @@ export function lockWaitsTool(warehouse: WarehouseGateway) {
     family: 'warehouse',
     description:
       'Sessions blocked right now waiting for a table lock, each with the session that holds it: table, waiting and blocking pid and user, lock modes, how long the waiter has waited and the blocker has been open, and both query texts. An empty list means nothing is blocked. A long-open blocker can be ended with PG_TERMINATE_BACKEND(pid) by an administrator (this tool changes nothing).',
-    input: z.object({ table_name: identifier('table name').optional(), cluster_id: clusterId.optional(), limit: limit(100, 10) }).strict(),
+    input: z
+      .object({
+        table_name: identifier('table name').optional(),
+        cluster_id: clusterId.optional(),
+        limit: limit(100, 10),
+      })
+      .strict(),
     output: z.object({
       total: z.number().int().min(0),
       blocking_pids: z.array(z.number().int()).describe('sessions that block others, most blocked sessions first'),
@@ -86,7 +92,11 @@ export function commitQueueTool(warehouse: WarehouseGateway) {
     example: { lookback_hours: 24 },
     async run(input, { envId }) {
       const report = await warehouse.commitQueue(envId, input.lookback_hours);
-      return { lookback_hours: input.lookback_hours, summaries: report.summaries, worst: report.worst.slice(0, input.limit) };
+      return {
+        lookback_hours: input.lookback_hours,
+        summaries: report.summaries,
+        worst: report.worst.slice(0, input.limit),
+      };
     },
   });
 }
@@ -96,12 +106,22 @@ export function loadErrorsTool(warehouse: WarehouseGateway) {
     name: 'load_errors',
     family: 'warehouse',
     description: `COPY (load) errors over the look-back, newest first (at most ${LOAD_ERRORS_CAP}): table, file, line, column and type, the error code and reason, and the rejected value; with a count per table and per error. Use it when loads fail or rows go missing.`,
-    input: z.object({ lookback_hours: lookbackHours, table_name: identifier('table name').optional(), limit: limit(LOAD_ERRORS_CAP, 20) }).strict(),
+    input: z
+      .object({
+        lookback_hours: lookbackHours,
+        table_name: identifier('table name').optional(),
+        limit: limit(LOAD_ERRORS_CAP, 20),
+      })
+      .strict(),
     output: z.object({
       lookback_hours: z.number().int(),
       total: z.number().int().min(0),
-      by_table: z.array(z.object({ schema: z.string(), table_name: z.string(), errors: z.number().int(), loads: z.number().int() })),
-      by_error: z.array(z.object({ error_code: z.number().int(), error_message: z.string(), errors: z.number().int() })),
+      by_table: z.array(
+        z.object({ schema: z.string(), table_name: z.string(), errors: z.number().int(), loads: z.number().int() }),
+      ),
+      by_error: z.array(
+        z.object({ error_code: z.number().int(), error_message: z.string(), errors: z.number().int() }),
+      ),
       errors: z.array(
         z.object({
           cluster_id: z.string(),
@@ -128,7 +148,12 @@ export function loadErrorsTool(warehouse: WarehouseGateway) {
       const codes = new Map<number, { error_message: string; errors: number }>();
       for (const error of errors) {
         const key = `${error.schema}.${error.table_name}`;
-        const table = tables.get(key) ?? { schema: error.schema, table_name: error.table_name, errors: 0, loads: new Set<number>() };
+        const table = tables.get(key) ?? {
+          schema: error.schema,
+          table_name: error.table_name,
+          errors: 0,
+          loads: new Set<number>(),
+        };
         table.errors += 1;
         table.loads.add(error.query_id);
         tables.set(key, table);
@@ -138,8 +163,12 @@ export function loadErrorsTool(warehouse: WarehouseGateway) {
       return {
         lookback_hours: input.lookback_hours,
         total: errors.length,
-        by_table: [...tables.values()].map(({ loads, ...table }) => ({ ...table, loads: loads.size })).sort((a, b) => b.errors - a.errors),
-        by_error: [...codes.entries()].map(([error_code, code]) => ({ error_code, ...code })).sort((a, b) => b.errors - a.errors || a.error_code - b.error_code),
+        by_table: [...tables.values()]
+          .map(({ loads, ...table }) => ({ ...table, loads: loads.size }))
+          .sort((a, b) => b.errors - a.errors),
+        by_error: [...codes.entries()]
+          .map(([error_code, code]) => ({ error_code, ...code }))
+          .sort((a, b) => b.errors - a.errors || a.error_code - b.error_code),
         errors: errors.slice(0, input.limit).map((error) => ({ ...error, raw_value: error.raw_value.slice(0, 200) })),
       };
     },

@@ -31,20 +31,37 @@ export function wlmQueueWaitsTool(warehouse: WarehouseGateway) {
     }),
     example: { lookback_hours: 6 },
     async run(input, { envId }) {
-      const [history, live] = await Promise.all([warehouse.queueWaits(envId, input.lookback_hours), warehouse.wlmQueues(envId)]);
+      const [history, live] = await Promise.all([
+        warehouse.queueWaits(envId, input.lookback_hours),
+        warehouse.wlmQueues(envId),
+      ]);
       const key = (row: { cluster_id: string; queue: string }) => `${row.cluster_id}\u0000${row.queue}`;
       const liveByQueue = new Map(live.map((sample) => [key(sample), sample]));
       const idle = { waiting: 0, executing: 0, avg_wait_ms: 0 };
       const queues = history.map((stats) => {
         const now = liveByQueue.get(key(stats)) ?? idle;
         liveByQueue.delete(key(stats));
-        return { ...stats, waiting_now: now.waiting, executing_now: now.executing, avg_wait_now_seconds: round(now.avg_wait_ms / 1000, 1) };
+        return {
+          ...stats,
+          waiting_now: now.waiting,
+          executing_now: now.executing,
+          avg_wait_now_seconds: round(now.avg_wait_ms / 1000, 1),
+        };
       });
       // A queue busy now but without history in the look-back still belongs in the answer.
       for (const sample of liveByQueue.values()) {
         queues.push({
-          cluster_id: sample.cluster_id, queue: sample.queue, queries: 0, queued_queries: 0, avg_queue_seconds: 0, max_queue_seconds: 0,
-          total_queue_seconds: 0, avg_exec_seconds: 0, waiting_now: sample.waiting, executing_now: sample.executing, avg_wait_now_seconds: round(sample.avg_wait_ms / 1000, 1),
+          cluster_id: sample.cluster_id,
+          queue: sample.queue,
+          queries: 0,
+          queued_queries: 0,
+          avg_queue_seconds: 0,
+          max_queue_seconds: 0,
+          total_queue_seconds: 0,
+          avg_exec_seconds: 0,
+          waiting_now: sample.waiting,
+          executing_now: sample.executing,
+          avg_wait_now_seconds: round(sample.avg_wait_ms / 1000, 1),
         });
       }
       return { lookback_hours: input.lookback_hours, queues: ofCluster(queues, input.cluster_id) };
@@ -58,7 +75,9 @@ export function userWorkloadTool(warehouse: WarehouseGateway) {
     family: 'warehouse',
     description:
       'Who uses the warehouse: per database user, the queries that finished in the look-back, total/average/longest execution time, total and average queue wait, and disk spill, busiest first. Use it to find the users or services (ETL, BI tools) behind load, queueing or spill.',
-    input: z.object({ lookback_hours: lookbackHours, user_name: userName.optional(), limit: limit(USER_WORKLOAD_CAP, 20) }).strict(),
+    input: z
+      .object({ lookback_hours: lookbackHours, user_name: userName.optional(), limit: limit(USER_WORKLOAD_CAP, 20) })
+      .strict(),
     output: z.object({
       lookback_hours: z.number().int(),
       users: z.array(
@@ -72,7 +91,11 @@ export function userWorkloadTool(warehouse: WarehouseGateway) {
           total_queue_seconds: z.number().min(0),
           avg_queue_seconds: z.number().min(0),
           spill_mb: z.number().min(0),
-          share_of_exec_pct: z.number().min(0).max(100).describe("the user's share of all execution time in the look-back"),
+          share_of_exec_pct: z
+            .number()
+            .min(0)
+            .max(100)
+            .describe("the user's share of all execution time in the look-back"),
         }),
       ),
     }),
@@ -83,9 +106,14 @@ export function userWorkloadTool(warehouse: WarehouseGateway) {
       return {
         lookback_hours: input.lookback_hours,
         users: users
-          .filter((user) => input.user_name === undefined || user.user_name.toLowerCase() === input.user_name.toLowerCase())
+          .filter(
+            (user) => input.user_name === undefined || user.user_name.toLowerCase() === input.user_name.toLowerCase(),
+          )
           .slice(0, input.limit)
-          .map((user) => ({ ...user, share_of_exec_pct: total > 0 ? round((user.total_exec_seconds * 100) / total) : 0 })),
+          .map((user) => ({
+            ...user,
+            share_of_exec_pct: total > 0 ? round((user.total_exec_seconds * 100) / total) : 0,
+          })),
       };
     },
   });
@@ -103,7 +131,15 @@ export function concurrencyScalingUsageTool(warehouse: WarehouseGateway) {
       total_usage_seconds: z.number().min(0),
       total_queries: z.number().int().min(0),
       periods_total: z.number().int().min(0),
-      periods: z.array(z.object({ cluster_id: z.string(), start_time: isoTime, end_time: isoTime, queries: z.number().int().min(0), usage_seconds: z.number().min(0) })),
+      periods: z.array(
+        z.object({
+          cluster_id: z.string(),
+          start_time: isoTime,
+          end_time: isoTime,
+          queries: z.number().int().min(0),
+          usage_seconds: z.number().min(0),
+        }),
+      ),
     }),
     example: { lookback_hours: 24 },
     async run(input, { envId }) {

@@ -19,7 +19,12 @@ export interface FieldProblem {
 
 export class ApiError extends Error {
   /** `retryAfterSeconds`: a 429's or 503's Retry-After, when it gave one. */
-  constructor(readonly status: number, message: string, readonly errors: FieldProblem[] = [], readonly retryAfterSeconds?: number) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: FieldProblem[] = [],
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
   }
 }
@@ -34,7 +39,12 @@ export interface ApiClient {
   get<T>(path: string, shape?: AnswerShape): Promise<T>;
   send<T>(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, shape?: AnswerShape): Promise<T>;
   /** Any method with extra headers (If-Match); the answer comes with its ETag. */
-  tagged<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers?: Record<string, string>): Promise<Tagged<T>>;
+  tagged<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Tagged<T>>;
 }
 
 /** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */
@@ -43,7 +53,10 @@ export type AnswerShape = 'envelope' | 'bare';
 async function problemOf(response: Response): Promise<{ message: string; errors: FieldProblem[] }> {
   try {
     const problem = (await response.json()) as { detail?: string; title?: string; errors?: FieldProblem[] };
-    return { message: problem.detail ?? problem.title ?? `HTTP ${response.status}`, errors: Array.isArray(problem.errors) ? problem.errors : [] };
+    return {
+      message: problem.detail ?? problem.title ?? `HTTP ${response.status}`,
+      errors: Array.isArray(problem.errors) ? problem.errors : [],
+    };
   } catch {
     return { message: `HTTP ${response.status}`, errors: [] };
   }
@@ -51,13 +64,24 @@ async function problemOf(response: Response): Promise<{ message: string; errors:
 
 export function apiClient(token: string, onUnauthorized: () => void): ApiClient {
   let readPosition: bigint | undefined;
-  async function call<T>(method: string, path: string, body: unknown, shape: AnswerShape = 'envelope', extraHeaders: Record<string, string> = {}): Promise<Tagged<T>> {
+  async function call<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    shape: AnswerShape = 'envelope',
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Tagged<T>> {
     const headers: Record<string, string> = { ...extraHeaders, Authorization: `Bearer ${token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (method === 'GET' && readPosition !== undefined) headers['X-Min-Read-Position'] = String(readPosition);
-    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const written = response.headers.get('X-Read-Position');
-    if (written && /^\d+$/.test(written) && (readPosition === undefined || BigInt(written) > readPosition)) readPosition = BigInt(written);
+    if (written && /^\d+$/.test(written) && (readPosition === undefined || BigInt(written) > readPosition))
+      readPosition = BigInt(written);
     if (!response.ok) {
       const { message, errors } = await problemOf(response);
       if (response.status === 401) {
@@ -68,7 +92,10 @@ export function apiClient(token: string, onUnauthorized: () => void): ApiClient 
       throw new ApiError(response.status, message, errors, Number.isFinite(retryAfter) ? retryAfter : undefined);
     }
     const answer = (await response.json()) as unknown;
-    return { data: shape === 'bare' ? (answer as T) : (answer as { data: T }).data, etag: response.headers.get('ETag') };
+    return {
+      data: shape === 'bare' ? (answer as T) : (answer as { data: T }).data,
+      etag: response.headers.get('ETag'),
+    };
   }
   return {
     get: async (path, shape) => (await call<never>('GET', path, undefined, shape)).data,

@@ -2,13 +2,46 @@
 import type { ApiClient } from './client';
 import type { AlertMetric, AlertRuleBody, AlertRuleDetail, MetricReading, PolicyName } from './types';
 import type {
-  AlertRule, ChannelName, ClusterView, CurrentOncall, Evaluation, Incident, IncidentEvent, IncidentListPage, Me, OncallRange, Schedule, SlowQueriesView, SpillView,
-  StorageView, SyncRun, SyncTriggered, TableAlertsView, UserName, VacuumView,
+  AlertRule,
+  ChannelName,
+  ClusterView,
+  CurrentOncall,
+  Evaluation,
+  Incident,
+  IncidentEvent,
+  IncidentListPage,
+  Me,
+  OncallRange,
+  Schedule,
+  SlowQueriesView,
+  SpillView,
+  StorageView,
+  SyncRun,
+  SyncTriggered,
+  TableAlertsView,
+  UserName,
+  VacuumView,
 } from './types';
 import type { AssistantAnswer } from './types';
 import { everyPage } from './every-page';
-import type { GrantHolderDraft, GroupDetail, PermissionGrants, Role, TenantDefaults, User, UserDraft, UserPermissions } from './types';
-import type { ChannelDraft, ChannelTestAnswer, EscalationPolicy, EscalationPolicyDraft, Group, NotificationChannel } from './types';
+import type {
+  GrantHolderDraft,
+  GroupDetail,
+  PermissionGrants,
+  Role,
+  TenantDefaults,
+  User,
+  UserDraft,
+  UserPermissions,
+} from './types';
+import type {
+  ChannelDraft,
+  ChannelTestAnswer,
+  EscalationPolicy,
+  EscalationPolicyDraft,
+  Group,
+  NotificationChannel,
+} from './types';
 import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 import type { EscalationPreview } from './types';
 import type { MaintenanceWindow, MaintenanceWindowBody } from './types';
@@ -18,7 +51,8 @@ import type { AnalyticsGroupBy, IncidentAnalytics, OncallHealth } from './types'
 const id = encodeURIComponent;
 const DAY_MS = 86_400_000;
 /** since= and until= of the `days` days up to now, both sent: the browser's now names the range. */
-const lastDays = (days: number, now = Date.now()) => `since=${id(new Date(now - days * DAY_MS).toISOString())}&until=${id(new Date(now).toISOString())}`;
+const lastDays = (days: number, now = Date.now()) =>
+  `since=${id(new Date(now - days * DAY_MS).toISOString())}&until=${id(new Date(now).toISOString())}`;
 
 export const endpoints = (api: ApiClient) => ({
   me: () => api.get<Me>('/api/v1/me'),
@@ -28,23 +62,32 @@ export const endpoints = (api: ApiClient) => ({
   incidentsPage: (query: URLSearchParams, cursor?: string) =>
     api.get<IncidentListPage>(`/api/v1/incidents?${query.toString()}${cursor ? `&cursor=${id(cursor)}` : ''}`, 'bare'),
   incident: (incidentId: string) => api.get<Incident>(`/api/v1/incidents/${id(incidentId)}`),
-  incidentAsOf: (incidentId: string, at: Date) => api.get<Incident>(`/api/v1/incidents/${id(incidentId)}?as_of=${id(at.toISOString())}`),
+  incidentAsOf: (incidentId: string, at: Date) =>
+    api.get<Incident>(`/api/v1/incidents/${id(incidentId)}?as_of=${id(at.toISOString())}`),
   incidentEvents: (incidentId: string) => api.get<IncidentEvent[]>(`/api/v1/incidents/${id(incidentId)}/events`),
-  acknowledge: (incidentId: string) => api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/acknowledge`, {}),
-  resolve: (incidentId: string, note?: string) => api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/resolve`, note ? { note } : {}),
-  addNote: (incidentId: string, text: string) => api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/notes`, { text }),
+  acknowledge: (incidentId: string) =>
+    api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/acknowledge`, {}),
+  resolve: (incidentId: string, note?: string) =>
+    api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/resolve`, note ? { note } : {}),
+  addNote: (incidentId: string, text: string) =>
+    api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/notes`, { text }),
   userNames: () => api.get<UserName[]>('/api/v1/user-names'),
   channelNames: () => api.get<ChannelName[]>('/api/v1/notification-channels?limit=200'),
 
   schedules: () => api.get<Schedule[]>('/api/v1/schedules?limit=200'),
-  currentOncall: (scheduleId: string) => api.get<CurrentOncall>(`/api/v1/schedules/${id(scheduleId)}/current-oncall`, 'bare'),
+  currentOncall: (scheduleId: string) =>
+    api.get<CurrentOncall>(`/api/v1/schedules/${id(scheduleId)}/current-oncall`, 'bare'),
   oncallRange: (scheduleId: string, since: Date, days: number) =>
-    api.get<OncallRange>(`/api/v1/schedules/${id(scheduleId)}/oncall?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`),
+    api.get<OncallRange>(
+      `/api/v1/schedules/${id(scheduleId)}/oncall?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`,
+    ),
 
-  triggerSync: (jobId?: string) => api.send<SyncTriggered>('POST', '/api/v1/sync/trigger', jobId ? { job_id: jobId } : {}, 'bare'),
+  triggerSync: (jobId?: string) =>
+    api.send<SyncTriggered>('POST', '/api/v1/sync/trigger', jobId ? { job_id: jobId } : {}, 'bare'),
   pauseSync: (jobId: string) => api.send<unknown>('POST', `/api/v1/sync/jobs/${id(jobId)}/pause`),
   resumeSync: (jobId: string) => api.send<unknown>('POST', `/api/v1/sync/jobs/${id(jobId)}/resume`),
-  lastFailedRun: async (jobId: string) => (await api.get<SyncRun[]>(`/api/v1/sync/history?job_id=${id(jobId)}&status=failed&limit=1`))[0],
+  lastFailedRun: async (jobId: string) =>
+    (await api.get<SyncRun[]>(`/api/v1/sync/history?job_id=${id(jobId)}&status=failed&limit=1`))[0],
 
   cluster: () => api.get<ClusterView>('/api/v1/warehouse/cluster'),
   slowQueries: () => api.get<SlowQueriesView>('/api/v1/warehouse/queries/slow', 'bare'),
@@ -53,52 +96,72 @@ export const endpoints = (api: ApiClient) => ({
   tableAlerts: () => api.get<TableAlertsView>('/api/v1/warehouse/tables/alerts'),
   storage: () => api.get<StorageView>('/api/v1/warehouse/storage', 'bare'),
 
-  alertRules: (metric?: string) => api.get<AlertRule[]>(`/api/v1/alert-rules?limit=200${metric ? `&metric=${id(metric)}` : ''}`),
-  setRuleEnabled: (ruleId: string, enabled: boolean) => api.send<AlertRule>('PATCH', `/api/v1/alert-rules/${id(ruleId)}`, { is_enabled: enabled }),
+  alertRules: (metric?: string) =>
+    api.get<AlertRule[]>(`/api/v1/alert-rules?limit=200${metric ? `&metric=${id(metric)}` : ''}`),
+  setRuleEnabled: (ruleId: string, enabled: boolean) =>
+    api.send<AlertRule>('PATCH', `/api/v1/alert-rules/${id(ruleId)}`, { is_enabled: enabled }),
   rule: (ruleId: string) => api.tagged<AlertRuleDetail>('GET', `/api/v1/alert-rules/${id(ruleId)}`),
   createRule: (body: AlertRuleBody) => api.tagged<AlertRuleDetail>('POST', '/api/v1/alert-rules', body),
   replaceRule: (ruleId: string, body: AlertRuleBody, etag: string | null) =>
     api.tagged<AlertRuleDetail>('PUT', `/api/v1/alert-rules/${id(ruleId)}`, body, etag ? { 'If-Match': etag } : {}),
-  deleteRule: (ruleId: string) => api.tagged<{ id: string; deleted: true; resolved_incident_id: string | null }>('DELETE', `/api/v1/alert-rules/${id(ruleId)}`),
+  deleteRule: (ruleId: string) =>
+    api.tagged<{ id: string; deleted: true; resolved_incident_id: string | null }>(
+      'DELETE',
+      `/api/v1/alert-rules/${id(ruleId)}`,
+    ),
   alertMetrics: () => api.get<AlertMetric[]>('/api/v1/alert-metrics'),
   metricReading: (metric: string, windowMinutes: number, clusterId?: string) =>
-    api.get<MetricReading>(`/api/v1/alert-metrics/reading?metric=${id(metric)}&window_minutes=${windowMinutes}${clusterId ? `&cluster_id=${id(clusterId)}` : ''}`),
+    api.get<MetricReading>(
+      `/api/v1/alert-metrics/reading?metric=${id(metric)}&window_minutes=${windowMinutes}${clusterId ? `&cluster_id=${id(clusterId)}` : ''}`,
+    ),
   policyNames: () => api.get<PolicyName[]>('/api/v1/escalation-policies?limit=200'),
-  ruleHistory: (ruleId: string, limit = 60) => api.get<Evaluation[]>(`/api/v1/alert-rules/${id(ruleId)}/history?limit=${limit}`),
+  ruleHistory: (ruleId: string, limit = 60) =>
+    api.get<Evaluation[]>(`/api/v1/alert-rules/${id(ruleId)}/history?limit=${limit}`),
 
   ask: (prompt: string) => api.send<AssistantAnswer>('POST', '/api/v1/ask', { prompt }, 'bare'),
   channels: () => api.get<NotificationChannel[]>('/api/v1/notification-channels?limit=200'),
   createChannel: (draft: ChannelDraft) => api.send<NotificationChannel>('POST', '/api/v1/notification-channels', draft),
-  updateChannel: (channelId: string, draft: Partial<ChannelDraft>) => api.send<NotificationChannel>('PUT', `/api/v1/notification-channels/${id(channelId)}`, draft),
+  updateChannel: (channelId: string, draft: Partial<ChannelDraft>) =>
+    api.send<NotificationChannel>('PUT', `/api/v1/notification-channels/${id(channelId)}`, draft),
   deleteChannel: (channelId: string) => api.send<unknown>('DELETE', `/api/v1/notification-channels/${id(channelId)}`),
-  testChannel: (channelId: string) => api.send<ChannelTestAnswer>('POST', `/api/v1/notification-channels/${id(channelId)}/test`, {}, 'bare'),
+  testChannel: (channelId: string) =>
+    api.send<ChannelTestAnswer>('POST', `/api/v1/notification-channels/${id(channelId)}/test`, {}, 'bare'),
 
   policies: () => api.get<EscalationPolicy[]>('/api/v1/escalation-policies?limit=200'),
-  createPolicy: (draft: EscalationPolicyDraft) => api.send<EscalationPolicy>('POST', '/api/v1/escalation-policies', draft),
-  replacePolicy: (policyId: string, draft: EscalationPolicyDraft) => api.send<EscalationPolicy>('PUT', `/api/v1/escalation-policies/${id(policyId)}`, draft),
+  createPolicy: (draft: EscalationPolicyDraft) =>
+    api.send<EscalationPolicy>('POST', '/api/v1/escalation-policies', draft),
+  replacePolicy: (policyId: string, draft: EscalationPolicyDraft) =>
+    api.send<EscalationPolicy>('PUT', `/api/v1/escalation-policies/${id(policyId)}`, draft),
   deletePolicy: (policyId: string) => api.send<unknown>('DELETE', `/api/v1/escalation-policies/${id(policyId)}`),
   groups: () => api.get<Group[]>('/api/v1/groups?limit=200'),
 
   // ---- People (issue 29): users, roles, groups, overrides, tenant defaults ----
   users: () => everyPage<User>(api, '/api/v1/users?limit=200'),
   inviteUser: (draft: UserDraft) => api.send<User>('POST', '/api/v1/users', draft),
-  updateUser: (userId: string, change: Partial<UserDraft> & { is_active?: boolean }) => api.send<User>('PUT', `/api/v1/users/${id(userId)}`, change),
+  updateUser: (userId: string, change: Partial<UserDraft> & { is_active?: boolean }) =>
+    api.send<User>('PUT', `/api/v1/users/${id(userId)}`, change),
   deleteUser: (userId: string) => api.send<unknown>('DELETE', `/api/v1/users/${id(userId)}`),
   userPermissions: (userId: string) => api.get<UserPermissions>(`/api/v1/users/${id(userId)}/permissions`),
-  userOverrides: (userId: string) => api.get<{ user_id: string; permissions: PermissionGrants }>(`/api/v1/users/${id(userId)}/permission-overrides`),
-  setUserOverrides: (userId: string, permissions: PermissionGrants) => api.send<unknown>('PUT', `/api/v1/users/${id(userId)}/permission-overrides`, { permissions }),
+  userOverrides: (userId: string) =>
+    api.get<{ user_id: string; permissions: PermissionGrants }>(`/api/v1/users/${id(userId)}/permission-overrides`),
+  setUserOverrides: (userId: string, permissions: PermissionGrants) =>
+    api.send<unknown>('PUT', `/api/v1/users/${id(userId)}/permission-overrides`, { permissions }),
   roles: () => everyPage<Role>(api, '/api/v1/roles?limit=200'),
   createRole: (draft: GrantHolderDraft) => api.send<Role>('POST', '/api/v1/roles', draft),
   replaceRole: (roleId: string, draft: GrantHolderDraft) => api.send<Role>('PUT', `/api/v1/roles/${id(roleId)}`, draft),
   deleteRole: (roleId: string) => api.send<unknown>('DELETE', `/api/v1/roles/${id(roleId)}`),
   groupDetails: () => everyPage<GroupDetail>(api, '/api/v1/groups?limit=200'),
   createGroup: (draft: GrantHolderDraft) => api.send<GroupDetail>('POST', '/api/v1/groups', draft),
-  replaceGroup: (groupId: string, draft: GrantHolderDraft) => api.send<GroupDetail>('PUT', `/api/v1/groups/${id(groupId)}`, draft),
+  replaceGroup: (groupId: string, draft: GrantHolderDraft) =>
+    api.send<GroupDetail>('PUT', `/api/v1/groups/${id(groupId)}`, draft),
   deleteGroup: (groupId: string) => api.send<unknown>('DELETE', `/api/v1/groups/${id(groupId)}`),
-  addMember: (groupId: string, userId: string) => api.send<GroupDetail>('PUT', `/api/v1/groups/${id(groupId)}/members/${id(userId)}`),
-  removeMember: (groupId: string, userId: string) => api.send<GroupDetail>('DELETE', `/api/v1/groups/${id(groupId)}/members/${id(userId)}`),
+  addMember: (groupId: string, userId: string) =>
+    api.send<GroupDetail>('PUT', `/api/v1/groups/${id(groupId)}/members/${id(userId)}`),
+  removeMember: (groupId: string, userId: string) =>
+    api.send<GroupDetail>('DELETE', `/api/v1/groups/${id(groupId)}/members/${id(userId)}`),
   tenantDefaults: () => api.get<TenantDefaults>('/api/v1/tenant/permission-defaults'),
-  setTenantDefaults: (permissions: PermissionGrants) => api.send<TenantDefaults>('PUT', '/api/v1/tenant/permission-defaults', { permissions }),
+  setTenantDefaults: (permissions: PermissionGrants) =>
+    api.send<TenantDefaults>('PUT', '/api/v1/tenant/permission-defaults', { permissions }),
   // ---- end of People ----
   scheduleDetails: () => api.get<ScheduleDetail[]>('/api/v1/schedules?limit=200'),
   createSchedule: (draft: ScheduleDraft) => api.send<ScheduleDetail>('POST', '/api/v1/schedules', draft),
@@ -107,27 +170,51 @@ export const endpoints = (api: ApiClient) => ({
     api.tagged<ScheduleDetail>('PUT', `/api/v1/schedules/${id(scheduleId)}`, draft, etag ? { 'If-Match': etag } : {}),
   deleteSchedule: (scheduleId: string) => api.send<unknown>('DELETE', `/api/v1/schedules/${id(scheduleId)}`),
   previewSchedule: (draft: ScheduleDraft, since: Date, days: number) =>
-    api.send<SchedulePreview>('POST', `/api/v1/schedules/preview?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`, draft),
+    api.send<SchedulePreview>(
+      'POST',
+      `/api/v1/schedules/preview?since=${id(since.toISOString())}&until=${id(new Date(since.getTime() + days * DAY_MS).toISOString())}`,
+      draft,
+    ),
   policy: (policyId: string) => api.get<EscalationPolicy>(`/api/v1/escalation-policies/${id(policyId)}`),
   // ---- Escalation preview (issue 30): who gets paged if it fires at `at` (default now) ----
   previewPolicyDraft: (draft: EscalationPolicyDraft, at?: Date) =>
-    api.send<EscalationPreview>('POST', `/api/v1/escalation-policies/preview${at ? `?at=${id(at.toISOString())}` : ''}`, draft),
+    api.send<EscalationPreview>(
+      'POST',
+      `/api/v1/escalation-policies/preview${at ? `?at=${id(at.toISOString())}` : ''}`,
+      draft,
+    ),
   previewPolicy: (policyId: string, at?: Date) =>
-    api.get<EscalationPreview>(`/api/v1/escalation-policies/${id(policyId)}/preview${at ? `?at=${id(at.toISOString())}` : ''}`),
+    api.get<EscalationPreview>(
+      `/api/v1/escalation-policies/${id(policyId)}/preview${at ? `?at=${id(at.toISOString())}` : ''}`,
+    ),
   // ---- end of Escalation preview ----
   // ---- Maintenance windows (issue 30) ----
   maintenanceWindows: (activeAt?: Date) =>
-    everyPage<MaintenanceWindow>(api, `/api/v1/maintenance-windows?limit=200${activeAt ? `&active_at=${id(activeAt.toISOString())}` : ''}`),
-  maintenanceWindow: (windowId: string) => api.tagged<MaintenanceWindow>('GET', `/api/v1/maintenance-windows/${id(windowId)}`),
-  createMaintenanceWindow: (body: MaintenanceWindowBody) => api.tagged<MaintenanceWindow>('POST', '/api/v1/maintenance-windows', body),
+    everyPage<MaintenanceWindow>(
+      api,
+      `/api/v1/maintenance-windows?limit=200${activeAt ? `&active_at=${id(activeAt.toISOString())}` : ''}`,
+    ),
+  maintenanceWindow: (windowId: string) =>
+    api.tagged<MaintenanceWindow>('GET', `/api/v1/maintenance-windows/${id(windowId)}`),
+  createMaintenanceWindow: (body: MaintenanceWindowBody) =>
+    api.tagged<MaintenanceWindow>('POST', '/api/v1/maintenance-windows', body),
   replaceMaintenanceWindow: (windowId: string, body: MaintenanceWindowBody, etag: string | null) =>
-    api.tagged<MaintenanceWindow>('PUT', `/api/v1/maintenance-windows/${id(windowId)}`, body, etag ? { 'If-Match': etag } : {}),
-  endMaintenanceWindow: (windowId: string) => api.send<MaintenanceWindow>('POST', `/api/v1/maintenance-windows/${id(windowId)}/end`),
-  deleteMaintenanceWindow: (windowId: string) => api.send<{ id: string; deleted: true }>('DELETE', `/api/v1/maintenance-windows/${id(windowId)}`),
-  maintenanceWindowEvents: (windowId: string) => api.get<IncidentEvent[]>(`/api/v1/maintenance-windows/${id(windowId)}/events`),
+    api.tagged<MaintenanceWindow>(
+      'PUT',
+      `/api/v1/maintenance-windows/${id(windowId)}`,
+      body,
+      etag ? { 'If-Match': etag } : {},
+    ),
+  endMaintenanceWindow: (windowId: string) =>
+    api.send<MaintenanceWindow>('POST', `/api/v1/maintenance-windows/${id(windowId)}/end`),
+  deleteMaintenanceWindow: (windowId: string) =>
+    api.send<{ id: string; deleted: true }>('DELETE', `/api/v1/maintenance-windows/${id(windowId)}`),
+  maintenanceWindowEvents: (windowId: string) =>
+    api.get<IncidentEvent[]>(`/api/v1/maintenance-windows/${id(windowId)}/events`),
   // ---- end of Maintenance windows ----
   // ---- Rule backtest (issue 30): would this unsaved rule have fired over a past range ----
-  backtestRule: (request: RuleBacktestRequest) => api.send<RuleBacktest>('POST', '/api/v1/alert-rules/backtest', request),
+  backtestRule: (request: RuleBacktestRequest) =>
+    api.send<RuleBacktest>('POST', '/api/v1/alert-rules/backtest', request),
   // ---- end of Rule backtest ----
   // ---- Incident analytics: the last `days` days to now, buckets in the browser's zone ----
   incidentAnalytics: (groupBy: AnalyticsGroupBy, days: number, tz: string) =>

@@ -51,7 +51,8 @@ export function openEventFeed(options: FeedOptions): () => void {
   async function connect() {
     let ticket: string;
     try {
-      ticket = (await options.api.send<{ ticket: string }>('POST', '/api/v1/stream-tickets', { path: options.path })).ticket;
+      ticket = (await options.api.send<{ ticket: string }>('POST', '/api/v1/stream-tickets', { path: options.path }))
+        .ticket;
     } catch {
       return reconnect();
     }

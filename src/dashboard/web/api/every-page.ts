@@ -11,7 +11,10 @@ export async function everyPage<T>(api: Reader, path: string): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {
-    const answer: { data: T[]; page?: { next_cursor: string | null } } = await api.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, 'bare');
+    const answer: { data: T[]; page?: { next_cursor: string | null } } = await api.get(
+      `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      'bare',
+    );
     items.push(...answer.data);
     cursor = answer.page?.next_cursor ?? null;
   } while (cursor);

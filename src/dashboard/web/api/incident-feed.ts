@@ -13,9 +13,16 @@ import { openEventFeed, type FeedState } from './event-feed';
 
 /** Every event type an incident's stream holds (src/events/incident.ts and escalation.ts). */
 export const INCIDENT_STREAM_EVENT_TYPES = [
-  'IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded',
-  'EscalationStarted', 'EscalationNotStarted', 'EscalationStageFired',
-  'NotificationDelivered', 'NotificationFailed', 'NotificationRetryScheduled',
+  'IncidentTriggered',
+  'IncidentAcknowledged',
+  'IncidentResolved',
+  'IncidentNoteAdded',
+  'EscalationStarted',
+  'EscalationNotStarted',
+  'EscalationStageFired',
+  'NotificationDelivered',
+  'NotificationFailed',
+  'NotificationRetryScheduled',
 ] as const;
 
 export interface IncidentFeedListener {

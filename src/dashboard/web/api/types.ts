@@ -1,9 +1,26 @@
 /** The shapes the dashboard reads from the API (README: the resource sections). */
 
 export type Permission =
-  | 'iam:read' | 'iam:write' | 'iam:admin' | 'alerts:read' | 'alerts:write' | 'incidents:read' | 'incidents:write'
-  | 'escalation:read' | 'escalation:write' | 'schedules:read' | 'schedules:write' | 'channels:read' | 'channels:write'
-  | 'sync:read' | 'sync:write' | 'warehouse:read' | 'assistant:ask' | 'audit:read' | 'simulator:write' | 'analytics:read';
+  | 'iam:read'
+  | 'iam:write'
+  | 'iam:admin'
+  | 'alerts:read'
+  | 'alerts:write'
+  | 'incidents:read'
+  | 'incidents:write'
+  | 'escalation:read'
+  | 'escalation:write'
+  | 'schedules:read'
+  | 'schedules:write'
+  | 'channels:read'
+  | 'channels:write'
+  | 'sync:read'
+  | 'sync:write'
+  | 'warehouse:read'
+  | 'assistant:ask'
+  | 'audit:read'
+  | 'simulator:write'
+  | 'analytics:read';
 
 export interface Me {
   principal: {
@@ -131,7 +148,12 @@ export interface SyncJobStatus {
   last_run: string | null;
   next_run: string | null;
   interval_seconds: number;
-  last_result: { rows_extracted: number; rows_upserted: number; duration_ms: number; status: 'success' | 'failed' } | null;
+  last_result: {
+    rows_extracted: number;
+    rows_upserted: number;
+    duration_ms: number;
+    status: 'success' | 'failed';
+  } | null;
 }
 
 export interface SyncStatus {
@@ -156,31 +178,82 @@ export interface SyncTriggered {
 }
 
 export interface ClusterView {
-  clusters: { cluster_id: string; kind: string; node_type: string | null; node_count: number; capacity_gb: number | null; used_gb: number; pct_used: number | null }[];
-  nodes: { cluster_id: string; id: string; role: string; capacity_gb: number | null; used_gb: number; pct_used: number | null }[];
+  clusters: {
+    cluster_id: string;
+    kind: string;
+    node_type: string | null;
+    node_count: number;
+    capacity_gb: number | null;
+    used_gb: number;
+    pct_used: number | null;
+  }[];
+  nodes: {
+    cluster_id: string;
+    id: string;
+    role: string;
+    capacity_gb: number | null;
+    used_gb: number;
+    pct_used: number | null;
+  }[];
   totals: { node_count: number; capacity_gb: number | null; used_gb: number; pct_used: number | null };
   generated_at: string;
 }
 
 export interface SlowQueriesView {
-  queries: { query_id: number; exec_time_seconds: number; user_name: string; wlm_queue: string; query_text: string; cluster_id: string }[];
+  queries: {
+    query_id: number;
+    exec_time_seconds: number;
+    user_name: string;
+    wlm_queue: string;
+    query_text: string;
+    cluster_id: string;
+  }[];
   threshold_seconds: number;
 }
 
 export interface SpillView {
-  queries: { query_id: number; user_name: string; spill_mb: number; exec_time_seconds: number; query_text: string; cluster_id: string }[];
+  queries: {
+    query_id: number;
+    user_name: string;
+    spill_mb: number;
+    exec_time_seconds: number;
+    query_text: string;
+    cluster_id: string;
+  }[];
 }
 
 export interface VacuumView {
-  tables: { schema: string; table_name: string; unsorted_pct: number; stats_off: number; recommendation: string; cluster_id: string }[];
+  tables: {
+    schema: string;
+    table_name: string;
+    unsorted_pct: number;
+    stats_off: number;
+    recommendation: string;
+    cluster_id: string;
+  }[];
 }
 
 export interface TableAlertsView {
-  alerts: { schema: string; table_name: string; event: string; solution: string; count: number; last_seen: string; cluster_id: string }[];
+  alerts: {
+    schema: string;
+    table_name: string;
+    event: string;
+    solution: string;
+    count: number;
+    last_seen: string;
+    cluster_id: string;
+  }[];
 }
 
 export interface StorageView {
-  tables: { schema: string; table_name: string; size_mb: number; tbl_rows: number; unsorted_pct: number; cluster_id: string }[];
+  tables: {
+    schema: string;
+    table_name: string;
+    size_mb: number;
+    tbl_rows: number;
+    unsorted_pct: number;
+    cluster_id: string;
+  }[];
 }
 
 export interface AlertRule {
@@ -555,7 +628,15 @@ export interface BacktestIncident {
 }
 
 export interface RuleBacktest {
-  rule: { id: string | null; metric: string; condition: string; threshold: number; evaluation_window_minutes: number; cluster_id: string | null; escalation_policy_id: string };
+  rule: {
+    id: string | null;
+    metric: string;
+    condition: string;
+    threshold: number;
+    evaluation_window_minutes: number;
+    cluster_id: string | null;
+    escalation_policy_id: string;
+  };
   since: string;
   until: string;
   source: 'simulator' | 'sync_store';
@@ -594,11 +675,26 @@ export interface IncidentAnalytics {
   group_by: AnalyticsGroupBy;
   tz: string;
   groups: IncidentAnalyticsGroup[];
-  noisiest: { rule_id: string; rule_name: string; incidents: number; incidents_per_week: number; flapping: number; flapping_share: number }[];
+  noisiest: {
+    rule_id: string;
+    rule_name: string;
+    incidents: number;
+    incidents_per_week: number;
+    flapping: number;
+    flapping_share: number;
+  }[];
 }
 export interface OncallHealth {
   since: string;
   until: string;
-  people: { user_id: string; name: string | null; /** Only for a caller who also holds iam:read. */ email?: string | null; pages_received: number; pages_at_night: number; zones_used: { zone: string; source: string }[]; hours_on_call: number }[];
+  people: {
+    user_id: string;
+    name: string | null /** Only for a caller who also holds iam:read. */;
+    email?: string | null;
+    pages_received: number;
+    pages_at_night: number;
+    zones_used: { zone: string; source: string }[];
+    hours_on_call: number;
+  }[];
 }
 // ---- end of Incident analytics ----

@@ -41,7 +41,11 @@ export function ActionButton({ label, permission, action, kind = 'plain', disabl
       >
         {label}
       </button>
-      {error ? <span class="error" role="alert">{error}</span> : null}
+      {error ? (
+        <span class="error" role="alert">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }

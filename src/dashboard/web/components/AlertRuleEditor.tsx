@@ -17,31 +17,84 @@ import { useSession } from './session-context';
 import { useLoad } from './use-load';
 import { SEVERITIES } from '../../../contract/vocabulary';
 
-const CONDITIONS: [string, string][] = [['gt', '> greater than'], ['gte', '≥ at least'], ['lt', '< less than'], ['lte', '≤ at most'], ['eq', '= equal to']];
-const FIELDS = ['name', 'metric', 'condition', 'threshold', 'evaluation_window_minutes', 'severity', 'escalation_policy_id', 'cluster_id'];
+const CONDITIONS: [string, string][] = [
+  ['gt', '> greater than'],
+  ['gte', '≥ at least'],
+  ['lt', '< less than'],
+  ['lte', '≤ at most'],
+  ['eq', '= equal to'],
+];
+const FIELDS = [
+  'name',
+  'metric',
+  'condition',
+  'threshold',
+  'evaluation_window_minutes',
+  'severity',
+  'escalation_policy_id',
+  'cluster_id',
+];
 
 /** The API's name of each form field (the pointers its field errors carry). */
 const API_FIELD: Record<keyof Form, string> = {
-  name: 'name', metric: 'metric', condition: 'condition', threshold: 'threshold', window: 'evaluation_window_minutes', severity: 'severity', policy: 'escalation_policy_id', cluster: 'cluster_id',
+  name: 'name',
+  metric: 'metric',
+  condition: 'condition',
+  threshold: 'threshold',
+  window: 'evaluation_window_minutes',
+  severity: 'severity',
+  policy: 'escalation_policy_id',
+  cluster: 'cluster_id',
 };
 
-interface Form { name: string; metric: string; condition: string; threshold: string; window: string; severity: string; policy: string; cluster: string }
+interface Form {
+  name: string;
+  metric: string;
+  condition: string;
+  threshold: string;
+  window: string;
+  severity: string;
+  policy: string;
+  cluster: string;
+}
 
 const formOf = (rule?: AlertRuleDetail): Form => ({
-  name: rule?.name ?? '', metric: rule?.metric ?? '', condition: rule?.condition ?? 'gt', threshold: rule ? String(rule.threshold) : '',
-  window: rule ? String(rule.evaluation_window_minutes) : '5', severity: rule?.severity ?? 'high', policy: rule?.escalation_policy_id ?? '', cluster: rule?.cluster_id ?? '',
+  name: rule?.name ?? '',
+  metric: rule?.metric ?? '',
+  condition: rule?.condition ?? 'gt',
+  threshold: rule ? String(rule.threshold) : '',
+  window: rule ? String(rule.evaluation_window_minutes) : '5',
+  severity: rule?.severity ?? 'high',
+  policy: rule?.escalation_policy_id ?? '',
+  cluster: rule?.cluster_id ?? '',
 });
 
 /** A number when the text is one; otherwise the text as typed, so the API names the field it refuses. */
-const numeric = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+const numeric = (text: string): number | string =>
+  text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
 
 /** The rule as typed, as the API takes it (saved, or backtested unsaved). */
-const bodyOf = (form: Form) => ({
-  name: form.name, metric: form.metric, condition: form.condition, threshold: numeric(form.threshold), evaluation_window_minutes: numeric(form.window),
-  severity: form.severity, escalation_policy_id: form.policy, cluster_id: form.cluster || null,
-}) as AlertRuleBody;
+const bodyOf = (form: Form) =>
+  ({
+    name: form.name,
+    metric: form.metric,
+    condition: form.condition,
+    threshold: numeric(form.threshold),
+    evaluation_window_minutes: numeric(form.window),
+    severity: form.severity,
+    escalation_policy_id: form.policy,
+    cluster_id: form.cluster || null,
+  }) as AlertRuleBody;
 
-export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string; onSaved: (rule: AlertRuleDetail) => void; onClose: () => void }) {
+export function AlertRuleEditor({
+  ruleId,
+  onSaved,
+  onClose,
+}: {
+  ruleId?: string;
+  onSaved: (rule: AlertRuleDetail) => void;
+  onClose: () => void;
+}) {
   const { calls } = useSession();
   const metrics = useLoad(() => calls.alertMetrics(), []);
   const policies = useLoad(() => calls.policyNames(), []);
@@ -70,7 +123,8 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
     const name = API_FIELD[field];
     setErrors((current) => current.filter((e) => e.path !== `/${name}` && !e.path.startsWith(`/${name}/`)));
   };
-  const described = (field: string) => (problemsAt(errors, `/${field}`).length > 0 ? fieldErrorId(`/${field}`) : undefined);
+  const described = (field: string) =>
+    problemsAt(errors, `/${field}`).length > 0 ? fieldErrorId(`/${field}`) : undefined;
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -78,18 +132,30 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
     setErrors([]);
     setMessage(undefined);
     setConflict(false);
-    const body: AlertRuleBody = { ...bodyOf(form), ...(loaded.value ? { is_enabled: loaded.value.data.is_enabled } : {}) };
+    const body: AlertRuleBody = {
+      ...bodyOf(form),
+      ...(loaded.value ? { is_enabled: loaded.value.data.is_enabled } : {}),
+    };
     try {
       const saved = ruleId ? await calls.replaceRule(ruleId, body, etag) : await calls.createRule(body);
       onSaved(saved.data);
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 409) {
         setConflict(true);
-        setMessage('Someone changed this rule after you opened it, so your edit was not saved (HTTP 409). Load their version, then make your change again.');
+        setMessage(
+          'Someone changed this rule after you opened it, so your edit was not saved (HTTP 409). Load their version, then make your change again.',
+        );
       } else if (failure instanceof ApiError) {
         setErrors(failure.errors);
-        const rest = unplacedProblems(failure.errors, FIELDS.map((field) => `/${field}`));
-        setMessage(failure.errors.length > 0 && rest.length === 0 ? 'The rule was not saved: see the fields marked.' : [failure.message, ...rest.map((e) => `${e.path}: ${e.message}`)].join(' — '));
+        const rest = unplacedProblems(
+          failure.errors,
+          FIELDS.map((field) => `/${field}`),
+        );
+        setMessage(
+          failure.errors.length > 0 && rest.length === 0
+            ? 'The rule was not saved: see the fields marked.'
+            : [failure.message, ...rest.map((e) => `${e.path}: ${e.message}`)].join(' — '),
+        );
       } else {
         setMessage((failure as Error).message);
       }
@@ -102,60 +168,182 @@ export function AlertRuleEditor({ ruleId, onSaved, onClose }: { ruleId?: string;
   const title = ruleId ? `Edit ${loaded.value?.data.name ?? 'rule'}` : 'New alert rule';
   return (
     <div class="rule-workbench">
-    <form class="rule-editor" data-testid="rule-editor" data-state={filled ? 'ready' : 'loading'} aria-label={title} onSubmit={(e) => void save(e)} noValidate>
-      <h2>{title}</h2>
-      {loaded.error ? <p class="error" role="alert">{loaded.error}</p> : null}
-      <label>Name<input name="name" value={form.name} onInput={set('name')} maxLength={200} aria-describedby={described('name')} /></label>
-      <FieldError errors={errors} path="/name" />
-      <label>Metric
-        <select name="metric" value={form.metric} onChange={set('metric')} aria-describedby={described('metric')}>
-          <option value="">{metrics.value ? '— pick a metric —' : metrics.error ? 'metrics could not be listed' : 'loading…'}</option>
-          {(metrics.value ?? []).map((m) => <option key={m.id} value={m.id}>{m.id} ({m.unit})</option>)}
-        </select>
-      </label>
-      <FieldError errors={errors} path="/metric" />
-      <div class="rule-editor-row">
-        <label>Condition
-          <select name="condition" value={form.condition} onChange={set('condition')}>{CONDITIONS.map(([id, text]) => <option key={id} value={id}>{text}</option>)}</select>
+      <form
+        class="rule-editor"
+        data-testid="rule-editor"
+        data-state={filled ? 'ready' : 'loading'}
+        aria-label={title}
+        onSubmit={(e) => void save(e)}
+        noValidate
+      >
+        <h2>{title}</h2>
+        {loaded.error ? (
+          <p class="error" role="alert">
+            {loaded.error}
+          </p>
+        ) : null}
+        <label>
+          Name
+          <input
+            name="name"
+            value={form.name}
+            onInput={set('name')}
+            maxLength={200}
+            aria-describedby={described('name')}
+          />
         </label>
-        <label>Threshold<input name="threshold" inputMode="decimal" value={form.threshold} onInput={set('threshold')} aria-describedby={described('threshold')} /></label>
-        <label>Window (minutes)<input name="evaluation_window_minutes" inputMode="numeric" value={form.window} onInput={set('window')} aria-describedby={described('evaluation_window_minutes')} /></label>
-      </div>
-      <FieldError errors={errors} path="/condition" />
-      <FieldError errors={errors} path="/threshold" />
-      <FieldError errors={errors} path="/evaluation_window_minutes" />
-      <MetricPreview metric={metric} condition={form.condition} threshold={typeof numeric(form.threshold) === 'number' ? Number(form.threshold) : undefined}
-        windowMinutes={typeof numeric(form.window) === 'number' ? Number(form.window) : undefined} clusterId={form.cluster} history={history.value} />
-      <div class="rule-editor-row">
-        <label>Severity
-          <select name="severity" value={form.severity} onChange={set('severity')}>{SEVERITIES.map((s) => <option key={s} value={s}>{s}</option>)}</select>
-        </label>
-        <label>Escalation policy
-          <select name="escalation_policy_id" value={form.policy} onChange={set('policy')} aria-describedby={described('escalation_policy_id')}>
-            <option value="">{policies.value ? '— pick a policy —' : policies.error ? 'policies could not be listed' : 'loading…'}</option>
-            {(policies.value ?? []).map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+        <FieldError errors={errors} path="/name" />
+        <label>
+          Metric
+          <select name="metric" value={form.metric} onChange={set('metric')} aria-describedby={described('metric')}>
+            <option value="">
+              {metrics.value ? '— pick a metric —' : metrics.error ? 'metrics could not be listed' : 'loading…'}
+            </option>
+            {(metrics.value ?? []).map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.id} ({m.unit})
+              </option>
+            ))}
           </select>
         </label>
-        <label>Cluster (optional)
-          {clusters.value ? (
-            <select name="cluster_id" value={form.cluster} onChange={set('cluster')} aria-describedby={described('cluster_id')}>
-              <option value="">all clusters of the environment</option>
-              {clusters.value.clusters.map((c) => <option key={c.cluster_id} value={c.cluster_id}>{c.cluster_id}</option>)}
+        <FieldError errors={errors} path="/metric" />
+        <div class="rule-editor-row">
+          <label>
+            Condition
+            <select name="condition" value={form.condition} onChange={set('condition')}>
+              {CONDITIONS.map(([id, text]) => (
+                <option key={id} value={id}>
+                  {text}
+                </option>
+              ))}
             </select>
-          ) : <input name="cluster_id" value={form.cluster} onInput={set('cluster')} aria-describedby={described('cluster_id')} />}
-        </label>
-      </div>
-      <FieldError errors={errors} path="/severity" />
-      <FieldError errors={errors} path="/escalation_policy_id" />
-      <FieldError errors={errors} path="/cluster_id" />
-      {message ? <p class="error" role="alert" data-testid="editor-message">{message}</p> : null}
-      <div class="rule-editor-actions">
-        <button type="submit" class="button primary" disabled={saving || !filled}>{saving ? 'Saving…' : ruleId ? 'Save changes' : 'Create rule'}</button>
-        {conflict ? <button type="button" class="button" onClick={() => { setConflict(false); setMessage(undefined); setRound((n) => n + 1); }}>Load their version</button> : null}
-        <button type="button" class="button" onClick={onClose}>Cancel</button>
-      </div>
-    </form>
-    {filled ? <RuleBacktestPanel draft={() => bodyOf(form)} onRefused={(refused) => { setErrors(refused); setMessage(undefined); }} /> : null}
+          </label>
+          <label>
+            Threshold
+            <input
+              name="threshold"
+              inputMode="decimal"
+              value={form.threshold}
+              onInput={set('threshold')}
+              aria-describedby={described('threshold')}
+            />
+          </label>
+          <label>
+            Window (minutes)
+            <input
+              name="evaluation_window_minutes"
+              inputMode="numeric"
+              value={form.window}
+              onInput={set('window')}
+              aria-describedby={described('evaluation_window_minutes')}
+            />
+          </label>
+        </div>
+        <FieldError errors={errors} path="/condition" />
+        <FieldError errors={errors} path="/threshold" />
+        <FieldError errors={errors} path="/evaluation_window_minutes" />
+        <MetricPreview
+          metric={metric}
+          condition={form.condition}
+          threshold={typeof numeric(form.threshold) === 'number' ? Number(form.threshold) : undefined}
+          windowMinutes={typeof numeric(form.window) === 'number' ? Number(form.window) : undefined}
+          clusterId={form.cluster}
+          history={history.value}
+        />
+        <div class="rule-editor-row">
+          <label>
+            Severity
+            <select name="severity" value={form.severity} onChange={set('severity')}>
+              {SEVERITIES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Escalation policy
+            <select
+              name="escalation_policy_id"
+              value={form.policy}
+              onChange={set('policy')}
+              aria-describedby={described('escalation_policy_id')}
+            >
+              <option value="">
+                {policies.value ? '— pick a policy —' : policies.error ? 'policies could not be listed' : 'loading…'}
+              </option>
+              {(policies.value ?? []).map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Cluster (optional)
+            {clusters.value ? (
+              <select
+                name="cluster_id"
+                value={form.cluster}
+                onChange={set('cluster')}
+                aria-describedby={described('cluster_id')}
+              >
+                <option value="">all clusters of the environment</option>
+                {clusters.value.clusters.map((c) => (
+                  <option key={c.cluster_id} value={c.cluster_id}>
+                    {c.cluster_id}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                name="cluster_id"
+                value={form.cluster}
+                onInput={set('cluster')}
+                aria-describedby={described('cluster_id')}
+              />
+            )}
+          </label>
+        </div>
+        <FieldError errors={errors} path="/severity" />
+        <FieldError errors={errors} path="/escalation_policy_id" />
+        <FieldError errors={errors} path="/cluster_id" />
+        {message ? (
+          <p class="error" role="alert" data-testid="editor-message">
+            {message}
+          </p>
+        ) : null}
+        <div class="rule-editor-actions">
+          <button type="submit" class="button primary" disabled={saving || !filled}>
+            {saving ? 'Saving…' : ruleId ? 'Save changes' : 'Create rule'}
+          </button>
+          {conflict ? (
+            <button
+              type="button"
+              class="button"
+              onClick={() => {
+                setConflict(false);
+                setMessage(undefined);
+                setRound((n) => n + 1);
+              }}
+            >
+              Load their version
+            </button>
+          ) : null}
+          <button type="button" class="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+      {filled ? (
+        <RuleBacktestPanel
+          draft={() => bodyOf(form)}
+          onRefused={(refused) => {
+            setErrors(refused);
+            setMessage(undefined);
+          }}
+        />
+      ) : null}
     </div>
   );
 }

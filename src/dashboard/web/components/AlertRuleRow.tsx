@@ -44,38 +44,101 @@ export function AlertRuleRow({ rule, onChange, onEdit, onDeleted, silencedBy }: 
     }
   };
   return (
-    <tr data-rule-id={rule.id} data-enabled={String(rule.is_enabled)} data-health={rule.health} data-pending={pending ? 'true' : undefined}>
-      <td data-label="Rule">{rule.name}{silencedBy ? <> <a class="badge silenced" href="#/maintenance" data-testid="rule-silenced">silenced by {silencedBy}</a></> : null}</td>
-      <td data-label="Condition">{rule.metric} {CONDITION_SYMBOL[rule.condition] ?? rule.condition} {number(rule.threshold, 2)}{rule.cluster_id ? <span class="muted"> on {rule.cluster_id}</span> : null}</td>
-      <td data-label="Severity"><SeverityBadge severity={rule.severity} /></td>
+    <tr
+      data-rule-id={rule.id}
+      data-enabled={String(rule.is_enabled)}
+      data-health={rule.health}
+      data-pending={pending ? 'true' : undefined}
+    >
+      <td data-label="Rule">
+        {rule.name}
+        {silencedBy ? (
+          <>
+            {' '}
+            <a class="badge silenced" href="#/maintenance" data-testid="rule-silenced">
+              silenced by {silencedBy}
+            </a>
+          </>
+        ) : null}
+      </td>
+      <td data-label="Condition">
+        {rule.metric} {CONDITION_SYMBOL[rule.condition] ?? rule.condition} {number(rule.threshold, 2)}
+        {rule.cluster_id ? <span class="muted"> on {rule.cluster_id}</span> : null}
+      </td>
+      <td data-label="Severity">
+        <SeverityBadge severity={rule.severity} />
+      </td>
       <td data-label="Recent readings">
         {history.value ? (
-          <Sparkline label={`readings of ${rule.name}`} threshold={rule.threshold}
-            points={history.value.map((entry) => ({ at: Date.parse(entry.at), value: entry.value, marked: entry.condition_met }))} />
-        ) : history.error ? <span class="error">{history.error}</span> : '…'}
+          <Sparkline
+            label={`readings of ${rule.name}`}
+            threshold={rule.threshold}
+            points={history.value.map((entry) => ({
+              at: Date.parse(entry.at),
+              value: entry.value,
+              marked: entry.condition_met,
+            }))}
+          />
+        ) : history.error ? (
+          <span class="error">{history.error}</span>
+        ) : (
+          '…'
+        )}
       </td>
       <td class={failing ? 'error-text' : undefined} data-testid="rule-state" data-label="State">
         {rule.is_enabled ? (failing ? 'failing' : 'enabled') : 'disabled'}
-        {failing && rule.last_error ? <div class="error-text" data-testid="rule-last-error">{rule.last_error}</div> : null}
+        {failing && rule.last_error ? (
+          <div class="error-text" data-testid="rule-last-error">
+            {rule.last_error}
+          </div>
+        ) : null}
       </td>
-      <td data-label="Incident">{rule.active_incident_id ? <a href={`#/incidents/${rule.active_incident_id}`}>open incident</a> : '—'}</td>
+      <td data-label="Incident">
+        {rule.active_incident_id ? <a href={`#/incidents/${rule.active_incident_id}`}>open incident</a> : '—'}
+      </td>
       <td>
-        <ActionButton label={pending ?? (rule.is_enabled ? 'Disable' : 'Enable')} permission="alerts:write" action={toggle} />
-        {onEdit && can('alerts:write') ? <button type="button" class="button" onClick={() => onEdit(rule.id)} aria-label={`Edit ${rule.name}`}>Edit</button> : null}
+        <ActionButton
+          label={pending ?? (rule.is_enabled ? 'Disable' : 'Enable')}
+          permission="alerts:write"
+          action={toggle}
+        />
+        {onEdit && can('alerts:write') ? (
+          <button type="button" class="button" onClick={() => onEdit(rule.id)} aria-label={`Edit ${rule.name}`}>
+            Edit
+          </button>
+        ) : null}
         {onDeleted && can('alerts:write') && !confirming ? (
-          <button type="button" class="button danger" onClick={() => setConfirming(true)} aria-label={`Delete ${rule.name}`}>Delete</button>
+          <button
+            type="button"
+            class="button danger"
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete ${rule.name}`}
+          >
+            Delete
+          </button>
         ) : null}
         {onDeleted && confirming ? (
           <span class="rule-delete-confirm" data-testid="rule-delete-confirm">
-            <span>Delete “{rule.name}”{rule.active_incident_id ? ' and resolve its open incident' : ''}?</span>
-            <ActionButton label="Yes, delete" kind="danger" permission="alerts:write" action={async () => {
-              await calls.deleteRule(rule.id);
-              onDeleted(rule.id);
-            }} />
-            <button type="button" class="button" onClick={() => setConfirming(false)}>Keep it</button>
+            <span>
+              Delete “{rule.name}”{rule.active_incident_id ? ' and resolve its open incident' : ''}?
+            </span>
+            <ActionButton
+              label="Yes, delete"
+              kind="danger"
+              permission="alerts:write"
+              action={async () => {
+                await calls.deleteRule(rule.id);
+                onDeleted(rule.id);
+              }}
+            />
+            <button type="button" class="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
           </span>
         ) : null}
-        <span role="status" class="muted" data-testid="rule-action-outcome">{outcome}</span>
+        <span role="status" class="muted" data-testid="rule-action-outcome">
+          {outcome}
+        </span>
       </td>
     </tr>
   );

@@ -37,7 +37,9 @@ function SignedIn({ token, signOut }: { token: string; signOut: () => void }) {
     return (
       <main class="signing-in">
         {me.error ? <ErrorNote error={me.error} /> : <p class="loading">Signing in…</p>}
-        <button type="button" class="button plain" onClick={signOut}>Sign out</button>
+        <button type="button" class="button plain" onClick={signOut}>
+          Sign out
+        </button>
       </main>
     );
   }

@@ -53,12 +53,30 @@ export function AsOfSlider({ incident, events, who, onPosition }: Props) {
   return (
     <section class="as-of">
       <h2>
-        {past ? <>As of <time data-testid="as-of-moment">{time(past.occurred_at)}</time>, after {past.type}</> : <>Now</>}
-        {past ? <> <button type="button" class="button plain" onClick={() => setChosen(null)}>Back to now</button></> : null}
+        {past ? (
+          <>
+            As of <time data-testid="as-of-moment">{time(past.occurred_at)}</time>, after {past.type}
+          </>
+        ) : (
+          <>Now</>
+        )}
+        {past ? (
+          <>
+            {' '}
+            <button type="button" class="button plain" onClick={() => setChosen(null)}>
+              Back to now
+            </button>
+          </>
+        ) : null}
       </h2>
       {events.length > 1 ? (
         <input
-          type="range" aria-label="moment" min={0} max={last} step={1} value={position}
+          type="range"
+          aria-label="moment"
+          min={0}
+          max={last}
+          step={1}
+          value={position}
           aria-valuetext={`${position + 1} of ${events.length}: ${events[position]!.type}, ${time(events[position]!.occurred_at)}`}
           onInput={(e) => {
             const index = Number(e.currentTarget.value);

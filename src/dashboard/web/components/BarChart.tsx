@@ -20,10 +20,15 @@ export function BarChart({ bars, max, unit, title }: { bars: Bar[]; max?: number
     <svg class="bar-chart" viewBox={`0 0 ${WIDTH} ${bars.length * ROW + 4}`} role="img" aria-label={title}>
       {bars.map((bar, i) => (
         <g key={bar.label} transform={`translate(0 ${i * ROW + 2})`}>
-          <text x={LABEL_W - 6} y={14} class="bar-label" text-anchor="end">{clipped(bar.label)}<title>{bar.label}</title></text>
+          <text x={LABEL_W - 6} y={14} class="bar-label" text-anchor="end">
+            {clipped(bar.label)}
+            <title>{bar.label}</title>
+          </text>
           <rect x={LABEL_W} y={3} width={scale(top)} height={ROW - 6} class="bar-track" />
           <rect x={LABEL_W} y={3} width={scale(bar.value)} height={ROW - 6} class="bar" />
-          <text x={LABEL_W + scale(bar.value) + 6} y={14} class="bar-value">{number(bar.value, 1)} {unit}</text>
+          <text x={LABEL_W + scale(bar.value) + 6} y={14} class="bar-value">
+            {number(bar.value, 1)} {unit}
+          </text>
         </g>
       ))}
     </svg>

@@ -47,14 +47,27 @@ export function BulkIncidentActions({ selected, onChange, onDone }: Props) {
   return (
     <div class="bulk" data-testid="bulk-actions">
       <span class="muted">{selected.length} selected</span>
-      <button type="button" class="button primary" disabled={none} onClick={() => void run('acknowledge')}>Acknowledge selected</button>
-      <button type="button" class="button" disabled={none} onClick={() => void run('resolve')}>Resolve selected</button>
+      <button type="button" class="button primary" disabled={none} onClick={() => void run('acknowledge')}>
+        Acknowledge selected
+      </button>
+      <button type="button" class="button" disabled={none} onClick={() => void run('resolve')}>
+        Resolve selected
+      </button>
       <div role="status" data-testid="bulk-summary">
         {outcome ? (
           <>
-            <span>{outcome.done} {DONE[outcome.verb]}{outcome.refused.length > 0 ? `, ${outcome.refused.length} refused:` : '.'}</span>
+            <span>
+              {outcome.done} {DONE[outcome.verb]}
+              {outcome.refused.length > 0 ? `, ${outcome.refused.length} refused:` : '.'}
+            </span>
             {outcome.refused.length > 0 ? (
-              <ul class="error">{outcome.refused.map((refusal, i) => <li key={i}>{refusal.ruleName}: {refusal.reason}</li>)}</ul>
+              <ul class="error">
+                {outcome.refused.map((refusal, i) => (
+                  <li key={i}>
+                    {refusal.ruleName}: {refusal.reason}
+                  </li>
+                ))}
+              </ul>
             ) : null}
           </>
         ) : null}

@@ -12,16 +12,42 @@ export interface Column<T> {
   numeric?: boolean;
 }
 
-export function DataTable<T>({ rows, columns, empty, testId, limit = 15 }: { rows: T[]; columns: Column<T>[]; empty: string; testId?: string; limit?: number }) {
+export function DataTable<T>({
+  rows,
+  columns,
+  empty,
+  testId,
+  limit = 15,
+}: {
+  rows: T[];
+  columns: Column<T>[];
+  empty: string;
+  testId?: string;
+  limit?: number;
+}) {
   if (rows.length === 0) return <p class="empty">{empty}</p>;
   const shown = rows.slice(0, limit);
   return (
     <>
       <table class="grid" data-testid={testId}>
-        <thead><tr>{columns.map((column) => <th key={column.heading} class={column.numeric ? 'num' : undefined}>{column.heading}</th>)}</tr></thead>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.heading} class={column.numeric ? 'num' : undefined}>
+                {column.heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {shown.map((row, i) => (
-            <tr key={i}>{columns.map((column) => <td key={column.heading} class={column.numeric ? 'num' : undefined} data-label={column.heading}>{column.cell(row)}</td>)}</tr>
+            <tr key={i}>
+              {columns.map((column) => (
+                <td key={column.heading} class={column.numeric ? 'num' : undefined} data-label={column.heading}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
           ))}
         </tbody>
       </table>

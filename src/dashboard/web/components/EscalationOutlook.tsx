@@ -45,19 +45,26 @@ function onCallName(oncall: OncallNow | undefined, scheduleId: string): string {
 function targetText(target: PlanTarget, props: Props): string {
   const media = target.channels.length > 0 ? ` by ${target.channels.join(', ')}` : '';
   switch (target.type) {
-    case 'user': return `${props.who(target.id)}${media}`;
-    case 'group': return `group ${targetName(props.choices, 'group', target.id)}${media}`;
-    case 'schedule': return `${targetName(props.choices, 'schedule', target.id)} schedule (on call now: ${onCallName(props.oncall, target.id)})${media}`;
-    default: return `${targetName(props.choices, 'channel', target.id)} (channel)`;
+    case 'user':
+      return `${props.who(target.id)}${media}`;
+    case 'group':
+      return `group ${targetName(props.choices, 'group', target.id)}${media}`;
+    case 'schedule':
+      return `${targetName(props.choices, 'schedule', target.id)} schedule (on call now: ${onCallName(props.oncall, target.id)})${media}`;
+    default:
+      return `${targetName(props.choices, 'channel', target.id)} (channel)`;
   }
 }
 
 function nextText(props: Props): string {
   const { outlook, now } = props;
   switch (outlook.kind) {
-    case 'stopped': return `${outlook.because === 'acknowledged' ? 'Acknowledged' : 'Resolved'}: escalation stopped.`;
-    case 'starting': return 'Starting: stage 1 fires now.';
-    case 'not_started': return 'Not started: its policy was gone when the incident triggered, so nobody is paged.';
+    case 'stopped':
+      return `${outlook.because === 'acknowledged' ? 'Acknowledged' : 'Resolved'}: escalation stopped.`;
+    case 'starting':
+      return 'Starting: stage 1 fires now.';
+    case 'not_started':
+      return 'Not started: its policy was gone when the incident triggered, so nobody is paged.';
     case 'finished': {
       const repeats = props.plan && props.plan.repeatIntervalMinutes > 0;
       return `No further stages${outlook.lastStage ? `: stage ${outlook.lastStage} was the last` : ''}${props.plan && !repeats ? ' and the policy does not repeat' : ''}.`;
@@ -65,7 +72,9 @@ function nextText(props: Props): string {
     case 'next': {
       const when = `${time(outlook.dueAt)} (${until(outlook.dueAt, now)})`;
       if (!outlook.stage) return `Next stage at ${when}.`;
-      const which = outlook.repeat ? `Stage ${outlook.stage.stageOrder} again (repeats every ${outlook.repeatIntervalMinutes} min)` : `Stage ${outlook.stage.stageOrder}`;
+      const which = outlook.repeat
+        ? `Stage ${outlook.stage.stageOrder} again (repeats every ${outlook.repeatIntervalMinutes} min)`
+        : `Stage ${outlook.stage.stageOrder}`;
       const targets = outlook.stage.targets.map((target) => targetText(target, props)).join('; ');
       return `${which} at ${when} → ${targets || 'nobody'}.`;
     }
@@ -78,7 +87,11 @@ function recipientText(delivery: NotifiedDelivery, who: Who, channel: ChannelLab
   return key ? `${who(key)} (${delivery.target})` : delivery.target;
 }
 
-const KIND: Record<NotifiedDelivery['kind'], string> = { stage: '', resolution: ' (all-clear)', acknowledgement: ' (acknowledgement)' };
+const KIND: Record<NotifiedDelivery['kind'], string> = {
+  stage: '',
+  resolution: ' (all-clear)',
+  acknowledgement: ' (acknowledgement)',
+};
 
 export function EscalationOutlook(props: Props) {
   const { incident, plan, outlook, schedules, oncall, choices, who, channel } = props;
@@ -90,32 +103,57 @@ export function EscalationOutlook(props: Props) {
     <section class="outlook" aria-labelledby="outlook-heading">
       <h2 id="outlook-heading">Escalation now</h2>
       <dl class="facts" data-testid="escalation-outlook">
-        <dt>Rule</dt><dd><a href={`#/alert-rules/${encodeURIComponent(incident.rule_id)}`} data-testid="rule-link">{incident.rule_name}</a></dd>
+        <dt>Rule</dt>
+        <dd>
+          <a href={`#/alert-rules/${encodeURIComponent(incident.rule_id)}`} data-testid="rule-link">
+            {incident.rule_name}
+          </a>
+        </dd>
         <dt>Policy</dt>
         <dd>
-          {incident.escalation_policy_id ? <a href={`#/policies/${encodeURIComponent(incident.escalation_policy_id)}`} data-testid="policy-link">{policyName}</a> : policyName}
+          {incident.escalation_policy_id ? (
+            <a href={`#/policies/${encodeURIComponent(incident.escalation_policy_id)}`} data-testid="policy-link">
+              {policyName}
+            </a>
+          ) : (
+            policyName
+          )}
           {plan?.source === 'policy' ? <span class="muted"> (stages as the policy is now)</span> : null}
         </dd>
         <dt>Current stage</dt>
-        <dd data-testid="current-stage">{current ? `stage ${current.stage_order}${current.cycle > 0 ? `, repeat ${current.cycle}` : ''}, fired ${time(current.fired_at)}` : 'none fired yet'}</dd>
-        <dt>Next</dt><dd data-testid="next-escalation" data-kind={outlook.kind}>{nextText(props)}</dd>
+        <dd data-testid="current-stage">
+          {current
+            ? `stage ${current.stage_order}${current.cycle > 0 ? `, repeat ${current.cycle}` : ''}, fired ${time(current.fired_at)}`
+            : 'none fired yet'}
+        </dd>
+        <dt>Next</dt>
+        <dd data-testid="next-escalation" data-kind={outlook.kind}>
+          {nextText(props)}
+        </dd>
         {schedules.length > 0 ? (
           <>
             <dt>On call now</dt>
             <dd>
               <ul class="plain-list" data-testid="oncall-now">
-                {schedules.map((id) => <li key={id} data-schedule-id={id}>{targetName(choices, 'schedule', id)}: {onCallName(oncall, id)}</li>)}
+                {schedules.map((id) => (
+                  <li key={id} data-schedule-id={id}>
+                    {targetName(choices, 'schedule', id)}: {onCallName(oncall, id)}
+                  </li>
+                ))}
               </ul>
             </dd>
           </>
         ) : null}
         <dt>Paged</dt>
         <dd>
-          {paged.length === 0 ? <span data-testid="paged">nobody yet</span> : (
+          {paged.length === 0 ? (
+            <span data-testid="paged">nobody yet</span>
+          ) : (
             <ul class="plain-list" data-testid="paged">
               {paged.map((delivery, index) => (
                 <li key={index} class={delivery.ok ? undefined : 'error-text'}>
-                  {time(delivery.at)} {recipientText(delivery, who, channel)} by {delivery.medium ?? 'no medium'}{KIND[delivery.kind]}
+                  {time(delivery.at)} {recipientText(delivery, who, channel)} by {delivery.medium ?? 'no medium'}
+                  {KIND[delivery.kind]}
                   {delivery.stage_order !== null && delivery.kind === 'stage' ? `, stage ${delivery.stage_order}` : ''}
                   {delivery.ok ? '' : ` · failed${delivery.error ? `: ${delivery.error}` : ''}`}
                 </li>

@@ -10,12 +10,23 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import type { EscalationPolicyDraft, EscalationPreview } from '../api/types';
 import { time } from '../format';
-import { fireClock, instantOf, previewableDraft, problemsInWords, recipientName, stageTitle, unreachableName, whenItFires } from '../escalation-preview-words';
+import {
+  fireClock,
+  instantOf,
+  previewableDraft,
+  problemsInWords,
+  recipientName,
+  stageTitle,
+  unreachableName,
+  whenItFires,
+} from '../escalation-preview-words';
 import { PREVIEW_DEBOUNCE_MS } from './SchedulePreview';
 import { useSession } from './session-context';
 
 /** The editor's draft, or a saved policy by id. */
-export type PreviewSubject = { kind: 'draft'; draft: EscalationPolicyDraft } | { kind: 'saved'; policyId: string; name: string };
+export type PreviewSubject =
+  | { kind: 'draft'; draft: EscalationPolicyDraft }
+  | { kind: 'saved'; policyId: string; name: string };
 
 type State =
   | { kind: 'waiting' }
@@ -47,12 +58,19 @@ export function EscalationPreviewPanel({ subject }: { subject: PreviewSubject })
     }
     setPending(true);
     const timer = setTimeout(() => {
-      const answer = subject.kind === 'saved' ? calls.previewPolicy(subject.policyId, at) : calls.previewPolicyDraft((asked as { draft: EscalationPolicyDraft }).draft, at);
+      const answer =
+        subject.kind === 'saved'
+          ? calls.previewPolicy(subject.policyId, at)
+          : calls.previewPolicyDraft((asked as { draft: EscalationPolicyDraft }).draft, at);
       answer.then(
         (preview) => mine === round.current && (setState({ kind: 'shown', preview }), setPending(false)),
         (failure: Error) => {
           if (mine !== round.current) return;
-          setState({ kind: 'refused', message: failure.message, problems: failure instanceof ApiError ? problemsInWords(failure.errors) : [] });
+          setState({
+            kind: 'refused',
+            message: failure.message,
+            problems: failure instanceof ApiError ? problemsInWords(failure.errors) : [],
+          });
           setPending(false);
         },
       );
@@ -62,17 +80,35 @@ export function EscalationPreviewPanel({ subject }: { subject: PreviewSubject })
 
   const shown = state.kind === 'shown' ? state.preview : undefined;
   return (
-    <section class="policy-preview card" aria-labelledby={`${ids}-title`} data-testid="policy-preview" aria-busy={pending}>
+    <section
+      class="policy-preview card"
+      aria-labelledby={`${ids}-title`}
+      data-testid="policy-preview"
+      aria-busy={pending}
+    >
       <h3 id={`${ids}-title`}>
-        Who gets paged{subject.kind === 'saved' ? ` by ${subject.name}` : ''} {at ? `if it fired at ${time(at.toISOString())}` : 'if it fires now'}
+        Who gets paged{subject.kind === 'saved' ? ` by ${subject.name}` : ''}{' '}
+        {at ? `if it fired at ${time(at.toISOString())}` : 'if it fires now'}
         {subject.kind === 'draft' ? <span class="muted"> (unsaved)</span> : null}
         {pending ? <span class="muted"> (updating…)</span> : null}
       </h3>
       <div class="preview-at">
         <label for={`${ids}-at`}>If it fired at</label>
-        <input id={`${ids}-at`} type="datetime-local" value={local} onInput={(e) => setLocal(e.currentTarget.value)} aria-describedby={`${ids}-at-hint`} />
-        {local !== '' ? <button type="button" class="button plain" onClick={() => setLocal('')}>Now</button> : null}
-        <span id={`${ids}-at-hint`} class="hint">empty: now, your time zone</span>
+        <input
+          id={`${ids}-at`}
+          type="datetime-local"
+          value={local}
+          onInput={(e) => setLocal(e.currentTarget.value)}
+          aria-describedby={`${ids}-at-hint`}
+        />
+        {local !== '' ? (
+          <button type="button" class="button plain" onClick={() => setLocal('')}>
+            Now
+          </button>
+        ) : null}
+        <span id={`${ids}-at-hint`} class="hint">
+          empty: now, your time zone
+        </span>
       </div>
       <div role="status">
         {state.kind === 'waiting' ? <p class="loading">Working out who gets paged…</p> : null}
@@ -80,7 +116,13 @@ export function EscalationPreviewPanel({ subject }: { subject: PreviewSubject })
         {state.kind === 'refused' ? (
           <div class="notice">
             <p>Preview unavailable: {state.message}</p>
-            {state.problems.length > 0 ? <ul>{state.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
+            {state.problems.length > 0 ? (
+              <ul>
+                {state.problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            ) : null}
           </div>
         ) : null}
       </div>
@@ -91,27 +133,43 @@ export function EscalationPreviewPanel({ subject }: { subject: PreviewSubject })
               <li key={`${stage.cycle}-${stage.stage_order}`} data-testid="preview-stage">
                 <h4>
                   {stageTitle(stage)}: {whenItFires(stage.offset_minutes)}{' '}
-                  <time class="muted" dateTime={stage.fires_at}>({fireClock(stage.fires_at, shown.at)})</time>
+                  <time class="muted" dateTime={stage.fires_at}>
+                    ({fireClock(stage.fires_at, shown.at)})
+                  </time>
                 </h4>
                 <ul class="preview-recipients">
                   {stage.recipients.map((recipient) => (
                     <li key={`${recipient.delivery_target}-${recipient.medium}`}>
-                      <strong>{recipientName(recipient)}</strong> <span class="badge">{recipient.medium}</span> <code>{recipient.address}</code>
+                      <strong>{recipientName(recipient)}</strong> <span class="badge">{recipient.medium}</span>{' '}
+                      <code>{recipient.address}</code>
                       <div class="muted">{recipient.why}</div>
                     </li>
                   ))}
                   {stage.unreachable.map((target, index) => (
                     <li key={`unreachable-${index}`} class="unreachable">
-                      <strong>{unreachableName(target)}</strong>{target.medium ? <> <span class="badge">{target.medium}</span></> : null} <span class="unreachable-label">unreachable</span>
+                      <strong>{unreachableName(target)}</strong>
+                      {target.medium ? (
+                        <>
+                          {' '}
+                          <span class="badge">{target.medium}</span>
+                        </>
+                      ) : null}{' '}
+                      <span class="unreachable-label">unreachable</span>
                       <div>{target.reason}</div>
                     </li>
                   ))}
-                  {stage.recipients.length === 0 && stage.unreachable.length === 0 ? <li class="muted">Nobody.</li> : null}
+                  {stage.recipients.length === 0 && stage.unreachable.length === 0 ? (
+                    <li class="muted">Nobody.</li>
+                  ) : null}
                 </ul>
               </li>
             ))}
           </ol>
-          <p class="hint">{shown.repeat ? `Repeats: ${shown.repeat.description.replace(/\.$/, '')}.` : 'Does not repeat: after the last stage nobody else is paged.'}</p>
+          <p class="hint">
+            {shown.repeat
+              ? `Repeats: ${shown.repeat.description.replace(/\.$/, '')}.`
+              : 'Does not repeat: after the last stage nobody else is paged.'}
+          </p>
         </>
       ) : null}
     </section>

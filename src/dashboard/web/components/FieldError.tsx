@@ -18,7 +18,9 @@ export const unplacedProblems = (errors: readonly FieldProblem[], paths: readonl
 
 /** The attributes that tie an input to its error. */
 export function invalidProps(errors: readonly FieldProblem[], path: string) {
-  return problemsAt(errors, path).length > 0 ? { 'aria-invalid': true as const, 'aria-describedby': fieldErrorId(path) } : {};
+  return problemsAt(errors, path).length > 0
+    ? { 'aria-invalid': true as const, 'aria-describedby': fieldErrorId(path) }
+    : {};
 }
 
 export function FieldError({ errors, path }: { errors: readonly FieldProblem[]; path: string }) {
@@ -32,13 +34,27 @@ export function FieldError({ errors, path }: { errors: readonly FieldProblem[]; 
 }
 
 /** The refusal of a save: its detail, and the field errors no field of the form shows. */
-export function FormProblem({ failure, claimed }: { failure: ApiError | Error | undefined; claimed: (path: string) => boolean }) {
+export function FormProblem({
+  failure,
+  claimed,
+}: {
+  failure: ApiError | Error | undefined;
+  claimed: (path: string) => boolean;
+}) {
   if (!failure) return null;
   const unclaimed = failure instanceof ApiError ? failure.errors.filter((error) => !claimed(error.path)) : [];
   return (
     <div class="error" role="alert">
       <p>{failure.message}</p>
-      {unclaimed.length > 0 ? <ul>{unclaimed.map((error) => <li key={error.path}><code>{error.path || '/'}</code> {error.message}</li>)}</ul> : null}
+      {unclaimed.length > 0 ? (
+        <ul>
+          {unclaimed.map((error) => (
+            <li key={error.path}>
+              <code>{error.path || '/'}</code> {error.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </div>
   );
 }

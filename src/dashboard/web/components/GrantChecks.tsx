@@ -33,8 +33,11 @@ export function GrantChecks({ legend, grants, onChange, errors, disabled = false
             {(['allow', 'deny'] as const).map((grant) => (
               <label key={grant} class="inline">
                 <input
-                  type="checkbox" disabled={disabled} aria-label={`${grant === 'allow' ? 'Allow' : 'Deny'} ${permission}`}
-                  checked={grants[permission] === grant} onChange={(e) => set(permission, grant, e.currentTarget.checked)}
+                  type="checkbox"
+                  disabled={disabled}
+                  aria-label={`${grant === 'allow' ? 'Allow' : 'Deny'} ${permission}`}
+                  checked={grants[permission] === grant}
+                  onChange={(e) => set(permission, grant, e.currentTarget.checked)}
                   {...invalidProps(errors, `/permissions/${permission}`)}
                 />
                 {grant}

@@ -48,11 +48,27 @@ export function GrantHolderEditor({ what, holder, save, onSaved, onCancel }: Pro
       <h2>{title}</h2>
       <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path)} />
       <PagingTextField label="Name" path="/name" value={name} onInput={setName} errors={errors} />
-      <PagingTextField label="Description" path="/description" value={description} onInput={setDescription} errors={errors} multiline />
-      <GrantChecks legend="Permissions (neither box: left to the next level)" grants={permissions} onChange={setPermissions} errors={errors} />
+      <PagingTextField
+        label="Description"
+        path="/description"
+        value={description}
+        onInput={setDescription}
+        errors={errors}
+        multiline
+      />
+      <GrantChecks
+        legend="Permissions (neither box: left to the next level)"
+        grants={permissions}
+        onChange={setPermissions}
+        errors={errors}
+      />
       <div class="form-actions">
-        <button type="submit" class="button primary" disabled={saving}>{holder ? `Save ${what}` : `Create ${what}`}</button>
-        <button type="button" class="button plain" onClick={onCancel}>Cancel</button>
+        <button type="submit" class="button primary" disabled={saving}>
+          {holder ? `Save ${what}` : `Create ${what}`}
+        </button>
+        <button type="button" class="button plain" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   );

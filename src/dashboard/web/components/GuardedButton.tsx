@@ -18,7 +18,14 @@ export function GuardedButton({ label, permission, onClick, kind = 'plain', aria
   const { can } = useSession();
   const allowed = can(permission);
   return (
-    <button type="button" class={`button ${kind}`} aria-label={ariaLabel} disabled={!allowed} title={allowed ? undefined : `needs the permission ${permission}`} onClick={onClick}>
+    <button
+      type="button"
+      class={`button ${kind}`}
+      aria-label={ariaLabel}
+      disabled={!allowed}
+      title={allowed ? undefined : `needs the permission ${permission}`}
+      onClick={onClick}
+    >
       {label}
     </button>
   );

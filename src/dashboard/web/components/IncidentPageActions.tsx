@@ -37,7 +37,12 @@ export function IncidentPageActions({ incident, onChange, onRefused }: Props) {
   return (
     <div class="incident-actions" data-testid="incident-actions">
       {open && incident.status === 'triggered' ? (
-        <ActionButton label="Acknowledge" kind="primary" permission="incidents:write" action={attempt(() => calls.acknowledge(incident.id))} />
+        <ActionButton
+          label="Acknowledge"
+          kind="primary"
+          permission="incidents:write"
+          action={attempt(() => calls.acknowledge(incident.id))}
+        />
       ) : null}
       {open && !resolving ? (
         <ActionButton label="Resolve…" permission="incidents:write" action={async () => setResolving(true)} />
@@ -51,14 +56,23 @@ export function IncidentPageActions({ incident, onChange, onRefused }: Props) {
           }}
         >
           <input
-            aria-label="resolution note" placeholder="Resolution note (optional)" value={note} maxLength={2000}
+            aria-label="resolution note"
+            placeholder="Resolution note (optional)"
+            value={note}
+            maxLength={2000}
             onInput={(e) => setNote(e.currentTarget.value)}
           />
           <ActionButton label="Resolve" kind="danger" permission="incidents:write" action={resolve} />
-          <button type="button" class="button plain" onClick={() => (setResolving(false), setNote(''))}>Cancel</button>
+          <button type="button" class="button plain" onClick={() => (setResolving(false), setNote(''))}>
+            Cancel
+          </button>
         </form>
       ) : null}
-      {refusal ? <small class="error refusal" role="status" data-testid="action-refusal">{refusal}</small> : null}
+      {refusal ? (
+        <small class="error refusal" role="status" data-testid="action-refusal">
+          {refusal}
+        </small>
+      ) : null}
     </div>
   );
 }

@@ -21,7 +21,11 @@ interface Props {
   onSelect?: (selected: boolean) => void;
 }
 
-const When = ({ at, now }: { at: string; now: number }) => <time dateTime={at} title={time(at)}>{ago(at, now)}</time>;
+const When = ({ at, now }: { at: string; now: number }) => (
+  <time dateTime={at} title={time(at)}>
+    {ago(at, now)}
+  </time>
+);
 
 export function IncidentRow({ incident, onChange, who, now, selected, onSelect }: Props) {
   return (
@@ -29,32 +33,52 @@ export function IncidentRow({ incident, onChange, who, now, selected, onSelect }
       {onSelect ? (
         <td class="select">
           {incident.status === 'resolved' ? null : (
-            <input type="checkbox" checked={selected} aria-label={`Select ${incident.rule_name}`} onChange={(event) => onSelect((event.currentTarget as HTMLInputElement).checked)} />
+            <input
+              type="checkbox"
+              checked={selected}
+              aria-label={`Select ${incident.rule_name}`}
+              onChange={(event) => onSelect((event.currentTarget as HTMLInputElement).checked)}
+            />
           )}
         </td>
       ) : null}
-      <td><SeverityBadge severity={incident.severity} /></td>
-      <td><a href={`#/incidents/${incident.id}`}>{incident.rule_name}</a></td>
+      <td>
+        <SeverityBadge severity={incident.severity} />
+      </td>
+      <td>
+        <a href={`#/incidents/${incident.id}`}>{incident.rule_name}</a>
+      </td>
       <td data-label="Reading">
-        {incident.metric} {number(incident.current_value, 2)} {CONDITION_SYMBOL[incident.condition] ?? incident.condition} {number(incident.threshold, 2)}
+        {incident.metric} {number(incident.current_value, 2)}{' '}
+        {CONDITION_SYMBOL[incident.condition] ?? incident.condition} {number(incident.threshold, 2)}
         {incident.cluster_id ? <span class="muted"> on {incident.cluster_id}</span> : null}
       </td>
       <td class={`status status-${incident.status}`}>{incident.status}</td>
-      <td data-label="Triggered"><When at={incident.triggered_at} now={now} /></td>
+      <td data-label="Triggered">
+        <When at={incident.triggered_at} now={now} />
+      </td>
       <td data-label="Acknowledged" data-testid="acknowledged">
         {incident.acknowledged_at ? (
-          <span title={time(incident.acknowledged_at)}>{who(incident.acknowledged_by)}, after {between(incident.triggered_at, incident.acknowledged_at)}</span>
+          <span title={time(incident.acknowledged_at)}>
+            {who(incident.acknowledged_by)}, after {between(incident.triggered_at, incident.acknowledged_at)}
+          </span>
         ) : null}
       </td>
       <td data-label="Resolved">
         {incident.resolved_at ? (
           <>
-            <span title={time(incident.resolved_at)} data-testid="time-to-resolve">after {between(incident.triggered_at, incident.resolved_at)}</span>
-            <span class="resolution muted" data-testid="resolution">{describeResolution(incident, who)}</span>
+            <span title={time(incident.resolved_at)} data-testid="time-to-resolve">
+              after {between(incident.triggered_at, incident.resolved_at)}
+            </span>
+            <span class="resolution muted" data-testid="resolution">
+              {describeResolution(incident, who)}
+            </span>
           </>
         ) : null}
       </td>
-      <td><IncidentActions incident={incident} onChange={onChange} /></td>
+      <td>
+        <IncidentActions incident={incident} onChange={onChange} />
+      </td>
     </tr>
   );
 }

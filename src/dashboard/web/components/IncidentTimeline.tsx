@@ -18,7 +18,11 @@ const text = (value: unknown) => (value === null || value === undefined ? '' : S
 function recipient(data: Data, who: Who, channel: ChannelLabel): string {
   const key = text(data.recipientKey);
   const target = text(data.target);
-  const named = key.startsWith('user:') ? who(key) : key.startsWith('channel:') ? channel(key.slice('channel:'.length)) : undefined;
+  const named = key.startsWith('user:')
+    ? who(key)
+    : key.startsWith('channel:')
+      ? channel(key.slice('channel:'.length))
+      : undefined;
   const targetChannel = target.startsWith('channel:') ? channel(target.slice('channel:'.length)) : undefined;
   if (named && targetChannel && named === targetChannel) return named;
   return [named, targetChannel ?? target].filter(Boolean).join(' ');
@@ -28,8 +32,14 @@ function stageReached(data: Data, who: Who, channel: ChannelLabel): string {
   const reached = (data.recipients as Data[] | undefined) ?? [];
   const names = reached.map((r) => {
     const key = text(r.key);
-    const name = key.startsWith('channel:') ? channel(key.slice('channel:'.length)) ?? 'a channel' : key ? who(key) : 'nobody';
-    return r.unreachable ? `${name} (unreachable: ${text(r.unreachable)})` : `${name}${r.medium ? ` by ${text(r.medium)}` : ''}`;
+    const name = key.startsWith('channel:')
+      ? (channel(key.slice('channel:'.length)) ?? 'a channel')
+      : key
+        ? who(key)
+        : 'nobody';
+    return r.unreachable
+      ? `${name} (unreachable: ${text(r.unreachable)})`
+      : `${name}${r.medium ? ` by ${text(r.medium)}` : ''}`;
   });
   return names.length > 0 ? ` → ${names.join(', ')}` : '';
 }
@@ -37,16 +47,20 @@ function stageReached(data: Data, who: Who, channel: ChannelLabel): string {
 export function describeEvent(event: IncidentEvent, who: Who, channel: ChannelLabel): string {
   const data = event.data;
   switch (event.type) {
-    case 'IncidentTriggered': return `value ${text(data.currentValue ?? data.value)}`;
-    case 'IncidentAcknowledged': return `by ${who(text(data.by))}`;
+    case 'IncidentTriggered':
+      return `value ${text(data.currentValue ?? data.value)}`;
+    case 'IncidentAcknowledged':
+      return `by ${who(text(data.by))}`;
     case 'IncidentResolved':
       return `by ${who(text(data.by))} (${text(data.reason)})${data.note ? `: ${text(data.note)}` : ''}`;
-    case 'IncidentNoteAdded': return `${who(text(data.by))}: ${text(data.text)}`;
+    case 'IncidentNoteAdded':
+      return `${who(text(data.by))}: ${text(data.text)}`;
     case 'EscalationStarted': {
       const stages = (data.stages as unknown[] | undefined)?.length ?? 0;
       return `policy ${text(data.policyName)} (${stages} stage${stages === 1 ? '' : 's'})`;
     }
-    case 'EscalationNotStarted': return text(data.reason);
+    case 'EscalationNotStarted':
+      return text(data.reason);
     case 'EscalationStageFired':
       return `stage ${text(data.stageOrder)}${Number(data.cycle) > 0 ? `, repeat ${text(data.cycle)}` : ''}${stageReached(data, who, channel)}`;
     case 'NotificationDelivered':
@@ -54,13 +68,26 @@ export function describeEvent(event: IncidentEvent, who: Who, channel: ChannelLa
     case 'NotificationRetryScheduled': {
       const error = data.error as { message?: string } | undefined;
       const kind = data.kind && data.kind !== 'stage' ? ` (${text(data.kind)})` : '';
-      return [`${text(data.medium)}${kind} to ${recipient(data, who, channel)}`, error?.message].filter(Boolean).join(' · ');
+      return [`${text(data.medium)}${kind} to ${recipient(data, who, channel)}`, error?.message]
+        .filter(Boolean)
+        .join(' · ');
     }
-    default: return '';
+    default:
+      return '';
   }
 }
 
-export function IncidentTimeline({ events, reached, who, channel }: { events: IncidentEvent[]; reached: number; who: Who; channel: ChannelLabel }) {
+export function IncidentTimeline({
+  events,
+  reached,
+  who,
+  channel,
+}: {
+  events: IncidentEvent[];
+  reached: number;
+  who: Who;
+  channel: ChannelLabel;
+}) {
   return (
     <ol class="timeline" data-testid="timeline">
       {events.map((event, index) => (

@@ -27,26 +27,41 @@ export function MaintenanceWindowRow({ window, ruleNames, onEdit, onEnded, onDel
   return (
     <tr data-window-id={window.id} data-state={state.kind}>
       <td data-label="Window">
-        <strong>{window.name}</strong><div class="muted">{window.reason}</div>
+        <strong>{window.name}</strong>
+        <div class="muted">{window.reason}</div>
         <WindowHistory windowId={window.id} name={window.name} updatedAt={window.ended_at ?? window.updated_at} />
       </td>
       <td data-label="State" data-testid="window-state">
         <span class={`badge window-${state.kind}`}>{label}</span>
         {detail ? <div class="muted">{detail}</div> : null}
       </td>
-      <td data-label="Silences" data-testid="window-matches">{matchWords(window.matcher, ruleNames)}</td>
-      <td data-label="When" data-testid="window-when">{whenWords(window, time)}</td>
+      <td data-label="Silences" data-testid="window-matches">
+        {matchWords(window.matcher, ruleNames)}
+      </td>
+      <td data-label="When" data-testid="window-when">
+        {whenWords(window, time)}
+      </td>
       <td>
         {writer && state.kind !== 'ended' ? (
           <>
-            <button type="button" class="button" aria-label={`Edit ${window.name}`} onClick={() => onEdit(window.id)}>Edit</button>
-            <ActionButton label={`End ${window.name} now`} permission="alerts:write" action={async () => onEnded(await calls.endMaintenanceWindow(window.id))} />
+            <button type="button" class="button" aria-label={`Edit ${window.name}`} onClick={() => onEdit(window.id)}>
+              Edit
+            </button>
+            <ActionButton
+              label={`End ${window.name} now`}
+              permission="alerts:write"
+              action={async () => onEnded(await calls.endMaintenanceWindow(window.id))}
+            />
           </>
         ) : null}
-        <ConfirmDelete name={window.name} permission="alerts:write" remove={async () => {
-          await calls.deleteMaintenanceWindow(window.id);
-          onDeleted(window.id);
-        }} />
+        <ConfirmDelete
+          name={window.name}
+          permission="alerts:write"
+          remove={async () => {
+            await calls.deleteMaintenanceWindow(window.id);
+            onDeleted(window.id);
+          }}
+        />
       </td>
     </tr>
   );

@@ -10,7 +10,13 @@ export function NoteForm({ incidentId, onChange }: { incidentId: string; onChang
   if (!can('incidents:write')) return null;
   return (
     <div class="note-form">
-      <input aria-label="note" placeholder="Add a note…" value={text} maxLength={2000} onInput={(e) => setText(e.currentTarget.value)} />
+      <input
+        aria-label="note"
+        placeholder="Add a note…"
+        value={text}
+        maxLength={2000}
+        onInput={(e) => setText(e.currentTarget.value)}
+      />
       <ActionButton
         label="Add note"
         permission="incidents:write"

@@ -45,12 +45,21 @@ function useWidth<E extends Element>(): [{ current: E | null }, number] {
   return [ref, width];
 }
 
-export function OncallTimeline({ segments, since, until }: { segments: OncallSegment[]; since: number; until: number }) {
+export function OncallTimeline({
+  segments,
+  since,
+  until,
+}: {
+  segments: OncallSegment[];
+  since: number;
+  until: number;
+}) {
   const [ref, width] = useWidth<SVGSVGElement>();
   const x = (t: number) => ((Math.min(Math.max(t, since), until) - since) / (until - since)) * width;
   const order: string[] = [];
   const people = new Map<string, { name: string; colour: string }>();
-  for (const segment of segments) people.set(segment.user_id, { name: segment.name, colour: colourOf(segment.user_id, order) });
+  for (const segment of segments)
+    people.set(segment.user_id, { name: segment.name, colour: colourOf(segment.user_id, order) });
   const midnights: number[] = [];
   const day = new Date(since);
   day.setHours(24, 0, 0, 0);
@@ -59,12 +68,21 @@ export function OncallTimeline({ segments, since, until }: { segments: OncallSeg
   const labelEvery = Math.max(1, Math.ceil(DAY_LABEL_W / dayWidth));
   return (
     <div class="oncall-band">
-      <svg ref={ref} class="oncall-timeline" viewBox={`0 0 ${width} ${HEIGHT}`} height={HEIGHT} role="img" aria-label="on call over the next days">
+      <svg
+        ref={ref}
+        class="oncall-timeline"
+        viewBox={`0 0 ${width} ${HEIGHT}`}
+        height={HEIGHT}
+        role="img"
+        aria-label="on call over the next days"
+      >
         {midnights.map((t, i) => (
           <g key={t}>
             <line x1={x(t)} x2={x(t)} y1={13} y2={HEIGHT} class="tick" />
             {i % labelEvery === 0 && x(t) + DAY_LABEL_W - 8 <= width ? (
-              <text x={x(t) + 2} y={11} class="tick-label">{new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}</text>
+              <text x={x(t) + 2} y={11} class="tick-label">
+                {new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
+              </text>
             ) : null}
           </g>
         ))}
@@ -73,10 +91,21 @@ export function OncallTimeline({ segments, since, until }: { segments: OncallSeg
           const blockWidth = Math.max(x(Date.parse(segment.end)) - start, 1);
           return (
             <g key={`${segment.user_id}-${segment.start}`}>
-              <rect x={start} y={BAND_Y} width={blockWidth} height={BAND_H} fill={people.get(segment.user_id)!.colour} class={`segment ${segment.source}`}>
+              <rect
+                x={start}
+                y={BAND_Y}
+                width={blockWidth}
+                height={BAND_H}
+                fill={people.get(segment.user_id)!.colour}
+                class={`segment ${segment.source}`}
+              >
                 <title>{`${segment.name} (${segment.source}) ${new Date(segment.start).toLocaleString()} → ${new Date(segment.end).toLocaleString()}`}</title>
               </rect>
-              {blockWidth > segment.name.length * CHAR_W + 8 ? <text x={start + 4} y={BAND_Y + 19} class="segment-label">{segment.name}</text> : null}
+              {blockWidth > segment.name.length * CHAR_W + 8 ? (
+                <text x={start + 4} y={BAND_Y + 19} class="segment-label">
+                  {segment.name}
+                </text>
+              ) : null}
             </g>
           );
         })}
@@ -85,7 +114,9 @@ export function OncallTimeline({ segments, since, until }: { segments: OncallSeg
         <ul class="oncall-legend" aria-label="who is in the band">
           {[...people.entries()].map(([userId, person]) => (
             <li key={userId}>
-              <svg class="swatch" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true"><rect width="12" height="12" rx="2" fill={person.colour} /></svg>
+              <svg class="swatch" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+                <rect width="12" height="12" rx="2" fill={person.colour} />
+              </svg>
               {person.name}
             </li>
           ))}

@@ -23,28 +23,61 @@ export function OverrideEditor({ override, index, errors, people, timezone, onCh
   const title = `Override ${index + 1}`;
   const own = errors.filter((error) => error.path === at);
   const time = (field: 'start' | 'end', label: string) => (
-    <PagingField label={`${title}: ${label}`} path={`${at}/${field}`} errors={errors} control={(props) => (
-      <input type="datetime-local" {...props} value={override[field]} onInput={(e) => onChange({ ...override, [field]: e.currentTarget.value })} />
-    )} />
+    <PagingField
+      label={`${title}: ${label}`}
+      path={`${at}/${field}`}
+      errors={errors}
+      control={(props) => (
+        <input
+          type="datetime-local"
+          {...props}
+          value={override[field]}
+          onInput={(e) => onChange({ ...override, [field]: e.currentTarget.value })}
+        />
+      )}
+    />
   );
   return (
     <fieldset class="override card" data-testid="override">
       <legend>{title}</legend>
       {own.length > 0 ? <span class="field-error">{own.map((error) => error.message).join('; ')}</span> : null}
-      <PagingField label={`${title}: who covers`} path={`${at}/user_id`} errors={errors} control={(props) => (
-        <select {...props} value={override.userId} onChange={(e) => onChange({ ...override, userId: e.currentTarget.value })}>
-          <option value="">Choose a person…</option>
-          {people.filter((person) => !person.removed || person.id === override.userId).map((person) => <option key={person.id} value={person.id}>{person.name}</option>)}
-        </select>
-      )} />
+      <PagingField
+        label={`${title}: who covers`}
+        path={`${at}/user_id`}
+        errors={errors}
+        control={(props) => (
+          <select
+            {...props}
+            value={override.userId}
+            onChange={(e) => onChange({ ...override, userId: e.currentTarget.value })}
+          >
+            <option value="">Choose a person…</option>
+            {people
+              .filter((person) => !person.removed || person.id === override.userId)
+              .map((person) => (
+                <option key={person.id} value={person.id}>
+                  {person.name}
+                </option>
+              ))}
+          </select>
+        )}
+      />
       <p class="hint">Times are wall clocks in {timezone}.</p>
       <div class="field-row">
         {time('start', 'from')}
         {time('end', 'until')}
       </div>
-      <PagingTextField label={`${title}: reason`} path={`${at}/reason`} value={override.reason} onInput={(reason) => onChange({ ...override, reason })} errors={errors} />
+      <PagingTextField
+        label={`${title}: reason`}
+        path={`${at}/reason`}
+        value={override.reason}
+        onInput={(reason) => onChange({ ...override, reason })}
+        errors={errors}
+      />
       <div class="form-actions">
-        <button type="button" class="button danger" onClick={onRemove}>Remove {title.toLowerCase()}</button>
+        <button type="button" class="button danger" onClick={onRemove}>
+          Remove {title.toLowerCase()}
+        </button>
       </div>
     </fieldset>
   );

@@ -29,8 +29,16 @@ export function PagingField({ label, path, errors, hint, control }: FieldProps) 
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      {hint ? <span class="hint" id={`${id}-hint`}>{hint}</span> : null}
-      {control({ id, ...(described ? { 'aria-describedby': described } : {}), ...(invalid ? { 'aria-invalid': true as const } : {}) })}
+      {hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      {control({
+        id,
+        ...(described ? { 'aria-describedby': described } : {}),
+        ...(invalid ? { 'aria-invalid': true as const } : {}),
+      })}
       <FieldError errors={errors} path={path} />
     </div>
   );
@@ -47,11 +55,29 @@ interface TextProps {
   type?: 'text' | 'number';
 }
 
-export function PagingTextField({ label, path, value, onInput, errors, hint, multiline = false, type = 'text' }: TextProps) {
+export function PagingTextField({
+  label,
+  path,
+  value,
+  onInput,
+  errors,
+  hint,
+  multiline = false,
+  type = 'text',
+}: TextProps) {
   return (
-    <PagingField label={label} path={path} errors={errors} hint={hint} control={(props) => (multiline
-      ? <textarea rows={3} {...props} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
-      : <input type={type as 'text'} {...props} value={value} onInput={(e) => onInput(e.currentTarget.value)} />)}
+    <PagingField
+      label={label}
+      path={path}
+      errors={errors}
+      hint={hint}
+      control={(props) =>
+        multiline ? (
+          <textarea rows={3} {...props} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+        ) : (
+          <input type={type as 'text'} {...props} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+        )
+      }
     />
   );
 }

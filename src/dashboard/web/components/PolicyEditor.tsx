@@ -55,35 +55,69 @@ export function PolicyEditor({ policy, choices, onSaved, onCancel }: Props) {
 
   return (
     <div class="policy-workbench">
-    <form class="editor card" onSubmit={(e) => void save(e)} noValidate aria-label={policy ? `Edit policy ${policy.name}` : 'New escalation policy'}>
-      <h2>{policy ? `Edit ${policy.name}` : 'New escalation policy'}</h2>
-      <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path)} />
-      <PagingTextField label="Name" path="/name" value={form.name} onInput={(name) => set({ name })} errors={errors} />
-      <PagingTextField label="Description" path="/description" value={form.description} onInput={(description) => set({ description })} errors={errors} multiline />
-      <PagingTextField
-        label="Repeat every (minutes)" hint="0: no repeat; while unacknowledged, the stages start over after this long"
-        path="/repeat_interval_minutes" type="number" value={form.repeat} onInput={(repeat) => set({ repeat })} errors={errors}
-      />
-      {form.stages.map((stage, index) => (
-        <StageEditor
-          key={stage.key}
-          stage={stage}
-          index={index}
-          count={form.stages.length}
+      <form
+        class="editor card"
+        onSubmit={(e) => void save(e)}
+        noValidate
+        aria-label={policy ? `Edit policy ${policy.name}` : 'New escalation policy'}
+      >
+        <h2>{policy ? `Edit ${policy.name}` : 'New escalation policy'}</h2>
+        <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path)} />
+        <PagingTextField
+          label="Name"
+          path="/name"
+          value={form.name}
+          onInput={(name) => set({ name })}
           errors={errors}
-          choices={choices}
-          onChange={(changed) => setStages(form.stages.map((other) => (other.key === changed.key ? changed : other)))}
-          onMove={(by) => move(index, by)}
-          onRemove={() => setStages(form.stages.filter((other) => other.key !== stage.key))}
         />
-      ))}
-      <div class="form-actions">
-        <button type="button" class="button plain" disabled={form.stages.length >= 20} onClick={() => setStages([...form.stages, emptyStage('15')])}>Add stage</button>
-        <button type="submit" class="button primary" disabled={saving}>{policy ? 'Save policy' : 'Create policy'}</button>
-        <button type="button" class="button plain" onClick={onCancel}>Cancel</button>
-      </div>
-    </form>
-    <EscalationPreviewPanel subject={{ kind: 'draft', draft: draftOf(form) }} />
+        <PagingTextField
+          label="Description"
+          path="/description"
+          value={form.description}
+          onInput={(description) => set({ description })}
+          errors={errors}
+          multiline
+        />
+        <PagingTextField
+          label="Repeat every (minutes)"
+          hint="0: no repeat; while unacknowledged, the stages start over after this long"
+          path="/repeat_interval_minutes"
+          type="number"
+          value={form.repeat}
+          onInput={(repeat) => set({ repeat })}
+          errors={errors}
+        />
+        {form.stages.map((stage, index) => (
+          <StageEditor
+            key={stage.key}
+            stage={stage}
+            index={index}
+            count={form.stages.length}
+            errors={errors}
+            choices={choices}
+            onChange={(changed) => setStages(form.stages.map((other) => (other.key === changed.key ? changed : other)))}
+            onMove={(by) => move(index, by)}
+            onRemove={() => setStages(form.stages.filter((other) => other.key !== stage.key))}
+          />
+        ))}
+        <div class="form-actions">
+          <button
+            type="button"
+            class="button plain"
+            disabled={form.stages.length >= 20}
+            onClick={() => setStages([...form.stages, emptyStage('15')])}
+          >
+            Add stage
+          </button>
+          <button type="submit" class="button primary" disabled={saving}>
+            {policy ? 'Save policy' : 'Create policy'}
+          </button>
+          <button type="button" class="button plain" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+      <EscalationPreviewPanel subject={{ kind: 'draft', draft: draftOf(form) }} />
     </div>
   );
 }

@@ -15,17 +15,28 @@ export function ScheduleCard({ schedule, since }: { schedule: Schedule; since: D
   const person = now.value?.current_oncall;
   return (
     <article class="card" data-testid="schedule">
-      <h2>{schedule.name} <span class="muted">{schedule.timezone}</span></h2>
+      <h2>
+        {schedule.name} <span class="muted">{schedule.timezone}</span>
+      </h2>
       <ErrorNote error={now.error ?? range.error} />
       {now.value ? (
         person ? (
           <p class="on-call-now">
             On call now: <strong>{person.name}</strong> <span class="muted">{person.email}</span>{' '}
-            {person.on_call_until ? `until ${time(person.on_call_until)}` : 'with no handoff in the next 90 days'} ({person.source})
+            {person.on_call_until ? `until ${time(person.on_call_until)}` : 'with no handoff in the next 90 days'} (
+            {person.source})
           </p>
-        ) : <p class="on-call-now empty">Nobody is on call now.</p>
+        ) : (
+          <p class="on-call-now empty">Nobody is on call now.</p>
+        )
       ) : null}
-      {range.value ? <OncallTimeline segments={range.value.segments} since={since.getTime()} until={since.getTime() + ONCALL_DAYS * 86_400_000} /> : null}
+      {range.value ? (
+        <OncallTimeline
+          segments={range.value.segments}
+          since={since.getTime()}
+          until={since.getTime() + ONCALL_DAYS * 86_400_000}
+        />
+      ) : null}
     </article>
   );
 }

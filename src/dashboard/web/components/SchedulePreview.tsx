@@ -15,7 +15,10 @@ export const PREVIEW_DAYS = 14;
 /** Long enough to let someone finish typing a date, short enough to feel live. */
 export const PREVIEW_DEBOUNCE_MS = 400;
 
-type State = { kind: 'waiting' } | { kind: 'shown'; preview: Preview } | { kind: 'refused'; message: string; problems: string[] };
+type State =
+  | { kind: 'waiting' }
+  | { kind: 'shown'; preview: Preview }
+  | { kind: 'refused'; message: string; problems: string[] };
 
 export function SchedulePreview({ draft }: { draft: ScheduleDraft }) {
   const { calls } = useSession();
@@ -34,7 +37,8 @@ export function SchedulePreview({ draft }: { draft: ScheduleDraft }) {
         (preview) => mine === round.current && (setState({ kind: 'shown', preview }), setPending(false)),
         (failure: Error) => {
           if (mine !== round.current) return;
-          const problems = failure instanceof ApiError ? failure.errors.map((error) => `${error.path}: ${error.message}`) : [];
+          const problems =
+            failure instanceof ApiError ? failure.errors.map((error) => `${error.path}: ${error.message}`) : [];
           setState({ kind: 'refused', message: failure.message, problems });
           setPending(false);
         },
@@ -44,26 +48,54 @@ export function SchedulePreview({ draft }: { draft: ScheduleDraft }) {
   }, [body]);
 
   const now = Date.now();
-  const current = state.kind === 'shown' ? state.preview.segments.find((s) => Date.parse(s.start) <= now && now < Date.parse(s.end)) : undefined;
+  const current =
+    state.kind === 'shown'
+      ? state.preview.segments.find((s) => Date.parse(s.start) <= now && now < Date.parse(s.end))
+      : undefined;
   return (
-    <section class="schedule-preview card" aria-labelledby="schedule-preview-title" data-testid="schedule-preview" aria-busy={pending}>
-      <h3 id="schedule-preview-title">Preview: the next {PREVIEW_DAYS} days, unsaved {pending ? <span class="muted">(updating…)</span> : null}</h3>
+    <section
+      class="schedule-preview card"
+      aria-labelledby="schedule-preview-title"
+      data-testid="schedule-preview"
+      aria-busy={pending}
+    >
+      <h3 id="schedule-preview-title">
+        Preview: the next {PREVIEW_DAYS} days, unsaved {pending ? <span class="muted">(updating…)</span> : null}
+      </h3>
       <div role="status">
         {state.kind === 'waiting' ? <p class="loading">Rendering the preview…</p> : null}
         {state.kind === 'shown' ? (
           <p>
-            {current ? <>Would be on call now: <strong>{current.name}</strong> until {time(current.end)} ({current.source})</> : 'Nobody would be on call now.'}
+            {current ? (
+              <>
+                Would be on call now: <strong>{current.name}</strong> until {time(current.end)} ({current.source})
+              </>
+            ) : (
+              'Nobody would be on call now.'
+            )}
             {state.preview.segments.length === 0 ? ' Nobody is on call in these days.' : ''}
           </p>
         ) : null}
         {state.kind === 'refused' ? (
           <div class="notice">
             <p>No preview yet: {state.message}</p>
-            {state.problems.length > 0 ? <ul>{state.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
+            {state.problems.length > 0 ? (
+              <ul>
+                {state.problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            ) : null}
           </div>
         ) : null}
       </div>
-      {state.kind === 'shown' ? <OncallTimeline segments={state.preview.segments} since={since.getTime()} until={since.getTime() + PREVIEW_DAYS * 86_400_000} /> : null}
+      {state.kind === 'shown' ? (
+        <OncallTimeline
+          segments={state.preview.segments}
+          since={since.getTime()}
+          until={since.getTime() + PREVIEW_DAYS * 86_400_000}
+        />
+      ) : null}
     </section>
   );
 }

@@ -53,7 +53,11 @@ function Page({ route }: { route: string[] }) {
   if (page === 'groups') return <GroupsPage />;
   if (page === 'maintenance') return <MaintenancePage />;
   if (page === 'analytics') return <AnalyticsPage />;
-  return <p>No such page. <a href="#/incidents">Incidents</a></p>;
+  return (
+    <p>
+      No such page. <a href="#/incidents">Incidents</a>
+    </p>
+  );
 }
 
 export function Shell({ signOut }: { signOut: () => void }) {
@@ -69,16 +73,28 @@ export function Shell({ signOut }: { signOut: () => void }) {
         <strong class="brand">warehouse-watch</strong>
         <nav>
           {visible.map((page) => (
-            <a key={page.path} href={`#/${page.path}`} class={route[0] === page.path ? 'current' : undefined}>{page.title}</a>
+            <a key={page.path} href={`#/${page.path}`} class={route[0] === page.path ? 'current' : undefined}>
+              {page.title}
+            </a>
           ))}
         </nav>
-        <span class="who" title={`tenant ${me.principal.tenant_id}, environment ${me.principal.env_id}`} data-testid="principal">
+        <span
+          class="who"
+          title={`tenant ${me.principal.tenant_id}, environment ${me.principal.env_id}`}
+          data-testid="principal"
+        >
           {who} ({me.principal.kind})
         </span>
-        <button type="button" class="button plain" onClick={signOut}>Sign out</button>
+        <button type="button" class="button plain" onClick={signOut}>
+          Sign out
+        </button>
       </header>
       <main class="page">
-        {current && !can(current.permission) ? <p class="error">This page needs the permission {current.permission}.</p> : <Page route={route} />}
+        {current && !can(current.permission) ? (
+          <p class="error">This page needs the permission {current.permission}.</p>
+        ) : (
+          <Page route={route} />
+        )}
       </main>
     </>
   );

@@ -68,7 +68,9 @@ export function SignIn({ onToken }: { onToken: (token: string) => void }) {
       <h1>warehouse-watch</h1>
       {ended ? (
         <p class="error" role="alert" data-testid="session-ended">
-          <strong>{/expired/i.test(ended) ? 'Your session expired; sign in again.' : 'Your session ended; sign in again.'}</strong>{' '}
+          <strong>
+            {/expired/i.test(ended) ? 'Your session expired; sign in again.' : 'Your session ended; sign in again.'}
+          </strong>{' '}
           The API refused the token: {ended.replace(/\.$/, '')}.
         </p>
       ) : null}
@@ -78,27 +80,49 @@ export function SignIn({ onToken }: { onToken: (token: string) => void }) {
         // checked (and the line split) in signInWithClient.
         <form onSubmit={(event) => void signInWithClient(event)} aria-label="development client" noValidate>
           <h2>Development client</h2>
-          <p class="hint">Paste the <code>client_id=… client_secret=…</code> line that <code>npm start</code> printed, or each value.</p>
+          <p class="hint">
+            Paste the <code>client_id=… client_secret=…</code> line that <code>npm start</code> printed, or each value.
+          </p>
           <label>
             Client id
-            <input name="client_id" autocomplete="username" value={clientId} onInput={onClientIdInput} onChange={(e) => splitLine(e.currentTarget.value)} required />
+            <input
+              name="client_id"
+              autocomplete="username"
+              value={clientId}
+              onInput={onClientIdInput}
+              onChange={(e) => splitLine(e.currentTarget.value)}
+              required
+            />
           </label>
           <label>
             Client secret
-            <input name="client_secret" type="password" autocomplete="current-password" value={clientSecret} onInput={(e) => setClientSecret(e.currentTarget.value)} required />
+            <input
+              name="client_secret"
+              type="password"
+              autocomplete="current-password"
+              value={clientSecret}
+              onInput={(e) => setClientSecret(e.currentTarget.value)}
+              required
+            />
           </label>
-          <button type="submit" class="button primary" disabled={busy}>Sign in</button>
+          <button type="submit" class="button primary" disabled={busy}>
+            Sign in
+          </button>
         </form>
       ) : null}
       {config.value ? (
         <form onSubmit={signInWithToken} aria-label="access token">
           <h2>{config.value.identity_provider === 'embedded' ? 'Or an access token' : 'Access token'}</h2>
-          <p class="hint">A token from your identity provider with audience <code>{config.value.audience}</code>.</p>
+          <p class="hint">
+            A token from your identity provider with audience <code>{config.value.audience}</code>.
+          </p>
           <label>
             Token
             <textarea name="token" rows={3} value={pasted} onInput={(e) => setPasted(e.currentTarget.value)} />
           </label>
-          <button type="submit" class="button">Use token</button>
+          <button type="submit" class="button">
+            Use token
+          </button>
         </form>
       ) : null}
       <ErrorNote error={error} />

@@ -9,7 +9,19 @@ export interface Point {
   marked?: boolean;
 }
 
-export function Sparkline({ points, threshold, width = 160, height = 32, label }: { points: Point[]; threshold?: number; width?: number; height?: number; label: string }) {
+export function Sparkline({
+  points,
+  threshold,
+  width = 160,
+  height = 32,
+  label,
+}: {
+  points: Point[];
+  threshold?: number;
+  width?: number;
+  height?: number;
+  label: string;
+}) {
   const values = points.flatMap((point) => (point.value === null ? [] : [point.value]));
   if (values.length === 0) return <span class="muted sparkline-empty">no readings</span>;
   const times = points.map((point) => point.at);
@@ -29,12 +41,23 @@ export function Sparkline({ points, threshold, width = 160, height = 32, label }
     pen = true;
   }
   return (
-    <svg class="sparkline" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
-      {threshold !== undefined ? <line x1={0} x2={width} y1={y(threshold)} y2={y(threshold)} class="threshold" /> : null}
+    <svg
+      class="sparkline"
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={label}
+    >
+      {threshold !== undefined ? (
+        <line x1={0} x2={width} y1={y(threshold)} y2={y(threshold)} class="threshold" />
+      ) : null}
       <path d={path} class="line" />
-      {points.filter((point) => point.marked && point.value !== null).map((point) => (
-        <circle key={point.at} cx={x(point.at)} cy={y(point.value!)} r={1.8} class="mark" />
-      ))}
+      {points
+        .filter((point) => point.marked && point.value !== null)
+        .map((point) => (
+          <circle key={point.at} cx={x(point.at)} cy={y(point.value!)} r={1.8} class="mark" />
+        ))}
     </svg>
   );
 }

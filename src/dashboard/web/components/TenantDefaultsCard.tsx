@@ -41,10 +41,26 @@ export function TenantDefaultsCard() {
     <details class="card">
       <summary>Tenant defaults (for permissions no role or group decides)</summary>
       <form class="editor" onSubmit={(e) => void submit(e)} noValidate aria-label="Tenant permission defaults">
-        <FormProblem failure={failure ?? (loaded.error ? new Error(loaded.error) : undefined)} claimed={(path) => path.startsWith('/permissions/')} />
-        <GrantChecks legend="Defaults" grants={grants} onChange={setGrants} errors={errorsOf(failure)} disabled={!admin} />
+        <FormProblem
+          failure={failure ?? (loaded.error ? new Error(loaded.error) : undefined)}
+          claimed={(path) => path.startsWith('/permissions/')}
+        />
+        <GrantChecks
+          legend="Defaults"
+          grants={grants}
+          onChange={setGrants}
+          errors={errorsOf(failure)}
+          disabled={!admin}
+        />
         <div class="form-actions">
-          <button type="submit" class="button primary" disabled={!admin || saving} title={admin ? undefined : 'needs the permission iam:admin'}>Save defaults</button>
+          <button
+            type="submit"
+            class="button primary"
+            disabled={!admin || saving}
+            title={admin ? undefined : 'needs the permission iam:admin'}
+          >
+            Save defaults
+          </button>
           {savedAt ? <span role="status">Saved.</span> : null}
         </div>
       </form>

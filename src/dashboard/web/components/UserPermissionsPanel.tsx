@@ -52,25 +52,46 @@ export function UserPermissionsPanel({ user, nameOf, named, onClose }: Props) {
 
   return (
     <section class="card" aria-label={`Permissions of ${user.name}`} data-testid="user-permissions">
-      <h2>Permissions of {user.name}{user.is_active ? '' : ' (deactivated: every token refused)'}</h2>
+      <h2>
+        Permissions of {user.name}
+        {user.is_active ? '' : ' (deactivated: every token refused)'}
+      </h2>
       <ErrorNote error={effective.error ?? stored.error} />
       {effective.value ? (
         <table class="grid">
-          <thead><tr><th>Permission</th><th>Effective</th><th>Decided by</th><th>Override</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Permission</th>
+              <th>Effective</th>
+              <th>Decided by</th>
+              <th>Override</th>
+            </tr>
+          </thead>
           <tbody>
             {PERMISSION_LIST.map(({ permission, guards }) => {
               const decision = effective.value!.permissions[permission];
               return (
                 <tr key={permission} data-permission={permission}>
-                  <td data-label="Permission"><code title={guards}>{permission}</code></td>
-                  <td data-label="Effective" class={decision?.allowed ? 'result-success' : 'muted'}>{decision?.allowed ? 'allowed' : 'denied'}</td>
-                  <td data-label="Decided by">{decision ? decidedBy(decision.decided_by, decision.sources, nameOf) : '—'}</td>
+                  <td data-label="Permission">
+                    <code title={guards}>{permission}</code>
+                  </td>
+                  <td data-label="Effective" class={decision?.allowed ? 'result-success' : 'muted'}>
+                    {decision?.allowed ? 'allowed' : 'denied'}
+                  </td>
+                  <td data-label="Decided by">
+                    {decision ? decidedBy(decision.decided_by, decision.sources, nameOf) : '—'}
+                  </td>
                   <td data-label="Override">
                     <select
-                      aria-label={`Override ${permission}`} value={overrides[permission] ?? ''} disabled={!admin}
-                      title={admin ? undefined : 'needs the permission iam:admin'} onChange={(e) => set(permission, e.currentTarget.value)}
+                      aria-label={`Override ${permission}`}
+                      value={overrides[permission] ?? ''}
+                      disabled={!admin}
+                      title={admin ? undefined : 'needs the permission iam:admin'}
+                      onChange={(e) => set(permission, e.currentTarget.value)}
                     >
-                      <option value="">none</option><option value="allow">allow</option><option value="deny">deny</option>
+                      <option value="">none</option>
+                      <option value="allow">allow</option>
+                      <option value="deny">deny</option>
                     </select>
                   </td>
                 </tr>
@@ -78,10 +99,14 @@ export function UserPermissionsPanel({ user, nameOf, named, onClose }: Props) {
             })}
           </tbody>
         </table>
-      ) : <p class="loading">Loading permissions…</p>}
+      ) : (
+        <p class="loading">Loading permissions…</p>
+      )}
       <div class="form-actions">
         <ActionButton label="Save overrides" kind="primary" permission="iam:admin" action={save} />
-        <button type="button" class="button plain" onClick={onClose}>Close</button>
+        <button type="button" class="button plain" onClick={onClose}>
+          Close
+        </button>
       </div>
     </section>
   );

@@ -10,15 +10,28 @@ export function WindowHistory({ windowId, name, updatedAt }: { windowId: string;
   const { calls, can } = useSession();
   const { who } = usePeople();
   const [open, setOpen] = useState(false);
-  const events = useLoad(() => (open ? calls.maintenanceWindowEvents(windowId) : Promise.resolve(undefined)), [windowId, open, updatedAt]);
+  const events = useLoad(
+    () => (open ? calls.maintenanceWindowEvents(windowId) : Promise.resolve(undefined)),
+    [windowId, open, updatedAt],
+  );
   if (!can('audit:read')) return null;
   return (
     <details class="window-history" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary aria-label={`History of ${name}`}>History</summary>
-      {events.error ? <p class="error" role="alert">{events.error}</p> : null}
+      {events.error ? (
+        <p class="error" role="alert">
+          {events.error}
+        </p>
+      ) : null}
       {events.value ? (
-        <ol class="plain-list" data-testid="window-history">{events.value.map((entry) => <li key={entry.id}>{historyWords(entry, time, who)}</li>)}</ol>
-      ) : open && !events.error ? <p class="muted">Loading…</p> : null}
+        <ol class="plain-list" data-testid="window-history">
+          {events.value.map((entry) => (
+            <li key={entry.id}>{historyWords(entry, time, who)}</li>
+          ))}
+        </ol>
+      ) : open && !events.error ? (
+        <p class="muted">Loading…</p>
+      ) : null}
     </details>
   );
 }

@@ -19,15 +19,33 @@ interface Props {
   set: (change: Partial<WindowForm>) => void;
 }
 
-function Checks<T extends string>({ legend, path, options, chosen, label, errors, onChange }: {
-  legend: string; path: string; options: T[]; chosen: T[]; label: (option: T) => string; errors: FieldProblem[]; onChange: (chosen: T[]) => void;
+function Checks<T extends string>({
+  legend,
+  path,
+  options,
+  chosen,
+  label,
+  errors,
+  onChange,
+}: {
+  legend: string;
+  path: string;
+  options: T[];
+  chosen: T[];
+  label: (option: T) => string;
+  errors: FieldProblem[];
+  onChange: (chosen: T[]) => void;
 }) {
   return (
     <fieldset class="window-checks" {...invalidProps(errors, path)}>
       <legend>{legend}</legend>
       {options.map((option) => (
         <label key={option} class="check">
-          <input type="checkbox" checked={chosen.includes(option)} onChange={(e) => onChange(toggled(chosen, option, e.currentTarget.checked))} />
+          <input
+            type="checkbox"
+            checked={chosen.includes(option)}
+            onChange={(e) => onChange(toggled(chosen, option, e.currentTarget.checked))}
+          />
           {label(option)}
         </label>
       ))}
@@ -40,7 +58,12 @@ export function WindowMatcherFields({ form, rules, clusters, errors, set }: Prop
   return (
     <div class="window-matcher">
       <label class="check">
-        <input type="checkbox" checked={form.allRules} onChange={(e) => set({ allRules: e.currentTarget.checked })} {...invalidProps(errors, '/matcher/all_rules')} />
+        <input
+          type="checkbox"
+          checked={form.allRules}
+          onChange={(e) => set({ allRules: e.currentTarget.checked })}
+          {...invalidProps(errors, '/matcher/all_rules')}
+        />
         Silence every alert rule
       </label>
       <FieldError errors={errors} path="/matcher/all_rules" />
@@ -48,15 +71,38 @@ export function WindowMatcherFields({ form, rules, clusters, errors, set }: Prop
         <>
           <p class="hint">A rule is silenced when it matches every list ticked.</p>
           {rules ? (
-            <Checks legend="Rules" path="/matcher/rule_ids" options={rules.map((rule) => rule.id)} chosen={form.ruleIds} errors={errors}
-              label={(id) => rules.find((rule) => rule.id === id)?.name ?? id} onChange={(ruleIds) => set({ ruleIds })} />
-          ) : <p class="muted">Loading rules…</p>}
+            <Checks
+              legend="Rules"
+              path="/matcher/rule_ids"
+              options={rules.map((rule) => rule.id)}
+              chosen={form.ruleIds}
+              errors={errors}
+              label={(id) => rules.find((rule) => rule.id === id)?.name ?? id}
+              onChange={(ruleIds) => set({ ruleIds })}
+            />
+          ) : (
+            <p class="muted">Loading rules…</p>
+          )}
           {clusters && clusters.length > 0 ? (
-            <Checks legend="Clusters" path="/matcher/cluster_ids" options={clusters} chosen={form.clusterIds} errors={errors}
-              label={(cluster) => cluster} onChange={(clusterIds) => set({ clusterIds })} />
+            <Checks
+              legend="Clusters"
+              path="/matcher/cluster_ids"
+              options={clusters}
+              chosen={form.clusterIds}
+              errors={errors}
+              label={(cluster) => cluster}
+              onChange={(clusterIds) => set({ clusterIds })}
+            />
           ) : null}
-          <Checks legend="Severities" path="/matcher/severities" options={SEVERITIES} chosen={form.severities} errors={errors}
-            label={(severity) => severity} onChange={(severities) => set({ severities })} />
+          <Checks
+            legend="Severities"
+            path="/matcher/severities"
+            options={SEVERITIES}
+            chosen={form.severities}
+            errors={errors}
+            label={(severity) => severity}
+            onChange={(severities) => set({ severities })}
+          />
         </>
       )}
     </div>

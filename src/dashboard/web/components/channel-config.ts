@@ -15,7 +15,8 @@ export const CHANNEL_TYPES: { type: ChannelType; label: string }[] = [
 
 export { PAGER_SEVERITIES, SEVERITIES } from '../../../contract/vocabulary';
 const DEFAULT_MAPPING: Record<string, string> = { critical: 'critical', high: 'error', medium: 'warning', low: 'info' };
-const DEFAULT_SUBJECT = '[{{severity}}] {{status}}: {{rule_name}} ({{metric}} {{current_value}}, threshold {{threshold}})';
+const DEFAULT_SUBJECT =
+  '[{{severity}}] {{status}}: {{rule_name}} ({{metric}} {{current_value}}, threshold {{threshold}})';
 
 /** Every field of every type as text: switching type keeps what was typed for the other. */
 export interface ConfigForm {
@@ -39,7 +40,9 @@ export function configForm(config: Record<string, unknown> = {}): ConfigForm {
     subject_template: text(config.subject_template) || DEFAULT_SUBJECT,
     url: text(config.url),
     method: text(config.method) || 'POST',
-    headers: Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n'),
+    headers: Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
     webhook_url: text(config.webhook_url),
     channel_name: text(config.channel_name),
     integration_key: text(config.integration_key),
@@ -63,7 +66,13 @@ function headerLines(lines: string): Record<string, string> {
 export function configOf(type: ChannelType, form: ConfigForm): Record<string, unknown> {
   switch (type) {
     case 'email':
-      return { recipients: form.recipients.split(/[\n,]/).map((r) => r.trim()).filter(Boolean), subject_template: form.subject_template };
+      return {
+        recipients: form.recipients
+          .split(/[\n,]/)
+          .map((r) => r.trim())
+          .filter(Boolean),
+        subject_template: form.subject_template,
+      };
     case 'webhook':
       return { url: form.url.trim(), method: form.method, headers: headerLines(form.headers) };
     case 'chat':

@@ -39,27 +39,36 @@ export type Outlook =
   | { kind: 'not_started' }
   | { kind: 'finished'; lastStage: number | null }
   | {
-    kind: 'next';
-    /** Null when the plan is not known (neither the history nor the policy may be read). */
-    stage: PlanStage | null;
-    /** Above the current stage's cycle: stage 1 again. */
-    repeat: boolean;
-    repeatIntervalMinutes: number;
-    dueAt: string;
-  };
+      kind: 'next';
+      /** Null when the plan is not known (neither the history nor the policy may be read). */
+      stage: PlanStage | null;
+      /** Above the current stage's cycle: stage 1 again. */
+      repeat: boolean;
+      repeatIntervalMinutes: number;
+      dueAt: string;
+    };
 
 /** The plan the escalation started with (the newest EscalationStarted of the history), if the history holds it. */
 export function planFromHistory(events: IncidentEvent[]): EscalationPlan | undefined {
   const started = [...events].reverse().find((event) => event.type === 'EscalationStarted');
   if (!started) return undefined;
   const data = started.data as { policyName: string; stages: PlanStage[]; repeatIntervalMinutes: number };
-  return { policyName: data.policyName, stages: data.stages, repeatIntervalMinutes: data.repeatIntervalMinutes, source: 'started' };
+  return {
+    policyName: data.policyName,
+    stages: data.stages,
+    repeatIntervalMinutes: data.repeatIntervalMinutes,
+    source: 'started',
+  };
 }
 
 export function planFromPolicy(policy: EscalationPolicy): EscalationPlan {
   return {
     policyName: policy.name,
-    stages: policy.stages.map((stage) => ({ stageOrder: stage.stage_order, delayMinutes: stage.delay_minutes, targets: stage.targets.map((t) => ({ ...t, channels: t.channels ?? [] })) })),
+    stages: policy.stages.map((stage) => ({
+      stageOrder: stage.stage_order,
+      delayMinutes: stage.delay_minutes,
+      targets: stage.targets.map((t) => ({ ...t, channels: t.channels ?? [] })),
+    })),
     repeatIntervalMinutes: policy.repeat_interval_minutes,
     source: 'policy',
   };
@@ -70,25 +79,31 @@ export function escalationOutlook(incident: Incident, plan: EscalationPlan | und
   const escalation = incident.escalation;
   if (!escalation || escalation.status === 'pending') return { kind: 'starting' };
   if (escalation.status === 'not_started') return { kind: 'not_started' };
-  if (escalation.status === 'cancelled') return { kind: 'stopped', because: escalation.cancel_reason ?? 'acknowledged' };
+  if (escalation.status === 'cancelled')
+    return { kind: 'stopped', because: escalation.cancel_reason ?? 'acknowledged' };
   const current = escalation.current_stage;
   const stages = [...(plan?.stages ?? [])].sort((a, b) => a.stageOrder - b.stageOrder);
   const repeatIntervalMinutes = plan?.repeatIntervalMinutes ?? 0;
   // The server's due time is the truth; the plan says which stage it is and whom it pages.
   const dueAt = incident.next_escalation_at ?? null;
   if (!current) {
-    return dueAt ? { kind: 'next', stage: stages[0] ?? null, repeat: false, repeatIntervalMinutes, dueAt } : { kind: 'starting' };
+    return dueAt
+      ? { kind: 'next', stage: stages[0] ?? null, repeat: false, repeatIntervalMinutes, dueAt }
+      : { kind: 'starting' };
   }
   if (!dueAt) return { kind: 'finished', lastStage: current.stage_order };
   const index = stages.findIndex((stage) => stage.stageOrder === current.stage_order);
   const following = index >= 0 ? stages[index + 1] : undefined;
   if (following) return { kind: 'next', stage: following, repeat: false, repeatIntervalMinutes, dueAt };
-  if (index >= 0 && repeatIntervalMinutes > 0) return { kind: 'next', stage: stages[0]!, repeat: true, repeatIntervalMinutes, dueAt };
+  if (index >= 0 && repeatIntervalMinutes > 0)
+    return { kind: 'next', stage: stages[0]!, repeat: true, repeatIntervalMinutes, dueAt };
   return { kind: 'next', stage: null, repeat: false, repeatIntervalMinutes, dueAt };
 }
 
 /** Every schedule the plan pages through, once each, in stage order. */
 export function scheduleIds(plan: EscalationPlan | undefined): string[] {
-  const ids = (plan?.stages ?? []).flatMap((stage) => stage.targets.filter((t) => t.type === 'schedule').map((t) => t.id));
+  const ids = (plan?.stages ?? []).flatMap((stage) =>
+    stage.targets.filter((t) => t.type === 'schedule').map((t) => t.id),
+  );
   return [...new Set(ids)];
 }

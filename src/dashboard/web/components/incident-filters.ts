@@ -7,12 +7,29 @@
  */
 import type { Incident } from '../api/types';
 
-export const STATUS_FILTERS = { open: 'Open', triggered: 'Triggered', acknowledged: 'Acknowledged', resolved: 'Resolved', all: 'All' } as const;
-export const RANGE_FILTERS = { '': 'Any time', '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' } as const;
+export const STATUS_FILTERS = {
+  open: 'Open',
+  triggered: 'Triggered',
+  acknowledged: 'Acknowledged',
+  resolved: 'Resolved',
+  all: 'All',
+} as const;
+export const RANGE_FILTERS = {
+  '': 'Any time',
+  '1h': 'Last hour',
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+} as const;
 import { SEVERITIES } from '../../../contract/vocabulary';
 
 export { SEVERITIES };
-const RANGE_MS: Record<string, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 };
+const RANGE_MS: Record<string, number> = {
+  '1h': 3_600_000,
+  '24h': 86_400_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+};
 
 export type StatusFilter = keyof typeof STATUS_FILTERS;
 export type RangeFilter = keyof typeof RANGE_FILTERS;
@@ -28,7 +45,14 @@ export interface IncidentFilters {
   q: string;
 }
 
-export const DEFAULT_FILTERS: IncidentFilters = { status: 'open', severity: '', rule: '', cluster: '', range: '', q: '' };
+export const DEFAULT_FILTERS: IncidentFilters = {
+  status: 'open',
+  severity: '',
+  rule: '',
+  cluster: '',
+  range: '',
+  q: '',
+};
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[], fallback: T): T =>
   value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
@@ -76,11 +100,16 @@ export function serverQuery(filters: IncidentFilters, from: string | undefined):
 
 /** Whether an incident belongs in the list these filters describe. */
 export function matches(filters: IncidentFilters, incident: Incident, from: string | undefined): boolean {
-  const status = filters.status === 'open' ? incident.status !== 'resolved' : filters.status === 'all' || incident.status === filters.status;
-  return status
-    && (!filters.severity || incident.severity === filters.severity)
-    && (!filters.rule || incident.rule_id === filters.rule)
-    && (!filters.cluster || incident.cluster_id === filters.cluster)
-    && (!from || Date.parse(incident.triggered_at) >= Date.parse(from))
-    && (!filters.q || incident.rule_name.toLowerCase().includes(filters.q.trim().toLowerCase()));
+  const status =
+    filters.status === 'open'
+      ? incident.status !== 'resolved'
+      : filters.status === 'all' || incident.status === filters.status;
+  return (
+    status &&
+    (!filters.severity || incident.severity === filters.severity) &&
+    (!filters.rule || incident.rule_id === filters.rule) &&
+    (!filters.cluster || incident.cluster_id === filters.cluster) &&
+    (!from || Date.parse(incident.triggered_at) >= Date.parse(from)) &&
+    (!filters.q || incident.rule_name.toLowerCase().includes(filters.q.trim().toLowerCase()))
+  );
 }

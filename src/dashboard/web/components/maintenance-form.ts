@@ -66,8 +66,13 @@ export function bodyOf(form: WindowForm): MaintenanceWindowBody {
     return {
       ...common,
       recurrence: {
-        days: form.days, start_time: form.startTime, time_zone: form.timeZone,
-        duration_minutes: form.durationMinutes.trim() !== '' && Number.isFinite(minutes) ? minutes : (form.durationMinutes as unknown as number),
+        days: form.days,
+        start_time: form.startTime,
+        time_zone: form.timeZone,
+        duration_minutes:
+          form.durationMinutes.trim() !== '' && Number.isFinite(minutes)
+            ? minutes
+            : (form.durationMinutes as unknown as number),
       },
     };
   }
@@ -76,4 +81,5 @@ export function bodyOf(form: WindowForm): MaintenanceWindowBody {
 }
 
 /** A list with the value in or out. */
-export const toggled = <T>(list: readonly T[], value: T, on: boolean): T[] => (on ? (list.includes(value) ? [...list] : [...list, value]) : list.filter((v) => v !== value));
+export const toggled = <T>(list: readonly T[], value: T, on: boolean): T[] =>
+  on ? (list.includes(value) ? [...list] : [...list, value]) : list.filter((v) => v !== value);

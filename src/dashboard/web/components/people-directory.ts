@@ -34,7 +34,10 @@ export function usePeopleDirectory(): Directory {
     ...(roles.value ?? []).map((role) => [role.id, role.name] as const),
     ...(groups.value ?? []).map((group) => [group.id, group.name] as const),
   ]);
-  const reload = useCallback(() => (users.reload(), roles.reload(), groups.reload()), [users.reload, roles.reload, groups.reload]);
+  const reload = useCallback(
+    () => (users.reload(), roles.reload(), groups.reload()),
+    [users.reload, roles.reload, groups.reload],
+  );
   return {
     users: users.value ?? [],
     roles: roles.value ?? [],
@@ -43,14 +46,18 @@ export function usePeopleDirectory(): Directory {
     error: users.error ?? roles.error ?? groups.error,
     reload,
     userName: (id) => names.get(id) ?? 'a removed user',
-    roleName: (id) => (id === null ? 'no role' : names.get(id) ?? 'an unknown role'),
+    roleName: (id) => (id === null ? 'no role' : (names.get(id) ?? 'an unknown role')),
     groupName: (id) => names.get(id) ?? 'an unknown group',
     named: async (call) => {
       try {
         return await call;
       } catch (failure) {
         if (failure instanceof ApiError) {
-          throw new ApiError(failure.status, withNames(failure.message, names), failure.errors.map((error) => ({ ...error, message: withNames(error.message, names) })));
+          throw new ApiError(
+            failure.status,
+            withNames(failure.message, names),
+            failure.errors.map((error) => ({ ...error, message: withNames(error.message, names) })),
+          );
         }
         throw failure;
       }

@@ -42,13 +42,18 @@ export function policyForm(policy?: EscalationPolicy): PolicyForm {
     stages: policy.stages.map((stage) => ({
       key: nextKey(),
       delay: String(stage.delay_minutes),
-      targets: stage.targets.map((target) => ({ key: nextKey(), choice: `${target.type}:${target.id}`, channels: target.type === 'channel' ? [] : target.channels })),
+      targets: stage.targets.map((target) => ({
+        key: nextKey(),
+        choice: `${target.type}:${target.id}`,
+        channels: target.type === 'channel' ? [] : target.channels,
+      })),
     })),
   };
 }
 
 /** A number field as typed: a whole number is sent as one, anything else as typed (the API names it). */
-const numberOf = (typed: string): number => (/^\s*-?\d+\s*$/.test(typed) ? Number(typed) : (typed as unknown as number));
+const numberOf = (typed: string): number =>
+  /^\s*-?\d+\s*$/.test(typed) ? Number(typed) : (typed as unknown as number);
 
 export function draftOf(form: PolicyForm): EscalationPolicyDraft {
   return {
@@ -59,7 +64,7 @@ export function draftOf(form: PolicyForm): EscalationPolicyDraft {
       stage_order: index + 1,
       delay_minutes: index === 0 ? 0 : numberOf(stage.delay),
       targets: stage.targets.map((target) => {
-        const [type, id] = target.choice === '' ? ['user', ''] : target.choice.split(':') as [TargetType, string];
+        const [type, id] = target.choice === '' ? ['user', ''] : (target.choice.split(':') as [TargetType, string]);
         return { type: type as TargetType, id, channels: type === 'channel' ? [] : target.channels };
       }),
     })),

@@ -15,9 +15,12 @@ export function describeResolution(incident: Incident, who: Who): string {
         const value = incident.resolution_value;
         return `auto-resolved by the evaluator${value === null || value === undefined ? '' : ` (value ${value.toLocaleString(undefined, { maximumFractionDigits: 2 })})`}`;
       }
-      case 'rule_deleted': return `rule deleted by ${by}`;
-      case 'rule_disabled': return `rule disabled by ${by}`;
-      default: return `by ${by}`;
+      case 'rule_deleted':
+        return `rule deleted by ${by}`;
+      case 'rule_disabled':
+        return `rule disabled by ${by}`;
+      default:
+        return `by ${by}`;
     }
   })();
   return incident.resolution_note ? `${how}: “${incident.resolution_note}”` : how;

@@ -58,7 +58,15 @@ export function wallClockInput(iso: string, timeZone: string): string {
 export function wallClockAt(instant: number, timeZone: string): string {
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(instant);
+    parts = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(instant);
   } catch {
     // A zone still being typed: the browser's own clock is the best guess.
     return wallClockAt(instant, browserZone());
@@ -74,7 +82,10 @@ function laterWallClock(wallClock: string, hours: number): string {
 }
 
 export const emptyLayer = (timeZone: string): LayerForm => ({
-  key: nextKey(), userIds: [], rotation: 'weekly', start: `${wallClockAt(Date.now(), timeZone).slice(0, 10)}T09:00`,
+  key: nextKey(),
+  userIds: [],
+  rotation: 'weekly',
+  start: `${wallClockAt(Date.now(), timeZone).slice(0, 10)}T09:00`,
 });
 
 /** From the next full hour, for eight hours: a typical cover for someone's evening. */
@@ -92,8 +103,19 @@ export function scheduleForm(schedule?: ScheduleDetail): ScheduleForm {
   return {
     name: schedule.name,
     timezone: zone,
-    layers: schedule.layers.map((layer) => ({ key: nextKey(), userIds: [...layer.user_ids], rotation: layer.rotation_type, start: wallClockInput(layer.start_time, zone) })),
-    overrides: schedule.overrides.map((o) => ({ key: nextKey(), userId: o.user_id, start: wallClockInput(o.start, zone), end: wallClockInput(o.end, zone), reason: o.reason ?? '' })),
+    layers: schedule.layers.map((layer) => ({
+      key: nextKey(),
+      userIds: [...layer.user_ids],
+      rotation: layer.rotation_type,
+      start: wallClockInput(layer.start_time, zone),
+    })),
+    overrides: schedule.overrides.map((o) => ({
+      key: nextKey(),
+      userId: o.user_id,
+      start: wallClockInput(o.start, zone),
+      end: wallClockInput(o.end, zone),
+      reason: o.reason ?? '',
+    })),
   };
 }
 
@@ -104,8 +126,17 @@ export function draftOf(form: ScheduleForm): ScheduleDraft {
   return {
     name: form.name,
     timezone: form.timezone.trim(),
-    layers: form.layers.map((layer) => ({ user_ids: layer.userIds, rotation_type: layer.rotation, start_time: timeOf(layer.start) })),
-    overrides: form.overrides.map((o) => ({ user_id: o.userId, start: timeOf(o.start), end: timeOf(o.end), reason: o.reason.trim() === '' ? null : o.reason })),
+    layers: form.layers.map((layer) => ({
+      user_ids: layer.userIds,
+      rotation_type: layer.rotation,
+      start_time: timeOf(layer.start),
+    })),
+    overrides: form.overrides.map((o) => ({
+      user_id: o.userId,
+      start: timeOf(o.start),
+      end: timeOf(o.end),
+      reason: o.reason.trim() === '' ? null : o.reason,
+    })),
   };
 }
 

@@ -23,14 +23,26 @@ export function useOncallNow(scheduleIds: string[], round: unknown): OncallNow |
     if (!allowed || scheduleIds.length === 0) return undefined;
     let current = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    void Promise.all(scheduleIds.map((id) => calls.currentOncall(id).then(
-      (answer): [string, CurrentOncall | { error: string }] => [id, answer],
-      (failure: Error): [string, CurrentOncall | { error: string }] => [id, { error: failure.message }],
-    ))).then((read) => {
+    void Promise.all(
+      scheduleIds.map((id) =>
+        calls.currentOncall(id).then(
+          (answer): [string, CurrentOncall | { error: string }] => [id, answer],
+          (failure: Error): [string, CurrentOncall | { error: string }] => [id, { error: failure.message }],
+        ),
+      ),
+    ).then((read) => {
       if (!current) return;
       setAnswers(new Map(read));
-      const ends = read.flatMap(([, answer]) => ('current_oncall' in answer && answer.current_oncall?.on_call_until ? [Date.parse(answer.current_oncall.on_call_until)] : []));
-      if (ends.length > 0) timer = setTimeout(() => setHandover((n) => n + 1), Math.min(MAX_TIMER_MS, Math.max(1000, Math.min(...ends) - Date.now() + 1000)));
+      const ends = read.flatMap(([, answer]) =>
+        'current_oncall' in answer && answer.current_oncall?.on_call_until
+          ? [Date.parse(answer.current_oncall.on_call_until)]
+          : [],
+      );
+      if (ends.length > 0)
+        timer = setTimeout(
+          () => setHandover((n) => n + 1),
+          Math.min(MAX_TIMER_MS, Math.max(1000, Math.min(...ends) - Date.now() + 1000)),
+        );
     });
     return () => {
       current = false;

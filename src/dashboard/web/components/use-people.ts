@@ -33,5 +33,8 @@ export function usePeople(): People {
       current = false;
     };
   }, [calls, round]);
-  return { who: (id) => describePerson(id, me.principal.user_id, names), refresh: useCallback(() => setRound((n) => n + 1), []) };
+  return {
+    who: (id) => describePerson(id, me.principal.user_id, names),
+    refresh: useCallback(() => setRound((n) => n + 1), []),
+  };
 }

@@ -26,16 +26,26 @@ export function usePolicyTargets(): TargetChoice[] {
   useEffect(() => {
     let current = true;
     const none = () => [] as { id: string; name: string }[];
-    const read = <T extends { id: string; name: string }>(allowed: boolean, load: () => Promise<T[]>) => (allowed ? load().catch(none) : Promise.resolve(none()));
+    const read = <T extends { id: string; name: string }>(allowed: boolean, load: () => Promise<T[]>) =>
+      allowed ? load().catch(none) : Promise.resolve(none());
     void Promise.all([
-      calls.userNames().then((users) => users.filter((user) => !user.removed)).catch(none),
+      calls
+        .userNames()
+        .then((users) => users.filter((user) => !user.removed))
+        .catch(none),
       read(can('iam:read'), calls.groups),
       read(can('schedules:read'), calls.schedules),
       read(can('channels:read'), calls.channels),
     ]).then(([users, groups, schedules, channels]) => {
       if (!current) return;
-      const as = (type: TargetType, list: { id: string; name: string }[]) => list.map((item) => ({ type, id: item.id, name: item.name }));
-      setChoices([...as('user', users), ...as('group', groups), ...as('schedule', schedules), ...as('channel', channels)]);
+      const as = (type: TargetType, list: { id: string; name: string }[]) =>
+        list.map((item) => ({ type, id: item.id, name: item.name }));
+      setChoices([
+        ...as('user', users),
+        ...as('group', groups),
+        ...as('schedule', schedules),
+        ...as('channel', channels),
+      ]);
     });
     return () => {
       current = false;

@@ -24,9 +24,12 @@ export function AlertRulesPage() {
   const [editing, setEditing] = useState<Editing>(undefined);
   const [outcome, setOutcome] = useState('');
   useEffect(() => setRules(loaded.value ?? []), [loaded.value]);
-  const replace = (changed: AlertRule) => setRules((current) => current.map((rule) => (rule.id === changed.id ? changed : rule)));
+  const replace = (changed: AlertRule) =>
+    setRules((current) => current.map((rule) => (rule.id === changed.id ? changed : rule)));
   const saved = (rule: AlertRule) => {
-    setRules((current) => (current.some((r) => r.id === rule.id) ? current.map((r) => (r.id === rule.id ? rule : r)) : [rule, ...current]));
+    setRules((current) =>
+      current.some((r) => r.id === rule.id) ? current.map((r) => (r.id === rule.id ? rule : r)) : [rule, ...current],
+    );
     setOutcome(editing?.kind === 'new' ? `Created ${rule.name}` : `Saved ${rule.name}`);
     setEditing(undefined);
   };
@@ -45,20 +48,49 @@ export function AlertRulesPage() {
       <h1>
         Alert rules{' '}
         {can('alerts:write') && editing?.kind !== 'new' ? (
-          <button type="button" class="button primary" onClick={() => (setOutcome(''), setEditing({ kind: 'new' }))}>New rule</button>
+          <button type="button" class="button primary" onClick={() => (setOutcome(''), setEditing({ kind: 'new' }))}>
+            New rule
+          </button>
         ) : null}
       </h1>
-      <p role="status" class="muted" data-testid="rules-outcome">{outcome}</p>
+      <p role="status" class="muted" data-testid="rules-outcome">
+        {outcome}
+      </p>
       {editing ? (
-        <AlertRuleEditor key={editing.kind === 'edit' ? editing.ruleId : 'new'} ruleId={editing.kind === 'edit' ? editing.ruleId : undefined}
-          onSaved={saved} onClose={() => setEditing(undefined)} />
+        <AlertRuleEditor
+          key={editing.kind === 'edit' ? editing.ruleId : 'new'}
+          ruleId={editing.kind === 'edit' ? editing.ruleId : undefined}
+          onSaved={saved}
+          onClose={() => setEditing(undefined)}
+        />
       ) : null}
       <ErrorNote error={loaded.error} />
       {loaded.value && rules.length === 0 ? <p class="empty">No alert rules yet.</p> : null}
       {rules.length > 0 ? (
         <table class="grid" data-testid="alert-rules">
-          <thead><tr><th>Rule</th><th>Condition</th><th>Severity</th><th>Recent readings</th><th>State</th><th>Incident</th><th /></tr></thead>
-          <tbody>{rules.map((rule) => <AlertRuleRow key={rule.id} rule={rule} onChange={replace} onEdit={edit} onDeleted={deleted} silencedBy={silencingWindow(silencing.value ?? [], rule)?.name} />)}</tbody>
+          <thead>
+            <tr>
+              <th>Rule</th>
+              <th>Condition</th>
+              <th>Severity</th>
+              <th>Recent readings</th>
+              <th>State</th>
+              <th>Incident</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((rule) => (
+              <AlertRuleRow
+                key={rule.id}
+                rule={rule}
+                onChange={replace}
+                onEdit={edit}
+                onDeleted={deleted}
+                silencedBy={silencingWindow(silencing.value ?? [], rule)?.name}
+              />
+            ))}
+          </tbody>
         </table>
       ) : null}
     </section>

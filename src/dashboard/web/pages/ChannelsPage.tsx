@@ -34,24 +34,44 @@ export function ChannelsPage() {
     <section>
       <h1>
         Notification channels
-        {writable && editing.kind === 'none' ? <button type="button" class="button primary" onClick={() => setEditing({ kind: 'new' })}>New channel</button> : null}
+        {writable && editing.kind === 'none' ? (
+          <button type="button" class="button primary" onClick={() => setEditing({ kind: 'new' })}>
+            New channel
+          </button>
+        ) : null}
       </h1>
       {editing.kind !== 'none' ? (
-        <ChannelEditor key={editing.kind === 'edit' ? editing.channel.id : 'new'} channel={editing.kind === 'edit' ? editing.channel : undefined} onSaved={saved} onCancel={() => setEditing({ kind: 'none' })} />
+        <ChannelEditor
+          key={editing.kind === 'edit' ? editing.channel.id : 'new'}
+          channel={editing.kind === 'edit' ? editing.channel : undefined}
+          onSaved={saved}
+          onCancel={() => setEditing({ kind: 'none' })}
+        />
       ) : null}
       {secret ? (
         <div class="card" role="status">
-          <p>Signing secret of {secret.name}, shown once: <code data-testid="signing-secret">{secret.value}</code></p>
+          <p>
+            Signing secret of {secret.name}, shown once: <code data-testid="signing-secret">{secret.value}</code>
+          </p>
           <p class="hint">The receiver checks each request's X-Signature with it (docs/escalation.md).</p>
         </div>
       ) : null}
       {tested ? <ChannelTestResult name={tested.name} answer={tested.answer} /> : null}
       {loaded.loading && !loaded.value ? <p class="loading">Loading channels…</p> : null}
       <ErrorNote error={loaded.error} />
-      {loaded.value && channels.length === 0 ? <p class="empty">No notification channels yet.{writable ? ' Create one to page people through it.' : ''}</p> : null}
+      {loaded.value && channels.length === 0 ? (
+        <p class="empty">No notification channels yet.{writable ? ' Create one to page people through it.' : ''}</p>
+      ) : null}
       {channels.length > 0 ? (
         <table class="grid" data-testid="channels">
-          <thead><tr><th>Name</th><th>Type</th><th>Sends to</th><th>Actions</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Type</th>
+              <th>Sends to</th>
+              <th>Actions</th>
+            </tr>
+          </thead>
           <tbody>
             {channels.map((channel) => (
               <tr key={channel.id}>
@@ -59,11 +79,32 @@ export function ChannelsPage() {
                 <td data-label="Type">{channel.type}</td>
                 <td data-label="Sends to">{destinationOf(channel.type, channel.config)}</td>
                 <td data-label="Actions">
-                  {writable ? <>
-                    <ActionButton label="Send test" permission="channels:write" action={async () => setTested({ name: channel.name, answer: await calls.testChannel(channel.id) })} />
-                    <button type="button" class="button plain" aria-label={`Edit ${channel.name}`} onClick={() => setEditing({ kind: 'edit', channel })}>Edit</button>
-                    <ConfirmDelete name={channel.name} permission="channels:write" remove={async () => (await calls.deleteChannel(channel.id), loaded.reload())} />
-                  </> : <span class="muted">read only</span>}
+                  {writable ? (
+                    <>
+                      <ActionButton
+                        label="Send test"
+                        permission="channels:write"
+                        action={async () =>
+                          setTested({ name: channel.name, answer: await calls.testChannel(channel.id) })
+                        }
+                      />
+                      <button
+                        type="button"
+                        class="button plain"
+                        aria-label={`Edit ${channel.name}`}
+                        onClick={() => setEditing({ kind: 'edit', channel })}
+                      >
+                        Edit
+                      </button>
+                      <ConfirmDelete
+                        name={channel.name}
+                        permission="channels:write"
+                        remove={async () => (await calls.deleteChannel(channel.id), loaded.reload())}
+                      />
+                    </>
+                  ) : (
+                    <span class="muted">read only</span>
+                  )}
                 </td>
               </tr>
             ))}

@@ -26,7 +26,12 @@ import { usePeople } from '../components/use-people';
 import { usePolicyTargets } from '../components/use-policy-targets';
 
 /** Events naming someone the page may not know yet (a user created since the names were read). */
-const NAMES_SOMEONE = new Set(['IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded', 'EscalationStageFired']);
+const NAMES_SOMEONE = new Set([
+  'IncidentAcknowledged',
+  'IncidentResolved',
+  'IncidentNoteAdded',
+  'EscalationStageFired',
+]);
 
 export function IncidentPage({ incidentId }: { incidentId: string }) {
   const { api, calls, can } = useSession();
@@ -41,7 +46,8 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
   const [feed, setFeed] = useState<FeedState>('connecting');
   const [reached, setReached] = useState(Number.MAX_SAFE_INTEGER);
 
-  const shown = latest && latest.over === incident.value && latest.incident.id === incidentId ? latest.incident : incident.value;
+  const shown =
+    latest && latest.over === incident.value && latest.incident.id === incidentId ? latest.incident : incident.value;
   const refresh = useCallback(() => {
     incident.reload();
     events.reload();
@@ -53,7 +59,9 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
 
   useEffect(() => {
     return followIncident({
-      api, incidentId, onState: setFeed,
+      api,
+      incidentId,
+      onState: setFeed,
       onChange: (cause) => {
         refresh();
         if (cause === 'live' || NAMES_SOMEONE.has(cause)) people.refresh();
@@ -70,8 +78,12 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
   // The plan the escalation took (the history's EscalationStarted); without the history, the policy as it is now.
   const started = useMemo(() => planFromHistory(history), [events.value]);
   const policyId = incident.value?.escalation_policy_id;
-  const needsPolicy = !started && (!auditor || events.value !== undefined || events.error !== undefined) && can('escalation:read');
-  const policy = useLoad(() => (needsPolicy && policyId ? calls.policy(policyId) : Promise.resolve(undefined)), [policyId, needsPolicy]);
+  const needsPolicy =
+    !started && (!auditor || events.value !== undefined || events.error !== undefined) && can('escalation:read');
+  const policy = useLoad(
+    () => (needsPolicy && policyId ? calls.policy(policyId) : Promise.resolve(undefined)),
+    [policyId, needsPolicy],
+  );
   const plan = started ?? (policy.value ? planFromPolicy(policy.value) : undefined);
   const schedules = useMemo(() => scheduleIds(plan), [plan]);
   const lastChange = shown ? `${shown.status}|${shown.escalation?.current_stage?.fired_at ?? ''}` : '';
@@ -85,14 +97,27 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
 
   return (
     <section>
-      <p><a href="#/incidents">← Open incidents</a></p>
+      <p>
+        <a href="#/incidents">← Open incidents</a>
+      </p>
       <ErrorNote error={incident.error} />
       {shown ? (
         <>
-          <h1>{shown.rule_name} <FeedBadge state={feed} /></h1>
+          <h1>
+            {shown.rule_name} <FeedBadge state={feed} />
+          </h1>
           <IncidentPageActions incident={shown} onChange={changed} onRefused={refresh} />
-          <EscalationOutlook incident={shown} plan={plan} outlook={escalationOutlook(shown, plan)} schedules={schedules} oncall={oncall}
-            choices={choices} who={people.who} channel={channelName} now={now} />
+          <EscalationOutlook
+            incident={shown}
+            plan={plan}
+            outlook={escalationOutlook(shown, plan)}
+            schedules={schedules}
+            oncall={oncall}
+            choices={choices}
+            who={people.who}
+            channel={channelName}
+            now={now}
+          />
           <AsOfSlider key={incidentId} incident={shown} events={history} who={people.who} onPosition={setReached} />
           <NoteForm incidentId={incidentId} onChange={changed} />
         </>
@@ -109,4 +134,3 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
     </section>
   );
 }
-

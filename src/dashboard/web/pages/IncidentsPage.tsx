@@ -23,13 +23,29 @@ import { FeedBadge } from '../components/FeedBadge';
 import { BulkIncidentActions } from '../components/BulkIncidentActions';
 import { IncidentFilterBar } from '../components/IncidentFilterBar';
 import { IncidentRow } from '../components/IncidentRow';
-import { filtersFromHash, hashOf, isDefault, matches, rangeStart, serverQuery, STATUS_FILTERS, type IncidentFilters } from '../components/incident-filters';
+import {
+  filtersFromHash,
+  hashOf,
+  isDefault,
+  matches,
+  rangeStart,
+  serverQuery,
+  STATUS_FILTERS,
+  type IncidentFilters,
+} from '../components/incident-filters';
 import { usePeople } from '../components/use-people';
 import { useSession } from '../components/session-context';
 
 export const INCIDENT_FEED_EVENTS = [
-  'IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', 'IncidentNoteAdded',
-  'EscalationStarted', 'EscalationNotStarted', 'EscalationStageFired', 'NotificationDelivered', 'NotificationFailed',
+  'IncidentTriggered',
+  'IncidentAcknowledged',
+  'IncidentResolved',
+  'IncidentNoteAdded',
+  'EscalationStarted',
+  'EscalationNotStarted',
+  'EscalationStageFired',
+  'NotificationDelivered',
+  'NotificationFailed',
 ] as const;
 const LIST_EVENTS = new Set<string>(INCIDENT_FEED_EVENTS);
 
@@ -39,8 +55,15 @@ export type ListState = 'loading' | 'failed' | 'empty' | 'listed';
 
 /** Read by screen readers, not shown (set through the CSSOM: the CSP allows no inline style attribute). */
 const VISUALLY_HIDDEN = {
-  position: 'absolute', width: '1px', height: '1px', margin: '-1px', padding: '0', border: '0',
-  overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap',
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: '0',
+  border: '0',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
 };
 
 /** What a screen reader hears when the feed changes an incident (undefined: nothing worth saying). */
@@ -75,7 +98,8 @@ export function IncidentsPage() {
   /** The newest feed-driven read of each incident. */
   const newestRead = useRef(new Map<string, number>());
 
-  const belongs = (incident: Incident) => matches({ ...view.current.filters, cluster: '', q: '' }, incident, view.current.from);
+  const belongs = (incident: Incident) =>
+    matches({ ...view.current.filters, cluster: '', q: '' }, incident, view.current.from);
   const put = (incident: Incident) => {
     changedDuringRead.current.set(incident.id, incident);
     setIncidents((current) => {
@@ -140,7 +164,10 @@ export function IncidentsPage() {
     // Rules to filter by, by name (without alerts:read, the rules the incidents name).
     if (can('alerts:read')) calls.alertRules().then(setRules, () => undefined);
     const tick = setInterval(() => setNow(Date.now()), 30_000);
-    const followHash = () => location.hash.startsWith('#/incidents') && !location.hash.startsWith('#/incidents/') && setFilters(filtersFromHash(location.hash));
+    const followHash = () =>
+      location.hash.startsWith('#/incidents') &&
+      !location.hash.startsWith('#/incidents/') &&
+      setFilters(filtersFromHash(location.hash));
     addEventListener('hashchange', followHash);
     return () => {
       round.current += 1;
@@ -165,70 +192,131 @@ export function IncidentsPage() {
   };
 
   const loadedRows = [...incidents.values()];
-  const rows = loadedRows.filter((incident) => matches(filters, incident, undefined)).sort(
-    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.triggered_at.localeCompare(a.triggered_at),
-  );
+  const rows = loadedRows
+    .filter((incident) => matches(filters, incident, undefined))
+    .sort(
+      (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.triggered_at.localeCompare(a.triggered_at),
+    );
   const state: ListState = loadError ? 'failed' : !loaded ? 'loading' : rows.length === 0 ? 'empty' : 'listed';
   const ruleChoices = useMemo(() => {
     const byId = new Map(rules.map((rule) => [rule.id, rule.name]));
     for (const incident of loadedRows) if (!byId.has(incident.rule_id)) byId.set(incident.rule_id, incident.rule_name);
     return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
   }, [rules, incidents]);
-  const clusters = useMemo(() => [...new Set([...rules.map((rule) => rule.cluster_id), ...loadedRows.map((incident) => incident.cluster_id), filters.cluster || null]
-    .filter((cluster): cluster is string => !!cluster))].sort(), [rules, incidents, filters.cluster]);
+  const clusters = useMemo(
+    () =>
+      [
+        ...new Set(
+          [
+            ...rules.map((rule) => rule.cluster_id),
+            ...loadedRows.map((incident) => incident.cluster_id),
+            filters.cluster || null,
+          ].filter((cluster): cluster is string => !!cluster),
+        ),
+      ].sort(),
+    [rules, incidents, filters.cluster],
+  );
 
   const selectable = can('incidents:write');
   const pickable = rows.filter((incident) => incident.status !== 'resolved');
   const picked = pickable.filter((incident) => selected.has(incident.id));
-  const select = (id: string, on: boolean) => setSelected((current) => {
-    const next = new Set(current);
-    if (on) next.add(id);
-    else next.delete(id);
-    return next;
-  });
+  const select = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   const heading = filters.status === 'all' ? 'Incidents' : `${STATUS_FILTERS[filters.status]} incidents`;
   return (
     <section data-testid="incident-list" data-list-state={state}>
-      <h1>{heading} <FeedBadge state={feed} /></h1>
-      <p role="status" aria-live="polite" aria-atomic="true" data-testid="incident-announcer" style={VISUALLY_HIDDEN}>{announced}</p>
+      <h1>
+        {heading} <FeedBadge state={feed} />
+      </h1>
+      <p role="status" aria-live="polite" aria-atomic="true" data-testid="incident-announcer" style={VISUALLY_HIDDEN}>
+        {announced}
+      </p>
       <IncidentFilterBar filters={filters} onChange={changeFilters} rules={ruleChoices} clusters={clusters} />
       <ErrorNote error={error} />
-      {state === 'loading' ? <p class="loading" data-testid="incidents-loading">Loading {heading.toLowerCase()}…</p> : null}
+      {state === 'loading' ? (
+        <p class="loading" data-testid="incidents-loading">
+          Loading {heading.toLowerCase()}…
+        </p>
+      ) : null}
       {state === 'failed' ? (
         <div class="error" role="alert" data-testid="incidents-failed">
-          <p>Could not read the {heading.toLowerCase()}: {loadError}</p>
-          <button type="button" class="button primary" onClick={() => readList()}>Retry</button>
+          <p>
+            Could not read the {heading.toLowerCase()}: {loadError}
+          </p>
+          <button type="button" class="button primary" onClick={() => readList()}>
+            Retry
+          </button>
         </div>
       ) : null}
       {state === 'empty' ? (
-        <p class="empty" data-testid="no-incidents">{isDefault(filters) ? 'Nothing is burning.' : 'No incidents match these filters.'}</p>
+        <p class="empty" data-testid="no-incidents">
+          {isDefault(filters) ? 'Nothing is burning.' : 'No incidents match these filters.'}
+        </p>
       ) : null}
-      {selectable && pickable.length > 0 ? <BulkIncidentActions selected={picked} onChange={put} onDone={() => setSelected(new Set())} /> : null}
+      {selectable && pickable.length > 0 ? (
+        <BulkIncidentActions selected={picked} onChange={put} onDone={() => setSelected(new Set())} />
+      ) : null}
       {rows.length > 0 ? (
         <table class="grid" data-testid="incidents">
           <thead>
             <tr>
               {selectable ? (
                 <th>
-                  <input type="checkbox" aria-label="Select every incident shown" disabled={pickable.length === 0}
+                  <input
+                    type="checkbox"
+                    aria-label="Select every incident shown"
+                    disabled={pickable.length === 0}
                     checked={pickable.length > 0 && picked.length === pickable.length}
-                    onChange={(event) => setSelected(new Set((event.currentTarget as HTMLInputElement).checked ? pickable.map((incident) => incident.id) : []))} />
+                    onChange={(event) =>
+                      setSelected(
+                        new Set(
+                          (event.currentTarget as HTMLInputElement).checked
+                            ? pickable.map((incident) => incident.id)
+                            : [],
+                        ),
+                      )
+                    }
+                  />
                 </th>
               ) : null}
-              <th>Severity</th><th>Rule</th><th>Reading</th><th>Status</th><th>Triggered</th><th>Acknowledged</th><th>Resolved</th>
-              <th><span style={VISUALLY_HIDDEN}>Actions</span></th>
+              <th>Severity</th>
+              <th>Rule</th>
+              <th>Reading</th>
+              <th>Status</th>
+              <th>Triggered</th>
+              <th>Acknowledged</th>
+              <th>Resolved</th>
+              <th>
+                <span style={VISUALLY_HIDDEN}>Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {rows.map((incident) => (
-              <IncidentRow key={incident.id} incident={incident} onChange={put} who={people.who} now={now}
-                selected={selected.has(incident.id)} onSelect={selectable ? (on) => select(incident.id, on) : undefined} />
+              <IncidentRow
+                key={incident.id}
+                incident={incident}
+                onChange={put}
+                who={people.who}
+                now={now}
+                selected={selected.has(incident.id)}
+                onSelect={selectable ? (on) => select(incident.id, on) : undefined}
+              />
             ))}
           </tbody>
         </table>
       ) : null}
-      {loaded && nextCursor ? <button type="button" class="button" onClick={() => readList(nextCursor)}>Show more</button> : null}
+      {loaded && nextCursor ? (
+        <button type="button" class="button" onClick={() => readList(nextCursor)}>
+          Show more
+        </button>
+      ) : null}
     </section>
   );
 }

@@ -24,7 +24,8 @@ export function MaintenancePage() {
   useEffect(() => setWindows(loaded.value ?? []), [loaded.value]);
   const ruleNames = useMemo(() => new Map((rules.value ?? []).map((rule) => [rule.id, rule.name])), [rules.value]);
   const sorted = useMemo(() => [...windows].sort(windowOrder), [windows]);
-  const put = (window: MaintenanceWindow) => setWindows((current) => [window, ...current.filter((w) => w.id !== window.id)]);
+  const put = (window: MaintenanceWindow) =>
+    setWindows((current) => [window, ...current.filter((w) => w.id !== window.id)]);
   const saved = (window: MaintenanceWindow) => {
     put(window);
     setOutcome(editing?.kind === 'new' ? `Created ${window.name}` : `Saved ${window.name}`);
@@ -46,24 +47,50 @@ export function MaintenancePage() {
       <h1>
         Maintenance windows{' '}
         {can('alerts:write') && editing?.kind !== 'new' ? (
-          <button type="button" class="button primary" onClick={() => (setOutcome(''), setEditing({ kind: 'new' }))}>New window</button>
+          <button type="button" class="button primary" onClick={() => (setOutcome(''), setEditing({ kind: 'new' }))}>
+            New window
+          </button>
         ) : null}
       </h1>
-      <p class="hint">While a window is active, the rules it matches are still evaluated but open no incident, and open incidents' escalations wait.</p>
-      <p role="status" class="muted" data-testid="windows-outcome">{outcome}</p>
+      <p class="hint">
+        While a window is active, the rules it matches are still evaluated but open no incident, and open incidents'
+        escalations wait.
+      </p>
+      <p role="status" class="muted" data-testid="windows-outcome">
+        {outcome}
+      </p>
       {editing ? (
-        <MaintenanceWindowEditor key={editing.kind === 'edit' ? editing.windowId : 'new'} windowId={editing.kind === 'edit' ? editing.windowId : undefined}
-          rules={rules.value} onSaved={saved} onClose={() => setEditing(undefined)} />
+        <MaintenanceWindowEditor
+          key={editing.kind === 'edit' ? editing.windowId : 'new'}
+          windowId={editing.kind === 'edit' ? editing.windowId : undefined}
+          rules={rules.value}
+          onSaved={saved}
+          onClose={() => setEditing(undefined)}
+        />
       ) : null}
       <ErrorNote error={loaded.error ?? rules.error} />
       {loaded.value && windows.length === 0 ? <p class="empty">No maintenance windows yet.</p> : null}
       {sorted.length > 0 ? (
         <table class="grid" data-testid="maintenance-windows">
-          <thead><tr><th>Window</th><th>State</th><th>Silences</th><th>When</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>Window</th>
+              <th>State</th>
+              <th>Silences</th>
+              <th>When</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {sorted.map((window) => (
-              <MaintenanceWindowRow key={window.id} window={window} ruleNames={ruleNames} onEdit={(id) => (setOutcome(''), setEditing({ kind: 'edit', windowId: id }))}
-                onEnded={ended} onDeleted={deleted} />
+              <MaintenanceWindowRow
+                key={window.id}
+                window={window}
+                ruleNames={ruleNames}
+                onEdit={(id) => (setOutcome(''), setEditing({ kind: 'edit', windowId: id }))}
+                onEnded={ended}
+                onDeleted={deleted}
+              />
             ))}
           </tbody>
         </table>

@@ -11,10 +11,18 @@ export function OncallPage() {
   const since = useMemo(() => new Date(), []);
   return (
     <section>
-      <h1>On call <span class="muted">next {ONCALL_DAYS} days</span></h1>
+      <h1>
+        On call <span class="muted">next {ONCALL_DAYS} days</span>
+      </h1>
       <ErrorNote error={schedules.error} />
-      {schedules.value?.length === 0 ? <p class="empty">No schedules yet: make one on the <a href="#/schedules">Schedules</a> page.</p> : null}
-      {schedules.value?.map((schedule) => <ScheduleCard key={schedule.id} schedule={schedule} since={since} />)}
+      {schedules.value?.length === 0 ? (
+        <p class="empty">
+          No schedules yet: make one on the <a href="#/schedules">Schedules</a> page.
+        </p>
+      ) : null}
+      {schedules.value?.map((schedule) => (
+        <ScheduleCard key={schedule.id} schedule={schedule} since={since} />
+      ))}
     </section>
   );
 }

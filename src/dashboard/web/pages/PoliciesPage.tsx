@@ -22,7 +22,12 @@ function StagesSummary({ policy, choices }: { policy: EscalationPolicy; choices:
       {policy.stages.map((stage) => (
         <li key={stage.stage_order}>
           {stage.delay_minutes === 0 ? 'at once' : `after ${stage.delay_minutes} min`}:{' '}
-          {stage.targets.map((target) => `${targetName(choices, target.type, target.id)}${target.channels.length > 0 ? ` (${target.channels.join(', ')})` : ''}`).join('; ')}
+          {stage.targets
+            .map(
+              (target) =>
+                `${targetName(choices, target.type, target.id)}${target.channels.length > 0 ? ` (${target.channels.join(', ')})` : ''}`,
+            )
+            .join('; ')}
         </li>
       ))}
     </ol>
@@ -43,38 +48,88 @@ export function PoliciesPage() {
     <section>
       <h1>
         Escalation policies
-        {writable && editing.kind === 'none' ? <button type="button" class="button primary" onClick={() => setEditing({ kind: 'new' })}>New policy</button> : null}
+        {writable && editing.kind === 'none' ? (
+          <button type="button" class="button primary" onClick={() => setEditing({ kind: 'new' })}>
+            New policy
+          </button>
+        ) : null}
       </h1>
       {editing.kind !== 'none' ? (
-        <PolicyEditor key={editing.kind === 'edit' ? editing.policy.id : 'new'} policy={editing.kind === 'edit' ? editing.policy : undefined} choices={choices} onSaved={saved} onCancel={() => setEditing({ kind: 'none' })} />
+        <PolicyEditor
+          key={editing.kind === 'edit' ? editing.policy.id : 'new'}
+          policy={editing.kind === 'edit' ? editing.policy : undefined}
+          choices={choices}
+          onSaved={saved}
+          onCancel={() => setEditing({ kind: 'none' })}
+        />
       ) : null}
       {loaded.loading && !loaded.value ? <p class="loading">Loading policies…</p> : null}
       <ErrorNote error={loaded.error} />
-      {loaded.value && policies.length === 0 ? <p class="empty">No escalation policies yet.{writable ? ' Create one, then name it in an alert rule.' : ''}</p> : null}
+      {loaded.value && policies.length === 0 ? (
+        <p class="empty">No escalation policies yet.{writable ? ' Create one, then name it in an alert rule.' : ''}</p>
+      ) : null}
       {policies.length > 0 ? (
         <table class="grid" data-testid="policies">
-          <thead><tr><th>Name</th><th>Stages</th><th>Repeats</th><th>Actions</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Stages</th>
+              <th>Repeats</th>
+              <th>Actions</th>
+            </tr>
+          </thead>
           <tbody>
             {policies.map((policy) => (
               <Fragment key={policy.id}>
-              <tr>
-                <td data-label="Name">{policy.name}{policy.description ? <div class="muted">{policy.description}</div> : null}</td>
-                <td data-label="Stages"><StagesSummary policy={policy} choices={choices} /></td>
-                <td data-label="Repeats">{policy.repeat_interval_minutes === 0 ? 'no' : `every ${policy.repeat_interval_minutes} min`}</td>
-                <td data-label="Actions">
-                  {writable ? <>
-                    <button type="button" class="button plain" aria-label={`Edit ${policy.name}`} onClick={() => setEditing({ kind: 'edit', policy })}>Edit</button>
-                    <ConfirmDelete name={policy.name} permission="escalation:write" remove={async () => (await calls.deletePolicy(policy.id), loaded.reload())} />
-                  </> : <span class="muted">read only</span>}
-                  <button
-                    type="button" class="button plain" aria-expanded={previewing === policy.id} aria-label={`Who gets paged? ${policy.name}`}
-                    onClick={() => setPreviewing(previewing === policy.id ? null : policy.id)}
-                  >Who gets paged?</button>
-                </td>
-              </tr>
-              {previewing === policy.id ? (
-                <tr class="preview-row"><td colSpan={4}><EscalationPreviewPanel subject={{ kind: 'saved', policyId: policy.id, name: policy.name }} /></td></tr>
-              ) : null}
+                <tr>
+                  <td data-label="Name">
+                    {policy.name}
+                    {policy.description ? <div class="muted">{policy.description}</div> : null}
+                  </td>
+                  <td data-label="Stages">
+                    <StagesSummary policy={policy} choices={choices} />
+                  </td>
+                  <td data-label="Repeats">
+                    {policy.repeat_interval_minutes === 0 ? 'no' : `every ${policy.repeat_interval_minutes} min`}
+                  </td>
+                  <td data-label="Actions">
+                    {writable ? (
+                      <>
+                        <button
+                          type="button"
+                          class="button plain"
+                          aria-label={`Edit ${policy.name}`}
+                          onClick={() => setEditing({ kind: 'edit', policy })}
+                        >
+                          Edit
+                        </button>
+                        <ConfirmDelete
+                          name={policy.name}
+                          permission="escalation:write"
+                          remove={async () => (await calls.deletePolicy(policy.id), loaded.reload())}
+                        />
+                      </>
+                    ) : (
+                      <span class="muted">read only</span>
+                    )}
+                    <button
+                      type="button"
+                      class="button plain"
+                      aria-expanded={previewing === policy.id}
+                      aria-label={`Who gets paged? ${policy.name}`}
+                      onClick={() => setPreviewing(previewing === policy.id ? null : policy.id)}
+                    >
+                      Who gets paged?
+                    </button>
+                  </td>
+                </tr>
+                {previewing === policy.id ? (
+                  <tr class="preview-row">
+                    <td colSpan={4}>
+                      <EscalationPreviewPanel subject={{ kind: 'saved', policyId: policy.id, name: policy.name }} />
+                    </td>
+                  </tr>
+                ) : null}
               </Fragment>
             ))}
           </tbody>

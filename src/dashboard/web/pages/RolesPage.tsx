@@ -27,33 +27,78 @@ export function RolesPage() {
     <section>
       <h1>
         Roles
-        {editing.kind === 'none' ? <GuardedButton label="New role" kind="primary" permission="iam:admin" onClick={() => setEditing({ kind: 'new' })} /> : null}
+        {editing.kind === 'none' ? (
+          <GuardedButton
+            label="New role"
+            kind="primary"
+            permission="iam:admin"
+            onClick={() => setEditing({ kind: 'new' })}
+          />
+        ) : null}
       </h1>
       {editing.kind !== 'none' ? (
         <GrantHolderEditor
-          key={editing.kind === 'edit' ? editing.role.id : 'new'} what="role" holder={editing.kind === 'edit' ? editing.role : undefined}
-          save={(draft) => (editing.kind === 'edit' ? calls.replaceRole(editing.role.id, draft) : calls.createRole(draft))}
-          onSaved={saved} onCancel={() => setEditing({ kind: 'none' })}
+          key={editing.kind === 'edit' ? editing.role.id : 'new'}
+          what="role"
+          holder={editing.kind === 'edit' ? editing.role : undefined}
+          save={(draft) =>
+            editing.kind === 'edit' ? calls.replaceRole(editing.role.id, draft) : calls.createRole(draft)
+          }
+          onSaved={saved}
+          onCancel={() => setEditing({ kind: 'none' })}
         />
       ) : null}
       {loaded.loading && !loaded.value ? <p class="loading">Loading roles…</p> : null}
       <ErrorNote error={loaded.error} />
       {roles.length > 0 ? (
         <table class="grid" data-testid="roles">
-          <thead><tr><th>Name</th><th>Kind</th><th>Permissions</th><th>Actions</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Kind</th>
+              <th>Permissions</th>
+              <th>Actions</th>
+            </tr>
+          </thead>
           <tbody>
             {roles.map((role) => (
               <tr key={role.id}>
-                <td data-label="Name">{role.name}{role.description ? <div class="muted">{role.description}</div> : null}</td>
-                <td data-label="Kind" class="tight">{role.built_in ? 'built-in' : 'custom'}</td>
+                <td data-label="Name">
+                  {role.name}
+                  {role.description ? <div class="muted">{role.description}</div> : null}
+                </td>
+                <td data-label="Kind" class="tight">
+                  {role.built_in ? 'built-in' : 'custom'}
+                </td>
                 <td data-label="Permissions">{grantsInWords(role.permissions)}</td>
                 <td data-label="Actions" class="actions">
-                  {role.built_in ? <span class="muted">read only</span> : <>
-                    <GuardedButton label="Edit" ariaLabel={`Edit ${role.name}`} permission="iam:admin" onClick={() => setEditing({ kind: 'edit', role })} />
-                    {can('iam:admin')
-                      ? <ConfirmDelete name={role.name} permission="iam:admin" remove={async () => (await calls.deleteRole(role.id), loaded.reload())} />
-                      : <GuardedButton label="Delete" kind="danger" ariaLabel={`Delete ${role.name}`} permission="iam:admin" onClick={() => undefined} />}
-                  </>}
+                  {role.built_in ? (
+                    <span class="muted">read only</span>
+                  ) : (
+                    <>
+                      <GuardedButton
+                        label="Edit"
+                        ariaLabel={`Edit ${role.name}`}
+                        permission="iam:admin"
+                        onClick={() => setEditing({ kind: 'edit', role })}
+                      />
+                      {can('iam:admin') ? (
+                        <ConfirmDelete
+                          name={role.name}
+                          permission="iam:admin"
+                          remove={async () => (await calls.deleteRole(role.id), loaded.reload())}
+                        />
+                      ) : (
+                        <GuardedButton
+                          label="Delete"
+                          kind="danger"
+                          ariaLabel={`Delete ${role.name}`}
+                          permission="iam:admin"
+                          onClick={() => undefined}
+                        />
+                      )}
+                    </>
+                  )}
                 </td>
               </tr>
             ))}

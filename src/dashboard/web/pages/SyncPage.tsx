@@ -39,23 +39,49 @@ export function SyncPage() {
     <section>
       <h1>
         Data sync <FeedBadge state={feed} />
-        {status ? <span class={`badge sync-${status.status}`} data-testid="sync-status">{status.status}</span> : null}
+        {status ? (
+          <span class={`badge sync-${status.status}`} data-testid="sync-status">
+            {status.status}
+          </span>
+        ) : null}
       </h1>
       <p class="muted" data-testid="sync-updates" data-updates={updates}>
-        {updates} update{updates === 1 ? '' : 's'}, last at {clock(receivedAt)}; schedule in {status?.scheduler_timezone ?? '…'}
+        {updates} update{updates === 1 ? '' : 's'}, last at {clock(receivedAt)}; schedule in{' '}
+        {status?.scheduler_timezone ?? '…'}
       </p>
       <p>
-        <ActionButton label="Run all active jobs" kind="primary" permission="sync:write" action={async () => setMessage((await calls.triggerSync()).message)} />
+        <ActionButton
+          label="Run all active jobs"
+          kind="primary"
+          permission="sync:write"
+          action={async () => setMessage((await calls.triggerSync()).message)}
+        />
         {message ? <span class="muted"> {message}</span> : null}
       </p>
       {status ? (
         <table class="grid" data-testid="sync-jobs">
           <thead>
-            <tr><th>Job</th><th>State</th><th>Last run</th><th>Result</th><th>Rows read / written</th><th>Took</th><th>Error</th><th>Next run</th><th /></tr>
+            <tr>
+              <th>Job</th>
+              <th>State</th>
+              <th>Last run</th>
+              <th>Result</th>
+              <th>Rows read / written</th>
+              <th>Took</th>
+              <th>Error</th>
+              <th>Next run</th>
+              <th />
+            </tr>
           </thead>
-          <tbody>{status.jobs.map((job) => <SyncJobRow key={job.job_id} job={job} />)}</tbody>
+          <tbody>
+            {status.jobs.map((job) => (
+              <SyncJobRow key={job.job_id} job={job} />
+            ))}
+          </tbody>
         </table>
-      ) : <p class="loading">Waiting for the first update…</p>}
+      ) : (
+        <p class="loading">Waiting for the first update…</p>
+      )}
     </section>
   );
 }

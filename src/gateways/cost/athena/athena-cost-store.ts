@@ -1,5 +1,12 @@
 import { AthenaClient } from '@aws-sdk/client-athena';
-import { anomalyWindow, detectAnomalies, fillTrend, forecastMonthEnd, forecastWindow, largestFirst } from '../analysis.js';
+import {
+  anomalyWindow,
+  detectAnomalies,
+  fillTrend,
+  forecastMonthEnd,
+  forecastWindow,
+  largestFirst,
+} from '../analysis.js';
 import {
   anomalyQuestion,
   dateRangeQuestion,
@@ -54,7 +61,8 @@ export function createAthenaCostStore(options: AthenaCostStoreOptions): CostPort
   const table = checkIdentifier(options.table, 'the CUR table');
   const tagging = environmentTagging(options);
   if (options.environmentColumn !== undefined) checkIdentifier(options.environmentColumn, 'the environment column');
-  const statusTable = options.statusTable === undefined ? 'cost_and_usage_data_status' : (options.statusTable ?? undefined);
+  const statusTable =
+    options.statusTable === undefined ? 'cost_and_usage_data_status' : (options.statusTable ?? undefined);
   if (statusTable) checkIdentifier(statusTable, 'the status table');
   if (!/^s3:\/\/[^/]+/.test(options.outputLocation)) throw new Error('outputLocation must be an s3:// URL');
   const client = new AthenaClient({
@@ -77,25 +85,39 @@ export function createAthenaCostStore(options: AthenaCostStoreOptions): CostPort
   const run = (query: CurQuery) => runAthenaQuery(runner, query.sql, query.parameters);
   const layout = curLayoutResolver(options.curVersion ?? 'auto', tagging, { database: options.database, table }, run);
   const cur = async (): Promise<CurTable> => ({ table, ...(await layout()) });
-  const range = (scope: EnvironmentScope, window: { from: string; to: string }) => ({ environmentId: scope.environmentId, ...window });
+  const range = (scope: EnvironmentScope, window: { from: string; to: string }) => ({
+    environmentId: scope.environmentId,
+    ...window,
+  });
 
   return {
     async costByService(scope, input) {
       const q = dateRangeQuestion.parse(input);
       const rows = await run(curQueries.costByService(await cur(), range(scope, q)));
-      return largestFirst(rows.map((row) => ({ service: text(row, 'service'), cost: amount(row) })), (row) => row.service);
+      return largestFirst(
+        rows.map((row) => ({ service: text(row, 'service'), cost: amount(row) })),
+        (row) => row.service,
+      );
     },
 
     async costTrend(scope, input) {
       const q = trendQuestion.parse(input);
       const rows = await run(curQueries.trend(await cur(), range(scope, q), q.granularity));
-      return fillTrend(rows.map((row) => ({ period: text(row, 'period'), cost: amount(row) })), q.from, q.to, q.granularity);
+      return fillTrend(
+        rows.map((row) => ({ period: text(row, 'period'), cost: amount(row) })),
+        q.from,
+        q.to,
+        q.granularity,
+      );
     },
 
     async redshiftBreakdown(scope, input) {
       const q = dateRangeQuestion.parse(input);
       const rows = await run(curQueries.redshiftBreakdown(await cur(), range(scope, q)));
-      return largestFirst(rows.map((row) => ({ usageType: text(row, 'usage_type'), cost: amount(row) })), (row) => row.usageType);
+      return largestFirst(
+        rows.map((row) => ({ usageType: text(row, 'usage_type'), cost: amount(row) })),
+        (row) => row.usageType,
+      );
     },
 
     async topCostDrivers(scope, input) {
@@ -110,13 +132,19 @@ export function createAthenaCostStore(options: AthenaCostStoreOptions): CostPort
     async anomalies(scope, input) {
       const q = anomalyQuestion.parse(input);
       const rows = await run(curQueries.dailyByService(await cur(), range(scope, anomalyWindow(q))));
-      return detectAnomalies(rows.map((row) => ({ day: text(row, 'day'), service: text(row, 'service'), cost: amount(row) })), q);
+      return detectAnomalies(
+        rows.map((row) => ({ day: text(row, 'day'), service: text(row, 'service'), cost: amount(row) })),
+        q,
+      );
     },
 
     async forecastMonthEnd(scope, input) {
       const q = forecastQuestion.parse(input);
       const rows = await run(curQueries.dailyTotal(await cur(), range(scope, forecastWindow(q.asOf))));
-      return forecastMonthEnd(rows.map((row) => ({ day: text(row, 'day'), cost: amount(row) })), q.asOf);
+      return forecastMonthEnd(
+        rows.map((row) => ({ day: text(row, 'day'), cost: amount(row) })),
+        q.asOf,
+      );
     },
 
     dataStatus: dataStatusReader(statusTable, run, runner.now),

@@ -75,7 +75,9 @@ export async function runAthenaQuery(
 
   let delay = options.firstPollMs ?? 200;
   for (;;) {
-    const described = await unavailableOnError(() => client.send(new GetQueryExecutionCommand({ QueryExecutionId: id })));
+    const described = await unavailableOnError(() =>
+      client.send(new GetQueryExecutionCommand({ QueryExecutionId: id })),
+    );
     const status = described.QueryExecution?.Status;
     const state = status?.State;
     if (state === 'SUCCEEDED') break;
@@ -98,18 +100,32 @@ export async function runAthenaQuery(
   let firstPage = true;
   do {
     const page = await unavailableOnError(() =>
-      client.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: nextToken, MaxResults: options.pageSize ?? 1000 })),
+      client.send(
+        new GetQueryResultsCommand({
+          QueryExecutionId: id,
+          NextToken: nextToken,
+          MaxResults: options.pageSize ?? 1000,
+        }),
+      ),
     );
     const columns = page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? [];
     // For a SELECT, the first row of the first page repeats the column names.
     const data = (page.ResultSet?.Rows ?? []).slice(firstPage ? 1 : 0);
     for (const row of data) {
       const values = row.Data ?? [];
-      rows.push(Object.fromEntries(columns.map((column, index) => [column.Name ?? `_${index}`, convertValue(values[index]?.VarCharValue, column)])));
+      rows.push(
+        Object.fromEntries(
+          columns.map((column, index) => [
+            column.Name ?? `_${index}`,
+            convertValue(values[index]?.VarCharValue, column),
+          ]),
+        ),
+      );
     }
     firstPage = false;
     nextToken = page.NextToken;
-    if (nextToken && options.now() > deadline) throw new CostQueryError('timeout', `query ${id} results not read within ${timeoutMs} ms`);
+    if (nextToken && options.now() > deadline)
+      throw new CostQueryError('timeout', `query ${id} results not read within ${timeoutMs} ms`);
   } while (nextToken);
   return rows;
 }

@@ -45,7 +45,10 @@ export function checkIdentifier(name: string, what: string): string {
 }
 
 export function checkTagKey(key: string): string {
-  if (!TAG_KEY.test(key)) throw new Error(`the environment tag key must be an AWS tag key (letters, digits, spaces, _ . : / = + - @; 1 to 128), got ${JSON.stringify(key)}`);
+  if (!TAG_KEY.test(key))
+    throw new Error(
+      `the environment tag key must be an AWS tag key (letters, digits, spaces, _ . : / = + - @; 1 to 128), got ${JSON.stringify(key)}`,
+    );
   return key;
 }
 
@@ -59,8 +62,13 @@ const DEFAULT_COLUMN = 'resource_tags_user_environment_id';
  * One setting serves both versions: a CUR 1 column names its CUR 2.0 key (prefix dropped), and
  * a key names its CUR 1 column (prefix added). Both are checked when the store is built.
  */
-export function environmentTagging(settings: { environmentColumn?: string; environmentTag?: string }): { environmentColumn: string; environmentTag: string } {
-  const column = settings.environmentColumn ?? (settings.environmentTag ? `${TAG_PREFIX}${settings.environmentTag}` : DEFAULT_COLUMN);
+export function environmentTagging(settings: { environmentColumn?: string; environmentTag?: string }): {
+  environmentColumn: string;
+  environmentTag: string;
+} {
+  const column =
+    settings.environmentColumn ??
+    (settings.environmentTag ? `${TAG_PREFIX}${settings.environmentTag}` : DEFAULT_COLUMN);
   const tag = settings.environmentTag ?? (column.startsWith(TAG_PREFIX) ? column.slice(TAG_PREFIX.length) : column);
   return { environmentColumn: column, environmentTag: checkTagKey(tag) };
 }

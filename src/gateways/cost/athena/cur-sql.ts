@@ -1,5 +1,11 @@
 import { isoDay } from '../port.js';
-import { checkIdentifier, environmentExpression, partitionPredicate, stringLiteral, type CurLayout } from './cur-layout.js';
+import {
+  checkIdentifier,
+  environmentExpression,
+  partitionPredicate,
+  stringLiteral,
+  type CurLayout,
+} from './cur-layout.js';
 
 /**
  * The SQL each cost question runs over the standard Cost and Usage Report table (CUR 1 or
@@ -61,18 +67,34 @@ function scoped(
     ...(extraFilter ? [`  AND ${extraFilter}`] : []),
     tail,
   ].join('\n');
-  return { question, sql, parameters: [stringLiteral(range.environmentId), dayLiteral(range.from), dayLiteral(range.to)] };
+  return {
+    question,
+    sql,
+    parameters: [stringLiteral(range.environmentId), dayLiteral(range.from), dayLiteral(range.to)],
+  };
 }
 
 type Range = { environmentId: string; from: string; to: string };
 
 export const curQueries = {
   costByService: (cur: CurTable, range: Range) =>
-    scoped(cur, 'cost-by-service', `line_item_product_code AS service, ${COST} AS cost`, range, 'GROUP BY line_item_product_code'),
+    scoped(
+      cur,
+      'cost-by-service',
+      `line_item_product_code AS service, ${COST} AS cost`,
+      range,
+      'GROUP BY line_item_product_code',
+    ),
 
   trend: (cur: CurTable, range: Range, granularity: 'daily' | 'monthly') => {
     const period = granularity === 'daily' ? DAY : MONTH;
-    return scoped(cur, granularity === 'daily' ? 'daily-trend' : 'monthly-trend', `${period} AS period, ${COST} AS cost`, range, 'GROUP BY 1 ORDER BY 1');
+    return scoped(
+      cur,
+      granularity === 'daily' ? 'daily-trend' : 'monthly-trend',
+      `${period} AS period, ${COST} AS cost`,
+      range,
+      'GROUP BY 1 ORDER BY 1',
+    );
   },
 
   redshiftBreakdown: (cur: CurTable, range: Range) =>
@@ -97,9 +119,16 @@ export const curQueries = {
   },
 
   dailyByService: (cur: CurTable, range: Range) =>
-    scoped(cur, 'daily-by-service', `${DAY} AS day, line_item_product_code AS service, ${COST} AS cost`, range, 'GROUP BY 1, 2'),
+    scoped(
+      cur,
+      'daily-by-service',
+      `${DAY} AS day, line_item_product_code AS service, ${COST} AS cost`,
+      range,
+      'GROUP BY 1, 2',
+    ),
 
-  dailyTotal: (cur: CurTable, range: Range) => scoped(cur, 'daily-total', `${DAY} AS day, ${COST} AS cost`, range, 'GROUP BY 1'),
+  dailyTotal: (cur: CurTable, range: Range) =>
+    scoped(cur, 'daily-total', `${DAY} AS day, ${COST} AS cost`, range, 'GROUP BY 1'),
 };
 
 /**
@@ -109,7 +138,11 @@ export const curQueries = {
 export function tableColumnsQuery(database: string, table: string): CurQuery {
   return {
     question: 'table-columns',
-    sql: ['-- cost-question: table-columns', 'SELECT column_name FROM information_schema.columns', 'WHERE table_schema = ? AND table_name = ?'].join('\n'),
+    sql: [
+      '-- cost-question: table-columns',
+      'SELECT column_name FROM information_schema.columns',
+      'WHERE table_schema = ? AND table_name = ?',
+    ].join('\n'),
     // The Glue catalog keeps names in lower case.
     parameters: [stringLiteral(database.toLowerCase()), stringLiteral(table.toLowerCase())],
   };
@@ -123,7 +156,10 @@ export function tableColumnsQuery(database: string, table: string): CurQuery {
 export function dataStatusQuery(statusTable: string): CurQuery {
   return {
     question: 'data-status',
-    sql: ['-- cost-question: data-status', `SELECT status FROM "${checkIdentifier(statusTable, 'the status table')}"`].join('\n'),
+    sql: [
+      '-- cost-question: data-status',
+      `SELECT status FROM "${checkIdentifier(statusTable, 'the status table')}"`,
+    ].join('\n'),
     parameters: [],
   };
 }

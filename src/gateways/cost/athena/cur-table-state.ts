@@ -22,7 +22,11 @@ export function layoutFromColumns(
   table: string,
 ): CurLayout {
   const names = new Set(columns.map((column) => column.toLowerCase()));
-  if (names.size === 0) throw new CostQueryError('failed', `the CUR table ${table} was not found (information_schema lists no columns for it)`);
+  if (names.size === 0)
+    throw new CostQueryError(
+      'failed',
+      `the CUR table ${table} was not found (information_schema lists no columns for it)`,
+    );
   const version: CurVersion = names.has('resource_tags') ? 2 : 1;
   const partitioned = version === 2 ? names.has('billing_period') : names.has('year') && names.has('month');
   return { version, ...tagging, partitioned };
@@ -42,7 +46,12 @@ export function curLayoutResolver(
   let detected: Promise<CurLayout> | undefined;
   return () => {
     detected ??= run(tableColumnsQuery(target.database, target.table)).then(
-      (rows) => layoutFromColumns(rows.map((row) => String(row['column_name'] ?? '')), tagging, target.table),
+      (rows) =>
+        layoutFromColumns(
+          rows.map((row) => String(row['column_name'] ?? '')),
+          tagging,
+          target.table,
+        ),
       (error: unknown) => {
         detected = undefined;
         throw error;
@@ -60,7 +69,11 @@ const STATUS_TTL_MS = 60_000;
  * `unknown`; an answer is then given without a warning.
  * https://docs.aws.amazon.com/cur/latest/userguide/create-manual-cur-table.html
  */
-export function dataStatusReader(statusTable: string | undefined, run: Run, now: () => number): () => Promise<CostDataStatus> {
+export function dataStatusReader(
+  statusTable: string | undefined,
+  run: Run,
+  now: () => number,
+): () => Promise<CostDataStatus> {
   if (!statusTable) return async () => ({ state: 'unknown', detail: 'no status table configured' });
   let cached: { at: number; status: Promise<CostDataStatus> } | undefined;
   const read = async (): Promise<CostDataStatus> => {

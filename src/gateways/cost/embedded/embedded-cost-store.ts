@@ -53,7 +53,12 @@ export function createEmbeddedCostStore(): CostPort {
       const q = trendQuestion.parse(input);
       const period = (item: CurLineItem) => (q.granularity === 'daily' ? item.day : item.day.slice(0, 7));
       const rows = sumBy(generateLineItems(scope, q.from, q.to), (item) => [period(item)]);
-      return fillTrend(rows.map((row) => ({ period: row.key[0]!, cost: row.cost })), q.from, q.to, q.granularity);
+      return fillTrend(
+        rows.map((row) => ({ period: row.key[0]!, cost: row.cost })),
+        q.from,
+        q.to,
+        q.granularity,
+      );
     },
 
     async redshiftBreakdown(scope, input) {

@@ -44,16 +44,92 @@ interface EnvironmentShape {
 }
 
 const PROFILES: UsageProfile[] = [
-  { productCode: 'AmazonRedshift', usageType: 'USE1-Node:ra3.4xlarge', unitPrice: 3.26, dailyUsage: (e) => e.nodes * 24, weekendShare: 1, noise: 0 },
-  { productCode: 'AmazonRedshift', usageType: 'USE1-RMS:GB-Month', unitPrice: 0.024, dailyUsage: (e) => (e.nodes * 4000) / 30, weekendShare: 1, noise: 0.01 },
-  { productCode: 'AmazonRedshift', usageType: 'USE1-CS:ra3.4xlarge', unitPrice: 3.26, dailyUsage: (e) => e.nodes * 3 * e.scale, weekendShare: 0.15, noise: 0.15, spikeEvery: 90, spikeFactor: 8 },
-  { productCode: 'AmazonRedshift', usageType: 'USE1-Spectrum:ScannedTB', unitPrice: 5, dailyUsage: (e) => 1.6 * e.scale, weekendShare: 0.3, noise: 0.2 },
-  { productCode: 'AWSDataTransfer', usageType: 'USE1-DataTransfer-Out-Bytes', unitPrice: 0.09, dailyUsage: (e) => 90 * e.scale, weekendShare: 0.5, noise: 0.1, spikeEvery: 90, spikeFactor: 5 },
-  { productCode: 'AmazonS3', usageType: 'USE1-TimedStorage-ByteHrs', unitPrice: 0.023 / 30, dailyUsage: (e) => 30000 * e.scale, weekendShare: 1, noise: 0.005 },
-  { productCode: 'AmazonS3', usageType: 'USE1-Requests-Tier1', unitPrice: 0.005, dailyUsage: (e) => 600 * e.scale, weekendShare: 0.4, noise: 0.1, spikeEvery: 90, spikeFactor: 12 },
-  { productCode: 'AmazonEC2', usageType: 'USE1-BoxUsage:m5.xlarge', unitPrice: 0.192, dailyUsage: (e) => 4 * 24 * e.scale, weekendShare: 1, noise: 0 },
-  { productCode: 'AmazonCloudWatch', usageType: 'USE1-CW:MetricMonitorUsage', unitPrice: 0.3 / 30, dailyUsage: (e) => 400 * e.scale, weekendShare: 1, noise: 0.02 },
-  { productCode: 'AWSGlue', usageType: 'USE1-Crawler-DPU-Hour', unitPrice: 0.44, dailyUsage: (e) => 5 * e.scale, weekendShare: 0.2, noise: 0.25 },
+  {
+    productCode: 'AmazonRedshift',
+    usageType: 'USE1-Node:ra3.4xlarge',
+    unitPrice: 3.26,
+    dailyUsage: (e) => e.nodes * 24,
+    weekendShare: 1,
+    noise: 0,
+  },
+  {
+    productCode: 'AmazonRedshift',
+    usageType: 'USE1-RMS:GB-Month',
+    unitPrice: 0.024,
+    dailyUsage: (e) => (e.nodes * 4000) / 30,
+    weekendShare: 1,
+    noise: 0.01,
+  },
+  {
+    productCode: 'AmazonRedshift',
+    usageType: 'USE1-CS:ra3.4xlarge',
+    unitPrice: 3.26,
+    dailyUsage: (e) => e.nodes * 3 * e.scale,
+    weekendShare: 0.15,
+    noise: 0.15,
+    spikeEvery: 90,
+    spikeFactor: 8,
+  },
+  {
+    productCode: 'AmazonRedshift',
+    usageType: 'USE1-Spectrum:ScannedTB',
+    unitPrice: 5,
+    dailyUsage: (e) => 1.6 * e.scale,
+    weekendShare: 0.3,
+    noise: 0.2,
+  },
+  {
+    productCode: 'AWSDataTransfer',
+    usageType: 'USE1-DataTransfer-Out-Bytes',
+    unitPrice: 0.09,
+    dailyUsage: (e) => 90 * e.scale,
+    weekendShare: 0.5,
+    noise: 0.1,
+    spikeEvery: 90,
+    spikeFactor: 5,
+  },
+  {
+    productCode: 'AmazonS3',
+    usageType: 'USE1-TimedStorage-ByteHrs',
+    unitPrice: 0.023 / 30,
+    dailyUsage: (e) => 30000 * e.scale,
+    weekendShare: 1,
+    noise: 0.005,
+  },
+  {
+    productCode: 'AmazonS3',
+    usageType: 'USE1-Requests-Tier1',
+    unitPrice: 0.005,
+    dailyUsage: (e) => 600 * e.scale,
+    weekendShare: 0.4,
+    noise: 0.1,
+    spikeEvery: 90,
+    spikeFactor: 12,
+  },
+  {
+    productCode: 'AmazonEC2',
+    usageType: 'USE1-BoxUsage:m5.xlarge',
+    unitPrice: 0.192,
+    dailyUsage: (e) => 4 * 24 * e.scale,
+    weekendShare: 1,
+    noise: 0,
+  },
+  {
+    productCode: 'AmazonCloudWatch',
+    usageType: 'USE1-CW:MetricMonitorUsage',
+    unitPrice: 0.3 / 30,
+    dailyUsage: (e) => 400 * e.scale,
+    weekendShare: 1,
+    noise: 0.02,
+  },
+  {
+    productCode: 'AWSGlue',
+    usageType: 'USE1-Crawler-DPU-Hour',
+    unitPrice: 0.44,
+    dailyUsage: (e) => 5 * e.scale,
+    weekendShare: 0.2,
+    noise: 0.25,
+  },
 ];
 
 /** FNV-1a over the parts, then a murmur finaliser: a stable uniform number in [0, 1). */
@@ -97,7 +173,13 @@ function lineItem(seed: string, shape: EnvironmentShape, profile: UsageProfile, 
   const usageAmount = profile.dailyUsage(shape) * weekly * jitter * spike * growth(day);
   // CUR carries costs to many decimals; 6 keep sums exact enough while staying readable.
   const cost = Math.round(usageAmount * profile.unitPrice * 1e6) / 1e6;
-  return { day, productCode: profile.productCode, usageType: profile.usageType, usageAmount: Math.round(usageAmount * 1e6) / 1e6, cost };
+  return {
+    day,
+    productCode: profile.productCode,
+    usageType: profile.usageType,
+    usageAmount: Math.round(usageAmount * 1e6) / 1e6,
+    cost,
+  };
 }
 
 /** Every line item of the environment's bill for the days from..to inclusive. */
@@ -117,7 +199,8 @@ export function injectedAnomalies(scope: EnvironmentScope, from: string, to: str
   const found: InjectedAnomaly[] = [];
   for (let day = from; day <= to; day = addDays(day, 1)) {
     for (const profile of PROFILES) {
-      if (isSpikeDay(seed, profile, day)) found.push({ day, service: profile.productCode, usageType: profile.usageType });
+      if (isSpikeDay(seed, profile, day))
+        found.push({ day, service: profile.productCode, usageType: profile.usageType });
     }
   }
   return found;

@@ -66,7 +66,9 @@ export function createMetricRegistry(options: MetricRegistryOptions): MetricRegi
     if (!provider) throw new UnknownMetricError(request.metric, [...providers.keys()]);
     const window = request.windowMinutes;
     if (!Number.isInteger(window) || window < 1 || window > MAX_WINDOW_MINUTES) {
-      throw new InvalidMetricRequestError(`window must be a whole number of minutes from 1 to ${MAX_WINDOW_MINUTES}, got ${window}`);
+      throw new InvalidMetricRequestError(
+        `window must be a whole number of minutes from 1 to ${MAX_WINDOW_MINUTES}, got ${window}`,
+      );
     }
     return provider;
   };

@@ -16,7 +16,8 @@ export const MANAGED_QUOTA_MIN_MB = 8 * 1024 * 1024;
 
 export function clusterCapacityMb(nodeCapacitiesMb: readonly number[]): number {
   const [first] = nodeCapacitiesMb;
-  const repeatsQuota = first !== undefined && first >= MANAGED_QUOTA_MIN_MB && nodeCapacitiesMb.every((capacity) => capacity === first);
+  const repeatsQuota =
+    first !== undefined && first >= MANAGED_QUOTA_MIN_MB && nodeCapacitiesMb.every((capacity) => capacity === first);
   return repeatsQuota ? first : nodeCapacitiesMb.reduce((sum, capacity) => sum + capacity, 0);
 }
 

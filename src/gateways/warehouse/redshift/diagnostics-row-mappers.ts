@@ -20,32 +20,38 @@ import { roundTo } from '../table-health.js';
 import { integerOf, isoTimestampOf, numberOf, queryRunFrom, textOf, type ResultRow } from './result-rows.js';
 
 const seconds = (row: ResultRow, column: string) => roundTo(numberOf(row, column), 3);
-const nullableSeconds = (row: ResultRow, column: string) => (row[column] === null || row[column] === undefined ? null : seconds(row, column));
-const nullableInteger = (row: ResultRow, column: string) => (row[column] === null || row[column] === undefined ? null : integerOf(row, column));
+const nullableSeconds = (row: ResultRow, column: string) =>
+  row[column] === null || row[column] === undefined ? null : seconds(row, column);
+const nullableInteger = (row: ResultRow, column: string) =>
+  row[column] === null || row[column] === undefined ? null : integerOf(row, column);
 const flag = (row: ResultRow, column: string) => {
   const value = row[column];
   return value === true || value === 't' || value === 'true' || (value !== null && Number(value) === 1);
 };
 
-export const runningQueryFrom = (clusterId: string) => (row: ResultRow): RunningQuery => ({
-  cluster_id: clusterId,
-  query_id: integerOf(row, 'query_id'),
-  pid: integerOf(row, 'pid'),
-  user_name: textOf(row, 'user_name'),
-  database: textOf(row, 'database'),
-  queue: textOf(row, 'queue'),
-  state: textOf(row, 'state') === 'queued' ? 'queued' : 'running',
-  submitted_at: isoTimestampOf(row, 'submitted_at'),
-  queue_seconds: integerOf(row, 'queue_seconds'),
-  exec_seconds: integerOf(row, 'exec_seconds'),
-  query_text: textOf(row, 'query_text'),
-});
+export const runningQueryFrom =
+  (clusterId: string) =>
+  (row: ResultRow): RunningQuery => ({
+    cluster_id: clusterId,
+    query_id: integerOf(row, 'query_id'),
+    pid: integerOf(row, 'pid'),
+    user_name: textOf(row, 'user_name'),
+    database: textOf(row, 'database'),
+    queue: textOf(row, 'queue'),
+    state: textOf(row, 'state') === 'queued' ? 'queued' : 'running',
+    submitted_at: isoTimestampOf(row, 'submitted_at'),
+    queue_seconds: integerOf(row, 'queue_seconds'),
+    exec_seconds: integerOf(row, 'exec_seconds'),
+    query_text: textOf(row, 'query_text'),
+  });
 
-export const longQueryFrom = (clusterId: string) => (row: ResultRow): LongQuery => ({
-  ...queryRunFrom(clusterId, row),
-  queue_seconds: seconds(row, 'queue_seconds'),
-  exec_seconds: seconds(row, 'exec_seconds'),
-});
+export const longQueryFrom =
+  (clusterId: string) =>
+  (row: ResultRow): LongQuery => ({
+    ...queryRunFrom(clusterId, row),
+    queue_seconds: seconds(row, 'queue_seconds'),
+    exec_seconds: seconds(row, 'exec_seconds'),
+  });
 
 /** svl_query_summary labels read "scan   tbl=108290 name=fact_orders"; SYS rows name the table in a column. */
 function stepTable(row: ResultRow): string | null {
@@ -90,13 +96,23 @@ export function planLinesFrom(rows: readonly ResultRow[]): string[] {
   const parents = new Map(plan.map((row) => [key(row.sequence, row.node), row.parent]));
   const depthOf = (sequence: number, node: number) => {
     let depth = 0;
-    for (let parent = parents.get(key(sequence, node)); parent !== undefined && parents.has(key(sequence, parent)) && depth < 100; parent = parents.get(key(sequence, parent))) depth++;
+    for (
+      let parent = parents.get(key(sequence, node));
+      parent !== undefined && parents.has(key(sequence, parent)) && depth < 100;
+      parent = parents.get(key(sequence, parent))
+    )
+      depth++;
     return depth;
   };
   return plan.flatMap((row) => planLayout(depthOf(row.sequence, row.node), row.text, row.info ? [row.info] : []));
 }
 
-export function queryDetailsFrom(clusterId: string, header: ResultRow, steps: readonly ResultRow[], plan: readonly ResultRow[]): QueryDetails {
+export function queryDetailsFrom(
+  clusterId: string,
+  header: ResultRow,
+  steps: readonly ResultRow[],
+  plan: readonly ResultRow[],
+): QueryDetails {
   const end = textOf(header, 'end_time');
   return {
     cluster_id: clusterId,
@@ -116,52 +132,60 @@ export function queryDetailsFrom(clusterId: string, header: ResultRow, steps: re
   };
 }
 
-export const queueWaitFrom = (clusterId: string) => (row: ResultRow): QueueWaitStats => ({
-  cluster_id: clusterId,
-  queue: textOf(row, 'queue'),
-  queries: integerOf(row, 'queries'),
-  queued_queries: integerOf(row, 'queued_queries'),
-  avg_queue_seconds: seconds(row, 'avg_queue_seconds'),
-  max_queue_seconds: seconds(row, 'max_queue_seconds'),
-  total_queue_seconds: seconds(row, 'total_queue_seconds'),
-  avg_exec_seconds: seconds(row, 'avg_exec_seconds'),
-});
+export const queueWaitFrom =
+  (clusterId: string) =>
+  (row: ResultRow): QueueWaitStats => ({
+    cluster_id: clusterId,
+    queue: textOf(row, 'queue'),
+    queries: integerOf(row, 'queries'),
+    queued_queries: integerOf(row, 'queued_queries'),
+    avg_queue_seconds: seconds(row, 'avg_queue_seconds'),
+    max_queue_seconds: seconds(row, 'max_queue_seconds'),
+    total_queue_seconds: seconds(row, 'total_queue_seconds'),
+    avg_exec_seconds: seconds(row, 'avg_exec_seconds'),
+  });
 
-export const userWorkloadFrom = (clusterId: string) => (row: ResultRow): UserWorkload => ({
-  cluster_id: clusterId,
-  user_name: textOf(row, 'user_name'),
-  queries: integerOf(row, 'queries'),
-  total_exec_seconds: seconds(row, 'total_exec_seconds'),
-  avg_exec_seconds: seconds(row, 'avg_exec_seconds'),
-  max_exec_seconds: seconds(row, 'max_exec_seconds'),
-  total_queue_seconds: seconds(row, 'total_queue_seconds'),
-  avg_queue_seconds: seconds(row, 'avg_queue_seconds'),
-  spill_mb: integerOf(row, 'spill_mb'),
-});
+export const userWorkloadFrom =
+  (clusterId: string) =>
+  (row: ResultRow): UserWorkload => ({
+    cluster_id: clusterId,
+    user_name: textOf(row, 'user_name'),
+    queries: integerOf(row, 'queries'),
+    total_exec_seconds: seconds(row, 'total_exec_seconds'),
+    avg_exec_seconds: seconds(row, 'avg_exec_seconds'),
+    max_exec_seconds: seconds(row, 'max_exec_seconds'),
+    total_queue_seconds: seconds(row, 'total_queue_seconds'),
+    avg_queue_seconds: seconds(row, 'avg_queue_seconds'),
+    spill_mb: integerOf(row, 'spill_mb'),
+  });
 
-export const scalingPeriodFrom = (clusterId: string) => (row: ResultRow): ScalingPeriod => ({
-  cluster_id: clusterId,
-  start_time: isoTimestampOf(row, 'start_time'),
-  end_time: isoTimestampOf(row, 'end_time'),
-  queries: integerOf(row, 'queries'),
-  usage_seconds: seconds(row, 'usage_seconds'),
-});
+export const scalingPeriodFrom =
+  (clusterId: string) =>
+  (row: ResultRow): ScalingPeriod => ({
+    cluster_id: clusterId,
+    start_time: isoTimestampOf(row, 'start_time'),
+    end_time: isoTimestampOf(row, 'end_time'),
+    queries: integerOf(row, 'queries'),
+    usage_seconds: seconds(row, 'usage_seconds'),
+  });
 
-export const lockWaitFrom = (clusterId: string) => (row: ResultRow): LockWait => ({
-  cluster_id: clusterId,
-  schema: textOf(row, 'schema'),
-  table_name: textOf(row, 'table_name'),
-  waiting_pid: integerOf(row, 'waiting_pid'),
-  waiting_user: textOf(row, 'waiting_user'),
-  requested_lock: textOf(row, 'requested_lock'),
-  waiting_seconds: integerOf(row, 'waiting_seconds'),
-  waiting_query_text: textOf(row, 'waiting_query_text'),
-  blocking_pid: integerOf(row, 'blocking_pid'),
-  blocking_user: textOf(row, 'blocking_user'),
-  held_lock: textOf(row, 'held_lock'),
-  blocking_seconds: integerOf(row, 'blocking_seconds'),
-  blocking_query_text: textOf(row, 'blocking_query_text'),
-});
+export const lockWaitFrom =
+  (clusterId: string) =>
+  (row: ResultRow): LockWait => ({
+    cluster_id: clusterId,
+    schema: textOf(row, 'schema'),
+    table_name: textOf(row, 'table_name'),
+    waiting_pid: integerOf(row, 'waiting_pid'),
+    waiting_user: textOf(row, 'waiting_user'),
+    requested_lock: textOf(row, 'requested_lock'),
+    waiting_seconds: integerOf(row, 'waiting_seconds'),
+    waiting_query_text: textOf(row, 'waiting_query_text'),
+    blocking_pid: integerOf(row, 'blocking_pid'),
+    blocking_user: textOf(row, 'blocking_user'),
+    held_lock: textOf(row, 'held_lock'),
+    blocking_seconds: integerOf(row, 'blocking_seconds'),
+    blocking_query_text: textOf(row, 'blocking_query_text'),
+  });
 
 /** The summary row of a window without commits carries no figures: no summary then. */
 export function commitSummaryFrom(clusterId: string, row: ResultRow | undefined): CommitSummary[] {
@@ -179,57 +203,67 @@ export function commitSummaryFrom(clusterId: string, row: ResultRow | undefined)
   ];
 }
 
-export const commitRecordFrom = (clusterId: string) => (row: ResultRow): CommitRecord => ({
-  cluster_id: clusterId,
-  xid: integerOf(row, 'xid'),
-  user_name: textOf(row, 'user_name'),
-  queued_at: isoTimestampOf(row, 'queued_at'),
-  queue_seconds: nullableSeconds(row, 'queue_seconds'),
-  commit_seconds: seconds(row, 'commit_seconds'),
-  queue_length: nullableInteger(row, 'queue_length'),
-});
+export const commitRecordFrom =
+  (clusterId: string) =>
+  (row: ResultRow): CommitRecord => ({
+    cluster_id: clusterId,
+    xid: integerOf(row, 'xid'),
+    user_name: textOf(row, 'user_name'),
+    queued_at: isoTimestampOf(row, 'queued_at'),
+    queue_seconds: nullableSeconds(row, 'queue_seconds'),
+    commit_seconds: seconds(row, 'commit_seconds'),
+    queue_length: nullableInteger(row, 'queue_length'),
+  });
 
-export const loadErrorFrom = (clusterId: string) => (row: ResultRow): LoadError => ({
-  cluster_id: clusterId,
-  query_id: integerOf(row, 'query_id'),
-  time: isoTimestampOf(row, 'time'),
-  schema: textOf(row, 'schema'),
-  table_name: textOf(row, 'table_name'),
-  file_name: textOf(row, 'file_name'),
-  line_number: integerOf(row, 'line_number'),
-  column_name: textOf(row, 'column_name'),
-  column_type: textOf(row, 'column_type'),
-  error_code: integerOf(row, 'error_code'),
-  error_message: textOf(row, 'error_message'),
-  raw_value: textOf(row, 'raw_value'),
-});
+export const loadErrorFrom =
+  (clusterId: string) =>
+  (row: ResultRow): LoadError => ({
+    cluster_id: clusterId,
+    query_id: integerOf(row, 'query_id'),
+    time: isoTimestampOf(row, 'time'),
+    schema: textOf(row, 'schema'),
+    table_name: textOf(row, 'table_name'),
+    file_name: textOf(row, 'file_name'),
+    line_number: integerOf(row, 'line_number'),
+    column_name: textOf(row, 'column_name'),
+    column_type: textOf(row, 'column_type'),
+    error_code: integerOf(row, 'error_code'),
+    error_message: textOf(row, 'error_message'),
+    raw_value: textOf(row, 'raw_value'),
+  });
 
-export const catalogSchemaFrom = (clusterId: string) => (row: ResultRow): CatalogSchema => ({
-  cluster_id: clusterId,
-  schema: textOf(row, 'schema'),
-  owner: textOf(row, 'owner'),
-  table_count: integerOf(row, 'table_count'),
-  size_mb: integerOf(row, 'size_mb'),
-});
+export const catalogSchemaFrom =
+  (clusterId: string) =>
+  (row: ResultRow): CatalogSchema => ({
+    cluster_id: clusterId,
+    schema: textOf(row, 'schema'),
+    owner: textOf(row, 'owner'),
+    table_count: integerOf(row, 'table_count'),
+    size_mb: integerOf(row, 'size_mb'),
+  });
 
-export const catalogTableFrom = (clusterId: string) => (row: ResultRow): CatalogTable => ({
-  cluster_id: clusterId,
-  schema: textOf(row, 'schema'),
-  table_name: textOf(row, 'table_name'),
-  table_type: textOf(row, 'table_type').toUpperCase().includes('VIEW') ? 'VIEW' : 'TABLE',
-  size_mb: integerOf(row, 'size_mb'),
-  tbl_rows: integerOf(row, 'tbl_rows'),
-  dist_style: textOf(row, 'dist_style'),
-  sortkey1: textOf(row, 'sortkey1'),
-});
+export const catalogTableFrom =
+  (clusterId: string) =>
+  (row: ResultRow): CatalogTable => ({
+    cluster_id: clusterId,
+    schema: textOf(row, 'schema'),
+    table_name: textOf(row, 'table_name'),
+    table_type: textOf(row, 'table_type').toUpperCase().includes('VIEW') ? 'VIEW' : 'TABLE',
+    size_mb: integerOf(row, 'size_mb'),
+    tbl_rows: integerOf(row, 'tbl_rows'),
+    dist_style: textOf(row, 'dist_style'),
+    sortkey1: textOf(row, 'sortkey1'),
+  });
 
-export const catalogColumnFrom = (clusterId: string) => (row: ResultRow): CatalogColumn => ({
-  cluster_id: clusterId,
-  position: integerOf(row, 'position'),
-  column_name: textOf(row, 'column_name'),
-  data_type: textOf(row, 'data_type'),
-  nullable: flag(row, 'nullable'),
-  encoding: textOf(row, 'encoding'),
-  distkey: flag(row, 'distkey'),
-  sortkey: integerOf(row, 'sortkey'),
-});
+export const catalogColumnFrom =
+  (clusterId: string) =>
+  (row: ResultRow): CatalogColumn => ({
+    cluster_id: clusterId,
+    position: integerOf(row, 'position'),
+    column_name: textOf(row, 'column_name'),
+    data_type: textOf(row, 'data_type'),
+    nullable: flag(row, 'nullable'),
+    encoding: textOf(row, 'encoding'),
+    distkey: flag(row, 'distkey'),
+    sortkey: integerOf(row, 'sortkey'),
+  });

@@ -52,7 +52,9 @@ export function visibilityFrom(rows: readonly ResultRow[]): QueryVisibility {
   const [row] = rows;
   if (!row) return 'own_queries_only';
   const unrestricted =
-    integerOf(row, 'is_superuser') > 0 || textOf(row, 'syslog_access').toUpperCase() === 'UNRESTRICTED' || integerOf(row, 'system_roles') > 0;
+    integerOf(row, 'is_superuser') > 0 ||
+    textOf(row, 'syslog_access').toUpperCase() === 'UNRESTRICTED' ||
+    integerOf(row, 'system_roles') > 0;
   return unrestricted ? 'all_queries' : 'own_queries_only';
 }
 

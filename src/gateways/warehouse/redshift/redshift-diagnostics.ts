@@ -53,7 +53,11 @@ export function redshiftDiagnostics({ targetOf, run, since: hoursBack }: Redshif
     return hoursBack(hours);
   };
   /** Resolve, build the statement for the target, run it, map every row with the cluster id. */
-  const ask = async <T>(envId: string, statementFor: (target: RedshiftTarget) => SqlStatement, mapRow: (clusterId: string) => (row: ResultRow) => T) => {
+  const ask = async <T>(
+    envId: string,
+    statementFor: (target: RedshiftTarget) => SqlStatement,
+    mapRow: (clusterId: string) => (row: ResultRow) => T,
+  ) => {
     const target = targetOf(envId);
     const rows = await run(envId, target, statementFor(target));
     return rows.map(mapRow(clusterIdOf(target)));
@@ -61,7 +65,8 @@ export function redshiftDiagnostics({ targetOf, run, since: hoursBack }: Redshif
 
   return {
     runningQueries: (envId) => ask(envId, (target) => runningQueriesStatement(target.kind), runningQueryFrom),
-    longestQueries: (envId, hours) => ask(envId, (target) => longestQueriesStatement(target.kind, since(hours)), longQueryFrom),
+    longestQueries: (envId, hours) =>
+      ask(envId, (target) => longestQueriesStatement(target.kind, since(hours)), longQueryFrom),
 
     async queryDetails(envId, queryId) {
       const target = targetOf(envId);
@@ -81,7 +86,11 @@ export function redshiftDiagnostics({ targetOf, run, since: hoursBack }: Redshif
       const target = targetOf(envId);
       const outside = relationsOutside(checked.relations, [target.schema]);
       if (outside.length > 0) throw new RefusedSqlError(`refused: ${outsideReason(outside, [target.schema])}`);
-      const rows = await run(envId, target, { name: 'warehouse-watch:explain', sql: `EXPLAIN ${checked.statement}`, parameters: {} });
+      const rows = await run(envId, target, {
+        name: 'warehouse-watch:explain',
+        sql: `EXPLAIN ${checked.statement}`,
+        parameters: {},
+      });
       // EXPLAIN answers one text column ("QUERY PLAN"), a row per line.
       return rows.map((row) => String(Object.values(row)[0] ?? ''));
     },
@@ -100,9 +109,12 @@ export function redshiftDiagnostics({ targetOf, run, since: hoursBack }: Redshif
       return { summaries: commitSummaryFrom(clusterId, summary[0]), worst: worst.map(commitRecordFrom(clusterId)) };
     },
 
-    loadErrors: (envId, hours) => ask(envId, (target) => loadErrorsStatement(target.kind, target.schema, since(hours)), loadErrorFrom),
-    userWorkload: (envId, hours) => ask(envId, (target) => userWorkloadStatement(target.kind, since(hours)), userWorkloadFrom),
-    concurrencyScaling: (envId, hours) => ask(envId, (target) => concurrencyScalingStatement(target.kind, since(hours)), scalingPeriodFrom),
+    loadErrors: (envId, hours) =>
+      ask(envId, (target) => loadErrorsStatement(target.kind, target.schema, since(hours)), loadErrorFrom),
+    userWorkload: (envId, hours) =>
+      ask(envId, (target) => userWorkloadStatement(target.kind, since(hours)), userWorkloadFrom),
+    concurrencyScaling: (envId, hours) =>
+      ask(envId, (target) => concurrencyScalingStatement(target.kind, since(hours)), scalingPeriodFrom),
 
     schemas: (envId) => ask(envId, (target) => schemasStatement(target.schema), catalogSchemaFrom),
     async tables(envId, schema) {

@@ -35,7 +35,12 @@ import { isUnsupported, type KindSql } from './sql/warehouse-sql.js';
 import { defaultBackoff, realSleep, runStatement, type PollBackoff, type SqlStatement } from './statement-runner.js';
 import { unavailableFrom } from './unavailable-errors.js';
 import { systemViewAccessCheck } from './system-view-access.js';
-import { alertLogStatement, finishedQueriesStatement, tableStatsStatement, wlmQueuesStatement } from './sql/sync-sources-sql.js';
+import {
+  alertLogStatement,
+  finishedQueriesStatement,
+  tableStatsStatement,
+  wlmQueuesStatement,
+} from './sql/sync-sources-sql.js';
 import { alertLogEntryFrom, finishedQueryFrom, tableStatsFrom, wlmQueueFrom } from './sync-row-mappers.js';
 
 /**
@@ -71,7 +76,9 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
   const targetOf = (envId: string): RedshiftTarget => {
     const target = options.environments.resolve(envId);
     if (target.kind === 'simulated') {
-      throw new Error(`environment ${envId} resolves to the simulated warehouse; the Redshift adapter needs WAREHOUSE_ENVIRONMENTS`);
+      throw new Error(
+        `environment ${envId} resolves to the simulated warehouse; the Redshift adapter needs WAREHOUSE_ENVIRONMENTS`,
+      );
     }
     return target;
   };
@@ -95,7 +102,11 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
   };
 
   /** Resolve, build the statement for the target's kind, run it, map every row. */
-  const ask = async <T>(envId: string, statementFor: (sql: KindSql, target: RedshiftTarget) => SqlStatement, mapRow: (clusterId: string) => (row: ResultRow) => T) => {
+  const ask = async <T>(
+    envId: string,
+    statementFor: (sql: KindSql, target: RedshiftTarget) => SqlStatement,
+    mapRow: (clusterId: string) => (row: ResultRow) => T,
+  ) => {
     const target = targetOf(envId);
     const rows = await run(envId, target, statementFor(sqlFor(target), target));
     return rows.map(mapRow(clusterIdOf(target)));
@@ -110,15 +121,21 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
       return clusterHealthFrom(rows, clusterIdOf(target), target.kind);
     },
     slowQueries: (envId) => ask(envId, (sql) => sql.slowQueries(SLOW_QUERY_THRESHOLD_SECONDS), slowQueryFrom),
-    spillQueries: (envId) => ask(envId, (sql) => sql.spillQueries(since(SPILL_LOOKBACK_HOURS), SPILL_TOP_N), spillQueryFrom),
+    spillQueries: (envId) =>
+      ask(envId, (sql) => sql.spillQueries(since(SPILL_LOOKBACK_HOURS), SPILL_TOP_N), spillQueryFrom),
     vacuumCandidates: (envId) =>
       ask(
         envId,
-        (_sql, target) => vacuumCandidatesStatement(target.schema, VACUUM_UNSORTED_THRESHOLD_PCT, VACUUM_STATS_OFF_THRESHOLD_PCT),
+        (_sql, target) =>
+          vacuumCandidatesStatement(target.schema, VACUUM_UNSORTED_THRESHOLD_PCT, VACUUM_STATS_OFF_THRESHOLD_PCT),
         vacuumCandidateFrom,
       ),
     tableAlerts: (envId) =>
-      ask(envId, (sql, target) => sql.tableAlerts(target.schema, since(TABLE_ALERT_LOOKBACK_DAYS * 24)), tableAlertFrom),
+      ask(
+        envId,
+        (sql, target) => sql.tableAlerts(target.schema, since(TABLE_ALERT_LOOKBACK_DAYS * 24)),
+        tableAlertFrom,
+      ),
     storage: (envId) => ask(envId, (_sql, target) => storageStatement(target.schema), storageTableFrom),
 
     async readMetric({ envId, clusterId, metric, windowMinutes }) {
@@ -143,7 +160,9 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
 
     async queryVisibility(envId) {
       const target = targetOf(envId);
-      return rememberedVisibility(envId, async () => visibilityFrom(await run(envId, target, queryVisibilityStatement(target.kind))));
+      return rememberedVisibility(envId, async () =>
+        visibilityFrom(await run(envId, target, queryVisibilityStatement(target.kind))),
+      );
     },
 
     finishedQueries: (envId, { from, to }) => ask(envId, () => finishedQueriesStatement(from, to), finishedQueryFrom),

@@ -69,7 +69,10 @@ export function isoTimestampOf(row: ResultRow, column: string): string {
 
 /** The text form Redshift casts back to a timestamp (UTC, no zone suffix). */
 export function toRedshiftTimestamp(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, '');
 }
 
 /** The fields of a finished query every query record shares (sync-sources.ts QueryRun). */

@@ -68,7 +68,11 @@ export function targetParameters(target: RedshiftTarget): Partial<ExecuteStateme
       ? { ClusterIdentifier: target.cluster_identifier, Database: target.database, SecretArn: target.secret_arn }
       : { ClusterIdentifier: target.cluster_identifier, Database: target.database, DbUser: target.db_user };
   }
-  return { WorkgroupName: target.workgroup_name, Database: target.database, ...(target.secret_arn ? { SecretArn: target.secret_arn } : {}) };
+  return {
+    WorkgroupName: target.workgroup_name,
+    Database: target.database,
+    ...(target.secret_arn ? { SecretArn: target.secret_arn } : {}),
+  };
 }
 
 /** The delays between polls: initial, initial*factor, ... capped at maxDelayMs. */
@@ -81,7 +85,11 @@ export function pollDelays(backoff: PollBackoff): () => number {
   };
 }
 
-export async function runStatement(target: RedshiftTarget, statement: SqlStatement, options: StatementRunnerOptions): Promise<ResultRow[]> {
+export async function runStatement(
+  target: RedshiftTarget,
+  statement: SqlStatement,
+  options: StatementRunnerOptions,
+): Promise<ResultRow[]> {
   const { client, now } = options;
   const deadline = now().getTime() + options.timeoutMs;
   const parameters = Object.entries(statement.parameters).map(([name, value]) => ({ name, value: String(value) }));
@@ -115,13 +123,19 @@ export async function runStatement(target: RedshiftTarget, statement: SqlStateme
   }
 }
 
-async function readAllPages(id: string, deadline: number, { client, now, timeoutMs }: StatementRunnerOptions): Promise<ResultRow[]> {
+async function readAllPages(
+  id: string,
+  deadline: number,
+  { client, now, timeoutMs }: StatementRunnerOptions,
+): Promise<ResultRow[]> {
   let columns: ColumnMetadata[] | undefined;
   const records: Field[][] = [];
   let nextToken: string | undefined;
   do {
     if (now().getTime() > deadline) throw new StatementTimeoutError(timeoutMs);
-    const page = await client.send(new GetStatementResultCommand({ Id: id, ...(nextToken ? { NextToken: nextToken } : {}) }));
+    const page = await client.send(
+      new GetStatementResultCommand({ Id: id, ...(nextToken ? { NextToken: nextToken } : {}) }),
+    );
     columns ??= page.ColumnMetadata;
     records.push(...(page.Records ?? []));
     nextToken = page.NextToken || undefined;

@@ -50,7 +50,10 @@ export function systemViewAccessCheck({ targetOf, run, now }: Deps) {
     const access = check(envId);
     known.set(envId, { access, until: at + ACCESS_TTL_MS });
     // A check that could not run, wholly or for some view, is not remembered: asked again next time.
-    access.then((answer) => answer.unchecked.length > 0 && known.delete(envId), () => known.delete(envId));
+    access.then(
+      (answer) => answer.unchecked.length > 0 && known.delete(envId),
+      () => known.delete(envId),
+    );
     return access;
   };
 }

@@ -35,7 +35,9 @@ const DENIED = /permission denied for (?:relation|table|view) "?([A-Za-z_][\w.]*
  * our own list is returned: the driver's text picks the view but is never copied to a caller.
  */
 export function deniedViewIn(detail: string): SuperuserOnlyView | undefined {
-  const relation = DENIED.exec(detail)?.[1]?.toLowerCase().replace(/^pg_catalog\./, '');
+  const relation = DENIED.exec(detail)?.[1]
+    ?.toLowerCase()
+    .replace(/^pg_catalog\./, '');
   return SUPERUSER_ONLY_VIEWS.find((view) => view === relation);
 }
 
@@ -60,7 +62,13 @@ export function grantsFor(target: RedshiftTarget, views: readonly string[]): str
  * no longer read (the visibility check asks svv_user_info) but stays named if a refusal says so.
  */
 export const SUPERUSER_ONLY_VIEWS_READ: Record<RedshiftTarget['kind'], readonly SuperuserOnlyView[]> = {
-  provisioned: ['stv_node_storage_capacity', 'svv_table_info', 'stl_commit_stats', 'stv_wlm_service_class_config', 'svcs_concurrency_scaling_usage'],
+  provisioned: [
+    'stv_node_storage_capacity',
+    'svv_table_info',
+    'stl_commit_stats',
+    'stv_wlm_service_class_config',
+    'svcs_concurrency_scaling_usage',
+  ],
   serverless: ['svv_table_info', 'sys_serverless_usage', 'sys_transaction_history'],
 };
 

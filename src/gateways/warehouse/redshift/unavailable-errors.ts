@@ -17,7 +17,15 @@ interface DriverError {
   $metadata?: { httpStatusCode?: number };
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
 const ACCESS_ERRORS = new Set([
   'AccessDeniedException',
   'UnrecognizedClientException',
@@ -38,7 +46,10 @@ function classify(error: unknown, statementName: string): { reason: UnavailableR
   }
   if (error instanceof StatementFailedError) {
     if (isPermissionDenied(error.detail)) {
-      return { reason: 'permission_denied', why: `refused the monitoring user a relation the ${statementName} statement reads` };
+      return {
+        reason: 'permission_denied',
+        why: `refused the monitoring user a relation the ${statementName} statement reads`,
+      };
     }
     return error.status === 'ABORTED'
       ? { reason: 'statement_failed', why: `aborted the ${statementName} statement` }
@@ -50,14 +61,18 @@ function classify(error: unknown, statementName: string): { reason: UnavailableR
   if (/paus/i.test(text)) return { reason: 'paused', why: 'is paused' };
   if (name === 'ValidationException' || name === 'ResourceNotFoundException') {
     if (/endpoint|not found|does ?n[o']t exist|no such|unknown cluster|workgroup/i.test(text)) {
-      return { reason: 'endpoint_missing', why: 'has no endpoint the Data API can find (check the identifier, the region, or whether it was deleted)' };
+      return {
+        reason: 'endpoint_missing',
+        why: 'has no endpoint the Data API can find (check the identifier, the region, or whether it was deleted)',
+      };
     }
     if (/not (in )?(an? )?available|resiz|resum|reboot|modif/i.test(text)) {
       return { reason: 'unreachable', why: 'is not in an available state (resizing, resuming or rebooting)' };
     }
     return { reason: 'rejected', why: 'rejected the request as invalid' };
   }
-  if (name === 'DatabaseConnectionException') return { reason: 'unreachable', why: 'is unreachable: the Data API could not connect to the database' };
+  if (name === 'DatabaseConnectionException')
+    return { reason: 'unreachable', why: 'is unreachable: the Data API could not connect to the database' };
   if (name === 'QueryTimeoutException' || name === 'TimeoutError' || driver.code === 'ETIMEDOUT') {
     return { reason: 'timeout', why: 'timed out' };
   }
@@ -67,19 +82,32 @@ function classify(error: unknown, statementName: string): { reason: UnavailableR
   if (ACCESS_ERRORS.has(name) || driver.$metadata?.httpStatusCode === 403) {
     return { reason: 'access_denied', why: 'refused the platform access (check the credentials and the IAM policy)' };
   }
-  if (THROTTLING_ERRORS.has(name)) return { reason: 'throttled', why: 'is busy: too many active statements or sessions' };
+  if (THROTTLING_ERRORS.has(name))
+    return { reason: 'throttled', why: 'is busy: too many active statements or sessions' };
   return { reason: 'error', why: 'returned an error' };
 }
 
-export function unavailableFrom(error: unknown, envId: string, target: RedshiftTarget, statementName: string): WarehouseUnavailableError {
+export function unavailableFrom(
+  error: unknown,
+  envId: string,
+  target: RedshiftTarget,
+  statementName: string,
+): WarehouseUnavailableError {
   const deniedView = error instanceof StatementFailedError ? deniedViewIn(error.detail) : undefined;
   if (deniedView) return permissionDenied(envId, target, [deniedView], { cause: error });
   const { reason, why } = classify(error, statementName);
-  return new WarehouseUnavailableError(envId, reason, `${describeTarget(target)} of environment ${envId} ${why}`, { cause: error });
+  return new WarehouseUnavailableError(envId, reason, `${describeTarget(target)} of environment ${envId} ${why}`, {
+    cause: error,
+  });
 }
 
 /** The monitoring user may not read these superuser-only views: name them and the grants that fix it. */
-export function permissionDenied(envId: string, target: RedshiftTarget, views: readonly string[], options?: { cause?: unknown }) {
+export function permissionDenied(
+  envId: string,
+  target: RedshiftTarget,
+  views: readonly string[],
+  options?: { cause?: unknown },
+) {
   const grants = grantsFor(target, views);
   return new SystemViewPermissionDeniedError(
     envId,

@@ -72,7 +72,14 @@ export function summarizeAlerts(events: readonly SimulatedAlertEvent[]): AlertSu
     const summary = byKey.get(key);
     if (!summary) {
       const { event: text, solution } = ALERT_EVENTS[event.kind];
-      byKey.set(key, { table: event.table, event: text, solution, count: 1, lastSeen: event.at, sampleQueryId: event.queryId });
+      byKey.set(key, {
+        table: event.table,
+        event: text,
+        solution,
+        count: 1,
+        lastSeen: event.at,
+        sampleQueryId: event.queryId,
+      });
     } else {
       summary.count += 1;
       if (event.at > summary.lastSeen) {

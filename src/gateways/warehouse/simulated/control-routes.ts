@@ -77,7 +77,9 @@ export function simulatorRoutes(deps: SimulatorRouteDeps): Router<AppState> {
     } catch (error) {
       if (isUnknownMetric(error)) throw unknownMetricProblem(error.metric, error.knownMetrics);
       if (isUnknownCluster(error)) {
-        throw badRequest(error.message, [{ path: '/cluster_id', message: `must be one of: ${error.knownClusters.join(', ')}` }]);
+        throw badRequest(error.message, [
+          { path: '/cluster_id', message: `must be one of: ${error.knownClusters.join(', ')}` },
+        ]);
       }
       if (error instanceof InvalidMetricRequestError) throw badRequest(error.message);
       throw error;

@@ -111,8 +111,10 @@ export function createSimulatorControl(options: SimulatorControlOptions): Simula
       if (request.clusterId !== undefined && !clusters.includes(request.clusterId)) {
         throw new UnknownClusterError(request.envId, request.clusterId, clusters);
       }
-      if (!Number.isFinite(request.value)) throw new InvalidMetricRequestError('a pinned value must be a finite number');
-      if (!(request.durationSeconds > 0)) throw new InvalidMetricRequestError('a pin must last a positive number of seconds');
+      if (!Number.isFinite(request.value))
+        throw new InvalidMetricRequestError('a pinned value must be a finite number');
+      if (!(request.durationSeconds > 0))
+        throw new InvalidMetricRequestError('a pin must last a positive number of seconds');
       return {
         envId: request.envId,
         clusterId: request.clusterId ?? null,
@@ -151,8 +153,9 @@ export function createSimulatorControl(options: SimulatorControlOptions): Simula
       control.assertAvailable(request.envId);
       // A cluster-scoped read takes that cluster's pin, else the environment-wide one.
       const pin =
-        (request.clusterId !== undefined ? livePin(pinKey(request.envId, request.clusterId, request.metric)) : undefined) ??
-        livePin(pinKey(request.envId, null, request.metric));
+        (request.clusterId !== undefined
+          ? livePin(pinKey(request.envId, request.clusterId, request.metric))
+          : undefined) ?? livePin(pinKey(request.envId, null, request.metric));
       return pin?.value;
     },
   };

@@ -44,7 +44,13 @@ const DATABASES = ['analytics', 'dw', 'warehouse', 'reporting'] as const;
 
 function buildCluster(envId: string, role: ClusterRole, slug: string, ordinal: number): SimulatedCluster {
   const random = randomFrom(seedOf(envId, 'cluster', role));
-  const nodeType = role === 'etl' ? random.weighted([[NODE_TYPES[0]!, 1], [NODE_TYPES[1]!, 1]]) : random.pick(NODE_TYPES);
+  const nodeType =
+    role === 'etl'
+      ? random.weighted([
+          [NODE_TYPES[0]!, 1],
+          [NODE_TYPES[1]!, 1],
+        ])
+      : random.pick(NODE_TYPES);
   const nodeCount = nodeType.slicesPerNode >= 16 ? random.int(2, 4) : random.int(2, 8);
   const skews = Array.from({ length: nodeCount }, () => random.between(0.92, 1.08));
   const skewTotal = skews.reduce((sum, skew) => sum + skew, 0);

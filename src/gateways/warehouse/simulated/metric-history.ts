@@ -15,7 +15,13 @@ import { UnknownClusterError, UnknownMetricError } from '../port.js';
 import { envLayout, snapshotAt, type ClusterSnapshot } from './cluster-state.js';
 import type { SimulatedCluster } from './fleet.js';
 import { measureMetric, type ClusterWindow } from './simulated-metrics.js';
-import { MAX_QUERY_LIFETIME_SECONDS, queriesInSlot, queriesOverlapping, SLOT_SECONDS, type SimulatedQuery } from './workload.js';
+import {
+  MAX_QUERY_LIFETIME_SECONDS,
+  queriesInSlot,
+  queriesOverlapping,
+  SLOT_SECONDS,
+  type SimulatedQuery,
+} from './workload.js';
 import { seedOf } from './prng.js';
 
 export interface SimulatedMetricScope {
@@ -28,10 +34,19 @@ export interface SimulatedMetricScope {
 
 type Layout = ReturnType<typeof envLayout>;
 
-function scopedClusters(layout: Layout, scope: SimulatedMetricScope): { metric: BuiltinMetricId; clusters: SimulatedCluster[] } {
+function scopedClusters(
+  layout: Layout,
+  scope: SimulatedMetricScope,
+): { metric: BuiltinMetricId; clusters: SimulatedCluster[] } {
   if (!isBuiltinMetric(scope.metric)) throw new UnknownMetricError(scope.metric, BUILTIN_METRIC_IDS);
-  const clusters = scope.clusterId === undefined ? layout.clusters : layout.clusters.filter((c) => c.id === scope.clusterId);
-  if (clusters.length === 0) throw new UnknownClusterError(scope.envId, scope.clusterId ?? '', layout.clusters.map((c) => c.id));
+  const clusters =
+    scope.clusterId === undefined ? layout.clusters : layout.clusters.filter((c) => c.id === scope.clusterId);
+  if (clusters.length === 0)
+    throw new UnknownClusterError(
+      scope.envId,
+      scope.clusterId ?? '',
+      layout.clusters.map((c) => c.id),
+    );
   return { metric: scope.metric, clusters };
 }
 
@@ -55,7 +70,10 @@ export function simulatedMetricAt(scope: SimulatedMetricScope, atSeconds: number
   const windows: ClusterWindow[] = clusters.map((cluster) => {
     const snapshot = lazySnapshot(layout, cluster, atSeconds);
     let queries: SimulatedQuery[] | undefined;
-    return { snapshot, queries: () => (queries ??= queriesOverlapping(cluster, snapshot.tables, atSeconds - windowSeconds, atSeconds)) };
+    return {
+      snapshot,
+      queries: () => (queries ??= queriesOverlapping(cluster, snapshot.tables, atSeconds - windowSeconds, atSeconds)),
+    };
   });
   return measureMetric(metric, windows, atSeconds, windowSeconds);
 }
@@ -93,7 +111,12 @@ export function simulatedMetricSeries(scope: SimulatedMetricScope, instants: rea
   const lastSlot = Math.floor(last / SLOT_SECONDS);
   // Per cluster, the queries still alive (end after the window's start), in slot order: instants
   // ascend, so a query that ended before one window's start is never needed again.
-  const perCluster = clusters.map((cluster) => ({ cluster, ...queriesOfSlots(cluster, layout, firstSlot, lastSlot), live: [] as SimulatedQuery[], nextSlot: 0 }));
+  const perCluster = clusters.map((cluster) => ({
+    cluster,
+    ...queriesOfSlots(cluster, layout, firstSlot, lastSlot),
+    live: [] as SimulatedQuery[],
+    nextSlot: 0,
+  }));
   return instants.map((at) => {
     const from = at - windowSeconds;
     const upToSlot = Math.floor(at / SLOT_SECONDS) - firstSlot;
@@ -103,7 +126,8 @@ export function simulatedMetricSeries(scope: SimulatedMetricScope, instants: rea
       for (const query of state.live) if (query.endAt > from) state.live[kept++] = query;
       state.live.length = kept;
       for (; state.nextSlot <= upToSlot; state.nextSlot++) {
-        for (let i = slotStarts[state.nextSlot]!; i < slotStarts[state.nextSlot + 1]!; i++) if (queries[i]!.endAt > from) state.live.push(queries[i]!);
+        for (let i = slotStarts[state.nextSlot]!; i < slotStarts[state.nextSlot + 1]!; i++)
+          if (queries[i]!.endAt > from) state.live.push(queries[i]!);
       }
       let overlapping: SimulatedQuery[] | undefined;
       return {

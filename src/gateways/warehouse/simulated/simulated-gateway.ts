@@ -42,7 +42,10 @@ const DAY = 86_400;
 
 function totalsOf(summaries: readonly StorageTotals[]): StorageTotals {
   const capacity = summaries.reduce((sum, s) => sum + (s.capacity_gb ?? 0), 0);
-  const used = roundTo(summaries.reduce((sum, s) => sum + s.used_gb, 0), 2);
+  const used = roundTo(
+    summaries.reduce((sum, s) => sum + s.used_gb, 0),
+    2,
+  );
   return {
     node_count: summaries.reduce((sum, s) => sum + s.node_count, 0),
     slices: summaries.reduce((sum, s) => sum + s.slices, 0),
@@ -115,7 +118,9 @@ export function createSimulatedWarehouse(options: SimulatedWarehouseOptions): Si
       const { snapshots } = open(envId);
       return snapshots
         .flatMap(({ tables, figures }) =>
-          tables.map((table, i) => ({ table, figures: figures[i]! })).filter(({ figures }) => needsVacuumOrAnalyze(figures)),
+          tables
+            .map((table, i) => ({ table, figures: figures[i]! }))
+            .filter(({ figures }) => needsVacuumOrAnalyze(figures)),
         )
         .map(({ table, figures }) => ({
           schema: table.schema,

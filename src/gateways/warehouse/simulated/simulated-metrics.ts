@@ -30,7 +30,8 @@ function longestRuntime(queries: readonly SimulatedQuery[], from: number, at: nu
 function longestQueueWait(queries: readonly SimulatedQuery[], from: number, at: number): number {
   let longest = 0;
   for (const q of queries) {
-    if (q.submittedAt <= at && q.execStartAt > from) longest = Math.max(longest, Math.min(q.execStartAt, at) - q.submittedAt);
+    if (q.submittedAt <= at && q.execStartAt > from)
+      longest = Math.max(longest, Math.min(q.execStartAt, at) - q.submittedAt);
   }
   return Math.floor(longest);
 }
@@ -92,7 +93,9 @@ export function measureMetric(
     case 'cpu_utilization_pct':
       return roundTo(maxOf(perCluster((w) => cpuUtilization(w, from, atSeconds))), 2);
     case 'storage_utilization_pct':
-      return maxOf(perCluster((w) => clusterStorage(w.snapshot, temporarySpillMb(w.queries(), atSeconds)).summary.pct_used ?? 0));
+      return maxOf(
+        perCluster((w) => clusterStorage(w.snapshot, temporarySpillMb(w.queries(), atSeconds)).summary.pct_used ?? 0),
+      );
     case 'unsorted_pct':
       return pooledUnsortedPct(windows);
   }

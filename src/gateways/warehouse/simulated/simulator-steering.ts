@@ -49,7 +49,9 @@ export function sharedSteering(deps: {
   let running: Promise<void> | undefined;
   const tick = () => {
     // One refresh at a time: a slow store is not asked again until it answered.
-    running ??= refresh().catch((error) => deps.onRefreshError?.(error)).finally(() => (running = undefined));
+    running ??= refresh()
+      .catch((error) => deps.onRefreshError?.(error))
+      .finally(() => (running = undefined));
   };
   return {
     async pinMetric(request) {

@@ -21,25 +21,81 @@ interface TableBlueprint {
 
 const BLUEPRINTS: readonly TableBlueprint[] = [
   { schema: 'analytics', name: 'fact_orders', kind: 'fact', key: 'order_id', timeColumn: 'ordered_at', columns: 24 },
-  { schema: 'analytics', name: 'fact_order_items', kind: 'fact', key: 'order_id', timeColumn: 'ordered_at', columns: 18 },
-  { schema: 'analytics', name: 'fact_page_views', kind: 'fact', key: 'session_id', timeColumn: 'viewed_at', columns: 31 },
-  { schema: 'analytics', name: 'fact_sessions', kind: 'fact', key: 'session_id', timeColumn: 'started_at', columns: 22 },
+  {
+    schema: 'analytics',
+    name: 'fact_order_items',
+    kind: 'fact',
+    key: 'order_id',
+    timeColumn: 'ordered_at',
+    columns: 18,
+  },
+  {
+    schema: 'analytics',
+    name: 'fact_page_views',
+    kind: 'fact',
+    key: 'session_id',
+    timeColumn: 'viewed_at',
+    columns: 31,
+  },
+  {
+    schema: 'analytics',
+    name: 'fact_sessions',
+    kind: 'fact',
+    key: 'session_id',
+    timeColumn: 'started_at',
+    columns: 22,
+  },
   { schema: 'analytics', name: 'fact_payments', kind: 'fact', key: 'payment_id', timeColumn: 'paid_at', columns: 16 },
-  { schema: 'analytics', name: 'fact_inventory_snapshots', kind: 'fact', key: 'product_id', timeColumn: 'snapshot_date', columns: 12 },
+  {
+    schema: 'analytics',
+    name: 'fact_inventory_snapshots',
+    kind: 'fact',
+    key: 'product_id',
+    timeColumn: 'snapshot_date',
+    columns: 12,
+  },
   { schema: 'analytics', name: 'fact_shipments', kind: 'fact', key: 'order_id', timeColumn: 'shipped_at', columns: 19 },
   { schema: 'analytics', name: 'dim_customer', kind: 'dim', key: 'customer_id', columns: 28 },
   { schema: 'analytics', name: 'dim_product', kind: 'dim', key: 'product_id', columns: 21 },
   { schema: 'analytics', name: 'dim_date', kind: 'dim', key: 'date_key', columns: 14 },
   { schema: 'analytics', name: 'dim_store', kind: 'dim', key: 'store_id', columns: 11 },
   { schema: 'analytics', name: 'dim_campaign', kind: 'dim', key: 'campaign_id', columns: 15 },
-  { schema: 'analytics', name: 'agg_daily_revenue', kind: 'agg', key: 'store_id', timeColumn: 'revenue_date', columns: 9 },
+  {
+    schema: 'analytics',
+    name: 'agg_daily_revenue',
+    kind: 'agg',
+    key: 'store_id',
+    timeColumn: 'revenue_date',
+    columns: 9,
+  },
   { schema: 'analytics', name: 'agg_customer_ltv', kind: 'agg', key: 'customer_id', columns: 8 },
   { schema: 'staging', name: 'stg_events_raw', kind: 'stage', key: 'event_id', timeColumn: 'received_at', columns: 12 },
   { schema: 'staging', name: 'stg_orders', kind: 'stage', key: 'order_id', timeColumn: 'loaded_at', columns: 26 },
-  { schema: 'staging', name: 'stg_clickstream', kind: 'stage', key: 'session_id', timeColumn: 'received_at', columns: 17 },
-  { schema: 'staging', name: 'stg_crm_contacts', kind: 'stage', key: 'customer_id', timeColumn: 'loaded_at', columns: 33 },
+  {
+    schema: 'staging',
+    name: 'stg_clickstream',
+    kind: 'stage',
+    key: 'session_id',
+    timeColumn: 'received_at',
+    columns: 17,
+  },
+  {
+    schema: 'staging',
+    name: 'stg_crm_contacts',
+    kind: 'stage',
+    key: 'customer_id',
+    timeColumn: 'loaded_at',
+    columns: 33,
+  },
   { schema: 'marts', name: 'mart_finance_monthly', kind: 'agg', key: 'account_id', timeColumn: 'month', columns: 20 },
-  { schema: 'marts', name: 'mart_marketing_attribution', kind: 'agg', key: 'campaign_id', timeColumn: 'touched_at', columns: 25 },
+  {
+    schema: 'marts',
+    name: 'mart_marketing_attribution',
+    kind: 'agg',
+    key: 'campaign_id',
+    timeColumn: 'touched_at',
+    columns: 25,
+  },
   { schema: 'marts', name: 'mart_churn_features', kind: 'agg', key: 'customer_id', columns: 42 },
 ];
 
@@ -71,7 +127,12 @@ export interface SimulatedTable {
   alertProneness: number;
 }
 
-const SIZE_WEIGHT: Record<TableKind, [number, number]> = { fact: [40, 1.0], dim: [1.5, 0.8], stage: [12, 1.0], agg: [2, 0.7] };
+const SIZE_WEIGHT: Record<TableKind, [number, number]> = {
+  fact: [40, 1.0],
+  dim: [1.5, 0.8],
+  stage: [12, 1.0],
+  agg: [2, 0.7],
+};
 
 function distributionFor(blueprint: TableBlueprint, random: ReturnType<typeof randomFrom>): string {
   switch (blueprint.kind) {
@@ -105,7 +166,11 @@ export function tableCatalogue(cluster: SimulatedCluster): SimulatedTable[] {
   const drafts = chosen.map((blueprint) => {
     const [median, spread] = SIZE_WEIGHT[blueprint.kind];
     const stageBoost = cluster.role === 'etl' && blueprint.kind === 'stage' ? 3 : 1;
-    return { blueprint, weight: random.logNormal(median, spread) * stageBoost, rowWidthBytes: blueprint.columns * random.int(6, 14) };
+    return {
+      blueprint,
+      weight: random.logNormal(median, spread) * stageBoost,
+      rowWidthBytes: blueprint.columns * random.int(6, 14),
+    };
   });
   // Size the tables so that, at mid-retention, they fill about fillRatio of the cluster.
   const targetMb = cluster.fillRatio * capacityGb(cluster) * 1024;

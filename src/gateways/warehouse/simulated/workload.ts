@@ -129,13 +129,22 @@ const PERIOD_MIX: Record<Period, { perMinute: number; weights: Record<QueryKind,
 function kindWeights(role: SimulatedCluster['role'], period: Period): (readonly [QueryKind, number])[] {
   const weights = PERIOD_MIX[period].weights;
   // An ETL cluster mostly loads; dashboards go to the main cluster.
-  const boost: Record<QueryKind, number> = role === 'etl' ? { etl: 4, dashboard: 0.2, adhoc: 1, report: 1 } : { etl: 1, dashboard: 1, adhoc: 1, report: 1 };
+  const boost: Record<QueryKind, number> =
+    role === 'etl' ? { etl: 4, dashboard: 0.2, adhoc: 1, report: 1 } : { etl: 1, dashboard: 1, adhoc: 1, report: 1 };
   return (Object.keys(weights) as QueryKind[]).map((kind) => [kind, weights[kind] * boost[kind]] as const);
 }
 
 const KIND_WEIGHTS = {
-  main: { etl_window: kindWeights('main', 'etl_window'), business: kindWeights('main', 'business'), off_hours: kindWeights('main', 'off_hours') },
-  etl: { etl_window: kindWeights('etl', 'etl_window'), business: kindWeights('etl', 'business'), off_hours: kindWeights('etl', 'off_hours') },
+  main: {
+    etl_window: kindWeights('main', 'etl_window'),
+    business: kindWeights('main', 'business'),
+    off_hours: kindWeights('main', 'off_hours'),
+  },
+  etl: {
+    etl_window: kindWeights('etl', 'etl_window'),
+    business: kindWeights('etl', 'business'),
+    off_hours: kindWeights('etl', 'off_hours'),
+  },
 } as const;
 
 const DAY_SECONDS = 86_400;
@@ -147,7 +156,8 @@ function mixAt(cluster: SimulatedCluster, slotStart: number): SlotMix {
   const hour = Math.floor((slotStart - day * DAY_SECONDS) / 3600);
   const weekday = (day + EPOCH_WEEKDAY) % 7;
   const weekend = weekday === 0 || weekday === 6;
-  const period: Period = hour >= 1 && hour < 5 ? 'etl_window' : hour >= 8 && hour < 18 && !weekend ? 'business' : 'off_hours';
+  const period: Period =
+    hour >= 1 && hour < 5 ? 'etl_window' : hour >= 8 && hour < 18 && !weekend ? 'business' : 'off_hours';
   const perMinute = PERIOD_MIX[period].perMinute * (weekend ? 0.5 : 1) * cluster.intensity;
   return {
     perMinute: Math.min(MAX_ARRIVALS_PER_SLOT - 1, perMinute),

@@ -39,12 +39,17 @@ export function tableReferences(statement: unknown): RangeVarNode[] {
         continue;
       }
       if (key === 'SelectStmt' && child && typeof child === 'object') {
-        const { withClause: clause, ...rest } = child as TreeNode & { withClause?: { ctes?: unknown[]; recursive?: boolean } };
+        const { withClause: clause, ...rest } = child as TreeNode & {
+          withClause?: { ctes?: unknown[]; recursive?: boolean };
+        };
         const ctes = clause?.ctes ?? [];
         const names = ctes.map(cteName);
         ctes.forEach((cte, index) => {
           const visible = clause?.recursive ? names : names.slice(0, index);
-          pending.push({ value: (cte as { CommonTableExpr?: TreeNode }).CommonTableExpr?.ctequery, scope: new Set([...scope, ...visible]) });
+          pending.push({
+            value: (cte as { CommonTableExpr?: TreeNode }).CommonTableExpr?.ctequery,
+            scope: new Set([...scope, ...visible]),
+          });
         });
         pending.push({ value: rest, scope: names.length > 0 ? new Set([...scope, ...names]) : scope });
         continue;

@@ -18,7 +18,8 @@ let loading: Promise<SqlParser> | undefined;
 export function sqlParser(): Promise<SqlParser> {
   loading ??= loadModule().then(
     () => ({
-      parse: (sql: string) => (parseSync(sql).stmts ?? []).map((raw) => ({ stmt: (raw.stmt ?? {}) as Record<string, unknown> })),
+      parse: (sql: string) =>
+        (parseSync(sql).stmts ?? []).map((raw) => ({ stmt: (raw.stmt ?? {}) as Record<string, unknown> })),
       scan: (sql: string) => scanSync(sql).tokens,
     }),
     (error: unknown) => {
@@ -39,7 +40,8 @@ export function walkTree(tree: unknown, visit: (kind: string, node: TreeNode) =>
     if (Array.isArray(value)) pending.push(...value);
     else if (value && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
-        if (child && typeof child === 'object' && !Array.isArray(child) && /^[A-Z]/.test(key)) visit(key, child as TreeNode);
+        if (child && typeof child === 'object' && !Array.isArray(child) && /^[A-Z]/.test(key))
+          visit(key, child as TreeNode);
         pending.push(child);
       }
     }

@@ -91,42 +91,66 @@ export const provisionedSql: KindSql = {
   metric(id, { since, windowSeconds, schema }: MetricSqlParameters) {
     switch (id) {
       case 'query_runtime_seconds':
-        return metricStatement(id, sql`
+        return metricStatement(
+          id,
+          sql`
           SELECT COALESCE(MAX(exec_us), 0) / 1000000.0 AS value FROM (
             SELECT total_exec_time AS exec_us FROM stl_wlm_query
              WHERE ${USER_QUEUE} AND exec_end_time >= CAST(:since AS TIMESTAMP)
             UNION ALL
             SELECT exec_time FROM stv_wlm_query_state WHERE ${USER_QUEUE} AND state = 'Running'
-          ) runtimes`, { since });
+          ) runtimes`,
+          { since },
+        );
       case 'queue_time_seconds':
-        return metricStatement(id, sql`
+        return metricStatement(
+          id,
+          sql`
           SELECT COALESCE(MAX(queue_us), 0) / 1000000.0 AS value FROM (
             SELECT total_queue_time AS queue_us FROM stl_wlm_query
              WHERE ${USER_QUEUE} AND total_queue_time > 0 AND queue_end_time >= CAST(:since AS TIMESTAMP)
             UNION ALL
             SELECT queue_time FROM stv_wlm_query_state WHERE ${USER_QUEUE} AND state LIKE 'Queued%'
-          ) waits`, { since });
+          ) waits`,
+          { since },
+        );
       case 'disk_spill_gb':
-        return metricStatement(id, sql`
+        return metricStatement(
+          id,
+          sql`
           SELECT COALESCE(SUM(m.query_temp_blocks_to_disk), 0) / 1024.0 AS value
           FROM svl_query_metrics_summary m JOIN stl_query q ON q.query = m.query
-          WHERE q.endtime >= CAST(:since AS TIMESTAMP)`, { since });
+          WHERE q.endtime >= CAST(:since AS TIMESTAMP)`,
+          { since },
+        );
       case 'active_query_count':
-        return metricStatement(id, sql`
-          SELECT COUNT(*) AS value FROM stv_wlm_query_state WHERE ${USER_QUEUE} AND state = 'Running'`, {});
+        return metricStatement(
+          id,
+          sql`
+          SELECT COUNT(*) AS value FROM stv_wlm_query_state WHERE ${USER_QUEUE} AND state = 'Running'`,
+          {},
+        );
       case 'storage_utilization_pct':
-        return metricStatement(id, sql`
-          SELECT COALESCE(SUM(used) * 100.0 / NULLIF(${CLUSTER_CAPACITY_SQL}, 0), 0) AS value FROM stv_node_storage_capacity`, {});
+        return metricStatement(
+          id,
+          sql`
+          SELECT COALESCE(SUM(used) * 100.0 / NULLIF(${CLUSTER_CAPACITY_SQL}, 0), 0) AS value FROM stv_node_storage_capacity`,
+          {},
+        );
       case 'unsorted_pct':
         return unsortedPctStatement(schema);
       case 'cpu_utilization_pct':
         // The system tables have no host CPU gauge (that is CloudWatch's CPUUtilization); this
         // estimates it as each finished query's CPU share weighted by its runtime, over the window.
-        return metricStatement(id, sql`
+        return metricStatement(
+          id,
+          sql`
           SELECT LEAST(100, COALESCE(SUM(m.query_cpu_usage_percent * m.query_execution_time), 0)
                  / CAST(:window_seconds AS FLOAT8)) AS value
           FROM svl_query_metrics_summary m JOIN stl_query q ON q.query = m.query
-          WHERE q.endtime >= CAST(:since AS TIMESTAMP)`, { since, window_seconds: windowSeconds });
+          WHERE q.endtime >= CAST(:since AS TIMESTAMP)`,
+          { since, window_seconds: windowSeconds },
+        );
     }
   },
 };

@@ -27,7 +27,9 @@ const statement = (name: string, text: string, parameters: SqlStatement['paramet
 
 export function runningQueriesStatement(kind: WarehouseKind): SqlStatement {
   return kind === 'provisioned'
-    ? statement('running-queries', sql`
+    ? statement(
+        'running-queries',
+        sql`
       SELECT w.query AS query_id, COALESCE(i.pid, 0) AS pid,
              TRIM(COALESCE(r.user_name, u.usename, '')) AS user_name, TRIM(COALESCE(r.db_name, '')) AS database,
              ${QUEUE_NAME} AS queue,
@@ -41,8 +43,11 @@ export function runningQueriesStatement(kind: WarehouseKind): SqlStatement {
       LEFT JOIN pg_user u ON u.usesysid = i.userid
       LEFT JOIN stv_wlm_service_class_config c ON c.service_class = w.service_class
       WHERE ${USER_QUEUE} AND (w.state = 'Running' OR w.state LIKE 'Queued%')
-      ORDER BY w.wlm_start_time, w.query`)
-    : statement('running-queries', sql`
+      ORDER BY w.wlm_start_time, w.query`,
+      )
+    : statement(
+        'running-queries',
+        sql`
       SELECT h.query_id AS query_id, h.session_id AS pid, TRIM(COALESCE(u.usename, '')) AS user_name,
              TRIM(h.database_name) AS database, TRIM(COALESCE(h.service_class_name, '')) AS queue,
              CASE WHEN h.status = 'queued' THEN 'queued' ELSE 'running' END AS state,
@@ -55,12 +60,15 @@ export function runningQueriesStatement(kind: WarehouseKind): SqlStatement {
       FROM sys_query_history h
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
       WHERE ${USER_QUERY} AND h.status IN ('planning', 'queued', 'running', 'returning')
-      ORDER BY h.start_time, h.query_id`);
+      ORDER BY h.start_time, h.query_id`,
+      );
 }
 
 export function longestQueriesStatement(kind: WarehouseKind, since: string): SqlStatement {
   return kind === 'provisioned'
-    ? statement('longest-queries', sql`
+    ? statement(
+        'longest-queries',
+        sql`
       SELECT q.query AS query_id, TRIM(COALESCE(u.usename, '')) AS user_name, TRIM(q.database) AS database,
              ${QUEUE_NAME} AS queue, q.starttime AS start_time, q.endtime AS end_time,
              COALESCE(w.total_queue_time, 0) / 1000000.0 AS queue_seconds,
@@ -72,8 +80,12 @@ export function longestQueriesStatement(kind: WarehouseKind, since: string): Sql
       LEFT JOIN stv_wlm_service_class_config c ON c.service_class = w.service_class
       WHERE ${USER_QUEUE} AND q.endtime >= CAST(:since AS TIMESTAMP)
       ORDER BY exec_seconds DESC, query_id
-      LIMIT ${String(LONGEST_QUERIES_CAP)}`, { since })
-    : statement('longest-queries', sql`
+      LIMIT ${String(LONGEST_QUERIES_CAP)}`,
+        { since },
+      )
+    : statement(
+        'longest-queries',
+        sql`
       SELECT h.query_id AS query_id, TRIM(COALESCE(u.usename, '')) AS user_name, TRIM(h.database_name) AS database,
              TRIM(COALESCE(h.service_class_name, '')) AS queue, h.start_time AS start_time, h.end_time AS end_time,
              COALESCE(h.queue_time, 0) / 1000000.0 AS queue_seconds, COALESCE(h.execution_time, 0) / 1000000.0 AS exec_seconds,
@@ -82,13 +94,17 @@ export function longestQueriesStatement(kind: WarehouseKind, since: string): Sql
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
       WHERE ${USER_QUERY} AND ${FINISHED} AND h.end_time >= CAST(:since AS TIMESTAMP)
       ORDER BY exec_seconds DESC, query_id
-      LIMIT ${String(LONGEST_QUERIES_CAP)}`, { since });
+      LIMIT ${String(LONGEST_QUERIES_CAP)}`,
+        { since },
+      );
 }
 
 /** One query's header. Provisioned history (stl_query) holds finished queries only. */
 export function queryHeaderStatement(kind: WarehouseKind, queryId: number): SqlStatement {
   return kind === 'provisioned'
-    ? statement('query-details', sql`
+    ? statement(
+        'query-details',
+        sql`
       SELECT q.query AS query_id, TRIM(COALESCE(u.usename, '')) AS user_name, TRIM(q.database) AS database,
              CASE WHEN w.service_class IS NULL THEN '' ELSE ${QUEUE_NAME} END AS queue,
              CASE WHEN q.aborted = 1 THEN 'canceled' ELSE 'success' END AS status,
@@ -102,8 +118,12 @@ export function queryHeaderStatement(kind: WarehouseKind, queryId: number): SqlS
       LEFT JOIN pg_user u ON u.usesysid = q.userid
       LEFT JOIN stv_wlm_service_class_config c ON c.service_class = w.service_class
       LEFT JOIN svl_query_metrics_summary m ON m.query = q.query
-      WHERE q.query = CAST(:query_id AS INTEGER)`, { query_id: queryId })
-    : statement('query-details', sql`
+      WHERE q.query = CAST(:query_id AS INTEGER)`,
+        { query_id: queryId },
+      )
+    : statement(
+        'query-details',
+        sql`
       SELECT h.query_id AS query_id, TRIM(COALESCE(u.usename, '')) AS user_name, TRIM(h.database_name) AS database,
              TRIM(COALESCE(h.service_class_name, '')) AS queue, TRIM(h.status) AS status,
              h.start_time AS submitted_at, h.end_time AS end_time,
@@ -113,28 +133,38 @@ export function queryHeaderStatement(kind: WarehouseKind, queryId: number): SqlS
       FROM sys_query_history h
       LEFT JOIN pg_user u ON u.usesysid = h.user_id
       LEFT JOIN ${spilledBlocksPerQuery('query_id = CAST(:query_id AS BIGINT)')} d ON d.query_id = h.query_id
-      WHERE h.query_id = CAST(:query_id AS BIGINT)`, { query_id: queryId });
+      WHERE h.query_id = CAST(:query_id AS BIGINT)`,
+        { query_id: queryId },
+      );
 }
 
 /** Steps: svl_query_summary names the table inside the label ("scan tbl=… name=…"); the mapper reads it there. */
 export function queryStepsStatement(kind: WarehouseKind, queryId: number): SqlStatement {
   return kind === 'provisioned'
-    ? statement('query-steps', sql`
+    ? statement(
+        'query-steps',
+        sql`
       SELECT s.seg AS segment, s.step AS step, TRIM(s.label) AS label, '' AS table_name,
              COALESCE(s.rows, 0) AS rows, COALESCE(s.bytes, 0) AS bytes, COALESCE(s.maxtime, 0) / 1000000.0 AS max_seconds,
              CASE WHEN s.is_diskbased = 't' THEN 1 ELSE 0 END AS disk_based
       FROM svl_query_summary s
       WHERE s.query = CAST(:query_id AS INTEGER)
       ORDER BY s.stm, s.seg, s.step
-      LIMIT ${String(QUERY_STEPS_CAP)}`, { query_id: queryId })
-    : statement('query-steps', sql`
+      LIMIT ${String(QUERY_STEPS_CAP)}`,
+        { query_id: queryId },
+      )
+    : statement(
+        'query-steps',
+        sql`
       SELECT d.segment_id AS segment, d.step_id AS step, TRIM(d.step_name) AS label, TRIM(COALESCE(d.table_name, '')) AS table_name,
              COALESCE(d.output_rows, 0) AS rows, COALESCE(d.output_bytes, 0) AS bytes, COALESCE(d.duration, 0) / 1000000.0 AS max_seconds,
              CASE WHEN ${spilledBlocks('d.')} > 0 THEN 1 ELSE 0 END AS disk_based
       FROM sys_query_detail d
       WHERE d.query_id = CAST(:query_id AS BIGINT) AND ${spillLevel('d.')}
       ORDER BY d.stream_id, d.segment_id, d.step_id
-      LIMIT ${String(QUERY_STEPS_CAP)}`, { query_id: queryId });
+      LIMIT ${String(QUERY_STEPS_CAP)}`,
+        { query_id: queryId },
+      );
 }
 
 /**
@@ -145,17 +175,27 @@ export function queryStepsStatement(kind: WarehouseKind, queryId: number): SqlSt
  */
 export function queryPlanStatement(kind: WarehouseKind, queryId: number): SqlStatement {
   return kind === 'provisioned'
-    ? statement('query-plan', sql`
+    ? statement(
+        'query-plan',
+        sql`
       SELECT nodeid AS node_id, parentid AS parent_id, TRIM(plannode) AS plan_node, TRIM(COALESCE(info, '')) AS info
-      FROM stl_explain WHERE query = CAST(:query_id AS INTEGER) ORDER BY nodeid LIMIT ${String(PLAN_LINES_CAP)}`, { query_id: queryId })
-    : statement('query-plan', sql`
+      FROM stl_explain WHERE query = CAST(:query_id AS INTEGER) ORDER BY nodeid LIMIT ${String(PLAN_LINES_CAP)}`,
+        { query_id: queryId },
+      )
+    : statement(
+        'query-plan',
+        sql`
       SELECT * FROM sys_query_explain WHERE query_id = CAST(:query_id AS BIGINT)
-      ORDER BY child_query_sequence, plan_node_id LIMIT ${String(PLAN_LINES_CAP)}`, { query_id: queryId });
+      ORDER BY child_query_sequence, plan_node_id LIMIT ${String(PLAN_LINES_CAP)}`,
+        { query_id: queryId },
+      );
 }
 
 export function queueWaitsStatement(kind: WarehouseKind, since: string): SqlStatement {
   return kind === 'provisioned'
-    ? statement('queue-waits', sql`
+    ? statement(
+        'queue-waits',
+        sql`
       SELECT ${QUEUE_NAME} AS queue, COUNT(*) AS queries,
              SUM(CASE WHEN w.total_queue_time >= 1000000 THEN 1 ELSE 0 END) AS queued_queries,
              COALESCE(AVG(w.total_queue_time), 0) / 1000000.0 AS avg_queue_seconds,
@@ -166,8 +206,12 @@ export function queueWaitsStatement(kind: WarehouseKind, since: string): SqlStat
       LEFT JOIN stv_wlm_service_class_config c ON c.service_class = w.service_class
       WHERE ${USER_QUEUE} AND w.queue_start_time >= CAST(:since AS TIMESTAMP)
       GROUP BY 1
-      ORDER BY total_queue_seconds DESC, queue`, { since })
-    : statement('queue-waits', sql`
+      ORDER BY total_queue_seconds DESC, queue`,
+        { since },
+      )
+    : statement(
+        'queue-waits',
+        sql`
       SELECT TRIM(COALESCE(h.service_class_name, '')) AS queue, COUNT(*) AS queries,
              SUM(CASE WHEN h.queue_time >= 1000000 THEN 1 ELSE 0 END) AS queued_queries,
              COALESCE(AVG(h.queue_time), 0) / 1000000.0 AS avg_queue_seconds,
@@ -177,5 +221,7 @@ export function queueWaitsStatement(kind: WarehouseKind, since: string): SqlStat
       FROM sys_query_history h
       WHERE ${USER_QUERY} AND h.start_time >= CAST(:since AS TIMESTAMP)
       GROUP BY 1
-      ORDER BY total_queue_seconds DESC, queue`, { since });
+      ORDER BY total_queue_seconds DESC, queue`,
+        { since },
+      );
 }

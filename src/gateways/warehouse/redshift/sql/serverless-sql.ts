@@ -93,27 +93,43 @@ export const serverlessSql: KindSql = {
   metric(id, { since, schema }: MetricSqlParameters) {
     switch (id) {
       case 'query_runtime_seconds':
-        return metricStatement(id, sql`
+        return metricStatement(
+          id,
+          sql`
           SELECT COALESCE(MAX(CASE WHEN h.status = 'running'
                                    THEN DATEDIFF(millisecond, h.start_time, GETDATE()) * 1000 - COALESCE(h.queue_time, 0)
                                    ELSE h.execution_time END), 0) / 1000000.0 AS value
           FROM sys_query_history h
-          WHERE ${USER_QUERY} AND (h.status = 'running' OR h.end_time >= CAST(:since AS TIMESTAMP))`, { since });
+          WHERE ${USER_QUERY} AND (h.status = 'running' OR h.end_time >= CAST(:since AS TIMESTAMP))`,
+          { since },
+        );
       case 'queue_time_seconds':
-        return metricStatement(id, sql`
+        return metricStatement(
+          id,
+          sql`
           SELECT COALESCE(MAX(CASE WHEN h.status = 'queued'
                                    THEN DATEDIFF(millisecond, h.start_time, GETDATE()) * 1000
                                    ELSE h.queue_time END), 0) / 1000000.0 AS value
           FROM sys_query_history h
-          WHERE ${USER_QUERY} AND (h.status = 'queued' OR h.start_time >= CAST(:since AS TIMESTAMP))`, { since });
+          WHERE ${USER_QUERY} AND (h.status = 'queued' OR h.start_time >= CAST(:since AS TIMESTAMP))`,
+          { since },
+        );
       case 'disk_spill_gb':
-        return metricStatement(id, sql`
+        return metricStatement(
+          id,
+          sql`
           SELECT COALESCE(SUM(${spilledBlocks('d.')}), 0) / 1024.0 AS value
           FROM sys_query_detail d
-          WHERE ${spillLevel('d.')} AND d.end_time >= CAST(:since AS TIMESTAMP)`, { since });
+          WHERE ${spillLevel('d.')} AND d.end_time >= CAST(:since AS TIMESTAMP)`,
+          { since },
+        );
       case 'active_query_count':
-        return metricStatement(id, sql`
-          SELECT COUNT(*) AS value FROM sys_query_history h WHERE ${USER_QUERY} AND h.status = 'running'`, {});
+        return metricStatement(
+          id,
+          sql`
+          SELECT COUNT(*) AS value FROM sys_query_history h WHERE ${USER_QUERY} AND h.status = 'running'`,
+          {},
+        );
       case 'unsorted_pct':
         return unsortedPctStatement(schema);
       case 'storage_utilization_pct':

@@ -28,7 +28,11 @@ export function storageStatement(schema: string): SqlStatement {
   };
 }
 
-export function vacuumCandidatesStatement(schema: string, unsortedThreshold: number, statsOffThreshold: number): SqlStatement {
+export function vacuumCandidatesStatement(
+  schema: string,
+  unsortedThreshold: number,
+  statsOffThreshold: number,
+): SqlStatement {
   return {
     name: 'warehouse-watch:vacuum-candidates',
     sql: sql`

@@ -35,7 +35,8 @@ export interface KindSql {
   metric(id: BuiltinMetricId, parameters: MetricSqlParameters): SqlStatement | UnsupportedMetric;
 }
 
-export const isUnsupported = (value: SqlStatement | UnsupportedMetric): value is UnsupportedMetric => 'unsupported' in value;
+export const isUnsupported = (value: SqlStatement | UnsupportedMetric): value is UnsupportedMetric =>
+  'unsupported' in value;
 
 /** Collapses the indentation of a SQL template so statements log (and diff in tests) on one line. */
 export const sql = (strings: TemplateStringsArray, ...fragments: string[]): string =>

@@ -23,7 +23,9 @@ const statement = (name: string, text: string, parameters: SqlStatement['paramet
 
 export function userWorkloadStatement(kind: WarehouseKind, since: string): SqlStatement {
   return kind === 'provisioned'
-    ? statement('user-workload', sql`
+    ? statement(
+        'user-workload',
+        sql`
       SELECT TRIM(COALESCE(u.usename, CAST(w.userid AS VARCHAR))) AS user_name, COUNT(*) AS queries,
              COALESCE(SUM(w.total_exec_time), 0) / 1000000.0 AS total_exec_seconds,
              COALESCE(AVG(w.total_exec_time), 0) / 1000000.0 AS avg_exec_seconds,
@@ -37,8 +39,12 @@ export function userWorkloadStatement(kind: WarehouseKind, since: string): SqlSt
       WHERE ${USER_QUEUE} AND w.exec_end_time >= CAST(:since AS TIMESTAMP)
       GROUP BY 1
       ORDER BY total_exec_seconds DESC, user_name
-      LIMIT ${String(USER_WORKLOAD_CAP)}`, { since })
-    : statement('user-workload', sql`
+      LIMIT ${String(USER_WORKLOAD_CAP)}`,
+        { since },
+      )
+    : statement(
+        'user-workload',
+        sql`
       SELECT TRIM(COALESCE(u.usename, CAST(h.user_id AS VARCHAR))) AS user_name, COUNT(*) AS queries,
              COALESCE(SUM(h.execution_time), 0) / 1000000.0 AS total_exec_seconds,
              COALESCE(AVG(h.execution_time), 0) / 1000000.0 AS avg_exec_seconds,
@@ -52,7 +58,9 @@ export function userWorkloadStatement(kind: WarehouseKind, since: string): SqlSt
       WHERE ${USER_QUERY} AND h.status IN ('success', 'failed', 'canceled') AND h.end_time >= CAST(:since AS TIMESTAMP)
       GROUP BY 1
       ORDER BY total_exec_seconds DESC, user_name
-      LIMIT ${String(USER_WORKLOAD_CAP)}`, { since });
+      LIMIT ${String(USER_WORKLOAD_CAP)}`,
+        { since },
+      );
 }
 
 /**
@@ -62,18 +70,26 @@ export function userWorkloadStatement(kind: WarehouseKind, since: string): SqlSt
  */
 export function concurrencyScalingStatement(kind: WarehouseKind, since: string): SqlStatement {
   return kind === 'provisioned'
-    ? statement('concurrency-scaling', sql`
+    ? statement(
+        'concurrency-scaling',
+        sql`
       SELECT start_time, end_time, COALESCE(queries, 0) AS queries, COALESCE(usage_in_seconds, 0) AS usage_seconds
       FROM svcs_concurrency_scaling_usage
       WHERE end_time >= CAST(:since AS TIMESTAMP)
-      ORDER BY start_time`, { since })
-    : statement('concurrency-scaling', sql`
+      ORDER BY start_time`,
+        { since },
+      )
+    : statement(
+        'concurrency-scaling',
+        sql`
       SELECT DATE_TRUNC('hour', h.start_time) AS start_time, DATEADD(hour, 1, DATE_TRUNC('hour', h.start_time)) AS end_time,
              COUNT(*) AS queries, COALESCE(SUM(h.execution_time), 0) / 1000000.0 AS usage_seconds
       FROM sys_query_history h
       WHERE ${USER_QUERY} AND TRIM(h.compute_type) = 'secondary' AND h.start_time >= CAST(:since AS TIMESTAMP)
       GROUP BY 1, 2
-      ORDER BY 1`, { since });
+      ORDER BY 1`,
+        { since },
+      );
 }
 
 /** The text of what each session is running now, to show beside its lock. */
@@ -93,7 +109,9 @@ const CONFLICTS = sql`(TRIM(w.lock_mode) = 'AccessExclusiveLock' OR TRIM(h.lock_
 
 /** A waiting lock request (granted = false) paired with every granted lock on the same table that it conflicts with. */
 export function lockWaitsStatement(kind: WarehouseKind): SqlStatement {
-  return statement('lock-waits', sql`
+  return statement(
+    'lock-waits',
+    sql`
     SELECT TRIM(COALESCE(t.schema, '')) AS schema, TRIM(COALESCE(t."table", CAST(w.relation AS VARCHAR))) AS table_name,
            w.pid AS waiting_pid, TRIM(w.txn_owner) AS waiting_user, TRIM(w.lock_mode) AS requested_lock,
            DATEDIFF(second, COALESCE(wq.started, w.txn_start), GETDATE()) AS waiting_seconds,
@@ -108,7 +126,8 @@ export function lockWaitsStatement(kind: WarehouseKind): SqlStatement {
     LEFT JOIN ${sessionText(kind)} hq ON hq.pid = h.pid
     WHERE NOT w.granted AND w.lockable_object_type = 'relation' AND ${CONFLICTS}
     ORDER BY waiting_seconds DESC, waiting_pid, blocking_pid
-    LIMIT 100`);
+    LIMIT 100`,
+  );
 }
 
 /**
@@ -117,7 +136,9 @@ export function lockWaitsStatement(kind: WarehouseKind): SqlStatement {
  */
 export function commitSummaryStatement(kind: WarehouseKind, since: string): SqlStatement {
   return kind === 'provisioned'
-    ? statement('commit-summary', sql`
+    ? statement(
+        'commit-summary',
+        sql`
       SELECT COUNT(*) AS commits,
              AVG(DATEDIFF(ms, c.startqueue, c.startwork)) / 1000.0 AS avg_queue_seconds,
              MAX(DATEDIFF(ms, c.startqueue, c.startwork)) / 1000.0 AS max_queue_seconds,
@@ -125,19 +146,27 @@ export function commitSummaryStatement(kind: WarehouseKind, since: string): SqlS
              COALESCE(MAX(DATEDIFF(ms, c.startwork, c.endtime)), 0) / 1000.0 AS max_commit_seconds,
              MAX(c.queuelen) AS max_queue_length
       FROM stl_commit_stats c
-      WHERE c.node = -1 AND c.startqueue >= CAST(:since AS TIMESTAMP)`, { since })
-    : statement('commit-summary', sql`
+      WHERE c.node = -1 AND c.startqueue >= CAST(:since AS TIMESTAMP)`,
+        { since },
+      )
+    : statement(
+        'commit-summary',
+        sql`
       SELECT COUNT(*) AS commits, CAST(NULL AS FLOAT8) AS avg_queue_seconds, CAST(NULL AS FLOAT8) AS max_queue_seconds,
              COALESCE(AVG(DATEDIFF(ms, t.commit_start_time, t.commit_end_time)), 0) / 1000.0 AS avg_commit_seconds,
              COALESCE(MAX(DATEDIFF(ms, t.commit_start_time, t.commit_end_time)), 0) / 1000.0 AS max_commit_seconds,
              CAST(NULL AS INTEGER) AS max_queue_length
       FROM sys_transaction_history t
-      WHERE t.status = 'committed' AND t.commit_start_time >= CAST(:since AS TIMESTAMP)`, { since });
+      WHERE t.status = 'committed' AND t.commit_start_time >= CAST(:since AS TIMESTAMP)`,
+        { since },
+      );
 }
 
 export function worstCommitsStatement(kind: WarehouseKind, since: string): SqlStatement {
   return kind === 'provisioned'
-    ? statement('worst-commits', sql`
+    ? statement(
+        'worst-commits',
+        sql`
       SELECT c.xid AS xid, TRIM(COALESCE(u.usename, '')) AS user_name, c.startqueue AS queued_at,
              DATEDIFF(ms, c.startqueue, c.startwork) / 1000.0 AS queue_seconds,
              DATEDIFF(ms, c.startwork, c.endtime) / 1000.0 AS commit_seconds, c.queuelen AS queue_length
@@ -146,8 +175,12 @@ export function worstCommitsStatement(kind: WarehouseKind, since: string): SqlSt
       LEFT JOIN pg_user u ON u.usesysid = q.userid
       WHERE c.node = -1 AND c.startqueue >= CAST(:since AS TIMESTAMP)
       ORDER BY queue_seconds DESC, commit_seconds DESC, xid
-      LIMIT ${String(WORST_COMMITS_CAP)}`, { since })
-    : statement('worst-commits', sql`
+      LIMIT ${String(WORST_COMMITS_CAP)}`,
+        { since },
+      )
+    : statement(
+        'worst-commits',
+        sql`
       SELECT t.transaction_id AS xid, TRIM(COALESCE(u.usename, '')) AS user_name, t.commit_start_time AS queued_at,
              CAST(NULL AS FLOAT8) AS queue_seconds,
              DATEDIFF(ms, t.commit_start_time, t.commit_end_time) / 1000.0 AS commit_seconds, CAST(NULL AS INTEGER) AS queue_length
@@ -155,7 +188,9 @@ export function worstCommitsStatement(kind: WarehouseKind, since: string): SqlSt
       LEFT JOIN pg_user u ON u.usesysid = t.user_id
       WHERE t.status = 'committed' AND t.commit_start_time >= CAST(:since AS TIMESTAMP)
       ORDER BY commit_seconds DESC, xid
-      LIMIT ${String(WORST_COMMITS_CAP)}`, { since });
+      LIMIT ${String(WORST_COMMITS_CAP)}`,
+        { since },
+      );
 }
 
 /**
@@ -167,7 +202,9 @@ export function worstCommitsStatement(kind: WarehouseKind, since: string): SqlSt
  */
 export function loadErrorsStatement(kind: WarehouseKind, schema: string, since: string): SqlStatement {
   return kind === 'provisioned'
-    ? statement('load-errors', sql`
+    ? statement(
+        'load-errors',
+        sql`
       SELECT e.query AS query_id, e.starttime AS time, TRIM(n.nspname) AS schema, TRIM(c.relname) AS table_name,
              TRIM(e.filename) AS file_name, e.line_number AS line_number, TRIM(e.colname) AS column_name,
              TRIM(e.type) AS column_type, e.err_code AS error_code, TRIM(e.err_reason) AS error_message,
@@ -177,8 +214,12 @@ export function loadErrorsStatement(kind: WarehouseKind, schema: string, since: 
       LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE e.starttime >= CAST(:since AS TIMESTAMP) AND n.nspname = :schema
       ORDER BY e.starttime DESC, e.query DESC, e.line_number
-      LIMIT ${String(LOAD_ERRORS_CAP)}`, { schema, since })
-    : statement('load-errors', sql`
+      LIMIT ${String(LOAD_ERRORS_CAP)}`,
+        { schema, since },
+      )
+    : statement(
+        'load-errors',
+        sql`
       SELECT e.query_id AS query_id, e.start_time AS time, TRIM(n.nspname) AS schema, TRIM(c.relname) AS table_name,
              TRIM(e.file_name) AS file_name, e.line_number AS line_number, TRIM(e.column_name) AS column_name,
              TRIM(e.column_type) AS column_type, e.error_code AS error_code, TRIM(e.error_message) AS error_message,
@@ -188,5 +229,7 @@ export function loadErrorsStatement(kind: WarehouseKind, schema: string, since: 
       LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE e.start_time >= CAST(:since AS TIMESTAMP) AND n.nspname = :schema
       ORDER BY e.start_time DESC, e.query_id DESC, e.line_number
-      LIMIT ${String(LOAD_ERRORS_CAP)}`, { schema, since });
+      LIMIT ${String(LOAD_ERRORS_CAP)}`,
+        { schema, since },
+      );
 }

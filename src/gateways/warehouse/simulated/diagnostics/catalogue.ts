@@ -6,7 +6,8 @@ import { columnsOf } from './table-columns.js';
 
 const SCHEMA_OWNERS: Record<string, string> = { analytics: 'dbt_runner', staging: 'etl_airflow', marts: 'dbt_runner' };
 
-const catalogueOf = (snapshot: ClusterSnapshot) => snapshot.tables.map((table, i) => ({ table, figures: snapshot.figures[i]! }));
+const catalogueOf = (snapshot: ClusterSnapshot) =>
+  snapshot.tables.map((table, i) => ({ table, figures: snapshot.figures[i]! }));
 
 export function schemasIn(snapshots: readonly ClusterSnapshot[]): CatalogSchema[] {
   return snapshots.flatMap((snapshot) => {
@@ -17,7 +18,13 @@ export function schemasIn(snapshots: readonly ClusterSnapshot[]): CatalogSchema[
     }
     return [...bySchema.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([schema, { count, size }]) => ({ cluster_id: snapshot.cluster.id, schema, owner: SCHEMA_OWNERS[schema] ?? 'admin', table_count: count, size_mb: size }));
+      .map(([schema, { count, size }]) => ({
+        cluster_id: snapshot.cluster.id,
+        schema,
+        owner: SCHEMA_OWNERS[schema] ?? 'admin',
+        table_count: count,
+        size_mb: size,
+      }));
   });
 }
 
@@ -27,8 +34,14 @@ export function tablesIn(snapshots: readonly ClusterSnapshot[], schema: string):
       .filter(({ table }) => table.schema === schema.toLowerCase())
       .sort((a, b) => a.table.name.localeCompare(b.table.name))
       .map(({ table, figures }) => ({
-        cluster_id: table.clusterId, schema: table.schema, table_name: table.name, table_type: 'TABLE',
-        size_mb: figures.size_mb, tbl_rows: figures.tbl_rows, dist_style: table.distStyle, sortkey1: table.sortkey1,
+        cluster_id: table.clusterId,
+        schema: table.schema,
+        table_name: table.name,
+        table_type: 'TABLE',
+        size_mb: figures.size_mb,
+        tbl_rows: figures.tbl_rows,
+        dist_style: table.distStyle,
+        sortkey1: table.sortkey1,
       })),
   );
 }
@@ -39,8 +52,14 @@ export function columnsIn(snapshots: readonly ClusterSnapshot[], schema: string,
       .filter((table) => table.schema === schema.toLowerCase() && table.name === tableName.toLowerCase())
       .flatMap((table) =>
         columnsOf(table).map((c) => ({
-          cluster_id: table.clusterId, position: c.position, column_name: c.name, data_type: c.dataType,
-          nullable: c.nullable, encoding: c.encoding, distkey: c.distkey, sortkey: c.sortkey,
+          cluster_id: table.clusterId,
+          position: c.position,
+          column_name: c.name,
+          data_type: c.dataType,
+          nullable: c.nullable,
+          encoding: c.encoding,
+          distkey: c.distkey,
+          sortkey: c.sortkey,
         })),
       ),
   );

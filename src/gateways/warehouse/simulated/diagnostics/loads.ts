@@ -21,13 +21,25 @@ const CS_QUEUE_SECONDS = 30;
 const CS_IDLE_GAP_SECONDS = 60;
 
 const LOAD_ERRORS: readonly { code: number; message: (value: string) => string; value: (n: number) => string }[] = [
-  { code: 1204, message: () => 'Input data exceeded the acceptable range for the data type', value: (n) => String(9_000_000_000 + n) },
-  { code: 1205, message: () => "Invalid Date Format - length must be 10 or more", value: () => '3/7/26' },
-  { code: 1206, message: () => 'Invalid timestamp format or value [YYYY-MM-DD HH24:MI:SS]', value: () => '2026-13-01 25:61:00' },
+  {
+    code: 1204,
+    message: () => 'Input data exceeded the acceptable range for the data type',
+    value: (n) => String(9_000_000_000 + n),
+  },
+  { code: 1205, message: () => 'Invalid Date Format - length must be 10 or more', value: () => '3/7/26' },
+  {
+    code: 1206,
+    message: () => 'Invalid timestamp format or value [YYYY-MM-DD HH24:MI:SS]',
+    value: () => '2026-13-01 25:61:00',
+  },
   { code: 1207, message: (v) => `Invalid digit, Value '${v.charAt(0)}', Pos 0, Type: Long`, value: () => 'N/A' },
   { code: 1214, message: () => 'Delimiter not found', value: () => '' },
   { code: 1216, message: () => 'Invalid quote formatting for CSV', value: () => '"unterminated' },
-  { code: 1220, message: () => 'String contains invalid or unsupported UTF8 codepoints. Bad UTF8 hex sequence: ff (error 3)', value: () => 'caf\ufffd' },
+  {
+    code: 1220,
+    message: () => 'String contains invalid or unsupported UTF8 codepoints. Bad UTF8 hex sequence: ff (error 3)',
+    value: () => 'caf\ufffd',
+  },
   { code: 1202, message: () => 'Extra column(s) found', value: () => '' },
 ];
 
@@ -71,10 +83,16 @@ export function loadErrorsBetween(snapshots: readonly ClusterSnapshot[], from: n
       }
     }
   }
-  return errors.sort((a, b) => b.time.localeCompare(a.time) || b.query_id - a.query_id || a.line_number - b.line_number);
+  return errors.sort(
+    (a, b) => b.time.localeCompare(a.time) || b.query_id - a.query_id || a.line_number - b.line_number,
+  );
 }
 
-export function scalingPeriodsBetween(snapshots: readonly ClusterSnapshot[], from: number, at: number): ScalingPeriod[] {
+export function scalingPeriodsBetween(
+  snapshots: readonly ClusterSnapshot[],
+  from: number,
+  at: number,
+): ScalingPeriod[] {
   const periods: ScalingPeriod[] = [];
   for (const { cluster, tables } of snapshots) {
     if (cluster.role !== 'main') continue;

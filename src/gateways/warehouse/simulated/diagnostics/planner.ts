@@ -27,19 +27,44 @@ interface PlanNode {
   children: PlanNode[];
 }
 
-const REFERENCE = /\b(?:from|join)\s+("?[A-Za-z_][\w$]*"?(?:\s*\.\s*"?[A-Za-z_][\w$]*"?)?)(?:\s+(?:as\s+)?([A-Za-z_]\w*))?/gi;
-const NOT_ALIAS = new Set(['where', 'join', 'inner', 'left', 'right', 'full', 'cross', 'on', 'using', 'group', 'order', 'limit', 'union', 'natural', 'having']);
+const REFERENCE =
+  /\b(?:from|join)\s+("?[A-Za-z_][\w$]*"?(?:\s*\.\s*"?[A-Za-z_][\w$]*"?)?)(?:\s+(?:as\s+)?([A-Za-z_]\w*))?/gi;
+const NOT_ALIAS = new Set([
+  'where',
+  'join',
+  'inner',
+  'left',
+  'right',
+  'full',
+  'cross',
+  'on',
+  'using',
+  'group',
+  'order',
+  'limit',
+  'union',
+  'natural',
+  'having',
+]);
 const CTE_NAME = /(?:\bwith|,)\s*([A-Za-z_]\w*)\s+as\s*\(/gi;
 
 /** The catalogue tables a statement reads, in the order it names them; throws for an unknown one. */
-export function referencedTables(statement: string, catalogue: readonly { table: SimulatedTable; figures: TableFigures }[]): PlannedTable[] {
+export function referencedTables(
+  statement: string,
+  catalogue: readonly { table: SimulatedTable; figures: TableFigures }[],
+): PlannedTable[] {
   const ctes = new Set([...statement.matchAll(CTE_NAME)].map((m) => m[1]!.toLowerCase()));
   const found: PlannedTable[] = [];
   for (const match of statement.matchAll(REFERENCE)) {
-    const parts = match[1]!.replace(/"/g, '').split('.').map((part) => part.trim().toLowerCase());
+    const parts = match[1]!
+      .replace(/"/g, '')
+      .split('.')
+      .map((part) => part.trim().toLowerCase());
     const [schema, name] = parts.length === 2 ? parts : [undefined, parts[0]!];
     if (schema === undefined && ctes.has(name!)) continue;
-    const entry = catalogue.find(({ table }) => table.name === name && (schema === undefined || table.schema === schema));
+    const entry = catalogue.find(
+      ({ table }) => table.name === name && (schema === undefined || table.schema === schema),
+    );
     if (!entry) throw new UnknownRelationError(parts.join('.'));
     const alias = match[2] && !NOT_ALIAS.has(match[2].toLowerCase()) ? match[2] : entry.table.name;
     found.push({ ...entry, alias });
@@ -50,7 +75,12 @@ export function referencedTables(statement: string, catalogue: readonly { table:
 const keyOf = (table: SimulatedTable) => /^KEY\((\w+)\)$/.exec(table.distStyle)?.[1];
 
 /** How Redshift would bring the inner table's rows to the outer's slices. */
-export function joinDistribution(outer: SimulatedTable, inner: SimulatedTable, outerRows: number, innerRows: number): string {
+export function joinDistribution(
+  outer: SimulatedTable,
+  inner: SimulatedTable,
+  outerRows: number,
+  innerRows: number,
+): string {
   if (inner.distStyle.includes('ALL')) return 'DS_DIST_ALL_NONE';
   if (keyOf(outer) !== undefined && keyOf(outer) === keyOf(inner)) return 'DS_DIST_NONE';
   if (innerRows * 10 < outerRows) return 'DS_BCAST_INNER';
@@ -67,15 +97,36 @@ function whereClause(statement: string): string | undefined {
 function scan(planned: PlannedTable, filter: string | undefined): PlanNode {
   const rows = Math.max(1, Math.round(planned.figures.tbl_rows * (filter ? 0.1 : 1)));
   const label = planned.alias === planned.table.name ? planned.table.name : `${planned.table.name} ${planned.alias}`;
-  return { text: `XN Seq Scan on ${label}`, rows, cost: planned.figures.tbl_rows * 0.01, width: planned.table.columns * 8, info: filter ? [`Filter: (${filter})`] : [], children: [] };
+  return {
+    text: `XN Seq Scan on ${label}`,
+    rows,
+    cost: planned.figures.tbl_rows * 0.01,
+    width: planned.table.columns * 8,
+    info: filter ? [`Filter: (${filter})`] : [],
+    children: [],
+  };
 }
 
 function join(outer: PlanNode, outerTable: PlannedTable, inner: PlannedTable): PlanNode {
   const innerScan = scan(inner, undefined);
   const distribution = joinDistribution(outerTable.table, inner.table, outer.rows, innerScan.rows);
   // Moving rows costs: Redshift's estimates grow by orders of magnitude for a broadcast or redistribution.
-  const movement = distribution === 'DS_BCAST_INNER' ? innerScan.rows * 1000 : distribution.startsWith('DS_DIST_BOTH') ? (outer.rows + innerScan.rows) * 100 : distribution === 'DS_DIST_INNER' ? innerScan.rows * 100 : 0;
-  const hash: PlanNode = { text: 'XN Hash', rows: innerScan.rows, cost: innerScan.cost, width: innerScan.width, info: [], children: [innerScan] };
+  const movement =
+    distribution === 'DS_BCAST_INNER'
+      ? innerScan.rows * 1000
+      : distribution.startsWith('DS_DIST_BOTH')
+        ? (outer.rows + innerScan.rows) * 100
+        : distribution === 'DS_DIST_INNER'
+          ? innerScan.rows * 100
+          : 0;
+  const hash: PlanNode = {
+    text: 'XN Hash',
+    rows: innerScan.rows,
+    cost: innerScan.cost,
+    width: innerScan.width,
+    info: [],
+    children: [innerScan],
+  };
   return {
     text: `XN Hash Join ${distribution}`,
     rows: outer.rows,
@@ -103,7 +154,12 @@ export function planLines(statement: string, tables: readonly PlannedTable[]): s
   for (const inner of tables.slice(1)) node = join(node, tables[0]!, inner);
   if (/\bgroup\s+by\b/.test(text)) node = wrap(node, 'XN HashAggregate', Math.max(1, Math.min(node.rows, 5000)));
   if (/\border\s+by\b/.test(text)) {
-    node = wrap(wrap(wrap(node, 'XN Sort', node.rows, ['Sort Key: 1']), 'XN Network', node.rows, ['Send to leader']), 'XN Merge', node.rows, ['Merge Key: 1']);
+    node = wrap(
+      wrap(wrap(node, 'XN Sort', node.rows, ['Sort Key: 1']), 'XN Network', node.rows, ['Send to leader']),
+      'XN Merge',
+      node.rows,
+      ['Merge Key: 1'],
+    );
   }
   const limit = /\blimit\s+(\d+)/.exec(text);
   if (limit) node = wrap(node, 'XN Limit', Math.min(node.rows, Number(limit[1])));

@@ -33,18 +33,41 @@ export function querySteps(
   const spills = query.spillMb > 0;
   let rows = 0;
   tables.forEach(({ table, figures }, index) => {
-    const scanned = Math.round(figures.tbl_rows * (index === 0 && /\bwhere\b/i.test(select) ? random.between(0.02, 0.3) : 1));
-    drafts.push({ label: 'scan', table_name: table.name, rows: scanned, bytes: scanned * table.rowWidthBytes, disk_based: false });
+    const scanned = Math.round(
+      figures.tbl_rows * (index === 0 && /\bwhere\b/i.test(select) ? random.between(0.02, 0.3) : 1),
+    );
+    drafts.push({
+      label: 'scan',
+      table_name: table.name,
+      rows: scanned,
+      bytes: scanned * table.rowWidthBytes,
+      disk_based: false,
+    });
     if (index === 0) rows = scanned;
-    else drafts.push({ label: 'hash', table_name: null, rows: scanned, bytes: scanned * 16, disk_based: spills }, { label: 'hjoin', table_name: null, rows, bytes: rows * 32, disk_based: false });
+    else
+      drafts.push(
+        { label: 'hash', table_name: null, rows: scanned, bytes: scanned * 16, disk_based: spills },
+        { label: 'hjoin', table_name: null, rows, bytes: rows * 32, disk_based: false },
+      );
   });
   if (/\bgroup\s+by\b/i.test(select)) {
     rows = Math.max(1, Math.min(rows, random.int(10, 5000)));
     drafts.push({ label: 'aggr', table_name: null, rows, bytes: rows * 24, disk_based: spills });
   }
-  if (/\border\s+by\b/i.test(select)) drafts.push({ label: 'sort', table_name: null, rows, bytes: rows * 24, disk_based: spills && !/\bgroup\s+by\b/i.test(select) });
+  if (/\border\s+by\b/i.test(select))
+    drafts.push({
+      label: 'sort',
+      table_name: null,
+      rows,
+      bytes: rows * 24,
+      disk_based: spills && !/\bgroup\s+by\b/i.test(select),
+    });
   const target = WRITE_TARGET.exec(text);
-  drafts.push(target ? { label: 'insert', table_name: target[2]!, rows, bytes: rows * 64, disk_based: false } : { label: 'return', table_name: null, rows, bytes: rows * 32, disk_based: false });
+  drafts.push(
+    target
+      ? { label: 'insert', table_name: target[2]!, rows, bytes: rows * 64, disk_based: false }
+      : { label: 'return', table_name: null, rows, bytes: rows * 32, disk_based: false },
+  );
 
   // Weights, not shares: scans and spilling steps take most of the time.
   const weights = drafts.map((d) => (d.label === 'scan' ? 3 : d.disk_based ? 4 : 1) * random.between(0.6, 1.4));

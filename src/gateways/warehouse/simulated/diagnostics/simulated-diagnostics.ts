@@ -18,7 +18,15 @@ import {
 import { checkReadOnlySelect, outsideReason, relationsOutside } from '../../read-only-select.js';
 import { roundTo } from '../../table-health.js';
 import type { ClusterSnapshot } from '../cluster-state.js';
-import { isExecutingAt, isQueuedAt, queriesInSlot, queriesOverlapping, queryTextOf, SLOT_SECONDS, type SimulatedQuery } from '../workload.js';
+import {
+  isExecutingAt,
+  isQueuedAt,
+  queriesInSlot,
+  queriesOverlapping,
+  queryTextOf,
+  SLOT_SECONDS,
+  type SimulatedQuery,
+} from '../workload.js';
 import { loadErrorsBetween, scalingPeriodsBetween } from './loads.js';
 import { planLines, referencedTables } from './planner.js';
 import { querySteps } from './query-steps.js';
@@ -40,10 +48,15 @@ const seconds = (value: number) => roundTo(value, 3);
 /** Query ids are laid out 8 to a one-minute slot (workload.ts). */
 const ARRIVALS_PER_SLOT = 8;
 
-const catalogueOf = (snapshot: ClusterSnapshot) => snapshot.tables.map((table, i) => ({ table, figures: snapshot.figures[i]! }));
+const catalogueOf = (snapshot: ClusterSnapshot) =>
+  snapshot.tables.map((table, i) => ({ table, figures: snapshot.figures[i]! }));
 
 /** The query with this id, if it was submitted by `at` and within the look-back the views keep. */
-function findQuery(snapshots: readonly ClusterSnapshot[], queryId: number, at: number): { query: SimulatedQuery; snapshot: ClusterSnapshot } | undefined {
+function findQuery(
+  snapshots: readonly ClusterSnapshot[],
+  queryId: number,
+  at: number,
+): { query: SimulatedQuery; snapshot: ClusterSnapshot } | undefined {
   for (const snapshot of snapshots) {
     const offset = queryId - snapshot.cluster.queryIdBase;
     if (offset < 0) continue;
@@ -101,18 +114,20 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
       return finishedBetween(snapshots, at - hours * HOUR, at)
         .sort((a, b) => b.endAt - b.execStartAt - (a.endAt - a.execStartAt) || a.queryId - b.queryId)
         .slice(0, LONGEST_QUERIES_CAP)
-        .map((q): LongQuery => ({
-          cluster_id: q.clusterId,
-          query_id: q.queryId,
-          user_name: q.userName,
-          database: q.database,
-          queue: q.queue,
-          start_time: iso(q.submittedAt),
-          end_time: iso(q.endAt),
-          queue_seconds: seconds(q.execStartAt - q.submittedAt),
-          exec_seconds: seconds(q.endAt - q.execStartAt),
-          query_text: queryTextOf(q),
-        }));
+        .map(
+          (q): LongQuery => ({
+            cluster_id: q.clusterId,
+            query_id: q.queryId,
+            user_name: q.userName,
+            database: q.database,
+            queue: q.queue,
+            start_time: iso(q.submittedAt),
+            end_time: iso(q.endAt),
+            queue_seconds: seconds(q.execStartAt - q.submittedAt),
+            exec_seconds: seconds(q.endAt - q.execStartAt),
+            query_text: queryTextOf(q),
+          }),
+        );
     },
 
     async queryDetails(envId, queryId): Promise<QueryDetails | null> {
@@ -138,7 +153,10 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
         spill_mb: finished ? query.spillMb : 0,
         query_text: text,
         // Steps are recorded as a query runs; a queued query has none yet.
-        steps: executing || finished ? querySteps(query, text, catalogueOf(snapshot), Math.min(at, query.endAt) - query.execStartAt) : [],
+        steps:
+          executing || finished
+            ? querySteps(query, text, catalogueOf(snapshot), Math.min(at, query.endAt) - query.execStartAt)
+            : [],
         plan,
       };
     },
@@ -178,7 +196,10 @@ export function simulatedDiagnostics(open: Open): WarehouseDiagnostics {
       const { at, snapshots } = openBack(envId, hours);
       const { summaries, records } = commitsBetween(snapshots, at - hours * HOUR, at);
       const worst = records
-        .sort((a, b) => (b.queue_seconds ?? 0) - (a.queue_seconds ?? 0) || b.commit_seconds - a.commit_seconds || a.xid - b.xid)
+        .sort(
+          (a, b) =>
+            (b.queue_seconds ?? 0) - (a.queue_seconds ?? 0) || b.commit_seconds - a.commit_seconds || a.xid - b.xid,
+        )
         .slice(0, WORST_COMMITS_CAP);
       return { summaries, worst };
     },

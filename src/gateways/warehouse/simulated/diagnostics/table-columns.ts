@@ -21,28 +21,63 @@ export interface SimulatedColumn {
 type Pool = readonly (readonly [string, string])[];
 
 const DIMENSION_KEYS: Pool = [
-  ['customer_id', 'bigint'], ['product_id', 'bigint'], ['store_id', 'integer'], ['date_key', 'integer'], ['campaign_id', 'integer'],
+  ['customer_id', 'bigint'],
+  ['product_id', 'bigint'],
+  ['store_id', 'integer'],
+  ['date_key', 'integer'],
+  ['campaign_id', 'integer'],
 ];
 
 const MEASURES: Pool = [
-  ['amount', 'numeric(18,2)'], ['quantity', 'integer'], ['unit_price', 'numeric(18,4)'], ['discount_amount', 'numeric(18,2)'],
-  ['tax_amount', 'numeric(18,2)'], ['shipping_cost', 'numeric(18,2)'], ['margin', 'numeric(18,4)'], ['duration_seconds', 'integer'],
+  ['amount', 'numeric(18,2)'],
+  ['quantity', 'integer'],
+  ['unit_price', 'numeric(18,4)'],
+  ['discount_amount', 'numeric(18,2)'],
+  ['tax_amount', 'numeric(18,2)'],
+  ['shipping_cost', 'numeric(18,2)'],
+  ['margin', 'numeric(18,4)'],
+  ['duration_seconds', 'integer'],
 ];
 
 const ATTRIBUTES: Pool = [
-  ['status', 'character varying(32)'], ['channel', 'character varying(32)'], ['currency', 'character(3)'],
-  ['country_code', 'character(2)'], ['region', 'character varying(64)'], ['device_type', 'character varying(32)'],
-  ['payment_method', 'character varying(32)'], ['source_system', 'character varying(32)'], ['carrier', 'character varying(64)'],
-  ['page_url', 'character varying(2048)'], ['referrer', 'character varying(2048)'], ['user_agent', 'character varying(1024)'],
-  ['is_test', 'boolean'], ['batch_id', 'bigint'], ['warehouse_id', 'integer'], ['created_at', 'timestamp without time zone'],
-  ['updated_at', 'timestamp without time zone'], ['name', 'character varying(256)'], ['email', 'character varying(256)'],
-  ['segment', 'character varying(64)'], ['city', 'character varying(128)'], ['category', 'character varying(128)'],
-  ['brand', 'character varying(128)'], ['postal_code', 'character varying(16)'], ['tier', 'character varying(16)'],
-  ['payload', 'super'], ['event_type', 'character varying(64)'], ['raw_line', 'character varying(65535)'],
+  ['status', 'character varying(32)'],
+  ['channel', 'character varying(32)'],
+  ['currency', 'character(3)'],
+  ['country_code', 'character(2)'],
+  ['region', 'character varying(64)'],
+  ['device_type', 'character varying(32)'],
+  ['payment_method', 'character varying(32)'],
+  ['source_system', 'character varying(32)'],
+  ['carrier', 'character varying(64)'],
+  ['page_url', 'character varying(2048)'],
+  ['referrer', 'character varying(2048)'],
+  ['user_agent', 'character varying(1024)'],
+  ['is_test', 'boolean'],
+  ['batch_id', 'bigint'],
+  ['warehouse_id', 'integer'],
+  ['created_at', 'timestamp without time zone'],
+  ['updated_at', 'timestamp without time zone'],
+  ['name', 'character varying(256)'],
+  ['email', 'character varying(256)'],
+  ['segment', 'character varying(64)'],
+  ['city', 'character varying(128)'],
+  ['category', 'character varying(128)'],
+  ['brand', 'character varying(128)'],
+  ['postal_code', 'character varying(16)'],
+  ['tier', 'character varying(16)'],
+  ['payload', 'super'],
+  ['event_type', 'character varying(64)'],
+  ['raw_line', 'character varying(65535)'],
 ];
 
 const encodingFor = (dataType: string) =>
-  dataType.startsWith('character') ? (dataType.includes('65535') || dataType.includes('2048') ? 'zstd' : 'lzo') : dataType === 'boolean' || dataType === 'super' ? 'raw' : 'az64';
+  dataType.startsWith('character')
+    ? dataType.includes('65535') || dataType.includes('2048')
+      ? 'zstd'
+      : 'lzo'
+    : dataType === 'boolean' || dataType === 'super'
+      ? 'raw'
+      : 'az64';
 
 function timeType(column: string): string {
   return /_date$|^month$/.test(column) ? 'date' : 'timestamp without time zone';
@@ -55,7 +90,9 @@ export function columnsOf(table: SimulatedTable): SimulatedColumn[] {
   const known = memo.get(memoKey);
   if (known) return known;
   const random = randomFrom(seedOf(table.clusterId, 'columns', table.schema, table.name));
-  const chosen: [string, string][] = [[table.key, table.key === 'date_key' || table.key.endsWith('store_id') ? 'integer' : 'bigint']];
+  const chosen: [string, string][] = [
+    [table.key, table.key === 'date_key' || table.key.endsWith('store_id') ? 'integer' : 'bigint'],
+  ];
   const add = (name: string, dataType: string) => {
     if (chosen.length < table.columns && !chosen.some(([existing]) => existing === name)) chosen.push([name, dataType]);
   };

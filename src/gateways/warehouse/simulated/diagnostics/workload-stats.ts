@@ -13,7 +13,16 @@ export function queueWaitStats(queries: readonly SimulatedQuery[], from: number,
     if (q.submittedAt < from || q.submittedAt > at) continue;
     const key = `${q.clusterId}\u0000${q.queue}`;
     const entry = byQueue.get(key) ?? {
-      stats: { cluster_id: q.clusterId, queue: q.queue, queries: 0, queued_queries: 0, avg_queue_seconds: 0, max_queue_seconds: 0, total_queue_seconds: 0, avg_exec_seconds: 0 },
+      stats: {
+        cluster_id: q.clusterId,
+        queue: q.queue,
+        queries: 0,
+        queued_queries: 0,
+        avg_queue_seconds: 0,
+        max_queue_seconds: 0,
+        total_queue_seconds: 0,
+        avg_exec_seconds: 0,
+      },
       execTotal: 0,
     };
     const waited = Math.min(at, q.execStartAt) - q.submittedAt;
@@ -41,8 +50,15 @@ export function userWorkloadStats(finished: readonly SimulatedQuery[]): UserWork
   for (const q of finished) {
     const key = `${q.clusterId}\u0000${q.userName}`;
     const user = byUser.get(key) ?? {
-      cluster_id: q.clusterId, user_name: q.userName, queries: 0, total_exec_seconds: 0, avg_exec_seconds: 0,
-      max_exec_seconds: 0, total_queue_seconds: 0, avg_queue_seconds: 0, spill_mb: 0,
+      cluster_id: q.clusterId,
+      user_name: q.userName,
+      queries: 0,
+      total_exec_seconds: 0,
+      avg_exec_seconds: 0,
+      max_exec_seconds: 0,
+      total_queue_seconds: 0,
+      avg_queue_seconds: 0,
+      spill_mb: 0,
     };
     user.queries += 1;
     user.total_exec_seconds += q.endAt - q.execStartAt;
