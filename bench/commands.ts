@@ -16,11 +16,9 @@
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { devToken, freePort } from '../test/support/platform-process.js';
 import { machine } from './support/machine.js';
 import { projectionLag, type LagFigures } from './support/projection-lag.js';

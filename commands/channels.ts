@@ -61,14 +61,10 @@ export const channelConfigSchemas = {
   chat: z.strictObject({
     webhook_url: httpUrl,
     // Required (SPEC.md), but a label only: an incoming webhook posts to its own channel (chat-message.ts).
-    channel_name: z
-      .string()
-      .trim()
-      .min(1)
-      .meta({
-        description:
-          'a label for people: a Slack incoming webhook posts to the channel it was created for and ignores any other',
-      }),
+    channel_name: z.string().trim().min(1).meta({
+      description:
+        'a label for people: a Slack incoming webhook posts to the channel it was created for and ignores any other',
+    }),
   }),
   email: z.strictObject({
     recipients: z.array(z.email()).min(1, 'at least one recipient is required').max(100),

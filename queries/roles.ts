@@ -9,7 +9,6 @@ import { encodeCursor, pageRequest, type PageRequest } from '../src/http/paginat
 import { notFound } from '../src/http/problem.js';
 import { listParameters, queryParameters } from '../src/http/query-parameters.js';
 import { optionalString } from '../src/http/optional-string.js';
-import { findTenantDoc } from '../src/http/read-model-routes.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader, Scalar } from '../src/readstore/port.js';
 

@@ -205,14 +205,12 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
         assistant: async () => assistant.healthCheck(),
       },
       extra: () => ({
-        projections: runner
-          .status()
-          .map((s) => ({
-            name: s.name,
-            position: String(s.position),
-            lag: s.lag,
-            ...(s.failing ? { failing: s.failing } : {}),
-          })),
+        projections: runner.status().map((s) => ({
+          name: s.name,
+          position: String(s.position),
+          lag: s.lag,
+          ...(s.failing ? { failing: s.failing } : {}),
+        })),
       }),
     }),
     // The web dashboard: static, no token (its API calls carry one).

@@ -21,7 +21,7 @@ const listIds = async (caller: Caller) =>
   (await app.request('GET', POLICIES, { caller })).body.data.map((p: { id: string }) => p.id);
 
 test('create, list, read, replace and delete a policy with envelopes and ETags', async (t) => {
-  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
+  const { caller, onCall, policy } = await onCallTenant(app);
   const channelId = await newChannel(caller);
   const created = await create(caller, {
     ...policy,
@@ -82,7 +82,7 @@ test('create, list, read, replace and delete a policy with envelopes and ETags',
 });
 
 test('a policy read with GET can be sent back unchanged with PUT', async (t) => {
-  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
+  const { caller, onCall, policy } = await onCallTenant(app);
   const channelId = await newChannel(caller);
   const id = (
     await create(caller, {
@@ -102,14 +102,14 @@ test('a policy read with GET can be sent back unchanged with PUT', async (t) => 
 });
 
 test('the policy routes are served under /api/v1 only', async (t) => {
-  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
+  const { caller, policy } = await onCallTenant(app);
   t.is((await app.request('GET', '/escalation-policies', { caller })).status, 404);
   t.is((await app.request('POST', '/escalation-policies', { caller, body: policy })).status, 404);
   t.deepEqual(await listIds(caller), []);
 });
 
 test('users and groups of the tenant are valid targets; removed users and foreign ones are not', async (t) => {
-  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
+  const { caller, policy, stage, withTarget } = await onCallTenant(app);
   const stranger = app.newTenant();
   const newUser = async (who: Caller, email: string) =>
     (await app.request('POST', '/users', { caller: who, body: { email, name: email } })).body.data.id as string;
@@ -156,7 +156,7 @@ test("another tenant's channel is not a valid target", async (t) => {
 });
 
 test('a channel that a policy targets cannot be deleted until no policy targets it', async (t) => {
-  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
+  const { caller, onCall, policy, stage } = await onCallTenant(app);
   const [freedByDelete, freedByReplace] = [await newChannel(caller), await newChannel(caller)];
   const first = (
     await create(caller, { ...policy, name: 'First', stages: [stage(1, 0, [{ type: 'channel', id: freedByDelete }])] })
@@ -201,7 +201,7 @@ test("another tenant's policy is 404 for read, replace and delete, and absent fr
 });
 
 test('a stale If-Match is 409 and changes nothing; a current one applies', async (t) => {
-  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
+  const { caller, policy } = await onCallTenant(app);
   const id = (await create(caller, policy)).body.data.id;
   await app.request('PUT', `${POLICIES}/${id}`, { caller, body: { ...policy, name: 'v2' } });
   const stale = await app.request('PUT', `${POLICIES}/${id}`, {
@@ -229,7 +229,7 @@ test('a stale If-Match is 409 and changes nothing; a current one applies', async
 });
 
 test('an invalid replacement is 400 and leaves the policy as it was', async (t) => {
-  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
+  const { caller, policy, stage } = await onCallTenant(app);
   const id = (await create(caller, policy)).body.data.id;
   const refused = await app.request('PUT', `${POLICIES}/${id}`, {
     caller,
@@ -242,7 +242,7 @@ test('an invalid replacement is 400 and leaves the policy as it was', async (t) 
 });
 
 test('cursor pages visit every policy once, newest first', async (t) => {
-  const { caller, onCall, policy, stage, withTarget } = await onCallTenant(app);
+  const { caller, policy } = await onCallTenant(app);
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) ids.push((await create(caller, { ...policy, name: `p${i}` })).body.data.id);
   const seen: string[] = [];

@@ -108,7 +108,7 @@ const table: { stages: number; targets: number; cycles: number }[] = [
 
 for (const { stages, targets, cycles } of table) {
   test(`${stages} stages × ${targets} schedules × ${cycles} cycles: each read once, on-call resolved once per distinct (schedule, instant), the same answer`, async (t) => {
-    const { reads, calls } = countingReads(targets);
+    const { reads } = countingReads(targets);
     let onCalls = 0;
     const inner = directoryOver(reads);
     const counting: PreviewDirectory = {

@@ -121,7 +121,7 @@ test('SIGKILL between stages, twice: stage 2 fires exactly once after the restar
     await kill(second);
 
     // Half a minute after that: nothing is due (stage 3 is an hour after stage 2); the manager waits for it.
-    const third = await start(150);
+    await start(150);
     await waitingForNextStage('the third platform waits for stage 3');
     t.is(await metric('escalation_stages_fired_total'), 0, 'the third platform fired nothing');
     const [stage1, stage2, ...more] = await fired();

@@ -20,7 +20,6 @@ import { openApiDocument } from '../src/openapi/document.js';
 import { platformApiDocument } from '../src/openapi/platform-document.js';
 import { servedRoutes } from '../src/openapi/route-table.js';
 import { startPlatform, type RunningPlatform } from '../src/platform.js';
-import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 
 let platform: RunningPlatform;
 let document: any;

@@ -93,15 +93,13 @@ test.serial(
     t.true(page.length > 10);
     await store.upsert(
       'query_history',
-      page
-        .slice(0, 7)
-        .map((q) => ({
-          env_id: h.target.envId,
-          cluster_id: q.cluster_id,
-          query_id: q.query_id,
-          end_time: q.end_time,
-          synced_at: new Date(),
-        })),
+      page.slice(0, 7).map((q) => ({
+        env_id: h.target.envId,
+        cluster_id: q.cluster_id,
+        query_id: q.query_id,
+        end_time: q.end_time,
+        synced_at: new Date(),
+      })),
     );
     t.is(await runSyncJob(h.deps, h.target, 'schedule'), null, 'still running: no second run');
     t.true(await markInterruptedRun(h.deps, h.target));

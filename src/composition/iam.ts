@@ -56,9 +56,7 @@ export interface IamDeps extends CommandDeps {
   logger: Logger;
 }
 
-export function composeIam(
-  deps: IamDeps,
-): PlatformArea & {
+export function composeIam(deps: IamDeps): PlatformArea & {
   permissions: ReturnType<typeof iamPermissionResolver>;
   afterAuthentication: ReturnType<typeof recordLogins>[];
 } {

@@ -21,7 +21,6 @@ import {
   EventStoreUnavailableError,
   type AppendResult,
   type EventStore,
-  type ExpectedRevision,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,

@@ -62,23 +62,18 @@ const backtestSchema = z.object({
   }),
   since: instant,
   until: instant,
-  source: z
-    .enum(HISTORY_SOURCES)
-    .meta({
-      description:
-        "which history answered: the relational store's mirrored `cluster_metrics`, or the simulated warehouse's deterministic history",
-    }),
+  source: z.enum(HISTORY_SOURCES).meta({
+    description:
+      "which history answered: the relational store's mirrored `cluster_metrics`, or the simulated warehouse's deterministic history",
+  }),
   step_seconds: z.number().int(),
   evaluations: z.number().int().meta({ description: 'evaluations that had a reading' }),
   breaches: z.number().int().meta({ description: 'evaluations whose reading met the condition' }),
   missing_evaluations: z.number().int().meta({ description: 'instants with no history (inside `gaps`)' }),
-  silenced: z
-    .number()
-    .int()
-    .meta({
-      description:
-        'evaluations a maintenance window of the tenant silenced (counted in `evaluations` too): no incident opens inside one',
-    }),
+  silenced: z.number().int().meta({
+    description:
+      'evaluations a maintenance window of the tenant silenced (counted in `evaluations` too): no incident opens inside one',
+  }),
   silenced_by: z
     .array(z.object({ window_id: resourceId, name: z.string(), evaluations: z.number().int() }))
     .meta({ description: 'the windows that silenced evaluations, with how many each' }),
@@ -92,14 +87,10 @@ const backtestSchema = z.object({
       pages: z.number().int().nullable(),
     }),
   ),
-  pages: z
-    .number()
-    .int()
-    .nullable()
-    .meta({
-      description:
-        'targets notified by every stage the escalation policy would have fired (null: the policy no longer exists)',
-    }),
+  pages: z.number().int().nullable().meta({
+    description:
+      'targets notified by every stage the escalation policy would have fired (null: the policy no longer exists)',
+  }),
   gaps: z.array(z.object({ from: instant, to: instant })),
   notes: z.array(z.string()).meta({ description: 'what the answer approximates or leaves out, in words' }),
   readings: z

@@ -10,13 +10,9 @@ const seconds = z.number().nullable().meta({ description: 'seconds; null when no
 const csvNote = 'With `Accept: text/csv`, the rows as CSV (RFC 4180, a header row, the same numbers).';
 
 const incidentGroupSchema = z.object({
-  key: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        'the rule, policy or cluster id, the severity, or the local date (week: its Monday); null: no cluster',
-    }),
+  key: z.string().nullable().meta({
+    description: 'the rule, policy or cluster id, the severity, or the local date (week: its Monday); null: no cluster',
+  }),
   label: z.string().nullable().meta({ description: "the rule's name when grouped by rule" }),
   opened: z.number().int(),
   acknowledged: z.number().int(),
@@ -58,14 +54,10 @@ const onCallAnalyticsSchema = z.object({
     z.object({
       user_id: resourceId,
       name: z.string().nullable(),
-      email: z
-        .string()
-        .nullable()
-        .optional()
-        .meta({
-          description:
-            "only for a caller who also holds iam:read (as GET /users); absent otherwise, and so is the CSV's email column",
-        }),
+      email: z.string().nullable().optional().meta({
+        description:
+          "only for a caller who also holds iam:read (as GET /users); absent otherwise, and so is the CSV's email column",
+      }),
       pages_received: z.number().int(),
       pages_at_night: z.number().int().meta({ description: 'between 22:00 and 07:00 in the zone used' }),
       zones_used: z.array(z.object({ zone: z.string(), source: z.enum(['schedule', 'utc']) })),

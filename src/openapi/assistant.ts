@@ -10,12 +10,9 @@ const toolUsedSchema = z.object({
   input: z.unknown().meta({ description: 'the input the model gave the tool' }),
   ok: z.boolean(),
   ms: z.number(),
-  error: z
-    .string()
-    .nullable()
-    .meta({
-      description: 'null, or why the call failed (a reason code: invalid_input, unknown_tool, timeout, failed, …)',
-    }),
+  error: z.string().nullable().meta({
+    description: 'null, or why the call failed (a reason code: invalid_input, unknown_tool, timeout, failed, …)',
+  }),
 });
 
 const usageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });

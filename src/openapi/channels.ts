@@ -38,12 +38,10 @@ const testResultSchema = z.object({
   response_excerpt: z.string().nullable(),
   error: z
     .object({
-      kind: z
-        .string()
-        .meta({
-          description:
-            'refused_address, dns, timeout, tls, network, http (a 4xx/5xx answer), smtp, outbox, invalid_target or internal',
-        }),
+      kind: z.string().meta({
+        description:
+          'refused_address, dns, timeout, tls, network, http (a 4xx/5xx answer), smtp, outbox, invalid_target or internal',
+      }),
       message: z.string().meta({ description: 'why, without secrets' }),
     })
     .nullable(),

@@ -30,21 +30,17 @@ const recipient = z.object({
   person: person.nullable().meta({ description: 'the user reached; null for a notification channel' }),
   channel: z.object({ id: resourceId, name: z.string().nullable(), type: z.enum(NOTIFY_MEDIA) }).nullable(),
   medium: z.enum(NOTIFY_MEDIA),
-  address: z
-    .string()
-    .meta({
-      description:
-        "masked: `a***@example.com`, `+44*******123`; a chat channel's channel name, a webhook's scheme and host, a pager's masked key",
-    }),
+  address: z.string().meta({
+    description:
+      "masked: `a***@example.com`, `+44*******123`; a chat channel's channel name, a webhook's scheme and host, a pager's masked key",
+  }),
   delivery_target: z
     .string()
     .meta({ description: "what the delivery's NotificationDelivered event will name as `target`" }),
   via,
-  why: z
-    .string()
-    .meta({
-      description: 'e.g. `member of group Ops`, `on call for schedule Primary via layer 0`, `named by the stage`',
-    }),
+  why: z.string().meta({
+    description: 'e.g. `member of group Ops`, `on call for schedule Primary via layer 0`, `named by the stage`',
+  }),
   on_call: z
     .object({
       source: z.enum(['layer', 'override']),

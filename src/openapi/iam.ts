@@ -71,12 +71,10 @@ export const groupSchema = z.object({
 
 const meSchema = z.object({
   principal: z.object({
-    kind: z
-      .enum(['user', 'client'])
-      .meta({
-        description:
-          "`client`: no user record in the tenant (the development client, a service client); its role level is the token's roles claim",
-      }),
+    kind: z.enum(['user', 'client']).meta({
+      description:
+        "`client`: no user record in the tenant (the development client, a service client); its role level is the token's roles claim",
+    }),
     subject: z.string(),
     user_id: z.string(),
     tenant_id: z.string(),

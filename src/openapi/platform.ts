@@ -11,12 +11,10 @@ import { instant } from './shared-schemas.js';
 
 const tag = 'Platform';
 const check = z.looseObject({
-  status: z
-    .enum(['up', 'down', 'not_checked', 'not_opened', 'opening', 'paused'])
-    .meta({
-      description:
-        'up: verified; down: failed (503); not_checked / not_opened / opening: nothing verified; paused: a simulated cluster is paused',
-    }),
+  status: z.enum(['up', 'down', 'not_checked', 'not_opened', 'opening', 'paused']).meta({
+    description:
+      'up: verified; down: failed (503); not_checked / not_opened / opening: nothing verified; paused: a simulated cluster is paused',
+  }),
   latency_ms: z.number().optional(),
   error: z.string().optional(),
 });

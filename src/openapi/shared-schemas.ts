@@ -97,10 +97,8 @@ export const historyEntrySchema = z.object({
       description:
         'the global position from which every event of the log carries a hash (a decimal string; the same on every entry); null on a log written before the chain start was recorded, whose unhashed events and missing stream starts cannot be judged',
     }),
-  stream_retention: z
-    .boolean()
-    .meta({
-      description:
-        'whether retention applies to the stream, so that its oldest events may be gone; without it, a history that does not start at revision 0 has lost events',
-    }),
+  stream_retention: z.boolean().meta({
+    description:
+      'whether retention applies to the stream, so that its oldest events may be gone; without it, a history that does not start at revision 0 has lost events',
+  }),
 });

@@ -11,12 +11,10 @@ const jobId = z.enum(SYNC_JOB_IDS);
 const runStatus = z.enum(['running', 'success', 'failed']);
 
 export const syncStatusSchema = z.object({
-  status: z
-    .enum(['running', 'stopped'])
-    .meta({
-      description:
-        "running while this instance's scheduler runs (whether or not a job executes now); stopped with SYNC_SCHEDULER=off",
-    }),
+  status: z.enum(['running', 'stopped']).meta({
+    description:
+      "running while this instance's scheduler runs (whether or not a job executes now); stopped with SYNC_SCHEDULER=off",
+  }),
   scheduler_timezone: z.string(),
   jobs: z.array(
     z.object({

@@ -15,7 +15,6 @@
  * each member lists the active incidents again and looks at the ones it owns now, so a dead
  * member's incidents are picked up (an overdue stage fires once, its lateness recorded).
  */
-import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import {
   asyncScheduler,
@@ -30,7 +29,6 @@ import { catchError, concatMap, groupBy, map, mergeMap, switchMap } from 'rxjs/o
 import type { EventStore, Subscription } from '../../eventstore/port.js';
 import { INCIDENT_STREAM_PREFIX } from '../../events/incident.js';
 import { MAINTENANCE_WINDOW_STREAM_PREFIX } from '../../events/maintenance-window.js';
-import type { ReadModelReader } from '../../readstore/port.js';
 import { reconcileIncident, type ReconcilerDeps } from './incident-reconciler.js';
 
 const INCIDENT_STREAM = new RegExp(`^${INCIDENT_STREAM_PREFIX}([0-9a-f-]{36})$`);

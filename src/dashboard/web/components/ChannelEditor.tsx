@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { ChannelType, NotificationChannel } from '../api/types';
 import { CHANNEL_TYPES, configForm, configOf, PAGER_SEVERITIES, SEVERITIES, type ConfigForm } from './channel-config';
-import { errorsOf, FormProblem, invalidProps, FieldError } from './FieldError';
+import { errorsOf, FormProblem, FieldError } from './FieldError';
 import { PagingField, PagingTextField } from './PagingTextField';
 import { useSession } from './session-context';
 

@@ -61,12 +61,10 @@ export function WarehousePage() {
           <BarChart
             title="largest tables"
             unit="GB"
-            bars={storage.tables
-              .slice(0, 10)
-              .map((table) => ({
-                label: `${table.schema}.${table.table_name} (${table.cluster_id})`,
-                value: table.size_mb / 1024,
-              }))}
+            bars={storage.tables.slice(0, 10).map((table) => ({
+              label: `${table.schema}.${table.table_name} (${table.cluster_id})`,
+              value: table.size_mb / 1024,
+            }))}
           />
         </>
       ) : null}

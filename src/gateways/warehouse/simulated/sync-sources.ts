@@ -14,7 +14,6 @@ import { isExecutingAt, isQueuedAt, queriesOverlapping, queryTextOf, type Simula
 type Open = (envId: string) => { at: number; snapshots: ClusterSnapshot[] };
 
 const iso = (seconds: number) => new Date(Math.floor(seconds * 1000)).toISOString();
-const toSeconds = (date: Date) => date.getTime() / 1000;
 /** The milliseconds an ISO time keeps, so a window boundary and a stored end_time agree exactly. */
 const ms = (seconds: number) => Math.floor(seconds * 1000);
 
