@@ -33,8 +33,13 @@ import { waitFor } from './support/wait-for.js';
 
 const SIZE = 3;
 const INTERVAL_SECONDS = 5;
-/** The issue's figures; CLUSTER_TEST_RULES makes a smaller run (a busy machine, a quick look). */
-const RULES = Number(process.env.CLUSTER_TEST_RULES ?? 2000);
+/**
+ * 400 rules by default: every property below (each rule evaluated once per tick by one member,
+ * takeover, each stage paged once) holds at any count, and creating 2,000 through the API took
+ * 150 s of a 2-core CI run. CLUSTER_TEST_RULES=2000 runs the scale of the cluster issue; the
+ * figures at scale are bench/cluster.ts's.
+ */
+const RULES = Number(process.env.CLUSTER_TEST_RULES ?? 400);
 const BREACHING = 20;
 /** Creating rules through the API, all three instances evaluating them meanwhile: ~10/s on a loaded 2-core machine. */
 const CREATE_TIMEOUT_MS = 60_000 + RULES * 150;
@@ -81,6 +86,19 @@ const sumOver = (snapshots: Metrics[], name: string, labels?: Record<string, str
  * moments the snapshots are taken need not line up with the ticks.
  */
 async function perTick(cluster: Cluster, indexes: number[], ticks: number) {
+  // A window is counted only while membership and ownership hold still: across a change (a member
+  // whose lease renewal was late on a loaded machine, a hand-over) each instance's own average spans
+  // ticks with different shares, and their sum is not the rule count (1966.67 for 2,000 once) —
+  // an artefact of measuring across the change, not a rule evaluated twice or skipped.
+  for (let attempt = 1; ; attempt++) {
+    const window = await tickWindow(cluster, indexes, ticks);
+    if (window.steady || attempt === 5) return window;
+  }
+}
+
+const shareOf = (m: Metrics) => `${m.sum('cluster_members')}/${m.sum('cluster_owned_work', { kind: 'rules' })}`;
+
+async function tickWindow(cluster: Cluster, indexes: number[], ticks: number) {
   const before = await all(cluster, indexes);
   await waitFor(
     async () => {
@@ -106,8 +124,10 @@ async function perTick(cluster: Cluster, indexes: number[], ticks: number) {
       evaluations: delta('evaluator_rules_evaluated_total') / delta('evaluator_tick_duration_seconds_count'),
     };
   });
+  const steady = before.every((m, i) => shareOf(m) === shareOf(after[i]!));
   return {
     rows,
+    steady,
     reads: rows.reduce((s, r) => s + r.reads, 0),
     evaluations: rows.reduce((s, r) => s + r.evaluations, 0),
   };
