@@ -15,6 +15,7 @@ const benchmarks = [
   'bench/backtest.ts',
   'bench/analytics.ts',
   'bench/heavy-requests.ts',
+  'bench/startup.ts',
 ];
 for (const script of benchmarks) {
   console.log(`\n== ${script}`);
