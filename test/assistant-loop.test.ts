@@ -268,7 +268,10 @@ test('a model that does not answer in time ends the loop as a timeout, with the 
 test('a tool still running when the whole answer times out ends the loop as a timeout', async (t) => {
   const { agent } = await setUp(t, () => ({ content: [toolUse('never_answers', {})] }), {
     tools: [...registry, stuck],
-    settings: { answerTimeoutMs: 300, toolTimeoutMs: 5_000 },
+    // The answer's deadline runs from the question: it must outlast the first model round trip (to
+    // the loopback stand-in), so the tool is running when it passes. 300 ms did not on a machine at
+    // load 8 (the deadline passed inside the model call: a timeout with no tool used). 3 s does.
+    settings: { answerTimeoutMs: 3_000, toolTimeoutMs: 60_000 },
   });
   const error = await t.throwsAsync(agent.answer(question), { instanceOf: AgentStopped });
   t.is(error!.reason, 'timeout');
