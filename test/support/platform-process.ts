@@ -29,7 +29,8 @@ const EXIT_WITH_PARENT = new URL('./exit-with-parent.mjs', import.meta.url).href
  */
 export async function startPlatformProcess(
   env: Record<string, string>,
-  timeoutMs = 30_000,
+  // A deadline, not a wait: at load 8–15 a start under tsx took 25 s; ready processes return at once.
+  timeoutMs = 120_000,
   nodeArguments = ['--import', 'tsx', 'src/main.ts'],
   fileSizeLimitKiB?: number,
   { exitWithParent = false }: { exitWithParent?: boolean } = {},

@@ -224,6 +224,7 @@ export function inline(text: string): ComponentChildren[] {
     if (buffer) out.push(buffer);
     buffer = '';
   };
+  let pairs: BracketPairs | undefined;
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
@@ -255,7 +256,8 @@ export function inline(text: string): ComponentChildren[] {
       }
     }
     if (c === '[' || (c === '!' && text[i + 1] === '[')) {
-      const link = linkAt(text, c === '!' ? i + 1 : i);
+      pairs ??= bracketPairs(text);
+      const link = linkAt(text, c === '!' ? i + 1 : i, pairs);
       if (link) {
         flush();
         const href = c === '!' ? undefined : safeHref(link.url);
@@ -300,26 +302,42 @@ function emphasisAt(text: string, i: number): { strong: boolean; inner: string; 
   return undefined;
 }
 
-function linkAt(text: string, i: number): { label: string; url: string; end: number } | undefined {
-  let depth = 0;
-  let j = i;
-  for (; j < text.length; j++) {
-    if (text[j] === '\\') {
+interface BracketPairs {
+  /** The `]` that closes each `[` (nesting counted, a backslash escaping the next character). */
+  square: Map<number, number>;
+  /** The `)` that closes each `(` on the same line (nesting counted). */
+  round: Map<number, number>;
+}
+
+/**
+ * Every bracket's partner, in one pass. Looking for a link's `]` and `)` from each `[` instead
+ * scanned to the end for every unmatched one: 20,000 `[` took seconds to render (quadratic).
+ */
+function bracketPairs(text: string): BracketPairs {
+  const square = new Map<number, number>();
+  const round = new Map<number, number>();
+  const openSquare: number[] = [];
+  let openRound: number[] = [];
+  for (let j = 0; j < text.length; j++) {
+    const c = text[j];
+    if (c === '\\') {
       j++;
       continue;
     }
-    if (text[j] === '[') depth++;
-    else if (text[j] === ']' && --depth === 0) break;
+    if (c === '[') openSquare.push(j);
+    else if (c === ']' && openSquare.length > 0) square.set(openSquare.pop()!, j);
+    else if (c === '(') openRound.push(j);
+    else if (c === ')' && openRound.length > 0) round.set(openRound.pop()!, j);
+    else if (c === '\n') openRound = [];
   }
-  if (j >= text.length || text[j + 1] !== '(') return undefined;
-  let parens = 0;
-  let k = j + 2;
-  for (; k < text.length; k++) {
-    if (text[k] === '(') parens++;
-    else if (text[k] === ')' && parens-- === 0) break;
-    else if (text[k] === '\n') return undefined;
-  }
-  if (k >= text.length) return undefined;
+  return { square, round };
+}
+
+function linkAt(text: string, i: number, pairs: BracketPairs): { label: string; url: string; end: number } | undefined {
+  const j = pairs.square.get(i);
+  if (j === undefined || text[j + 1] !== '(') return undefined;
+  const k = pairs.round.get(j + 1);
+  if (k === undefined) return undefined;
   const target = text.slice(j + 2, k).trim();
   const url = target.replace(/\s+("[^"]*"|'[^']*')$/, '').replace(/^<(.*)>$/, '$1');
   return { label: text.slice(i + 1, j), url, end: k + 1 };
