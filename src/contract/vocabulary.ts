@@ -32,3 +32,22 @@ export type NotifyMedium = (typeof NOTIFY_MEDIA)[number];
 /** What the pager Events API v2 accepts as a severity; a pager channel maps each alert severity onto one. */
 export const PAGER_SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
 export type PagerSeverity = (typeof PAGER_SEVERITIES)[number];
+
+/** Where an incident stands (SPEC.md, Incident). */
+export const INCIDENT_STATUSES = ['triggered', 'acknowledged', 'resolved'] as const;
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+/** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
+export const RESOLUTION_REASONS = ['auto', 'manual', 'rule_deleted', 'rule_disabled'] as const;
+export type ResolutionReason = (typeof RESOLUTION_REASONS)[number];
+
+/** What a delivery of an incident's escalation was: a stage's page, or the all-clear or acknowledgement notice. */
+export const DELIVERY_KINDS = ['stage', 'resolution', 'acknowledgement'] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+
+/** Where an incident's escalation stands. */
+export const ESCALATION_STATUSES = ['pending', 'running', 'not_started', 'cancelled'] as const;
+export type EscalationStatus = (typeof ESCALATION_STATUSES)[number];
+/** SPEC.md: acknowledgement and resolution cancel the escalation job. */
+export const ESCALATION_CANCEL_REASONS = ['acknowledged', 'resolved'] as const;
+export type EscalationCancelReason = (typeof ESCALATION_CANCEL_REASONS)[number];

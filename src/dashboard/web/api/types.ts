@@ -1,4 +1,34 @@
-/** The shapes the dashboard reads from the API (README: the resource sections). */
+/**
+ * The shapes the dashboard reads from the API (README: the resource sections). The answers are the
+ * server's own zod answer schemas (src/contract/<area>.ts), their types imported type-only, so zod
+ * is not bundled and an answer the console does not follow fails `npm run typecheck`.
+ */
+import type { Page } from '../../../contract/answer-pieces.js';
+import type { HistoryEntry } from '../../../contract/event-history.js';
+import type { Incident } from '../../../contract/incidents.js';
+import type { Severity } from '../../../contract/vocabulary.js';
+
+export type { Page } from '../../../contract/answer-pieces.js';
+export type {
+  Incident,
+  IncidentAsOf,
+  IncidentEscalationView,
+  NotifiedDelivery,
+  PendingEscalation,
+} from '../../../contract/incidents.js';
+export type { IncidentStatus, Severity } from '../../../contract/vocabulary.js';
+
+/** A list as it comes when read 'bare': the envelope's data and the page's cursor. */
+export interface ListPage<T> {
+  data: T[];
+  page: Page;
+}
+
+/** GET /api/v1/incidents as it comes (the envelope, with the page's cursor). */
+export type IncidentListPage = ListPage<Incident>;
+
+/** One event of an incident's raw history (GET /incidents/{id}/events), the fields the timeline reads. */
+export type IncidentEvent = Pick<HistoryEntry, 'id' | 'type' | 'position' | 'occurred_at' | 'actor' | 'data'>;
 
 export type Permission =
   | 'iam:read'
@@ -35,58 +65,6 @@ export interface Me {
   allowed: Permission[];
 }
 
-export type IncidentStatus = 'triggered' | 'acknowledged' | 'resolved';
-
-export interface Incident {
-  id: string;
-  rule_id: string;
-  rule_name: string;
-  status: IncidentStatus;
-  severity: 'critical' | 'high' | 'medium' | 'low';
-  current_value: number | null;
-  metric: string;
-  condition: string;
-  threshold: number;
-  cluster_id: string | null;
-  triggered_at: string;
-  acknowledged_at: string | null;
-  acknowledged_by: string | null;
-  resolved_at: string | null;
-  resolved_by: string | null;
-  resolution_reason: string | null;
-  resolution_note: string | null;
-  /** The metric value that cleared the condition (automatic resolution). */
-  resolution_value?: number | null;
-  notes: { id: string; text: string; author: string; created_at: string }[];
-  as_of?: string;
-  escalation_policy_id?: string;
-  next_escalation_at?: string | null;
-  escalation?: IncidentEscalationView;
-}
-
-/** The escalation summary GET /incidents/{id} carries (src/events/incident.ts, publicIncident). */
-export interface IncidentEscalationView {
-  status: 'pending' | 'running' | 'not_started' | 'cancelled';
-  cancel_reason: 'acknowledged' | 'resolved' | null;
-  policy_name: string | null;
-  current_stage: { stage_order: number; cycle: number; fired_at: string } | null;
-  /** The most recent deliveries, oldest first: who was paged, by which medium, when. */
-  notified?: NotifiedDelivery[];
-}
-
-/** One delivery of an incident's escalation (`recipient`: `user:<id>` or `channel:<id>`). */
-export interface NotifiedDelivery {
-  kind: 'stage' | 'resolution' | 'acknowledgement';
-  stage_order: number | null;
-  cycle: number | null;
-  recipient: string | null;
-  medium: string | null;
-  target: string;
-  ok: boolean;
-  at: string;
-  error: string | null;
-}
-
 /** GET /api/v1/user-names: any token of the tenant may read them (names only). */
 export interface UserName {
   id: string;
@@ -99,15 +77,6 @@ export interface ChannelName {
   id: string;
   name: string;
   type: string;
-}
-
-export interface IncidentEvent {
-  id: string;
-  type: string;
-  position: string;
-  occurred_at: string;
-  actor: string;
-  data: Record<string, unknown>;
 }
 
 export interface Schedule {
@@ -262,7 +231,7 @@ export interface AlertRule {
   metric: string;
   condition: string;
   threshold: number;
-  severity: Incident['severity'];
+  severity: Severity;
   cluster_id: string | null;
   is_enabled: boolean;
   active_incident_id: string | null;
@@ -397,12 +366,6 @@ export interface MetricReading {
 export interface PolicyName {
   id: string;
   name: string;
-}
-
-/** GET /api/v1/incidents as it comes (the envelope, with the page's cursor). */
-export interface IncidentListPage {
-  data: Incident[];
-  page: { limit: number; next_cursor: string | null };
 }
 
 // ---- People: users, roles, groups, permission overrides, tenant defaults (issue 29) ----
@@ -569,7 +532,7 @@ export interface WindowMatcher {
   all_rules: boolean;
   rule_ids: string[];
   cluster_ids: string[];
-  severities: Incident['severity'][];
+  severities: Severity[];
 }
 
 export interface WindowRecurrence {
