@@ -51,3 +51,40 @@ export type EscalationStatus = (typeof ESCALATION_STATUSES)[number];
 /** SPEC.md: acknowledgement and resolution cancel the escalation job. */
 export const ESCALATION_CANCEL_REASONS = ['acknowledged', 'resolved'] as const;
 export type EscalationCancelReason = (typeof ESCALATION_CANCEL_REASONS)[number];
+
+/**
+ * What one evaluation of a rule came to (src/events/rule-evaluation.ts says when each is recorded);
+ * `silenced` was added with maintenance windows.
+ */
+export const EVALUATION_OUTCOMES = [
+  'triggered',
+  'resolved',
+  'unchanged',
+  'ok',
+  'error',
+  'pending',
+  'silenced',
+] as const;
+export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number];
+
+/** Which metric history a backtest replays: the relational store's mirror, or the simulator's. */
+export const HISTORY_SOURCES = ['sync_store', 'simulator'] as const;
+export type HistorySourceName = (typeof HISTORY_SOURCES)[number];
+
+/** A rule's health: `failing` while its latest evaluation failed. */
+export const RULE_HEALTH = ['ok', 'failing'] as const;
+export type RuleHealth = (typeof RULE_HEALTH)[number];
+
+/** What an escalation policy's target names, and how a person target is reached. */
+export const TARGET_TYPES = ['user', 'group', 'schedule', 'channel'] as const;
+export type TargetType = (typeof TARGET_TYPES)[number];
+export const DELIVERY_CHANNELS = ['email', 'sms', 'chat'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
+/** How a schedule layer rotates. */
+export const ROTATION_TYPES = ['daily', 'weekly'] as const;
+export type RotationType = (typeof ROTATION_TYPES)[number];
+
+/** Where a stretch of on-call comes from: a layer of the schedule, or an override. */
+export const ON_CALL_SOURCES = ['layer', 'override'] as const;
+export type OnCallSourceKind = (typeof ON_CALL_SOURCES)[number];

@@ -5,8 +5,10 @@
  */
 import type { Page } from '../../../contract/answer-pieces.js';
 import type { HistoryEntry } from '../../../contract/event-history.js';
+import type { EscalationPolicy } from '../../../contract/escalation-policies.js';
 import type { Incident } from '../../../contract/incidents.js';
-import type { Severity } from '../../../contract/vocabulary.js';
+import type { Schedule } from '../../../contract/schedules.js';
+import type { ChannelType, Severity } from '../../../contract/vocabulary.js';
 
 export type { Page } from '../../../contract/answer-pieces.js';
 export type {
@@ -16,7 +18,41 @@ export type {
   NotifiedDelivery,
   PendingEscalation,
 } from '../../../contract/incidents.js';
-export type { IncidentStatus, Severity } from '../../../contract/vocabulary.js';
+export type {
+  ChannelType,
+  DeliveryChannel as PersonMedium,
+  IncidentStatus,
+  Severity,
+  TargetType,
+} from '../../../contract/vocabulary.js';
+export type {
+  CurrentOncall,
+  OncallRange,
+  OncallSegment,
+  Schedule,
+  Schedule as ScheduleDetail,
+  SchedulePreview,
+} from '../../../contract/schedules.js';
+export type { EscalationPolicy, PolicyStage, PolicyTarget } from '../../../contract/escalation-policies.js';
+
+/** A schedule's rotation layer as the API takes and answers it (SPEC.md, On-call schedule). */
+export type ScheduleLayer = Schedule['layers'][number];
+
+/** The body of POST and PUT /escalation-policies and POST /escalation-policies/preview: the policy's own fields. */
+export type EscalationPolicyDraft = Pick<
+  EscalationPolicy,
+  'name' | 'description' | 'stages' | 'repeat_interval_minutes'
+>;
+export type { ChannelTestAnswer, NotificationChannel, RotatedSecret } from '../../../contract/channels.js';
+export type {
+  AlertMetric,
+  AlertRule,
+  AlertRule as AlertRuleDetail,
+  BacktestIncident,
+  Evaluation,
+  MetricReading,
+  RuleBacktest,
+} from '../../../contract/alert-rules.js';
 
 /** A list as it comes when read 'bare': the envelope's data and the page's cursor. */
 export interface ListPage<T> {
@@ -77,37 +113,6 @@ export interface ChannelName {
   id: string;
   name: string;
   type: string;
-}
-
-export interface Schedule {
-  id: string;
-  name: string;
-  timezone: string;
-}
-
-export interface OncallPerson {
-  user_id: string;
-  name: string;
-  email: string;
-}
-
-export interface CurrentOncall {
-  schedule_id: string;
-  at: string;
-  current_oncall: (OncallPerson & { on_call_since: string; on_call_until: string | null; source: string }) | null;
-}
-
-export interface OncallSegment extends OncallPerson {
-  start: string;
-  end: string;
-  source: 'layer' | 'override';
-}
-
-export interface OncallRange {
-  schedule_id: string;
-  since: string;
-  until: string;
-  segments: OncallSegment[];
 }
 
 export interface SyncJobStatus {
@@ -225,26 +230,6 @@ export interface StorageView {
   }[];
 }
 
-export interface AlertRule {
-  id: string;
-  name: string;
-  metric: string;
-  condition: string;
-  threshold: number;
-  severity: Severity;
-  cluster_id: string | null;
-  is_enabled: boolean;
-  active_incident_id: string | null;
-  health: 'ok' | 'failing';
-}
-
-export interface Evaluation {
-  at: string;
-  value: number | null;
-  condition_met: boolean;
-  outcome: string;
-}
-
 /** One tool call the assistant made, in order (docs/assistant.md: `ok`, time in ms, why it failed). */
 export interface AssistantToolUse {
   name: string;
@@ -263,75 +248,15 @@ export interface AssistantAnswer {
   stop_reason: string;
 }
 
-/** The notification channel types the API accepts (docs/notification-channels.md). */
-export type ChannelType = 'email' | 'webhook' | 'chat' | 'pager';
-
-/** A notification channel as the API answers it: secrets in `config` come back masked. */
-export interface NotificationChannel {
-  id: string;
-  name: string;
-  type: ChannelType;
-  config: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-  /** A webhook's signing secret, shown once in the answer that made it. */
-  signing_secret?: string;
-}
-
 export interface ChannelDraft {
   name: string;
   type: ChannelType;
   config: Record<string, unknown>;
 }
 
-/** POST /notification-channels/{id}/test: the downstream outcome, bare. */
-export interface ChannelTestAnswer {
-  success: boolean;
-  target: string;
-  status_code: number | null;
-  latency_ms: number;
-  response_excerpt: string | null;
-  error: { kind: string; message: string } | null;
-}
-
-export type TargetType = 'user' | 'group' | 'schedule' | 'channel';
-export type PersonMedium = 'email' | 'sms' | 'chat';
-
-export interface PolicyTarget {
-  type: TargetType;
-  id: string;
-  channels: PersonMedium[];
-}
-
-export interface PolicyStage {
-  stage_order: number;
-  delay_minutes: number;
-  targets: PolicyTarget[];
-}
-
-export interface EscalationPolicyDraft {
-  name: string;
-  description: string | null;
-  stages: PolicyStage[];
-  repeat_interval_minutes: number;
-}
-
-export interface EscalationPolicy extends EscalationPolicyDraft {
-  id: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface Group {
   id: string;
   name: string;
-}
-
-/** The whole rule, as GET /api/v1/alert-rules/{id} answers it (the editor's fields). */
-export interface AlertRuleDetail extends AlertRule {
-  description: string | null;
-  evaluation_window_minutes: number;
-  escalation_policy_id: string;
 }
 
 /** The body of POST and PUT /api/v1/alert-rules (commands/alert-rules.ts). */
@@ -345,22 +270,6 @@ export interface AlertRuleBody {
   escalation_policy_id: string;
   cluster_id: string | null;
   is_enabled?: boolean;
-}
-
-/** GET /api/v1/alert-metrics: what a rule can watch. */
-export interface AlertMetric {
-  id: string;
-  unit: string;
-  description: string;
-}
-
-/** GET /api/v1/alert-metrics/{id}/reading: the value now, as a rule with that window would read it. */
-export interface MetricReading {
-  metric: string;
-  value: number;
-  window_minutes: number;
-  cluster_id: string | null;
-  read_at: string;
 }
 
 export interface PolicyName {
@@ -437,14 +346,6 @@ export interface TenantDefaults {
   updated_at: string | null;
 }
 // ---- end of People ----
-/** A schedule's rotation layer as the API takes and answers it (SPEC.md, On-call schedule). */
-export interface ScheduleLayer {
-  user_ids: string[];
-  rotation_type: 'daily' | 'weekly';
-  /** ISO 8601; without an offset, a wall clock in the schedule's zone. */
-  start_time: string;
-}
-
 export interface ScheduleOverrideDraft {
   user_id: string;
   start: string;
@@ -460,69 +361,15 @@ export interface ScheduleDraft {
   overrides: ScheduleOverrideDraft[];
 }
 
-/** A schedule with everything the editor needs (the list answers this). */
-export interface ScheduleDetail extends Schedule {
-  layers: ScheduleLayer[];
-  overrides: (ScheduleOverrideDraft & { id: string })[];
-  updated_at: string;
-}
-
-/** POST /schedules/preview: the range answer of an unsaved schedule (an override named by its index). */
-export interface SchedulePreview {
-  since: string;
-  until: string;
-  segments: (OncallSegment & { layer?: number; override?: number })[];
-}
 // ---- Escalation preview (issue 30) ----
-/** How a preview recipient is reached: a person's medium, or a channel's type. */
-export type PreviewMedium = ChannelType | 'sms';
-
-/** The policy target a recipient or an unreachable came from (name null once it no longer exists). */
-export interface PreviewVia {
-  type: TargetType;
-  id: string;
-  name: string | null;
-}
-
-export interface PreviewRecipient {
-  person: { id: string; name: string } | null;
-  channel: { id: string; name: string | null; type: ChannelType } | null;
-  medium: PreviewMedium;
-  /** Masked as deliveries mask it: `a***@example.com`, `+44*******123`, a chat channel's name. */
-  address: string;
-  delivery_target: string;
-  via: PreviewVia;
-  /** `member of group Ops`, `on call for schedule Primary via layer 0`, `notification channel ops chat`. */
-  why: string;
-  on_call: { source: 'layer' | 'override'; layer?: number; override_id?: string } | null;
-}
-
-export interface PreviewUnreachable {
-  via: PreviewVia;
-  person: { id: string; name: string } | null;
-  medium: PreviewMedium | null;
-  /** As NotificationFailed will record it, e.g. `the user has no phone number`. */
-  reason: string;
-}
-
-export interface PreviewStage {
-  stage_order: number;
-  /** 0 for the first pass, then 1, 2 … for repeats. */
-  cycle: number;
-  fires_at: string;
-  offset_minutes: number;
-  recipients: PreviewRecipient[];
-  unreachable: PreviewUnreachable[];
-}
-
-/** GET /escalation-policies/{id}/preview and POST /escalation-policies/preview (docs/escalation.md). */
-export interface EscalationPreview {
-  policy: { id: string | null; name: string };
-  at: string;
-  repeat_interval_minutes: number;
-  stages: PreviewStage[];
-  repeat: { interval_minutes: number; next_cycle: number; next_cycle_at: string; description: string } | null;
-}
+export type { NotifyMedium as PreviewMedium } from '../../../contract/vocabulary.js';
+export type {
+  EscalationPreview,
+  PreviewRecipient,
+  PreviewStage,
+  PreviewUnreachable,
+  PreviewVia,
+} from '../../../contract/escalation-preview.js';
 // ---- end of Escalation preview ----
 
 // ---- Maintenance windows (issue 30) ----
@@ -580,41 +427,6 @@ export interface RuleBacktestRequest {
   include_readings: boolean;
 }
 
-export interface BacktestIncident {
-  started_at: string;
-  /** null: still open at `until`. */
-  ended_at: string | null;
-  peak_value: number;
-  cluster_id: string | null;
-  stages_fired: number | null;
-  pages: number | null;
-}
-
-export interface RuleBacktest {
-  rule: {
-    id: string | null;
-    metric: string;
-    condition: string;
-    threshold: number;
-    evaluation_window_minutes: number;
-    cluster_id: string | null;
-    escalation_policy_id: string;
-  };
-  since: string;
-  until: string;
-  source: 'simulator' | 'sync_store';
-  step_seconds: number;
-  evaluations: number;
-  breaches: number;
-  missing_evaluations: number;
-  silenced: number;
-  silenced_by: { window_id: string; name: string; evaluations: number }[];
-  incidents: BacktestIncident[];
-  pages: number | null;
-  gaps: { from: string; to: string }[];
-  notes: string[];
-  readings?: { at: string; value: number | null }[];
-}
 // ---- end of Rule backtest ----
 // ---- Incident analytics (docs/analytics.md) ----
 export type AnalyticsGroupBy = 'rule' | 'policy' | 'severity' | 'cluster' | 'day' | 'week';
