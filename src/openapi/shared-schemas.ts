@@ -3,7 +3,6 @@
  * the common small answers (`{ id, deleted: true }`).
  */
 import { z } from 'zod';
-import { ALL_PERMISSIONS } from '../access/permissions.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination.js';
 
 export { deletedSchema, instant, optionalText, pageSchema, resourceId } from '../contract/answer-pieces.js';
@@ -40,8 +39,4 @@ export const problemSchema = z
   })
   .meta({ description: 'Extensions may follow, e.g. `current_status` or `referenced_by` on a 409.' });
 
-/** The permission names (src/access/permissions.ts). */
-export const permissionName = z.enum(ALL_PERMISSIONS);
-
-/** A permission map: permission → allow | deny, any subset of the permissions (an unknown name is a 400). */
-export const permissionGrants = z.partialRecord(permissionName, z.enum(['allow', 'deny']));
+export { permissionGrants, permissionName } from '../contract/iam.js';

@@ -6,7 +6,9 @@
 import type { Page } from '../../../contract/answer-pieces.js';
 import type { HistoryEntry } from '../../../contract/event-history.js';
 import type { EscalationPolicy } from '../../../contract/escalation-policies.js';
+import type { PermissionGrants } from '../../../contract/iam.js';
 import type { Incident } from '../../../contract/incidents.js';
+import type { NotificationChannel } from '../../../contract/channels.js';
 import type { Schedule } from '../../../contract/schedules.js';
 import type { ChannelType, Severity } from '../../../contract/vocabulary.js';
 
@@ -34,6 +36,19 @@ export type {
   SchedulePreview,
 } from '../../../contract/schedules.js';
 export type { EscalationPolicy, PolicyStage, PolicyTarget } from '../../../contract/escalation-policies.js';
+export type { Permission } from '../../../contract/permissions.js';
+export type {
+  DecidingLevel,
+  Group,
+  Group as GroupDetail,
+  Me,
+  PermissionGrants,
+  Role,
+  TenantDefaults,
+  User,
+  UserName,
+  UserPermissions,
+} from '../../../contract/iam.js';
 
 /** A schedule's rotation layer as the API takes and answers it (SPEC.md, On-call schedule). */
 export type ScheduleLayer = Schedule['layers'][number];
@@ -66,54 +81,8 @@ export type IncidentListPage = ListPage<Incident>;
 /** One event of an incident's raw history (GET /incidents/{id}/events), the fields the timeline reads. */
 export type IncidentEvent = Pick<HistoryEntry, 'id' | 'type' | 'position' | 'occurred_at' | 'actor' | 'data'>;
 
-export type Permission =
-  | 'iam:read'
-  | 'iam:write'
-  | 'iam:admin'
-  | 'alerts:read'
-  | 'alerts:write'
-  | 'incidents:read'
-  | 'incidents:write'
-  | 'escalation:read'
-  | 'escalation:write'
-  | 'schedules:read'
-  | 'schedules:write'
-  | 'channels:read'
-  | 'channels:write'
-  | 'sync:read'
-  | 'sync:write'
-  | 'warehouse:read'
-  | 'assistant:ask'
-  | 'audit:read'
-  | 'simulator:write'
-  | 'analytics:read';
-
-export interface Me {
-  principal: {
-    kind: 'user' | 'client';
-    subject: string;
-    user_id: string;
-    tenant_id: string;
-    env_id: string;
-    name: string | null;
-    email: string | null;
-  };
-  allowed: Permission[];
-}
-
-/** GET /api/v1/user-names: any token of the tenant may read them (names only). */
-export interface UserName {
-  id: string;
-  name: string;
-  removed: boolean;
-}
-
 /** The fields of a notification channel the incident page names deliveries with. */
-export interface ChannelName {
-  id: string;
-  name: string;
-  type: string;
-}
+export type ChannelName = Pick<NotificationChannel, 'id' | 'name' | 'type'>;
 
 export interface SyncJobStatus {
   job_id: string;
@@ -254,11 +223,6 @@ export interface ChannelDraft {
   config: Record<string, unknown>;
 }
 
-export interface Group {
-  id: string;
-  name: string;
-}
-
 /** The body of POST and PUT /api/v1/alert-rules (commands/alert-rules.ts). */
 export interface AlertRuleBody {
   name: string;
@@ -272,29 +236,10 @@ export interface AlertRuleBody {
   is_enabled?: boolean;
 }
 
-export interface PolicyName {
-  id: string;
-  name: string;
-}
+/** The fields of an escalation policy a picker names it with. */
+export type PolicyName = Pick<EscalationPolicy, 'id' | 'name'>;
 
 // ---- People: users, roles, groups, permission overrides, tenant defaults (issue 29) ----
-
-/** A permission map of a role, group, user override or the tenant defaults: a permission not named is left open. */
-export type PermissionGrants = Partial<Record<Permission, 'allow' | 'deny'>>;
-
-/** The User resource (SPEC.md, User) as GET /api/v1/users answers it. */
-export interface User {
-  id: string;
-  email: string;
-  phone: string | null;
-  name: string;
-  role_id: string | null;
-  group_ids: string[];
-  created_at: string;
-  last_login: string | null;
-  is_active: boolean;
-  invitation_status: string | null;
-}
 
 /** The body of POST /api/v1/users, and of PUT (any subset). */
 export interface UserDraft {
@@ -306,22 +251,6 @@ export interface UserDraft {
   phone: string | null;
 }
 
-/** A role: built-in (id = name, read-only) or custom. */
-export interface Role {
-  id: string;
-  name: string;
-  description: string | null;
-  permissions: PermissionGrants;
-  built_in: boolean;
-}
-
-/** A group with its permissions and members (GET /api/v1/groups). */
-export interface GroupDetail extends Group {
-  description: string | null;
-  permissions: PermissionGrants;
-  member_ids: string[];
-}
-
 /** The body of POST and PUT /api/v1/roles and /api/v1/groups. */
 export interface GrantHolderDraft {
   name: string;
@@ -329,22 +258,6 @@ export interface GrantHolderDraft {
   permissions: PermissionGrants;
 }
 
-/** Which level decided a permission (src/auth/effective-permissions.ts). */
-export type DecidingLevel = 'user_override' | 'group' | 'role' | 'tenant_default' | 'none';
-
-/** GET /api/v1/users/{id}/permissions: the effective set and, per permission, what decided it. */
-export interface UserPermissions {
-  user_id: string;
-  is_active: boolean;
-  allowed: Permission[];
-  permissions: Record<Permission, { allowed: boolean; decided_by: DecidingLevel; sources: string[] }>;
-}
-
-/** GET /api/v1/tenant/permission-defaults. */
-export interface TenantDefaults {
-  permissions: PermissionGrants;
-  updated_at: string | null;
-}
 // ---- end of People ----
 export interface ScheduleOverrideDraft {
   user_id: string;
