@@ -88,3 +88,17 @@ export type RotationType = (typeof ROTATION_TYPES)[number];
 /** Where a stretch of on-call comes from: a layer of the schedule, or an override. */
 export const ON_CALL_SOURCES = ['layer', 'override'] as const;
 export type OnCallSourceKind = (typeof ON_CALL_SOURCES)[number];
+
+/** The days a weekly maintenance window recurs on. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** The built-in sync jobs: each copies one warehouse source into the table of the same name. */
+export const SYNC_JOB_IDS = [
+  'query_history',
+  'table_storage',
+  'cluster_metrics',
+  'wlm_queue_stats',
+  'alert_events',
+] as const;
+export type SyncJobId = (typeof SYNC_JOB_IDS)[number];

@@ -9,8 +9,9 @@ import type { EscalationPolicy } from '../../../contract/escalation-policies.js'
 import type { PermissionGrants } from '../../../contract/iam.js';
 import type { Incident } from '../../../contract/incidents.js';
 import type { NotificationChannel } from '../../../contract/channels.js';
+import type { WindowMatcher, WindowRecurrence } from '../../../contract/maintenance-windows.js';
 import type { Schedule } from '../../../contract/schedules.js';
-import type { ChannelType, Severity } from '../../../contract/vocabulary.js';
+import type { ChannelType } from '../../../contract/vocabulary.js';
 
 export type { Page } from '../../../contract/answer-pieces.js';
 export type {
@@ -84,41 +85,15 @@ export type IncidentEvent = Pick<HistoryEntry, 'id' | 'type' | 'position' | 'occ
 /** The fields of a notification channel the incident page names deliveries with. */
 export type ChannelName = Pick<NotificationChannel, 'id' | 'name' | 'type'>;
 
-export interface SyncJobStatus {
-  job_id: string;
-  name: string;
-  status: 'active' | 'paused' | 'running';
-  last_run: string | null;
-  next_run: string | null;
-  interval_seconds: number;
-  last_result: {
-    rows_extracted: number;
-    rows_upserted: number;
-    duration_ms: number;
-    status: 'success' | 'failed';
-  } | null;
-}
-
-export interface SyncStatus {
-  /** Whether the platform's sync scheduler runs (`stopped` with SYNC_SCHEDULER=off). */
-  status: 'running' | 'stopped';
-  scheduler_timezone: string;
-  jobs: SyncJobStatus[];
-}
-
-export interface SyncRun {
-  log_id: string;
-  job_id: string;
-  status: string;
-  started_at: string;
-  error: string | null;
-}
-
-export interface SyncTriggered {
-  success: boolean;
-  triggered_jobs: string[];
-  message: string;
-}
+export type {
+  SyncJob,
+  SyncJobState,
+  SyncJobStatus,
+  SyncPurge,
+  SyncRun,
+  SyncStatus,
+  SyncTriggered,
+} from '../../../contract/sync.js';
 
 export interface ClusterView {
   clusters: {
@@ -286,22 +261,12 @@ export type {
 // ---- end of Escalation preview ----
 
 // ---- Maintenance windows (issue 30) ----
-export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
-
-export interface WindowMatcher {
-  all_rules: boolean;
-  rule_ids: string[];
-  cluster_ids: string[];
-  severities: Severity[];
-}
-
-export interface WindowRecurrence {
-  days: Weekday[];
-  /** Local HH:MM in `time_zone`. */
-  start_time: string;
-  duration_minutes: number;
-  time_zone: string;
-}
+export type { Weekday } from '../../../contract/vocabulary.js';
+export type {
+  MaintenanceWindow,
+  WindowMatcher,
+  WindowRecurrence,
+} from '../../../contract/maintenance-windows.js';
 
 /** What is sent: either `starts_at` and `ends_at`, or a `recurrence`. */
 export interface MaintenanceWindowBody {
@@ -313,23 +278,6 @@ export interface MaintenanceWindowBody {
   recurrence?: WindowRecurrence;
 }
 
-export interface MaintenanceWindow {
-  id: string;
-  name: string;
-  reason: string;
-  matcher: WindowMatcher;
-  starts_at: string | null;
-  ends_at: string | null;
-  recurrence: WindowRecurrence | null;
-  active: boolean;
-  current_occurrence: { starts_at: string; ends_at: string } | null;
-  next_change_at: string | null;
-  ended_at: string | null;
-  ended_by: string | null;
-  created_at: string;
-  created_by: string;
-  updated_at: string;
-}
 // ---- end of Maintenance windows ----
 // ---- Rule backtest (issue 30) ----
 /** POST /alert-rules/backtest: an unsaved rule over a past range (docs/alert-rules-and-incidents.md, Backtesting a rule). */
