@@ -95,84 +95,14 @@ export type {
   SyncTriggered,
 } from '../../../contract/sync.js';
 
-export interface ClusterView {
-  clusters: {
-    cluster_id: string;
-    kind: string;
-    node_type: string | null;
-    node_count: number;
-    capacity_gb: number | null;
-    used_gb: number;
-    pct_used: number | null;
-  }[];
-  nodes: {
-    cluster_id: string;
-    id: string;
-    role: string;
-    capacity_gb: number | null;
-    used_gb: number;
-    pct_used: number | null;
-  }[];
-  totals: { node_count: number; capacity_gb: number | null; used_gb: number; pct_used: number | null };
-  generated_at: string;
-}
-
-export interface SlowQueriesView {
-  queries: {
-    query_id: number;
-    exec_time_seconds: number;
-    user_name: string;
-    wlm_queue: string;
-    query_text: string;
-    cluster_id: string;
-  }[];
-  threshold_seconds: number;
-}
-
-export interface SpillView {
-  queries: {
-    query_id: number;
-    user_name: string;
-    spill_mb: number;
-    exec_time_seconds: number;
-    query_text: string;
-    cluster_id: string;
-  }[];
-}
-
-export interface VacuumView {
-  tables: {
-    schema: string;
-    table_name: string;
-    unsorted_pct: number;
-    stats_off: number;
-    recommendation: string;
-    cluster_id: string;
-  }[];
-}
-
-export interface TableAlertsView {
-  alerts: {
-    schema: string;
-    table_name: string;
-    event: string;
-    solution: string;
-    count: number;
-    last_seen: string;
-    cluster_id: string;
-  }[];
-}
-
-export interface StorageView {
-  tables: {
-    schema: string;
-    table_name: string;
-    size_mb: number;
-    tbl_rows: number;
-    unsorted_pct: number;
-    cluster_id: string;
-  }[];
-}
+export type {
+  ClusterView,
+  SlowQueriesView,
+  SpillView,
+  StorageView,
+  TableAlertsView,
+  VacuumView,
+} from '../../../contract/warehouse.js';
 
 /** One tool call the assistant made, in order (docs/assistant.md: `ok`, time in ms, why it failed). */
 export interface AssistantToolUse {
@@ -291,46 +221,5 @@ export interface RuleBacktestRequest {
 // ---- end of Rule backtest ----
 // ---- Incident analytics (docs/analytics.md) ----
 export type AnalyticsGroupBy = 'rule' | 'policy' | 'severity' | 'cluster' | 'day' | 'week';
-export interface IncidentAnalyticsGroup {
-  key: string | null;
-  label: string | null;
-  opened: number;
-  acknowledged: number;
-  resolved: { auto: number; manual: number; rule_deleted: number; rule_disabled: number; total: number };
-  mtta_seconds: number | null;
-  p90_tta_seconds: number | null;
-  mttr_seconds: number | null;
-  p90_ttr_seconds: number | null;
-  escalated_to_stage_2: number;
-  pages: Record<string, number>;
-  failed_pages: number;
-}
-export interface IncidentAnalytics {
-  since: string;
-  until: string;
-  group_by: AnalyticsGroupBy;
-  tz: string;
-  groups: IncidentAnalyticsGroup[];
-  noisiest: {
-    rule_id: string;
-    rule_name: string;
-    incidents: number;
-    incidents_per_week: number;
-    flapping: number;
-    flapping_share: number;
-  }[];
-}
-export interface OncallHealth {
-  since: string;
-  until: string;
-  people: {
-    user_id: string;
-    name: string | null /** Only for a caller who also holds iam:read. */;
-    email?: string | null;
-    pages_received: number;
-    pages_at_night: number;
-    zones_used: { zone: string; source: string }[];
-    hours_on_call: number;
-  }[];
-}
+export type { IncidentAnalytics, IncidentAnalyticsGroup, OncallHealth } from '../../../contract/analytics.js';
 // ---- end of Incident analytics ----
