@@ -104,23 +104,7 @@ export type {
   VacuumView,
 } from '../../../contract/warehouse.js';
 
-/** One tool call the assistant made, in order (docs/assistant.md: `ok`, time in ms, why it failed). */
-export interface AssistantToolUse {
-  name: string;
-  input: unknown;
-  ok: boolean;
-  ms: number;
-  error: 'unknown_tool' | 'invalid_input' | 'timeout' | 'failed' | 'invalid_output' | 'cancelled' | null;
-}
-
-/** POST /api/v1/ask: SPEC.md's top-level `response` (Markdown) and what it took, no envelope. */
-export interface AssistantAnswer {
-  response: string;
-  tools_used: AssistantToolUse[];
-  usage: { input_tokens: number; output_tokens: number };
-  rounds: number;
-  stop_reason: string;
-}
+export type { AssistantAnswer, AssistantToolUse } from '../../../contract/assistant.js';
 
 export interface ChannelDraft {
   name: string;
