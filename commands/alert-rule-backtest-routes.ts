@@ -7,6 +7,7 @@
  * the rule's other POST routes; the saved rule and the policy come through lookups the composition
  * passes in (src/composition/backtest.ts).
  */
+import type { RuleBacktest } from '../src/contract/alert-rules.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { alertRuleBodySchema, toRuleData } from './alert-rules.js';
@@ -147,7 +148,7 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
         throw badRequest(`${sourceName} has no history of this: ${error.message}`);
       throw error;
     }
-    ok(ctx, {
+    const backtest: RuleBacktest = {
       rule: {
         id: rule.id,
         metric: rule.metric,
@@ -160,7 +161,8 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
       since: new Date(since).toISOString(),
       until: new Date(until).toISOString(),
       ...answer,
-    });
+    };
+    ok(ctx, backtest);
   });
   return router;
 }

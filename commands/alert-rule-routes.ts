@@ -4,6 +4,7 @@
  * (commands/alert-rules.ts), so a refused request changes nothing. A rule left disabled or deleted
  * has its open incident resolved: nobody evaluates it any more, so nothing else would.
  */
+import type { AlertRule, AlertRuleDeleted } from '../src/contract/alert-rules.js';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import {
@@ -41,7 +42,7 @@ export interface AlertRuleCommandDeps extends CommandDeps {
   policyExists: (tenantId: string, policyId: string) => Promise<boolean>;
   /** The cluster ids of an environment, or null when they are not known (then any cluster_id is accepted). */
   clusterIds: (envId: string) => readonly string[] | null;
-  viewRule: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
+  viewRule: (tenantId: string, id: string) => Promise<AlertRule | null>;
   /** Resolves the rule's active incident, if any, for the reason given; returns its id. */
   resolveActiveIncident: (
     envelope: CommandEnvelope,
@@ -171,7 +172,8 @@ export function alertRuleCommandRoutes(deps: AlertRuleCommandDeps) {
     const outcome = await run(ctx, { kind: 'DeleteAlertRule', ruleId }, ruleId, ifMatchRevision(ctx));
     commandHeaders(ctx, outcome);
     const resolved = await deps.resolveActiveIncident(envelopeFrom(ctx), ruleId, 'rule_deleted');
-    ok(ctx, { id: ruleId, deleted: true, resolved_incident_id: resolved });
+    const deleted: AlertRuleDeleted = { id: ruleId, deleted: true, resolved_incident_id: resolved };
+    ok(ctx, deleted);
   });
   return router;
 }

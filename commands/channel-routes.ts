@@ -2,6 +2,8 @@
  * Notification channel command routes: POST/PUT/DELETE, the webhook signing secret (returned once,
  * at creation and on rotation) and the test send. The decider is commands/channels.ts.
  */
+import type { Deleted } from '../src/contract/answer-pieces.js';
+import type { ChannelTestAnswer, NotificationChannel, RotatedSecret } from '../src/contract/channels.js';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
@@ -30,9 +32,9 @@ export interface CreatedChannel {
 
 export interface ChannelCommandDeps extends CommandDeps {
   /** Read-model view of a channel for the response (masked), after the command. */
-  viewChannel: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
+  viewChannel: (tenantId: string, id: string) => Promise<NotificationChannel | null>;
   /** The same view (masked) of a channel the command has just created, without reading it back. */
-  presentChannel: (channel: CreatedChannel) => Record<string, unknown>;
+  presentChannel: (channel: CreatedChannel) => NotificationChannel;
   /** Escalation policies that reference the channel (a referenced channel cannot be deleted). */
   channelReferences: (tenantId: string, id: string) => Promise<{ id: string; name: string }[]>;
   /** Sends a sample alert through the channel's real adapter (null: no such channel). */
@@ -123,7 +125,8 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
       ctx,
       await run(ctx, { kind: 'RotateSigningSecret', channelId: id, signingSecret }, ifMatchRevision(ctx)),
     );
-    ok(ctx, { id, signing_secret: signingSecret });
+    const rotated: RotatedSecret = { id, signing_secret: signingSecret };
+    ok(ctx, rotated);
   });
 
   /**
@@ -137,14 +140,15 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     const result = await deps.sendTest(ctx.state.principal.tenantId, id);
     if (!result) throw notFound('notification channel');
     commandHeaders(ctx, await run(ctx, { kind: 'RecordChannelTest', channelId: id, result }));
-    okBare(ctx, {
+    const tested: ChannelTestAnswer = {
       success: result.ok,
       target: result.target,
       status_code: result.statusCode,
       latency_ms: result.latencyMs,
       response_excerpt: result.responseExcerpt,
       error: result.error,
-    });
+    };
+    okBare(ctx, tested);
   });
 
   router.delete('/notification-channels/:id', requires('channels:write'), async (ctx) => {
@@ -159,7 +163,8 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     }
     const outcome = await run(ctx, { kind: 'DeleteChannel', channelId: id }, expected);
     commandHeaders(ctx, outcome);
-    ok(ctx, { id, deleted: true });
+    const deleted: Deleted = { id, deleted: true };
+    ok(ctx, deleted);
   });
   return router;
 }

@@ -1,4 +1,6 @@
 /** Escalation policy command routes (POST/PUT/DELETE); the decider is commands/escalation-policies.ts. */
+import type { Deleted } from '../src/contract/answer-pieces.js';
+import type { EscalationPolicy } from '../src/contract/escalation-policies.js';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
@@ -22,7 +24,7 @@ export interface EscalationPolicyCommandDeps extends CommandDeps {
   /** Enabled alert rules of the tenant that start this policy (it cannot be deleted while there are any). */
   enabledRulesUsing: (tenantId: string, policyId: string) => Promise<{ id: string; name: string }[]>;
   /** Read-model view of a policy for the response, after the command. */
-  viewPolicy: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
+  viewPolicy: (tenantId: string, id: string) => Promise<EscalationPolicy | null>;
 }
 
 export function escalationPolicyCommandRoutes(deps: EscalationPolicyCommandDeps) {
@@ -76,7 +78,8 @@ export function escalationPolicyCommandRoutes(deps: EscalationPolicyCommandDeps)
     }
     const outcome = await run(ctx, { kind: 'DeleteEscalationPolicy', policyId }, expected);
     commandHeaders(ctx, outcome);
-    ok(ctx, { id: policyId, deleted: true });
+    const deleted: Deleted = { id: policyId, deleted: true };
+    ok(ctx, deleted);
   });
   return router;
 }

@@ -3,6 +3,8 @@
  * /api/v1/groups/{id}/members/{user_id}. Membership is the user's group_ids, so the member routes
  * change the user (commands/users.ts). The group decider is commands/groups.ts.
  */
+import type { Deleted } from '../src/contract/answer-pieces.js';
+import type { Group } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
@@ -22,7 +24,7 @@ import { userDecider } from './users.js';
 
 export interface GroupCommandDeps extends NamedGrantHolderDeps {
   /** The group as clients see it (null: not a group of the tenant). */
-  viewGroup: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
+  viewGroup: (tenantId: string, id: string) => Promise<Group | null>;
   /** How many live users of the tenant belong to the group. */
   groupMembers: (tenantId: string, id: string) => Promise<number>;
 }
@@ -62,7 +64,8 @@ export function groupCommandRoutes(deps: GroupCommandDeps) {
     const expected = ifMatchRevision(ctx);
     const users = await deps.groupMembers(ctx.state.principal.tenantId, id);
     commandHeaders(ctx, await groups.delete(envelopeFrom(ctx), id, users, expected));
-    ok(ctx, { id, deleted: true });
+    const deleted: Deleted = { id, deleted: true };
+    ok(ctx, deleted);
   });
 
   /** Joins or leaves: the group must be the tenant's, the user a live user of the tenant. */

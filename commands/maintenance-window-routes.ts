@@ -3,6 +3,8 @@
  * (checked before the decider, commands/maintenance-windows.ts, so a refused request changes
  * nothing): a window naming a rule that does not exist would silently silence nothing.
  */
+import type { Deleted } from '../src/contract/answer-pieces.js';
+import type { MaintenanceWindow } from '../src/contract/maintenance-windows.js';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
@@ -23,7 +25,7 @@ import {
 export interface MaintenanceWindowCommandDeps extends CommandDeps {
   /** Which of these ids are not (live) alert rules of the tenant. */
   unknownRuleIds: (tenantId: string, ruleIds: string[]) => Promise<string[]>;
-  viewWindow: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
+  viewWindow: (tenantId: string, id: string) => Promise<MaintenanceWindow | null>;
 }
 
 export function maintenanceWindowCommandRoutes(deps: MaintenanceWindowCommandDeps) {
@@ -85,7 +87,8 @@ export function maintenanceWindowCommandRoutes(deps: MaintenanceWindowCommandDep
   router.delete('/maintenance-windows/:id', requires('alerts:write'), async (ctx) => {
     const windowId = storedResourceId(ctx.params.id, 'maintenance window');
     await respond(ctx, windowId, { kind: 'DeleteMaintenanceWindow', windowId });
-    ok(ctx, { id: windowId, deleted: true });
+    const deleted: Deleted = { id: windowId, deleted: true };
+    ok(ctx, deleted);
   });
   return router;
 }

@@ -1,4 +1,6 @@
 /** Custom role command routes (POST/PUT/DELETE /api/v1/roles); the decider is commands/roles.ts. */
+import type { Deleted } from '../src/contract/answer-pieces.js';
+import type { Role } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
@@ -15,7 +17,7 @@ import { namedGrantHolderCommands, type NamedGrantHolderDeps } from './named-gra
 import { roleDecider } from './roles.js';
 
 export interface RoleCommandDeps extends NamedGrantHolderDeps {
-  viewRole: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
+  viewRole: (tenantId: string, id: string) => Promise<Role | null>;
   /** How many live users of the tenant hold the role. */
   roleHolders: (tenantId: string, id: string) => Promise<number>;
 }
@@ -58,7 +60,8 @@ export function roleCommandRoutes(deps: RoleCommandDeps) {
     const expected = ifMatchRevision(ctx);
     const users = await deps.roleHolders(ctx.state.principal.tenantId, id);
     commandHeaders(ctx, await roles.delete(envelopeFrom(ctx), id, users, expected));
-    ok(ctx, { id, deleted: true });
+    const deleted: Deleted = { id, deleted: true };
+    ok(ctx, deleted);
   });
   return router;
 }

@@ -8,6 +8,7 @@
  * It lives in commands/ because it takes a body (queries/ serves GET routes only); the read models it
  * needs come in as functions from the composition root.
  */
+import type { OncallRange, SchedulePreview } from '../src/contract/schedules.js';
 import Router from '@koa/router';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -18,13 +19,6 @@ import type { ScheduleDefinition } from '../src/oncall/schedule-definition.js';
 import type { NamedUser } from './schedule-routes.js';
 import { scheduleBodySchema, type ScheduleBody } from './schedules.js';
 
-/** A rendered stretch as the range query answers it; an override's is named by `override_id`. */
-interface RangeSegment {
-  source: 'layer' | 'override';
-  override_id?: string;
-  [field: string]: unknown;
-}
-
 export interface SchedulePreviewDeps {
   /** One error per named user that is not a live user of the tenant (as for a create). */
   unknownUsers: (tenantId: string, named: NamedUser[]) => Promise<ProblemFieldError[]>;
@@ -33,7 +27,7 @@ export interface SchedulePreviewDeps {
     tenantId: string,
     definition: ScheduleDefinition,
     query: unknown,
-  ) => Promise<{ since: string; until: string; segments: RangeSegment[] }>;
+  ) => Promise<Omit<OncallRange, 'schedule_id'>>;
 }
 
 /** The definition the body would save; overrides have no id yet, so each is named by its index in the body. */
@@ -68,13 +62,14 @@ export function schedulePreviewRoutes(deps: SchedulePreviewDeps) {
     const unknown = await deps.unknownUsers(tenantId, namedUsers(body));
     if (unknown.length > 0) throw badRequest('some users are not users of this tenant', unknown);
     const range = await deps.renderRange(tenantId, previewDefinition(body), ctx.query);
-    ok(ctx, {
+    const preview: SchedulePreview = {
       ...range,
       // `override` (its index in the body) in place of the id a saved override gets, like `layer`.
       segments: range.segments.map(({ override_id: index, ...segment }) =>
         segment.source === 'override' ? { ...segment, override: Number(index) } : segment,
       ),
-    });
+    };
+    ok(ctx, preview);
   });
   return router;
 }

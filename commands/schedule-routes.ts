@@ -3,6 +3,8 @@
  * POST /schedules/{id}/overrides, DELETE /schedules/{id}/overrides/{override_id}. The decider is
  * commands/schedules.ts; users named by a schedule must be users of the tenant (checked here).
  */
+import type { Deleted } from '../src/contract/answer-pieces.js';
+import type { Schedule } from '../src/contract/schedules.js';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { handleCommand, loadStream, type CommandDeps, type LoadedStream } from '../src/commanding/command-handler.js';
@@ -37,7 +39,7 @@ export interface ScheduleCommandDeps extends CommandDeps {
   unknownUsers: (tenantId: string, named: NamedUser[]) => Promise<ProblemFieldError[]>;
   /** Escalation policies of the tenant with this schedule as a target (it cannot be deleted while there are any). */
   policiesUsing: (tenantId: string, scheduleId: string) => Promise<{ id: string; name: string }[]>;
-  viewSchedule: (tenantId: string, id: string) => Promise<Record<string, unknown> | null>;
+  viewSchedule: (tenantId: string, id: string) => Promise<Schedule | null>;
 }
 
 const namedUsers = (body: ScheduleChangeBody): NamedUser[] => [
@@ -107,7 +109,8 @@ export function scheduleCommandRoutes(deps: ScheduleCommandDeps) {
       );
     }
     commandHeaders(ctx, await run(ctx, scheduleId, { kind: 'DeleteSchedule', scheduleId }));
-    ok(ctx, { id: scheduleId, deleted: true });
+    const deleted: Deleted = { id: scheduleId, deleted: true };
+    ok(ctx, deleted);
   });
 
   router.post('/schedules/:id/overrides', requires('schedules:write'), async (ctx) => {

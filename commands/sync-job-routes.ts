@@ -4,6 +4,7 @@
  * answer; its extraction continues in the background and shows in status, history and the stream.
  * The decider is commands/sync-jobs.ts.
  */
+import type { SyncJobState, SyncPurge, SyncTriggered } from '../src/contract/sync.js';
 import Router from '@koa/router';
 import { isDomainRejection, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { SYNC_JOB_IDS, type SyncJobId, type SyncJobTarget } from '../src/events/sync-job.js';
@@ -65,11 +66,8 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       triggered.length > 0
         ? `started ${triggered.join(', ')}${skipped.length > 0 ? `; skipped ${skipped.join(', ')}` : ''}`
         : `no job started; skipped ${skipped.join(', ')}`;
-    okBare(
-      ctx,
-      { success: triggered.length > 0, triggered_jobs: triggered, message },
-      triggered.length > 0 ? 202 : 200,
-    );
+    const answer: SyncTriggered = { success: triggered.length > 0, triggered_jobs: triggered, message };
+    okBare(ctx, answer, triggered.length > 0 ? 202 : 200);
   });
 
   for (const action of ['pause', 'resume'] as const) {
@@ -83,7 +81,8 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
         ctx.state.principal.userId,
       );
       setReadPosition(ctx, outcome.position);
-      ok(ctx, { job_id: jobId, state: action === 'pause' ? 'paused' : 'active' });
+      const state: SyncJobState = { job_id: jobId, state: action === 'pause' ? 'paused' : 'active' };
+      ok(ctx, state);
     });
   }
 
@@ -109,7 +108,8 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       setReadPosition(ctx, outcome.position);
       removed += count;
     }
-    ok(ctx, { removed, older_than_days: days, before });
+    const purged: SyncPurge = { removed, older_than_days: days, before };
+    ok(ctx, purged);
   });
   return router;
 }

@@ -1,4 +1,5 @@
 /** PUT /api/v1/tenant/permission-defaults; the decider is commands/tenant-defaults.ts. */
+import type { TenantDefaults } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import { permissionsBodySchema } from '../src/auth/permission-map.js';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
@@ -10,7 +11,7 @@ import type { AppState } from '../src/http/state.js';
 import { tenantDefaultsDecider } from './tenant-defaults.js';
 
 export interface TenantDefaultsCommandDeps extends CommandDeps {
-  viewDefaults: (tenantId: string) => Promise<Record<string, unknown>>;
+  viewDefaults: (tenantId: string) => Promise<TenantDefaults>;
 }
 
 export function tenantDefaultsCommandRoutes(deps: TenantDefaultsCommandDeps) {

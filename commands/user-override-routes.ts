@@ -2,6 +2,7 @@
  * A user's permission overrides (the first level of resolution; not part of the User resource).
  * Changing them needs iam:admin. PUT replaces the whole map; DELETE clears it.
  */
+import type { PermissionOverrides } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import { permissionsBodySchema } from '../src/auth/permission-map.js';
 import type { Context } from 'koa';
@@ -28,7 +29,8 @@ export function userOverrideRoutes(deps: CommandDeps) {
       expectedRevision: ifMatchRevision(ctx),
     });
     commandHeaders(ctx, outcome);
-    ok(ctx, { user_id: userId, permissions });
+    const overrides: PermissionOverrides = { user_id: userId, permissions };
+    ok(ctx, overrides);
   }
 
   router.put('/users/:id/permission-overrides', requires('iam:admin'), async (ctx) => {

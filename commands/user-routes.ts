@@ -3,6 +3,8 @@
  * the invitation. Uniqueness of the email is kept by commands/user-email-reservations.ts; the
  * invitation runs after the user is stored (commands/user-invitations.ts).
  */
+import type { Deleted } from '../src/contract/answer-pieces.js';
+import type { User } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
@@ -40,7 +42,7 @@ import {
 export interface UserCommandDeps extends CommandDeps {
   assignments: GrantSourceLookup;
   /** The user as clients see it, with its revision (for the ETag), after the command. */
-  viewUser: (tenantId: string, id: string) => Promise<{ data: Record<string, unknown>; revision: number } | null>;
+  viewUser: (tenantId: string, id: string) => Promise<{ data: User; revision: number } | null>;
   invite: InviteUser;
   logger: Logger;
 }
@@ -191,7 +193,8 @@ export function userCommandRoutes(deps: UserCommandDeps) {
     // The address may be used again (by a new user); the removed user's history keeps it.
     if (outcome.state.profile) await releaseQuietly(envelope, outcome.state.profile.email, id);
     commandHeaders(ctx, outcome);
-    ok(ctx, { id, deleted: true });
+    const deleted: Deleted = { id, deleted: true };
+    ok(ctx, deleted);
   });
 
   router.post('/users/:id/invite', requires('iam:write'), async (ctx) => {

@@ -1,11 +1,16 @@
-import type { EscalationPolicyData, EscalationStage } from '../src/events/escalation-policy.js';
+import type {
+  DeliveryChannel,
+  EscalationPolicyData,
+  EscalationStage,
+  TargetType,
+} from '../src/events/escalation-policy.js';
 import type { Projection } from '../src/projection-runner/projection.js';
 
 /** A stage as the API shows it (snake_case), stored that way so the query is a plain mapping. */
 export interface StageView {
   stage_order: number;
   delay_minutes: number;
-  targets: { type: string; id: string; channels: string[] }[];
+  targets: { type: TargetType; id: string; channels: DeliveryChannel[] }[];
 }
 
 /** Read model `escalationPolicies`: one document per live policy. */

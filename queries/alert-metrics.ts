@@ -4,6 +4,7 @@
  * dashboard picks the metric from the list and shows the reading against the threshold before a
  * rule is saved; no rule and no evaluation is written.
  */
+import type { AlertMetric, MetricReading } from '../src/contract/alert-rules.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { InvalidMetricRequestError, UnknownMetricError } from '../src/gateways/warehouse/errors.js';
@@ -39,7 +40,8 @@ export function alertMetricRoutes(deps: AlertMetricDeps) {
   const now = deps.now ?? (() => new Date());
 
   router.get('/alert-metrics', requires('alerts:read'), queryParameters([]), (ctx) => {
-    ok(ctx, deps.metrics.describe());
+    const metrics: AlertMetric[] = deps.metrics.describe();
+    ok(ctx, metrics);
   });
 
   // The metric is a query parameter, not a path segment: metric ids are the registry's, not a tenant's resources.
@@ -66,13 +68,14 @@ export function alertMetricRoutes(deps: AlertMetricDeps) {
       const windowMinutes = metricWindowMinutes(query.window_minutes);
       try {
         const value = await deps.metrics.read({ envId, clusterId: query.cluster_id, metric, windowMinutes });
-        ok(ctx, {
+        const reading: MetricReading = {
           metric,
           value,
           window_minutes: windowMinutes,
           cluster_id: query.cluster_id ?? null,
           read_at: now().toISOString(),
-        });
+        };
+        ok(ctx, reading);
       } catch (error) {
         if (error instanceof HttpProblem) throw error;
         if (error instanceof UnknownMetricError)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AlertRule, Evaluation } from '../src/contract/alert-rules.js';
 import { ALERT_RULES, watchOf, type AlertRuleDoc } from '../projections/alert-rules.js';
 import type { EventStore } from '../src/eventstore/port.js';
 import { EVALUATION_OUTCOMES, ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
@@ -28,7 +29,7 @@ const watchView = (doc: AlertRuleDoc) => {
   };
 };
 
-export const alertRuleView = (doc: AlertRuleDoc) => ({
+export const alertRuleView = (doc: AlertRuleDoc): AlertRule => ({
   id: doc.id,
   tenant_id: doc.tenantId,
   env_id: doc.envId,
@@ -132,12 +133,14 @@ export function alertRuleQueryRoutes(deps: { reader: ReadModelReader; eventStore
     }
     okPage(
       ctx,
-      items.map(({ revision: _r, ruleId: _id, conditionMet, incidentId, windowId, ...rest }) => ({
-        ...rest,
-        condition_met: conditionMet,
-        incident_id: incidentId,
-        window_id: windowId ?? null,
-      })),
+      items.map(
+        ({ revision: _r, ruleId: _id, conditionMet, incidentId, windowId, ...rest }): Evaluation => ({
+          ...rest,
+          condition_met: conditionMet,
+          incident_id: incidentId,
+          window_id: windowId ?? null,
+        }),
+      ),
       { limit: query.limit, next_cursor: more ? String(items.at(-1)!.revision) : null },
     );
   });

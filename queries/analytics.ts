@@ -3,6 +3,7 @@
  * (read model `incidentAnalytics`, one tenant-filtered indexed read) aggregated by
  * src/analytics/*, as JSON or, with `Accept: text/csv`, as CSV with the same numbers.
  */
+import type { IncidentAnalytics, OncallHealth } from '../src/contract/analytics.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import {
@@ -151,14 +152,15 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
         );
         return;
       }
-      ok(ctx, {
+      const answer: IncidentAnalytics = {
         since: since.toISOString(),
         until: until.toISOString(),
         group_by: query.group_by,
         tz: timeZone,
         groups,
         noisiest: noisiestRules(docs, until.getTime() - since.getTime()),
-      });
+      };
+      ok(ctx, answer);
     },
   );
 
@@ -219,7 +221,8 @@ export function analyticsQueryRoutes(deps: { reader: ReadModelReader; now: () =>
         );
         return;
       }
-      ok(ctx, { since: since.toISOString(), until: until.toISOString(), people });
+      const health: OncallHealth = { since: since.toISOString(), until: until.toISOString(), people };
+      ok(ctx, health);
     },
   );
   return router;

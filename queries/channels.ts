@@ -1,4 +1,5 @@
 /** Notification channels, read side: list and get, secrets masked. */
+import type { NotificationChannel } from '../src/contract/channels.js';
 import { CHANNELS, type ChannelDoc } from '../projections/channels.js';
 import { mapChannelSecrets, maskChannelConfig } from '../src/events/channel-secrets.js';
 import { CHANNEL_TYPES } from '../src/events/vocabulary.js';
@@ -19,7 +20,9 @@ export const openChannelDoc = (doc: ChannelDoc, secrets: SecretOpener): ChannelD
 });
 
 /** The channel as clients see it (from an opened document): secrets masked. */
-export const channelView = (doc: Pick<ChannelDoc, 'id' | 'name' | 'type' | 'config' | 'createdAt' | 'updatedAt'>) => ({
+export const channelView = (
+  doc: Pick<ChannelDoc, 'id' | 'name' | 'type' | 'config' | 'createdAt' | 'updatedAt'>,
+): NotificationChannel => ({
   id: doc.id,
   name: doc.name,
   type: doc.type,

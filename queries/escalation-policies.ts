@@ -1,10 +1,11 @@
 import { ESCALATION_POLICIES, type EscalationPolicyDoc } from '../projections/escalation-policies.js';
+import type { EscalationPolicy } from '../src/contract/escalation-policies.js';
 import { optionalString } from '../src/http/optional-string.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
 /** The policy as clients see it: the body they sent, normalised, plus id and timestamps. */
-export const escalationPolicyView = (doc: EscalationPolicyDoc) => ({
+export const escalationPolicyView = (doc: EscalationPolicyDoc): EscalationPolicy => ({
   id: doc.id,
   name: doc.name,
   description: optionalString(doc.description),

@@ -6,6 +6,7 @@
  * A channel shows where it goes without its credentials: a chat channel's channel name, a webhook's
  * scheme and host, a pager's masked integration key.
  */
+import type { EscalationPreview, PreviewStage } from '../src/contract/escalation-preview.js';
 import { CHANNELS, type ChannelDoc } from '../projections/channels.js';
 import { GROUPS, type GroupDoc } from '../projections/groups.js';
 import { SCHEDULES, type ScheduleDoc } from '../projections/schedules.js';
@@ -118,7 +119,7 @@ function recipientView(resolved: ResolvedRecipient, names: Map<string, string>) 
   };
 }
 
-export function stageView(stage: PreviewedStage, names: Map<string, string>) {
+export function stageView(stage: PreviewedStage, names: Map<string, string>): PreviewStage {
   const views = stage.recipients.map((recipient) => recipientView(recipient, names));
   return {
     stage_order: stage.stageOrder,
@@ -131,7 +132,7 @@ export function stageView(stage: PreviewedStage, names: Map<string, string>) {
 }
 
 /** How the escalation goes on after the cycles listed (null: it does not repeat). */
-export function repeatView(plan: PreviewPlan, stages: PreviewedStage[]) {
+export function repeatView(plan: PreviewPlan, stages: PreviewedStage[]): EscalationPreview['repeat'] {
   if (plan.repeatIntervalMinutes <= 0 || stages.length === 0) return null;
   const last = stages.at(-1)!;
   const lastOrder = Math.max(...plan.stages.map((stage) => stage.stageOrder));

@@ -10,6 +10,7 @@
  * a 422 naming the budget and the figure, before any on-call is resolved; the routes hold a heavy
  * request slot (src/http/heavy-request-slots.ts) and the work yields between time slices.
  */
+import type { EscalationPreview } from '../src/contract/escalation-preview.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { apiInstant } from '../src/http/api-instant.js';
@@ -62,7 +63,7 @@ export function escalationPreviewAnswer(deps: EscalationPreviewDeps) {
     policy: { id: string | null; name: string },
     plan: PreviewPlan,
     rawQuery: unknown,
-  ) => {
+  ): Promise<EscalationPreview> => {
     const query = escalationPreviewQuery.parse(rawQuery);
     const at = query.at ? new Date(query.at) : deps.now();
     const cycles = plan.repeatIntervalMinutes > 0 ? (query.cycles ?? 1) : 1;

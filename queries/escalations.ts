@@ -2,12 +2,13 @@
  * GET /api/v1/escalations: the tenant's pending escalations, soonest first: which incident, which
  * stage of which cycle fires next, and when. From the incidents read model (next_escalation_at).
  */
+import type { PendingEscalation } from '../src/contract/incidents.js';
 import { INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
 import { nextDueStage } from '../src/events/escalation.js';
 import { readModelRoutes } from '../src/http/read-model-routes.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
-export const pendingEscalationView = (doc: IncidentDoc) => {
+export const pendingEscalationView = (doc: IncidentDoc): PendingEscalation => {
   const { plan, lastFired } = doc.escalation;
   const due = plan ? nextDueStage(plan, lastFired) : null;
   return {

@@ -1,9 +1,10 @@
+import type { Group } from '../src/contract/iam.js';
 import { GROUPS, type GroupDoc } from '../projections/groups.js';
 import { optionalString } from '../src/http/optional-string.js';
 import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
-export const groupView = (doc: GroupDoc) => ({
+export const groupView = (doc: GroupDoc): Group => ({
   id: doc.id,
   name: doc.name,
   description: optionalString(doc.description),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Incident, IncidentAsOf } from '../src/contract/incidents.js';
 import { INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
 import { loadStream } from '../src/commanding/command-handler.js';
 import type { EventStore } from '../src/eventstore/port.js';
@@ -41,7 +42,7 @@ export const incidentListQuery = z.object({
   to: apiInstant.optional(),
 });
 
-export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc) =>
+export const incidentView = ({ tenantId: _t, revision: _r, ...view }: IncidentDoc): Incident =>
   publicIncident(withOptionalStrings(view));
 
 /** The incident's optional strings, null when unset (a note may have been sent as ""). */
@@ -112,7 +113,8 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
     const state = upTo.reduce(evolveIncident, initialIncidentState());
     if (!state.exists) throw notFound(`incident at ${moment.data} (it was triggered later)`);
     const { exists: _e, ...view } = state;
-    ok(ctx, { ...publicIncident(withOptionalStrings(view)), as_of: new Date(at).toISOString() });
+    const asItWas: IncidentAsOf = { ...publicIncident(withOptionalStrings(view)), as_of: new Date(at).toISOString() };
+    ok(ctx, asItWas);
   });
 
   /** The raw event history, for auditors. */

@@ -5,6 +5,7 @@
  * computed here from its timing (src/events/maintenance-window-timing.ts), never stored: a weekly
  * window turns on and off with no event.
  */
+import type { MaintenanceWindow } from '../src/contract/maintenance-windows.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { MAINTENANCE_WINDOWS, type MaintenanceWindowDoc } from '../projections/maintenance-windows.js';
@@ -24,7 +25,11 @@ import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
-const iso = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
+function iso(instant: number): string;
+function iso(instant: number | null): string | null;
+function iso(instant: number | null) {
+  return instant === null ? null : new Date(instant).toISOString();
+}
 
 export const timedWindowOf = (doc: Pick<MaintenanceWindowDoc, 'timing' | 'createdAt' | 'endedAt'>): TimedWindow => ({
   timing: doc.timing,
@@ -33,7 +38,7 @@ export const timedWindowOf = (doc: Pick<MaintenanceWindowDoc, 'timing' | 'create
 });
 
 /** The window as clients see it; `active`, `current_occurrence` and `next_change_at` are as of `at`. */
-export function maintenanceWindowView(doc: MaintenanceWindowDoc, at: Date) {
+export function maintenanceWindowView(doc: MaintenanceWindowDoc, at: Date): MaintenanceWindow {
   const { timing, matcher } = doc;
   const timed = timedWindowOf(doc);
   const occurrence = activeOccurrence(timed, at.getTime());

@@ -10,6 +10,7 @@
  * without (the built-in provider's development client, a service client, a first administrator)
  * is a `client`, whose role level is the token's `roles` claim.
  */
+import type { Me } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import type { ResolvedPrincipal } from '../src/auth/iam-permission-resolver.js';
 import { allowedPermissions } from '../src/auth/effective-permissions.js';
@@ -35,7 +36,7 @@ export function meQueryRoutes(deps: MeDeps) {
       findUser(deps.reader, principal.tenantId, principal.userId),
       deps.resolve(principal),
     ]);
-    ok(ctx, {
+    const me: Me = {
       principal: {
         kind: user ? 'user' : 'client',
         subject: principal.subject,
@@ -56,7 +57,8 @@ export function meQueryRoutes(deps: MeDeps) {
           { allowed: d.allowed, decided_by: d.decidedBy, sources: d.sources },
         ]),
       ),
-    });
+    };
+    ok(ctx, me);
   });
   return router;
 }

@@ -1,3 +1,4 @@
+import type { Role } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import { ROLES, type RoleDoc } from '../projections/roles.js';
 import { BUILT_IN_ROLES, type BuiltInRole } from '../src/auth/built-in-roles.js';
@@ -15,7 +16,7 @@ import type { ReadModelReader, Scalar } from '../src/readstore/port.js';
 const isCustomRole = (role: RoleDoc | BuiltInRole): role is RoleDoc => typeof (role as RoleDoc).tenantId === 'string';
 
 /** A role as clients see it. Built-in roles have no timestamps. */
-export const roleView = (role: RoleDoc | BuiltInRole) => ({
+export const roleView = (role: RoleDoc | BuiltInRole): Role => ({
   id: role.id,
   name: role.name,
   description: optionalString(role.description),

@@ -4,6 +4,7 @@
  * on each request from the schedule and the users as they are now (deactivated users drop out at
  * once), by the pure math in src/oncall/.
  */
+import type { CurrentOncall, OncallRange, Schedule } from '../src/contract/schedules.js';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { SCHEDULES, type ScheduleDoc } from '../projections/schedules.js';
@@ -21,7 +22,7 @@ import type { OnCallSource, ScheduleDefinition } from '../src/oncall/schedule-de
 import { formatInZone } from '../src/oncall/zoned-iso.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
-export const scheduleView = (doc: ScheduleDoc) => ({
+export const scheduleView = (doc: ScheduleDoc): Schedule => ({
   id: doc.id,
   name: doc.name,
   timezone: doc.timezone,
@@ -113,7 +114,7 @@ export async function renderOnCallRange(
   definition: ScheduleDefinition,
   since: Date,
   until: Date,
-) {
+): Promise<Omit<OncallRange, 'schedule_id'>> {
   const users = await scheduleUsers(reader, tenantId, definition);
   const segments = renderSchedule(definition, since, until, (userId) => users.has(userId));
   return {
@@ -152,7 +153,7 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
     const at = query.at ? new Date(query.at) : deps.now();
     const current = currentOnCall(definition, at, (userId) => users.has(userId));
     const user = current ? users.get(current.userId)! : undefined;
-    okBare(ctx, {
+    const answer: CurrentOncall = {
       schedule_id: doc.id,
       at: formatInZone(doc.timezone, at.getTime()),
       current_oncall:
@@ -166,17 +167,19 @@ export function scheduleQueryRoutes(deps: { reader: ReadModelReader; now: () => 
               ...sourceView(current),
             }
           : null,
-    });
+    };
+    okBare(ctx, answer);
   });
 
   router.get('/schedules/:id/oncall', requires('schedules:read'), queryParameters(['since', 'until']), async (ctx) => {
     const { since, until } = onCallRange(ctx.query, deps.now());
     const doc = await findSchedule(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
     if (!doc) throw notFound('schedule');
-    ok(ctx, {
+    const range: OncallRange = {
       schedule_id: doc.id,
       ...(await renderOnCallRange(deps.reader, ctx.state.principal.tenantId, scheduleDefinition(doc), since, until)),
-    });
+    };
+    ok(ctx, range);
   });
   return router;
 }

@@ -8,6 +8,9 @@
  * or not a job executes at that moment), `stopped` when it does not (SYNC_SCHEDULER=off, or shut
  * down). A job executing now shows as `running` on its own entry. A paused job has no `next_run`.
  */
+import type { SyncStatus } from '../src/contract/sync.js';
+
+export type { SyncStatus };
 import { SYNC_JOB_DOC_NAMES } from './sync-job-names.js';
 import { SYNC_JOBS_COLLECTION, syncJobDocId, type SyncJobDoc } from '../projections/sync.js';
 import { SYNC_JOB_IDS, type SyncJobId } from '../src/events/sync-job.js';
@@ -46,7 +49,7 @@ export async function syncStatus(
   settings: SyncStatusSettings,
   tenantId: string,
   envId: string,
-) {
+): Promise<SyncStatus> {
   const docs = await jobDocs(reader, tenantId, envId);
   const now = settings.now();
   const jobs = SYNC_JOB_IDS.map((jobId) => {
@@ -74,5 +77,3 @@ export async function syncStatus(
   const status: 'running' | 'stopped' = settings.schedulerRunning() ? 'running' : 'stopped';
   return { status, scheduler_timezone: settings.timeZone, jobs };
 }
-
-export type SyncStatus = Awaited<ReturnType<typeof syncStatus>>;

@@ -4,6 +4,7 @@
  * tenant and environment. The status answers SPEC.md's top-level fields bare; the rest keep the
  * platform envelope.
  */
+import type { SyncJob, SyncRun } from '../src/contract/sync.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { SYNC_HISTORY, type SyncHistoryDoc } from '../projections/sync.js';
@@ -21,7 +22,7 @@ import type { Filter, RangeCondition, ReadModelReader } from '../src/readstore/p
 import { SYNC_JOB_DOC_NAMES } from './sync-job-names.js';
 import { jobDocs, jobStateOf, syncStatus, type SyncStatusSettings } from './sync-status.js';
 
-export const historyView = (doc: SyncHistoryDoc) => ({
+export const historyView = (doc: SyncHistoryDoc): SyncRun => ({
   log_id: doc.id,
   job_id: doc.jobId,
   status: doc.status,
@@ -86,7 +87,7 @@ export function syncQueryRoutes(deps: SyncQueryDeps) {
     const now = deps.now();
     ok(
       ctx,
-      SYNC_JOB_IDS.map((jobId) => {
+      SYNC_JOB_IDS.map((jobId): SyncJob => {
         const doc = docs.get(jobId);
         const interval = intervalOf(deps.intervals, jobId);
         const state = jobStateOf(doc);

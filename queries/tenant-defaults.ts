@@ -1,3 +1,4 @@
+import type { TenantDefaults } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import type { TenantDefaultsDoc } from '../projections/tenant-defaults.js';
 import { tenantDefaults } from '../src/auth/iam-lookups.js';
@@ -9,7 +10,7 @@ import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 
-export const tenantDefaultsView = (doc: TenantDefaultsDoc | null) => ({
+export const tenantDefaultsView = (doc: TenantDefaultsDoc | null): TenantDefaults => ({
   permissions: (doc?.permissions ?? {}) as PermissionGrants,
   updated_at: doc?.updatedAt ?? null,
 });

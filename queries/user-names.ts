@@ -7,6 +7,7 @@
  * Removed users are included (flagged), since an incident's history still names them. The tenant
  * comes from the token and filters inside the query itself.
  */
+import type { UserName } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import { USERS, type UserDoc } from '../projections/users.js';
 import { ok } from '../src/http/envelope.js';
@@ -17,7 +18,7 @@ import type { ReadModelReader } from '../src/readstore/port.js';
 
 export const USER_NAMES_PATH = '/user-names';
 
-export const userNameView = (doc: UserDoc) => ({ id: doc.id, name: doc.name, removed: doc.removed });
+export const userNameView = (doc: UserDoc): UserName => ({ id: doc.id, name: doc.name, removed: doc.removed });
 
 export function userNameQueryRoutes(deps: { reader: ReadModelReader }) {
   const router = new Router<AppState>();

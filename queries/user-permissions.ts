@@ -4,6 +4,7 @@
  * decided it (user_override, group, role, tenant_default, or none = denied for want of an opinion)
  * and which groups or role that was.
  */
+import type { PermissionOverrides, UserPermissions } from '../src/contract/iam.js';
 import Router from '@koa/router';
 import { USER_PERMISSION_OVERRIDES, type UserOverridesDoc } from '../projections/users.js';
 import { allowedPermissions, effectivePermissions } from '../src/auth/effective-permissions.js';
@@ -23,14 +24,15 @@ export function userPermissionQueryRoutes(deps: { reader: ReadModelReader }) {
     const user = await findUser(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
     if (!user) throw notFound('user');
     const overrides = await deps.reader.get<UserOverridesDoc>(USER_PERMISSION_OVERRIDES, user.id);
-    ok(ctx, { user_id: user.id, permissions: overrides?.permissions ?? {} });
+    const answer: PermissionOverrides = { user_id: user.id, permissions: overrides?.permissions ?? {} };
+    ok(ctx, answer);
   });
 
   router.get('/users/:id/permissions', requires('iam:read'), queryParameters([]), async (ctx) => {
     const user = await findUser(deps.reader, ctx.state.principal.tenantId, ctx.params.id!);
     if (!user) throw notFound('user');
     const effective = effectivePermissions(await permissionLevelsOfUser(deps.reader, user));
-    ok(ctx, {
+    const answer: UserPermissions = {
       user_id: user.id,
       // A deactivated user's tokens are refused whatever its permissions say.
       is_active: user.isActive,
@@ -41,7 +43,8 @@ export function userPermissionQueryRoutes(deps: { reader: ReadModelReader }) {
           { allowed: d.allowed, decided_by: d.decidedBy, sources: d.sources },
         ]),
       ),
-    });
+    };
+    ok(ctx, answer);
   });
   return router;
 }

@@ -1,3 +1,4 @@
+import type { User } from '../src/contract/iam.js';
 import { USERS, type UserDoc } from '../projections/users.js';
 import { badRequest } from '../src/http/problem.js';
 import { optionalString } from '../src/http/optional-string.js';
@@ -5,7 +6,7 @@ import { findTenantDoc, readModelRoutes } from '../src/http/read-model-routes.js
 import type { Filter, ReadModelReader } from '../src/readstore/port.js';
 
 /** The User resource (SPEC.md, User) plus invitation_status. Overrides are not shown (spec). */
-export const userView = (doc: UserDoc) => ({
+export const userView = (doc: UserDoc): User => ({
   id: doc.id,
   email: doc.email,
   phone: (doc.phone as string | null | undefined) ?? null,

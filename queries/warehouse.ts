@@ -1,3 +1,12 @@
+import type {
+  ClusterView,
+  SlowQueriesView,
+  SpillView,
+  StorageView,
+  TableAlertsView,
+  VacuumView,
+  WarehouseAnswerBody,
+} from '../src/contract/warehouse.js';
 import Router, { type RouterContext } from '@koa/router';
 import type { EnvironmentResolver } from '../src/gateways/warehouse/environments.js';
 import {
@@ -92,7 +101,11 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
     ...read,
     answer(
       (envId) => gateway.cluster(envId),
-      (health) => ({ clusters: health.clusters, nodes: health.nodes, totals: health.totals }),
+      (health): WarehouseAnswerBody<ClusterView> => ({
+        clusters: health.clusters,
+        nodes: health.nodes,
+        totals: health.totals,
+      }),
       true,
     ),
   );
@@ -101,7 +114,7 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
     ...read,
     answer(
       (envId) => gateway.slowQueries(envId),
-      (queries) => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS }),
+      (queries): WarehouseAnswerBody<SlowQueriesView> => ({ queries, threshold_seconds: SLOW_QUERY_THRESHOLD_SECONDS }),
       true,
       true,
     ),
@@ -111,7 +124,11 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
     ...read,
     answer(
       (envId) => gateway.spillQueries(envId),
-      (queries) => ({ queries, lookback_hours: SPILL_LOOKBACK_HOURS, limit: SPILL_TOP_N }),
+      (queries): WarehouseAnswerBody<SpillView> => ({
+        queries,
+        lookback_hours: SPILL_LOOKBACK_HOURS,
+        limit: SPILL_TOP_N,
+      }),
       true,
     ),
   );
@@ -120,7 +137,7 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
     ...read,
     answer(
       (envId) => gateway.vacuumCandidates(envId),
-      (tables) => ({
+      (tables): WarehouseAnswerBody<VacuumView> => ({
         tables,
         thresholds: { unsorted_pct: VACUUM_UNSORTED_THRESHOLD_PCT, stats_off: VACUUM_STATS_OFF_THRESHOLD_PCT },
       }),
@@ -132,7 +149,7 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
     ...read,
     answer(
       (envId) => gateway.tableAlerts(envId),
-      (alerts) => ({ alerts, lookback_days: TABLE_ALERT_LOOKBACK_DAYS }),
+      (alerts): WarehouseAnswerBody<TableAlertsView> => ({ alerts, lookback_days: TABLE_ALERT_LOOKBACK_DAYS }),
       true,
     ),
   );
@@ -141,7 +158,7 @@ export function warehouseRoutes(deps: WarehouseRouteDeps): Router<AppState> {
     ...read,
     answer(
       (envId) => gateway.storage(envId),
-      (tables) => ({ tables }),
+      (tables): WarehouseAnswerBody<StorageView> => ({ tables }),
       false,
       true,
     ),

@@ -30,6 +30,15 @@ const plan = (repeatIntervalMinutes: number): EscalationPlan => ({
   source: 'started',
 });
 
+const notStarted: Incident['escalation'] = {
+  status: 'not_started',
+  cancel_reason: null,
+  held_by_window_id: null,
+  policy_name: null,
+  current_stage: null,
+  notified: [],
+};
+
 const incident = (over: Partial<Incident>): Incident => ({
   id: 'i',
   rule_id: 'r',
@@ -40,6 +49,7 @@ const incident = (over: Partial<Incident>): Incident => ({
   metric: 'queue_time_seconds',
   condition: 'gt',
   threshold: 30,
+  env_id: 'e',
   cluster_id: null,
   triggered_at: '2026-05-01T10:00:00.000Z',
   acknowledged_at: null,
@@ -48,16 +58,18 @@ const incident = (over: Partial<Incident>): Incident => ({
   resolved_by: null,
   resolution_reason: null,
   resolution_note: null,
+  resolution_value: null,
   notes: [],
+  ordinal: 1,
   escalation_policy_id: 'p',
   next_escalation_at: null,
-  escalation: { status: 'running', cancel_reason: null, policy_name: 'Two-step', current_stage: null },
+  escalation: { ...notStarted, status: 'running', policy_name: 'Two-step' },
   ...over,
 });
 
 const fired = (stage_order: number, cycle = 0) => ({
+  ...notStarted,
   status: 'running' as const,
-  cancel_reason: null,
   policy_name: 'Two-step',
   current_stage: { stage_order, cycle, fired_at: '2026-05-01T10:00:00.000Z' },
 });
@@ -120,14 +132,14 @@ const cases: { name: string; given: Incident; plan: EscalationPlan | undefined; 
   },
   {
     name: 'not started yet',
-    given: incident({ escalation: { status: 'pending', cancel_reason: null, policy_name: null, current_stage: null } }),
+    given: incident({ escalation: { ...notStarted, status: 'pending' } }),
     plan: undefined,
     then: { kind: 'starting' },
   },
   {
     name: 'its policy was gone',
     given: incident({
-      escalation: { status: 'not_started', cancel_reason: null, policy_name: null, current_stage: null },
+      escalation: { ...notStarted, status: 'not_started' },
     }),
     plan: undefined,
     then: { kind: 'not_started' },

@@ -28,6 +28,7 @@ const matcher = (change: Partial<WindowMatcher>): WindowMatcher => ({
 });
 const window = (change: Partial<MaintenanceWindow>): MaintenanceWindow => ({
   id: 'w',
+  tenant_id: 't',
   name: 'W',
   reason: 'r',
   matcher: matcher({ all_rules: true }),

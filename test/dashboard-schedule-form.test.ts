@@ -29,6 +29,7 @@ test('a saved schedule round-trips through the form as wall clocks in its zone, 
     id: 's',
     name: 'Primary',
     timezone: 'Europe/Berlin',
+    created_at: '2026-01-01T00:00:00Z',
     updated_at: '2026-01-01T00:00:00Z',
     layers: [{ user_ids: ['b', 'a'], rotation_type: 'weekly', start_time: '2026-01-05T08:00:00Z' }],
     overrides: [

@@ -6,6 +6,7 @@
  * POST /ask answers SPEC.md's top-level `response` (Markdown) with `tools_used`, `usage`, `rounds`
  * and `stop_reason` beside it, no envelope; the /api/v1/ask/* listings keep the platform envelope.
  */
+import type { AssistantAnswer } from '../contract/assistant.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { ok, okBare } from '../http/envelope.js';
@@ -84,13 +85,14 @@ export function askRoutes(deps: AskRouteDeps): Router<AppState> {
         usage: answer.usage,
         ms: Math.round(performance.now() - started),
       });
-      okBare(ctx, {
+      const answered: AssistantAnswer = {
         response: answer.response,
         tools_used: answer.tools_used,
         usage: answer.usage,
         rounds: answer.rounds,
         stop_reason: answer.stop_reason,
-      });
+      };
+      okBare(ctx, answered);
     } catch (error) {
       if (!(error instanceof AgentStopped)) throw error;
       deps.onAnswer?.({

@@ -32,3 +32,73 @@ export type NotifyMedium = (typeof NOTIFY_MEDIA)[number];
 /** What the pager Events API v2 accepts as a severity; a pager channel maps each alert severity onto one. */
 export const PAGER_SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
 export type PagerSeverity = (typeof PAGER_SEVERITIES)[number];
+
+/** Where an incident stands (SPEC.md, Incident). */
+export const INCIDENT_STATUSES = ['triggered', 'acknowledged', 'resolved'] as const;
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+/** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
+export const RESOLUTION_REASONS = ['auto', 'manual', 'rule_deleted', 'rule_disabled'] as const;
+export type ResolutionReason = (typeof RESOLUTION_REASONS)[number];
+
+/** What a delivery of an incident's escalation was: a stage's page, or the all-clear or acknowledgement notice. */
+export const DELIVERY_KINDS = ['stage', 'resolution', 'acknowledgement'] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+
+/** Where an incident's escalation stands. */
+export const ESCALATION_STATUSES = ['pending', 'running', 'not_started', 'cancelled'] as const;
+export type EscalationStatus = (typeof ESCALATION_STATUSES)[number];
+/** SPEC.md: acknowledgement and resolution cancel the escalation job. */
+export const ESCALATION_CANCEL_REASONS = ['acknowledged', 'resolved'] as const;
+export type EscalationCancelReason = (typeof ESCALATION_CANCEL_REASONS)[number];
+
+/**
+ * What one evaluation of a rule came to (src/events/rule-evaluation.ts says when each is recorded);
+ * `silenced` was added with maintenance windows.
+ */
+export const EVALUATION_OUTCOMES = [
+  'triggered',
+  'resolved',
+  'unchanged',
+  'ok',
+  'error',
+  'pending',
+  'silenced',
+] as const;
+export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number];
+
+/** Which metric history a backtest replays: the relational store's mirror, or the simulator's. */
+export const HISTORY_SOURCES = ['sync_store', 'simulator'] as const;
+export type HistorySourceName = (typeof HISTORY_SOURCES)[number];
+
+/** A rule's health: `failing` while its latest evaluation failed. */
+export const RULE_HEALTH = ['ok', 'failing'] as const;
+export type RuleHealth = (typeof RULE_HEALTH)[number];
+
+/** What an escalation policy's target names, and how a person target is reached. */
+export const TARGET_TYPES = ['user', 'group', 'schedule', 'channel'] as const;
+export type TargetType = (typeof TARGET_TYPES)[number];
+export const DELIVERY_CHANNELS = ['email', 'sms', 'chat'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
+/** How a schedule layer rotates. */
+export const ROTATION_TYPES = ['daily', 'weekly'] as const;
+export type RotationType = (typeof ROTATION_TYPES)[number];
+
+/** Where a stretch of on-call comes from: a layer of the schedule, or an override. */
+export const ON_CALL_SOURCES = ['layer', 'override'] as const;
+export type OnCallSourceKind = (typeof ON_CALL_SOURCES)[number];
+
+/** The days a weekly maintenance window recurs on. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** The built-in sync jobs: each copies one warehouse source into the table of the same name. */
+export const SYNC_JOB_IDS = [
+  'query_history',
+  'table_storage',
+  'cluster_metrics',
+  'wlm_queue_stats',
+  'alert_events',
+] as const;
+export type SyncJobId = (typeof SYNC_JOB_IDS)[number];

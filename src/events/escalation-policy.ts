@@ -4,12 +4,9 @@
  * policy from its stream), the state a command sees, and how events change it.
  */
 import { z } from 'zod';
+import { DELIVERY_CHANNELS, TARGET_TYPES } from '../contract/vocabulary.js';
 
-export const TARGET_TYPES = ['user', 'group', 'schedule', 'channel'] as const;
-export const DELIVERY_CHANNELS = ['email', 'sms', 'chat'] as const;
-
-export type TargetType = (typeof TARGET_TYPES)[number];
-export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+export { DELIVERY_CHANNELS, type DeliveryChannel, TARGET_TYPES, type TargetType } from '../contract/vocabulary.js';
 
 const escalationTarget = z.object({
   type: z.enum(TARGET_TYPES),

@@ -11,6 +11,12 @@
  * of missed cycles). Acknowledgement and resolution end the escalation.
  */
 import { z } from 'zod';
+import {
+  DELIVERY_KINDS,
+  type DeliveryKind,
+  type EscalationCancelReason,
+  type EscalationStatus,
+} from '../contract/vocabulary.js';
 import { DELIVERY_CHANNELS, TARGET_TYPES } from './escalation-policy.js';
 import { NOTIFY_MEDIA, type NotifyMedium } from './vocabulary.js';
 
@@ -22,8 +28,7 @@ const stageSnapshot = z.object({
   ),
 });
 
-export const DELIVERY_KINDS = ['stage', 'resolution', 'acknowledgement'] as const;
-export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+export { DELIVERY_KINDS, type DeliveryKind };
 
 /** One person or channel a stage reached (or tried to), resolved from a policy target when the stage fired. */
 const recipient = z.object({
@@ -169,11 +174,12 @@ export const deliveryKey = (
   medium: string,
 ) => `${incidentId}:${kind}:${stageOrder ?? '-'}:${cycle ?? '-'}:${recipientKey}:${medium}`;
 
-export const ESCALATION_STATUSES = ['pending', 'running', 'not_started', 'cancelled'] as const;
-export type EscalationStatus = (typeof ESCALATION_STATUSES)[number];
-/** SPEC.md: acknowledgement and resolution cancel the escalation job. */
-export const ESCALATION_CANCEL_REASONS = ['acknowledged', 'resolved'] as const;
-export type EscalationCancelReason = (typeof ESCALATION_CANCEL_REASONS)[number];
+export {
+  ESCALATION_CANCEL_REASONS,
+  ESCALATION_STATUSES,
+  type EscalationCancelReason,
+  type EscalationStatus,
+} from '../contract/vocabulary.js';
 
 /** What an incident knows of its escalation: folded from the escalation events on its stream. */
 export interface IncidentEscalation {

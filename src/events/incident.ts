@@ -7,6 +7,14 @@
  *       └──────────────────resolve──────────────────────────┘
  */
 import { z } from 'zod';
+import type { Incident } from '../contract/incidents.js';
+import {
+  type Condition,
+  type IncidentStatus,
+  RESOLUTION_REASONS,
+  type ResolutionReason,
+  type Severity,
+} from '../contract/vocabulary.js';
 import { deterministicUuid } from './deterministic-id.js';
 import {
   awaitingAcknowledgement,
@@ -21,9 +29,7 @@ import {
 } from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
-/** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
-export const RESOLUTION_REASONS = ['auto', 'manual', 'rule_deleted', 'rule_disabled'] as const;
-export type ResolutionReason = (typeof RESOLUTION_REASONS)[number];
+export { RESOLUTION_REASONS, type ResolutionReason };
 
 export const incidentEvents = {
   IncidentTriggered: z.object({
@@ -67,7 +73,7 @@ export type IncidentEvent = {
 }[keyof typeof incidentEvents];
 export type IncidentTriggeredData = Data<'IncidentTriggered'>;
 
-export type IncidentStatus = 'triggered' | 'acknowledged' | 'resolved';
+export type { IncidentStatus };
 
 export interface IncidentNote {
   id: string;
@@ -82,10 +88,10 @@ export interface IncidentView {
   rule_id: string;
   rule_name: string;
   status: IncidentStatus;
-  severity: string;
+  severity: Severity;
   current_value: number;
   metric: string;
-  condition: string;
+  condition: Condition;
   threshold: number;
   env_id: string;
   cluster_id: string | null;
@@ -95,7 +101,7 @@ export interface IncidentView {
   acknowledged_by: string | null;
   resolved_at: string | null;
   resolved_by: string | null;
-  resolution_reason: string | null;
+  resolution_reason: ResolutionReason | null;
   resolution_note: string | null;
   resolution_value: number | null;
   notes: IncidentNote[];
@@ -231,7 +237,7 @@ export function publicIncident({
   next_delivery_retry_at: _retryAt,
   notices_pending: _notices,
   ...view
-}: IncidentView) {
+}: IncidentView): Incident {
   return {
     ...view,
     escalation: {

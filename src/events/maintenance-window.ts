@@ -6,10 +6,10 @@
  * incident opens, and an incident already open has its remaining escalation stages held.
  */
 import { z } from 'zod';
+import { WEEKDAYS } from '../contract/vocabulary.js';
 import { severitySchema } from './vocabulary.js';
 
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+export { WEEKDAYS, type Weekday } from '../contract/vocabulary.js';
 
 /** Which rules a window silences: every rule, or those matching every list given (any entry of a list). */
 export const windowMatcherSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVALUATION_OUTCOMES } from '../contract/vocabulary.js';
 
 /**
  * A recorded evaluation of one rule, on `ruleEvaluations-<ruleId>` (the stream keeps 30 days or
@@ -12,15 +13,7 @@ import { z } from 'zod';
  * rule, so nothing was opened; the pending clock runs on while the condition holds, so the
  * incident opens at the first evaluation after the window if the rule's window is then full.
  */
-export const EVALUATION_OUTCOMES = [
-  'triggered',
-  'resolved',
-  'unchanged',
-  'ok',
-  'error',
-  'pending',
-  'silenced',
-] as const;
+export { EVALUATION_OUTCOMES };
 
 export const ruleEvaluationEvents = {
   RuleEvaluated: z.object({

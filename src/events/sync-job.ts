@@ -6,15 +6,10 @@
  */
 import { z } from 'zod';
 
-/** The built-in jobs: each copies one warehouse source into the table of the same name. */
-export const SYNC_JOB_IDS = [
-  'query_history',
-  'table_storage',
-  'cluster_metrics',
-  'wlm_queue_stats',
-  'alert_events',
-] as const;
-export type SyncJobId = (typeof SYNC_JOB_IDS)[number];
+/** The built-in jobs (src/contract/vocabulary.ts): each copies one warehouse source into the table of the same name. */
+import { SYNC_JOB_IDS, type SyncJobId } from '../contract/vocabulary.js';
+
+export { SYNC_JOB_IDS, type SyncJobId };
 
 /** One environment's sync job: the stream a sync command goes to. */
 export interface SyncJobTarget {

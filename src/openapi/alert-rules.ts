@@ -4,100 +4,17 @@ import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-
 import { alertMetricReadingQuery } from '../../queries/alert-metrics.js';
 import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
 import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
-import { HISTORY_SOURCES } from '../gateways/warehouse/metric-history-port.js';
-import { EVALUATION_OUTCOMES } from '../events/rule-evaluation.js';
-import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
+import {
+  alertMetricSchema,
+  alertRuleDeletedSchema,
+  alertRuleSchema,
+  backtestSchema,
+  evaluationSchema,
+  metricReadingSchema,
+} from '../contract/alert-rules.js';
 import { HEAVY_REQUESTS_429, type OperationDoc } from './operation.js';
-import { instant, optionalText, resourceId } from './shared-schemas.js';
 
 const tag = 'Alert rules';
-
-export const alertRuleSchema = z.object({
-  id: resourceId,
-  tenant_id: resourceId,
-  env_id: resourceId,
-  name: z.string(),
-  description: optionalText,
-  metric: z.string(),
-  condition: z.enum(CONDITIONS),
-  threshold: z.number(),
-  evaluation_window_minutes: z.number().int(),
-  severity: z.enum(SEVERITIES),
-  escalation_policy_id: resourceId,
-  cluster_id: optionalText,
-  is_enabled: z.boolean(),
-  active_incident_id: resourceId.nullable(),
-  pending_since: instant
-    .nullable()
-    .meta({ description: 'the condition has held since then, not yet for the whole window' }),
-  rearmed: z.boolean().meta({ description: 'false after a manual resolve until the condition has cleared once' }),
-  health: z.enum(['ok', 'failing']),
-  last_error: optionalText,
-  failing_since: instant.nullable(),
-  created_at: instant,
-  updated_at: instant,
-});
-
-const evaluationSchema = z.object({
-  at: instant,
-  value: z.number().nullable(),
-  condition_met: z.boolean().nullable(),
-  outcome: z.enum(EVALUATION_OUTCOMES),
-  incident_id: resourceId.nullable(),
-  error: optionalText,
-  window_id: resourceId
-    .nullable()
-    .meta({ description: 'the maintenance window that silenced the evaluation (outcome `silenced`)' }),
-});
-
-const backtestSchema = z.object({
-  rule: z.object({
-    id: resourceId.nullable().meta({ description: 'null for an unsaved rule body' }),
-    metric: z.string(),
-    condition: z.enum(CONDITIONS),
-    threshold: z.number(),
-    evaluation_window_minutes: z.number().int(),
-    cluster_id: z.string().nullable(),
-    escalation_policy_id: resourceId,
-  }),
-  since: instant,
-  until: instant,
-  source: z.enum(HISTORY_SOURCES).meta({
-    description:
-      "which history answered: the relational store's mirrored `cluster_metrics`, or the simulated warehouse's deterministic history",
-  }),
-  step_seconds: z.number().int(),
-  evaluations: z.number().int().meta({ description: 'evaluations that had a reading' }),
-  breaches: z.number().int().meta({ description: 'evaluations whose reading met the condition' }),
-  missing_evaluations: z.number().int().meta({ description: 'instants with no history (inside `gaps`)' }),
-  silenced: z.number().int().meta({
-    description:
-      'evaluations a maintenance window of the tenant silenced (counted in `evaluations` too): no incident opens inside one',
-  }),
-  silenced_by: z
-    .array(z.object({ window_id: resourceId, name: z.string(), evaluations: z.number().int() }))
-    .meta({ description: 'the windows that silenced evaluations, with how many each' }),
-  incidents: z.array(
-    z.object({
-      started_at: instant,
-      ended_at: instant.nullable().meta({ description: 'null: still open at `until`' }),
-      peak_value: z.number(),
-      cluster_id: z.string().nullable(),
-      stages_fired: z.number().int().nullable(),
-      pages: z.number().int().nullable(),
-    }),
-  ),
-  pages: z.number().int().nullable().meta({
-    description:
-      'targets notified by every stage the escalation policy would have fired (null: the policy no longer exists)',
-  }),
-  gaps: z.array(z.object({ from: instant, to: instant })),
-  notes: z.array(z.string()).meta({ description: 'what the answer approximates or leaves out, in words' }),
-  readings: z
-    .array(z.object({ at: instant, value: z.number().nullable() }))
-    .optional()
-    .meta({ description: 'with `include_readings`: every instant evaluated and its reading (null inside a gap)' }),
-});
 
 const ruleResponse = (description: string, status: 200 | 201 = 200) =>
   ({
@@ -159,7 +76,7 @@ export const alertRuleOperations: OperationDoc[] = [
       kind: 'envelope',
       status: 200,
       description: 'Deleted',
-      data: z.object({ id: resourceId, deleted: z.literal(true), resolved_incident_id: resourceId.nullable() }),
+      data: alertRuleDeletedSchema,
     },
   },
   {
@@ -189,7 +106,7 @@ export const alertRuleOperations: OperationDoc[] = [
       kind: 'envelope',
       status: 200,
       description: 'The metrics',
-      data: z.array(z.object({ id: z.string(), unit: z.string(), description: z.string() })),
+      data: z.array(alertMetricSchema),
     },
   },
   {
@@ -205,13 +122,7 @@ export const alertRuleOperations: OperationDoc[] = [
       kind: 'envelope',
       status: 200,
       description: 'The reading',
-      data: z.object({
-        metric: z.string(),
-        value: z.number(),
-        window_minutes: z.number().int(),
-        cluster_id: z.string().nullable(),
-        read_at: instant,
-      }),
+      data: metricReadingSchema,
     },
     problems: { 503: 'The warehouse did not answer' },
   },

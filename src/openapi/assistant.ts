@@ -1,29 +1,10 @@
 /** The analytics assistant: POST /ask, the tool listing and its health (src/assistant/routes.ts). */
 import { z } from 'zod';
 import { askBodySchema } from '../assistant/routes.js';
+import { assistantAnswerSchema } from '../contract/assistant.js';
 import type { OperationDoc } from './operation.js';
 
 const tag = 'Analytics assistant';
-
-const toolUsedSchema = z.object({
-  name: z.string(),
-  input: z.unknown().meta({ description: 'the input the model gave the tool' }),
-  ok: z.boolean(),
-  ms: z.number(),
-  error: z.string().nullable().meta({
-    description: 'null, or why the call failed (a reason code: invalid_input, unknown_tool, timeout, failed, …)',
-  }),
-});
-
-const usageSchema = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
-
-const answerSchema = z.object({
-  response: z.string().meta({ description: 'the answer, Markdown, as the model wrote it' }),
-  tools_used: z.array(toolUsedSchema),
-  usage: usageSchema,
-  rounds: z.number().int().meta({ description: 'model calls made, at most ASSISTANT_MAX_ROUNDS (8)' }),
-  stop_reason: z.string().meta({ description: "the model's stop reason, or `round_limit`" }),
-});
 
 const listingSchema = z.object({
   count: z.number().int(),
@@ -70,7 +51,10 @@ export const assistantOperations: OperationDoc[] = [
       504: 'The answer or the model took too long; the problem carries `tools_used`, `usage` and `rounds` so far',
     },
     response: {
-      ...envelope(answerSchema, "The answer and how it was reached (SPEC.md's top-level `response`, no envelope)"),
+      ...envelope(
+        assistantAnswerSchema,
+        "The answer and how it was reached (SPEC.md's top-level `response`, no envelope)",
+      ),
       bare: true,
     },
   },

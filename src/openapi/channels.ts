@@ -1,10 +1,11 @@
 /** Notification channels (commands/channel-routes.ts, queries/channels.ts). */
 import { z } from 'zod';
 import { channelBodySchema, channelConfigSchemas } from '../../commands/channels.js';
+import { channelSchema, channelTestResultSchema, rotatedSecretSchema } from '../contract/channels.js';
 import { CHANNEL_TYPES } from '../events/vocabulary.js';
 import { nonEmptyBody } from '../http/non-empty-body.js';
 import type { OperationDoc } from './operation.js';
-import { deletedSchema, historyEntrySchema, instant, resourceId } from './shared-schemas.js';
+import { deletedSchema, historyEntrySchema } from './shared-schemas.js';
 
 const tag = 'Notification channels';
 
@@ -13,38 +14,6 @@ const channelBody = channelBodySchema.extend({
   config: z
     .union(CHANNEL_TYPES.map((type) => channelConfigSchemas[type].meta({ title: `${type} config` })))
     .meta({ description: 'per `type`; unknown fields are refused' }),
-});
-
-export const channelSchema = z.object({
-  id: resourceId,
-  name: z.string(),
-  type: z.enum(CHANNEL_TYPES),
-  config: z
-    .record(z.string(), z.unknown())
-    .meta({ description: 'as sent, with secrets masked (`****` + the last four characters)' }),
-  created_at: instant,
-  updated_at: instant,
-  signing_secret: z
-    .string()
-    .optional()
-    .meta({ description: 'webhook channels, on create (and when a change issued one): shown once' }),
-});
-
-const testResultSchema = z.object({
-  success: z.boolean(),
-  target: z.string().nullable(),
-  status_code: z.number().int().nullable(),
-  latency_ms: z.number().nullable(),
-  response_excerpt: z.string().nullable(),
-  error: z
-    .object({
-      kind: z.string().meta({
-        description:
-          'refused_address, dns, timeout, tls, network, http (a 4xx/5xx answer), smtp, outbox, invalid_target or internal',
-      }),
-      message: z.string().meta({ description: 'why, without secrets' }),
-    })
-    .nullable(),
 });
 
 export const channelOperations: OperationDoc[] = [
@@ -112,7 +81,7 @@ export const channelOperations: OperationDoc[] = [
       kind: 'envelope',
       status: 200,
       description: 'The new secret',
-      data: z.object({ id: resourceId, signing_secret: z.string() }),
+      data: rotatedSecretSchema,
       etag: true,
     },
   },
@@ -127,7 +96,7 @@ export const channelOperations: OperationDoc[] = [
       bare: true,
       status: 200,
       description: 'What came of the test: top-level `success` is the downstream outcome (no envelope)',
-      data: testResultSchema,
+      data: channelTestResultSchema,
     },
   },
   {

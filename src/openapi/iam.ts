@@ -5,91 +5,22 @@ import { createUserBodySchema, patchUserBodySchema } from '../../commands/users.
 import { permissionsBodySchema } from '../auth/permission-map.js';
 import type { OperationDoc } from './operation.js';
 import {
-  deletedSchema,
-  instant,
-  optionalText,
+  defaultsSchema,
+  effectiveSchema,
+  groupSchema,
+  meSchema,
+  overridesSchema,
   permissionGrants,
-  permissionName,
-  resourceId,
-} from './shared-schemas.js';
+  roleSchema,
+  userNameSchema,
+  userSchema,
+} from '../contract/iam.js';
+import { deletedSchema } from './shared-schemas.js';
 
 /** The bodies as the routes parse them, with the permission map shown by name (the route's schema checks names in a transform). */
 const permissionsBody = permissionsBodySchema.extend({ permissions: permissionGrants });
 const grantHolderBody = grantHolderBodySchema.extend({ permissions: permissionGrants });
 const userPatchBody = patchUserBodySchema.meta({ minProperties: 1, description: 'at least one field' });
-
-export const userSchema = z.object({
-  id: resourceId,
-  email: z.string(),
-  phone: optionalText,
-  name: z.string(),
-  role_id: optionalText,
-  group_ids: z.array(z.string()),
-  created_at: instant,
-  last_login: instant.nullable(),
-  is_active: z.boolean(),
-  invitation_status: z.enum(['pending', 'sent', 'failed']),
-});
-
-const userNameSchema = z.object({ id: resourceId, name: z.string(), removed: z.boolean() });
-const overridesSchema = z.object({ user_id: resourceId, permissions: permissionGrants });
-
-const permissionDecision = z.object({
-  allowed: z.boolean(),
-  decided_by: z.enum(['user_override', 'group', 'role', 'tenant_default', 'none']),
-  sources: z.array(z.string()).meta({ description: 'ids of the groups or role that decided' }),
-});
-
-const effectiveSchema = z.object({
-  user_id: resourceId,
-  is_active: z.boolean(),
-  allowed: z.array(z.string()),
-  permissions: z
-    .strictObject(Object.fromEntries(permissionName.options.map((permission) => [permission, permissionDecision])))
-    .meta({ description: 'every permission, by name' }),
-});
-
-export const roleSchema = z.object({
-  id: z.string().meta({ description: 'a UUID, or the name of a built-in role' }),
-  name: z.string(),
-  description: optionalText,
-  permissions: permissionGrants,
-  built_in: z.boolean(),
-  created_at: instant.nullable(),
-  updated_at: instant.nullable(),
-});
-
-export const groupSchema = z.object({
-  id: resourceId,
-  name: z.string(),
-  description: optionalText,
-  permissions: permissionGrants,
-  member_ids: z.array(z.string()),
-  created_at: instant,
-  updated_at: instant,
-});
-
-const meSchema = z.object({
-  principal: z.object({
-    kind: z.enum(['user', 'client']).meta({
-      description:
-        "`client`: no user record in the tenant (the development client, a service client); its role level is the token's roles claim",
-    }),
-    subject: z.string(),
-    user_id: z.string(),
-    tenant_id: z.string(),
-    env_id: z.string(),
-    name: z.string().nullable(),
-    email: z.string().nullable(),
-    role_id: z.string().nullable(),
-    group_ids: z.array(z.string()),
-    token_roles: z.array(z.string()),
-  }),
-  allowed: z.array(z.string()),
-  permissions: effectiveSchema.shape.permissions,
-});
-
-const defaultsSchema = z.object({ permissions: permissionGrants, updated_at: instant.nullable() });
 
 const users = 'Users';
 const roles = 'Roles and groups';

@@ -6,80 +6,12 @@ import {
   resolveIncidentBodySchema,
 } from '../../commands/incidents.js';
 import { incidentListQuery } from '../../queries/incidents.js';
-import { DELIVERY_KINDS, ESCALATION_CANCEL_REASONS, ESCALATION_STATUSES } from '../events/escalation.js';
-import { RESOLUTION_REASONS } from '../events/incident.js';
-import { CONDITIONS, SEVERITIES } from '../events/vocabulary.js';
+import { incidentAsOfSchema, incidentSchema, pendingEscalationSchema } from '../contract/incidents.js';
 import { apiInstant, SUPPORTED_INSTANTS } from '../http/api-instant.js';
 import type { OperationDoc } from './operation.js';
-import { historyEntrySchema, instant, optionalText, resourceId } from './shared-schemas.js';
+import { historyEntrySchema } from './shared-schemas.js';
 
 const tag = 'Incidents';
-
-const firedStage = z.object({ stage_order: z.number().int(), cycle: z.number().int(), fired_at: instant });
-
-export const incidentSchema = z.object({
-  id: resourceId,
-  rule_id: resourceId,
-  rule_name: z.string(),
-  status: z.enum(['triggered', 'acknowledged', 'resolved']),
-  severity: z.enum(SEVERITIES),
-  current_value: z.number(),
-  metric: z.string(),
-  condition: z.enum(CONDITIONS),
-  threshold: z.number(),
-  env_id: resourceId,
-  cluster_id: optionalText,
-  escalation_policy_id: resourceId,
-  triggered_at: instant,
-  acknowledged_at: instant.nullable(),
-  acknowledged_by: optionalText,
-  resolved_at: instant.nullable(),
-  resolved_by: optionalText,
-  resolution_reason: z.enum(RESOLUTION_REASONS).nullable(),
-  resolution_note: optionalText,
-  resolution_value: z.number().nullable(),
-  notes: z.array(z.object({ id: resourceId, text: z.string(), author: z.string(), created_at: instant })),
-  ordinal: z.number().int().meta({ description: "the rule's n-th incident" }),
-  next_escalation_at: instant.nullable(),
-  escalation: z.object({
-    status: z
-      .enum(ESCALATION_STATUSES)
-      .meta({ description: '`cancelled` once the incident is acknowledged or resolved' }),
-    cancel_reason: z
-      .enum(ESCALATION_CANCEL_REASONS)
-      .nullable()
-      .meta({ description: 'what cancelled the escalation (the first of the two)' }),
-    held_by_window_id: resourceId
-      .nullable()
-      .meta({ description: 'the maintenance window holding the remaining stages (null: not held)' }),
-    policy_name: optionalText,
-    current_stage: firedStage.nullable(),
-    notified: z.array(
-      z.object({
-        kind: z.enum(DELIVERY_KINDS),
-        stage_order: z.number().int().nullable(),
-        cycle: z.number().int().nullable(),
-        recipient: optionalText,
-        medium: optionalText,
-        target: z.string(),
-        ok: z.boolean(),
-        at: instant,
-        error: optionalText,
-      }),
-    ),
-  }),
-});
-
-const pendingEscalationSchema = z.object({
-  incident_id: resourceId,
-  rule_name: z.string(),
-  severity: z.enum(SEVERITIES),
-  policy_name: optionalText,
-  next_stage: z.number().int().nullable(),
-  cycle: z.number().int().nullable(),
-  next_due_at: instant.nullable(),
-  last_fired_stage: firedStage.nullable(),
-});
 
 const incidentAnswer = (description: string, status: 200 | 201 = 200) =>
   ({ kind: 'envelope', status, description, data: incidentSchema }) as const;
@@ -110,9 +42,7 @@ export const incidentOperations: OperationDoc[] = [
       kind: 'envelope',
       status: 200,
       description: 'The incident',
-      data: incidentSchema.extend({
-        as_of: instant.optional().meta({ description: 'the moment asked for (only with `?as_of=`)' }),
-      }),
+      data: incidentAsOfSchema,
     },
   },
   {

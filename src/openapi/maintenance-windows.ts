@@ -2,45 +2,11 @@
 import { z } from 'zod';
 import { maintenanceWindowBodySchema } from '../../commands/maintenance-windows.js';
 import { maintenanceWindowListQuery } from '../../queries/maintenance-windows.js';
-import { WEEKDAYS } from '../events/maintenance-window.js';
-import { SEVERITIES } from '../events/vocabulary.js';
+import { maintenanceWindowSchema } from '../contract/maintenance-windows.js';
 import type { OperationDoc } from './operation.js';
-import { historyEntrySchema, instant, resourceId } from './shared-schemas.js';
+import { historyEntrySchema, resourceId } from './shared-schemas.js';
 
 const tag = 'Maintenance windows';
-
-const maintenanceWindowSchema = z.object({
-  id: resourceId,
-  tenant_id: resourceId,
-  name: z.string(),
-  reason: z.string(),
-  matcher: z
-    .object({
-      all_rules: z.boolean(),
-      rule_ids: z.array(resourceId),
-      cluster_ids: z.array(z.string()),
-      severities: z.array(z.enum(SEVERITIES)),
-    })
-    .meta({ description: 'every rule (`all_rules`), or the rules matching every list given' }),
-  starts_at: instant.nullable().meta({ description: "a one-off window's start (null for a weekly one)" }),
-  ends_at: instant.nullable(),
-  recurrence: z
-    .object({
-      days: z.array(z.enum(WEEKDAYS)),
-      start_time: z.string(),
-      duration_minutes: z.number().int(),
-      time_zone: z.string(),
-    })
-    .nullable(),
-  active: z.boolean().meta({ description: 'active now (with `active_at`: at that instant)' }),
-  current_occurrence: z.object({ starts_at: instant, ends_at: instant }).nullable(),
-  next_change_at: instant.nullable().meta({ description: 'when it next turns active or inactive (null: never again)' }),
-  ended_at: instant.nullable().meta({ description: 'ended early (`POST …/end`) at this instant' }),
-  ended_by: z.string().nullable(),
-  created_at: instant,
-  created_by: z.string(),
-  updated_at: instant,
-});
 
 const windowResponse = (description: string, status: 200 | 201 = 200) =>
   ({

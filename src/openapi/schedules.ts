@@ -9,96 +9,15 @@ import {
 import { overrideBodySchema, scheduleBodySchema, scheduleChangeBodySchema } from '../../commands/schedules.js';
 import { currentOnCallQuery, onCallRangeQuery } from '../../queries/schedules.js';
 import { DELIVERY_CHANNELS, TARGET_TYPES } from '../events/escalation-policy.js';
+import { escalationPolicySchema } from '../contract/escalation-policies.js';
+import {
+  currentOnCallSchema,
+  onCallRangeSchema,
+  schedulePreviewSchema,
+  scheduleSchema,
+} from '../contract/schedules.js';
 import type { OperationDoc } from './operation.js';
-import { deletedSchema, instant, optionalText, resourceId } from './shared-schemas.js';
-
-export const scheduleSchema = z.object({
-  id: resourceId,
-  name: z.string(),
-  timezone: z.string(),
-  layers: z.array(
-    z.object({ user_ids: z.array(resourceId), rotation_type: z.enum(['daily', 'weekly']), start_time: z.string() }),
-  ),
-  overrides: z.array(
-    z.object({ id: resourceId, user_id: resourceId, start: z.string(), end: z.string(), reason: optionalText }),
-  ),
-  created_at: instant,
-  updated_at: instant,
-});
-
-/** Who is on call, and from where: a layer (its index) or an override. */
-const onCallSource = {
-  source: z.enum(['layer', 'override']),
-  layer: z.number().int().optional(),
-  override_id: resourceId.optional(),
-};
-
-const currentOnCallSchema = z.object({
-  schedule_id: resourceId,
-  at: instant.meta({ description: "in the schedule's zone" }),
-  current_oncall: z
-    .object({
-      user_id: resourceId,
-      name: z.string(),
-      email: z.string(),
-      on_call_since: instant,
-      on_call_until: instant.nullable(),
-      ...onCallSource,
-    })
-    .nullable(),
-});
-
-const onCallRangeSchema = z.object({
-  schedule_id: resourceId,
-  since: instant,
-  until: instant,
-  segments: z.array(
-    z.object({
-      user_id: resourceId,
-      name: z.string(),
-      email: z.string(),
-      start: instant,
-      end: instant,
-      ...onCallSource,
-    }),
-  ),
-});
-
-/** The range answer of an unsaved schedule: an override is named by its index in the body (it has no id yet). */
-const previewSchema = z.object({
-  since: instant,
-  until: instant,
-  segments: z.array(
-    z.object({
-      user_id: resourceId,
-      name: z.string(),
-      email: z.string(),
-      start: instant,
-      end: instant,
-      source: z.enum(['layer', 'override']),
-      layer: z.number().int().optional(),
-      override: z.number().int().optional().meta({ description: "the override's index in the body" }),
-    }),
-  ),
-});
-
-export const escalationPolicySchema = z.object({
-  id: resourceId,
-  name: z.string(),
-  description: optionalText,
-  stages: z.array(
-    z.object({
-      stage_order: z.number().int(),
-      delay_minutes: z.number().int(),
-      targets: z.array(
-        z.object({ type: z.enum(TARGET_TYPES), id: resourceId, channels: z.array(z.enum(DELIVERY_CHANNELS)) }),
-      ),
-    }),
-  ),
-  repeat_interval_minutes: z.number().int(),
-  created_at: instant,
-  updated_at: instant,
-});
+import { deletedSchema } from './shared-schemas.js';
 
 /**
  * The policy body as the route parses it, with the rules its refinements check written as JSON
@@ -244,7 +163,7 @@ export const scheduleOperations: OperationDoc[] = [
       'Checks the body exactly as a create does and answers what the range query would answer once it is saved; nothing is saved. Needs only schedules:read.',
     body: scheduleBodySchema,
     query: onCallRangeQuery.shape,
-    response: { kind: 'envelope', status: 200, description: 'Who would be on call when', data: previewSchema },
+    response: { kind: 'envelope', status: 200, description: 'Who would be on call when', data: schedulePreviewSchema },
   },
 
   {

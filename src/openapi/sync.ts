@@ -2,66 +2,17 @@
 import { z } from 'zod';
 import { triggerBodySchema } from '../../commands/sync-jobs.js';
 import { syncHistoryQuery } from '../../queries/sync.js';
-import { SYNC_JOB_IDS } from '../events/sync-job.js';
+import {
+  syncJobSchema,
+  syncJobStateSchema,
+  syncPurgeSchema,
+  syncRunSchema,
+  syncStatusSchema,
+  syncTriggeredSchema,
+} from '../contract/sync.js';
 import type { OperationDoc } from './operation.js';
-import { instant, optionalText } from './shared-schemas.js';
 
 const tag = 'Data sync';
-const jobId = z.enum(SYNC_JOB_IDS);
-const runStatus = z.enum(['running', 'success', 'failed']);
-
-export const syncStatusSchema = z.object({
-  status: z.enum(['running', 'stopped']).meta({
-    description:
-      "running while this instance's scheduler runs (whether or not a job executes now); stopped with SYNC_SCHEDULER=off",
-  }),
-  scheduler_timezone: z.string(),
-  jobs: z.array(
-    z.object({
-      job_id: jobId,
-      name: z.string(),
-      status: z.enum(['active', 'paused', 'running']),
-      last_run: instant.nullable(),
-      next_run: instant.nullable().meta({ description: 'null while paused' }),
-      interval_seconds: z.number().int(),
-      last_result: z
-        .object({
-          rows_extracted: z.number().int(),
-          rows_upserted: z.number().int(),
-          duration_ms: z.number().int(),
-          status: z.enum(['success', 'failed']),
-        })
-        .nullable(),
-    }),
-  ),
-});
-
-const jobSchema = z.object({
-  job_id: jobId,
-  name: z.string(),
-  description: z.string(),
-  target_table: z.string(),
-  incremental: z.boolean(),
-  interval_seconds: z.number().int(),
-  state: z.enum(['active', 'paused', 'running']),
-  next_run: instant.nullable(),
-  high_water: optionalText,
-});
-
-export const syncRunSchema = z.object({
-  log_id: z.string(),
-  job_id: jobId,
-  status: runStatus,
-  trigger: z.enum(['schedule', 'manual']),
-  started_at: instant,
-  finished_at: instant.nullable(),
-  rows_extracted: z.number().int().nullable(),
-  rows_upserted: z.number().int().nullable(),
-  duration_ms: z.number().nullable(),
-  high_water: optionalText,
-  error: optionalText,
-});
-
 export const syncOperations: OperationDoc[] = [
   {
     method: 'get',
@@ -81,7 +32,7 @@ export const syncOperations: OperationDoc[] = [
     path: '/sync/jobs',
     tag,
     summary: 'The sync jobs',
-    response: { kind: 'envelope', status: 200, description: 'Every job', data: z.array(jobSchema) },
+    response: { kind: 'envelope', status: 200, description: 'Every job', data: z.array(syncJobSchema) },
   },
   {
     method: 'get',
@@ -108,7 +59,7 @@ export const syncOperations: OperationDoc[] = [
       kind: 'envelope',
       status: 200,
       description: 'How many runs were removed',
-      data: z.object({ removed: z.number().int(), older_than_days: z.number().int(), before: instant }),
+      data: syncPurgeSchema,
     },
   },
   {
@@ -141,7 +92,7 @@ export const syncOperations: OperationDoc[] = [
       alsoStatus: 200,
       description:
         "202 when a job started, 200 when none could (`success` false); SPEC.md's top-level fields, no envelope",
-      data: z.object({ success: z.boolean(), triggered_jobs: z.array(jobId), message: z.string() }),
+      data: syncTriggeredSchema,
     },
   },
   ...(['pause', 'resume'] as const).map(
@@ -159,7 +110,7 @@ export const syncOperations: OperationDoc[] = [
         status: 200,
         etag: false,
         description: "The job's state",
-        data: z.object({ job_id: jobId, state: z.enum(['paused', 'active']) }),
+        data: syncJobStateSchema,
       },
     }),
   ),

@@ -8,8 +8,9 @@
 /** The sync job samples each metric every this many minutes (`cluster_metrics`), so history has this resolution. */
 export const METRIC_SAMPLE_MINUTES = 5;
 
-export const HISTORY_SOURCES = ['sync_store', 'simulator'] as const;
-export type HistorySourceName = (typeof HISTORY_SOURCES)[number];
+import type { HistorySourceName } from '../../contract/vocabulary.js';
+
+export { HISTORY_SOURCES, type HistorySourceName } from '../../contract/vocabulary.js';
 
 export interface MetricHistoryRequest {
   envId: string;

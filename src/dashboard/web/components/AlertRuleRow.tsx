@@ -76,7 +76,7 @@ export function AlertRuleRow({ rule, onChange, onEdit, onDeleted, silencedBy }: 
             points={history.value.map((entry) => ({
               at: Date.parse(entry.at),
               value: entry.value,
-              marked: entry.condition_met,
+              marked: entry.condition_met === true,
             }))}
           />
         ) : history.error ? (

@@ -12,8 +12,9 @@ export function ChannelTestResult({ name, answer }: { name: string; answer: Chan
         <strong>
           Test of {name}: {answer.success ? 'delivered' : 'failed'}
         </strong>
-        {answer.target.startsWith('channel:') ? '' : ` — ${answer.target}`}
-        {answer.status_code !== null ? ` — HTTP ${answer.status_code}` : ''}, {answer.latency_ms} ms
+        {answer.target === null || answer.target.startsWith('channel:') ? '' : ` — ${answer.target}`}
+        {answer.status_code !== null ? ` — HTTP ${answer.status_code}` : ''}
+        {answer.latency_ms !== null ? `, ${answer.latency_ms} ms` : ''}
       </p>
       {answer.error ? (
         <p>

@@ -44,7 +44,7 @@ export function QueueWaitChart() {
             points={history.map((entry) => ({
               at: Date.parse(entry.at),
               value: entry.value,
-              marked: entry.condition_met,
+              marked: entry.condition_met === true,
             }))}
           />
           <figcaption>

@@ -1,0 +1,96 @@
+/**
+ * The incident answers (GET /incidents, /incidents/{id}, the commands' answers) and the pending
+ * escalations (GET /escalations): written once here; queries/incidents.ts and queries/escalations.ts
+ * are typed from them, src/openapi/incidents.ts documents them, the console imports their types.
+ */
+import { z } from 'zod';
+import { instant, optionalText, resourceId } from './answer-pieces.js';
+import {
+  CONDITIONS,
+  DELIVERY_KINDS,
+  ESCALATION_CANCEL_REASONS,
+  ESCALATION_STATUSES,
+  INCIDENT_STATUSES,
+  RESOLUTION_REASONS,
+  SEVERITIES,
+} from './vocabulary.js';
+
+const firedStage = z.object({ stage_order: z.number().int(), cycle: z.number().int(), fired_at: instant });
+
+/** One delivery of an incident's escalation (`recipient`: `user:<id>` or `channel:<id>`). */
+export const notifiedDeliverySchema = z.object({
+  kind: z.enum(DELIVERY_KINDS),
+  stage_order: z.number().int().nullable(),
+  cycle: z.number().int().nullable(),
+  recipient: optionalText,
+  medium: optionalText,
+  target: z.string(),
+  ok: z.boolean(),
+  at: instant,
+  error: optionalText,
+});
+export type NotifiedDelivery = z.infer<typeof notifiedDeliverySchema>;
+
+/** The escalation summary an incident carries (src/events/incident.ts, publicIncident). */
+export const incidentEscalationSchema = z.object({
+  status: z
+    .enum(ESCALATION_STATUSES)
+    .meta({ description: '`cancelled` once the incident is acknowledged or resolved' }),
+  cancel_reason: z
+    .enum(ESCALATION_CANCEL_REASONS)
+    .nullable()
+    .meta({ description: 'what cancelled the escalation (the first of the two)' }),
+  held_by_window_id: resourceId
+    .nullable()
+    .meta({ description: 'the maintenance window holding the remaining stages (null: not held)' }),
+  policy_name: optionalText,
+  current_stage: firedStage.nullable(),
+  notified: z.array(notifiedDeliverySchema),
+});
+export type IncidentEscalationView = z.infer<typeof incidentEscalationSchema>;
+
+export const incidentSchema = z.object({
+  id: resourceId,
+  rule_id: resourceId,
+  rule_name: z.string(),
+  status: z.enum(INCIDENT_STATUSES),
+  severity: z.enum(SEVERITIES),
+  current_value: z.number(),
+  metric: z.string(),
+  condition: z.enum(CONDITIONS),
+  threshold: z.number(),
+  env_id: resourceId,
+  cluster_id: optionalText,
+  escalation_policy_id: resourceId,
+  triggered_at: instant,
+  acknowledged_at: instant.nullable(),
+  acknowledged_by: optionalText,
+  resolved_at: instant.nullable(),
+  resolved_by: optionalText,
+  resolution_reason: z.enum(RESOLUTION_REASONS).nullable(),
+  resolution_note: optionalText,
+  resolution_value: z.number().nullable(),
+  notes: z.array(z.object({ id: resourceId, text: z.string(), author: z.string(), created_at: instant })),
+  ordinal: z.number().int().meta({ description: "the rule's n-th incident" }),
+  next_escalation_at: instant.nullable(),
+  escalation: incidentEscalationSchema,
+});
+export type Incident = z.infer<typeof incidentSchema>;
+
+/** GET /incidents/{id}: with `?as_of=` the incident as it was then, the moment added. */
+export const incidentAsOfSchema = incidentSchema.extend({
+  as_of: instant.optional().meta({ description: 'the moment asked for (only with `?as_of=`)' }),
+});
+export type IncidentAsOf = z.infer<typeof incidentAsOfSchema>;
+
+export const pendingEscalationSchema = z.object({
+  incident_id: resourceId,
+  rule_name: z.string(),
+  severity: z.enum(SEVERITIES),
+  policy_name: optionalText,
+  next_stage: z.number().int().nullable(),
+  cycle: z.number().int().nullable(),
+  next_due_at: instant.nullable(),
+  last_fired_stage: firedStage.nullable(),
+});
+export type PendingEscalation = z.infer<typeof pendingEscalationSchema>;
