@@ -23,7 +23,10 @@ test.after.always(async () => Promise.all([app?.close(), patient?.close()]));
 /** Sends raw bytes and collects what comes back until the server closes (or the test ends). */
 function rawRequest(text: string, to: TestApp = app) {
   const { port } = new URL(to.url);
-  const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+  // Written at once (queued until connected), so a later write cannot go out before it: on a loaded
+  // machine the trickle's first byte came before the request line, and the server saw invalid HTTP.
+  const socket = connect(Number(port), '127.0.0.1');
+  socket.write(text);
   const seen = { answer: '', closed: false };
   socket.on('data', (chunk) => (seen.answer += chunk.toString('utf8')));
   socket.on('close', () => (seen.closed = true));
@@ -55,12 +58,14 @@ test('an anonymous request trickling a body it will never have read is answered 
   // The client keeps trickling, one byte at a time, as the attack does (every 5 s there; faster here).
   const trickle = setInterval(() => request.write('x'), 100);
   t.teardown(() => clearInterval(trickle));
-  await waitFor(() => request.seen.answer.includes('\r\n\r\n'), { message: 'the 401' });
+  // Deadlines with room for a loaded machine, yet well inside the patient app's 30 s request
+  // timeout, so a close by that timeout cannot pass for this one.
+  await waitFor(() => request.seen.answer.includes('\r\n\r\n'), { timeoutMs: 12_000, message: 'the 401' });
   t.regex(request.seen.answer, /^HTTP\/1\.1 401 /);
   t.regex(request.seen.answer, /\r\nconnection: close\r\n/i);
-  // Long before the 30 s request timeout: once the 401 went out, Node would otherwise read and drop the body for as long as it trickles.
+  // Once the 401 went out, Node would otherwise read and drop the body for as long as it trickles.
   await waitFor(() => request.seen.closed, {
-    timeoutMs: 5000,
+    timeoutMs: 12_000,
     message: 'the connection closed by the server after the 401',
   });
 });
