@@ -6,7 +6,6 @@
  * more than a cap is a 429 with Retry-After; a slot is given back when its request answers.
  */
 import type { Middleware } from 'koa';
-import { createKeyedSlots } from './keyed-slots.js';
 import { tooManyRequests } from './problem.js';
 import type { AppState } from './state.js';
 
@@ -23,37 +22,38 @@ export interface HeavyRequestSlots {
 }
 
 const RETRY_AFTER_SECONDS = 1;
-/** The one key under which every tenant's heavy requests are counted together. */
-const ALL = '*';
 
 export function createHeavyRequestSlots(limits: HeavyRequestLimits): HeavyRequestSlots {
-  const perTenant = createKeyedSlots(limits.perTenant, () =>
-    tooManyRequests(
-      `at most ${limits.perTenant} heavy requests (previews, backtests, analytics) per tenant run at once (HEAVY_REQUESTS_PER_TENANT); wait for one to answer`,
-      RETRY_AFTER_SECONDS,
-    ),
-  );
-  const overall = createKeyedSlots(limits.total, () =>
-    tooManyRequests(
-      `at most ${limits.total} heavy requests (previews, backtests, analytics) run at once on this instance, all tenants together (HEAVY_REQUESTS_TOTAL); try again shortly`,
-      RETRY_AFTER_SECONDS,
-    ),
-  );
+  const byTenant = new Map<string, number>();
+  let total = 0;
   return {
     take(tenantId) {
-      const releaseTenant = perTenant.take(tenantId);
-      try {
-        const releaseOverall = overall.take(ALL);
-        return () => {
-          releaseOverall();
-          releaseTenant();
-        };
-      } catch (refusal) {
-        releaseTenant();
-        throw refusal;
+      const mine = byTenant.get(tenantId) ?? 0;
+      if (mine >= limits.perTenant) {
+        throw tooManyRequests(
+          `at most ${limits.perTenant} heavy requests (previews, backtests, analytics) per tenant run at once (HEAVY_REQUESTS_PER_TENANT); wait for one to answer`,
+          RETRY_AFTER_SECONDS,
+        );
       }
+      if (total >= limits.total) {
+        throw tooManyRequests(
+          `at most ${limits.total} heavy requests (previews, backtests, analytics) run at once on this instance, all tenants together (HEAVY_REQUESTS_TOTAL); try again shortly`,
+          RETRY_AFTER_SECONDS,
+        );
+      }
+      byTenant.set(tenantId, mine + 1);
+      total += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        total -= 1;
+        const left = (byTenant.get(tenantId) ?? 1) - 1;
+        if (left > 0) byTenant.set(tenantId, left);
+        else byTenant.delete(tenantId);
+      };
     },
-    inUse: () => overall.inUse(ALL),
+    inUse: () => total,
   };
 }
 
