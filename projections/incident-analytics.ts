@@ -34,8 +34,12 @@ export interface PageDoc extends PageFact {
 export interface IncidentFactsDoc {
   id: string;
   tenantId: string;
-  ruleId: string;
-  ruleName: string;
+  /** `rule`, `rule_error`, `heartbeat`, `platform` (src/contract/vocabulary.ts INCIDENT_SOURCES). */
+  source: string;
+  /** null: the incident had no rule (its source is not `rule`). */
+  ruleId: string | null;
+  ruleName: string | null;
+  title: string;
   policyId: string;
   severity: string;
   clusterId: string | null;
@@ -100,8 +104,10 @@ export function evolveIncidentFacts(
     return {
       id: d.incidentId,
       tenantId,
+      source: d.source ?? 'rule',
       ruleId: d.ruleId,
       ruleName: d.ruleName,
+      title: d.title ?? d.ruleName ?? 'Incident',
       policyId: d.escalationPolicyId,
       severity: d.severity,
       clusterId: d.clusterId,
@@ -150,7 +156,8 @@ export function evolveIncidentFacts(
 
 export const incidentAnalyticsProjection: Projection = {
   name: 'incidentAnalytics',
-  version: 1,
+  // 2: source and title (incidents opened by heartbeats, read failures and the platform itself).
+  version: 2,
   handles: ['IncidentTriggered', 'IncidentAcknowledged', 'IncidentResolved', ...ESCALATION_EVENT_TYPES],
   collections: {
     [INCIDENT_ANALYTICS]: [{ name: 'tenant_triggered', fields: ['tenantId', 'triggeredAt', 'id'] }],

@@ -16,7 +16,8 @@ export const incidentsProjection: Projection = {
   name: 'incidents',
   // 3: acknowledgement and resolution cancel the escalation (escalation.status was left `running`).
   // 4: notices_pending (an all-clear or a pager's acknowledgement not yet sent), listed at start.
-  version: 4,
+  // 5: source, subject, title, detail, rule_ids (incidents not opened by one rule's condition).
+  version: 5,
   handles: [
     'IncidentTriggered',
     'IncidentAcknowledged',
@@ -30,6 +31,9 @@ export const incidentsProjection: Projection = {
       { name: 'status', fields: ['status'] },
       { name: 'tenant_next_escalation', fields: ['tenantId', 'next_escalation_at', 'id'] },
       { name: 'notices_pending', fields: ['notices_pending'] },
+      // A source finds its subject's latest incident (is one open? which ordinal is next?) in one read.
+      { name: 'tenant_subject_ordinal', fields: ['tenantId', 'subject', 'ordinal'] },
+      { name: 'tenant_source_triggered', fields: ['tenantId', 'source', 'triggered_at'] },
     ],
   },
   async apply(event, writer) {

@@ -11,6 +11,7 @@ import {
   type IncidentState,
   type IncidentStreamEvent,
 } from '../src/events/incident.js';
+import { INCIDENT_SOURCES } from '../src/contract/vocabulary.js';
 import { severitySchema } from '../src/events/vocabulary.js';
 import { apiInstant, SUPPORTED_INSTANTS } from '../src/http/api-instant.js';
 import { ok } from '../src/http/envelope.js';
@@ -37,6 +38,7 @@ export const incidentListQuery = z.object({
       return statuses;
     }),
   severity: severitySchema.optional(),
+  source: z.enum(INCIDENT_SOURCES).optional(),
   rule_id: z.string().optional(),
   from: apiInstant.optional(),
   to: apiInstant.optional(),
@@ -67,6 +69,7 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
       const filter: Filter = {};
       if (query.status) filter.status = { $in: query.status };
       if (query.severity) filter.severity = query.severity;
+      if (query.source) filter.source = query.source;
       if (query.rule_id) filter.rule_id = query.rule_id;
       if (query.from || query.to) {
         filter.triggered_at = {

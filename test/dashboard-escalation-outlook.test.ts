@@ -41,6 +41,10 @@ const notStarted: Incident['escalation'] = {
 
 const incident = (over: Partial<Incident>): Incident => ({
   id: 'i',
+  source: 'rule',
+  title: 'Queue wait',
+  detail: null,
+  rule_ids: ['r'],
   rule_id: 'r',
   rule_name: 'Queue wait',
   status: 'triggered',

@@ -106,7 +106,7 @@ const REFUSALS: Record<Refusal | ConfirmRefusal, { status: number; title: string
 };
 
 const summaryOf = (incident: IncidentView): IncidentSummary => ({
-  ruleName: incident.rule_name,
+  ruleName: incident.title,
   severity: incident.severity,
   status: incident.status,
   clusterId: incident.cluster_id,

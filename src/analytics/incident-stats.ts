@@ -8,7 +8,7 @@ import { RESOLUTION_REASONS } from '../events/incident.js';
 import { NOTIFY_MEDIA } from '../events/vocabulary.js';
 import { wallClockAt } from '../oncall/zone-offsets.js';
 
-export const GROUP_BY = ['rule', 'policy', 'severity', 'cluster', 'day', 'week'] as const;
+export const GROUP_BY = ['rule', 'policy', 'severity', 'cluster', 'source', 'day', 'week'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
 /** Auto-resolved this soon after triggering: the rule flapped. */
@@ -18,7 +18,10 @@ const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 
 export interface IncidentGroup {
-  /** The rule, policy or cluster id, the severity, or the local date (a week: its Monday). null: no cluster. */
+  /**
+   * The rule, policy or cluster id, the severity, the source, or the local date (a week: its Monday).
+   * null: no cluster, or (by rule) incidents that had no rule.
+   */
   key: string | null;
   /** The rule's name for `rule` (as of its latest incident in the range); else null. */
   label: string | null;
@@ -77,6 +80,8 @@ function groupKey(doc: IncidentFactsDoc, groupBy: GroupBy, timeZone: string): st
       return doc.severity;
     case 'cluster':
       return doc.clusterId;
+    case 'source':
+      return doc.source ?? 'rule';
     case 'day':
       return localDay(Date.parse(doc.triggeredAt), timeZone);
     case 'week':
@@ -128,6 +133,8 @@ export function incidentGroups(docs: IncidentFactsDoc[], groupBy: GroupBy, timeZ
 export function noisiestRules(docs: IncidentFactsDoc[], rangeMs: number): NoisyRule[] {
   const byRule = new Map<string, IncidentFactsDoc[]>();
   for (const doc of docs) {
+    // Heartbeats, read failures and the platform are not rules: they are not among the noisiest rules.
+    if (doc.ruleId === null || doc.ruleId === undefined) continue;
     const incidents = byRule.get(doc.ruleId);
     if (incidents) incidents.push(doc);
     else byRule.set(doc.ruleId, [doc]);
@@ -143,7 +150,7 @@ export function noisiestRules(docs: IncidentFactsDoc[], rangeMs: number): NoisyR
       ).length;
       return {
         rule_id: ruleId,
-        rule_name: incidents[incidents.length - 1]!.ruleName,
+        rule_name: incidents[incidents.length - 1]!.ruleName ?? incidents[incidents.length - 1]!.title,
         incidents: incidents.length,
         incidents_per_week: round(incidents.length / weeks, 2),
         flapping,

@@ -20,6 +20,7 @@ import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { ApiModule } from '../http/app.js';
 import { countResolution, createEvaluator, createEvaluatorInstruments } from '../process/evaluator.js';
 import { scheduleEvaluator } from '../process/evaluator-schedule.js';
+import { createSubjectIncidents } from '../process/subject-incidents.js';
 import type { ReadStore } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
 import type { Membership } from '../cluster/membership.js';
@@ -55,6 +56,8 @@ export function composeAlerting(deps: AlertingDeps) {
     activeWindows: windows.activeWindows,
   };
   const newEvaluator = () => createEvaluator(evaluatorDeps);
+  // Incidents of heartbeats, read failures and the platform itself: one open per subject.
+  const subjectIncidents = createSubjectIncidents({ ...commandDeps, reader: readStore });
   // The scheduled one reports the rules it owns (the cluster's metrics); test evaluators do not.
   const evaluator = createEvaluator({ ...evaluatorDeps, onOwnedRules: deps.onOwnedRules });
 
@@ -125,6 +128,7 @@ export function composeAlerting(deps: AlertingDeps) {
     processes: [evaluatorSchedule, liveFeed],
     evaluator,
     newEvaluator,
+    subjectIncidents,
     hub,
     /** Counts a resolution made outside these routes (an action link), as the API's resolve does. */
     onIncidentResolved: (outcome: { events: unknown[]; state: import('../events/incident.js').IncidentState }) =>

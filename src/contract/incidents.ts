@@ -10,6 +10,7 @@ import {
   DELIVERY_KINDS,
   ESCALATION_CANCEL_REASONS,
   ESCALATION_STATUSES,
+  INCIDENT_SOURCES,
   INCIDENT_STATUSES,
   RESOLUTION_REASONS,
   SEVERITIES,
@@ -49,17 +50,31 @@ export const incidentEscalationSchema = z.object({
 });
 export type IncidentEscalationView = z.infer<typeof incidentEscalationSchema>;
 
+const noRule = 'null when the incident has no rule (`source` other than `rule`)';
+
 export const incidentSchema = z.object({
   id: resourceId,
-  rule_id: resourceId,
-  rule_name: z.string(),
+  source: z.enum(INCIDENT_SOURCES).meta({
+    description:
+      "what opened it: `rule` (a rule's condition), `rule_error` (rules whose warehouse reads fail or return no data), `heartbeat`, `platform` (the platform watching its own jobs)",
+  }),
+  title: z.string().meta({ description: "a human headline (a rule incident's is its rule's name)" }),
+  detail: optionalText.meta({
+    description: "why, in the source's words (the warehouse's message, a heartbeat's note)",
+  }),
+  rule_ids: z.array(resourceId).meta({ description: 'the rules concerned (a rule incident: its rule)' }),
+  rule_id: resourceId.nullable().meta({ description: noRule }),
+  rule_name: z.string().nullable().meta({ description: noRule }),
   status: z.enum(INCIDENT_STATUSES),
   severity: z.enum(SEVERITIES),
-  current_value: z.number(),
-  metric: z.string(),
-  condition: z.enum(CONDITIONS),
-  threshold: z.number(),
-  env_id: resourceId,
+  current_value: z
+    .number()
+    .nullable()
+    .meta({ description: 'the metric value at creation; null when there is no reading (not a `rule` incident)' }),
+  metric: z.string().nullable().meta({ description: noRule }),
+  condition: z.enum(CONDITIONS).nullable().meta({ description: noRule }),
+  threshold: z.number().nullable().meta({ description: noRule }),
+  env_id: resourceId.nullable().meta({ description: 'null when the source belongs to no environment' }),
   cluster_id: optionalText,
   escalation_policy_id: resourceId,
   triggered_at: instant,
@@ -71,7 +86,7 @@ export const incidentSchema = z.object({
   resolution_note: optionalText,
   resolution_value: z.number().nullable(),
   notes: z.array(z.object({ id: resourceId, text: z.string(), author: z.string(), created_at: instant })),
-  ordinal: z.number().int().meta({ description: "the rule's n-th incident" }),
+  ordinal: z.number().int().meta({ description: "the rule's (or the source's) n-th incident" }),
   next_escalation_at: instant.nullable(),
   escalation: incidentEscalationSchema,
 });
@@ -85,7 +100,8 @@ export type IncidentAsOf = z.infer<typeof incidentAsOfSchema>;
 
 export const pendingEscalationSchema = z.object({
   incident_id: resourceId,
-  rule_name: z.string(),
+  title: z.string().meta({ description: "the incident's headline" }),
+  rule_name: z.string().nullable().meta({ description: noRule }),
   severity: z.enum(SEVERITIES),
   policy_name: optionalText,
   next_stage: z.number().int().nullable(),

@@ -37,6 +37,14 @@ export type PagerSeverity = (typeof PAGER_SEVERITIES)[number];
 export const INCIDENT_STATUSES = ['triggered', 'acknowledged', 'resolved'] as const;
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
+/**
+ * What opened an incident: a rule's condition (`rule`), rules whose warehouse reads fail or return no
+ * data (`rule_error`), a heartbeat that missed its ping or reported a failure (`heartbeat`), or the
+ * platform watching its own jobs (`platform`). Incidents recorded before sources existed are `rule`.
+ */
+export const INCIDENT_SOURCES = ['rule', 'rule_error', 'heartbeat', 'platform'] as const;
+export type IncidentSource = (typeof INCIDENT_SOURCES)[number];
+
 /** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
 export const RESOLUTION_REASONS = ['auto', 'manual', 'rule_deleted', 'rule_disabled'] as const;
 export type ResolutionReason = (typeof RESOLUTION_REASONS)[number];

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import type { Incident } from '../contract/incidents.js';
 import {
   type Condition,
+  INCIDENT_SOURCES,
+  type IncidentSource,
   type IncidentStatus,
   RESOLUTION_REASONS,
   type ResolutionReason,
@@ -29,21 +31,38 @@ import {
 } from './escalation.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
-export { RESOLUTION_REASONS, type ResolutionReason };
+export { INCIDENT_SOURCES, type IncidentSource, RESOLUTION_REASONS, type ResolutionReason };
 
 export const incidentEvents = {
   IncidentTriggered: z.object({
     incidentId: z.uuid(),
-    ruleId: z.uuid(),
-    ruleName: z.string(),
-    /** 1 for the rule's first incident, 2 for the next…; the incident id is derived from it. */
+    /**
+     * What opened it (absent in events recorded before sources existed: a rule). A rule incident
+     * carries the rule's fields; the other sources have no rule, no reading and no threshold (null).
+     */
+    source: z.enum(INCIDENT_SOURCES).optional(),
+    /**
+     * What the incident is about, the same for each of its incidents: a rule's id, or a key its
+     * source makes (`heartbeat:<id>`, `rule_error:<env>:<cluster>:<policy>`, `platform:<cause>`).
+     * Absent: the rule id. The n-th incident of a subject has a fixed id (incidentIdFor).
+     */
+    subject: z.string().min(1).max(300).optional(),
+    /** A human headline (absent: the rule's name). */
+    title: z.string().max(300).optional(),
+    /** Why, in the source's words: the warehouse's message, the heartbeat's failure note (absent: none). */
+    detail: z.string().max(2000).nullable().optional(),
+    /** The rules concerned when the source is not one rule (`rule_error`: every rule whose read failed). */
+    ruleIds: z.array(z.uuid()).max(10_000).optional(),
+    ruleId: z.uuid().nullable(),
+    ruleName: z.string().nullable(),
+    /** 1 for the subject's first incident, 2 for the next…; the incident id is derived from it. */
     ordinal: z.number().int().min(1),
-    currentValue: z.number(),
+    currentValue: z.number().nullable(),
     severity: severitySchema,
-    metric: z.string(),
-    condition: conditionSchema,
-    threshold: z.number(),
-    envId: z.uuid(),
+    metric: z.string().nullable(),
+    condition: conditionSchema.nullable(),
+    threshold: z.number().nullable(),
+    envId: z.uuid().nullable(),
     clusterId: z.string().nullable(),
     escalationPolicyId: z.uuid(),
     triggeredAt: z.iso.datetime(),
@@ -85,15 +104,21 @@ export interface IncidentNote {
 /** The incident as clients see it (snake_case, as the API answers). */
 export interface IncidentView {
   id: string;
-  rule_id: string;
-  rule_name: string;
+  source: IncidentSource;
+  /** What the incident is about (see IncidentTriggered.subject); queryable, so a source finds its open one. */
+  subject: string;
+  title: string;
+  detail: string | null;
+  rule_ids: string[];
+  rule_id: string | null;
+  rule_name: string | null;
   status: IncidentStatus;
   severity: Severity;
-  current_value: number;
-  metric: string;
-  condition: Condition;
-  threshold: number;
-  env_id: string;
+  current_value: number | null;
+  metric: string | null;
+  condition: Condition | null;
+  threshold: number | null;
+  env_id: string | null;
   cluster_id: string | null;
   escalation_policy_id: string;
   triggered_at: string;
@@ -125,8 +150,15 @@ export type IncidentState = { exists: false } | ({ exists: true } & IncidentView
 /** Every incident's stream name starts with this (subscribers filter the log on it). */
 export const INCIDENT_STREAM_PREFIX = 'incident-';
 export const incidentStream = (id: string) => `${INCIDENT_STREAM_PREFIX}${id}`;
-/** The rule's n-th incident always has the same id (see deterministicUuid). */
-export const incidentIdFor = (ruleId: string, ordinal: number) => deterministicUuid(`incident:${ruleId}:${ordinal}`);
+/**
+ * A subject's n-th incident always has the same id (see deterministicUuid): two instances that both
+ * decide to open it append to the same new stream, and only one append expecting no stream succeeds.
+ * A rule's subject is its id, so rule incidents keep the ids they had before sources existed.
+ */
+export const incidentIdFor = (subject: string, ordinal: number) => deterministicUuid(`incident:${subject}:${ordinal}`);
+
+/** The headline of an incident whose event carries none: its rule's name. */
+const defaultTitle = (d: IncidentTriggeredData) => d.title ?? d.ruleName ?? 'Incident';
 
 /** Every event of an incident's stream: its own and its escalation's. */
 export type IncidentStreamEvent = IncidentEvent | EscalationEvent;
@@ -166,6 +198,11 @@ function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): 
       return {
         exists: true,
         id: d.incidentId,
+        source: d.source ?? 'rule',
+        subject: d.subject ?? d.ruleId ?? d.incidentId,
+        title: defaultTitle(d),
+        detail: d.detail ?? null,
+        rule_ids: d.ruleIds ?? (d.ruleId ? [d.ruleId] : []),
         rule_id: d.ruleId,
         rule_name: d.ruleName,
         status: 'triggered',
@@ -236,6 +273,7 @@ export function publicIncident({
   escalation,
   next_delivery_retry_at: _retryAt,
   notices_pending: _notices,
+  subject: _subject,
   ...view
 }: IncidentView): Incident {
   return {

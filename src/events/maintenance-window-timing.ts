@@ -126,7 +126,8 @@ export function nextBoundary(window: TimedWindow, at: number): number | null {
 
 /** What a matcher looks at of a rule (or of an incident, which copies them from its rule). */
 export interface MatchedRule {
-  ruleId: string;
+  /** null: an incident with no rule (a heartbeat's, a read failure's, the platform's): only windows for every rule, a cluster or a severity hold it. */
+  ruleId: string | null;
   clusterId: string | null;
   severity: string;
 }
@@ -134,7 +135,7 @@ export interface MatchedRule {
 /** Every list the matcher gives must contain the rule's value; `allRules` matches every rule. */
 export function windowMatchesRule(matcher: WindowMatcher, rule: MatchedRule): boolean {
   if (matcher.allRules) return true;
-  if (matcher.ruleIds.length > 0 && !matcher.ruleIds.includes(rule.ruleId)) return false;
+  if (matcher.ruleIds.length > 0 && (rule.ruleId === null || !matcher.ruleIds.includes(rule.ruleId))) return false;
   if (matcher.clusterIds.length > 0 && (rule.clusterId === null || !matcher.clusterIds.includes(rule.clusterId)))
     return false;
   if (matcher.severities.length > 0 && !(matcher.severities as readonly string[]).includes(rule.severity)) return false;
@@ -179,7 +180,7 @@ export function matchingWindow<W extends { id: string; matcher: WindowMatcher }>
   let best: { order: number; window: W } | null = null;
   for (const key of [
     '*',
-    `r:${rule.ruleId}`,
+    rule.ruleId === null ? null : `r:${rule.ruleId}`,
     rule.clusterId === null ? null : `c:${rule.clusterId}`,
     `s:${rule.severity}`,
   ]) {

@@ -192,6 +192,9 @@ export function createEvaluator(deps: EvaluatorDeps) {
           kind: 'TriggerIncident',
           incident: {
             incidentId,
+            source: 'rule',
+            subject: rule.id,
+            title: rule.name,
             ruleId: rule.id,
             ruleName: rule.name,
             ordinal,

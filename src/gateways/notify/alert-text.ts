@@ -23,9 +23,12 @@ const HOLDS = {
 /**
  * "95 > 90" while the rule's condition holds; "71 (threshold > 90)" once it does not (a
  * resolution), so the text never claims 71 > 90. Without a condition: "95 (threshold 90)".
+ * Without a reading (a read failure, a heartbeat, the platform): "no reading".
  */
 export function valueAgainstThreshold(message: AlertMessage): string {
+  if (message.currentValue === null) return 'no reading';
   const value = formatNumber(message.currentValue);
+  if (message.threshold === null) return value;
   const threshold = formatNumber(message.threshold);
   if (!message.condition) return `${value} (threshold ${threshold})`;
   const operator = OPERATORS[message.condition];
@@ -34,13 +37,20 @@ export function valueAgainstThreshold(message: AlertMessage): string {
     : `${value} (threshold ${operator} ${threshold})`;
 }
 
+/** What the summary says in brackets: the metric against its threshold, or, with no reading, the detail. */
+function reading(message: AlertMessage): string {
+  if (message.metric !== null && message.currentValue !== null)
+    return ` (${message.metric} ${valueAgainstThreshold(message)})`;
+  return message.detail ? ` (${message.detail.slice(0, 200)})` : '';
+}
+
 export const statusWord = (message: AlertMessage) =>
   ({ triggered: 'Triggered', acknowledged: 'Acknowledged', resolved: 'Resolved' })[message.status];
 
 /** One line: "[CRITICAL] Triggered: Disk usage high (disk_used_percent 95 > 90) on prod-cluster". */
 export function alertSummary(message: AlertMessage): string {
   const cluster = message.cluster ? ` on ${message.cluster}` : '';
-  return `[${message.severity.toUpperCase()}] ${statusWord(message)}: ${message.ruleName} (${message.metric} ${valueAgainstThreshold(message)})${cluster}`;
+  return `[${message.severity.toUpperCase()}] ${statusWord(message)}: ${message.title}${reading(message)}${cluster}`;
 }
 
 /** The page's acknowledge/resolve links as text lines (none when it carries no links). */
@@ -60,9 +70,13 @@ export function alertTextBody(message: AlertMessage): string {
     '',
     `Status:    ${message.status}`,
     `Severity:  ${message.severity}`,
-    `Rule:      ${message.ruleName}`,
-    `Metric:    ${message.metric}`,
-    `Value:     ${valueAgainstThreshold(message)}`,
+    ...(message.source === 'rule'
+      ? [`Rule:      ${message.ruleName ?? message.title}`]
+      : [`Source:    ${message.source}`, `Title:     ${message.title}`]),
+    ...(message.metric === null
+      ? []
+      : [`Metric:    ${message.metric}`, `Value:     ${valueAgainstThreshold(message)}`]),
+    ...(message.detail ? [`Detail:    ${message.detail}`] : []),
     `Cluster:   ${message.cluster ?? '-'}`,
     `Incident:  ${message.incidentId}`,
     `At:        ${message.occurredAt}`,

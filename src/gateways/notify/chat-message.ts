@@ -40,14 +40,15 @@ export function chatMessage(message: AlertMessage) {
   return {
     text: `${escapeMrkdwn(alertSummary(message))} ${link}${actionLinks}`,
     blocks: [
-      { type: 'header', text: { type: 'plain_text', text: clip(`${statusWord(message)}: ${message.ruleName}`, 150) } },
+      { type: 'header', text: { type: 'plain_text', text: clip(`${statusWord(message)}: ${message.title}`, 150) } },
       {
         type: 'section',
         fields: [
           field('Severity', `${message.severity}`),
-          field('Rule', message.ruleName),
-          field('Metric', message.metric),
-          field('Value vs threshold', valueAgainstThreshold(message)),
+          ...(message.ruleName === null ? [field('Source', message.source)] : [field('Rule', message.ruleName)]),
+          ...(message.metric === null
+            ? [field('Detail', message.detail ?? '-')]
+            : [field('Metric', message.metric), field('Value vs threshold', valueAgainstThreshold(message))]),
           field('Cluster', message.cluster ?? '-'),
           field('Status', message.status),
         ],

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { alertTextBody } from './alert-text.js';
 import type { AlertMessage } from './port.js';
-import { DEFAULT_SUBJECT_TEMPLATE, renderSubject } from './subject-template.js';
+import { renderSubject, subjectTemplateFor } from './subject-template.js';
 
 export interface AlertEmail {
   from: string;
@@ -22,7 +22,7 @@ export function alertEmail(
   return {
     from: options.from,
     to: options.recipients,
-    subject: renderSubject(options.subjectTemplate ?? DEFAULT_SUBJECT_TEMPLATE, message),
+    subject: renderSubject(subjectTemplateFor(options.subjectTemplate, message), message),
     text: alertTextBody(message),
     messageId: `<${digest}@warehouse-watch>`,
     // For mail filters and threading tools: which incident, in what state.

@@ -8,6 +8,7 @@
  * take the channel's stored config as it is; email is a channel or a user's address; sms is a
  * user's phone number.
  */
+import type { IncidentSource } from '../../contract/vocabulary.js';
 import type { Condition, NotifyMedium, Severity } from '../../events/vocabulary.js';
 import type { OutboundErrorKind } from '../http/outbound-outcome.js';
 
@@ -24,10 +25,17 @@ export interface AlertMessage {
   incidentId: string;
   status: AlertStatus;
   severity: AlertSeverity;
-  ruleName: string;
-  metric: string;
-  currentValue: number;
-  threshold: number;
+  /** What opened the incident (a rule, rules that cannot be read, a heartbeat, the platform). */
+  source: IncidentSource;
+  /** The headline: a rule incident's is its rule's name. */
+  title: string;
+  /** Why, in the source's words (the warehouse's message, a heartbeat's note); null: nothing to add. */
+  detail: string | null;
+  /** The rule's name, metric, reading and threshold: null when the incident has no rule or no reading. */
+  ruleName: string | null;
+  metric: string | null;
+  currentValue: number | null;
+  threshold: number | null;
   /** The rule's comparison; shown as "95 > 90" when given, "95 (threshold 90)" otherwise. */
   condition?: Condition;
   /** The warehouse cluster, when the rule watches one. */

@@ -8,6 +8,8 @@ import type { AlertMessage } from './port.js';
 
 export const SUBJECT_PLACEHOLDERS = [
   'severity',
+  'title',
+  'source',
   'rule_name',
   'metric',
   'current_value',
@@ -19,6 +21,12 @@ export type SubjectPlaceholder = (typeof SUBJECT_PLACEHOLDERS)[number];
 
 export const DEFAULT_SUBJECT_TEMPLATE =
   '[{{severity}}] {{status}}: {{rule_name}} ({{metric}} {{current_value}}, threshold {{threshold}})';
+/** The default subject of an incident with no reading (a read failure, a heartbeat, the platform). */
+export const DEFAULT_SUBJECT_WITHOUT_READING = '[{{severity}}] {{status}}: {{title}}';
+
+/** The channel's template, or the default that fits the message. */
+export const subjectTemplateFor = (template: string | undefined, message: AlertMessage) =>
+  template ?? (message.currentValue === null ? DEFAULT_SUBJECT_WITHOUT_READING : DEFAULT_SUBJECT_TEMPLATE);
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
@@ -34,10 +42,12 @@ export function unknownPlaceholders(template: string): string[] {
 function placeholderValues(message: AlertMessage): Record<SubjectPlaceholder, string> {
   return {
     severity: message.severity,
-    rule_name: message.ruleName,
-    metric: message.metric,
-    current_value: formatNumber(message.currentValue),
-    threshold: formatNumber(message.threshold),
+    title: message.title,
+    source: message.source,
+    rule_name: message.ruleName ?? message.title,
+    metric: message.metric ?? '-',
+    current_value: message.currentValue === null ? '-' : formatNumber(message.currentValue),
+    threshold: message.threshold === null ? '-' : formatNumber(message.threshold),
     status: message.status,
     incident_id: message.incidentId,
   };

@@ -10,10 +10,13 @@
  *       "id": string,                 // incident id (UUID)
  *       "status": "triggered" | "acknowledged" | "resolved",
  *       "severity": "critical" | "high" | "medium" | "low",
- *       "rule_name": string,
- *       "metric": string,
- *       "current_value": number,
- *       "threshold": number,
+ *       "source": "rule" | "rule_error" | "heartbeat" | "platform",   // added in version 1
+ *       "title": string,              // the headline (a rule incident's: its rule's name); added in version 1
+ *       "detail": string | null,      // why, in the source's words; added in version 1
+ *       "rule_name": string | null,   // null, as are the next three, when the incident has no rule
+ *       "metric": string | null,
+ *       "current_value": number | null,
+ *       "threshold": number | null,
  *       "condition": "gt" | "lt" | "gte" | "lte" | "eq" | null,
  *       "cluster": string | null,
  *       "url": string,                // the incident's page in the platform
@@ -42,6 +45,9 @@ export function webhookPayload(message: AlertMessage, deliveryId: string) {
       id: message.incidentId,
       status: message.status,
       severity: message.severity,
+      source: message.source,
+      title: message.title,
+      detail: message.detail,
       rule_name: message.ruleName,
       metric: message.metric,
       current_value: message.currentValue,

@@ -5,6 +5,10 @@ export const alertMessage = (overrides: Partial<AlertMessage> = {}): AlertMessag
   incidentId: '7d0c1a52-3f7b-4c1e-9a43-0b6f1f0e2a11',
   status: 'triggered',
   severity: 'critical',
+  source: 'rule',
+  // A rule incident's title is its rule's name.
+  title: overrides.ruleName ?? 'Disk usage high',
+  detail: null,
   ruleName: 'Disk usage high',
   metric: 'disk_used_percent',
   currentValue: 93.5,

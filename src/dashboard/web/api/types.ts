@@ -204,6 +204,6 @@ export interface RuleBacktestRequest {
 
 // ---- end of Rule backtest ----
 // ---- Incident analytics (docs/analytics.md) ----
-export type AnalyticsGroupBy = 'rule' | 'policy' | 'severity' | 'cluster' | 'day' | 'week';
+export type AnalyticsGroupBy = 'rule' | 'policy' | 'severity' | 'cluster' | 'source' | 'day' | 'week';
 export type { IncidentAnalytics, IncidentAnalyticsGroup, OncallHealth } from '../../../contract/analytics.js';
 // ---- end of Incident analytics ----

@@ -36,7 +36,7 @@ export function BulkIncidentActions({ selected, onChange, onDone }: Props) {
     const refused: Outcome['refused'] = [];
     answers.forEach((answer, i) => {
       if (answer.status === 'fulfilled') onChange(answer.value);
-      else refused.push({ ruleName: selected[i]!.rule_name, reason: (answer.reason as Error).message });
+      else refused.push({ ruleName: selected[i]!.title, reason: (answer.reason as Error).message });
     });
     setOutcome({ verb, done: answers.length - refused.length, refused });
     setRunning(false);

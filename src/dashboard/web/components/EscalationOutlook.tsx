@@ -103,11 +103,15 @@ export function EscalationOutlook(props: Props) {
     <section class="outlook" aria-labelledby="outlook-heading">
       <h2 id="outlook-heading">Escalation now</h2>
       <dl class="facts" data-testid="escalation-outlook">
-        <dt>Rule</dt>
+        <dt>{incident.rule_id === null ? 'Source' : 'Rule'}</dt>
         <dd>
-          <a href={`#/alert-rules/${encodeURIComponent(incident.rule_id)}`} data-testid="rule-link">
-            {incident.rule_name}
-          </a>
+          {incident.rule_id === null ? (
+            incident.source
+          ) : (
+            <a href={`#/alert-rules/${encodeURIComponent(incident.rule_id)}`} data-testid="rule-link">
+              {incident.rule_name}
+            </a>
+          )}
         </dd>
         <dt>Policy</dt>
         <dd>

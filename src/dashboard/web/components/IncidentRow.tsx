@@ -36,7 +36,7 @@ export function IncidentRow({ incident, onChange, who, now, selected, onSelect }
             <input
               type="checkbox"
               checked={selected}
-              aria-label={`Select ${incident.rule_name}`}
+              aria-label={`Select ${incident.title}`}
               onChange={(event) => onSelect((event.currentTarget as HTMLInputElement).checked)}
             />
           )}
@@ -46,11 +46,17 @@ export function IncidentRow({ incident, onChange, who, now, selected, onSelect }
         <SeverityBadge severity={incident.severity} />
       </td>
       <td>
-        <a href={`#/incidents/${incident.id}`}>{incident.rule_name}</a>
+        <a href={`#/incidents/${incident.id}`}>{incident.title}</a>
       </td>
       <td data-label="Reading">
-        {incident.metric} {number(incident.current_value, 2)}{' '}
-        {CONDITION_SYMBOL[incident.condition] ?? incident.condition} {number(incident.threshold, 2)}
+        {incident.metric === null || incident.condition === null ? (
+          <span data-testid="incident-detail">{incident.detail ?? incident.source}</span>
+        ) : (
+          <>
+            {incident.metric} {number(incident.current_value, 2)}{' '}
+            {CONDITION_SYMBOL[incident.condition] ?? incident.condition} {number(incident.threshold, 2)}
+          </>
+        )}
         {incident.cluster_id ? <span class="muted"> on {incident.cluster_id}</span> : null}
       </td>
       <td class={`status status-${incident.status}`}>{incident.status}</td>

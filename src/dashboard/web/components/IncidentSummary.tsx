@@ -31,13 +31,28 @@ export function IncidentSummary({ incident, who = (id) => id ?? '—' }: { incid
       <dd>
         <SeverityBadge severity={incident.severity} />
       </dd>
-      <dt>Condition</dt>
-      <dd>
-        {incident.metric} {CONDITION_SYMBOL[incident.condition] ?? incident.condition} {number(incident.threshold, 2)}
-        {incident.cluster_id ? ` on ${incident.cluster_id}` : ''}
-      </dd>
-      <dt>Value</dt>
-      <dd>{number(incident.current_value, 2)}</dd>
+      {incident.metric === null || incident.condition === null ? (
+        <>
+          <dt>Source</dt>
+          <dd data-testid="incident-source">
+            {incident.source}
+            {incident.cluster_id ? ` on ${incident.cluster_id}` : ''}
+          </dd>
+          <dt>Detail</dt>
+          <dd data-testid="incident-detail">{incident.detail ?? '—'}</dd>
+        </>
+      ) : (
+        <>
+          <dt>Condition</dt>
+          <dd>
+            {incident.metric} {CONDITION_SYMBOL[incident.condition] ?? incident.condition}{' '}
+            {number(incident.threshold, 2)}
+            {incident.cluster_id ? ` on ${incident.cluster_id}` : ''}
+          </dd>
+          <dt>Value</dt>
+          <dd>{number(incident.current_value, 2)}</dd>
+        </>
+      )}
       <dt>Escalation</dt>
       <dd data-testid="escalation">{escalation(incident)}</dd>
       <dt>Triggered</dt>

@@ -110,6 +110,6 @@ export function matches(filters: IncidentFilters, incident: Incident, from: stri
     (!filters.rule || incident.rule_id === filters.rule) &&
     (!filters.cluster || incident.cluster_id === filters.cluster) &&
     (!from || Date.parse(incident.triggered_at) >= Date.parse(from)) &&
-    (!filters.q || incident.rule_name.toLowerCase().includes(filters.q.trim().toLowerCase()))
+    (!filters.q || incident.title.toLowerCase().includes(filters.q.trim().toLowerCase()))
   );
 }

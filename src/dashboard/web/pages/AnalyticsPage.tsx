@@ -12,7 +12,7 @@ import { useSession } from '../components/session-context';
 import { useLoad } from '../components/use-load';
 import { duration, number } from '../format';
 
-const GROUPINGS: AnalyticsGroupBy[] = ['rule', 'policy', 'severity', 'cluster', 'day', 'week'];
+const GROUPINGS: AnalyticsGroupBy[] = ['rule', 'policy', 'severity', 'cluster', 'source', 'day', 'week'];
 const RANGES = [7, 14, 30, 90];
 const seconds = (value: number | null) => (value === null ? '—' : duration(value * 1000));
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

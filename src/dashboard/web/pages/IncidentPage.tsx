@@ -104,7 +104,7 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
       {shown ? (
         <>
           <h1>
-            {shown.rule_name} <FeedBadge state={feed} />
+            {shown.title} <FeedBadge state={feed} />
           </h1>
           <IncidentPageActions incident={shown} onChange={changed} onRefused={refresh} />
           <EscalationOutlook

@@ -68,8 +68,8 @@ const VISUALLY_HIDDEN = {
 
 /** What a screen reader hears when the feed changes an incident (undefined: nothing worth saying). */
 export function announcement(before: Incident | undefined, after: Incident): string | undefined {
-  if (!before) return after.status === 'resolved' ? undefined : `New ${after.severity} incident: ${after.rule_name}`;
-  if (before.status !== after.status) return `${after.rule_name} ${after.status}`;
+  if (!before) return after.status === 'resolved' ? undefined : `New ${after.severity} incident: ${after.title}`;
+  if (before.status !== after.status) return `${after.title} ${after.status}`;
   return undefined;
 }
 
@@ -200,7 +200,9 @@ export function IncidentsPage() {
   const state: ListState = loadError ? 'failed' : !loaded ? 'loading' : rows.length === 0 ? 'empty' : 'listed';
   const ruleChoices = useMemo(() => {
     const byId = new Map(rules.map((rule) => [rule.id, rule.name]));
-    for (const incident of loadedRows) if (!byId.has(incident.rule_id)) byId.set(incident.rule_id, incident.rule_name);
+    for (const incident of loadedRows)
+      if (incident.rule_id !== null && !byId.has(incident.rule_id))
+        byId.set(incident.rule_id, incident.rule_name ?? incident.title);
     return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
   }, [rules, incidents]);
   const clusters = useMemo(
