@@ -162,6 +162,7 @@ test.serial(
     t.deepEqual(pending, [
       {
         incident_id: incidentId,
+        title: 'story rule',
         rule_name: 'story rule',
         severity: 'high',
         policy_name: 'story policy',
