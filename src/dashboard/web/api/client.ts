@@ -7,7 +7,11 @@
  * then the session ends and the sign-in page shows again.
  *
  * Read-your-writes behind a load balancer: the last write's `X-Read-Position` goes with every
- * later read as `X-Min-Read-Position`, so whichever instance answers shows the change.
+ * later read as `X-Min-Read-Position`, so whichever instance answers shows the change. The same holds
+ * for what a live feed announced (`sawPosition`): the feed is read from the log, the answers from read
+ * models that may not have applied that event yet, and a view that reads again because of an event
+ * must see it (issue 37: a page that re-read on an acknowledgement's event could still show it
+ * triggered, and nothing later told it otherwise).
  */
 import { noteSessionEnded } from '../session';
 
@@ -45,6 +49,8 @@ export interface ApiClient {
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<Tagged<T>>;
+  /** A live feed delivered the event at this log position: later reads wait until the read models have it. */
+  sawPosition(position: string): void;
 }
 
 /** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */
@@ -64,6 +70,10 @@ async function problemOf(response: Response): Promise<{ message: string; errors:
 
 export function apiClient(token: string, onUnauthorized: () => void): ApiClient {
   let readPosition: bigint | undefined;
+  const raise = (position: string | null) => {
+    if (position && /^\d{1,20}$/.test(position) && (readPosition === undefined || BigInt(position) > readPosition))
+      readPosition = BigInt(position);
+  };
   async function call<T>(
     method: string,
     path: string,
@@ -79,9 +89,7 @@ export function apiClient(token: string, onUnauthorized: () => void): ApiClient 
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const written = response.headers.get('X-Read-Position');
-    if (written && /^\d+$/.test(written) && (readPosition === undefined || BigInt(written) > readPosition))
-      readPosition = BigInt(written);
+    raise(response.headers.get('X-Read-Position'));
     if (!response.ok) {
       const { message, errors } = await problemOf(response);
       if (response.status === 401) {
@@ -101,5 +109,6 @@ export function apiClient(token: string, onUnauthorized: () => void): ApiClient 
     get: async (path, shape) => (await call<never>('GET', path, undefined, shape)).data,
     send: async (method, path, body, shape) => (await call<never>(method, path, body, shape)).data,
     tagged: (method, path, body, headers) => call(method, path, body, 'envelope', headers),
+    sawPosition: raise,
   };
 }

@@ -26,6 +26,8 @@ export interface FeedOptions {
   onState?: (state: FeedState) => void;
   /** Live again after a drop: what happened meanwhile may be missing, so read the view again. */
   onReconnect?: () => void;
+  /** The feed's event ids are log positions (the incident feed's): reads after an event wait for it. */
+  idsArePositions?: boolean;
 }
 
 const MAX_BACKOFF_MS = 15_000;
@@ -81,6 +83,7 @@ export function openEventFeed(options: FeedOptions): () => void {
       opened.addEventListener(name, (event) => {
         const message = event as MessageEvent<string>;
         if (message.lastEventId) lastEventId = message.lastEventId;
+        if (options.idsArePositions) options.api.sawPosition(message.lastEventId);
         options.onEvent(name, JSON.parse(message.data));
       });
     }

@@ -51,6 +51,7 @@ export function subscribeIncidentFeed(api: ApiClient, listener: IncidentFeedList
       api,
       path: '/api/v1/incidents/stream',
       events: INCIDENT_STREAM_EVENT_TYPES,
+      idsArePositions: true,
       onEvent: (name, data) => [...listeners].forEach((l) => l.onEvent?.(name, data)),
       onState: (state) => {
         shared.state = state;
