@@ -9,52 +9,21 @@
  */
 import type { RuleBacktest } from '../src/contract/alert-rules.js';
 import Router from '@koa/router';
-import { z } from 'zod';
-import { alertRuleBodySchema, toRuleData } from './alert-rules.js';
+import { toRuleData } from './alert-rules.js';
+import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../src/contract/bodies/alert-rules.js';
 import { ruleReferenceErrors, type RuleReferenceDeps } from './alert-rule-routes.js';
 import { UnknownClusterError, UnknownMetricError } from '../src/gateways/warehouse/errors.js';
-import { apiInstant } from '../src/http/api-instant.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { heavyRequest, type HeavyRequestSlots } from '../src/http/heavy-request-slots.js';
 import { badRequest, notFound, type ProblemFieldError } from '../src/http/problem.js';
 import type { AppState } from '../src/http/state.js';
-import {
-  HISTORY_SOURCES,
-  type HistorySourceName,
-  type MetricHistorySource,
-} from '../src/gateways/warehouse/metric-history-port.js';
+import { type HistorySourceName, type MetricHistorySource } from '../src/gateways/warehouse/metric-history-port.js';
 import type { BacktestWindow } from '../src/backtest/maintenance-timeline.js';
 import type { PagedPolicy } from '../src/backtest/pages.js';
 import { runBacktest, type BacktestRule } from '../src/backtest/run-backtest.js';
 
-/** The longest range one backtest covers: 31 days of one-minute evaluations is 44,641 instants. */
-export const MAX_BACKTEST_DAYS = 31;
 const DAY_MS = 86_400_000;
-
-export const alertRuleBacktestBody = z.strictObject({
-  rule_id: z.uuid().optional().meta({ description: 'a saved rule of the tenant; give this or `rule`' }),
-  rule: alertRuleBodySchema
-    .optional()
-    .meta({ description: 'an unsaved rule, validated as POST /alert-rules validates it' }),
-  since: apiInstant,
-  until: apiInstant.meta({ description: `after since, at most ${MAX_BACKTEST_DAYS} days after it` }),
-  step_seconds: z
-    .number()
-    .int()
-    .min(60)
-    .max(3600)
-    .optional()
-    .meta({ description: "time between evaluations; default the evaluator's interval (at least one minute)" }),
-  include_readings: z
-    .boolean()
-    .default(false)
-    .meta({ description: 'also answer `readings`: every instant and its value (null inside a gap), for a chart' }),
-  source: z
-    .enum(HISTORY_SOURCES)
-    .optional()
-    .meta({ description: "where history is read; default as the deployment decides (see the answer's `source`)" }),
-});
 
 /** A saved rule as the backtest needs it. */
 export type SavedRule = BacktestRule & { id: string; escalationPolicyId: string };

@@ -27,15 +27,8 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, notFound, type ProblemFieldError } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import {
-  alertRuleBodySchema,
-  alertRuleDecider,
-  alertRulePatchSchema,
-  patchedRule,
-  ruleFieldsFrom,
-  toRuleData,
-  type AlertRuleCommand,
-} from './alert-rules.js';
+import { alertRuleDecider, patchedRule, ruleFieldsFrom, toRuleData, type AlertRuleCommand } from './alert-rules.js';
+import { alertRuleBodySchema, alertRulePatchSchema } from '../src/contract/bodies/alert-rules.js';
 
 export interface AlertRuleCommandDeps extends CommandDeps {
   metricIds: () => string[];

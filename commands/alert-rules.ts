@@ -1,9 +1,8 @@
 /**
- * Alert rules: the command schemas (the rule as clients send it, SPEC.md Alert rule) and the
- * decider. A PATCH is merged here, onto the rule as its stream has it, never onto a read model
+ * Alert rules: the decider, and the rule fields a body sets (the body as clients send it, SPEC.md
+ * Alert rule, is src/contract/bodies/alert-rules.ts). A PATCH is merged here, onto the rule as its stream has it, never onto a read model
  * that may lag. The model is src/events/alert-rule.ts; the routes are commands/alert-rule-routes.ts.
  */
-import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
@@ -13,27 +12,7 @@ import {
   type AlertRuleEvent,
   type AlertRuleState,
 } from '../src/events/alert-rule.js';
-import { conditionSchema, severitySchema } from '../src/events/vocabulary.js';
-
-export const alertRuleBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2000).nullable().optional(),
-  metric: z.string().min(1),
-  condition: conditionSchema,
-  threshold: z.number().refine(Number.isFinite, 'must be a finite number'),
-  /** How long the condition must hold before an incident is triggered (0: at the first breach); also the metric's look-back. */
-  evaluation_window_minutes: z.number().int().min(0).max(1440),
-  severity: severitySchema,
-  escalation_policy_id: z.uuid(),
-  cluster_id: z.string().trim().min(1).max(200).nullable().optional(),
-  is_enabled: z.boolean().default(true),
-});
-
-export type AlertRuleBody = z.infer<typeof alertRuleBodySchema>;
-
-/** PATCH: any subset of the fields, each valid on its own; the rule after the merge is whole by construction. */
-export const alertRulePatchSchema = alertRuleBodySchema.partial().extend({ is_enabled: z.boolean().optional() });
-export type AlertRulePatch = z.infer<typeof alertRulePatchSchema>;
+import type { AlertRuleBody, AlertRulePatch } from '../src/contract/bodies/alert-rules.js';
 
 /** The rule fields a body or a patch sets, in event terms (only the fields present). */
 export function ruleFieldsFrom(body: AlertRulePatch): Partial<AlertRuleData> {

@@ -16,7 +16,8 @@ import { requires } from '../src/http/guard.js';
 import { notFound } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { channelChangeBodySchema, channelDecider, parseChannelBody, type ChannelCommand } from './channels.js';
+import { channelDecider, parseChannelBody, type ChannelCommand } from './channels.js';
+import { channelChangeBodySchema } from '../src/contract/bodies/channels.js';
 
 type ChannelCreated = Extract<ChannelEvent, { type: 'ChannelCreated' }>;
 

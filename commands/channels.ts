@@ -1,7 +1,7 @@
 /**
- * Notification channels: the command schemas (config validated per type, SPEC.md Notification
- * channel; unknown fields rejected) and the decider. The model is src/events/channel.ts; the
- * routes are commands/channel-routes.ts.
+ * Notification channels: the config schemas (config validated per type, SPEC.md Notification
+ * channel; unknown fields rejected; the body around it is src/contract/bodies/channels.ts) and the
+ * decider. The model is src/events/channel.ts; the routes are commands/channel-routes.ts.
  */
 import { z } from 'zod';
 import { PAGER_SEVERITIES, type PagerSeverity } from '../src/gateways/notify/port.js';
@@ -11,8 +11,8 @@ import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectInvalid, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { evolveChannel, initialChannelState, type ChannelEvent, type ChannelState } from '../src/events/channel.js';
 import { keepMaskedSecrets, secretPointer } from '../src/events/channel-secrets.js';
-import { nonEmptyBody } from '../src/http/non-empty-body.js';
-import { SEVERITIES, channelTypeSchema, type ChannelType, type Severity } from '../src/events/vocabulary.js';
+import { channelBodySchema } from '../src/contract/bodies/channels.js';
+import { SEVERITIES, type ChannelType, type Severity } from '../src/events/vocabulary.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
 
@@ -94,18 +94,6 @@ export const channelConfigSchemas = {
     method: z.enum(['POST', 'PUT']),
   }),
 } satisfies Record<ChannelType, z.ZodType>;
-
-export const channelBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  type: channelTypeSchema,
-  config: z.record(z.string(), z.unknown()),
-});
-
-/**
- * PUT (SPEC.md: "Updates the configuration"): any non-empty subset of name, type, config. A `config`
- * sent replaces the stored one whole and is checked by the decider for the channel's (new) type.
- */
-export const channelChangeBodySchema = nonEmptyBody(channelBodySchema.partial());
 
 /** `config` checked for its type: the parsed config, or the issues with paths under `config`. */
 function parseConfig(

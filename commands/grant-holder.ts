@@ -1,28 +1,13 @@
 /**
  * Roles and groups have the same life (src/events/grant-holder.ts); deleting one still in use
- * (users hold the role, the group has members) is refused. This is that shared decider and the
- * body both accept, instantiated by commands/roles.ts and commands/groups.ts.
+ * (users hold the role, the group has members) is refused. This is that shared decider (the body
+ * both accept is src/contract/bodies/iam.ts), instantiated by commands/roles.ts and commands/groups.ts.
  */
-import { z } from 'zod';
-import { permissionMapSchema } from '../src/auth/permission-map.js';
 import type { Decider, DomainEvent } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
-import { grantHolderNameKey, looksLikeUuid } from '../src/events/grant-holder-names.js';
+import { grantHolderNameKey } from '../src/events/grant-holder-names.js';
 import { initialGrantHolderState, type GrantHolderFields, type GrantHolderState } from '../src/events/grant-holder.js';
 import { sameGrants } from '../src/events/permission-grants.js';
-
-/** Body of a role or a group. A name shaped like a UUID is refused: names and ids are separate namespaces. */
-export const grantHolderBodySchema = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .refine((name) => grantHolderNameKey(name) !== '', 'must contain visible characters')
-    .refine((name) => !looksLikeUuid(name), 'must not look like a UUID: names and ids are separate namespaces'),
-  description: z.string().trim().max(2000).default(''),
-  permissions: permissionMapSchema,
-});
 
 export type GrantHolderCommand =
   | { kind: 'Create'; id: string; fields: GrantHolderFields }

@@ -17,7 +17,7 @@ import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import { grantHolderBodySchema } from './grant-holder.js';
+import { grantHolderBodySchema } from '../src/contract/bodies/iam.js';
 import { groupDecider } from './groups.js';
 import { namedGrantHolderCommands, type NamedGrantHolderDeps } from './named-grant-holder-commands.js';
 import { userDecider } from './users.js';

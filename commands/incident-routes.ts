@@ -8,13 +8,12 @@ import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
+import { incidentDecider, type IncidentCommand } from './incidents.js';
 import {
   acknowledgeIncidentBodySchema,
-  incidentDecider,
   incidentNoteBodySchema,
   resolveIncidentBodySchema,
-  type IncidentCommand,
-} from './incidents.js';
+} from '../src/contract/bodies/incidents.js';
 
 export interface IncidentCommandDeps extends CommandDeps {
   /** Told of every command outcome that resolved an incident (the resolutions counter). */

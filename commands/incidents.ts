@@ -1,11 +1,10 @@
 /**
- * Incidents: the command schemas and the decider. Decisions taken where the spec is silent (PagerDuty-like): acknowledging
+ * Incidents: the decider (the bodies are src/contract/bodies/incidents.ts). Decisions taken where the spec is silent (PagerDuty-like): acknowledging
  * an acknowledged incident changes nothing and succeeds; acknowledging or resolving a resolved one
  * is 409; notes may be added in any state, also after resolution (post-mortems). Incidents are
  * created only by the evaluator (src/process/evaluator.ts). The model is src/events/incident.ts; the
  * routes are commands/incident-routes.ts.
  */
-import { z } from 'zod';
 import type { CommandDeps, CommandEnvelope } from '../src/commanding/command-handler.js';
 import { handleCommand } from '../src/commanding/command-handler.js';
 import type { Decider } from '../src/commanding/decider.js';
@@ -20,13 +19,6 @@ import {
   type IncidentView,
   type ResolutionReason,
 } from '../src/events/incident.js';
-
-/** POST /incidents/{id}/acknowledge: no fields (an empty body or none). */
-export const acknowledgeIncidentBodySchema = z.strictObject({});
-/** POST /incidents/{id}/resolve: an optional note, kept on the incident. */
-export const resolveIncidentBodySchema = z.strictObject({ note: z.string().trim().min(1).max(10_000).optional() });
-/** POST /incidents/{id}/notes. */
-export const incidentNoteBodySchema = z.strictObject({ text: z.string().trim().min(1).max(10_000) });
 
 export type IncidentCommand =
   | { kind: 'TriggerIncident'; incident: Omit<IncidentTriggeredData, 'triggeredAt'> }

@@ -15,12 +15,8 @@ import { requires } from '../src/http/guard.js';
 import { badRequest } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
-import {
-  maintenanceWindowBodySchema,
-  maintenanceWindowDecider,
-  toWindowData,
-  type MaintenanceWindowCommand,
-} from './maintenance-windows.js';
+import { maintenanceWindowDecider, toWindowData, type MaintenanceWindowCommand } from './maintenance-windows.js';
+import { maintenanceWindowBodySchema } from '../src/contract/bodies/maintenance-windows.js';
 
 export interface MaintenanceWindowCommandDeps extends CommandDeps {
   /** Which of these ids are not (live) alert rules of the tenant. */

@@ -17,7 +17,7 @@ import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import type { ScheduleDefinition } from '../src/oncall/schedule-definition.js';
 import type { NamedUser } from './schedule-routes.js';
-import { scheduleBodySchema, type ScheduleBody } from './schedules.js';
+import { scheduleBodySchema, type ScheduleBody } from '../src/contract/bodies/schedules.js';
 
 export interface SchedulePreviewDeps {
   /** One error per named user that is not a live user of the tenant (as for a create). */

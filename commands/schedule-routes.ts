@@ -16,17 +16,14 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, type ProblemFieldError } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
+import { scheduleDecider, scheduleFieldsFrom, toOverride, type ScheduleCommand } from './schedules.js';
 import {
   checkOverrideTimes,
   overrideBodySchema,
   scheduleBodySchema,
   scheduleChangeBodySchema,
-  scheduleDecider,
-  scheduleFieldsFrom,
-  toOverride,
   type ScheduleChangeBody,
-  type ScheduleCommand,
-} from './schedules.js';
+} from '../src/contract/bodies/schedules.js';
 
 /** A user id a request names, with the JSON path it was named at. */
 export interface NamedUser {

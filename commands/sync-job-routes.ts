@@ -14,7 +14,8 @@ import { badRequest } from '../src/http/problem.js';
 import { setReadPosition } from '../src/http/read-position.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
-import { isSyncJobId, triggerBodySchema, type SyncJobCommand } from './sync-jobs.js';
+import { isSyncJobId, type SyncJobCommand } from './sync-jobs.js';
+import { triggerBodySchema } from '../src/contract/bodies/sync.js';
 
 /**
  * What the routes ask of the sync runner (src/process/sync/run-sync-job.ts). The composition root

@@ -1,9 +1,8 @@
 /**
- * Data sync jobs: the command schemas and the decider. Pause and resume come from the API; start,
+ * Data sync jobs: the decider (the trigger body is src/contract/bodies/sync.ts). Pause and resume come from the API; start,
  * finish and interrupted come from the sync runner (src/process/sync/). The model is
  * src/events/sync-job.ts; the routes are commands/sync-job-routes.ts.
  */
-import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict } from '../src/commanding/domain-rejection.js';
 import {
@@ -17,9 +16,6 @@ import {
   type SyncJobState,
   type SyncRunResult,
 } from '../src/events/sync-job.js';
-
-/** POST /api/v1/sync/trigger: `{}` = every active job, `{job_id}` = one. */
-export const triggerBodySchema = z.strictObject({ job_id: z.string().min(1).max(100).optional() });
 
 export const isSyncJobId = (value: string): value is SyncJobId => (SYNC_JOB_IDS as readonly string[]).includes(value);
 

@@ -1,7 +1,7 @@
 /** PUT /api/v1/tenant/permission-defaults; the decider is commands/tenant-defaults.ts. */
 import type { TenantDefaults } from '../src/contract/iam.js';
 import Router from '@koa/router';
-import { permissionsBodySchema } from '../src/auth/permission-map.js';
+import { permissionsBodySchema } from '../src/contract/bodies/iam.js';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
 import { tenantStream } from '../src/events/tenant.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision } from '../src/http/command-context.js';

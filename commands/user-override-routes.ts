@@ -4,7 +4,7 @@
  */
 import type { PermissionOverrides } from '../src/contract/iam.js';
 import Router from '@koa/router';
-import { permissionsBodySchema } from '../src/auth/permission-map.js';
+import { permissionsBodySchema } from '../src/contract/bodies/iam.js';
 import type { Context } from 'koa';
 import { handleCommand, type CommandDeps } from '../src/commanding/command-handler.js';
 import type { PermissionGrants } from '../src/events/permission-grants.js';

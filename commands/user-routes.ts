@@ -30,14 +30,8 @@ import { storedResourceId } from '../src/http/resource-id.js';
 import { emailKey, userStream, type UserEvent, type UserState } from '../src/events/user.js';
 import { releaseEmail, reserveEmail } from './user-email-reservations.js';
 import type { InviteUser } from './user-invitations.js';
-import {
-  createUserBodySchema,
-  patchUserBodySchema,
-  userChangesFrom,
-  userDecider,
-  type UserChanges,
-  type UserCommand,
-} from './users.js';
+import { userChangesFrom, userDecider, type UserChanges, type UserCommand } from './users.js';
+import { createUserBodySchema, patchUserBodySchema } from '../src/contract/bodies/iam.js';
 
 export interface UserCommandDeps extends CommandDeps {
   assignments: GrantSourceLookup;

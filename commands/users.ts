@@ -1,50 +1,14 @@
 /**
- * Users: what clients send (SPEC.md, User: email, name, role_id, group_ids, is_active) and the
- * decider. The model is src/events/user.ts; the routes are commands/user-routes.ts. Group
+ * Users: the decider, and a change body in event terms (what clients send, SPEC.md User: email,
+ * name, role_id, group_ids, is_active, is src/contract/bodies/iam.ts). The model is src/events/user.ts; the routes are commands/user-routes.ts. Group
  * membership is part of the user, so the group member routes issue JoinGroup/LeaveGroup here.
  */
 import { z } from 'zod';
-import { nonEmptyBody } from '../src/http/non-empty-body.js';
-import { isE164 } from '../src/gateways/notify/phone-number.js';
+import type { patchUserBodySchema } from '../src/contract/bodies/iam.js';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { sameGrants, type PermissionGrants } from '../src/events/permission-grants.js';
 import { evolveUser, initialUserState, type UserEvent, type UserProfile, type UserState } from '../src/events/user.js';
-
-const email = z.string().trim().max(254).pipe(z.email());
-const name = z.string().trim().min(1).max(200);
-/** null: no role, so the tenant defaults apply. */
-const roleId = z.string().trim().min(1).max(100).nullable();
-const groupIds = z
-  .array(z.string().min(1).max(100))
-  .max(100)
-  .transform((ids) => [...new Set(ids)]);
-/** For sms pages: E.164 (+ and up to 15 digits), or null for none. */
-const phone = z.string().trim().refine(isE164, 'must be an E.164 number such as +447700900123').nullable();
-
-export const createUserBodySchema = z.strictObject({
-  email,
-  name,
-  role_id: roleId.default(null),
-  group_ids: groupIds.default([]),
-  is_active: z.boolean().default(true),
-  phone: phone.default(null),
-});
-
-/**
- * PUT and PATCH: any non-empty subset of the writable fields (SPEC.md: "Update with is_active
- * false"); the fields sent replace, the others keep their value. The whole profile is one such subset.
- */
-export const patchUserBodySchema = nonEmptyBody(
-  z.strictObject({
-    email: email.optional(),
-    name: name.optional(),
-    role_id: roleId.optional(),
-    group_ids: groupIds.optional(),
-    is_active: z.boolean().optional(),
-    phone: phone.optional(),
-  }),
-);
 
 export interface UserChanges {
   changes: Partial<UserProfile>;

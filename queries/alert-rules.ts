@@ -4,7 +4,7 @@ import { ALERT_RULES, watchOf, type AlertRuleDoc } from '../projections/alert-ru
 import type { EventStore } from '../src/eventstore/port.js';
 import { EVALUATION_OUTCOMES, ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
 import { severitySchema } from '../src/events/vocabulary.js';
-import { apiInstant } from '../src/http/api-instant.js';
+import { apiInstant } from '../src/contract/api-instant.js';
 import { okPage } from '../src/http/envelope.js';
 import { DEFAULT_PAGE_SIZE } from '../src/http/pagination.js';
 import { requires } from '../src/http/guard.js';

@@ -18,7 +18,7 @@ import { GROUP_BY, incidentGroups, noisiestRules } from '../src/analytics/incide
 import { onCallHealth } from '../src/analytics/oncall-health.js';
 import { RESOLUTION_REASONS } from '../src/events/incident.js';
 import { NOTIFY_MEDIA } from '../src/events/vocabulary.js';
-import { apiInstant } from '../src/http/api-instant.js';
+import { apiInstant } from '../src/contract/api-instant.js';
 import { okCsv, wantsCsv } from '../src/http/csv.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';

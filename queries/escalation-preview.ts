@@ -13,7 +13,7 @@
 import type { EscalationPreview } from '../src/contract/escalation-preview.js';
 import Router from '@koa/router';
 import { z } from 'zod';
-import { apiInstant } from '../src/http/api-instant.js';
+import { apiInstant } from '../src/contract/api-instant.js';
 import { ok } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { heavyRequest, type HeavyRequestSlots } from '../src/http/heavy-request-slots.js';

@@ -13,7 +13,7 @@ import {
 } from '../src/events/incident.js';
 import { INCIDENT_SOURCES } from '../src/contract/vocabulary.js';
 import { severitySchema } from '../src/events/vocabulary.js';
-import { apiInstant, SUPPORTED_INSTANTS } from '../src/http/api-instant.js';
+import { apiInstant, SUPPORTED_INSTANTS } from '../src/contract/api-instant.js';
 import { ok } from '../src/http/envelope.js';
 import { historyChainOf, historyEntry } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';

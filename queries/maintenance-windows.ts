@@ -12,7 +12,7 @@ import { MAINTENANCE_WINDOWS, type MaintenanceWindowDoc } from '../projections/m
 import type { EventStore } from '../src/eventstore/port.js';
 import { maintenanceWindowStream } from '../src/events/maintenance-window.js';
 import { activeOccurrence, nextBoundary, type TimedWindow } from '../src/events/maintenance-window-timing.js';
-import { apiInstant } from '../src/http/api-instant.js';
+import { apiInstant } from '../src/contract/api-instant.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok, okPage } from '../src/http/envelope.js';
 import { historyChainOf, historyEntry } from '../src/http/event-history.js';

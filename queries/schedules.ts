@@ -9,7 +9,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { SCHEDULES, type ScheduleDoc } from '../projections/schedules.js';
 import { USERS, type UserDoc } from '../projections/users.js';
-import { apiInstant } from '../src/http/api-instant.js';
+import { apiInstant } from '../src/contract/api-instant.js';
 import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';

@@ -9,7 +9,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { SYNC_HISTORY, type SyncHistoryDoc } from '../projections/sync.js';
 import { SYNC_JOB_IDS } from '../src/events/sync-job.js';
-import { apiInstant } from '../src/http/api-instant.js';
+import { apiInstant } from '../src/contract/api-instant.js';
 import { ok, okBare, okPage } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, notFound } from '../src/http/problem.js';

@@ -53,7 +53,6 @@ import { projectionsHealthCheck } from './projection-runner/projection-health.js
 /** Every read model of the platform (also what `npm run rebuild` rebuilds); secrets seal channel docs. */
 export { projectionsOf } from './composition/read-models.js';
 export { openStores } from './composition/stores.js';
-export { SHUTDOWN_DRAIN_MS } from './composition/http-server.js';
 
 export interface PlatformOptions {
   /** The clock of commands, the evaluator and the warehouse (tests drive it; default: real time). */

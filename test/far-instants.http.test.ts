@@ -1,5 +1,5 @@
 /**
- * Instants outside what the platform supports (src/http/api-instant.ts: 1970-01-01T00:00:00Z up to,
+ * Instants outside what the platform supports (src/contract/api-instant.ts: 1970-01-01T00:00:00Z up to,
  * not including, 9000-01-01T00:00:00Z) are a 400 problem naming the field on every route that takes
  * an instant, in a query or a body; none reaches the zone arithmetic (a RangeError, a 500, before).
  * Table-driven over the routes, with the edges of the range answering 200.

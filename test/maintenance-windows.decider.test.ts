@@ -1,10 +1,7 @@
 /** The maintenance window decider, given/when/then; the body schema's field checks; the evaluation's silencing. */
 import test from 'ava';
-import {
-  maintenanceWindowBodySchema,
-  maintenanceWindowDecider,
-  toWindowData,
-} from '../commands/maintenance-windows.js';
+import { maintenanceWindowDecider, toWindowData } from '../commands/maintenance-windows.js';
+import { maintenanceWindowBodySchema } from '../src/contract/bodies/maintenance-windows.js';
 import type { MaintenanceWindowData, MaintenanceWindowEvent } from '../src/events/maintenance-window.js';
 import { indexWindows } from '../src/events/maintenance-window-timing.js';
 import { initialRuleWatch, watchAfterEvaluation } from '../src/events/rule-evaluation.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGuardedClient } from '../src/gateways/http/guarded-client.js';
-import { isE164 } from '../src/gateways/notify/phone-number.js';
+import { isE164 } from '../src/contract/phone-number.js';
 import { smsAdapter, smsText } from '../src/gateways/notify/sms-adapter.js';
 import { alertMessage } from './support/notify-receivers/alert-fixture.js';
 import { startSmsProviderStandIn } from './support/notify-receivers/sms-provider-standin.js';

@@ -70,6 +70,26 @@ test('an anonymous request trickling a body it will never have read is answered 
   });
 });
 
+for (const [refusal, head, status] of [
+  ['a type it does not take', 'Content-Type: text/plain\r\nContent-Length: 100000\r\n\r\nhel', 415],
+  ['over 1 MiB', 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000000\r\n\r\na=x', 413],
+] as const) {
+  test(`an action link's confirming POST refusing a body (${refusal}) it has not read closes the connection (Connection: close), as every route does`, async (t) => {
+    // The body is refused before the link is looked at, so any token will do.
+    const request = rawRequest(`POST /a/some-token HTTP/1.1\r\nHost: x\r\n${head}`, patient);
+    t.teardown(request.destroy);
+    const trickle = setInterval(() => request.write('x'), 100);
+    t.teardown(() => clearInterval(trickle));
+    await waitFor(() => request.seen.answer.includes('\r\n\r\n'), { timeoutMs: 12_000, message: `the ${status}` });
+    t.regex(request.seen.answer, new RegExp(`^HTTP/1\\.1 ${status} `));
+    t.regex(request.seen.answer, /\r\nconnection: close\r\n/i);
+    await waitFor(() => request.seen.closed, {
+      timeoutMs: 12_000,
+      message: `the connection closed by the server after the ${status}`,
+    });
+  });
+}
+
 test('an authenticated request whose body never completes is cut with 408 once REQUEST_TIMEOUT_SECONDS have passed', async (t) => {
   const token = app.token(app.newTenant());
   const request = rawRequest(

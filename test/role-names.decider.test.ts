@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { nameReservationDecider, ORPHANED_NAME_RESERVATION_AFTER_MS } from '../commands/grant-holder-names.js';
-import { grantHolderBodySchema } from '../commands/grant-holder.js';
+import { grantHolderBodySchema } from '../src/contract/bodies/iam.js';
 import { roleDecider } from '../commands/roles.js';
 import { readModelPermissionSources } from '../src/auth/read-model-permission-sources.js';
 import {

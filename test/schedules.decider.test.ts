@@ -1,5 +1,6 @@
 import test from 'ava';
-import { scheduleBodySchema, scheduleChangeBodySchema, scheduleDecider } from '../commands/schedules.js';
+import { scheduleDecider } from '../commands/schedules.js';
+import { scheduleBodySchema, scheduleChangeBodySchema } from '../src/contract/bodies/schedules.js';
 import type { DomainRejection } from '../src/commanding/domain-rejection.js';
 import type { ScheduleData, ScheduleEvent, ScheduleOverride } from '../src/events/schedule.js';
 import { TEST_CONTEXT, deciderSpec } from './support/decider-spec.js';

@@ -138,8 +138,7 @@ function actedBy(refused: LinkRefused): string {
 
 function refuse(ctx: Context, refused: LinkRefused | { refusal: ConfirmRefusal }) {
   const { status, title, text } = REFUSALS[refused.refusal];
-  // A body left unread must not keep the connection: close it after the answer.
-  if (refused.refusal === 'body_type' || refused.refusal === 'body_too_large') ctx.set('Connection', 'close');
+  // A body left unread closes the connection after the answer, as on every route: src/http/close-after-unread-body.ts.
   html(ctx, status, refusalPage(title, 'ok' in refused ? text.replace('{by}', () => actedBy(refused)) : text));
 }
 

@@ -7,8 +7,8 @@
  * and `stop_reason` beside it, no envelope; the /api/v1/ask/* listings keep the platform envelope.
  */
 import type { AssistantAnswer } from '../contract/assistant.js';
+import { askBodySchema } from '../contract/bodies/assistant.js';
 import Router from '@koa/router';
-import { z } from 'zod';
 import { ok, okBare } from '../http/envelope.js';
 import { requires } from '../http/guard.js';
 import { HttpProblem, serviceUnavailable } from '../http/problem.js';
@@ -17,18 +17,6 @@ import type { AppState } from '../http/state.js';
 import { AgentStopped, type Agent } from './agent-loop.js';
 import type { AssistantTool } from './tool.js';
 import { inputJsonSchema } from './tool-schemas.js';
-
-export const MAX_PROMPT_CHARS = 8_000;
-
-export const askBodySchema = z
-  .object({
-    prompt: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`)
-      .refine((prompt) => prompt.trim().length > 0, 'must not be blank'),
-  })
-  .strict();
 
 export interface AskRouteDeps {
   /** Undefined when no model key is configured: /ask answers 503. */

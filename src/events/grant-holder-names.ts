@@ -4,36 +4,16 @@
  * stream per normalised name, `roleName-<tenant>-<sha256(key)>` / `groupName-<tenant>-<sha256(key)>`,
  * appended with "no stream" expected (like the user email reservation in src/events/user.ts).
  *
- * Two names are the same when their keys are: Unicode NFKC (fullwidth, ligatures and other
- * compatibility forms fold to their plain letters), case-folded (upper- then lower-case, so "ß" and
- * "SS" meet), invisible default-ignorable characters (zero-width spaces and joiners, soft hyphens)
- * dropped, and runs of white space collapsed to one space.
+ * Two names are the same when their keys are (src/contract/grant-holder-name-key.ts: the body a
+ * client sends is checked with the same key).
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { grantHolderNameKey } from '../contract/grant-holder-name-key.js';
+
+export { grantHolderNameKey, looksLikeUuid } from '../contract/grant-holder-name-key.js';
 
 export type NamedKind = 'role' | 'group';
-
-export function grantHolderNameKey(name: string): string {
-  return name
-    .normalize('NFKC')
-    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
-    .toUpperCase()
-    .toLowerCase()
-    .normalize('NFKC')
-    .replace(/\s+/gu, ' ')
-    .trim();
-}
-
-/**
- * A name that reads as a UUID (any case, with or without hyphens or braces), after normalising.
- * Looser on purpose than UUID_PATTERN (src/events/vocabulary.ts), which says what an id is: this
- * keeps names from passing for ids in any spelling a reader would take for one.
- */
-export const looksLikeUuid = (name: string) =>
-  /^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/.test(
-    grantHolderNameKey(name).replace(/^urn:uuid:/, ''),
-  );
 
 export const nameReservationStream = (kind: NamedKind, tenantId: string, name: string) =>
   `${kind}Name-${tenantId}-${createHash('sha256').update(grantHolderNameKey(name)).digest('hex')}`;

@@ -10,17 +10,12 @@
  * then on; one created with a start in the past did not silence that past), and none from the
  * instant it was ended early (`endedAt`).
  */
+import { DAY_NAMES } from '../contract/weekly-recurrence.js';
 import { instantOfWallClock, wallClockAt } from '../oncall/zone-offsets.js';
 import type { WindowMatcher, WindowTiming } from './maintenance-window.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-/** SPEC (issue 30): a window longer than this is refused. */
-export const MAX_WINDOW_MS = 30 * DAY_MS;
-/** A weekly window's occurrence lasts at most a week. */
-export const MAX_WEEKLY_DURATION_MINUTES = 7 * 24 * 60;
-/** Date#getUTCDay order of the weekday names. */
-const DAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
 export interface TimedWindow {
   timing: WindowTiming;
@@ -71,19 +66,6 @@ export function activeOccurrence(window: TimedWindow, at: number): Occurrence | 
 }
 
 export const isWindowActive = (window: TimedWindow, at: number) => activeOccurrence(window, at) !== null;
-
-/**
- * The fewest whole days from one start day of a weekly recurrence to the next (7 for one day a
- * week). An occurrence must be shorter than this, in minutes, to end before the next one starts:
- * a recurrence whose occurrences touch or overlap would silence its rules for good.
- */
-export function shortestStartGapDays(days: readonly string[]): number {
-  const order = [...new Set(days.map((day) => DAY_NAMES.indexOf(day as (typeof DAY_NAMES)[number])))].sort(
-    (a, b) => a - b,
-  );
-  if (order.length === 0) return 7;
-  return Math.min(...order.map((day, i) => (order[(i + 1) % order.length]! - day + 7) % 7 || 7));
-}
 
 /**
  * How far the end of an active stretch is looked for. A stretch that a weekly window's occurrences

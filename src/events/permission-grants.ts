@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * A map of permission name → "allow" | "deny", as stored in IAM events. Keys are plain strings
  * here on purpose: a permission later dropped from the table must not make old events unreadable.
- * Routes accept only known names (src/auth/permission-map.ts); resolution ignores unknown ones.
+ * Routes accept only known names (src/contract/bodies/iam.ts); resolution ignores unknown ones.
  */
 export const permissionGrantsSchema = z.record(z.string(), z.enum(['allow', 'deny']));
 

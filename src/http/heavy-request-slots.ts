@@ -6,6 +6,7 @@
  * more than a cap is a 429 with Retry-After; a slot is given back when its request answers.
  */
 import type { Middleware } from 'koa';
+import { createKeyedSlots } from './keyed-slots.js';
 import { tooManyRequests } from './problem.js';
 import type { AppState } from './state.js';
 
@@ -22,38 +23,39 @@ export interface HeavyRequestSlots {
 }
 
 const RETRY_AFTER_SECONDS = 1;
+/** The one key under which the total, all tenants together, is counted. */
+const EVERY_TENANT = '*';
 
 export function createHeavyRequestSlots(limits: HeavyRequestLimits): HeavyRequestSlots {
-  const byTenant = new Map<string, number>();
-  let total = 0;
+  const byTenant = createKeyedSlots(limits.perTenant, () =>
+    tooManyRequests(
+      `at most ${limits.perTenant} heavy requests (previews, backtests, analytics) per tenant run at once (HEAVY_REQUESTS_PER_TENANT); wait for one to answer`,
+      RETRY_AFTER_SECONDS,
+    ),
+  );
+  const total = createKeyedSlots(limits.total, () =>
+    tooManyRequests(
+      `at most ${limits.total} heavy requests (previews, backtests, analytics) run at once on this instance, all tenants together (HEAVY_REQUESTS_TOTAL); try again shortly`,
+      RETRY_AFTER_SECONDS,
+    ),
+  );
   return {
     take(tenantId) {
-      const mine = byTenant.get(tenantId) ?? 0;
-      if (mine >= limits.perTenant) {
-        throw tooManyRequests(
-          `at most ${limits.perTenant} heavy requests (previews, backtests, analytics) per tenant run at once (HEAVY_REQUESTS_PER_TENANT); wait for one to answer`,
-          RETRY_AFTER_SECONDS,
-        );
+      // The tenant's cap is checked first: a tenant at its cap hears about its own cap.
+      const releaseTenant = byTenant.take(tenantId);
+      let releaseTotal: () => void;
+      try {
+        releaseTotal = total.take(EVERY_TENANT);
+      } catch (refusal) {
+        releaseTenant();
+        throw refusal;
       }
-      if (total >= limits.total) {
-        throw tooManyRequests(
-          `at most ${limits.total} heavy requests (previews, backtests, analytics) run at once on this instance, all tenants together (HEAVY_REQUESTS_TOTAL); try again shortly`,
-          RETRY_AFTER_SECONDS,
-        );
-      }
-      byTenant.set(tenantId, mine + 1);
-      total += 1;
-      let released = false;
       return () => {
-        if (released) return;
-        released = true;
-        total -= 1;
-        const left = (byTenant.get(tenantId) ?? 1) - 1;
-        if (left > 0) byTenant.set(tenantId, left);
-        else byTenant.delete(tenantId);
+        releaseTotal();
+        releaseTenant();
       };
     },
-    inUse: () => total,
+    inUse: () => total.inUse(EVERY_TENANT),
   };
 }
 

@@ -1,9 +1,9 @@
 /** Alert rules and their evaluation history (commands/alert-rule-routes.ts, queries/alert-rules.ts). */
 import { z } from 'zod';
-import { alertRuleBodySchema, alertRulePatchSchema } from '../../commands/alert-rules.js';
+import { alertRuleBodySchema, alertRulePatchSchema } from '../contract/bodies/alert-rules.js';
 import { alertMetricReadingQuery } from '../../queries/alert-metrics.js';
 import { alertRuleHistoryQuery, alertRuleListQuery } from '../../queries/alert-rules.js';
-import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../../commands/alert-rule-backtest-routes.js';
+import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../contract/bodies/alert-rules.js';
 import {
   alertMetricSchema,
   alertRuleDeletedSchema,

@@ -1,6 +1,6 @@
 /** The analytics assistant: POST /ask, the tool listing and its health (src/assistant/routes.ts). */
 import { z } from 'zod';
-import { askBodySchema } from '../assistant/routes.js';
+import { askBodySchema } from '../contract/bodies/assistant.js';
 import { assistantAnswerSchema } from '../contract/assistant.js';
 import type { OperationDoc } from './operation.js';
 

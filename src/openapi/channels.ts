@@ -1,9 +1,10 @@
 /** Notification channels (commands/channel-routes.ts, queries/channels.ts). */
 import { z } from 'zod';
-import { channelBodySchema, channelConfigSchemas } from '../../commands/channels.js';
+import { channelConfigSchemas } from '../../commands/channels.js';
+import { channelBodySchema } from '../contract/bodies/channels.js';
 import { channelSchema, channelTestResultSchema, rotatedSecretSchema } from '../contract/channels.js';
 import { CHANNEL_TYPES } from '../events/vocabulary.js';
-import { nonEmptyBody } from '../http/non-empty-body.js';
+import { nonEmptyBody } from '../contract/bodies/non-empty-body.js';
 import type { OperationDoc } from './operation.js';
 import { deletedSchema, historyEntrySchema } from './shared-schemas.js';
 

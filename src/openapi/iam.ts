@@ -1,8 +1,8 @@
 /** Identity and access: users, permission overrides, roles, groups, tenant defaults (commands/*-routes.ts, queries/users.ts, roles.ts, …). */
 import { z } from 'zod';
-import { grantHolderBodySchema } from '../../commands/grant-holder.js';
-import { createUserBodySchema, patchUserBodySchema } from '../../commands/users.js';
-import { permissionsBodySchema } from '../auth/permission-map.js';
+import { grantHolderBodySchema } from '../contract/bodies/iam.js';
+import { createUserBodySchema, patchUserBodySchema } from '../contract/bodies/iam.js';
+import { permissionsBodySchema } from '../contract/bodies/iam.js';
 import type { OperationDoc } from './operation.js';
 import {
   defaultsSchema,

@@ -4,10 +4,10 @@ import {
   acknowledgeIncidentBodySchema,
   incidentNoteBodySchema,
   resolveIncidentBodySchema,
-} from '../../commands/incidents.js';
+} from '../contract/bodies/incidents.js';
 import { incidentListQuery } from '../../queries/incidents.js';
 import { incidentAsOfSchema, incidentSchema, pendingEscalationSchema } from '../contract/incidents.js';
-import { apiInstant, SUPPORTED_INSTANTS } from '../http/api-instant.js';
+import { apiInstant, SUPPORTED_INSTANTS } from '../contract/api-instant.js';
 import type { OperationDoc } from './operation.js';
 import { historyEntrySchema } from './shared-schemas.js';
 

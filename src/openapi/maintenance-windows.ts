@@ -1,6 +1,6 @@
 /** Maintenance windows (commands/maintenance-window-routes.ts, queries/maintenance-windows.ts). */
 import { z } from 'zod';
-import { maintenanceWindowBodySchema } from '../../commands/maintenance-windows.js';
+import { maintenanceWindowBodySchema } from '../contract/bodies/maintenance-windows.js';
 import { maintenanceWindowListQuery } from '../../queries/maintenance-windows.js';
 import { maintenanceWindowSchema } from '../contract/maintenance-windows.js';
 import type { OperationDoc } from './operation.js';

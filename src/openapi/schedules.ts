@@ -5,8 +5,8 @@ import {
   MAX_MINUTES,
   MAX_STAGES,
   MAX_TARGETS_PER_STAGE,
-} from '../../commands/escalation-policies.js';
-import { overrideBodySchema, scheduleBodySchema, scheduleChangeBodySchema } from '../../commands/schedules.js';
+} from '../contract/bodies/escalation-policies.js';
+import { overrideBodySchema, scheduleBodySchema, scheduleChangeBodySchema } from '../contract/bodies/schedules.js';
 import { currentOnCallQuery, onCallRangeQuery } from '../../queries/schedules.js';
 import { DELIVERY_CHANNELS, TARGET_TYPES } from '../events/escalation-policy.js';
 import { escalationPolicySchema } from '../contract/escalation-policies.js';

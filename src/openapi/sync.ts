@@ -1,6 +1,6 @@
 /** Data sync: status, jobs, history, the live status stream and the job controls (queries/sync*.ts, commands/sync-job-routes.ts). */
 import { z } from 'zod';
-import { triggerBodySchema } from '../../commands/sync-jobs.js';
+import { triggerBodySchema } from '../contract/bodies/sync.js';
 import { syncHistoryQuery } from '../../queries/sync.js';
 import {
   syncJobSchema,

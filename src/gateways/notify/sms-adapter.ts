@@ -15,7 +15,7 @@ import type { GuardedHttpClient } from '../http/guarded-client.js';
 import { alertSummary } from './alert-text.js';
 import { fromHttpOutcome, notAttempted } from './delivery-outcome.js';
 import { outboxErrorMessage, outboxFileName, writeOutboxFile } from './outbox-file.js';
-import { isE164 } from './phone-number.js';
+import { isE164 } from '../../contract/phone-number.js';
 import type { AlertMessage, MediumAdapter, SmsTarget } from './port.js';
 import { describeTarget } from './target-description.js';
 

@@ -1,6 +1,19 @@
 /** The API calls the pages make, typed (paths as in the README); `'bare'` marks SPEC.md's top-level answers. */
 import type { ApiClient } from './client';
-import type { AlertMetric, AlertRuleBody, AlertRuleDetail, MetricReading, PolicyName } from './types';
+import type {
+  AcknowledgeBody,
+  AlertMetric,
+  AlertRuleBody,
+  AlertRuleDeleted,
+  AlertRuleDetail,
+  AlertRulePatch,
+  AskBody,
+  MetricReading,
+  NoteBody,
+  PolicyName,
+  ResolveBody,
+  SyncTriggerBody,
+} from './types';
 import type {
   AlertRule,
   ChannelName,
@@ -28,13 +41,17 @@ import type {
   GrantHolderDraft,
   GroupDetail,
   PermissionGrants,
+  PermissionOverrides,
+  PermissionsBody,
   Role,
   TenantDefaults,
   User,
+  UserChange,
   UserDraft,
   UserPermissions,
 } from './types';
 import type {
+  ChannelChange,
   ChannelDraft,
   ChannelTestAnswer,
   EscalationPolicy,
@@ -44,7 +61,7 @@ import type {
 } from './types';
 import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 import type { EscalationPreview } from './types';
-import type { MaintenanceWindow, MaintenanceWindowBody } from './types';
+import type { Deleted, MaintenanceWindow, MaintenanceWindowBody } from './types';
 import type { RuleBacktest, RuleBacktestRequest } from './types';
 import type { AnalyticsGroupBy, IncidentAnalytics, OncallHealth } from './types';
 
@@ -66,11 +83,15 @@ export const endpoints = (api: ApiClient) => ({
     api.get<Incident>(`/api/v1/incidents/${id(incidentId)}?as_of=${id(at.toISOString())}`),
   incidentEvents: (incidentId: string) => api.get<IncidentEvent[]>(`/api/v1/incidents/${id(incidentId)}/events`),
   acknowledge: (incidentId: string) =>
-    api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/acknowledge`, {}),
+    api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/acknowledge`, {} satisfies AcknowledgeBody),
   resolve: (incidentId: string, note?: string) =>
-    api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/resolve`, note ? { note } : {}),
+    api.send<Incident>(
+      'POST',
+      `/api/v1/incidents/${id(incidentId)}/resolve`,
+      (note ? { note } : {}) satisfies ResolveBody,
+    ),
   addNote: (incidentId: string, text: string) =>
-    api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/notes`, { text }),
+    api.send<Incident>('POST', `/api/v1/incidents/${id(incidentId)}/notes`, { text } satisfies NoteBody),
   userNames: () => api.get<UserName[]>('/api/v1/user-names'),
   channelNames: () => api.get<ChannelName[]>('/api/v1/notification-channels?limit=200'),
 
@@ -83,7 +104,12 @@ export const endpoints = (api: ApiClient) => ({
     ),
 
   triggerSync: (jobId?: string) =>
-    api.send<SyncTriggered>('POST', '/api/v1/sync/trigger', jobId ? { job_id: jobId } : {}, 'bare'),
+    api.send<SyncTriggered>(
+      'POST',
+      '/api/v1/sync/trigger',
+      (jobId ? { job_id: jobId } : {}) satisfies SyncTriggerBody,
+      'bare',
+    ),
   pauseSync: (jobId: string) => api.send<unknown>('POST', `/api/v1/sync/jobs/${id(jobId)}/pause`),
   resumeSync: (jobId: string) => api.send<unknown>('POST', `/api/v1/sync/jobs/${id(jobId)}/resume`),
   lastFailedRun: async (jobId: string) =>
@@ -99,16 +125,12 @@ export const endpoints = (api: ApiClient) => ({
   alertRules: (metric?: string) =>
     api.get<AlertRule[]>(`/api/v1/alert-rules?limit=200${metric ? `&metric=${id(metric)}` : ''}`),
   setRuleEnabled: (ruleId: string, enabled: boolean) =>
-    api.send<AlertRule>('PATCH', `/api/v1/alert-rules/${id(ruleId)}`, { is_enabled: enabled }),
+    api.send<AlertRule>('PATCH', `/api/v1/alert-rules/${id(ruleId)}`, { is_enabled: enabled } satisfies AlertRulePatch),
   rule: (ruleId: string) => api.tagged<AlertRuleDetail>('GET', `/api/v1/alert-rules/${id(ruleId)}`),
   createRule: (body: AlertRuleBody) => api.tagged<AlertRuleDetail>('POST', '/api/v1/alert-rules', body),
   replaceRule: (ruleId: string, body: AlertRuleBody, etag: string | null) =>
     api.tagged<AlertRuleDetail>('PUT', `/api/v1/alert-rules/${id(ruleId)}`, body, etag ? { 'If-Match': etag } : {}),
-  deleteRule: (ruleId: string) =>
-    api.tagged<{ id: string; deleted: true; resolved_incident_id: string | null }>(
-      'DELETE',
-      `/api/v1/alert-rules/${id(ruleId)}`,
-    ),
+  deleteRule: (ruleId: string) => api.tagged<AlertRuleDeleted>('DELETE', `/api/v1/alert-rules/${id(ruleId)}`),
   alertMetrics: () => api.get<AlertMetric[]>('/api/v1/alert-metrics'),
   metricReading: (metric: string, windowMinutes: number, clusterId?: string) =>
     api.get<MetricReading>(
@@ -118,10 +140,10 @@ export const endpoints = (api: ApiClient) => ({
   ruleHistory: (ruleId: string, limit = 60) =>
     api.get<Evaluation[]>(`/api/v1/alert-rules/${id(ruleId)}/history?limit=${limit}`),
 
-  ask: (prompt: string) => api.send<AssistantAnswer>('POST', '/api/v1/ask', { prompt }, 'bare'),
+  ask: (prompt: string) => api.send<AssistantAnswer>('POST', '/api/v1/ask', { prompt } satisfies AskBody, 'bare'),
   channels: () => api.get<NotificationChannel[]>('/api/v1/notification-channels?limit=200'),
   createChannel: (draft: ChannelDraft) => api.send<NotificationChannel>('POST', '/api/v1/notification-channels', draft),
-  updateChannel: (channelId: string, draft: Partial<ChannelDraft>) =>
+  updateChannel: (channelId: string, draft: ChannelChange) =>
     api.send<NotificationChannel>('PUT', `/api/v1/notification-channels/${id(channelId)}`, draft),
   deleteChannel: (channelId: string) => api.send<unknown>('DELETE', `/api/v1/notification-channels/${id(channelId)}`),
   testChannel: (channelId: string) =>
@@ -138,14 +160,14 @@ export const endpoints = (api: ApiClient) => ({
   // ---- People (issue 29): users, roles, groups, overrides, tenant defaults ----
   users: () => everyPage<User>(api, '/api/v1/users?limit=200'),
   inviteUser: (draft: UserDraft) => api.send<User>('POST', '/api/v1/users', draft),
-  updateUser: (userId: string, change: Partial<UserDraft> & { is_active?: boolean }) =>
-    api.send<User>('PUT', `/api/v1/users/${id(userId)}`, change),
+  updateUser: (userId: string, change: UserChange) => api.send<User>('PUT', `/api/v1/users/${id(userId)}`, change),
   deleteUser: (userId: string) => api.send<unknown>('DELETE', `/api/v1/users/${id(userId)}`),
   userPermissions: (userId: string) => api.get<UserPermissions>(`/api/v1/users/${id(userId)}/permissions`),
-  userOverrides: (userId: string) =>
-    api.get<{ user_id: string; permissions: PermissionGrants }>(`/api/v1/users/${id(userId)}/permission-overrides`),
+  userOverrides: (userId: string) => api.get<PermissionOverrides>(`/api/v1/users/${id(userId)}/permission-overrides`),
   setUserOverrides: (userId: string, permissions: PermissionGrants) =>
-    api.send<unknown>('PUT', `/api/v1/users/${id(userId)}/permission-overrides`, { permissions }),
+    api.send<unknown>('PUT', `/api/v1/users/${id(userId)}/permission-overrides`, {
+      permissions,
+    } satisfies PermissionsBody),
   roles: () => everyPage<Role>(api, '/api/v1/roles?limit=200'),
   createRole: (draft: GrantHolderDraft) => api.send<Role>('POST', '/api/v1/roles', draft),
   replaceRole: (roleId: string, draft: GrantHolderDraft) => api.send<Role>('PUT', `/api/v1/roles/${id(roleId)}`, draft),
@@ -161,7 +183,7 @@ export const endpoints = (api: ApiClient) => ({
     api.send<GroupDetail>('DELETE', `/api/v1/groups/${id(groupId)}/members/${id(userId)}`),
   tenantDefaults: () => api.get<TenantDefaults>('/api/v1/tenant/permission-defaults'),
   setTenantDefaults: (permissions: PermissionGrants) =>
-    api.send<TenantDefaults>('PUT', '/api/v1/tenant/permission-defaults', { permissions }),
+    api.send<TenantDefaults>('PUT', '/api/v1/tenant/permission-defaults', { permissions } satisfies PermissionsBody),
   // ---- end of People ----
   scheduleDetails: () => api.get<ScheduleDetail[]>('/api/v1/schedules?limit=200'),
   createSchedule: (draft: ScheduleDraft) => api.send<ScheduleDetail>('POST', '/api/v1/schedules', draft),
@@ -208,7 +230,7 @@ export const endpoints = (api: ApiClient) => ({
   endMaintenanceWindow: (windowId: string) =>
     api.send<MaintenanceWindow>('POST', `/api/v1/maintenance-windows/${id(windowId)}/end`),
   deleteMaintenanceWindow: (windowId: string) =>
-    api.send<{ id: string; deleted: true }>('DELETE', `/api/v1/maintenance-windows/${id(windowId)}`),
+    api.send<Deleted>('DELETE', `/api/v1/maintenance-windows/${id(windowId)}`),
   maintenanceWindowEvents: (windowId: string) =>
     api.get<IncidentEvent[]>(`/api/v1/maintenance-windows/${id(windowId)}/events`),
   // ---- end of Maintenance windows ----

@@ -1,19 +1,41 @@
 /**
- * The shapes the dashboard reads from the API (README: the resource sections). The answers are the
- * server's own zod answer schemas (src/contract/<area>.ts), their types imported type-only, so zod
- * is not bundled and an answer the console does not follow fails `npm run typecheck`.
+ * The shapes the dashboard reads from the API and sends to it (README: the resource sections). The
+ * answers are the server's own zod answer schemas (src/contract/<area>.ts), the request bodies the
+ * schemas its routes parse with (src/contract/bodies/<area>.ts; `z.input`: what a client sends,
+ * before defaults and transforms), their types imported type-only, so zod is not bundled and an
+ * answer or a body the console does not follow fails `npm run typecheck`.
  */
+import type { z } from 'zod';
 import type { Page } from '../../../contract/answer-pieces.js';
 import type { HistoryEntry } from '../../../contract/event-history.js';
 import type { EscalationPolicy } from '../../../contract/escalation-policies.js';
-import type { PermissionGrants } from '../../../contract/iam.js';
 import type { Incident } from '../../../contract/incidents.js';
 import type { NotificationChannel } from '../../../contract/channels.js';
-import type { WindowMatcher, WindowRecurrence } from '../../../contract/maintenance-windows.js';
 import type { Schedule } from '../../../contract/schedules.js';
-import type { ChannelType } from '../../../contract/vocabulary.js';
+import type {
+  alertRuleBacktestBody,
+  alertRuleBodySchema,
+  alertRulePatchSchema,
+} from '../../../contract/bodies/alert-rules.js';
+import type { askBodySchema } from '../../../contract/bodies/assistant.js';
+import type { channelBodySchema, channelChangeBodySchema } from '../../../contract/bodies/channels.js';
+import type { escalationPolicyBodySchema } from '../../../contract/bodies/escalation-policies.js';
+import type {
+  createUserBodySchema,
+  grantHolderBodySchema,
+  patchUserBodySchema,
+  permissionsBodySchema,
+} from '../../../contract/bodies/iam.js';
+import type {
+  acknowledgeIncidentBodySchema,
+  incidentNoteBodySchema,
+  resolveIncidentBodySchema,
+} from '../../../contract/bodies/incidents.js';
+import type { maintenanceWindowBodySchema } from '../../../contract/bodies/maintenance-windows.js';
+import type { overrideBodySchema, scheduleBodySchema } from '../../../contract/bodies/schedules.js';
+import type { triggerBodySchema } from '../../../contract/bodies/sync.js';
 
-export type { Page } from '../../../contract/answer-pieces.js';
+export type { Deleted, Page } from '../../../contract/answer-pieces.js';
 export type {
   Incident,
   IncidentAsOf,
@@ -44,6 +66,7 @@ export type {
   Group as GroupDetail,
   Me,
   PermissionGrants,
+  PermissionOverrides,
   Role,
   TenantDefaults,
   User,
@@ -55,15 +78,13 @@ export type {
 export type ScheduleLayer = Schedule['layers'][number];
 
 /** The body of POST and PUT /escalation-policies and POST /escalation-policies/preview: the policy's own fields. */
-export type EscalationPolicyDraft = Pick<
-  EscalationPolicy,
-  'name' | 'description' | 'stages' | 'repeat_interval_minutes'
->;
+export type EscalationPolicyDraft = z.input<typeof escalationPolicyBodySchema>;
 export type { ChannelTestAnswer, NotificationChannel, RotatedSecret } from '../../../contract/channels.js';
 export type {
   AlertMetric,
   AlertRule,
   AlertRule as AlertRuleDetail,
+  AlertRuleDeleted,
   BacktestIncident,
   Evaluation,
   MetricReading,
@@ -75,6 +96,13 @@ export interface ListPage<T> {
   data: T[];
   page: Page;
 }
+
+/** The small bodies: acknowledge, resolve and note an incident, trigger a sync, ask the assistant. */
+export type AcknowledgeBody = z.input<typeof acknowledgeIncidentBodySchema>;
+export type ResolveBody = z.input<typeof resolveIncidentBodySchema>;
+export type NoteBody = z.input<typeof incidentNoteBodySchema>;
+export type SyncTriggerBody = z.input<typeof triggerBodySchema>;
+export type AskBody = z.input<typeof askBodySchema>;
 
 /** GET /api/v1/incidents as it comes (the envelope, with the page's cursor). */
 export type IncidentListPage = ListPage<Incident>;
@@ -106,62 +134,34 @@ export type {
 
 export type { AssistantAnswer, AssistantToolUse } from '../../../contract/assistant.js';
 
-export interface ChannelDraft {
-  name: string;
-  type: ChannelType;
-  config: Record<string, unknown>;
-}
+/** The body of POST /api/v1/notification-channels; PUT takes any non-empty subset of it. */
+export type ChannelDraft = z.input<typeof channelBodySchema>;
+export type ChannelChange = z.input<typeof channelChangeBodySchema>;
 
-/** The body of POST and PUT /api/v1/alert-rules (commands/alert-rules.ts). */
-export interface AlertRuleBody {
-  name: string;
-  metric: string;
-  condition: string;
-  threshold: number;
-  evaluation_window_minutes: number;
-  severity: string;
-  escalation_policy_id: string;
-  cluster_id: string | null;
-  is_enabled?: boolean;
-}
+/** The body of POST and PUT /api/v1/alert-rules; PATCH takes any subset of it. */
+export type AlertRuleBody = z.input<typeof alertRuleBodySchema>;
+export type AlertRulePatch = z.input<typeof alertRulePatchSchema>;
 
 /** The fields of an escalation policy a picker names it with. */
 export type PolicyName = Pick<EscalationPolicy, 'id' | 'name'>;
 
 // ---- People: users, roles, groups, permission overrides, tenant defaults (issue 29) ----
 
-/** The body of POST /api/v1/users, and of PUT (any subset). */
-export interface UserDraft {
-  email: string;
-  name: string;
-  role_id: string | null;
-  group_ids: string[];
-  /** E.164, for sms pages; null for none. */
-  phone: string | null;
-}
+/** The body of POST /api/v1/users; PUT takes any non-empty subset of it. */
+export type UserDraft = z.input<typeof createUserBodySchema>;
+export type UserChange = z.input<typeof patchUserBodySchema>;
 
 /** The body of POST and PUT /api/v1/roles and /api/v1/groups. */
-export interface GrantHolderDraft {
-  name: string;
-  description: string;
-  permissions: PermissionGrants;
-}
+export type GrantHolderDraft = z.input<typeof grantHolderBodySchema>;
+
+/** The body of PUT /users/{id}/permission-overrides and PUT /tenant/permission-defaults. */
+export type PermissionsBody = z.input<typeof permissionsBodySchema>;
 
 // ---- end of People ----
-export interface ScheduleOverrideDraft {
-  user_id: string;
-  start: string;
-  end: string;
-  reason: string | null;
-}
+export type ScheduleOverrideDraft = z.input<typeof overrideBodySchema>;
 
 /** POST /schedules, PUT /schedules/{id} and POST /schedules/preview take this. */
-export interface ScheduleDraft {
-  name: string;
-  timezone: string;
-  layers: ScheduleLayer[];
-  overrides: ScheduleOverrideDraft[];
-}
+export type ScheduleDraft = z.input<typeof scheduleBodySchema>;
 
 // ---- Escalation preview (issue 30) ----
 export type { NotifyMedium as PreviewMedium } from '../../../contract/vocabulary.js';
@@ -183,24 +183,12 @@ export type {
 } from '../../../contract/maintenance-windows.js';
 
 /** What is sent: either `starts_at` and `ends_at`, or a `recurrence`. */
-export interface MaintenanceWindowBody {
-  name: string;
-  reason: string;
-  matcher: WindowMatcher;
-  starts_at?: string;
-  ends_at?: string;
-  recurrence?: WindowRecurrence;
-}
+export type MaintenanceWindowBody = z.input<typeof maintenanceWindowBodySchema>;
 
 // ---- end of Maintenance windows ----
 // ---- Rule backtest (issue 30) ----
 /** POST /alert-rules/backtest: an unsaved rule over a past range (docs/alert-rules-and-incidents.md, Backtesting a rule). */
-export interface RuleBacktestRequest {
-  rule: AlertRuleBody;
-  since: string;
-  until: string;
-  include_readings: boolean;
-}
+export type RuleBacktestRequest = z.input<typeof alertRuleBacktestBody>;
 
 // ---- end of Rule backtest ----
 // ---- Incident analytics (docs/analytics.md) ----

@@ -73,6 +73,13 @@ const formOf = (rule?: AlertRuleDetail): Form => ({
 const numeric = (text: string): number | string =>
   text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
 
+/**
+ * The body with the fields a form sends as typed loosened to text: text the API refuses comes back
+ * as a problem naming its field. Every other field is the body's own type, so a field the rule's
+ * body gains, loses or renames fails the typecheck here.
+ */
+type AsTyped<Body, Field extends keyof Body> = Omit<Body, Field> & { [K in Field]: Body[K] | string };
+
 /** The rule as typed, as the API takes it (saved, or backtested unsaved). */
 const bodyOf = (form: Form) =>
   ({
@@ -84,7 +91,10 @@ const bodyOf = (form: Form) =>
     severity: form.severity,
     escalation_policy_id: form.policy,
     cluster_id: form.cluster || null,
-  }) as AlertRuleBody;
+  }) satisfies AsTyped<
+    AlertRuleBody,
+    'condition' | 'threshold' | 'evaluation_window_minutes' | 'severity'
+  > as AlertRuleBody;
 
 export function AlertRuleEditor({
   ruleId,

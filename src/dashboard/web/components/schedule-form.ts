@@ -122,7 +122,8 @@ export function scheduleForm(schedule?: ScheduleDetail): ScheduleForm {
 /** `datetime-local` gives minutes; the API takes them as they are, seconds added for a plain ISO 8601 look. */
 const timeOf = (wallClock: string) => (/T\d{2}:\d{2}$/.test(wallClock) ? `${wallClock}:00` : wallClock);
 
-export function draftOf(form: ScheduleForm): ScheduleDraft {
+/** Every field of the body, the overrides included (the form always has a list of them). */
+export function draftOf(form: ScheduleForm): Required<ScheduleDraft> {
   return {
     name: form.name,
     timezone: form.timezone.trim(),

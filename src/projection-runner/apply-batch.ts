@@ -1,0 +1,45 @@
+/**
+ * One batch of events applied to every projection: each applies the events it handles (one
+ * read-store transaction with its checkpoint) and moves past the rest. A projection that cannot
+ * apply an event stalls (its position stays) and is retried with the next batch; the others go on.
+ */
+import type { Logger } from 'pino';
+import type { RecordedEvent } from '../eventstore/port.js';
+import { readEventData } from '../events/catalogue.js';
+import type { ReadStore } from '../readstore/port.js';
+import { storeCheckpointWhenFarBehind } from './checkpoints.js';
+import type { ProjectionState } from './projection-state.js';
+
+/** Applies the batch to every projection (the caller holds the runner's lock); health reads `failing`. */
+export async function applyToEveryProjection(
+  deps: { readStore: ReadStore; logger: Logger },
+  states: Iterable<ProjectionState>,
+  batch: RecordedEvent[],
+): Promise<void> {
+  for (const state of states) {
+    try {
+      await applyTo(deps.readStore, state, batch);
+      state.failing = undefined;
+    } catch (error) {
+      // A projection that cannot apply an event stalls (its position stays) and is retried;
+      // the others go on. Health reports it.
+      state.failing = (error as Error).message;
+      deps.logger.error({ err: error, projection: state.projection.name }, 'projection failed to apply events');
+    }
+  }
+}
+
+async function applyTo(readStore: ReadStore, state: ProjectionState, batch: RecordedEvent[]) {
+  const handled = batch.filter((e) => e.position > state.position && state.handles.has(e.type));
+  if (handled.length > 0) {
+    await readStore.applyBatch(
+      { projection: state.projection.name, version: state.projection.version },
+      handled.map((e) => ({ ...e, data: readEventData(e.type, e.data) })),
+      (event, writer) => state.projection.apply(event, writer),
+    );
+    state.stored = handled.at(-1)!.position;
+  }
+  const last = batch.at(-1)!.position;
+  if (last > state.position) state.position = last;
+  await storeCheckpointWhenFarBehind(readStore, state);
+}
