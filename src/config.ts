@@ -223,6 +223,8 @@ const environmentSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag,
   /** How long a command waits for projections before answering anyway (read-your-writes bound). */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** How long a command without If-Match retries appends other writers beat; then 503 + Retry-After (never 409). */
+  COMMAND_CONFLICT_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** /health answers 503 while a read model is more than this many events behind the log's head. */
   HEALTH_MAX_PROJECTION_LAG: z.coerce.number().int().min(1).default(1000),
   /** JSON file mapping env_id → Redshift target; unset: every environment is a simulated cluster. */
@@ -297,6 +299,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     mongodb: env.MONGODB_URL ? { url: env.MONGODB_URL, database: env.MONGODB_DATABASE } : undefined,
     outboundAllowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+    commandConflictBudgetMs: env.COMMAND_CONFLICT_BUDGET_MS,
     healthMaxProjectionLag: env.HEALTH_MAX_PROJECTION_LAG,
     warehouseEnvironmentsFile: env.WAREHOUSE_ENVIRONMENTS,
     alertEvaluationIntervalSeconds: env.ALERT_EVALUATION_INTERVAL_SECONDS,

@@ -102,6 +102,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     eventStore,
     now,
     waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs),
+    conflictBudgetMs: config.commandConflictBudgetMs,
   };
 
   // 4. The areas, each composed by its own module. Stream tickets and the simulator's state are
