@@ -289,6 +289,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     port: config.port,
     host: config.host,
     requestTimeoutMs: config.limits.requestTimeoutMs,
+    shutdownIdleGraceMs: config.limits.shutdownIdleGraceMs,
   });
   listeningUrl = http.url;
 
