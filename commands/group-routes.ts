@@ -78,7 +78,6 @@ export function groupCommandRoutes(deps: GroupCommandDeps) {
       resourceName: 'user',
       command: { kind, userId, groupId },
       envelope: envelopeFrom(ctx),
-      retriesOnConflict: 2,
     });
     await respond(ctx, groupId);
   }

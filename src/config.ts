@@ -109,6 +109,8 @@ const limitVariables = {
   TOKEN_ISSUES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** The whole request (headers and body) must arrive within this long; then 408 and the connection closes. */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** On stop, how long idle kept-alive connections stay open, every request on them answered 503 + Connection: close. */
+  SHUTDOWN_IDLE_GRACE_SECONDS: z.coerce.number().min(0).max(5).default(2),
   /** Open GET /api/v1/incidents/stream connections per tenant; one more is a 429. */
   INCIDENT_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
   /** Heavy read requests (escalation previews, rule backtests, analytics) one tenant runs at once; one more is a 429. */
@@ -223,6 +225,8 @@ const environmentSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag,
   /** How long a command waits for projections before answering anyway (read-your-writes bound). */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** How long a command without If-Match retries appends other writers beat; then 503 + Retry-After (never 409). */
+  COMMAND_CONFLICT_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** /health answers 503 while a read model is more than this many events behind the log's head. */
   HEALTH_MAX_PROJECTION_LAG: z.coerce.number().int().min(1).default(1000),
   /** JSON file mapping env_id → Redshift target; unset: every environment is a simulated cluster. */
@@ -297,6 +301,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     mongodb: env.MONGODB_URL ? { url: env.MONGODB_URL, database: env.MONGODB_DATABASE } : undefined,
     outboundAllowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+    commandConflictBudgetMs: env.COMMAND_CONFLICT_BUDGET_MS,
     healthMaxProjectionLag: env.HEALTH_MAX_PROJECTION_LAG,
     warehouseEnvironmentsFile: env.WAREHOUSE_ENVIRONMENTS,
     alertEvaluationIntervalSeconds: env.ALERT_EVALUATION_INTERVAL_SECONDS,
@@ -341,6 +346,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       heavyRequests: { perTenant: env.HEAVY_REQUESTS_PER_TENANT, total: env.HEAVY_REQUESTS_TOTAL },
       escalationPreviewWorkUnits: env.ESCALATION_PREVIEW_WORK_UNITS,
       requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
+      shutdownIdleGraceMs: env.SHUTDOWN_IDLE_GRACE_SECONDS * 1000,
     },
     identityProvider:
       env.IDP_MANAGEMENT_URL && env.IDP_CLIENT_ID && env.IDP_CLIENT_SECRET

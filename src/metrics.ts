@@ -3,10 +3,13 @@
  * Each part of the platform adds its own metrics through `platformMetrics.registry`.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { collectFailures } from './metrics-collect.js';
 
 export function createPlatformMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Registered from the start, so a scraper sees the series before the first failure.
+  collectFailures(registry);
   return {
     registry,
     httpDuration: new Histogram({

@@ -45,6 +45,7 @@ import { readAtPosition } from './http/read-position.js';
 import { bearerOrStreamTicket, streamTicketRoutes } from './http/stream-tickets.js';
 import { createLogger } from './logger.js';
 import { createPlatformMetrics } from './metrics.js';
+import { collectGuarded } from './metrics-collect.js';
 import { platformApiDocument } from './openapi/platform-document.js';
 import { apiReferenceRoutes } from './openapi/reference-routes.js';
 import type { Timers } from './process/sync/sync-scheduler.js';
@@ -101,6 +102,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     eventStore,
     now,
     waitForProjections: (position: bigint) => runner.waitFor(position, config.readYourWritesTimeoutMs),
+    conflictBudgetMs: config.commandConflictBudgetMs,
   };
 
   // 4. The areas, each composed by its own module. Stream tickets and the simulator's state are
@@ -185,10 +187,17 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const publicRoutes: Router[] = [
     operationalRoutes({
       registry: metrics.registry,
+      // Each read guarded: one that fails keeps its metric's last value and is counted, and the
+      // rest of /metrics is served (src/metrics-collect.ts).
       beforeMetrics: async () => {
-        for (const status of runner.status()) metrics.projectionLag.set({ projection: status.name }, status.lag);
-        cluster.reportOwned('sync_jobs', sync.ownedJobs());
-        cluster.reportOwned('incidents', await escalation.ownedActiveIncidents().catch(() => 0));
+        const { registry } = metrics;
+        await collectGuarded(registry, 'projection_lag_events', () => {
+          for (const status of runner.status()) metrics.projectionLag.set({ projection: status.name }, status.lag);
+        });
+        await collectGuarded(registry, 'cluster_owned_work', () => cluster.reportOwned('sync_jobs', sync.ownedJobs()));
+        await collectGuarded(registry, 'cluster_owned_work', async () =>
+          cluster.reportOwned('incidents', await escalation.ownedActiveIncidents()),
+        );
       },
       checks: {
         event_store: () => log.check(),
@@ -287,6 +296,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     port: config.port,
     host: config.host,
     requestTimeoutMs: config.limits.requestTimeoutMs,
+    shutdownIdleGraceMs: config.limits.shutdownIdleGraceMs,
   });
   listeningUrl = http.url;
 

@@ -14,7 +14,13 @@ let receiver: HttpReceiver;
 test.before(async () => {
   receiver = await startHttpReceiver(() => ({ status: 204 }));
   app = await startTestApp({
-    env: { ALERT_EVALUATION_INTERVAL_SECONDS: '1', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' },
+    env: {
+      ALERT_EVALUATION_INTERVAL_SECONDS: '1',
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+      // What is tested is that contention is never a 409, not how fast sixty writers land on a loaded
+      // machine: the budget is far beyond it (test/command-contention.test.ts covers a spent one).
+      COMMAND_CONFLICT_BUDGET_MS: '600000',
+    },
   });
 });
 test.after.always(async () => {
@@ -35,7 +41,7 @@ async function webhookChannel(caller: Caller, path: string) {
   return created.body.data.id as string;
 }
 
-async function triggeredIncident(caller: Caller) {
+async function triggeredIncident(caller: Caller, { settled = true } = {}) {
   const channelId = await webhookChannel(caller, 'paged');
   const policy = await app.request('POST', '/api/v1/escalation-policies', {
     caller,
@@ -70,6 +76,7 @@ async function triggeredIncident(caller: Caller) {
     },
     { timeoutMs: 15_000, message: 'the incident' },
   );
+  if (!settled) return incidentId;
   // Stage 1's page settled first, so the writers below race each other only, not the escalation too.
   await waitFor(
     async () =>
@@ -111,6 +118,45 @@ test.serial('eight notes at once on one incident, without If-Match: all 201, all
     'each note once on the stream',
   );
 });
+
+/** Far more writers than the nine retries a fixed count allowed: a conflict is now retried for a time budget. */
+const MANY_NOTES = 60;
+
+test.serial(
+  'sixty notes at once on one incident while its escalation appends to it: all 201 (no 409 without If-Match), each once',
+  async (t) => {
+    const caller = app.newTenant();
+    // Not settled: stage 1's EscalationStageFired and its delivery's outcome land on the stream among the notes.
+    const incidentId = await triggeredIncident(caller, { settled: false });
+    const texts = Array.from({ length: MANY_NOTES }, (_, i) => `note ${i}`);
+    const answers = await Promise.all(
+      texts.map((text) => app.request('POST', `/api/v1/incidents/${incidentId}/notes`, { caller, body: { text } })),
+    );
+    t.deepEqual(
+      answers.map((a) => a.status),
+      texts.map(() => 201),
+      JSON.stringify(answers.filter((a) => a.status !== 201).map((a) => a.body)),
+    );
+    const events = (await app.request('GET', `/api/v1/incidents/${incidentId}/events`, { caller })).body.data as {
+      type: string;
+      data: { text: string };
+    }[];
+    t.deepEqual(
+      events
+        .filter((e) => e.type === 'IncidentNoteAdded')
+        .map((e) => e.data.text)
+        .sort(),
+      [...texts].sort(),
+      'each note once on the stream',
+    );
+    await waitFor(
+      async () =>
+        (await app.request('GET', `/api/v1/incidents/${incidentId}`, { caller })).body.data.escalation.notified
+          .length === 1,
+      { timeoutMs: 10_000, message: 'the escalation went on beside the notes' },
+    );
+  },
+);
 
 test.serial(
   'eight test sends at once on one channel: all succeed, each sent and recorded exactly once; a stale If-Match is still a 409',

@@ -12,6 +12,7 @@ import { readEventData } from '../events/catalogue.js';
 import { jitteredBackoff, type ConflictBackoff } from './conflict-backoff.js';
 import { fold, type Decider, type DomainEvent } from './decider.js';
 import { rejectConflict, rejectNotFound } from './domain-rejection.js';
+import { StreamBusyError } from './stream-busy.js';
 
 /** Who issued a command and why; becomes the metadata of every event it produces. */
 export interface CommandEnvelope {
@@ -28,6 +29,10 @@ export interface CommandDeps {
   now: () => Date;
   /** The wait before a conflicting append is retried (default: jitteredBackoff with real time and Math.random). */
   conflictBackoff?: ConflictBackoff;
+  /** The default of CommandRequest.conflictBudgetMs (COMMAND_CONFLICT_BUDGET_MS; else CONFLICT_BUDGET_MS). */
+  conflictBudgetMs?: number;
+  /** A monotonic clock in ms for the conflict budget (default: performance.now; injectable for tests). */
+  monotonicMs?: () => number;
 }
 
 export interface CommandRequest<Command> {
@@ -39,14 +44,22 @@ export interface CommandRequest<Command> {
   /** A client's If-Match: the command applies only at exactly this revision. */
   expectedRevision?: bigint;
   /**
-   * How often a conflicting append is re-read, re-decided and retried, after a jittered wait.
-   * Default: 9 when no expectedRevision was given (the decider re-checks its rules against the
-   * fresh state, so an engineer's acknowledge that races an escalation stage just lands, and eight
-   * people adding notes to one incident at once all get a 201: each conflict means another writer
-   * landed, so eight writers need at most seven retries), 0 with an If-Match (the client asked for
-   * exactly that revision, so a change in between is a 409).
+   * At most this many retries of a conflicting append, then a 409: for a caller to whom a lost race
+   * means something (a sync run another instance started: 0; a reservation that is then refused as
+   * a duplicate: 1). Default: no count, the time budget below. With an If-Match there is never a
+   * retry: the client asked for exactly that revision, so a change in between is a 409.
    */
   retriesOnConflict?: number;
+  /**
+   * Without an If-Match, how long a conflicting append is re-read, re-decided (the decider re-checks
+   * its rules against the fresh state, so an acknowledge that races an escalation stage just lands)
+   * and retried after a jittered wait, before giving up with a StreamBusyError (503 + Retry-After,
+   * never a 409: the client did nothing wrong). Each conflict means another writer landed, so the
+   * command lands once the stream is quiet for one round trip; a count could not promise that (1 in
+   * 403 concurrent notes on one incident lost ten races in a row to the others and the escalation's
+   * appends; issue 39 §8). Default CONFLICT_BUDGET_MS.
+   */
+  conflictBudgetMs?: number;
   /**
    * The stream is known to be new (its id was just generated): skip reading it and append with
    * "no stream" expected, so a stream that exists after all is still a conflict, never overwritten.
@@ -101,8 +114,12 @@ export async function loadStream<State, Event extends DomainEvent>(
   };
 }
 
-const DEFAULT_RETRIES_ON_CONFLICT = 9;
+/** How long a command without If-Match keeps retrying appends that other writers beat (see conflictBudgetMs). */
+export const CONFLICT_BUDGET_MS = 10_000;
+/** The Retry-After of a command that spent its conflict budget. */
+const STREAM_BUSY_RETRY_AFTER_SECONDS = 1;
 const defaultConflictBackoff = jitteredBackoff();
+const defaultMonotonicMs = () => performance.now();
 
 /**
  * Every field named, not `{ ...envelope, occurredAt }`: on Node 20, once V8 has optimised it, an
@@ -127,6 +144,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   request: CommandRequest<Command>,
 ): Promise<CommandOutcome<State, Event>> {
   const { envelope } = request;
+  const monotonicMs = deps.monotonicMs ?? defaultMonotonicMs;
+  const startedMs = monotonicMs();
   for (let attempt = 0; ; attempt++) {
     const loaded: LoadedStream<State, Event> =
       attempt === 0 && request.loaded
@@ -180,10 +199,12 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       };
     } catch (error) {
       if (!isWrongExpectedRevision(error)) throw error;
-      const retries =
-        request.retriesOnConflict ?? (request.expectedRevision === undefined ? DEFAULT_RETRIES_ON_CONFLICT : 0);
-      if (attempt >= retries) {
-        throw rejectConflict(`${request.resourceName} was changed concurrently; retry the request`);
+      const countSpent =
+        request.expectedRevision !== undefined ||
+        (request.retriesOnConflict !== undefined && attempt >= request.retriesOnConflict);
+      if (countSpent) throw rejectConflict(`${request.resourceName} was changed concurrently; retry the request`);
+      if (monotonicMs() - startedMs >= (request.conflictBudgetMs ?? deps.conflictBudgetMs ?? CONFLICT_BUDGET_MS)) {
+        throw new StreamBusyError(request.resourceName, STREAM_BUSY_RETRY_AFTER_SECONDS);
       }
       await (deps.conflictBackoff ?? defaultConflictBackoff)(attempt);
     }

@@ -65,6 +65,7 @@ export function composeIam(deps: IamDeps): PlatformArea & {
     eventStore: deps.eventStore,
     waitForProjections: deps.waitForProjections,
     now: deps.now,
+    conflictBudgetMs: deps.conflictBudgetMs,
   };
   const resolver = iamPermissionResolver({ lookup: readModelPermissionSources(reader, logger), stamps: deps.stamps });
   const invite = userInvitations({ ...commandDeps, identity: identityProviderFrom(deps.config), logger });

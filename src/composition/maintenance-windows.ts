@@ -19,6 +19,7 @@ import { isWindowActive } from '../events/maintenance-window-timing.js';
 import type { ApiModule } from '../http/app.js';
 import type { ActiveWindow } from '../process/evaluation-decision.js';
 import type { HoldingWindow } from '../process/escalation/escalation-hold.js';
+import { collectGuarded } from '../metrics-collect.js';
 import type { ReadModelReader } from '../readstore/port.js';
 
 /** The windows active at `at`, by tenant: one query over the windows not over yet, then the timing. */
@@ -47,10 +48,14 @@ export function composeMaintenanceWindows(deps: {
     name: 'maintenance_windows_active',
     help: "Maintenance windows active now, every tenant's",
     registers: [deps.registry],
-    async collect() {
-      let count = 0;
-      for (const windows of (await activeWindowsByTenant(reader, commandDeps.now())).values()) count += windows.length;
-      this.set(count);
+    // While the read store is down the last count stays, and the failure is counted (src/metrics-collect.ts).
+    collect() {
+      return collectGuarded(deps.registry, 'maintenance_windows_active', async () => {
+        let count = 0;
+        for (const windows of (await activeWindowsByTenant(reader, commandDeps.now())).values())
+          count += windows.length;
+        this.set(count);
+      });
     },
   });
   const routes: ApiModule[] = [

@@ -1,10 +1,11 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
 import { isDomainRejection } from '../commanding/domain-rejection.js';
+import { isStreamBusy } from '../commanding/stream-busy.js';
 import { EventStoreUnavailableError } from '../eventstore/port.js';
 import { ReadStoreUnavailableError } from '../readstore/port.js';
 import { isDamagedFileError } from '../sqlite/damaged-file.js';
-import { HttpProblem, type ProblemFieldError } from './problem.js';
+import { HttpProblem, serviceUnavailable, type ProblemFieldError } from './problem.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -39,6 +40,8 @@ function toProblem(error: unknown): HttpProblem {
       TITLES[503]!,
       'the stored data this request needs is damaged; /health tells the operator how to recover it',
     );
+  // Contention by other writers is not the client's conflict: the same request lands once it is quieter.
+  if (isStreamBusy(error)) return serviceUnavailable(error.message, error.retryAfterSeconds);
   if (isDomainRejection(error)) {
     const status = { not_found: 404, conflict: 409, invalid: 400 }[error.kind];
     return new HttpProblem(status, TITLES[status]!, error.message, error.errors, error.details);

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Registry } from 'prom-client';
+import { renderMetrics } from '../metrics-collect.js';
 import { withTimeout } from '../with-timeout.js';
 
 /**
@@ -53,7 +54,7 @@ export function operationalRoutes(deps: {
   router.get('/metrics', async (ctx) => {
     await deps.beforeMetrics?.();
     ctx.type = deps.registry.contentType;
-    ctx.body = await deps.registry.metrics();
+    ctx.body = await renderMetrics(deps.registry);
   });
   return router;
 }

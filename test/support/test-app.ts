@@ -71,6 +71,9 @@ export async function startTestApp(
     // get runs at the next grid time, opening the embedded PostgreSQL (seconds of compilation)
     // in the middle of whatever the test is doing.
     SYNC_SCHEDULER: 'off',
+    // Closing the app closes the test's idle kept-alive connections at once, not after the grace
+    // a real stop gives them (test/shutdown-keep-alive.process.test.ts tests that grace).
+    SHUTDOWN_IDLE_GRACE_SECONDS: '0',
     ...options.env,
   });
   const platform = await startPlatform(config, { now: options.now, scheduler: options.scheduler });
