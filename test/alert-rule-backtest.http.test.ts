@@ -25,6 +25,10 @@ let app: TestApp;
 test.before(async () => {
   // The scheduled evaluator would tick on real time: a day's interval keeps it out of the way.
   app = await startTestApp({ now: () => new Date(clock), env: { ALERT_EVALUATION_INTERVAL_SECONDS: '86400' } });
+  // The sync runs write to the embedded PostgreSQL: open it first, since its start blocks the event
+  // loop for seconds (at load 20, inside the first minute's run, that ran past its deadline, and the
+  // stall let a kept-alive connection close under the next test's request: ECONNRESET).
+  await app.platform.syncStore.ping();
 });
 test.after.always(async () => app?.close());
 
@@ -104,7 +108,8 @@ async function syncMetricsNow(caller: Caller, envId: string, clusters: number) {
       });
       return running.body.data.length === 0;
     },
-    { timeoutMs: 60_000, message: 'the cluster_metrics run at this minute' },
+    // A deadline, not a wait: room for a machine at load 20.
+    { timeoutMs: 120_000, message: 'the cluster_metrics run at this minute' },
   );
 }
 

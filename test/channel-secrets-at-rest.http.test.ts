@@ -34,13 +34,18 @@ async function createPager(app: TestApp) {
   return { caller, id: created.body.data.id as string, created };
 }
 
+/** One platform for the tests that need nothing but a fresh tenant; the rotation below starts its own three. */
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+});
+test.after.always(async () => app?.close());
+
 for (const database of ['events.db', 'read-models.db']) {
   test(`the raw bytes of ${database} hold no secret after a pager channel is created through the API`, async (t) => {
-    const app = await startTestApp();
     const { id, created } = await createPager(app);
     t.is(created.status, 201);
     const bytes = databaseBytes(app.dataDir, database);
-    await app.close();
     t.true(bytes.includes(id), 'the channel is in these files');
     t.true(bytes.includes('enc:v1:'), 'sealed');
     t.false(bytes.includes(INTEGRATION_KEY));
@@ -49,7 +54,6 @@ for (const database of ['events.db', 'read-models.db']) {
 }
 
 test('the API still answers masked secrets, and a GET → PUT round trip keeps the secret', async (t) => {
-  const app = await startTestApp();
   const { caller, id, created } = await createPager(app);
   t.is(created.body.data.config.integration_key, '****4c6f');
   const read = await app.request('GET', `/notification-channels/${id}`, { caller });
@@ -65,13 +69,10 @@ test('the API still answers masked secrets, and a GET → PUT round trip keeps t
     [pager.config, pager.config],
     'deciders and projections see the plain secret',
   );
-  await app.close();
 });
 
-test('without SECRETS_KEY the key is DATA_DIR/secrets.key, mode 0600', async (t) => {
-  const app = await startTestApp();
+test('without SECRETS_KEY the key is DATA_DIR/secrets.key, mode 0600', (t) => {
   t.is(statSync(join(app.dataDir, 'secrets.key')).mode & 0o777, 0o600);
-  await app.close();
 });
 
 test('after a rotation the previous key reads old events; without it they are a clear error', async (t) => {

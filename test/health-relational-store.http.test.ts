@@ -4,11 +4,21 @@
  * it, the check pings it.
  */
 import test from 'ava';
-import { startTestApp } from './support/test-app.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
 
-test('a fresh platform reports the embedded store as not opened (not up: nothing was verified) and does not open it; once used, it is pinged and up', async (t) => {
-  const app = await startTestApp();
-  try {
+/**
+ * One platform for both tests, run one after the other: the first needs a store nothing has
+ * opened yet, and the second opens nothing.
+ */
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+});
+test.after.always(async () => app?.close());
+
+test.serial(
+  'a fresh platform reports the embedded store as not opened (not up: nothing was verified) and does not open it; once used, it is pinged and up',
+  async (t) => {
     const first = await app.request('GET', '/health');
     t.is(first.status, 200);
     t.like(first.body.checks.relational_store, { status: 'not_opened', kind: 'embedded', state: 'not_opened' });
@@ -21,14 +31,12 @@ test('a fresh platform reports the embedded store as not opened (not up: nothing
     t.is(opened.status, 200);
     t.like(opened.body.checks.relational_store, { status: 'up', kind: 'embedded' });
     t.is(opened.body.checks.relational_store.state, undefined);
-  } finally {
-    await app.close();
-  }
-});
+  },
+);
 
-test('the simulated warehouse is not_checked (nothing to ask), paused while the simulator pauses an environment, and /health stays 200', async (t) => {
-  const app = await startTestApp();
-  try {
+test.serial(
+  'the simulated warehouse is not_checked (nothing to ask), paused while the simulator pauses an environment, and /health stays 200',
+  async (t) => {
     const before = await app.request('GET', '/health');
     t.is(before.status, 200);
     t.like(before.body.checks.warehouse, { status: 'not_checked', mode: 'simulated' });
@@ -40,7 +48,5 @@ test('the simulated warehouse is not_checked (nothing to ask), paused while the 
     t.is(paused.body.status, 'ok');
     t.is((await app.request('POST', '/api/v1/simulator/cluster', { caller, body: { paused: false } })).status, 200);
     t.like((await app.request('GET', '/health')).body.checks.warehouse, { status: 'not_checked' });
-  } finally {
-    await app.close();
-  }
-});
+  },
+);
