@@ -13,7 +13,7 @@
  * must see it (issue 37: a page that re-read on an acknowledgement's event could still show it
  * triggered, and nothing later told it otherwise).
  */
-import { noteSessionEnded } from '../session';
+import { noteSessionEnded } from '../session.js';
 
 /** A problem's field error: `path` is a JSON pointer into the request body (`/prompt`). */
 export interface FieldProblem {

@@ -12,7 +12,7 @@
  * its state again (issue 29, defect 4). A feed whose fresh ticket was accepted but whose stream
  * failed before it opened forgets its position (the server refused it), and reloading covers it.
  */
-import type { ApiClient } from './client';
+import type { ApiClient } from './client.js';
 
 export type FeedState = 'connecting' | 'live' | 'reconnecting';
 
