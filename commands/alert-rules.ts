@@ -7,13 +7,14 @@ import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
+  RULE_READ_FAILURE_DEFAULT,
   evolveAlertRule,
   initialAlertRuleState,
   type AlertRuleData,
   type AlertRuleEvent,
   type AlertRuleState,
 } from '../src/events/alert-rule.js';
-import { conditionSchema, severitySchema } from '../src/events/vocabulary.js';
+import { conditionSchema, readFailureStateSchema, severitySchema } from '../src/events/vocabulary.js';
 
 export const alertRuleBodySchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
@@ -27,12 +28,24 @@ export const alertRuleBodySchema = z.strictObject({
   escalation_policy_id: z.uuid(),
   cluster_id: z.string().trim().min(1).max(200).nullable().optional(),
   is_enabled: z.boolean().default(true),
+  /** While the metric cannot be read: page (`alerting`, after `error_for_minutes`) or not (`ok`, `keep_last`). */
+  on_error: readFailureStateSchema.default(RULE_READ_FAILURE_DEFAULT.onError),
+  /** While the warehouse answers with no value: the same choice. */
+  on_no_data: readFailureStateSchema.default(RULE_READ_FAILURE_DEFAULT.onNoData),
+  /** How long reads must fail (or have no value) without a break before `alerting` pages; 0: at the first. */
+  error_for_minutes: z.number().int().min(0).max(1440).default(RULE_READ_FAILURE_DEFAULT.errorForMinutes),
 });
 
 export type AlertRuleBody = z.infer<typeof alertRuleBodySchema>;
 
 /** PATCH: any subset of the fields, each valid on its own; the rule after the merge is whole by construction. */
-export const alertRulePatchSchema = alertRuleBodySchema.partial().extend({ is_enabled: z.boolean().optional() });
+export const alertRulePatchSchema = alertRuleBodySchema.partial().extend({
+  is_enabled: z.boolean().optional(),
+  // A patch sets only what it names: a rule stored before these fields keeps behaving as it did.
+  on_error: readFailureStateSchema.optional(),
+  on_no_data: readFailureStateSchema.optional(),
+  error_for_minutes: z.number().int().min(0).max(1440).optional(),
+});
 export type AlertRulePatch = z.infer<typeof alertRulePatchSchema>;
 
 /** The rule fields a body or a patch sets, in event terms (only the fields present). */
@@ -48,6 +61,9 @@ export function ruleFieldsFrom(body: AlertRulePatch): Partial<AlertRuleData> {
   if (body.escalation_policy_id !== undefined) fields.escalationPolicyId = body.escalation_policy_id;
   if (body.cluster_id !== undefined) fields.clusterId = body.cluster_id ?? null;
   if (body.is_enabled !== undefined) fields.isEnabled = body.is_enabled;
+  if (body.on_error !== undefined) fields.onError = body.on_error;
+  if (body.on_no_data !== undefined) fields.onNoData = body.on_no_data;
+  if (body.error_for_minutes !== undefined) fields.errorForMinutes = body.error_for_minutes;
   return fields;
 }
 

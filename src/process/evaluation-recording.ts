@@ -21,7 +21,7 @@ export function evaluationOf(
     conditionMet: 'conditionMet' in decision ? decision.conditionMet : null,
     outcome: result.outcome,
     incidentId: result.incidentId,
-    error: decision.outcome === 'error' ? decision.error : (result.error ?? null),
+    error: decision.outcome === 'error' || decision.outcome === 'no_data' ? decision.error : (result.error ?? null),
     windowId: decision.outcome === 'silenced' ? decision.windowId : null,
   };
 }

@@ -16,13 +16,18 @@ import { indexWindows } from '../events/maintenance-window-timing.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { MetricReadResult } from '../gateways/warehouse/metrics/provider.js';
 import type { ReadModelReader } from '../readstore/port.js';
+import { readFailureSettingsOf } from '../events/alert-rule.js';
+import { isMetricNoData } from '../gateways/warehouse/errors.js';
 import { decideEvaluation, metricWindowMinutes, type ActiveWindow } from './evaluation-decision.js';
 import { evaluationErrorReason } from './evaluation-error-reason.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationOf, recordEvaluation } from './evaluation-recording.js';
 import type { EvaluatorInstruments } from './evaluator-instruments.js';
 import { enabledRules, orphanedRules, ownedBuckets } from './owned-rules.js';
+import { readFailureVerdict, type PagingRule } from './read-failure-decision.js';
+import { createReadFailureIncidents } from './read-failure-incidents.js';
 import { createRuleIncidentActions, type ActResult } from './rule-incident-actions.js';
+import { createSubjectIncidents } from './subject-incidents.js';
 
 export {
   countResolution,
@@ -75,6 +80,9 @@ export interface TickReport {
   errors: number;
   /** Evaluations recorded as RuleEvaluated events (the others changed nothing the history keeps). */
   recorded: number;
+  /** Incidents of clusters that cannot be read (source `rule_error`) this tick opened and resolved. */
+  readFailuresOpened?: number;
+  readFailuresResolved?: number;
   durationMs: number;
 }
 
@@ -86,12 +94,18 @@ interface TickContext {
   report: TickReport;
   /** The appends of the recorded evaluations, each resolving to its log position (-1: failed). */
   recordings: Promise<bigint>[];
+  /** The rules whose read failure pages (on_error / on_no_data `alerting`, failing long enough). */
+  paging: PagingRule[];
 }
 
 export function createEvaluator(deps: EvaluatorDeps) {
   const { tickDuration, rulesEvaluated, readErrors, evaluationErrors, ticks, warehouseReads, silenced } =
     deps.instruments;
   const actions = createRuleIncidentActions(deps);
+  const readFailures = createReadFailureIncidents({
+    reader: deps.reader,
+    subjectIncidents: createSubjectIncidents({ ...deps, reader: deps.reader }),
+  });
 
   async function tick(): Promise<TickReport> {
     const started = performance.now();
@@ -101,6 +115,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     const readings = await readMetrics(rules, context.report);
     await evaluateAll(rules, readings, context);
     await awaitRecordings(context.recordings);
+    await settleReadFailures(context);
     await actions.resolveOrphans(await orphanedRules(deps.reader, buckets), context.tickId);
     rulesEvaluated.inc(rules.length);
     context.report.durationMs = performance.now() - started;
@@ -120,9 +135,11 @@ export function createEvaluator(deps: EvaluatorDeps) {
       resolved: 0,
       errors: 0,
       recorded: 0,
+      readFailuresOpened: 0,
+      readFailuresResolved: 0,
       durationMs: 0,
     };
-    return { tickId: randomUUID(), now, windows, report, recordings: [] };
+    return { tickId: randomUUID(), now, windows, report, recordings: [], paging: [] };
   }
 
   /** Each rule's reading, in the rules' order; each distinct (env, cluster, metric, window) is read once. */
@@ -173,7 +190,9 @@ export function createEvaluator(deps: EvaluatorDeps) {
         pendingSince,
         rearmed,
       },
-      reading.ok ? { ok: true, value: reading.value } : { ok: false, error: reading.error.message },
+      reading.ok
+        ? { ok: true, value: reading.value }
+        : { ok: false, error: reading.error.message, noData: isMetricNoData(reading.error) },
       now,
       tenantWindows === undefined
         ? undefined
@@ -201,7 +220,8 @@ export function createEvaluator(deps: EvaluatorDeps) {
     }
     if (result.outcome === 'triggered') report.triggered++;
     if (result.outcome === 'resolved') report.resolved++;
-    if (decision.outcome === 'error') {
+    if (decision.outcome === 'error' || decision.outcome === 'no_data') {
+      notePagingFailure(rule, decision.outcome, decision.error, context);
       report.errors++;
       readErrors.inc();
       evaluationErrors.inc({
@@ -231,6 +251,38 @@ export function createEvaluator(deps: EvaluatorDeps) {
         },
       ),
     );
+  }
+
+  /** Keeps the rule for its cluster's read-failure incident when its setting pages and it has failed long enough. */
+  function notePagingFailure(rule: AlertRuleDoc, failure: 'error' | 'no_data', message: string, context: TickContext) {
+    const verdict = readFailureVerdict(readFailureSettingsOf(rule), failure, watchOf(rule).failingSince, context.now);
+    if (verdict !== 'alerting') return;
+    context.paging.push({
+      tenantId: rule.tenantId,
+      ruleId: rule.id,
+      envId: rule.envId,
+      clusterId: rule.clusterId,
+      escalationPolicyId: rule.escalationPolicyId,
+      severity: rule.severity,
+      failure,
+      message,
+    });
+  }
+
+  /**
+   * After the tick's evaluations are in the read model: open the read-failure incidents of the
+   * paging rules, resolve those no rule fails for any more (src/process/read-failure-incidents.ts).
+   * A failure here is logged and the next tick tries again; it does not stop the tick.
+   */
+  async function settleReadFailures(context: TickContext) {
+    try {
+      const { opened, subjects } = await readFailures.open(context.paging, context.tickId);
+      context.report.readFailuresOpened = opened;
+      context.report.readFailuresResolved = await readFailures.resolveRecovered(subjects, context.tickId);
+    } catch (error) {
+      context.report.errors++;
+      deps.logger.error({ err: error }, 'could not open or resolve the incidents of read failures');
+    }
   }
 
   /** The next tick decides on the pending clock these evaluations move: let the read model catch up. */
