@@ -10,6 +10,7 @@
 import type { RuleBacktest } from '../src/contract/alert-rules.js';
 import Router from '@koa/router';
 import { z } from 'zod';
+import { readFailureSettingsOf } from '../src/events/alert-rule.js';
 import { alertRuleBodySchema, toRuleData } from './alert-rules.js';
 import { ruleReferenceErrors, type RuleReferenceDeps } from './alert-rule-routes.js';
 import { UnknownClusterError, UnknownMetricError } from '../src/gateways/warehouse/errors.js';
@@ -125,6 +126,7 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
         windowMinutes: data.evaluationWindowMinutes,
         severity: data.severity,
         escalationPolicyId: data.escalationPolicyId,
+        readFailure: readFailureSettingsOf(data),
       };
     }
     const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);

@@ -13,6 +13,7 @@ import {
   type ReadFailureVerdict,
 } from '../src/process/read-failure-decision.js';
 import type { ReadFailureState } from '../src/events/vocabulary.js';
+import { replayReadFailures } from '../src/backtest/read-failure-replay.js';
 
 const NOW = new Date('2026-05-01T10:00:00.000Z');
 const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString();
@@ -111,4 +112,19 @@ test('a subject names its group back, whatever the cluster is called', (t) => {
     });
   }
   t.is(groupOfSubject(`heartbeat:${ENV}`), null);
+});
+
+test('a backtest opens the read-failure incident error_for_minutes into a run of missing history, and closes it at the next reading', (t) => {
+  const minute = 60_000;
+  const instants = Array.from({ length: 12 }, (_, i) => i * minute);
+  // Given readings with a 6-minute hole (minutes 2–7) and one running to the end (minutes 10–11)…
+  const readings = [1, 1, null, null, null, null, null, null, 1, 1, null, null];
+  const alerting = { onError: 'alerting', onNoData: 'alerting', errorForMinutes: 3 } as const;
+  // …then with alerting after 3 minutes one opens at minute 5 and closes at minute 8; the short tail opens none.
+  t.deepEqual(replayReadFailures(alerting, instants, readings), [{ startedAt: 5 * minute, endedAt: 8 * minute }]);
+  t.deepEqual(replayReadFailures({ ...alerting, errorForMinutes: 0 }, instants, readings), [
+    { startedAt: 2 * minute, endedAt: 8 * minute },
+    { startedAt: 10 * minute, endedAt: null },
+  ]);
+  t.deepEqual(replayReadFailures({ ...alerting, onError: 'keep_last' }, instants, readings), []);
 });

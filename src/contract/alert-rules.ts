@@ -105,6 +105,10 @@ export const backtestSchema = z.object({
       pages: z.number().int().nullable(),
     }),
   ),
+  read_failure_incidents: z.array(z.object({ started_at: instant, ended_at: instant.nullable() })).meta({
+    description:
+      "when the rule's read-failure incident (source `rule_error`) would have opened and closed: an instant without history is a failed read; only for `on_error: alerting`, after `error_for_minutes`",
+  }),
   pages: z.number().int().nullable().meta({
     description:
       'targets notified by every stage the escalation policy would have fired (null: the policy no longer exists)',
