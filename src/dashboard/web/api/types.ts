@@ -123,6 +123,10 @@ export interface AlertRuleBody {
   escalation_policy_id: string;
   cluster_id: string | null;
   is_enabled?: boolean;
+  /** What the rule does while its reads fail or have no value, and after how long (`alerting` pages). */
+  on_error?: string;
+  on_no_data?: string;
+  error_for_minutes?: number;
 }
 
 /** The fields of an escalation policy a picker names it with. */
