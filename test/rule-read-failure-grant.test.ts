@@ -13,6 +13,7 @@ import { Registry } from 'prom-client';
 import { alertRulesProjection } from '../projections/alert-rules.js';
 import { INCIDENTS, incidentsProjection, type IncidentDoc } from '../projections/incidents.js';
 import { ruleEvaluationStream } from '../src/events/rule-evaluation.js';
+import { ruleBucketKey, ruleShareBucket } from '../src/events/rule-shares.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
@@ -56,47 +57,55 @@ async function setup(t: ExecutionContext, script: () => StatementScript) {
     await readStore.close();
   });
   const tenantId = randomUUID();
-  const ruleId = randomUUID();
   const policyId = randomUUID();
-  const { position } = await eventStore.append(`alertRule-${ruleId}`, [
-    {
-      type: 'AlertRuleCreated',
-      data: {
-        ruleId,
-        name: 'Disk nearly full',
-        description: null,
-        metric: 'storage_utilization_pct',
-        condition: 'gt',
-        threshold: 90,
-        evaluationWindowMinutes: 0,
-        severity: 'high',
-        escalationPolicyId: policyId,
-        clusterId: null,
-        isEnabled: true,
-        envId,
-        onError: 'alerting',
-        onNoData: 'alerting',
-        errorForMinutes: 0,
+  const addRule = async (metric: string) => {
+    const ruleId = randomUUID();
+    const { position } = await eventStore.append(`alertRule-${ruleId}`, [
+      {
+        type: 'AlertRuleCreated',
+        data: {
+          ruleId,
+          name: 'Disk nearly full',
+          description: null,
+          metric,
+          condition: 'gt',
+          threshold: 90,
+          evaluationWindowMinutes: 0,
+          severity: 'high',
+          escalationPolicyId: policyId,
+          clusterId: null,
+          isEnabled: true,
+          envId,
+          onError: 'alerting',
+          onNoData: 'alerting',
+          errorForMinutes: 0,
+        },
+        metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: NOW.toISOString() },
       },
-      metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: NOW.toISOString() },
-    },
-  ]);
-  await runner.waitFor(position, 5000);
-  const evaluator = createEvaluator({
-    eventStore,
-    now: () => NOW,
-    reader: readStore,
-    metrics: createMetricRegistry({ gateway }),
-    logger,
-    instruments: createEvaluatorInstruments(new Registry()),
-    waitForProjections: (p) => runner.waitFor(p, 5000),
-  });
+    ]);
+    await runner.waitFor(position, 5000);
+    return ruleId;
+  };
+  const ruleId = await addRule('storage_utilization_pct');
+  /** An evaluator instance; `owns` as a cluster member's (default: every rule). */
+  const newEvaluator = (owns?: (bucketKey: string) => boolean) =>
+    createEvaluator({
+      eventStore,
+      now: () => NOW,
+      reader: readStore,
+      metrics: createMetricRegistry({ gateway }),
+      logger,
+      instruments: createEvaluatorInstruments(new Registry()),
+      waitForProjections: (p) => runner.waitFor(p, 5000),
+      ...(owns ? { owns } : {}),
+    });
+  const evaluator = newEvaluator();
   const incidents = () => readStore.find<IncidentDoc>(INCIDENTS, { tenantId, source: 'rule_error' });
   const history = async () => {
     const events = (await eventStore.readStream(ruleEvaluationStream(ruleId))).map((event) => event.data);
     return events as unknown as { outcome: string; error: string | null; value: number | null }[];
   };
-  return { standin, evaluator, incidents, history, policyId, ruleId };
+  return { standin, evaluator, newEvaluator, addRule, incidents, history, policyId, ruleId, envId };
 }
 
 test('a revoked grant opens the read-failure incident naming the view and the grant; the grant back resolves it', async (t) => {
@@ -144,4 +153,36 @@ test('a statement that answers with no value is no_data (never a 0), and pages a
   t.like(evaluation, { outcome: 'no_data', value: null });
   t.regex(String(evaluation!.error), /returned no value for storage_utilization_pct/);
   t.regex(String((await incidents())[0]!.title), /returns no data$/);
+});
+
+test("two instances: one whose rules read again does not resolve the incident while the other's still fail", async (t) => {
+  const { standin, newEvaluator, addRule, incidents, ruleId, envId } = await setup(t, () => ({
+    columns: ['value'],
+    rows: [[42]],
+  }));
+  // Given two rules of one cluster and policy in different share buckets (storage reads
+  // stv_node_storage_capacity, unsorted_pct reads svv_table_info), each owned by another instance…
+  await addRule('unsorted_pct');
+  const bucketOf = (metric: string) =>
+    ruleBucketKey(ruleShareBucket({ envId, clusterId: null, metric, evaluationWindowMinutes: 0 }));
+  const storageBucket = bucketOf('storage_utilization_pct');
+  t.not(storageBucket, bucketOf('unsorted_pct'), 'the two rules are in different buckets');
+  const first = newEvaluator((key) => key === storageBucket);
+  const second = newEvaluator((key) => key !== storageBucket);
+  standin.actAs({ superuser: false });
+  const opened = [await first.tick(), await second.tick()].map((report) => report.readFailuresOpened);
+  t.deepEqual(opened, [1, 0], 'one incident for both');
+  t.deepEqual([...(await incidents())[0]!.rule_ids].sort(), [ruleId].sort());
+
+  // …when only the first instance's rule reads again…
+  standin.actAs({ superuser: false, selectGrants: ['stv_node_storage_capacity'] });
+  await first.tick();
+  await second.tick();
+  await first.tick();
+  // …then the incident stays open: the second instance's rule still fails.
+  t.is((await incidents())[0]!.status, 'triggered');
+  // When the other grant is back too, it resolves (by whichever instance ticks next).
+  standin.actAs({ superuser: false, selectGrants: ['stv_node_storage_capacity', 'svv_table_info'] });
+  t.is((await second.tick()).readFailuresResolved, 1);
+  t.is((await incidents())[0]!.status, 'resolved');
 });
