@@ -9,6 +9,7 @@
  */
 import type { RuleBacktest } from '../src/contract/alert-rules.js';
 import Router from '@koa/router';
+import { readFailureSettingsOf } from '../src/events/alert-rule.js';
 import { toRuleData } from './alert-rules.js';
 import { alertRuleBacktestBody, MAX_BACKTEST_DAYS } from '../src/contract/bodies/alert-rules.js';
 import { ruleReferenceErrors, type RuleReferenceDeps } from './alert-rule-routes.js';
@@ -94,6 +95,7 @@ export function alertRuleBacktestRoutes(deps: AlertRuleBacktestDeps) {
         windowMinutes: data.evaluationWindowMinutes,
         severity: data.severity,
         escalationPolicyId: data.escalationPolicyId,
+        readFailure: readFailureSettingsOf(data),
       };
     }
     const policy = await deps.findPolicy(tenantId, rule.escalationPolicyId);

@@ -6,6 +6,7 @@
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
+  RULE_READ_FAILURE_DEFAULT,
   evolveAlertRule,
   initialAlertRuleState,
   type AlertRuleData,
@@ -27,6 +28,9 @@ export function ruleFieldsFrom(body: AlertRulePatch): Partial<AlertRuleData> {
   if (body.escalation_policy_id !== undefined) fields.escalationPolicyId = body.escalation_policy_id;
   if (body.cluster_id !== undefined) fields.clusterId = body.cluster_id ?? null;
   if (body.is_enabled !== undefined) fields.isEnabled = body.is_enabled;
+  if (body.on_error !== undefined) fields.onError = body.on_error;
+  if (body.on_no_data !== undefined) fields.onNoData = body.on_no_data;
+  if (body.error_for_minutes !== undefined) fields.errorForMinutes = body.error_for_minutes;
   return fields;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AlertRule, Evaluation } from '../src/contract/alert-rules.js';
 import { ALERT_RULES, watchOf, type AlertRuleDoc } from '../projections/alert-rules.js';
 import type { EventStore } from '../src/eventstore/port.js';
+import { readFailureSettingsOf } from '../src/events/alert-rule.js';
 import { EVALUATION_OUTCOMES, ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
 import { severitySchema } from '../src/events/vocabulary.js';
 import { apiInstant } from '../src/contract/api-instant.js';
@@ -29,6 +30,12 @@ const watchView = (doc: AlertRuleDoc) => {
   };
 };
 
+/** What the rule does while its reads fail (a rule stored before these settings reads as it behaves: `ok`). */
+const readFailureView = (doc: AlertRuleDoc) => {
+  const settings = readFailureSettingsOf(doc);
+  return { on_error: settings.onError, on_no_data: settings.onNoData, error_for_minutes: settings.errorForMinutes };
+};
+
 export const alertRuleView = (doc: AlertRuleDoc): AlertRule => ({
   id: doc.id,
   tenant_id: doc.tenantId,
@@ -44,6 +51,7 @@ export const alertRuleView = (doc: AlertRuleDoc): AlertRule => ({
   cluster_id: optionalString(doc.clusterId),
   is_enabled: doc.isEnabled,
   active_incident_id: doc.activeIncidentId,
+  ...readFailureView(doc),
   ...watchView(doc),
   created_at: doc.createdAt,
   updated_at: doc.updatedAt,

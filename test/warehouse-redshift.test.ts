@@ -27,6 +27,10 @@ interface Harness {
 async function harness(t: ExecutionContext, endpoint?: string, timeoutMs = 1000): Promise<Harness> {
   const standin = await startRedshiftDataStandin();
   t.teardown(() => standin.close());
+  // A metric statement answers one value (no row is no data: MetricNoDataError); tests that script their own replace this.
+  standin.script((statement) =>
+    statement.statementName?.startsWith('warehouse-watch:metric:') ? { columns: ['value'], rows: [[0]] } : {},
+  );
   let nowMs = START;
   const sleeps: number[] = [];
   const gateway = createRedshiftGateway({

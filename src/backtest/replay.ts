@@ -97,7 +97,7 @@ export function replayRule(
       now,
       maintenanceAt?.(at),
     );
-    if (decision.outcome === 'error') {
+    if (decision.outcome === 'error' || decision.outcome === 'no_data') {
       watch = watchAfterEvaluation(watch, {
         at: now.toISOString(),
         outcome: 'error',

@@ -8,6 +8,8 @@ import { metricWindowMinutes } from '../process/evaluation-decision.js';
 import type { MetricHistorySource } from '../gateways/warehouse/metric-history-port.js';
 import { maintenanceTimeline, type BacktestWindow } from './maintenance-timeline.js';
 import { pagesFor, type PagedPolicy } from './pages.js';
+import type { ReadFailureSettings } from '../process/read-failure-decision.js';
+import { replayReadFailures } from './read-failure-replay.js';
 import { replayInstants, replayRule, type ReplayedRule } from './replay.js';
 
 export interface BacktestRule extends ReplayedRule {
@@ -17,6 +19,8 @@ export interface BacktestRule extends ReplayedRule {
   clusterId: string | null;
   metric: string;
   severity: string;
+  /** What the rule does while reads fail (a rule stored before these settings: none pages). */
+  readFailure?: ReadFailureSettings;
 }
 
 export interface BacktestRequest {
@@ -53,6 +57,8 @@ export interface BacktestAnswer {
   /** The windows that silenced any, with how many each. */
   silenced_by: { window_id: string; name: string; evaluations: number }[];
   incidents: BacktestIncident[];
+  /** When the rule's read-failure incident would have opened and closed (gaps are failed reads). */
+  read_failure_incidents: { started_at: string; ended_at: string | null }[];
   pages: number | null;
   gaps: { from: string; to: string }[];
   notes: string[];
@@ -122,6 +128,12 @@ export async function runBacktest(source: MetricHistorySource, request: Backtest
       evaluations,
     })),
     incidents,
+    read_failure_incidents: rule.readFailure
+      ? replayReadFailures(rule.readFailure, past, readings.slice(0, past.length)).map((incident) => ({
+          started_at: iso(incident.startedAt),
+          ended_at: incident.endedAt === null ? null : iso(incident.endedAt),
+        }))
+      : [],
     pages: policy ? incidents.reduce((sum, incident) => sum + incident.pages!, 0) : null,
     gaps: replay.gaps.map((gap) => ({ from: iso(gap.from), to: iso(gap.to) })),
     notes,

@@ -7,6 +7,7 @@
  */
 import { alertRuleBacktestRoutes } from '../../commands/alert-rule-backtest-routes.js';
 import { findRule } from '../../queries/alert-rules.js';
+import { readFailureSettingsOf } from '../events/alert-rule.js';
 import { findEscalationPolicy } from '../../queries/escalation-policies.js';
 import type { Config } from '../config.js';
 import type { EscalationStage } from '../events/escalation-policy.js';
@@ -89,6 +90,7 @@ export function composeBacktest(deps: {
                   windowMinutes: doc.evaluationWindowMinutes,
                   severity: doc.severity,
                   escalationPolicyId: doc.escalationPolicyId,
+                  readFailure: readFailureSettingsOf(doc),
                 }
               );
             },

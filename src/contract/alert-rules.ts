@@ -6,7 +6,14 @@
  */
 import { z } from 'zod';
 import { instant, optionalText, resourceId } from './answer-pieces.js';
-import { CONDITIONS, EVALUATION_OUTCOMES, HISTORY_SOURCES, RULE_HEALTH, SEVERITIES } from './vocabulary.js';
+import {
+  CONDITIONS,
+  EVALUATION_OUTCOMES,
+  HISTORY_SOURCES,
+  READ_FAILURE_STATES,
+  RULE_HEALTH,
+  SEVERITIES,
+} from './vocabulary.js';
 
 export const alertRuleSchema = z.object({
   id: resourceId,
@@ -23,6 +30,17 @@ export const alertRuleSchema = z.object({
   cluster_id: optionalText,
   is_enabled: z.boolean(),
   active_incident_id: resourceId.nullable(),
+  on_error: z.enum(READ_FAILURE_STATES).meta({
+    description:
+      "while the metric cannot be read: `alerting` opens the cluster's read-failure incident (source `rule_error`) after `error_for_minutes`; `ok` and `keep_last` page nobody (a rule stored before this setting reads `ok`)",
+  }),
+  on_no_data: z
+    .enum(READ_FAILURE_STATES)
+    .meta({ description: 'the same choice while the warehouse answers with no value (outcome `no_data`)' }),
+  error_for_minutes: z
+    .number()
+    .int()
+    .meta({ description: 'how long reads must fail without a break before `alerting` pages (0: at the first)' }),
   pending_since: instant
     .nullable()
     .meta({ description: 'the condition has held since then, not yet for the whole window' }),
@@ -87,6 +105,10 @@ export const backtestSchema = z.object({
       pages: z.number().int().nullable(),
     }),
   ),
+  read_failure_incidents: z.array(z.object({ started_at: instant, ended_at: instant.nullable() })).meta({
+    description:
+      "when the rule's read-failure incident (source `rule_error`) would have opened and closed: an instant without history is a failed read; only for `on_error: alerting`, after `error_for_minutes`",
+  }),
   pages: z.number().int().nullable().meta({
     description:
       'targets notified by every stage the escalation policy would have fired (null: the policy no longer exists)',

@@ -62,7 +62,8 @@ export type EscalationCancelReason = (typeof ESCALATION_CANCEL_REASONS)[number];
 
 /**
  * What one evaluation of a rule came to (src/events/rule-evaluation.ts says when each is recorded);
- * `silenced` was added with maintenance windows.
+ * `silenced` was added with maintenance windows, `no_data` (the warehouse answered with no value)
+ * with the error and no-data states.
  */
 export const EVALUATION_OUTCOMES = [
   'triggered',
@@ -70,10 +71,23 @@ export const EVALUATION_OUTCOMES = [
   'unchanged',
   'ok',
   'error',
+  'no_data',
   'pending',
   'silenced',
 ] as const;
 export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number];
+
+/**
+ * What a rule does while its metric cannot be read (`on_error`) or the warehouse answers with no
+ * value (`on_no_data`), as Grafana Alerting's error and no-data states: `alerting` pages through the
+ * rule's policy once the failure has lasted `error_for_minutes` (one incident per environment,
+ * cluster and policy), `ok` and `keep_last` page nobody and leave the rule's own incident as it is
+ * (docs/alert-rules-and-incidents.md, Read failures, has the state table).
+ */
+export const READ_FAILURE_STATES = ['alerting', 'ok', 'keep_last'] as const;
+export type ReadFailureState = (typeof READ_FAILURE_STATES)[number];
+/** What a new rule does while its reads fail or have no data (docs/alert-rules-and-incidents.md). */
+export const RULE_READ_FAILURE_DEFAULT = { onError: 'alerting', onNoData: 'alerting', errorForMinutes: 5 } as const;
 
 /** Which metric history a backtest replays: the relational store's mirror, or the simulator's. */
 export const HISTORY_SOURCES = ['sync_store', 'simulator'] as const;

@@ -48,7 +48,7 @@ export interface RuleWatch {
   pendingSince: string | null;
   /** false after a manual resolve until an evaluation finds the condition cleared: no re-trigger before. */
   rearmed: boolean;
-  /** `failing` while the latest evaluation is an error. */
+  /** `failing` while the latest evaluation is an error or had no data. */
   health: 'ok' | 'failing';
   lastError: string | null;
   /** The first error of the current run of errors. */
@@ -68,8 +68,8 @@ export function watchAfterEvaluation(
   evaluation: Pick<RuleEvaluatedData, 'at' | 'outcome' | 'conditionMet' | 'error'> & { incidentId?: string | null },
 ): RuleWatch {
   const rearmed = evaluation.conditionMet === false ? true : watch.rearmed;
-  if (evaluation.outcome === 'error') {
-    // An error neither resets nor advances the pending clock (see README, The evaluator).
+  if (evaluation.outcome === 'error' || evaluation.outcome === 'no_data') {
+    // An error (or no value) neither resets nor advances the pending clock (see README, The evaluator).
     return {
       ...watch,
       rearmed,

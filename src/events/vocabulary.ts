@@ -5,11 +5,27 @@
  */
 import { z } from 'zod';
 
-import { CHANNEL_TYPES, CONDITIONS, SEVERITIES } from '../contract/vocabulary.js';
+import { CHANNEL_TYPES, CONDITIONS, READ_FAILURE_STATES, SEVERITIES } from '../contract/vocabulary.js';
 
-export { CHANNEL_TYPES, CONDITIONS, isUuid, NOTIFY_MEDIA, SEVERITIES, UUID_PATTERN } from '../contract/vocabulary.js';
-export type { ChannelType, Condition, NotifyMedium, Severity } from '../contract/vocabulary.js';
+export {
+  CHANNEL_TYPES,
+  CONDITIONS,
+  isUuid,
+  NOTIFY_MEDIA,
+  READ_FAILURE_STATES,
+  SEVERITIES,
+  UUID_PATTERN,
+} from '../contract/vocabulary.js';
+export type {
+  ChannelType,
+  Condition,
+  IncidentSource,
+  NotifyMedium,
+  ReadFailureState,
+  Severity,
+} from '../contract/vocabulary.js';
 
 export const severitySchema = z.enum(SEVERITIES);
 export const conditionSchema = z.enum(CONDITIONS);
+export const readFailureStateSchema = z.enum(READ_FAILURE_STATES);
 export const channelTypeSchema = z.enum(CHANNEL_TYPES);

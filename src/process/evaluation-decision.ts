@@ -9,7 +9,8 @@ import type { Condition } from '../events/vocabulary.js';
 
 export type { Condition };
 
-export type MetricReading = { ok: true; value: number } | { ok: false; error: string };
+/** A reading, or why there is none: the read failed (`error`) or the warehouse had no value (`no_data`). */
+export type MetricReading = { ok: true; value: number } | { ok: false; error: string; noData?: boolean };
 
 export interface RuleUnderEvaluation {
   condition: Condition;
@@ -30,6 +31,7 @@ export type EvaluationDecision =
   | { outcome: 'unchanged'; action: 'none'; value: number; conditionMet: true }
   | { outcome: 'ok'; action: 'none'; value: number; conditionMet: false }
   | { outcome: 'error'; action: 'none'; error: string }
+  | { outcome: 'no_data'; action: 'none'; error: string }
   | { outcome: 'silenced'; action: 'none'; value: number; conditionMet: boolean; windowId: string };
 
 /** A maintenance window active at the evaluation's instant (the evaluator loads them once per tick). */
@@ -83,7 +85,13 @@ export function decideEvaluation(
   maintenance?: Maintenance,
 ): EvaluationDecision {
   const decision = decideUnsilenced(rule, reading, now);
-  if (decision.outcome === 'error' || decision.outcome === 'resolved' || !maintenance || maintenance.windows.size === 0)
+  if (
+    decision.outcome === 'error' ||
+    decision.outcome === 'no_data' ||
+    decision.outcome === 'resolved' ||
+    !maintenance ||
+    maintenance.windows.size === 0
+  )
     return decision;
   const window = matchingWindow(maintenance.windows, maintenance.rule);
   if (!window) return decision;
@@ -98,8 +106,9 @@ export function decideEvaluation(
 
 function decideUnsilenced(rule: RuleUnderEvaluation, reading: MetricReading, now: Date): EvaluationDecision {
   // A metric that cannot be read says nothing about the condition: no incident changes, and the
-  // pending clock neither resets nor advances (the trigger still needs a breaching reading).
-  if (!reading.ok) return { outcome: 'error', action: 'none', error: reading.error };
+  // pending clock neither resets nor advances (the trigger still needs a breaching reading). Whether
+  // the failure pages is the rule's on_error / on_no_data (src/process/read-failure-decision.ts).
+  if (!reading.ok) return { outcome: reading.noData ? 'no_data' : 'error', action: 'none', error: reading.error };
   const value = reading.value;
   if (!conditionMet(rule.condition, value, rule.threshold)) {
     return rule.hasActiveIncident

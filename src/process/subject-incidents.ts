@@ -12,7 +12,7 @@
 import { incidentDecider, type IncidentCommand } from '../../commands/incidents.js';
 import { INCIDENTS, type IncidentDoc } from '../../projections/incidents.js';
 import { handleCommand, type CommandDeps } from '../commanding/command-handler.js';
-import type { IncidentSource } from '../contract/vocabulary.js';
+import type { IncidentSource } from '../events/vocabulary.js';
 import { incidentIdFor, incidentStream } from '../events/incident.js';
 import type { Severity } from '../events/vocabulary.js';
 import type { ReadModelReader } from '../readstore/port.js';

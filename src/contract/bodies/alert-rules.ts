@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 import { apiInstant } from '../api-instant.js';
-import { CONDITIONS, HISTORY_SOURCES, SEVERITIES } from '../vocabulary.js';
+import { CONDITIONS, HISTORY_SOURCES, READ_FAILURE_STATES, RULE_READ_FAILURE_DEFAULT, SEVERITIES } from '../vocabulary.js';
+
+const readFailureState = z.enum(READ_FAILURE_STATES);
 
 export const alertRuleBodySchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
@@ -19,12 +21,24 @@ export const alertRuleBodySchema = z.strictObject({
   escalation_policy_id: z.uuid(),
   cluster_id: z.string().trim().min(1).max(200).nullable().optional(),
   is_enabled: z.boolean().default(true),
+  /** While the metric cannot be read: page (`alerting`, after `error_for_minutes`) or not (`ok`, `keep_last`). */
+  on_error: readFailureState.default(RULE_READ_FAILURE_DEFAULT.onError),
+  /** While the warehouse answers with no value: the same choice. */
+  on_no_data: readFailureState.default(RULE_READ_FAILURE_DEFAULT.onNoData),
+  /** How long reads must fail (or have no value) without a break before `alerting` pages; 0: at the first. */
+  error_for_minutes: z.number().int().min(0).max(1440).default(RULE_READ_FAILURE_DEFAULT.errorForMinutes),
 });
 
 export type AlertRuleBody = z.infer<typeof alertRuleBodySchema>;
 
 /** PATCH: any subset of the fields, each valid on its own; the rule after the merge is whole by construction. */
-export const alertRulePatchSchema = alertRuleBodySchema.partial().extend({ is_enabled: z.boolean().optional() });
+export const alertRulePatchSchema = alertRuleBodySchema.partial().extend({
+  is_enabled: z.boolean().optional(),
+  // A patch sets only what it names: a rule stored before these fields keeps behaving as it did.
+  on_error: readFailureState.optional(),
+  on_no_data: readFailureState.optional(),
+  error_for_minutes: z.number().int().min(0).max(1440).optional(),
+});
 export type AlertRulePatch = z.infer<typeof alertRulePatchSchema>;
 
 /** The longest range one backtest covers: 31 days of one-minute evaluations is 44,641 instants. */

@@ -94,6 +94,23 @@ export class MetricNotSupportedError extends Error {
   }
 }
 
+/**
+ * The warehouse answered the metric's statement, but with no value: no row, or a NULL the
+ * statement does not turn into a reading (the metric statements map "nothing happened in the
+ * window" to 0 themselves, so this is a view that returned nothing, not a quiet window). Told
+ * apart from a failure so a rule can treat it on its own (`on_no_data`).
+ */
+export class MetricNoDataError extends Error {
+  override readonly name = 'MetricNoDataError';
+  constructor(
+    readonly envId: string,
+    readonly metric: string,
+    readonly windowMinutes: number,
+  ) {
+    super(`the warehouse of environment ${envId} returned no value for ${metric} over the last ${windowMinutes} min`);
+  }
+}
+
 /** A metric request that can never be answered as asked (e.g. a window of 0 minutes). */
 export class InvalidMetricRequestError extends Error {
   override readonly name = 'InvalidMetricRequestError';
@@ -105,5 +122,6 @@ export const isSystemViewPermissionDenied = (error: unknown): error is SystemVie
   error instanceof SystemViewPermissionDeniedError;
 export const isUnknownEnvironment = (error: unknown): error is UnknownEnvironmentError =>
   error instanceof UnknownEnvironmentError;
+export const isMetricNoData = (error: unknown): error is MetricNoDataError => error instanceof MetricNoDataError;
 export const isUnknownMetric = (error: unknown): error is UnknownMetricError => error instanceof UnknownMetricError;
 export const isUnknownCluster = (error: unknown): error is UnknownClusterError => error instanceof UnknownClusterError;

@@ -6,7 +6,7 @@
  */
 import { BUILTIN_METRIC_IDS } from '../../gateways/warehouse/metric-catalogue.js';
 import type { SourceWindow, WarehouseGateway } from '../../gateways/warehouse/port.js';
-import { MetricNotSupportedError } from '../../gateways/warehouse/port.js';
+import { MetricNoDataError, MetricNotSupportedError } from '../../gateways/warehouse/port.js';
 import type { SyncJobId } from '../../events/sync-job.js';
 import { METRIC_SAMPLE_MINUTES } from '../../gateways/warehouse/metric-history-port.js';
 import type { SyncRow } from '../../syncstore/upsert.js';
@@ -119,8 +119,9 @@ export const SYNC_JOBS: Record<SyncJobId, SyncJobDefinition> = {
             });
             rows.push(stamp(context, { cluster_id: cluster.cluster_id, metric, sampled_at: context.now, value }));
           } catch (error) {
-            // A metric the warehouse kind cannot measure is skipped, not a failed run.
-            if (!(error instanceof MetricNotSupportedError)) throw error;
+            // A metric the warehouse kind cannot measure, or with no value now, is skipped (a gap
+            // the backtest shows as one), not a failed run.
+            if (!(error instanceof MetricNotSupportedError || error instanceof MetricNoDataError)) throw error;
           }
         }
       }

@@ -15,7 +15,7 @@ import { MetricPreview } from './MetricPreview';
 import { RuleBacktestPanel } from './RuleBacktestPanel';
 import { useSession } from './session-context';
 import { useLoad } from './use-load';
-import { SEVERITIES } from '../../../contract/vocabulary';
+import { READ_FAILURE_STATES, SEVERITIES } from '../../../contract/vocabulary';
 
 const CONDITIONS: [string, string][] = [
   ['gt', '> greater than'],
@@ -33,6 +33,9 @@ const FIELDS = [
   'severity',
   'escalation_policy_id',
   'cluster_id',
+  'on_error',
+  'on_no_data',
+  'error_for_minutes',
 ];
 
 /** The API's name of each form field (the pointers its field errors carry). */
@@ -45,6 +48,9 @@ const API_FIELD: Record<keyof Form, string> = {
   severity: 'severity',
   policy: 'escalation_policy_id',
   cluster: 'cluster_id',
+  onError: 'on_error',
+  onNoData: 'on_no_data',
+  errorFor: 'error_for_minutes',
 };
 
 interface Form {
@@ -56,7 +62,17 @@ interface Form {
   severity: string;
   policy: string;
   cluster: string;
+  onError: string;
+  onNoData: string;
+  errorFor: string;
 }
+
+/** What each read-failure setting means, as the form's options say it. */
+const READ_FAILURE_LABELS: Record<(typeof READ_FAILURE_STATES)[number], string> = {
+  alerting: 'page (after the minutes below)',
+  ok: 'do not page',
+  keep_last: 'do not page, keep the last state',
+};
 
 const formOf = (rule?: AlertRuleDetail): Form => ({
   name: rule?.name ?? '',
@@ -67,6 +83,9 @@ const formOf = (rule?: AlertRuleDetail): Form => ({
   severity: rule?.severity ?? 'high',
   policy: rule?.escalation_policy_id ?? '',
   cluster: rule?.cluster_id ?? '',
+  onError: rule?.on_error ?? 'alerting',
+  onNoData: rule?.on_no_data ?? 'alerting',
+  errorFor: rule ? String(rule.error_for_minutes) : '5',
 });
 
 /** A number when the text is one; otherwise the text as typed, so the API names the field it refuses. */
@@ -91,9 +110,12 @@ const bodyOf = (form: Form) =>
     severity: form.severity,
     escalation_policy_id: form.policy,
     cluster_id: form.cluster || null,
+    on_error: form.onError,
+    on_no_data: form.onNoData,
+    error_for_minutes: numeric(form.errorFor),
   }) satisfies AsTyped<
     AlertRuleBody,
-    'condition' | 'threshold' | 'evaluation_window_minutes' | 'severity'
+    'condition' | 'threshold' | 'evaluation_window_minutes' | 'severity' | 'on_error' | 'on_no_data' | 'error_for_minutes'
   > as AlertRuleBody;
 
 export function AlertRuleEditor({
@@ -318,6 +340,43 @@ export function AlertRuleEditor({
         <FieldError errors={errors} path="/severity" />
         <FieldError errors={errors} path="/escalation_policy_id" />
         <FieldError errors={errors} path="/cluster_id" />
+        <div class="rule-editor-row">
+          <label>
+            When the warehouse cannot be read
+            <select name="on_error" value={form.onError} onChange={set('onError')}>
+              {READ_FAILURE_STATES.map((state) => (
+                <option key={state} value={state}>
+                  {READ_FAILURE_LABELS[state]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            When it returns no data
+            <select name="on_no_data" value={form.onNoData} onChange={set('onNoData')}>
+              {READ_FAILURE_STATES.map((state) => (
+                <option key={state} value={state}>
+                  {READ_FAILURE_LABELS[state]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Page after (minutes)
+            <input
+              name="error_for_minutes"
+              type="number"
+              min="0"
+              max="1440"
+              value={form.errorFor}
+              onInput={set('errorFor')}
+              aria-describedby={described('error_for_minutes')}
+            />
+          </label>
+        </div>
+        <FieldError errors={errors} path="/on_error" />
+        <FieldError errors={errors} path="/on_no_data" />
+        <FieldError errors={errors} path="/error_for_minutes" />
         {message ? (
           <p class="error" role="alert" data-testid="editor-message">
             {message}

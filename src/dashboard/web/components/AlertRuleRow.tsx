@@ -90,6 +90,9 @@ export function AlertRuleRow({ rule, onChange, onEdit, onDeleted, silencedBy }: 
         {failing && rule.last_error ? (
           <div class="error-text" data-testid="rule-last-error">
             {rule.last_error}
+            {rule.on_error === 'alerting'
+              ? ` (pages after ${rule.error_for_minutes} min of failed reads)`
+              : ' (does not page for failed reads)'}
           </div>
         ) : null}
       </td>

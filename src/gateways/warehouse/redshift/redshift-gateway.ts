@@ -10,6 +10,7 @@ import {
   systemClock,
   TABLE_ALERT_LOOKBACK_DAYS,
   UnknownClusterError,
+  MetricNoDataError,
   UnknownMetricError,
   VACUUM_STATS_OFF_THRESHOLD_PCT,
   VACUUM_UNSORTED_THRESHOLD_PCT,
@@ -155,7 +156,10 @@ export function createRedshiftGateway(options: RedshiftGatewayOptions): Warehous
       });
       if (isUnsupported(statement)) throw new MetricNotSupportedError(metric, statement.unsupported);
       const [row] = await run(envId, target, statement);
-      return row ? numberOf(row, 'value') : 0;
+      // No row, or no value in it, is no reading: never a 0 a rule would compare (on_no_data decides).
+      if (row === undefined || row['value'] === null || row['value'] === undefined)
+        throw new MetricNoDataError(envId, metric, windowMinutes);
+      return numberOf(row, 'value');
     },
 
     async queryVisibility(envId) {
