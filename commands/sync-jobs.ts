@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict } from '../src/commanding/domain-rejection.js';
 import {
+  DEFAULT_ALERT_AFTER_MISSED_RUNS,
   evolveSyncJob,
   initialSyncJobState,
   INTERRUPTED,
@@ -21,6 +22,12 @@ import {
 /** POST /api/v1/sync/trigger: `{}` = every active job, `{job_id}` = one. */
 export const triggerBodySchema = z.strictObject({ job_id: z.string().min(1).max(100).optional() });
 
+/** PUT /api/v1/sync/jobs/{job_id}/alerting: the job's own heartbeat (null policy: not watched). */
+export const syncJobAlertingBodySchema = z.strictObject({
+  alert_policy_id: z.uuid().nullable(),
+  alert_after_missed_runs: z.number().int().min(1).max(1000).default(DEFAULT_ALERT_AFTER_MISSED_RUNS),
+});
+
 export const isSyncJobId = (value: string): value is SyncJobId => (SYNC_JOB_IDS as readonly string[]).includes(value);
 
 interface JobRef {
@@ -31,6 +38,7 @@ interface JobRef {
 export type SyncJobCommand =
   | ({ type: 'PauseSyncJob' } & JobRef)
   | ({ type: 'ResumeSyncJob' } & JobRef)
+  | ({ type: 'SetSyncJobAlerting'; alertPolicyId: string | null; alertAfterMissedRuns: number } & JobRef)
   | ({
       type: 'StartSyncRun';
       runId: string;
@@ -70,6 +78,28 @@ export const syncJobDecider: Decider<SyncJobState, SyncJobCommand, SyncJobEvent>
         if (!state.paused)
           throw rejectConflict(`sync job ${command.jobId} is already active`, { job_status: 'active' });
         return [{ type: 'SyncJobResumed', data: ref }];
+      case 'SetSyncJobAlerting': {
+        const current = state.alerting ?? {
+          alertPolicyId: null,
+          alertAfterMissedRuns: DEFAULT_ALERT_AFTER_MISSED_RUNS,
+        };
+        if (
+          current.alertPolicyId === command.alertPolicyId &&
+          current.alertAfterMissedRuns === command.alertAfterMissedRuns
+        )
+          return [];
+        return [
+          {
+            type: 'SyncJobAlertingSet',
+            data: {
+              ...ref,
+              alertPolicyId: command.alertPolicyId,
+              alertAfterMissedRuns: command.alertAfterMissedRuns,
+              at,
+            },
+          },
+        ];
+      }
       case 'StartSyncRun': {
         if (state.paused)
           throw rejectConflict(`sync job ${command.jobId} is paused: resume it first`, { job_status: 'paused' });
