@@ -200,10 +200,12 @@ export function createPlatformWatch(deps: PlatformWatchDeps) {
 
   function arm() {
     if (!running) return;
+    // The check's promise is returned so virtual timers (tests) can await it; real ones ignore it.
     handle = timers.setTimeout(() => {
       current = check()
         .catch((error: unknown) => deps.logger.error({ err: error }, 'platform watch check failed'))
         .finally(arm);
+      return current;
     }, deps.periodMs);
   }
 
