@@ -24,7 +24,7 @@ export function platformWatchMetrics(registry: Registry) {
   });
   const unrecorded = new Counter({
     name: 'platform_watch_open_failures_total',
-    help: 'Platform incidents that could not be opened (the event store refused them, no policy is set), by cause',
+    help: 'Platform incidents that could not be opened or resolved (the event store refused, no policy is set), by cause',
     labelNames: ['cause'],
     registers: [registry],
   });
