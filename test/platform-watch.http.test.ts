@@ -222,3 +222,62 @@ test.serial('a delivery whose every attempt fails opens one platform incident fo
     /platform_watch_incidents_opened_total\{cause="delivery"\} 1/,
   );
 });
+
+test.serial(
+  "with the tenant's own platform-alerts policy, its failing deliveries page that policy in the tenant",
+  async (t) => {
+    const tenant = app.newTenant();
+    const paging = await chatPolicy(app, tenant);
+    const own = await chatPolicy(app, tenant);
+    // Bad input changes nothing; a policy of the tenant is taken, with an ETag like every resource.
+    const unknown = await app.request('PUT', '/api/v1/tenant/platform-alerts', {
+      caller: tenant,
+      body: { policy_id: randomUUID() },
+    });
+    t.is(unknown.status, 400);
+    const set = await app.request('PUT', '/api/v1/tenant/platform-alerts', {
+      caller: tenant,
+      body: { policy_id: own.policyId },
+    });
+    t.is(set.status, 200, JSON.stringify(set.body));
+    t.is(set.body.data.policy_id, own.policyId);
+    const read = await app.request('GET', '/api/v1/tenant/platform-alerts', { caller: tenant });
+    t.is(read.body.data.policy_id, own.policyId);
+    t.truthy(read.headers.get('etag'));
+    const stale = await app.request('PUT', '/api/v1/tenant/platform-alerts', {
+      caller: tenant,
+      body: { policy_id: null },
+      headers: { 'if-match': '"7"' },
+    });
+    t.is(stale.status, 409);
+
+    failing.add(paging.channelId);
+    const incident = await app.platform.composition.alerting.subjectIncidents.open(
+      { tenantId: tenant.tenantId, actor: 'system:test', correlationId: randomUUID() },
+      {
+        source: 'heartbeat',
+        subject: `heartbeat:${randomUUID()}`,
+        title: 'Nightly load did not check in',
+        detail: null,
+        severity: 'high',
+        escalationPolicyId: paging.policyId,
+        envId: null,
+        clusterId: null,
+      },
+    );
+    await waitFor(
+      async () =>
+        ((await app.request('GET', `/api/v1/incidents/${incident.incidentId}`, { caller: tenant })).body.data
+          ?.escalation?.notified?.length ?? 0) === 1,
+      { message: 'the failed delivery' },
+    );
+    const tenantPlatform = async () =>
+      ((await app.request('GET', '/api/v1/incidents?source=platform', { caller: tenant })).body.data as any[]).filter(
+        (candidate) => candidate.title.includes(paging.channelId),
+      );
+    await checkUntil(async () => (await tenantPlatform()).length === 1, "the tenant's platform incident");
+    t.like((await tenantPlatform())[0], { status: 'triggered', escalation_policy_id: own.policyId });
+    t.deepEqual(await platformIncidents(new RegExp(paging.channelId)), [], "nothing in the deployment's tenant");
+    failing.delete(paging.channelId);
+  },
+);

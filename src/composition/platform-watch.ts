@@ -2,10 +2,11 @@
  * Composition of the platform watch (src/process/platform-watch.ts): what it observes (this
  * instance's evaluator ticks, the projection runner, the log's refused appends, the escalation's
  * recorded delivery outcomes) and where its incidents go (PLATFORM_ALERTS_POLICY_ID, in the
- * policy's own tenant).
+ * policy's own tenant; a tenant's failing deliveries to its own platform-alerts policy when it set one).
  */
 import type { Logger } from 'pino';
 import { ESCALATION_POLICIES, type EscalationPolicyDoc } from '../../projections/escalation-policies.js';
+import { TENANT_PERMISSION_DEFAULTS, type TenantDefaultsDoc } from '../../projections/tenant-defaults.js';
 import type { Config } from '../config.js';
 import type { EventStore, EventToAppend } from '../eventstore/port.js';
 import { createPlatformWatch, type PlatformWatch } from '../process/platform-watch.js';
@@ -56,7 +57,14 @@ export function composePlatformWatch(deps: {
       const policy = await deps.reader.get<EscalationPolicyDoc>(ESCALATION_POLICIES, policyId);
       return policy ? { tenantId: policy.tenantId, policyId } : null;
     },
-    tenantPolicy: async () => null,
+    // The tenant's own platform-alerts policy (PUT /tenant/platform-alerts), while it still exists.
+    tenantPolicy: async (tenantId) => {
+      const settings = await deps.reader.get<TenantDefaultsDoc>(TENANT_PERMISSION_DEFAULTS, tenantId);
+      const own = settings?.platformAlertsPolicyId;
+      if (!own) return null;
+      const policy = await deps.reader.get<EscalationPolicyDoc>(ESCALATION_POLICIES, own);
+      return policy?.tenantId === tenantId ? own : null;
+    },
     metrics: deps.metrics,
     logger: deps.logger,
   });
