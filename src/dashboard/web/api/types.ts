@@ -87,6 +87,7 @@ export type ChannelName = Pick<NotificationChannel, 'id' | 'name' | 'type'>;
 
 export type {
   SyncJob,
+  SyncJobAlerting,
   SyncJobState,
   SyncJobStatus,
   SyncPurge,
