@@ -6,7 +6,6 @@
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
-  RULE_READ_FAILURE_DEFAULT,
   evolveAlertRule,
   initialAlertRuleState,
   type AlertRuleData,

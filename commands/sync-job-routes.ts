@@ -1,10 +1,10 @@
 /**
  * Data sync command routes: POST /api/v1/sync/trigger, POST /sync/jobs/{job_id}/pause and
- * /resume, DELETE /sync/history?older_than_days=N. A triggered run starts (an event) before the
+ * /resume, PUT /sync/jobs/{job_id}/alerting (the job's own heartbeat), DELETE /sync/history?older_than_days=N. A triggered run starts (an event) before the
  * answer; its extraction continues in the background and shows in status, history and the stream.
  * The decider is commands/sync-jobs.ts.
  */
-import type { SyncJobState, SyncPurge, SyncTriggered } from '../src/contract/sync.js';
+import type { SyncJobAlerting, SyncJobState, SyncPurge, SyncTriggered } from '../src/contract/sync.js';
 import Router from '@koa/router';
 import { isDomainRejection, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import { SYNC_JOB_IDS, type SyncJobId, type SyncJobTarget } from '../src/events/sync-job.js';
@@ -15,7 +15,7 @@ import { setReadPosition } from '../src/http/read-position.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import type { AppState } from '../src/http/state.js';
 import { isSyncJobId, type SyncJobCommand } from './sync-jobs.js';
-import { triggerBodySchema } from '../src/contract/bodies/sync.js';
+import { syncJobAlertingBodySchema, triggerBodySchema } from '../src/contract/bodies/sync.js';
 
 /**
  * What the routes ask of the sync runner (src/process/sync/run-sync-job.ts). The composition root
@@ -31,6 +31,8 @@ export interface SyncRunControl {
 export interface SyncCommandDeps {
   runs: SyncRunControl;
   enroll: (tenantId: string, envId: string) => void;
+  /** Whether an escalation policy of the tenant has this id (a job's heartbeat names one). */
+  policyExists: (tenantId: string, policyId: string) => Promise<boolean>;
   /** History entries of a job that started before `before` and are finished (the purge's count). */
   countHistoryBefore: (tenantId: string, envId: string, jobId: SyncJobId, before: string) => Promise<number>;
 }
@@ -86,6 +88,31 @@ export function syncCommandRoutes(deps: SyncCommandDeps) {
       ok(ctx, state);
     });
   }
+
+  // The job's own heartbeat: which policy is paged when it stops succeeding, after how many intervals.
+  router.put('/sync/jobs/:job_id/alerting', requires('sync:write'), async (ctx) => {
+    const jobId = ctx.params.job_id!;
+    if (!isSyncJobId(jobId)) throw rejectNotFound(`sync job ${jobId}`);
+    const body = syncJobAlertingBodySchema.parse(ctx.request.body ?? {});
+    const target = targetOf(ctx, jobId);
+    if (body.alert_policy_id !== null && !(await deps.policyExists(target.tenantId, body.alert_policy_id))) {
+      const message = 'no escalation policy with this id in the tenant';
+      throw badRequest(`alert_policy_id: ${message}`, [{ path: '/alert_policy_id', message }]);
+    }
+    const outcome = await deps.runs.command(
+      target,
+      {
+        type: 'SetSyncJobAlerting',
+        ...target,
+        alertPolicyId: body.alert_policy_id,
+        alertAfterMissedRuns: body.alert_after_missed_runs,
+      },
+      ctx.state.principal.userId,
+    );
+    setReadPosition(ctx, outcome.position);
+    const answer: SyncJobAlerting = { job_id: jobId, ...body };
+    ok(ctx, answer);
+  });
 
   router.delete('/sync/history', requires('sync:write'), queryParameters(['older_than_days']), async (ctx) => {
     const raw = ctx.query.older_than_days;

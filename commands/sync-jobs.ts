@@ -6,6 +6,7 @@
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict } from '../src/commanding/domain-rejection.js';
 import {
+  DEFAULT_ALERT_AFTER_MISSED_RUNS,
   evolveSyncJob,
   initialSyncJobState,
   INTERRUPTED,
@@ -27,6 +28,7 @@ interface JobRef {
 export type SyncJobCommand =
   | ({ type: 'PauseSyncJob' } & JobRef)
   | ({ type: 'ResumeSyncJob' } & JobRef)
+  | ({ type: 'SetSyncJobAlerting'; alertPolicyId: string | null; alertAfterMissedRuns: number } & JobRef)
   | ({
       type: 'StartSyncRun';
       runId: string;
@@ -66,6 +68,28 @@ export const syncJobDecider: Decider<SyncJobState, SyncJobCommand, SyncJobEvent>
         if (!state.paused)
           throw rejectConflict(`sync job ${command.jobId} is already active`, { job_status: 'active' });
         return [{ type: 'SyncJobResumed', data: ref }];
+      case 'SetSyncJobAlerting': {
+        const current = state.alerting ?? {
+          alertPolicyId: null,
+          alertAfterMissedRuns: DEFAULT_ALERT_AFTER_MISSED_RUNS,
+        };
+        if (
+          current.alertPolicyId === command.alertPolicyId &&
+          current.alertAfterMissedRuns === command.alertAfterMissedRuns
+        )
+          return [];
+        return [
+          {
+            type: 'SyncJobAlertingSet',
+            data: {
+              ...ref,
+              alertPolicyId: command.alertPolicyId,
+              alertAfterMissedRuns: command.alertAfterMissedRuns,
+              at,
+            },
+          },
+        ];
+      }
       case 'StartSyncRun': {
         if (state.paused)
           throw rejectConflict(`sync job ${command.jobId} is paused: resume it first`, { job_status: 'paused' });

@@ -4,7 +4,8 @@
  * per-job streams (src/events/sync-job.ts); a purge removes history documents older than its cutoff.
  * A finished run's status is SPEC.md's `success` or `failed` (the events say SyncRunSucceeded /
  * SyncRunFailed; the value is the read model's, so no stored event changes). Version 2: `success`
- * instead of `succeeded`, and the last run keeps its duration when it failed.
+ * instead of `succeeded`, and the last run keeps its duration when it failed. Version 3: the job's
+ * heartbeat settings and when it last succeeded.
  */
 import type { SyncJobId, SyncRunResult } from '../src/events/sync-job.js';
 import type { Projection } from '../src/projection-runner/projection.js';
@@ -30,6 +31,13 @@ export interface SyncJobDoc {
     durationMs: number;
   } | null;
   highWater: string | null;
+  /** The job's own heartbeat (SyncJobAlertingSet); absent on jobs never configured. */
+  alertPolicyId?: string | null;
+  alertAfterMissedRuns?: number;
+  /** When the heartbeat was last set: a job that never succeeded counts its missed runs from here. */
+  alertingSince?: string | null;
+  /** When the job last succeeded (absent: never, or not since version 3 of this read model). */
+  lastSucceededAt?: string | null;
   [field: string]: unknown;
 }
 
@@ -57,10 +65,11 @@ export const syncJobDocId = (tenantId: string, envId: string, jobId: string) => 
 
 export const syncProjection: Projection = {
   name: 'sync',
-  version: 2,
+  version: 3,
   handles: [
     'SyncJobPaused',
     'SyncJobResumed',
+    'SyncJobAlertingSet',
     'SyncRunStarted',
     'SyncRunSucceeded',
     'SyncRunFailed',
@@ -89,6 +98,14 @@ export const syncProjection: Projection = {
       case 'SyncJobPaused':
       case 'SyncJobResumed':
         await writer.upsert(SYNC_JOBS_COLLECTION, { ...job, paused: event.type === 'SyncJobPaused' });
+        return;
+      case 'SyncJobAlertingSet':
+        await writer.upsert(SYNC_JOBS_COLLECTION, {
+          ...job,
+          alertPolicyId: (data.alertPolicyId as string | null) ?? null,
+          alertAfterMissedRuns: Number(data.alertAfterMissedRuns),
+          alertingSince: String(data.at),
+        });
         return;
       case 'SyncRunStarted':
         await writer.upsert(SYNC_JOBS_COLLECTION, { ...job, runningRunId: runId });
@@ -140,6 +157,7 @@ export const syncProjection: Projection = {
           ...job,
           runningRunId: null,
           highWater: result?.high_water ?? job.highWater,
+          lastSucceededAt: succeeded ? finishedAt : (job.lastSucceededAt ?? null),
           lastRun: { runId, startedAt: entry?.startedAt ?? finishedAt, finishedAt, status, result, error, durationMs },
         } satisfies SyncJobDoc);
         return;

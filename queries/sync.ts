@@ -4,11 +4,11 @@
  * tenant and environment. The status answers SPEC.md's top-level fields bare; the rest keep the
  * platform envelope.
  */
-import type { SyncJob, SyncRun } from '../src/contract/sync.js';
+import type { SyncJob, SyncJobAlerting, SyncRun } from '../src/contract/sync.js';
 import Router from '@koa/router';
 import { z } from 'zod';
-import { SYNC_HISTORY, type SyncHistoryDoc } from '../projections/sync.js';
-import { SYNC_JOB_IDS } from '../src/events/sync-job.js';
+import { SYNC_HISTORY, type SyncHistoryDoc, type SyncJobDoc } from '../projections/sync.js';
+import { DEFAULT_ALERT_AFTER_MISSED_RUNS, SYNC_JOB_IDS } from '../src/events/sync-job.js';
 import { apiInstant } from '../src/contract/api-instant.js';
 import { ok, okBare, okPage } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
@@ -101,6 +101,7 @@ export function syncQueryRoutes(deps: SyncQueryDeps) {
           state,
           next_run: state === 'paused' ? null : nextRunAfter(now, interval, deps.timeZone).toISOString(),
           high_water: doc?.highWater ?? null,
+          ...syncJobAlertingView(doc),
         };
       }),
     );
@@ -139,3 +140,9 @@ export function syncQueryRoutes(deps: SyncQueryDeps) {
   });
   return router;
 }
+
+/** A job's heartbeat settings as answers show them (a job never configured: not watched). */
+export const syncJobAlertingView = (doc: SyncJobDoc | undefined | null): Omit<SyncJobAlerting, 'job_id'> => ({
+  alert_policy_id: doc?.alertPolicyId ?? null,
+  alert_after_missed_runs: doc?.alertAfterMissedRuns ?? DEFAULT_ALERT_AFTER_MISSED_RUNS,
+});

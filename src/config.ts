@@ -232,6 +232,10 @@ const environmentSchema = z.object({
   /** JSON file mapping env_id → Redshift target; unset: every environment is a simulated cluster. */
   WAREHOUSE_ENVIRONMENTS: z.string().min(1).optional(),
   ALERT_EVALUATION_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** The escalation policy (by id; its tenant holds the incidents) the platform's own failures page. */
+  PLATFORM_ALERTS_POLICY_ID: z.uuid('must be an escalation policy id (a UUID)').optional(),
+  /** A projection with events to apply that has not moved for this long is stuck (a platform incident). */
+  PLATFORM_PROJECTION_STUCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Heartbeat comment period on server-sent event streams. */
   SSE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
   /** Browser origins allowed by CORS: comma-separated exact origins (`https://app.example.com`); none by default. */
@@ -305,6 +309,10 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     healthMaxProjectionLag: env.HEALTH_MAX_PROJECTION_LAG,
     warehouseEnvironmentsFile: env.WAREHOUSE_ENVIRONMENTS,
     alertEvaluationIntervalSeconds: env.ALERT_EVALUATION_INTERVAL_SECONDS,
+    platformWatch: {
+      alertsPolicyId: env.PLATFORM_ALERTS_POLICY_ID,
+      projectionStuckMs: env.PLATFORM_PROJECTION_STUCK_SECONDS * 1000,
+    },
     sseHeartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     corsOrigins: env.CORS_ORIGINS,
     /** Keys sealing secrets at rest; without `key`, DATA_DIR/secrets.key. */

@@ -26,6 +26,7 @@ import { composeEventLog } from './composition/event-log.js';
 import { listen } from './composition/http-server.js';
 import { composeIam } from './composition/iam.js';
 import { composeNotifications } from './composition/notifications.js';
+import { composePlatformWatch } from './composition/platform-watch.js';
 import { startProjections } from './composition/projections.js';
 import { composeSchedules } from './composition/schedules.js';
 import { openSharedState } from './composition/shared-state.js';
@@ -49,6 +50,8 @@ import { collectGuarded } from './metrics-collect.js';
 import { platformApiDocument } from './openapi/platform-document.js';
 import { apiReferenceRoutes } from './openapi/reference-routes.js';
 import type { Timers } from './process/sync/sync-scheduler.js';
+import { platformWatchMetrics } from './process/platform-watch-metrics.js';
+import { findEscalationPolicy } from '../queries/escalation-policies.js';
 import { projectionsHealthCheck } from './projection-runner/projection-health.js';
 
 /** Every read model of the platform (also what `npm run rebuild` rebuilds); secrets seal channel docs. */
@@ -64,11 +67,14 @@ export interface PlatformOptions {
   notify?: NotifyPort;
   /** The sync scheduler's timers (tests drive them in virtual time; default: real timers). */
   syncTimers?: Timers;
+  /** The platform watch's timers (tests drive them in virtual time; default: real timers). */
+  watchTimers?: Timers;
 }
 
 export async function startPlatform(config: Config, options: PlatformOptions = {}) {
   const logger = createLogger(config.logLevel);
   const metrics = createPlatformMetrics();
+  const watchMetrics = platformWatchMetrics(metrics.registry);
   const now = options.now ?? (() => new Date());
   const embedded = config.auth.mode === 'embedded';
 
@@ -121,6 +127,20 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     registry: metrics.registry,
     membership,
     onOwnedRules: (count) => cluster.reportOwned('rules', count),
+    onTick: () => platformWatch.ticked(),
+  });
+  // The platform watches itself (its evaluator, projections, log and deliveries) on its own timer.
+  const platformWatch = composePlatformWatch({
+    config,
+    now,
+    timers: options.watchTimers,
+    instanceId: membership.self,
+    reader: readStore,
+    incidents: alerting.subjectIncidents,
+    projections: () => runner.status(),
+    appendRefusal: () => log.appendRefusal(),
+    metrics: watchMetrics,
+    logger,
   });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   // Previews, backtests and analytics share one cap per tenant and one across tenants.
@@ -130,7 +150,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const actionLinks = composeActionLinks({ config, commandDeps, permissions: iam.permissions, reader: readStore });
   const escalation = composeEscalation({
     config,
-    eventStore,
+    eventStore: platformWatch.observingDeliveries(eventStore),
     reader: readStore,
     logger,
     registry: metrics.registry,
@@ -159,6 +179,9 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     registry: metrics.registry,
     timers: options.syncTimers,
     membership,
+    policyExists: async (tenantId, id) => (await findEscalationPolicy(readStore, tenantId, id)) !== null,
+    incidents: alerting.subjectIncidents,
+    watchMetrics,
   });
   const assistant = await composeAssistant({
     config,
@@ -181,6 +204,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     assistant,
     actionLinks.area,
     analytics,
+    platformWatch,
   ];
 
   // 5. HTTP: the routes served without a token, then the API behind authentication.
@@ -324,7 +348,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     /** The relational store sync jobs write to. */
     syncStore: sync.store,
     /** Each area as composed (tests reach an area's parts here: a second evaluator, the live feeds). */
-    composition: { alerting, sync, escalation, iam, warehouse, assistant, analytics, backtest },
+    composition: { alerting, sync, escalation, iam, warehouse, assistant, analytics, backtest, platformWatch },
     async stop() {
       // Processes first: the live feed's stop ends every SSE response.
       for (const process of processes) await process.stop();

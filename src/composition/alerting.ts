@@ -39,6 +39,8 @@ export interface AlertingDeps {
   membership: Membership;
   /** Told at every tick how many rules this instance evaluates. */
   onOwnedRules?: (count: number) => void;
+  /** Told when a scheduled tick completes (the platform watch's evaluator watchdog). */
+  onTick?: () => void;
 }
 
 export function composeAlerting(deps: AlertingDeps) {
@@ -113,7 +115,15 @@ export function composeAlerting(deps: AlertingDeps) {
   let schedule: ReturnType<typeof scheduleEvaluator> | undefined;
   const evaluatorSchedule = {
     start() {
-      schedule = scheduleEvaluator(evaluator, {
+      // Each completed tick is told to the platform watch (a watchdog outside this loop).
+      const observed = {
+        tick: async () => {
+          const report = await evaluator.tick();
+          deps.onTick?.();
+          return report;
+        },
+      };
+      schedule = scheduleEvaluator(observed, {
         intervalSeconds: config.alertEvaluationIntervalSeconds,
         logger: deps.logger,
       });

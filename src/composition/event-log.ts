@@ -3,7 +3,7 @@
  * (a damaged page of events.db answers 503 and names the restore), refusing nothing silently (the
  * last refused append is kept for /health), and validating every event against its schema.
  */
-import { trackingAppendRefusals } from '../eventstore/append-refusals.js';
+import { trackingAppendRefusals, type AppendRefusal } from '../eventstore/append-refusals.js';
 import { detectingLogDamage } from '../eventstore/damage-detector.js';
 import { instrumentedEventStore } from '../eventstore/instrumented.js';
 import type { EventStore } from '../eventstore/port.js';
@@ -15,6 +15,8 @@ export interface EventLog {
   eventStore: EventStore;
   /** For /health: throws naming the damage, or the refused appends, or the store's own failure. */
   check(): Promise<void>;
+  /** The refusal going on now (appends failing since), for the platform watch. */
+  appendRefusal(): AppendRefusal | undefined;
 }
 
 export function composeEventLog(opened: EventStore, metrics: PlatformMetrics): EventLog {
@@ -23,6 +25,7 @@ export function composeEventLog(opened: EventStore, metrics: PlatformMetrics): E
   const eventStore = validatingEventStore(appends.store);
   return {
     eventStore,
+    appendRefusal: appends.refusal,
     async check() {
       // Damage first: it is the cause when appends are refused because of it, and only a restore mends it.
       const damage = logDamage.damage();

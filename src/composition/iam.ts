@@ -16,7 +16,8 @@ import { userDecider } from '../../commands/users.js';
 import { USERS } from '../../projections/users.js';
 import { findGroup, groupQueryRoutes, groupView } from '../../queries/groups.js';
 import { roleQueryRoutes, roleView } from '../../queries/roles.js';
-import { tenantDefaultsQueryRoutes, tenantDefaultsView } from '../../queries/tenant-defaults.js';
+import { platformAlertsView, tenantDefaultsQueryRoutes, tenantDefaultsView } from '../../queries/tenant-defaults.js';
+import { findEscalationPolicy } from '../../queries/escalation-policies.js';
 import { findGroupsAmong, findRole, groupGrants, roleGrants, tenantDefaults } from '../auth/iam-lookups.js';
 import { userPermissionQueryRoutes } from '../../queries/user-permissions.js';
 import { findUser, userQueryRoutes, userView } from '../../queries/users.js';
@@ -143,6 +144,8 @@ export function composeIam(deps: IamDeps): PlatformArea & {
         tenantDefaultsCommandRoutes({
           ...commandDeps,
           viewDefaults: async (tenantId) => tenantDefaultsView(await tenantDefaults(reader, tenantId)),
+          viewPlatformAlerts: async (tenantId) => platformAlertsView(await tenantDefaults(reader, tenantId)),
+          policyExists: async (tenantId, id) => (await findEscalationPolicy(reader, tenantId, id)) !== null,
         }),
     },
     { alias: false, routes: () => tenantDefaultsQueryRoutes({ reader }) },

@@ -20,6 +20,11 @@ import {
 } from '../process/sync/run-sync-job.js';
 import { syncMetrics } from '../process/sync/sync-metrics.js';
 import { createSyncScheduler, type Timers } from '../process/sync/sync-scheduler.js';
+import { createSyncJobWatch, type SyncJobWatch } from '../process/sync/sync-job-watch.js';
+import { intervalOf } from '../process/sync/schedule-grid.js';
+import type { PlatformWatchMetrics } from '../process/platform-watch-metrics.js';
+import type { SubjectIncidents } from '../process/subject-incidents.js';
+import { SYNC_JOB_DOC_NAMES } from '../../queries/sync-job-names.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { lazySyncStore } from '../syncstore/lazy.js';
 import { openSyncStore } from '../syncstore/open.js';
@@ -29,6 +34,8 @@ import type { PlatformArea } from './area.js';
 
 export interface SyncComposition extends PlatformArea {
   store: SyncStore;
+  /** The job's own heartbeat check (what each scheduler tick of an owned job runs). */
+  checkJob: SyncJobWatch;
   /** How many enrolled jobs' scheduled runs this instance starts. */
   ownedJobs(): number;
   feeds(): { listeners: number; computations: number }[];
@@ -46,6 +53,11 @@ export function composeSync(deps: {
   timers?: Timers;
   /** The cluster's members: which jobs' scheduled runs this instance starts; its name marks its runs. */
   membership: Membership;
+  /** Whether an escalation policy of the tenant has this id (a job's heartbeat names one). */
+  policyExists: (tenantId: string, policyId: string) => Promise<boolean>;
+  /** Where the jobs' own heartbeats open and resolve their incidents. */
+  incidents: SubjectIncidents;
+  watchMetrics: PlatformWatchMetrics;
 }): SyncComposition {
   const { config, commandDeps, reader, logger } = deps;
   const store = lazySyncStore(config.sync.databaseUrl ? 'postgresql' : 'embedded', () =>
@@ -59,6 +71,15 @@ export function composeSync(deps: {
     instanceId: deps.membership.self,
     runTimeoutMs: config.sync.runTimeoutMs,
   };
+  // Each job's own heartbeat, checked after every tick of the job by its owner and after a manual run.
+  const checkJob = createSyncJobWatch({
+    reader,
+    incidents: deps.incidents,
+    now: commandDeps.now,
+    intervalSeconds: (jobId) => intervalOf(config.sync.intervals, jobId),
+    jobName: (jobId) => SYNC_JOB_DOC_NAMES[jobId],
+    metrics: deps.watchMetrics,
+  });
   const settings = { intervals: config.sync.intervals, timeZone: config.sync.timeZone, now: commandDeps.now };
   const scheduler = createSyncScheduler({
     ...settings,
@@ -68,6 +89,7 @@ export function composeSync(deps: {
     isPaused: async (tenantId, envId, jobId) =>
       (await reader.get<SyncJobDoc>(SYNC_JOBS_COLLECTION, syncJobDocId(tenantId, envId, jobId)))?.paused ?? false,
     onError: (error) => logger.error({ err: error }, 'sync run could not be recorded'),
+    afterTurn: checkJob,
   });
   const enroll = (tenantId: string, envId: string) => scheduler.enroll(tenantId, envId);
   const statusSettings = { ...settings, schedulerRunning: () => scheduler.isRunning() };
@@ -89,6 +111,7 @@ export function composeSync(deps: {
 
   return {
     store,
+    checkJob,
     ownedJobs: () => scheduler.ownedJobs(),
     feeds: stream.feeds,
     check: async () => {
@@ -119,11 +142,12 @@ export function composeSync(deps: {
               now: () => runner.commandDeps.now(),
               async trigger(target, actor) {
                 const started = await startSyncRun(runner, target, 'manual', actor);
-                track(executeSyncRun(runner, target, started.runId, started.state));
+                track(executeSyncRun(runner, target, started.runId, started.state).then(() => checkJob(target)));
                 return started;
               },
               command: (target, command, actor) => syncCommand(runner, target, command, actor),
             },
+            policyExists: deps.policyExists,
             countHistoryBefore: (tenantId, envId, jobId, before) =>
               reader.count(SYNC_HISTORY, {
                 tenantId,

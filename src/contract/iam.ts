@@ -88,6 +88,17 @@ export const meSchema = z.object({
 
 export const defaultsSchema = z.object({ permissions: permissionGrants, updated_at: instant.nullable() });
 
+/** GET/PUT /tenant/platform-alerts: where the tenant's own platform causes page (issue 38 §3). */
+export const platformAlertsSchema = z.object({
+  policy_id: z.string().nullable().meta({
+    format: 'uuid',
+    description:
+      "the escalation policy a delivery to the tenant's recipients failing every attempt pages; null: the deployment's PLATFORM_ALERTS_POLICY_ID",
+  }),
+  updated_at: instant.nullable(),
+});
+export type PlatformAlerts = z.infer<typeof platformAlertsSchema>;
+
 export type User = z.infer<typeof userSchema>;
 export type UserName = z.infer<typeof userNameSchema>;
 export type PermissionOverrides = z.infer<typeof overridesSchema>;

@@ -4,7 +4,7 @@
  * src/openapi/sync.ts documents them, the console imports their types.
  */
 import { z } from 'zod';
-import { instant, optionalText } from './answer-pieces.js';
+import { instant, optionalText, resourceId } from './answer-pieces.js';
 import { SYNC_JOB_IDS } from './vocabulary.js';
 
 export const syncJobId = z.enum(SYNC_JOB_IDS);
@@ -38,6 +38,21 @@ export const syncStatusSchema = z.object({
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 export type SyncJobStatus = SyncStatus['jobs'][number];
 
+/** A job's own heartbeat (issue 38): not succeeding within N of its intervals pages the policy. */
+const syncJobAlertingFields = {
+  alert_policy_id: resourceId
+    .nullable()
+    .meta({ description: 'the escalation policy paged when the job stops succeeding; null: not watched' }),
+  alert_after_missed_runs: z
+    .number()
+    .int()
+    .meta({ description: 'how many of its intervals the job may go without a success before it pages' }),
+};
+
+/** PUT /sync/jobs/{job_id}/alerting. */
+export const syncJobAlertingSchema = z.object({ job_id: syncJobId, ...syncJobAlertingFields });
+export type SyncJobAlerting = z.infer<typeof syncJobAlertingSchema>;
+
 export const syncJobSchema = z.object({
   job_id: syncJobId,
   name: z.string(),
@@ -48,6 +63,7 @@ export const syncJobSchema = z.object({
   state: z.enum(['active', 'paused', 'running']),
   next_run: instant.nullable(),
   high_water: optionalText,
+  ...syncJobAlertingFields,
 });
 export type SyncJob = z.infer<typeof syncJobSchema>;
 

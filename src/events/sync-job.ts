@@ -23,6 +23,16 @@ const jobRef = { envId: z.string().min(1), jobId: z.enum(SYNC_JOB_IDS) };
 export const syncJobEvents = {
   SyncJobPaused: z.object(jobRef),
   SyncJobResumed: z.object(jobRef),
+  /**
+   * The job's own heartbeat: not succeeding within `alertAfterMissedRuns` of its intervals opens an
+   * incident on `alertPolicyId` (null: not watched). `at` starts the count of a job never succeeded.
+   */
+  SyncJobAlertingSet: z.object({
+    ...jobRef,
+    alertPolicyId: z.uuid().nullable(),
+    alertAfterMissedRuns: z.number().int().min(1).max(1000),
+    at: z.string(),
+  }),
   SyncRunStarted: z.object({
     ...jobRef,
     runId: z.uuid(),
@@ -84,8 +94,12 @@ export function runIsAbandoned(running: NonNullable<SyncJobState['running']>, in
   return running.staleAfter !== undefined && now.getTime() >= Date.parse(running.staleAfter);
 }
 
+/** How many missed intervals page when a job names a policy but not a count. */
+export { DEFAULT_ALERT_AFTER_MISSED_RUNS } from '../contract/bodies/sync.js';
+
 export interface SyncJobState {
   paused: boolean;
+  alerting?: { alertPolicyId: string | null; alertAfterMissedRuns: number };
   /** The run in progress, if any. */
   running?: { runId: string; startedAt: string; instanceId?: string; staleAfter?: string };
   lastRun?: {
@@ -108,6 +122,11 @@ export function evolveSyncJob(state: SyncJobState, event: SyncJobEvent): SyncJob
       return { ...state, paused: true };
     case 'SyncJobResumed':
       return { ...state, paused: false };
+    case 'SyncJobAlertingSet':
+      return {
+        ...state,
+        alerting: { alertPolicyId: event.data.alertPolicyId, alertAfterMissedRuns: event.data.alertAfterMissedRuns },
+      };
     case 'SyncRunStarted':
       return {
         ...state,

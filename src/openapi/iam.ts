@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { grantHolderBodySchema } from '../contract/bodies/iam.js';
 import { createUserBodySchema, patchUserBodySchema } from '../contract/bodies/iam.js';
-import { permissionsBodySchema } from '../contract/bodies/iam.js';
+import { permissionsBodySchema, platformAlertsBodySchema } from '../contract/bodies/iam.js';
 import type { OperationDoc } from './operation.js';
 import {
   defaultsSchema,
@@ -11,6 +11,7 @@ import {
   meSchema,
   overridesSchema,
   permissionGrants,
+  platformAlertsSchema,
   roleSchema,
   userNameSchema,
   userSchema,
@@ -272,5 +273,25 @@ export const iamOperations: OperationDoc[] = [
     body: permissionsBody,
     ifMatch: true,
     response: envelope(defaultsSchema, 'The defaults', { etag: true }),
+  },
+  {
+    method: 'get',
+    path: '/tenant/platform-alerts',
+    tag: 'Incidents',
+    summary: "The policy the tenant's own platform causes page",
+    response: envelope(platformAlertsSchema, 'The setting', { etag: true }),
+  },
+  {
+    method: 'put',
+    path: '/tenant/platform-alerts',
+    tag: 'Incidents',
+    summary: "Set the policy the tenant's own platform causes page",
+    description:
+      "A delivery to one of the tenant's recipients whose every attempt failed opens a `platform` incident on this " +
+      "policy (null: on the deployment's PLATFORM_ALERTS_POLICY_ID, in that policy's tenant).",
+    body: platformAlertsBodySchema,
+    ifMatch: true,
+    problems: { 400: 'No escalation policy with this id in the tenant' },
+    response: envelope(platformAlertsSchema, 'The setting', { etag: true }),
   },
 ];

@@ -1,8 +1,9 @@
 /** Data sync: status, jobs, history, the live status stream and the job controls (queries/sync*.ts, commands/sync-job-routes.ts). */
 import { z } from 'zod';
-import { triggerBodySchema } from '../contract/bodies/sync.js';
+import { syncJobAlertingBodySchema, triggerBodySchema } from '../contract/bodies/sync.js';
 import { syncHistoryQuery } from '../../queries/sync.js';
 import {
+  syncJobAlertingSchema,
   syncJobSchema,
   syncJobStateSchema,
   syncPurgeSchema,
@@ -114,4 +115,23 @@ export const syncOperations: OperationDoc[] = [
       },
     }),
   ),
+  {
+    method: 'put',
+    path: '/sync/jobs/:job_id/alerting',
+    tag,
+    summary: "Set a sync job's own heartbeat",
+    description:
+      'A job that has not succeeded within `alert_after_missed_runs` of its intervals opens a `platform` incident on ' +
+      '`alert_policy_id` (subject `sync-job:<job_id>`, the last error as its detail); the next success resolves it. ' +
+      'A paused job is not watched. `alert_policy_id` null stops the watch.',
+    body: syncJobAlertingBodySchema,
+    problems: { 400: 'No escalation policy with this id in the tenant', 404: 'No such sync job' },
+    response: {
+      kind: 'envelope',
+      status: 200,
+      etag: false,
+      description: "The job's heartbeat settings",
+      data: syncJobAlertingSchema,
+    },
+  },
 ];

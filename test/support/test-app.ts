@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import type { SchedulerLike } from 'rxjs';
+import type { NotifyPort } from '../../src/gateways/notify/port.js';
 import { startPlatform, type RunningPlatform } from '../../src/platform.js';
+import type { Timers } from '../../src/process/sync/sync-scheduler.js';
 import {
   startTestIdentityProvider,
   TEST_AUDIENCE,
@@ -55,6 +57,11 @@ export async function startTestApp(
     idp?: TestIdentityProvider;
     now?: () => Date;
     scheduler?: SchedulerLike;
+    /** Deliveries go to this port instead of the real adapters. */
+    notify?: NotifyPort;
+    /** The sync scheduler's and the platform watch's timers (virtual time). */
+    syncTimers?: Timers;
+    watchTimers?: Timers;
   } = {},
 ): Promise<TestApp> {
   const idp = options.idp ?? (await startTestIdentityProvider());
@@ -76,7 +83,13 @@ export async function startTestApp(
     SHUTDOWN_IDLE_GRACE_SECONDS: '0',
     ...options.env,
   });
-  const platform = await startPlatform(config, { now: options.now, scheduler: options.scheduler });
+  const platform = await startPlatform(config, {
+    now: options.now,
+    scheduler: options.scheduler,
+    notify: options.notify,
+    syncTimers: options.syncTimers,
+    watchTimers: options.watchTimers,
+  });
   const token = (caller: Caller, tokenOptions?: TokenOptions) => {
     const { tenantId, userId, envId, roles, ...rest } = caller;
     return idp.sign(

@@ -5,7 +5,13 @@
  */
 import { z } from 'zod';
 import { apiInstant } from '../api-instant.js';
-import { CONDITIONS, HISTORY_SOURCES, READ_FAILURE_STATES, RULE_READ_FAILURE_DEFAULT, SEVERITIES } from '../vocabulary.js';
+import {
+  CONDITIONS,
+  HISTORY_SOURCES,
+  READ_FAILURE_STATES,
+  RULE_READ_FAILURE_DEFAULT,
+  SEVERITIES,
+} from '../vocabulary.js';
 
 const readFailureState = z.enum(READ_FAILURE_STATES);
 

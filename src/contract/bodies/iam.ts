@@ -79,3 +79,6 @@ export const patchUserBodySchema = nonEmptyBody(
     phone: phone.optional(),
   }),
 );
+
+/** PUT /api/v1/tenant/platform-alerts: the policy the tenant's own platform causes page (null: the deployment's). */
+export const platformAlertsBodySchema = z.strictObject({ policy_id: z.uuid().nullable() });

@@ -6,7 +6,7 @@
  */
 import { SYNC_JOB_IDS, type SyncJobId } from '../../events/sync-job.js';
 import { intervalOf, nextRunAfter } from './schedule-grid.js';
-import { runSyncJob, type RunOutcome, type SyncRunnerDeps } from './run-sync-job.js';
+import { runSyncJob, type SyncRunnerDeps } from './run-sync-job.js';
 
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
@@ -28,6 +28,11 @@ export interface SyncSchedulerOptions {
    */
   owns?: (shareKey: string) => boolean;
   onError?: (error: unknown) => void;
+  /**
+   * After each owned due job's turn (run, skipped as paused, or refused as running elsewhere): the
+   * owner's tick of the job's heartbeat (sync-job-watch.ts). Its failures go to onError.
+   */
+  afterTurn?: (target: { tenantId: string; envId: string; jobId: SyncJobId }) => Promise<unknown>;
 }
 
 /** What the cluster splits scheduled sync runs by. */
@@ -80,9 +85,11 @@ export function createSyncScheduler(options: SyncSchedulerOptions): SyncSchedule
         if (!due || due > now) continue;
         nextRuns.set(key, nextRunAfter(now, intervalOf(options.intervals, jobId), options.timeZone));
         if (options.owns && !options.owns(syncJobShareKey(tenantId, envId, jobId))) continue;
-        const run: Promise<RunOutcome | null | void> = options
+        const run: Promise<unknown> = options
           .isPaused(tenantId, envId, jobId)
           .then((paused) => (paused ? null : runSyncJob(options.runner, { tenantId, envId, jobId }, 'schedule')))
+          .catch((error: unknown) => options.onError?.(error))
+          .then(() => options.afterTurn?.({ tenantId, envId, jobId }))
           .catch((error: unknown) => options.onError?.(error));
         inFlight.add(run);
         void run.finally(() => inFlight.delete(run));

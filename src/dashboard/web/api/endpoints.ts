@@ -30,6 +30,8 @@ import type {
   SpillView,
   StorageView,
   SyncRun,
+  SyncJob,
+  SyncJobAlerting,
   SyncTriggered,
   TableAlertsView,
   UserName,
@@ -112,6 +114,12 @@ export const endpoints = (api: ApiClient) => ({
     ),
   pauseSync: (jobId: string) => api.send<unknown>('POST', `/api/v1/sync/jobs/${id(jobId)}/pause`),
   resumeSync: (jobId: string) => api.send<unknown>('POST', `/api/v1/sync/jobs/${id(jobId)}/resume`),
+  syncJobs: () => api.get<SyncJob[]>('/api/v1/sync/jobs'),
+  setSyncJobAlerting: (jobId: string, policyId: string | null, missedRuns: number) =>
+    api.send<SyncJobAlerting>('PUT', `/api/v1/sync/jobs/${id(jobId)}/alerting`, {
+      alert_policy_id: policyId,
+      alert_after_missed_runs: missedRuns,
+    }),
   lastFailedRun: async (jobId: string) =>
     (await api.get<SyncRun[]>(`/api/v1/sync/history?job_id=${id(jobId)}&status=failed&limit=1`))[0],
 

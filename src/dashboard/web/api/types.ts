@@ -115,6 +115,7 @@ export type ChannelName = Pick<NotificationChannel, 'id' | 'name' | 'type'>;
 
 export type {
   SyncJob,
+  SyncJobAlerting,
   SyncJobState,
   SyncJobStatus,
   SyncPurge,

@@ -115,7 +115,13 @@ const bodyOf = (form: Form) =>
     error_for_minutes: numeric(form.errorFor),
   }) satisfies AsTyped<
     AlertRuleBody,
-    'condition' | 'threshold' | 'evaluation_window_minutes' | 'severity' | 'on_error' | 'on_no_data' | 'error_for_minutes'
+    | 'condition'
+    | 'threshold'
+    | 'evaluation_window_minutes'
+    | 'severity'
+    | 'on_error'
+    | 'on_no_data'
+    | 'error_for_minutes'
   > as AlertRuleBody;
 
 export function AlertRuleEditor({

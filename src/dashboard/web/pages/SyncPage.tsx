@@ -8,6 +8,7 @@ import type { SyncStatus } from '../api/types';
 import { ActionButton } from '../components/ActionButton';
 import { FeedBadge } from '../components/FeedBadge';
 import { useSession } from '../components/session-context';
+import { SyncJobHeartbeats } from '../components/SyncJobHeartbeats';
 import { SyncJobRow } from '../components/SyncJobRow';
 import { clock } from '../format';
 
@@ -82,6 +83,7 @@ export function SyncPage() {
       ) : (
         <p class="loading">Waiting for the first update…</p>
       )}
+      <SyncJobHeartbeats />
     </section>
   );
 }
