@@ -24,6 +24,7 @@ import { composeCluster } from './composition/cluster.js';
 import { composeEscalation } from './composition/escalation.js';
 import { composeEventLog } from './composition/event-log.js';
 import { listen } from './composition/http-server.js';
+import { composeHeartbeats } from './composition/heartbeats.js';
 import { composeIam } from './composition/iam.js';
 import { composeNotifications } from './composition/notifications.js';
 import { startProjections } from './composition/projections.js';
@@ -58,7 +59,7 @@ export { SHUTDOWN_DRAIN_MS } from './composition/http-server.js';
 export interface PlatformOptions {
   /** The clock of commands, the evaluator and the warehouse (tests drive it; default: real time). */
   now?: () => Date;
-  /** The escalation manager's timers (tests drive them in virtual time; default: real timers). */
+  /** The escalation manager's and the heartbeat checker's timers (tests drive them in virtual time; default: real timers). */
   scheduler?: SchedulerLike;
   /** Tests: deliveries go to this port instead of the real adapters. */
   notify?: NotifyPort;
@@ -121,6 +122,15 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     membership,
     onOwnedRules: (count) => cluster.reportOwned('rules', count),
   });
+  const heartbeats = composeHeartbeats({
+    config,
+    commandDeps,
+    readStore,
+    subjectIncidents: alerting.subjectIncidents,
+    membership,
+    logger,
+    scheduler: options.scheduler,
+  });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   // Previews, backtests and analytics share one cap per tenant and one across tenants.
   const heavySlots = createHeavyRequestSlots(config.limits.heavyRequests);
@@ -175,6 +185,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     warehouse,
     backtest,
     alerting,
+    heartbeats.area,
     escalation,
     sync,
     assistant,
@@ -245,6 +256,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     }),
   );
   publicRoutes.push(actionLinks.publicRoutes(alerting.onIncidentResolved));
+  publicRoutes.push(heartbeats.publicRoutes());
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
   const streamTickets = shared.tickets;
@@ -315,7 +327,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     /** The relational store sync jobs write to. */
     syncStore: sync.store,
     /** Each area as composed (tests reach an area's parts here: a second evaluator, the live feeds). */
-    composition: { alerting, sync, escalation, iam, warehouse, assistant, analytics, backtest },
+    composition: { alerting, heartbeats, sync, escalation, iam, warehouse, assistant, analytics, backtest },
     async stop() {
       // Processes first: the live feed's stop ends every SSE response.
       for (const process of processes) await process.stop();
