@@ -129,6 +129,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     subjectIncidents: alerting.subjectIncidents,
     membership,
     logger,
+    registry: metrics.registry,
     scheduler: options.scheduler,
   });
   const schedules = composeSchedules({ commandDeps, reader: readStore });

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { Counter, type Registry } from 'prom-client';
 import type { SchedulerLike } from 'rxjs';
 import { heartbeatPingRoutes } from '../../commands/heartbeat-ping-routes.js';
 import { heartbeatCommandRoutes } from '../../commands/heartbeat-routes.js';
@@ -37,6 +38,7 @@ export interface HeartbeatsDeps {
   subjectIncidents: SubjectIncidents;
   membership: Membership;
   logger: Logger;
+  registry: Registry;
   /** The checker's timers (tests drive them in virtual time; default: real timers). */
   scheduler?: SchedulerLike;
 }
@@ -51,10 +53,24 @@ export function composeHeartbeats(deps: HeartbeatsDeps) {
     owns: (key) => deps.membership.owns(key),
     newCorrelationId: randomUUID,
   });
+  const checks = new Counter({
+    name: 'heartbeat_checks_total',
+    help: 'Heartbeat checks this instance ran to their end',
+    registers: [deps.registry],
+  });
+  const missedPages = new Counter({
+    name: 'heartbeat_missed_incidents_opened_total',
+    help: 'Incidents this instance opened for missed heartbeat pings',
+    registers: [deps.registry],
+  });
   const schedule = scheduleHeartbeatChecks(checker, {
     intervalSeconds: config.heartbeats.checkIntervalSeconds,
     logger: deps.logger,
     scheduler: deps.scheduler,
+    onReport: (report) => {
+      checks.inc();
+      missedPages.inc(report.opened);
+    },
   });
 
   const routes: ApiModule[] = [

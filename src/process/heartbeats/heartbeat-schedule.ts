@@ -20,7 +20,13 @@ import type { CheckReport, HeartbeatChecker } from './heartbeat-checker.js';
 
 export function scheduleHeartbeatChecks(
   checker: HeartbeatChecker,
-  options: { intervalSeconds: number; logger: Logger; scheduler?: SchedulerLike },
+  options: {
+    intervalSeconds: number;
+    logger: Logger;
+    scheduler?: SchedulerLike;
+    /** Told of each check that ended (the checks and pages counters on /metrics). */
+    onReport?: (report: CheckReport) => void;
+  },
 ) {
   const intervalMs = options.intervalSeconds * 1000;
   let current: Promise<unknown> = Promise.resolve();
@@ -40,6 +46,7 @@ export function scheduleHeartbeatChecks(
       subscription = timer(0, intervalMs, options.scheduler ?? asyncScheduler)
         .pipe(exhaustMap(run))
         .subscribe((report: CheckReport) => {
+          options.onReport?.(report);
           if (report.durationMs > intervalMs)
             options.logger.warn({ ...report, intervalMs }, 'heartbeat check took longer than the interval');
           else if (report.opened > 0) options.logger.info(report, 'heartbeat check paged missed heartbeats');
