@@ -60,7 +60,7 @@ export function createHeartbeatChecker(deps: HeartbeatCheckerDeps) {
   };
 
   async function tick(): Promise<CheckReport> {
-    const started = Date.now();
+    const started = performance.now();
     const now = deps.now();
     const due = await deps.reader.find<HeartbeatDoc>(
       HEARTBEATS,
@@ -76,7 +76,7 @@ export function createHeartbeatChecker(deps: HeartbeatCheckerDeps) {
       );
       opened += results.filter(Boolean).length;
     }
-    return { due: due.length, opened, durationMs: Date.now() - started };
+    return { due: due.length, opened, durationMs: performance.now() - started };
   }
 
   return { tick };
