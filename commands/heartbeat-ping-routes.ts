@@ -8,8 +8,9 @@
  * address exists or not), then the request's own fields (a 400 or 413 says nothing of the address),
  * and only then the lookup by keyed hash, with the stored hash compared in constant time.
  *
- * `?status=fail` (or a JSON body's `"status": "fail"`, or an EventBridge event of a Redshift
- * statement that FAILED or was ABORTED) is a failed run: it pages at once. A `message` (query, JSON
+ * `?status=fail` (or a JSON body's `"status": "fail"`, or what a Redshift scheduled query's
+ * EventBridge event or a dbt Cloud webhook says of a failed run: heartbeat-ping-senders.ts) is a
+ * failed run: it pages at once. A `message` (query, JSON
  * `message`, or a text body) is kept, cut to 500 characters. The body is read up to 10 KiB.
  */
 import type { PingAnswer } from '../src/contract/heartbeats.js';
@@ -20,6 +21,7 @@ import { HEARTBEAT_LIMITS, type PingStatus } from '../src/events/heartbeat.js';
 import { hasBody } from '../src/http/body.js';
 import { badRequest, HttpProblem, tooManyRequests } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
+import { senderPing } from './heartbeat-ping-senders.js';
 import { isPingTokenShape, pingTokenHash, sameTokenHash } from './heartbeat-token.js';
 
 export const MAX_PING_BODY_BYTES = 10 * 1024;
@@ -90,18 +92,6 @@ const asObject = (text: string): Record<string, unknown> | null => {
   }
 };
 
-/** An EventBridge event of the Redshift Data API (a scheduled query's run), or null. */
-function redshiftStatementPing(body: Record<string, unknown>): Ping | null {
-  if (body['detail-type'] !== 'Redshift Data Statement Status Change') return null;
-  const detail = (body.detail ?? {}) as Record<string, unknown>;
-  const state = String(detail.state ?? '');
-  const name = typeof detail.statementName === 'string' ? detail.statementName : 'a statement';
-  return {
-    status: state === 'FINISHED' ? 'success' : 'fail',
-    message: `Redshift: ${name} ${state || 'changed state'}`,
-  };
-}
-
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 const cut = (text: string | null) => {
   const trimmed = text?.trim() ?? '';
@@ -115,8 +105,8 @@ export async function pingOf(ctx: Context): Promise<Ping> {
   const text = hasBody(ctx.req) ? await readSmallBody(ctx) : '';
   const json = text === '' ? null : asObject(text);
   if (json && statusParam === undefined) {
-    const redshift = redshiftStatementPing(json);
-    if (redshift) return { status: redshift.status, message: cut(messageParam ?? redshift.message) };
+    const known = senderPing(json);
+    if (known) return { status: known.status, message: cut(messageParam ?? known.message) };
   }
   const status = statusParam ?? (typeof json?.status === 'string' ? json.status : 'success');
   if (status !== 'success' && status !== 'fail')

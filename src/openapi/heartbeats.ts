@@ -32,7 +32,8 @@ const PING =
   `No sign-in: the token in the address is the credential. A wrong, rotated-away or revoked token, or one of a deleted heartbeat, gets the same 404 as one never issued; no answer names the heartbeat or its tenant. ` +
   "`status=fail` (query or JSON body) is a failed run and pages at once (the message is the incident's detail); any other ping records the run and resolves the heartbeat's open incident. " +
   `A \`message\` (query, JSON \`message\`, or a text body) is kept, cut to 500 characters; the body is read up to ${MAX_PING_BODY_BYTES} bytes (413 beyond). ` +
-  'An EventBridge event of the Redshift Data API (`detail-type` "Redshift Data Statement Status Change") counts as a failed run unless its `detail.state` is FINISHED. ' +
+  'Known senders are read as they send: an EventBridge event of the Redshift Data API (`detail-type` "Redshift Data Statement Status Change") is a failed run unless `detail.state` is FINISHED; ' +
+  'a dbt Cloud webhook `job.run.errored` is a failed run, `job.run.completed` a good one only when `data.runStatus` is "Success". ' +
   'At most HEARTBEAT_PINGS_PER_ADDRESS_PER_MINUTE pings (default 20) per address per minute: 429 with Retry-After beyond.';
 const pingQuery = {
   status: z.enum(['success', 'fail']).optional().meta({ description: '`fail`: the run failed (pages at once)' }),
