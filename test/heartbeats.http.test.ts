@@ -5,7 +5,11 @@
  * scheduler). Pages go through a webhook channel to a local receiver.
  */
 import test from 'ava';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HEARTBEATS, type HeartbeatDoc } from '../projections/heartbeats.js';
+import { HEARTBEAT_TOKEN_KEY_STREAM } from '../src/events/heartbeat.js';
 import { VirtualClock } from './support/escalation-harness.js';
 import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
@@ -399,3 +403,28 @@ test.serial('an EventBridge event of a Redshift scheduled query that FAILED page
     'Redshift: nightly.rollup FINISHED',
   );
 });
+
+test.serial(
+  'at rest: no token in the log or the read model, only its HMAC under a key that is itself sealed',
+  async (t) => {
+    const caller = app.newTenant();
+    const policyId = await pagingPolicy(caller, 'at-rest');
+    const { id, token } = (await createHeartbeat(caller, policyId)).body.data;
+    const rotated = (await app.request('POST', `/api/v1/heartbeats/${id}/rotate-token`, { caller })).body.data.token;
+    t.is((await app.request('POST', pingPath(rotated))).status, 200);
+    const [keyEvent, ...more] = await app.platform.eventStore.readStream(HEARTBEAT_TOKEN_KEY_STREAM);
+    t.deepEqual(more, [], 'one key for the deployment');
+    const key = Buffer.from(String(keyEvent!.data.key), 'base64url');
+    t.is(key.length, 32);
+    const doc = await app.platform.readStore.get<HeartbeatDoc>(HEARTBEATS, id);
+    t.is(doc!.tokenHash, createHmac('sha256', key).update(rotated).digest('hex'));
+    const files = ['events.db', 'events.db-wal', 'read-models.db', 'read-models.db-wal']
+      .filter((name) => existsSync(join(app.dataDir, name)))
+      .map((name) => readFileSync(join(app.dataDir, name)).toString('latin1'))
+      .join('');
+    t.true(files.includes(doc!.tokenHash!), 'the read model holds the hash');
+    for (const secret of [token, rotated, String(keyEvent!.data.key)])
+      t.false(files.includes(secret), 'a secret in the clear');
+    t.true(files.includes('"key":"enc:v1:'), 'the key is sealed');
+  },
+);
