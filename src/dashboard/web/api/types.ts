@@ -193,6 +193,20 @@ export interface MaintenanceWindowBody {
 }
 
 // ---- end of Maintenance windows ----
+// ---- Heartbeats (issue 38) ----
+export type { Heartbeat, HeartbeatWithAddress } from '../../../contract/heartbeats.js';
+import type { Severity as HeartbeatSeverity } from '../../../contract/vocabulary.js';
+
+/** What is sent to create or replace a heartbeat. */
+export interface HeartbeatBody {
+  name: string;
+  interval_seconds: number;
+  grace_seconds: number;
+  escalation_policy_id: string;
+  severity: HeartbeatSeverity;
+  enabled: boolean;
+}
+// ---- end of Heartbeats ----
 // ---- Rule backtest (issue 30) ----
 /** POST /alert-rules/backtest: an unsaved rule over a past range (docs/alert-rules-and-incidents.md, Backtesting a rule). */
 export interface RuleBacktestRequest {
