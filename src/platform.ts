@@ -59,8 +59,13 @@ export { SHUTDOWN_DRAIN_MS } from './composition/http-server.js';
 export interface PlatformOptions {
   /** The clock of commands, the evaluator and the warehouse (tests drive it; default: real time). */
   now?: () => Date;
-  /** The escalation manager's and the heartbeat checker's timers (tests drive them in virtual time; default: real timers). */
+  /** The escalation manager's timers (tests drive them in virtual time; default: real timers). */
   scheduler?: SchedulerLike;
+  /**
+   * The heartbeat checker's timers (default: real timers). Apart from `scheduler`: its checks repeat
+   * for ever, so a test flushing a virtual scheduler to the end would never return.
+   */
+  heartbeatScheduler?: SchedulerLike;
   /** Tests: deliveries go to this port instead of the real adapters. */
   notify?: NotifyPort;
   /** The sync scheduler's timers (tests drive them in virtual time; default: real timers). */
@@ -130,7 +135,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     membership,
     logger,
     registry: metrics.registry,
-    scheduler: options.scheduler,
+    scheduler: options.heartbeatScheduler,
   });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   // Previews, backtests and analytics share one cap per tenant and one across tenants.

@@ -25,6 +25,7 @@ test.before(async () => {
   app = await startTestApp({
     now: clock.now,
     scheduler: clock.scheduler,
+    heartbeatScheduler: clock.scheduler,
     env: {
       OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
       HEARTBEAT_CHECK_INTERVAL_SECONDS: String(CHECK_SECONDS),

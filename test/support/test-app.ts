@@ -55,6 +55,7 @@ export async function startTestApp(
     idp?: TestIdentityProvider;
     now?: () => Date;
     scheduler?: SchedulerLike;
+    heartbeatScheduler?: SchedulerLike;
   } = {},
 ): Promise<TestApp> {
   const idp = options.idp ?? (await startTestIdentityProvider());
@@ -73,7 +74,11 @@ export async function startTestApp(
     SYNC_SCHEDULER: 'off',
     ...options.env,
   });
-  const platform = await startPlatform(config, { now: options.now, scheduler: options.scheduler });
+  const platform = await startPlatform(config, {
+    now: options.now,
+    scheduler: options.scheduler,
+    heartbeatScheduler: options.heartbeatScheduler,
+  });
   const token = (caller: Caller, tokenOptions?: TokenOptions) => {
     const { tenantId, userId, envId, roles, ...rest } = caller;
     return idp.sign(
