@@ -6,6 +6,7 @@ const benchmarks = [
   'bench/warehouse.ts',
   'bench/evaluator.ts',
   'bench/evaluator-windows.ts',
+  'bench/heartbeats.ts',
   'bench/schedules.ts',
   'bench/delivery.ts',
   'bench/escalation.ts',

@@ -44,6 +44,10 @@ const notificationVariables = {
   ACTION_LINK_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
   /** Requests per minute to the public action-link pages (/a/…) from one source address. */
   ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Pings per minute one heartbeat address (/hb/…) takes; beyond, 429 with Retry-After. */
+  HEARTBEAT_PINGS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** How often the heartbeat checker looks for heartbeats whose ping is overdue. */
+  HEARTBEAT_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
   /** Shifts the platform's clock (seconds). For drills and restart tests only: never set it in production. */
   CLOCK_OFFSET_SECONDS: z.coerce.number().int().min(-31_536_000).max(31_536_000).default(0),
 };
@@ -330,6 +334,10 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     actionLinks: {
       ttlMs: env.ACTION_LINK_TTL_HOURS * 3_600_000,
       requestsPerAddressPerMinute: env.ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE,
+    },
+    heartbeats: {
+      pingsPerAddressPerMinute: env.HEARTBEAT_PINGS_PER_ADDRESS_PER_MINUTE,
+      checkIntervalSeconds: env.HEARTBEAT_CHECK_INTERVAL_SECONDS,
     },
     sync: {
       databaseUrl: env.SYNC_DATABASE_URL,

@@ -24,6 +24,7 @@ import { composeCluster } from './composition/cluster.js';
 import { composeEscalation } from './composition/escalation.js';
 import { composeEventLog } from './composition/event-log.js';
 import { listen } from './composition/http-server.js';
+import { composeHeartbeats } from './composition/heartbeats.js';
 import { composeIam } from './composition/iam.js';
 import { composeNotifications } from './composition/notifications.js';
 import { composePlatformWatch } from './composition/platform-watch.js';
@@ -63,6 +64,11 @@ export interface PlatformOptions {
   now?: () => Date;
   /** The escalation manager's timers (tests drive them in virtual time; default: real timers). */
   scheduler?: SchedulerLike;
+  /**
+   * The heartbeat checker's timers (default: real timers). Apart from `scheduler`: its checks repeat
+   * for ever, so a test flushing a virtual scheduler to the end would never return.
+   */
+  heartbeatScheduler?: SchedulerLike;
   /** Tests: deliveries go to this port instead of the real adapters. */
   notify?: NotifyPort;
   /** The sync scheduler's timers (tests drive them in virtual time; default: real timers). */
@@ -142,6 +148,16 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     metrics: watchMetrics,
     logger,
   });
+  const heartbeats = composeHeartbeats({
+    config,
+    commandDeps,
+    readStore,
+    subjectIncidents: alerting.subjectIncidents,
+    membership,
+    logger,
+    registry: metrics.registry,
+    scheduler: options.heartbeatScheduler,
+  });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   // Previews, backtests and analytics share one cap per tenant and one across tenants.
   const heavySlots = createHeavyRequestSlots(config.limits.heavyRequests);
@@ -199,6 +215,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     warehouse,
     backtest,
     alerting,
+    heartbeats.area,
     escalation,
     sync,
     assistant,
@@ -277,6 +294,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     }),
   );
   publicRoutes.push(actionLinks.publicRoutes(alerting.onIncidentResolved));
+  publicRoutes.push(heartbeats.publicRoutes());
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
   const streamTickets = shared.tickets;
@@ -348,7 +366,18 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     /** The relational store sync jobs write to. */
     syncStore: sync.store,
     /** Each area as composed (tests reach an area's parts here: a second evaluator, the live feeds). */
-    composition: { alerting, sync, escalation, iam, warehouse, assistant, analytics, backtest, platformWatch },
+    composition: {
+      alerting,
+      heartbeats,
+      sync,
+      escalation,
+      iam,
+      warehouse,
+      assistant,
+      analytics,
+      backtest,
+      platformWatch,
+    },
     async stop() {
       // Processes first: the live feed's stop ends every SSE response.
       for (const process of processes) await process.stop();

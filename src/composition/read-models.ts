@@ -8,6 +8,7 @@ import { alertRulesProjection } from '../../projections/alert-rules.js';
 import { channelsProjection } from '../../projections/channels.js';
 import { escalationPoliciesProjection } from '../../projections/escalation-policies.js';
 import { groupsProjection } from '../../projections/groups.js';
+import { heartbeatsProjection } from '../../projections/heartbeats.js';
 import { incidentAnalyticsProjection } from '../../projections/incident-analytics.js';
 import { incidentsProjection } from '../../projections/incidents.js';
 import { maintenanceWindowsProjection } from '../../projections/maintenance-windows.js';
@@ -35,6 +36,7 @@ export const alertingProjections: Projection[] = [
   alertRulesProjection,
   incidentsProjection,
   maintenanceWindowsProjection,
+  heartbeatsProjection,
 ];
 export const syncProjections: Projection[] = [syncProjection];
 export const analyticsProjections: Projection[] = [incidentAnalyticsProjection];

@@ -13,6 +13,7 @@ import { incidentEvents } from './incident.js';
 import { maintenanceWindowEvents } from './maintenance-window.js';
 import { ruleEvaluationEvents } from './rule-evaluation.js';
 import { groupEvents } from './group.js';
+import { heartbeatEvents } from './heartbeat.js';
 import { grantHolderNameEvents } from './grant-holder-names.js';
 import { roleEvents } from './role.js';
 import { scheduleEvents } from './schedule.js';
@@ -37,6 +38,7 @@ const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...syncJobEvents,
   ...maintenanceWindowEvents,
   ...actionLinkEvents,
+  ...heartbeatEvents,
 };
 
 /** Old stored shapes → current shape, by event type. Empty until a schema first changes. */

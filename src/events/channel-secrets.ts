@@ -5,6 +5,7 @@
  * is a bearer secret) are write-only: answers show them masked.
  */
 import { actionLinkEventSecrets } from './action-link.js';
+import { heartbeatEventSecrets } from './heartbeat.js';
 
 /** Where a secret sits under `config`, e.g. ['headers', 'Authorization']. */
 export type SecretPath = readonly string[];
@@ -142,6 +143,7 @@ const replaceConfigSecrets = (data: ChannelEventData, replace: (secret: string) 
  */
 export const channelEventSecrets = {
   ...actionLinkEventSecrets,
+  ...heartbeatEventSecrets,
   ChannelCreated: replaceConfigSecrets,
   ChannelUpdated: replaceConfigSecrets,
   ChannelSigningSecretSet: (data: ChannelEventData, replace: (secret: string) => string): ChannelEventData =>

@@ -10,6 +10,7 @@ import { assistantOperations } from './assistant.js';
 import { channelOperations } from './channels.js';
 import { dashboardOperations } from './dashboard.js';
 import { escalationPreviewOperations } from './escalation-preview.js';
+import { heartbeatOperations } from './heartbeats.js';
 import { iamOperations } from './iam.js';
 import { incidentOperations } from './incidents.js';
 import { maintenanceWindowOperations } from './maintenance-windows.js';
@@ -32,6 +33,7 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...assistantOperations,
   ...escalationPreviewOperations,
   ...maintenanceWindowOperations,
+  ...heartbeatOperations,
   ...actionLinkOperations,
   ...analyticsOperations,
 ];

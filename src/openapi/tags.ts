@@ -16,6 +16,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Analytics: 'Incident analytics and on-call health, from the incident-facts read model (JSON or CSV).',
   'Maintenance windows':
     "Planned disruption: matching rules are evaluated but silenced, and open incidents' escalations held.",
+  Heartbeats:
+    "Dead-man's switches: a job pings its secret address; a missed or failed run pages through the heartbeat's policy.",
   'Action links':
     "Acknowledge or resolve from a page: the signed single-use links' public pages, and revoking them all.",
 };

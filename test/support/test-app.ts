@@ -62,6 +62,7 @@ export async function startTestApp(
     /** The sync scheduler's and the platform watch's timers (virtual time). */
     syncTimers?: Timers;
     watchTimers?: Timers;
+    heartbeatScheduler?: SchedulerLike;
   } = {},
 ): Promise<TestApp> {
   const idp = options.idp ?? (await startTestIdentityProvider());
@@ -89,6 +90,7 @@ export async function startTestApp(
     notify: options.notify,
     syncTimers: options.syncTimers,
     watchTimers: options.watchTimers,
+    heartbeatScheduler: options.heartbeatScheduler,
   });
   const token = (caller: Caller, tokenOptions?: TokenOptions) => {
     const { tenantId, userId, envId, roles, ...rest } = caller;

@@ -1,7 +1,7 @@
 /**
  * The resources the fuzz needs so that path ids exist (a user, a group member, a role, a group, a
  * channel, a schedule with an override, a policy, a rule and its incident from the simulator, a
- * sync run, a maintenance window), created through the API with the built-in identity provider's development client;
+ * sync run, a maintenance window, a heartbeat), created through the API with the built-in identity provider's development client;
  * and an example body per operation that these resources make acceptable.
  */
 import { randomUUID } from 'node:crypto';
@@ -121,6 +121,13 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     ends_at: '2030-01-01T02:00:00Z',
   });
   const maintenanceWindow = await call('POST', '/maintenance-windows', windowBody());
+  const heartbeatBody = () => ({
+    name: `fuzz heartbeat ${unique()}`,
+    interval_seconds: 3600,
+    grace_seconds: 300,
+    escalation_policy_id: policy.id,
+  });
+  const heartbeat = await call('POST', '/heartbeats', heartbeatBody());
   await call('POST', '/sync/trigger', { job_id: JOB_ID });
   let logId = '';
   await waitFor(
@@ -142,6 +149,7 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'alert-rules': rule.id,
     incidents: incidentId,
     'maintenance-windows': maintenanceWindow.id,
+    heartbeats: heartbeat.id,
   };
   const byName: Record<string, string> = {
     user_id: member.id,
@@ -184,6 +192,8 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'post /ask': () => ({ prompt: 'why are my queries slow?' }),
     'post /maintenance-windows': windowBody,
     'put /maintenance-windows/{id}': windowBody,
+    'post /heartbeats': heartbeatBody,
+    'put /heartbeats/{id}': heartbeatBody,
     'post /oauth/token': () => ({
       grant_type: 'client_credentials',
       client_id: client.client_id,

@@ -64,6 +64,7 @@ import type {
 import type { ScheduleDetail, ScheduleDraft, SchedulePreview } from './types';
 import type { EscalationPreview } from './types';
 import type { Deleted, MaintenanceWindow, MaintenanceWindowBody } from './types';
+import type { Heartbeat, HeartbeatBody, HeartbeatWithAddress } from './types';
 import type { RuleBacktest, RuleBacktestRequest } from './types';
 import type { AnalyticsGroupBy, IncidentAnalytics, OncallHealth } from './types';
 
@@ -242,6 +243,19 @@ export const endpoints = (api: ApiClient) => ({
   maintenanceWindowEvents: (windowId: string) =>
     api.get<IncidentEvent[]>(`/api/v1/maintenance-windows/${id(windowId)}/events`),
   // ---- end of Maintenance windows ----
+  // ---- Heartbeats (issue 38) ----
+  heartbeats: () => everyPage<Heartbeat>(api, '/api/v1/heartbeats?limit=200'),
+  heartbeat: (heartbeatId: string) => api.tagged<Heartbeat>('GET', `/api/v1/heartbeats/${id(heartbeatId)}`),
+  createHeartbeat: (body: HeartbeatBody) => api.send<HeartbeatWithAddress>('POST', '/api/v1/heartbeats', body),
+  replaceHeartbeat: (heartbeatId: string, body: HeartbeatBody, etag: string | null) =>
+    api.tagged<Heartbeat>('PUT', `/api/v1/heartbeats/${id(heartbeatId)}`, body, etag ? { 'If-Match': etag } : {}),
+  rotateHeartbeatToken: (heartbeatId: string) =>
+    api.send<HeartbeatWithAddress>('POST', `/api/v1/heartbeats/${id(heartbeatId)}/rotate-token`),
+  revokeHeartbeatToken: (heartbeatId: string) =>
+    api.send<Heartbeat>('POST', `/api/v1/heartbeats/${id(heartbeatId)}/revoke-token`),
+  deleteHeartbeat: (heartbeatId: string) =>
+    api.send<{ id: string; deleted: true }>('DELETE', `/api/v1/heartbeats/${id(heartbeatId)}`),
+  // ---- end of Heartbeats ----
   // ---- Rule backtest (issue 30): would this unsaved rule have fired over a past range ----
   backtestRule: (request: RuleBacktestRequest) =>
     api.send<RuleBacktest>('POST', '/api/v1/alert-rules/backtest', request),

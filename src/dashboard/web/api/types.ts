@@ -34,6 +34,7 @@ import type {
 import type { maintenanceWindowBodySchema } from '../../../contract/bodies/maintenance-windows.js';
 import type { overrideBodySchema, scheduleBodySchema } from '../../../contract/bodies/schedules.js';
 import type { triggerBodySchema } from '../../../contract/bodies/sync.js';
+import type { heartbeatBodySchema } from '../../../contract/bodies/heartbeats.js';
 
 export type { Deleted, Page } from '../../../contract/answer-pieces.js';
 export type {
@@ -187,6 +188,11 @@ export type {
 export type MaintenanceWindowBody = z.input<typeof maintenanceWindowBodySchema>;
 
 // ---- end of Maintenance windows ----
+// ---- Heartbeats (issue 38) ----
+export type { Heartbeat, HeartbeatWithAddress } from '../../../contract/heartbeats.js';
+/** What is sent to create or replace a heartbeat. */
+export type HeartbeatBody = z.input<typeof heartbeatBodySchema>;
+// ---- end of Heartbeats ----
 // ---- Rule backtest (issue 30) ----
 /** POST /alert-rules/backtest: an unsaved rule over a past range (docs/alert-rules-and-incidents.md, Backtesting a rule). */
 export type RuleBacktestRequest = z.input<typeof alertRuleBacktestBody>;

@@ -14,6 +14,7 @@ import { WarehousePage } from '../pages/WarehousePage';
 import { GroupsPage } from '../pages/GroupsPage';
 import { RolesPage } from '../pages/RolesPage';
 import { UsersPage } from '../pages/UsersPage';
+import { HeartbeatsPage } from '../pages/HeartbeatsPage';
 import { MaintenancePage } from '../pages/MaintenancePage';
 import { useSession } from './session-context';
 import { useHashRoute } from './use-hash-route';
@@ -33,6 +34,7 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'roles', title: 'Roles', permission: 'iam:read' },
   { path: 'groups', title: 'Groups', permission: 'iam:read' },
   { path: 'maintenance', title: 'Maintenance', permission: 'alerts:read' },
+  { path: 'heartbeats', title: 'Heartbeats', permission: 'alerts:read' },
   { path: 'analytics', title: 'Analytics', permission: 'analytics:read' },
 ];
 
@@ -52,6 +54,7 @@ function Page({ route }: { route: string[] }) {
   if (page === 'roles') return <RolesPage />;
   if (page === 'groups') return <GroupsPage />;
   if (page === 'maintenance') return <MaintenancePage />;
+  if (page === 'heartbeats') return <HeartbeatsPage />;
   if (page === 'analytics') return <AnalyticsPage />;
   return (
     <p>

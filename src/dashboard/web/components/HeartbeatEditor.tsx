@@ -1,0 +1,178 @@
+/**
+ * Creates or edits a heartbeat: name, how often a ping is expected and the grace (in minutes), the
+ * escalation policy and severity, enabled. An edit sends the ETag its GET answered as If-Match: a
+ * 409 means someone changed it meanwhile (or the name is another heartbeat's), said above the form.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { SEVERITIES } from '../../../contract/vocabulary';
+import type { Heartbeat, HeartbeatBody, HeartbeatWithAddress, PolicyName } from '../api/types';
+import { errorsOf, FieldError, FormProblem, invalidProps } from './FieldError';
+import { useSession } from './session-context';
+import { useLoad } from './use-load';
+
+const CLAIMED = /^\/(name|interval_seconds|grace_seconds|escalation_policy_id|severity|enabled)(\/|$)/;
+
+interface Props {
+  heartbeatId?: string;
+  policies: PolicyName[] | undefined;
+  onCreated: (heartbeat: HeartbeatWithAddress) => void;
+  onSaved: (heartbeat: Heartbeat) => void;
+  onClose: () => void;
+}
+
+interface Form {
+  name: string;
+  intervalMinutes: string;
+  graceMinutes: string;
+  policyId: string;
+  severity: HeartbeatBody['severity'];
+  enabled: boolean;
+}
+
+const formOf = (heartbeat?: Heartbeat): Form => ({
+  name: heartbeat?.name ?? '',
+  intervalMinutes: heartbeat ? String(heartbeat.interval_seconds / 60) : '60',
+  graceMinutes: heartbeat ? String(heartbeat.grace_seconds / 60) : '5',
+  policyId: heartbeat?.escalation_policy_id ?? '',
+  severity: heartbeat?.severity ?? 'high',
+  enabled: heartbeat?.enabled ?? true,
+});
+
+const bodyOf = (form: Form): HeartbeatBody => ({
+  name: form.name,
+  interval_seconds: Math.round(Number(form.intervalMinutes) * 60),
+  grace_seconds: Math.round(Number(form.graceMinutes) * 60),
+  escalation_policy_id: form.policyId,
+  severity: form.severity,
+  enabled: form.enabled,
+});
+
+export function HeartbeatEditor({ heartbeatId, policies, onCreated, onSaved, onClose }: Props) {
+  const { calls } = useSession();
+  const loaded = useLoad(
+    () => (heartbeatId ? calls.heartbeat(heartbeatId) : Promise.resolve(undefined)),
+    [heartbeatId],
+  );
+  const [form, setForm] = useState<Form>(() => formOf());
+  const [etag, setEtag] = useState<string | null>(null);
+  const [filled, setFilled] = useState(heartbeatId === undefined);
+  const [failure, setFailure] = useState<Error | undefined>(undefined);
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (!loaded.value) return;
+    setForm(formOf(loaded.value.data));
+    setEtag(loaded.value.etag);
+    setFilled(true);
+  }, [loaded.value]);
+  const errors = errorsOf(failure);
+  const set = (change: Partial<Form>) => setForm((current) => ({ ...current, ...change }));
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setSaving(true);
+    setFailure(undefined);
+    try {
+      if (heartbeatId) onSaved((await calls.replaceHeartbeat(heartbeatId, bodyOf(form), etag)).data);
+      else onCreated(await calls.createHeartbeat(bodyOf(form)));
+    } catch (error) {
+      setFailure(error as Error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const title = heartbeatId ? `Edit ${loaded.value?.data.name ?? 'heartbeat'}` : 'New heartbeat';
+  return (
+    <form
+      class="editor card"
+      data-testid="heartbeat-editor"
+      data-state={filled ? 'ready' : 'loading'}
+      aria-label={title}
+      onSubmit={(e) => void save(e)}
+      noValidate
+    >
+      <h2>{title}</h2>
+      <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path)} />
+      <div class="field">
+        <label for="heartbeat-name">Name</label>
+        <input
+          id="heartbeat-name"
+          value={form.name}
+          maxLength={200}
+          onInput={(e) => set({ name: e.currentTarget.value })}
+          {...invalidProps(errors, '/name')}
+        />
+        <FieldError errors={errors} path="/name" />
+      </div>
+      <div class="field">
+        <label for="heartbeat-interval">Expected every (minutes)</label>
+        <input
+          id="heartbeat-interval"
+          type="number"
+          min={1}
+          value={form.intervalMinutes}
+          onInput={(e) => set({ intervalMinutes: e.currentTarget.value })}
+          {...invalidProps(errors, '/interval_seconds')}
+        />
+        <FieldError errors={errors} path="/interval_seconds" />
+      </div>
+      <div class="field">
+        <label for="heartbeat-grace">Grace before paging (minutes)</label>
+        <input
+          id="heartbeat-grace"
+          type="number"
+          min={0}
+          value={form.graceMinutes}
+          onInput={(e) => set({ graceMinutes: e.currentTarget.value })}
+          {...invalidProps(errors, '/grace_seconds')}
+        />
+        <FieldError errors={errors} path="/grace_seconds" />
+      </div>
+      <div class="field">
+        <label for="heartbeat-policy">Escalation policy</label>
+        <select
+          id="heartbeat-policy"
+          value={form.policyId}
+          onChange={(e) => set({ policyId: e.currentTarget.value })}
+          {...invalidProps(errors, '/escalation_policy_id')}
+        >
+          <option value="">Choose a policy…</option>
+          {(policies ?? []).map((policy) => (
+            <option key={policy.id} value={policy.id}>
+              {policy.name}
+            </option>
+          ))}
+        </select>
+        <FieldError errors={errors} path="/escalation_policy_id" />
+      </div>
+      <div class="field">
+        <label for="heartbeat-severity">Severity</label>
+        <select
+          id="heartbeat-severity"
+          value={form.severity}
+          onChange={(e) => set({ severity: e.currentTarget.value as Form['severity'] })}
+        >
+          {SEVERITIES.map((severity) => (
+            <option key={severity} value={severity}>
+              {severity}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label>
+          <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />{' '}
+          Enabled (a paused heartbeat pages for nothing)
+        </label>
+      </div>
+      <div class="form-actions">
+        <button type="submit" class="button primary" disabled={saving || !filled}>
+          {saving ? 'Saving…' : heartbeatId ? 'Save heartbeat' : 'Create heartbeat'}
+        </button>
+        <button type="button" class="button plain" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
