@@ -39,6 +39,8 @@ interface Fixture {
   syncJob: string;
   /** A maintenance window on the tenant's rule. */
   window: string;
+  /** A heartbeat monitor paging the tenant's policy. */
+  heartbeat: string;
   /** Strings that only this tenant's data contains. */
   secrets: string[];
 }
@@ -58,6 +60,7 @@ const RESOURCE_BY_SEGMENT: Record<string, keyof Omit<Fixture, 'caller' | 'secret
   history: 'syncLog',
   jobs: 'syncJob',
   'maintenance-windows': 'window',
+  heartbeats: 'heartbeat',
 };
 
 /** Bodies that are valid in the caller's own tenant, so a route cannot hide behind a 400. */
@@ -85,6 +88,11 @@ const BODIES: Record<string, (own: Fixture) => unknown> = {
   'PUT /alert-rules/:id': (own) => ({ ...ruleBody('x'), escalation_policy_id: own.policy }),
   'PATCH /alert-rules/:id': () => ({ is_enabled: false }),
   'POST /incidents/:id/notes': () => ({ text: 'x' }),
+  'PUT /heartbeats/:id': (own) => ({
+    name: `x-${randomUUID().slice(0, 8)}`,
+    interval_seconds: 3600,
+    escalation_policy_id: own.policy,
+  }),
   'PUT /maintenance-windows/:id': () => ({
     name: 'x',
     reason: 'x',
@@ -173,6 +181,11 @@ async function createFixture(label: string): Promise<Fixture> {
     starts_at: '2030-01-01T00:00:00Z',
     ends_at: '2030-01-01T01:00:00Z',
   });
+  const heartbeat = await post('/api/v1/heartbeats', {
+    name: `${secret} heartbeat`,
+    interval_seconds: 3600,
+    escalation_policy_id: policy,
+  });
   let incident = '';
   await waitFor(
     async () => {
@@ -204,7 +217,9 @@ async function createFixture(label: string): Promise<Fixture> {
     syncLog,
     syncJob: 'wlm_queue_stats',
     window,
+    heartbeat,
     secrets: [
+      heartbeat,
       secret,
       email,
       channel,
@@ -374,6 +389,7 @@ test.serial('the walk fails loudly for a path parameter it does not know', (t) =
     syncLog: 'l',
     syncJob: 'j',
     window: 'w',
+    heartbeat: 'h',
     secrets: [],
   };
   const router = app.platform.routers[0]!;
