@@ -53,7 +53,10 @@ test('a misspelt filter is refused with the known parameters, a known one lists'
   const misspelt = await app.request('GET', '/api/v1/incidents?state=triggered', { caller: owner });
   t.is(misspelt.status, 400);
   t.deepEqual(misspelt.body.errors, [
-    { path: '/state', message: 'unknown query parameter; known: status, severity, source, rule_id, from, to, limit, cursor' },
+    {
+      path: '/state',
+      message: 'unknown query parameter; known: status, severity, source, rule_id, from, to, limit, cursor',
+    },
   ]);
   t.is((await app.request('GET', '/api/v1/incidents?status=triggered&limit=5', { caller: owner })).status, 200);
   t.is((await app.request('GET', '/users?is_active=true&cursor=', { caller: owner })).status, 200);
