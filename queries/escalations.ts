@@ -13,7 +13,7 @@ export const pendingEscalationView = (doc: IncidentDoc): PendingEscalation => {
   const due = plan ? nextDueStage(plan, lastFired) : null;
   return {
     incident_id: doc.id,
-    title: doc.title ?? doc.rule_name,
+    title: doc.title,
     rule_name: doc.rule_name,
     severity: doc.severity,
     policy_name: plan?.policyName ?? null,
