@@ -6,6 +6,19 @@
 import { join } from 'node:path';
 import { COMPILED_TESTS_DIR, compiledTests } from './support/compiled-tests.mjs';
 
+/**
+ * The longest files first, so the two workers finish together instead of one running the cluster
+ * test alone at the end: the tiers in the order of their files' usual length (process files spawn
+ * platforms and wait on real timers, browser files each start a platform and Chromium, http files a
+ * platform), then by name. The short pure files fill the gaps last.
+ */
+const LONGEST_FIRST = ['.process.test.js', '.browser.test.js', '.http.test.js'];
+const tierRank = (file) => {
+  const rank = LONGEST_FIRST.findIndex((suffix) => file.endsWith(suffix));
+  return rank === -1 ? LONGEST_FIRST.length : rank;
+};
+const longestFirst = (a, b) => tierRank(a) - tierRank(b) || a.localeCompare(b);
+
 export default async ({ projectDir }) => {
   await compiledTests(projectDir);
   return {
@@ -15,5 +28,6 @@ export default async ({ projectDir }) => {
     workerThreads: false,
     timeout: '120s',
     concurrency: 2,
+    sortTestFiles: longestFirst,
   };
 };
