@@ -7,7 +7,7 @@
 import Router from '@koa/router';
 import { requires } from '../src/http/guard.js';
 import { queryParameters } from '../src/http/query-parameters.js';
-import { openSse, type SseChannel } from '../src/http/sse.js';
+import { encodeSseFrame, openSse, type SseChannel } from '../src/http/sse.js';
 import { endStreamWhenRightsEnd } from '../src/http/stream-rights.js';
 import type { AppState } from '../src/http/state.js';
 import { createStreamSlots, type StreamCaps } from '../src/http/stream-slots.js';
@@ -44,7 +44,10 @@ export function syncStreamRoutes(deps: SyncStreamDeps) {
   const broadcast = async (tenantId: string, envId: string, feed: Feed) => {
     feed.computations += 1;
     const status = await syncStatus(deps.reader, deps, tenantId, envId).catch(() => null);
-    if (status) for (const listener of feed.listeners) listener.send({ event: 'sync_update', data: status });
+    if (!status) return;
+    // Encoded once for every listener of the environment.
+    const frame = encodeSseFrame({ event: 'sync_update', data: status });
+    for (const listener of feed.listeners) listener.sendFrame(frame);
   };
 
   router.get(SYNC_STREAM_PATH, requires('sync:read'), queryParameters(['ticket']), async (ctx) => {
