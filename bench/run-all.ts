@@ -16,6 +16,7 @@ const benchmarks = [
   'bench/backtest.ts',
   'bench/analytics.ts',
   'bench/heavy-requests.ts',
+  'bench/incident-streams.ts',
   'bench/startup.ts',
 ];
 for (const script of benchmarks) {

@@ -2,6 +2,11 @@
  * GET /incidents/stream: the tenant's incident events as server-sent events (event name = event
  * type, id = global position). A client that reconnects with Last-Event-ID first receives what it
  * missed from the log, then the live events, with nothing lost or repeated at the seam.
+ *
+ * What a stream costs: every stream listens to the one live subscription of the hub
+ * (src/eventstore/live-event-hub.ts), never a log subscription of its own, and a live event is
+ * encoded once for all the streams it goes to. A person may hold INCIDENT_STREAMS_PER_USER
+ * streams, a tenant INCIDENT_STREAMS_PER_TENANT (src/http/stream-slots.ts); one more is a 429.
  */
 import Router from '@koa/router';
 import type { EventStore, RecordedEvent } from '../src/eventstore/port.js';
@@ -9,10 +14,10 @@ import type { LiveEventHub } from '../src/eventstore/live-event-hub.js';
 import { requires } from '../src/http/guard.js';
 import { badRequest, HttpProblem } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
-import { openSse, type SseChannel } from '../src/http/sse.js';
+import { encodeSseFrame, openSse, type SseChannel } from '../src/http/sse.js';
 import { endStreamWhenRightsEnd } from '../src/http/stream-rights.js';
 import type { AppState } from '../src/http/state.js';
-import { createTenantStreamSlots } from '../src/http/tenant-stream-slots.js';
+import { createStreamSlots, type StreamCaps } from '../src/http/stream-slots.js';
 
 const CATCH_UP_BATCH = 1000;
 
@@ -39,11 +44,37 @@ export function incidentStreamRoutes(deps: {
   eventStore: EventStore;
   hub: LiveEventHub;
   heartbeatMs: number;
-  perTenant: number;
+  caps: StreamCaps;
 }) {
   const router = new Router<AppState>();
-  // INCIDENT_STREAMS_PER_TENANT, as the sync stream's SYNC_STREAMS_PER_TENANT.
-  const slots = createTenantStreamSlots({ perTenant: deps.perTenant, streamName: 'incident', retryAfterSeconds: 5 });
+  const slots = createStreamSlots({
+    caps: deps.caps,
+    streamName: 'incident',
+    variables: { perPerson: 'INCIDENT_STREAMS_PER_USER', perTenant: 'INCIDENT_STREAMS_PER_TENANT' },
+    retryAfterSeconds: 5,
+  });
+  // The hub hands every stream the same event object: its frame is encoded by the first stream
+  // that sends it and shared by the rest (a tenant's 2,000 streams, one JSON.stringify).
+  const frames = new WeakMap<RecordedEvent, string>();
+  const frameOf = (event: RecordedEvent) => {
+    let frame = frames.get(event);
+    if (frame === undefined) {
+      frame = encodeSseFrame({
+        id: String(event.position),
+        event: event.type,
+        data: {
+          type: event.type,
+          incident_id: event.data.incidentId,
+          revision: String(event.revision),
+          occurred_at: event.metadata.occurredAt,
+          actor: event.metadata.actor,
+          data: event.data,
+        },
+      });
+      frames.set(event, frame);
+    }
+    return frame;
+  };
   router.get(
     INCIDENT_STREAM_PATH,
     requires('incidents:read'),
@@ -62,7 +93,7 @@ export function incidentStreamRoutes(deps: {
       // Listen first: if the log cannot be followed the client gets a 503, not an empty stream.
       let sse: SseChannel | undefined;
       let endedEarly = false;
-      const release = slots.take(tenantId);
+      const release = slots.take(ctx.state.principal);
       const listener = await deps.hub
         .listen(
           (event) => {
@@ -86,18 +117,7 @@ export function incidentStreamRoutes(deps: {
       const send = (event: RecordedEvent) => {
         if (event.position <= lastSent) return;
         lastSent = event.position;
-        sse!.send({
-          id: String(event.position),
-          event: event.type,
-          data: {
-            type: event.type,
-            incident_id: event.data.incidentId,
-            revision: String(event.revision),
-            occurred_at: event.metadata.occurredAt,
-            actor: event.metadata.actor,
-            data: event.data,
-          },
-        });
+        sse!.sendFrame(frameOf(event));
       };
 
       if (rawLastId) {

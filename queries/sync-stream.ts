@@ -1,16 +1,16 @@
 /**
  * GET /api/v1/sync/stream: `event: sync_update`, data = the sync status object, once at connect
  * and then every SYNC_STREAM_PERIOD_SECONDS. One timer and one status computation per environment
- * serve every listener of it; the timer stops with the last listener. A tenant may hold
- * SYNC_STREAMS_PER_TENANT streams at once; one more is a 429.
+ * serve every listener of it; the timer stops with the last listener. A person may hold
+ * SYNC_STREAMS_PER_USER streams at once, a tenant SYNC_STREAMS_PER_TENANT; one more is a 429.
  */
 import Router from '@koa/router';
 import { requires } from '../src/http/guard.js';
 import { queryParameters } from '../src/http/query-parameters.js';
-import { openSse, type SseChannel } from '../src/http/sse.js';
+import { encodeSseFrame, openSse, type SseChannel } from '../src/http/sse.js';
 import { endStreamWhenRightsEnd } from '../src/http/stream-rights.js';
 import type { AppState } from '../src/http/state.js';
-import { createTenantStreamSlots } from '../src/http/tenant-stream-slots.js';
+import { createStreamSlots, type StreamCaps } from '../src/http/stream-slots.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
 import { syncStatus, type SyncStatusSettings } from './sync-status.js';
 
@@ -20,7 +20,7 @@ export interface SyncStreamDeps extends SyncStatusSettings {
   reader: ReadModelReader;
   heartbeatMs: number;
   periodMs: number;
-  perTenant: number;
+  caps: StreamCaps;
   enroll: (tenantId: string, envId: string) => void;
 }
 
@@ -33,9 +33,10 @@ interface Feed {
 
 export function syncStreamRoutes(deps: SyncStreamDeps) {
   const feeds = new Map<string, Feed>();
-  const slots = createTenantStreamSlots({
-    perTenant: deps.perTenant,
+  const slots = createStreamSlots({
+    caps: deps.caps,
     streamName: 'sync',
+    variables: { perPerson: 'SYNC_STREAMS_PER_USER', perTenant: 'SYNC_STREAMS_PER_TENANT' },
     retryAfterSeconds: Math.ceil(deps.periodMs / 1000),
   });
   const router = new Router<AppState>();
@@ -43,12 +44,15 @@ export function syncStreamRoutes(deps: SyncStreamDeps) {
   const broadcast = async (tenantId: string, envId: string, feed: Feed) => {
     feed.computations += 1;
     const status = await syncStatus(deps.reader, deps, tenantId, envId).catch(() => null);
-    if (status) for (const listener of feed.listeners) listener.send({ event: 'sync_update', data: status });
+    if (!status) return;
+    // Encoded once for every listener of the environment.
+    const frame = encodeSseFrame({ event: 'sync_update', data: status });
+    for (const listener of feed.listeners) listener.sendFrame(frame);
   };
 
   router.get(SYNC_STREAM_PATH, requires('sync:read'), queryParameters(['ticket']), async (ctx) => {
     const { tenantId, envId } = ctx.state.principal;
-    const release = slots.take(tenantId);
+    const release = slots.take(ctx.state.principal);
     let first: Awaited<ReturnType<typeof syncStatus>>;
     try {
       deps.enroll(tenantId, envId);

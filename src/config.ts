@@ -26,6 +26,16 @@ const secretsKey = z
     'must be 32 bytes in base64 (openssl rand -base64 32)',
   )
   .transform((value) => Buffer.from(value, 'base64'));
+/**
+ * The most live streams (incident or sync) one tenant may be allowed. A stream costs about 32 KiB
+ * of V8 heap and 60 KiB of RSS on the instance it is open on (bench/incident-streams.ts: the
+ * request, its socket, the SSE channel and its listeners), so 20,000 are about 640 MiB of heap and
+ * 1.2 GiB of RSS, a sixth of the default 4 GiB heap, and as many file descriptors. More per tenant
+ * would let one tenant's consoles starve the instance; an organisation that needs more runs more
+ * instances behind the load balancer (the caps count per instance).
+ */
+const MAX_STREAMS_PER_TENANT = 20_000;
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /** Outbound notifications (src/gateways/notify): unset SMTP or SMS provider means the DATA_DIR/outbox. */
@@ -92,7 +102,10 @@ const syncVariables = {
     }, 'must be an IANA time zone')
     .default('UTC'),
   SYNC_STREAM_PERIOD_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
-  SYNC_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Open GET /api/v1/sync/stream connections per person (token user id); one more is a 429. */
+  SYNC_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
+  /** Open sync streams per tenant, all its people together (bounded as the incident streams are). */
+  SYNC_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(MAX_STREAMS_PER_TENANT).default(2000),
   /** Turns the scheduler off (manual triggers still run); for tests and one-off instances. */
   SYNC_SCHEDULER: z.enum(['on', 'off']).default('on'),
   /** A run stops (failed, "timed out") after this long; 5 minutes later any instance may take it for dead. */
@@ -115,8 +128,13 @@ const limitVariables = {
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** On stop, how long idle kept-alive connections stay open, every request on them answered 503 + Connection: close. */
   SHUTDOWN_IDLE_GRACE_SECONDS: z.coerce.number().min(0).max(5).default(2),
-  /** Open GET /api/v1/incidents/stream connections per tenant; one more is a 429. */
-  INCIDENT_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Open GET /api/v1/incidents/stream connections per person (token user id): a few console tabs; one more is a 429. */
+  INCIDENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
+  /**
+   * Open incident streams per tenant, all its people together; one more is a 429. The bound keeps
+   * one tenant's streams within memory: MAX_STREAMS_PER_TENANT says why.
+   */
+  INCIDENT_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(MAX_STREAMS_PER_TENANT).default(2000),
   /** Heavy read requests (escalation previews, rule backtests, analytics) one tenant runs at once; one more is a 429. */
   HEAVY_REQUESTS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
   /** Heavy read requests running at once on the instance, all tenants together; one more is a 429. */
@@ -344,7 +362,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       intervals: env.SYNC_INTERVALS ?? {},
       timeZone: env.SYNC_TIMEZONE,
       streamPeriodMs: env.SYNC_STREAM_PERIOD_SECONDS * 1000,
-      streamsPerTenant: env.SYNC_STREAMS_PER_TENANT,
+      streams: { perPerson: env.SYNC_STREAMS_PER_USER, perTenant: env.SYNC_STREAMS_PER_TENANT },
       scheduler: env.SYNC_SCHEDULER === 'on',
       runTimeoutMs: env.SYNC_RUN_TIMEOUT_SECONDS * 1000,
     },
@@ -358,7 +376,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
         failuresPerClientPerMinute: env.TOKEN_FAILURES_PER_CLIENT_PER_MINUTE,
         issuesPerClientPerMinute: env.TOKEN_ISSUES_PER_CLIENT_PER_MINUTE,
       },
-      incidentStreamsPerTenant: env.INCIDENT_STREAMS_PER_TENANT,
+      incidentStreams: { perPerson: env.INCIDENT_STREAMS_PER_USER, perTenant: env.INCIDENT_STREAMS_PER_TENANT },
       heavyRequests: { perTenant: env.HEAVY_REQUESTS_PER_TENANT, total: env.HEAVY_REQUESTS_TOTAL },
       escalationPreviewWorkUnits: env.ESCALATION_PREVIEW_WORK_UNITS,
       requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,

@@ -116,12 +116,16 @@ test('a tenant holds at most INCIDENT_STREAMS_PER_TENANT incident streams; the n
     await waitFor(() => stream.status() !== 0, { message: 'the stream answer' });
     return stream.status();
   };
-  const streams = [open(), open(), open()];
+  // Three people of the tenant, each under INCIDENT_STREAMS_PER_USER: the tenant's cap refuses a fourth.
+  const colleague = () => ({ ...caller, userId: randomUUID() });
+  const streams = [open(), open(colleague()), open(colleague())];
   for (const stream of streams) t.is(await answered(stream), 200);
-  const refused = await app.request('GET', '/api/v1/incidents/stream', { caller });
+  const refused = await app.request('GET', '/api/v1/incidents/stream', { caller: colleague() });
   t.is(refused.status, 429);
   t.is(refused.headers.get('content-type'), 'application/problem+json');
   t.true(Number(refused.headers.get('retry-after')) >= 1);
+  t.like(refused.body, { cap: 'per_tenant', limit: 3 });
+  t.regex(refused.body.detail, /INCIDENT_STREAMS_PER_TENANT/);
   t.is(await answered(open(app.newTenant())), 200, 'another tenant');
   await streams[0]!.close();
   await waitFor(async () => (await answered(open())) === 200, { message: 'a place freed by the closed stream' });

@@ -74,6 +74,7 @@ for (const [idsArePositions, expected] of [
         send: async () => ({ ticket: 't' }) as never,
         tagged: async () => ({ data: undefined as never, etag: null }),
         sawPosition: (position) => seen.push(position),
+        whyRefused: async () => undefined,
       };
       const events: string[] = [];
       const close = openEventFeed({

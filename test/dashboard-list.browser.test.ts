@@ -11,6 +11,7 @@
  * reconnect before the change and see it live; then the requests go through and the page
  * reconnects on its own. The sync stream's period is 60 s, so a pause shown within the 15 s
  * deadline came from the API's answer, not from the stream.
+ * A refused incident stream (page.route answers its 429) shows the paused note and the list.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -309,4 +310,34 @@ suite(`pause and resume show they are pending at once and the answer before the 
     updates,
     'no stream update in between: the answers showed',
   );
+});
+
+suite(`a refused live feed pauses with a note naming the cap, and the list still shows${skipped}`, async (t) => {
+  const detail =
+    'at most 5 incident streams per person are open at once (INCIDENT_STREAMS_PER_USER); close another console tab or window first';
+  // Both the EventSource and the console's plain request asking why are answered as the cap answers.
+  const refuse = (route: Route) =>
+    route.fulfill({
+      status: 429,
+      headers: { 'Retry-After': '5' },
+      contentType: 'application/problem+json',
+      body: JSON.stringify({ title: 'Too Many Requests', status: 429, detail, cap: 'per_user', limit: 5 }),
+    });
+  await page.route('**/api/v1/incidents/stream*', refuse);
+  t.teardown(() => page.unroute('**/api/v1/incidents/stream*', refuse));
+  await goTo('#/incidents');
+  await page.reload();
+  const note = page.getByTestId('feed-paused-note');
+  await note.waitFor();
+  t.is(
+    await note.textContent(),
+    `Live updates are paused: the server refused the live feed (${detail}); refreshing every 15 s`,
+  );
+  t.is(await page.locator('h1 [data-feed-state]').getAttribute('data-feed-state'), 'paused');
+  await page.locator('[data-list-state="listed"], [data-list-state="empty"]').waitFor();
+  t.deepEqual(await seriousAccessibilityViolations(page), {}, 'paused');
+  await page.unroute('**/api/v1/incidents/stream*', refuse);
+  await page.reload();
+  await page.locator('h1 [data-feed-state="live"]').waitFor();
+  t.is(await note.count(), 0, 'no note once live');
 });

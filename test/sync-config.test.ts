@@ -7,7 +7,7 @@ test('SYNC_* defaults: embedded store, UTC, 5 s stream period, scheduler on', (t
     intervals: {},
     timeZone: 'UTC',
     streamPeriodMs: 5000,
-    streamsPerTenant: 10,
+    streams: { perPerson: 5, perTenant: 2000 },
     scheduler: true,
   });
 });

@@ -23,6 +23,7 @@ test('docs/configuration.md names every SYNC_ configuration variable', (t) => {
     'SYNC_INTERVALS',
     'SYNC_TIMEZONE',
     'SYNC_STREAM_PERIOD_SECONDS',
+    'SYNC_STREAMS_PER_USER',
     'SYNC_STREAMS_PER_TENANT',
     'SYNC_SCHEDULER',
     'SYNC_RUN_TIMEOUT_SECONDS',

@@ -100,7 +100,7 @@ export function composeAlerting(deps: AlertingDeps) {
           eventStore: commandDeps.eventStore,
           hub,
           heartbeatMs: config.sseHeartbeatMs,
-          perTenant: config.limits.incidentStreamsPerTenant,
+          caps: config.limits.incidentStreams,
         }),
     },
     {

@@ -105,7 +105,7 @@ export function composeSync(deps: {
     reader,
     heartbeatMs: config.sseHeartbeatMs,
     periodMs: config.sync.streamPeriodMs,
-    perTenant: config.sync.streamsPerTenant,
+    caps: config.sync.streams,
     enroll,
   });
 

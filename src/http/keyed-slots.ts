@@ -1,8 +1,7 @@
 /**
  * Counted slots per key (a tenant, or one key for everyone): a take beyond `limit` throws what
  * `refuse` builds and takes nothing; the function a take returns gives its slot back once, however
- * often it is called. The stream caps (tenant-stream-slots.ts) and the heavy-request caps
- * (heavy-request-slots.ts) are made of it.
+ * often it is called. The heavy-request caps (heavy-request-slots.ts) are made of it.
  */
 export interface KeyedSlots {
   /** Takes a slot under `key` (or throws the refusal); the returned function gives it back, once. */

@@ -5,8 +5,19 @@
 import type { Context } from 'koa';
 import { PassThrough } from 'node:stream';
 
+export interface SseEvent {
+  id?: string;
+  event?: string;
+  data: unknown;
+}
+
 export interface SseChannel {
-  send(event: { id?: string; event?: string; data: unknown }): void;
+  send(event: SseEvent): void;
+  /**
+   * Sends a frame made by `encodeSseFrame`: a feed that sends one event to many streams encodes it
+   * once, not once per stream.
+   */
+  sendFrame(frame: string): void;
   comment(text: string): void;
   onClose(cleanup: () => void): void;
   /** Ends the response (the client reconnects with Last-Event-ID). */
@@ -15,6 +26,15 @@ export interface SseChannel {
 }
 
 const MAX_UNREAD_BYTES = 1024 * 1024;
+
+/** One event as its server-sent-events frame, the blank line that ends it included. */
+export function encodeSseFrame({ id, event, data }: SseEvent): string {
+  let frame = '';
+  if (id !== undefined) frame += `id: ${id}\n`;
+  if (event !== undefined) frame += `event: ${event}\n`;
+  for (const line of JSON.stringify(data).split('\n')) frame += `data: ${line}\n`;
+  return `${frame}\n`;
+}
 
 export function openSse(ctx: Context, options: { heartbeatMs: number }): SseChannel {
   const stream = new PassThrough();
@@ -45,21 +65,22 @@ export function openSse(ctx: Context, options: { heartbeatMs: number }): SseChan
   stream.on('error', close);
   stream.write('retry: 3000\n\n');
 
+  const sendFrame = (frame: string) => {
+    if (closed) return;
+    // A client that stays connected but stops reading is cut off rather than buffered forever;
+    // it reconnects with Last-Event-ID and loses nothing.
+    if (stream.writableLength > MAX_UNREAD_BYTES) {
+      close();
+      return;
+    }
+    stream.write(frame);
+  };
+
   return {
-    send({ id, event, data }) {
-      if (closed) return;
-      // A client that stays connected but stops reading is cut off rather than buffered forever;
-      // it reconnects with Last-Event-ID and loses nothing.
-      if (stream.writableLength > MAX_UNREAD_BYTES) {
-        close();
-        return;
-      }
-      let frame = '';
-      if (id !== undefined) frame += `id: ${id}\n`;
-      if (event !== undefined) frame += `event: ${event}\n`;
-      for (const line of JSON.stringify(data).split('\n')) frame += `data: ${line}\n`;
-      stream.write(`${frame}\n`);
+    send: (event) => {
+      if (!closed) sendFrame(encodeSseFrame(event));
     },
+    sendFrame,
     comment(text) {
       if (!closed) stream.write(`: ${text}\n\n`);
     },

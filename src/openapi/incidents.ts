@@ -109,7 +109,7 @@ export const incidentOperations: OperationDoc[] = [
     },
     problems: {
       400: "Unknown query parameter, or a Last-Event-ID beyond the log's head (`head_position`)",
-      429: 'INCIDENT_STREAMS_PER_TENANT streams of the tenant are open already',
+      429: 'The caller already holds INCIDENT_STREAMS_PER_USER streams, or the tenant INCIDENT_STREAMS_PER_TENANT; the detail and `cap` (`per_user`, `per_tenant`) say which, `Retry-After` when to try again',
     },
     response: {
       kind: 'event-stream',

@@ -70,7 +70,9 @@ export const syncOperations: OperationDoc[] = [
     summary: 'Live sync status',
     description: 'No polling: the status once at connect, then every SYNC_STREAM_PERIOD_SECONDS.',
     query: { ticket: z.string().meta({ description: 'a stream ticket instead of the Authorization header' }) },
-    problems: { 429: 'SYNC_STREAMS_PER_TENANT streams of the tenant are open already' },
+    problems: {
+      429: 'The caller already holds SYNC_STREAMS_PER_USER streams, or the tenant SYNC_STREAMS_PER_TENANT; the detail and `cap` (`per_user`, `per_tenant`) say which',
+    },
     response: {
       kind: 'event-stream',
       description: 'Server-sent events',

@@ -51,6 +51,17 @@ export interface ApiClient {
   ): Promise<Tagged<T>>;
   /** A live feed delivered the event at this log position: later reads wait until the read models have it. */
   sawPosition(position: string): void;
+  /**
+   * Why a server-sent event stream would not open: a plain GET of it (a stream that does open is
+   * closed at once), answering the 429's detail and Retry-After, or undefined when it is not refused.
+   */
+  whyRefused(path: string): Promise<StreamRefusal | undefined>;
+}
+
+/** A refused stream: the problem's detail (which cap) and its Retry-After. */
+export interface StreamRefusal {
+  detail: string;
+  retryAfterSeconds?: number;
 }
 
 /** `envelope`: `{ success, data }`, the platform's default; `bare`: SPEC.md's top-level fields. */
@@ -110,5 +121,19 @@ export function apiClient(token: string, onUnauthorized: () => void): ApiClient 
     send: async (method, path, body, shape) => (await call<never>(method, path, body, shape)).data,
     tagged: (method, path, body, headers) => call(method, path, body, 'envelope', headers),
     sawPosition: raise,
+    async whyRefused(path) {
+      const asked = new AbortController();
+      try {
+        const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` }, signal: asked.signal });
+        if (response.status !== 429) return undefined;
+        const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
+        return {
+          detail: (await problemOf(response)).message,
+          retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined,
+        };
+      } finally {
+        asked.abort();
+      }
+    },
   };
 }

@@ -27,14 +27,18 @@ export const INCIDENT_STREAM_EVENT_TYPES = [
 
 export interface IncidentFeedListener {
   onEvent?: (name: string, data: unknown) => void;
-  onState?: (state: FeedState) => void;
+  /** `note`: while 'paused', why, and that the view refreshes itself (to show). */
+  onState?: (state: FeedState, note?: string) => void;
   /** Live again after a drop: read the view again. */
   onReconnect?: () => void;
+  /** Live updates are paused (the stream refused or failing): read the view again; every 15 s. */
+  onPoll?: () => void;
 }
 
 interface SharedFeed {
   listeners: Set<IncidentFeedListener>;
   state: FeedState;
+  note?: string;
   close: () => void;
 }
 
@@ -53,18 +57,20 @@ export function subscribeIncidentFeed(api: ApiClient, listener: IncidentFeedList
       events: INCIDENT_STREAM_EVENT_TYPES,
       idsArePositions: true,
       onEvent: (name, data) => [...listeners].forEach((l) => l.onEvent?.(name, data)),
-      onState: (state) => {
+      onState: (state, note) => {
         shared.state = state;
-        [...listeners].forEach((l) => l.onState?.(state));
+        shared.note = note;
+        [...listeners].forEach((l) => l.onState?.(state, note));
       },
       onReconnect: () => [...listeners].forEach((l) => l.onReconnect?.()),
+      onPoll: () => [...listeners].forEach((l) => l.onPoll?.()),
     });
     feed = shared;
   }
   const joined = feed;
   joined.listeners.add(listener);
   // A listener joining a feed already open learns its state at once ('live': read what you show).
-  listener.onState?.(joined.state);
+  listener.onState?.(joined.state, joined.note);
   return () => {
     joined.listeners.delete(listener);
     if (joined.listeners.size === 0 && feeds.get(api) === joined) {
@@ -77,9 +83,9 @@ export function subscribeIncidentFeed(api: ApiClient, listener: IncidentFeedList
 export interface IncidentFeedOptions {
   api: ApiClient;
   incidentId: string;
-  /** Something about this incident happened (the event's type), or the feed is live ('live'). */
+  /** Something about this incident happened (the event's type), the feed is live ('live'), or a poll while it is paused ('poll'). */
   onChange: (cause: string) => void;
-  onState?: (state: FeedState) => void;
+  onState?: (state: FeedState, note?: string) => void;
 }
 
 export function followIncident({ api, incidentId, onChange, onState }: IncidentFeedOptions): () => void {
@@ -87,9 +93,10 @@ export function followIncident({ api, incidentId, onChange, onState }: IncidentF
     onEvent: (name, data) => {
       if ((data as { incident_id?: string }).incident_id === incidentId) onChange(name);
     },
-    onState: (state) => {
+    onState: (state, note) => {
       if (state === 'live') onChange('live');
-      onState?.(state);
+      onState?.(state, note);
     },
+    onPoll: () => onChange('poll'),
   });
 }

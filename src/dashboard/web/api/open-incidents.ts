@@ -2,7 +2,7 @@
  * The ids of the tenant's open incidents (triggered or acknowledged), live: read in pages of 200
  * from GET /api/v1/incidents, then kept by the shared incident feed (a trigger adds one, a
  * resolution removes one), and read again each time the feed is live (after a drop, what happened
- * meanwhile may be missing). Feed changes that arrive during a read are applied over its answer.
+ * meanwhile may be missing) and at each poll while live updates are paused. Feed changes that arrive during a read are applied over its answer.
  */
 import type { ApiClient } from './client';
 import type { Endpoints } from './endpoints';
@@ -43,6 +43,7 @@ export function watchOpenIncidents(api: ApiClient, calls: Endpoints, onCount: (c
 
   const unsubscribe = subscribeIncidentFeed(api, {
     onState: (state) => void (state === 'live' && read()),
+    onPoll: () => void read(),
     onEvent: (name, data) => {
       const id = (data as { incident_id?: string }).incident_id;
       const isOpen = name === 'IncidentTriggered' ? true : name === 'IncidentResolved' ? false : undefined;

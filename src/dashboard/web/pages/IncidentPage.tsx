@@ -15,7 +15,7 @@ import { AsOfSlider } from '../components/AsOfSlider';
 import { EscalationOutlook } from '../components/EscalationOutlook';
 import { escalationOutlook, planFromHistory, planFromPolicy, scheduleIds } from '../components/escalation-outlook';
 import { ErrorNote } from '../components/ErrorNote';
-import { FeedBadge } from '../components/FeedBadge';
+import { FeedBadge, FeedPausedNote } from '../components/FeedBadge';
 import { IncidentPageActions } from '../components/IncidentPageActions';
 import { IncidentTimeline, type ChannelLabel } from '../components/IncidentTimeline';
 import { NoteForm } from '../components/NoteForm';
@@ -44,6 +44,7 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
   // An action's answer shows at once, until the next read of the incident supersedes it.
   const [latest, setLatest] = useState<{ incident: Incident; over: Incident | undefined } | undefined>(undefined);
   const [feed, setFeed] = useState<FeedState>('connecting');
+  const [feedNote, setFeedNote] = useState<string | undefined>(undefined);
   const [reached, setReached] = useState(Number.MAX_SAFE_INTEGER);
 
   const shown =
@@ -61,7 +62,10 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
     return followIncident({
       api,
       incidentId,
-      onState: setFeed,
+      onState: (state, note) => {
+        setFeed(state);
+        setFeedNote(note);
+      },
       onChange: (cause) => {
         refresh();
         if (cause === 'live' || NAMES_SOMEONE.has(cause)) people.refresh();
@@ -104,8 +108,9 @@ export function IncidentPage({ incidentId }: { incidentId: string }) {
       {shown ? (
         <>
           <h1>
-            {shown.title} <FeedBadge state={feed} />
+            {shown.title} <FeedBadge state={feed} note={feedNote} />
           </h1>
+          <FeedPausedNote state={feed} note={feedNote} />
           <IncidentPageActions incident={shown} onChange={changed} onRefused={refresh} />
           <EscalationOutlook
             incident={shown}

@@ -2,7 +2,8 @@
  * Incidents, open and resolved, live: the incident feed says which incident changed, and the row is read again
  * (GET /incidents/{id}), so the list always shows the read model's view. The feed is opened
  * before the list is read, so an incident triggered in between is not missed; and the list is read
- * again whenever the feed comes back after a drop (a restarted server), so it is never stale.
+ * again whenever the feed comes back after a drop (a restarted server), so it is never stale. When
+ * the feed is refused or keeps failing, live updates pause with a note and the list is read every 15 s.
  *
  * The list has four states, each with its own element and `data-list-state`: loading, failed
  * (the reason and a retry), empty ("Nothing is burning.", only after a successful read) and
@@ -19,7 +20,7 @@ import type { FeedState } from '../api/event-feed';
 import { subscribeIncidentFeed } from '../api/incident-feed';
 import type { Incident } from '../api/types';
 import { ErrorNote } from '../components/ErrorNote';
-import { FeedBadge } from '../components/FeedBadge';
+import { FeedBadge, FeedPausedNote } from '../components/FeedBadge';
 import { BulkIncidentActions } from '../components/BulkIncidentActions';
 import { IncidentFilterBar } from '../components/IncidentFilterBar';
 import { IncidentRow } from '../components/IncidentRow';
@@ -79,6 +80,7 @@ export function IncidentsPage() {
   const [filters, setFilters] = useState<IncidentFilters>(() => filtersFromHash(location.hash));
   const [incidents, setIncidents] = useState<Map<string, Incident>>(new Map());
   const [feed, setFeed] = useState<FeedState>('connecting');
+  const [feedNote, setFeedNote] = useState<string | undefined>(undefined);
   const [loaded, setLoaded] = useState(false);
   const [loadError, setLoadError] = useState<string | undefined>(undefined);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
@@ -145,8 +147,13 @@ export function IncidentsPage() {
 
   useEffect(() => {
     const close = subscribeIncidentFeed(api, {
-      onState: setFeed,
+      onState: (state, note) => {
+        setFeed(state);
+        setFeedNote(note);
+      },
       onReconnect: () => readList(),
+      // Live updates paused (the stream refused or failing): the list is read again every 15 s.
+      onPoll: () => readList(),
       onEvent: (name, data) => {
         if (!LIST_EVENTS.has(name)) return;
         const incidentId = (data as { incident_id?: string }).incident_id;
@@ -234,8 +241,9 @@ export function IncidentsPage() {
   return (
     <section data-testid="incident-list" data-list-state={state}>
       <h1>
-        {heading} <FeedBadge state={feed} />
+        {heading} <FeedBadge state={feed} note={feedNote} />
       </h1>
+      <FeedPausedNote state={feed} note={feedNote} />
       <p role="status" aria-live="polite" aria-atomic="true" data-testid="incident-announcer" style={VISUALLY_HIDDEN}>
         {announced}
       </p>

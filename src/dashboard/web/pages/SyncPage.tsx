@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { openEventFeed, type FeedState } from '../api/event-feed';
 import type { SyncStatus } from '../api/types';
 import { ActionButton } from '../components/ActionButton';
-import { FeedBadge } from '../components/FeedBadge';
+import { FeedBadge, FeedPausedNote } from '../components/FeedBadge';
 import { useSession } from '../components/session-context';
 import { SyncJobHeartbeats } from '../components/SyncJobHeartbeats';
 import { SyncJobRow } from '../components/SyncJobRow';
@@ -18,7 +18,14 @@ export function SyncPage() {
   const [updates, setUpdates] = useState(0);
   const [receivedAt, setReceivedAt] = useState<string | undefined>(undefined);
   const [feed, setFeed] = useState<FeedState>('connecting');
+  const [feedNote, setFeedNote] = useState<string | undefined>(undefined);
   const [message, setMessage] = useState<string | undefined>(undefined);
+
+  const received = (next: SyncStatus) => {
+    setStatus(next);
+    setUpdates((n) => n + 1);
+    setReceivedAt(new Date().toISOString());
+  };
 
   useEffect(
     () =>
@@ -26,12 +33,13 @@ export function SyncPage() {
         api,
         path: '/api/v1/sync/stream',
         events: ['sync_update'],
-        onState: setFeed,
-        onEvent: (_name, data) => {
-          setStatus(data as SyncStatus);
-          setUpdates((n) => n + 1);
-          setReceivedAt(new Date().toISOString());
+        onState: (state, note) => {
+          setFeed(state);
+          setFeedNote(note);
         },
+        onEvent: (_name, data) => received(data as SyncStatus),
+        // Live updates paused (the stream refused or failing): the status is read every 15 s.
+        onPoll: () => void api.get<SyncStatus>('/api/v1/sync/status', 'bare').then(received, () => undefined),
       }),
     [api],
   );
@@ -39,13 +47,14 @@ export function SyncPage() {
   return (
     <section>
       <h1>
-        Data sync <FeedBadge state={feed} />
+        Data sync <FeedBadge state={feed} note={feedNote} />
         {status ? (
           <span class={`badge sync-${status.status}`} data-testid="sync-status">
             {status.status}
           </span>
         ) : null}
       </h1>
+      <FeedPausedNote state={feed} note={feedNote} />
       <p class="muted" data-testid="sync-updates" data-updates={updates}>
         {updates} update{updates === 1 ? '' : 's'}, last at {clock(receivedAt)}; schedule in{' '}
         {status?.scheduler_timezone ?? '…'}
