@@ -17,6 +17,7 @@ const benchmarks = [
   'bench/analytics.ts',
   'bench/heavy-requests.ts',
   'bench/startup.ts',
+  'bench/scrub.ts',
 ];
 for (const script of benchmarks) {
   console.log(`\n== ${script}`);

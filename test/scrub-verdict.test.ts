@@ -86,7 +86,7 @@ for (const { given, result, clean, eventStore, readStore, incomplete } of cases)
   });
 }
 
-test('a damaged log page and a broken chain are one sentence each under event_store; nothing scrubbed yet: no finding', (t) => {
+test('the walk meeting damage the page check already named adds no second finding; before any scrub: no finding', (t) => {
   const verdict = judgeScrub(
     {
       finishedAt,
