@@ -18,6 +18,7 @@ const benchmarks = [
   'bench/heavy-requests.ts',
   'bench/incident-streams.ts',
   'bench/startup.ts',
+  'bench/scrub.ts',
 ];
 for (const script of benchmarks) {
   console.log(`\n== ${script}`);

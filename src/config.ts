@@ -251,6 +251,8 @@ const environmentSchema = z.object({
   COMMAND_CONFLICT_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** /health answers 503 while a read model is more than this many events behind the log's head. */
   HEALTH_MAX_PROJECTION_LAG: z.coerce.number().int().min(1).default(1000),
+  /** Hours between background scrubs of the log's (and read models') pages and chains; the first runs at start-up; 0: none. */
+  SCRUB_INTERVAL_HOURS: z.coerce.number().min(0).max(8_760).default(24),
   /** JSON file mapping env_id → Redshift target; unset: every environment is a simulated cluster. */
   WAREHOUSE_ENVIRONMENTS: z.string().min(1).optional(),
   ALERT_EVALUATION_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -329,6 +331,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
     commandConflictBudgetMs: env.COMMAND_CONFLICT_BUDGET_MS,
     healthMaxProjectionLag: env.HEALTH_MAX_PROJECTION_LAG,
+    scrubIntervalHours: env.SCRUB_INTERVAL_HOURS,
     warehouseEnvironmentsFile: env.WAREHOUSE_ENVIRONMENTS,
     alertEvaluationIntervalSeconds: env.ALERT_EVALUATION_INTERVAL_SECONDS,
     platformWatch: {

@@ -26,6 +26,7 @@ import { composeEventLog } from './composition/event-log.js';
 import { listen } from './composition/http-server.js';
 import { composeHeartbeats } from './composition/heartbeats.js';
 import { composeIam } from './composition/iam.js';
+import { composeLogScrub } from './composition/log-scrub.js';
 import { composeNotifications } from './composition/notifications.js';
 import { composePlatformWatch } from './composition/platform-watch.js';
 import { startProjections } from './composition/projections.js';
@@ -96,7 +97,10 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 
   // 2. The log: measured, watched for damage, validating; the newest events of the embedded log
   // are checked against their stream chains (a break is logged: src/eventstore/verify-tail.ts).
-  const log = composeEventLog(stores.eventStore, metrics);
+  // The whole log (and the embedded read models) is scrubbed in the background once the server
+  // listens, and then every SCRUB_INTERVAL_HOURS: /health reports what it finds.
+  const scrub = composeLogScrub({ config, logStore: stores.logStore, registry: metrics.registry, logger });
+  const log = composeEventLog(stores.eventStore, metrics, () => scrub.finding('event_store'));
   const { eventStore } = log;
   if (!config.eventStoreUrl) await reportLogTail(join(config.dataDir, 'events.db'), logger);
 
@@ -242,7 +246,11 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       },
       checks: {
         event_store: () => log.check(),
-        read_store: async () => readStore.ping(),
+        read_store: async () => {
+          const found = scrub.finding('read_store');
+          if (found) throw new Error(found);
+          await readStore.ping();
+        },
         projections: projectionsHealthCheck({
           status: () => runner.status(),
           headPosition: () => eventStore.headPosition(),
@@ -344,7 +352,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 
   // 6. The processes, once the server listens. Members first: the processes ask it which work is
   // theirs from their first step on.
-  const processes = areas.flatMap((area) => area.processes);
+  const processes = [...areas.flatMap((area) => area.processes), scrub.process];
   await membership.start();
   for (const process of processes) process.start();
 
@@ -377,6 +385,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       analytics,
       backtest,
       platformWatch,
+      scrub,
     },
     async stop() {
       // Processes first: the live feed's stop ends every SSE response.

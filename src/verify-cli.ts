@@ -15,14 +15,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Refusal, exitOnCliError } from './cli-refusal.js';
 import { loadConfig, type Config } from './config.js';
-import { chainChecker, type ChainBreak } from './eventstore/event-chain.mjs';
+import { walkLogChain } from './eventstore/chain-walk.js';
 import { createEventStoreDbStore } from './eventstore/eventstoredb.js';
 import type { EventStore } from './eventstore/port.js';
-import { chainedEventOf, standingBreaks } from './eventstore/recorded-chain.js';
+import { describeChainBreak } from './eventstore/recorded-chain.js';
 import { openSqliteLogReader } from './eventstore/sqlite-log-reader.js';
 
-/** Events read per page. */
-const PAGE = 1000;
 /** Breaks listed after the first. */
 const LISTED = 20;
 
@@ -34,46 +32,16 @@ function openLog(config: Config): EventStore {
   return openSqliteLogReader({ filename, onCommit: () => () => {} });
 }
 
-const describeBreak = (found: ChainBreak): string => {
-  const where = `stream ${found.stream} revision ${found.revision}`;
-  switch (found.kind) {
-    case 'content':
-      return `${where}: the event no longer matches its hash (recorded ${found.expected}, its content hashes to ${found.found})`;
-    case 'link':
-      return `${where}: its previous hash is ${found.found}, but the stream's previous event hashes to ${found.expected}`;
-    case 'gap':
-      return `${where}: expected ${found.expected} next in the stream, found ${found.found} (an event is missing)`;
-    case 'unhashed':
-      return `${where}: the event has no hash although its stream's chain (or the log's) began before it`;
-    case 'start':
-      return `${where}: the stream's oldest stored event, but the stream has no retention, so its events before it were removed`;
-  }
-};
-
 async function main(): Promise<number> {
   if (process.argv.length > 2) throw new Refusal(`unexpected argument ${process.argv[2]}; usage: npm run verify`, 2);
   const log = openLog(loadConfig());
-  let breaks: (ChainBreak & { position: bigint })[] = [];
-  let chainStart: bigint | null;
-  let totals: ReturnType<typeof chainChecker>['totals'];
+  let walk: Awaited<ReturnType<typeof walkLogChain>>;
   try {
-    chainStart = await log.chainStart();
-    const checker = chainChecker({ chainStart });
-    totals = checker.totals;
-    let after: bigint | undefined;
-    for (;;) {
-      const page = await log.readAll({ after, maxCount: PAGE });
-      for (const event of page) {
-        const found = checker.check(chainedEventOf(event));
-        if (found) breaks.push({ ...found, position: event.position });
-      }
-      if (page.length < PAGE) break;
-      after = page.at(-1)!.position;
-    }
-    breaks = await standingBreaks(log, breaks);
+    walk = await walkLogChain(log);
   } finally {
     await log.close();
   }
+  const { breaks, chainStart, totals } = walk;
   const { events, streams, unhashed } = totals;
   const legacy =
     chainStart === null
@@ -85,9 +53,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const [first, ...more] = breaks;
-  console.error(`event log chain broken at position ${first!.position}, ${describeBreak(first!)}`);
+  console.error(`event log chain broken at position ${first!.position}, ${describeChainBreak(first!)}`);
   for (const next of more.slice(0, LISTED))
-    console.error(`  also at position ${next.position}, ${describeBreak(next)}`);
+    console.error(`  also at position ${next.position}, ${describeChainBreak(next)}`);
   if (more.length > LISTED) console.error(`  … and ${more.length - LISTED} more`);
   console.error(`${breaks.length} break${breaks.length === 1 ? '' : 's'}; ${checked}`);
   return 1;

@@ -1,7 +1,7 @@
 /**
  * The event log as the platform uses it: the opened store, measured (metrics), watched for damage
  * (a damaged page of events.db answers 503 and names the restore), refusing nothing silently (the
- * last refused append is kept for /health), and validating every event against its schema.
+ * last refused append is kept for /health; so is what the background scrub found), and validating every event against its schema.
  */
 import { trackingAppendRefusals, type AppendRefusal } from '../eventstore/append-refusals.js';
 import { detectingLogDamage } from '../eventstore/damage-detector.js';
@@ -19,7 +19,12 @@ export interface EventLog {
   appendRefusal(): AppendRefusal | undefined;
 }
 
-export function composeEventLog(opened: EventStore, metrics: PlatformMetrics): EventLog {
+/** `scrubFinding`: what the background scrub (composition/log-scrub.ts) found in the log, if anything. */
+export function composeEventLog(
+  opened: EventStore,
+  metrics: PlatformMetrics,
+  scrubFinding: () => string | undefined = () => undefined,
+): EventLog {
   const logDamage = detectingLogDamage(instrumentedEventStore(opened, metrics));
   const appends = trackingAppendRefusals(logDamage.store);
   const eventStore = validatingEventStore(appends.store);
@@ -33,6 +38,9 @@ export function composeEventLog(opened: EventStore, metrics: PlatformMetrics): E
         throw new Error(
           `events.db is damaged (first met ${damage.since.toISOString()}: ${damage.error}); ${EVENT_LOG_RECOVERY}`,
         );
+      // Then what the scrub found before anything read it (a damaged page, a broken chain).
+      const found = scrubFinding();
+      if (found) throw new Error(found);
       const refusal = appends.refusal();
       if (refusal)
         throw new Error(

@@ -15,9 +15,13 @@ import { loadSecretBox } from '../secrets/key-file.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { EVENT_LOG_RECOVERY, namingDamage } from '../sqlite/damaged-file.js';
 
-export async function openStores(
-  config: Config,
-): Promise<{ eventStore: EventStore; readStore: ReadStore; secrets: SecretBox }> {
+export async function openStores(config: Config): Promise<{
+  eventStore: EventStore;
+  /** The log below the secret box (secret fields as sealed, as the chain hashes them): for the scrub. */
+  logStore: EventStore;
+  readStore: ReadStore;
+  secrets: SecretBox;
+}> {
   ensurePrivateDirectory(config.dataDir);
   // The production adapters' clients (gRPC, the MongoDB driver) are loaded only when configured:
   // importing them costs every embedded start (and every test that starts the platform) seconds.
@@ -34,5 +38,5 @@ export async function openStores(
         dbName: config.mongodb.database,
       })
     : openSqliteReadStore(join(config.dataDir, 'read-models.db'));
-  return { eventStore, readStore, secrets };
+  return { eventStore, logStore, readStore, secrets };
 }

@@ -34,3 +34,20 @@ export async function standingBreaks<Found extends ChainBreak>(
   }
   return standing;
 }
+
+/** A break in words, naming the stream and revision (`npm run verify`, the scrub's /health finding). */
+export const describeChainBreak = (found: ChainBreak): string => {
+  const where = `stream ${found.stream} revision ${found.revision}`;
+  switch (found.kind) {
+    case 'content':
+      return `${where}: the event no longer matches its hash (recorded ${found.expected}, its content hashes to ${found.found})`;
+    case 'link':
+      return `${where}: its previous hash is ${found.found}, but the stream's previous event hashes to ${found.expected}`;
+    case 'gap':
+      return `${where}: expected ${found.expected} next in the stream, found ${found.found} (an event is missing)`;
+    case 'unhashed':
+      return `${where}: the event has no hash although its stream's chain (or the log's) began before it`;
+    case 'start':
+      return `${where}: the stream's oldest stored event, but the stream has no retention, so its events before it were removed`;
+  }
+};

@@ -41,7 +41,8 @@ export async function startPlatformProcess(
       ? [process.execPath, nodeArgs]
       : ['bash', ['-c', `ulimit -f ${fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...nodeArgs]];
   const child = spawn(command, args, {
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    // No background scrub unless the test asks (SCRUB_INTERVAL_HOURS): its thread costs every start.
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', SCRUB_INTERVAL_HOURS: '0', ...env },
     stdio: [exitWithParent ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   if (exitWithParent) {

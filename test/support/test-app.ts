@@ -79,6 +79,9 @@ export async function startTestApp(
     // get runs at the next grid time, opening the embedded PostgreSQL (seconds of compilation)
     // in the middle of whatever the test is doing.
     SYNC_SCHEDULER: 'off',
+    // No background scrub unless a test asks for one (test/scrub*.test.ts): each would start a
+    // thread that loads the TypeScript toolchain, for nothing the test looks at.
+    SCRUB_INTERVAL_HOURS: '0',
     // Closing the app closes the test's idle kept-alive connections at once, not after the grace
     // a real stop gives them (test/shutdown-keep-alive.process.test.ts tests that grace).
     SHUTDOWN_IDLE_GRACE_SECONDS: '0',
