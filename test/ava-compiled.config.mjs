@@ -29,5 +29,7 @@ export default async ({ projectDir }) => {
     timeout: '120s',
     concurrency: 2,
     sortTestFiles: longestFirst,
+    // The processes the tests start run compiled as well (support/node-entry.ts).
+    environmentVariables: { WW_COMPILED_TREE: join(projectDir, COMPILED_TESTS_DIR) },
   };
 };

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
+import { nodeEntry } from './support/node-entry.js';
 
 const run = promisify(execFile);
 const WRITERS = 4;
@@ -57,7 +58,7 @@ test('a backup taken under write load restores into a fresh DATA_DIR with every 
   await waitFor(() => load.acknowledged.length >= 50, { timeoutMs: 30_000, message: 'the load to be under way' });
 
   const began = performance.now();
-  const backup = await run(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', backupDir], {
+  const backup = await run(process.execPath, [...nodeEntry('src/backup-cli.ts'), backupDir], {
     env: { ...process.env, DATA_DIR: dataDir },
   });
   const ended = performance.now();
@@ -78,7 +79,7 @@ test('a backup taken under write load restores into a fresh DATA_DIR with every 
   // The documented restore: copy the backup's files into a fresh DATA_DIR, verify, start.
   const restored = mkdtempSync(join(tmpdir(), 'ww-restored-'));
   cpSync(backupDir, restored, { recursive: true });
-  const verify = spawnSync(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts'], {
+  const verify = spawnSync(process.execPath, nodeEntry('src/verify-cli.ts'), {
     env: { ...process.env, DATA_DIR: restored },
     encoding: 'utf8',
   });
@@ -104,7 +105,7 @@ test('a backup taken under write load restores into a fresh DATA_DIR with every 
 test('backup refuses a non-empty target, a DATA_DIR without a log, and a missing argument', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-backup-none-'));
   const backup = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', ...args], {
+    spawnSync(process.execPath, [...nodeEntry('src/backup-cli.ts'), ...args], {
       env: { ...process.env, DATA_DIR: dataDir },
       encoding: 'utf8',
     });
@@ -140,7 +141,7 @@ test('backed-up key files are readable by their owner only, whatever the mode of
     chmodSync(join(dataDir, name), 0o644);
   }
   const target = join(dataDir, 'copy');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', target], {
+  const result = spawnSync(process.execPath, [...nodeEntry('src/backup-cli.ts'), target], {
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',
   });
@@ -169,7 +170,7 @@ test("an existing empty target of mode 0777 is tightened to 0700 when it is ours
   ]);
   await log.close();
   const backup = (target: string) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', target], {
+    spawnSync(process.execPath, [...nodeEntry('src/backup-cli.ts'), target], {
       env: { ...process.env, DATA_DIR: dataDir },
       encoding: 'utf8',
     });

@@ -13,6 +13,7 @@ import { PAGE, platformInTempDir, zeroPage } from './support/damaged-files.js';
 import { freePort, startPlatformProcess } from './support/platform-process.js';
 import { startTestApp } from './support/test-app.js';
 import { setAsideIfDamaged } from '../src/readstore/set-aside-damaged.js';
+import { nodeEntry } from './support/node-entry.js';
 
 test('a zeroed first page of read-models.db: start-up names the file and `npm run rebuild`, which sets it aside and rebuilds from the log', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-rm-damage-'));
@@ -39,7 +40,7 @@ test('a zeroed first page of read-models.db: start-up names the file and `npm ru
   );
   t.regex(error!.message, /start-up failed: .*read-models\.db is damaged \(.*\); .*npm run rebuild/);
 
-  const rebuild = spawnSync(process.execPath, ['--import', 'tsx', 'src/rebuild-cli.ts', 'channels'], {
+  const rebuild = spawnSync(process.execPath, [...nodeEntry('src/rebuild-cli.ts'), 'channels'], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     encoding: 'utf8',
     timeout: 120_000,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DataDirLockedError, acquireDataDirLock } from '../src/eventstore/data-dir-lock.js';
 import { holdDataDirLockInChild } from './support/data-dir-lock-holder-process.js';
 import { freePort } from './support/platform-process.js';
+import { nodeEntry } from './support/node-entry.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'ww-lock-'));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -87,7 +88,7 @@ test('a second platform started on the same DATA_DIR refuses to start and names 
 
 /** `npm start` as a child process; killed when this test file's process ends, whatever happens. */
 function spawnPlatform(dataDir: string, port: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeEntry('src/main.ts'), {
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import type { RecordedEvent } from '../src/eventstore/port.js';
 import { chainBreaks } from './support/eventstore-chain-contract.js';
+import { nodeEntry } from './support/node-entry.js';
 
 const CHILDREN = 3;
 const ROUNDS = 40;
@@ -16,7 +17,7 @@ const EVENTS_PER_APPEND = 2;
 function startAppender(filename: string, label: string) {
   const child = spawn(
     process.execPath,
-    ['--import=tsx', 'test/support/concurrent-appender.ts', filename, label, String(ROUNDS), String(BURST)],
+    [...nodeEntry('test/support/concurrent-appender.ts'), filename, label, String(ROUNDS), String(BURST)],
     {
       stdio: ['pipe', 'pipe', 'pipe'],
     },

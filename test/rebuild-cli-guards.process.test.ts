@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireDataDirLock } from '../src/eventstore/data-dir-lock.js';
 import { startTestApp } from './support/test-app.js';
+import { nodeEntry } from './support/node-entry.js';
 
 const rebuild = (dataDir: string, ...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/rebuild-cli.ts', ...args], {
+  spawnSync(process.execPath, [...nodeEntry('src/rebuild-cli.ts'), ...args], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     encoding: 'utf8',
   });

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp } from './support/test-app.js';
+import { nodeEntry } from './support/node-entry.js';
 
 test('npm run rebuild rebuilds the named projections from the log into the same read model', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-rebuild-'));
@@ -18,7 +19,7 @@ test('npm run rebuild rebuilds the named projections from the log into the same 
   const before = (await app.request('GET', '/notification-channels', { caller })).body.data;
   await app.close();
 
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/rebuild-cli.ts', 'channels'], {
+  const run = spawnSync(process.execPath, [...nodeEntry('src/rebuild-cli.ts'), 'channels'], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
     encoding: 'utf8',
   });
@@ -29,7 +30,7 @@ test('npm run rebuild rebuilds the named projections from the log into the same 
   t.deepEqual((await again.request('GET', '/notification-channels', { caller })).body.data, before);
   await again.close();
 
-  const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'src/rebuild-cli.ts', 'nope'], {
+  const unknown = spawnSync(process.execPath, [...nodeEntry('src/rebuild-cli.ts'), 'nope'], {
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',
   });

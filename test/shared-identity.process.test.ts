@@ -13,6 +13,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { IdentityFileError, initSharedIdentity, loadEmbeddedIdentity } from '../src/auth/identity-files.js';
 import { startPlatform, type RunningPlatform } from '../src/platform.js';
+import { nodeEntry } from './support/node-entry.js';
 
 const BASE = 'http://localhost:8080';
 const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
@@ -214,7 +215,7 @@ test('npm run identity:init makes the files and prints their paths, not their co
   const run = promisify(execFile);
   const dir = tempDir('ww-cli-');
   const env = { ...process.env, IDP_SIGNING_KEY_FILE: join(dir, 'key.pem'), DEV_CLIENT_FILE: join(dir, 'client.json') };
-  const cli = ['--import=tsx', 'src/identity-init-cli.ts'];
+  const cli = nodeEntry('src/identity-init-cli.ts');
   const { stdout } = await run(process.execPath, cli, { env, cwd: new URL('..', import.meta.url) });
   t.is(
     stdout,

@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { sampleEvent } from './support/eventstore-contract.js';
+import { nodeEntry } from './support/node-entry.js';
 
 const run = promisify(execFile);
 const verify = (dataDir: string) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts'], {
+  spawnSync(process.execPath, nodeEntry('src/verify-cli.ts'), {
     env: { ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '' },
     encoding: 'utf8',
   });
@@ -163,7 +164,7 @@ test('verify refuses a DATA_DIR without a log, and unknown arguments', (t) => {
   const empty = verify(mkdtempSync(join(tmpdir(), 'ww-verify-empty-')));
   t.is(empty.status, 1);
   t.regex(empty.stderr, /no event store at .*events\.db: nothing to verify/);
-  const usage = spawnSync(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts', '--fix'], { encoding: 'utf8' });
+  const usage = spawnSync(process.execPath, [...nodeEntry('src/verify-cli.ts'), '--fix'], { encoding: 'utf8' });
   t.is(usage.status, 2);
   t.regex(usage.stderr, /unexpected argument --fix; usage: npm run verify/);
 });
@@ -185,7 +186,7 @@ test.serial('verify walks an EventStoreDB log too and names an event changed on 
   await store.close();
   // Asynchronously: the stand-in answers from this process.
   const verifyEsdb = () =>
-    run(process.execPath, ['--import', 'tsx', 'src/verify-cli.ts'], {
+    run(process.execPath, nodeEntry('src/verify-cli.ts'), {
       env: { ...process.env, EVENTSTORE_URL: standIn.connectionString },
     }).then(
       (done) => ({ status: 0, stdout: done.stdout, stderr: done.stderr }),

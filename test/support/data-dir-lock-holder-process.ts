@@ -1,8 +1,9 @@
 /** Starts test/support/data-dir-lock-holder.ts and resolves once the child holds the lock. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { nodeEntry } from './node-entry.js';
 
 export async function holdDataDirLockInChild(dir: string): Promise<{ child: ChildProcess; kill: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import=tsx', 'test/support/data-dir-lock-holder.ts', dir], {
+  const child = spawn(process.execPath, [...nodeEntry('test/support/data-dir-lock-holder.ts'), dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { nodeEntry } from './node-entry.js';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -31,7 +32,7 @@ export async function startPlatformProcess(
   env: Record<string, string>,
   // A deadline, not a wait: at load 8–15 a start under tsx took 25 s; ready processes return at once.
   timeoutMs = 120_000,
-  nodeArguments = ['--import', 'tsx', 'src/main.ts'],
+  nodeArguments = nodeEntry('src/main.ts'),
   fileSizeLimitKiB?: number,
   { exitWithParent = false }: { exitWithParent?: boolean } = {},
 ): Promise<PlatformProcess> {

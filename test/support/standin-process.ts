@@ -7,6 +7,7 @@
 import { waitFor } from './wait-for.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { StandInKind } from './standin-main.js';
+import { nodeEntry } from './node-entry.js';
 
 export interface StandInProcess {
   kind: StandInKind;
@@ -20,7 +21,7 @@ export interface StandInProcess {
 const ENTRY = new URL('./standin-main.ts', import.meta.url).pathname;
 
 export async function startStandInProcess(kind: StandInKind, timeoutMs = 20_000): Promise<StandInProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, kind], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeEntry(ENTRY), kind], { stdio: ['pipe', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   let output = '';
