@@ -27,6 +27,7 @@ import {
   sameMembers,
   type LeaseExpiries,
 } from './lease-view.js';
+import { alwaysHealthy, type LeaseDecision } from './lease-decision.js';
 import { ownerOf, type Membership } from './membership.js';
 
 export const MEMBERS_COLLECTION = 'cluster_members';
@@ -53,6 +54,11 @@ export interface MongoMembershipOptions {
   timers?: MembershipTimers;
   logger: Logger;
   metrics: ClusterMetrics;
+  /**
+   * Asked at every round whether to renew, give the lease up, rejoin or stay out (member-health.ts);
+   * default: hold the lease whenever MongoDB takes the renewal.
+   */
+  assess?: (holding: boolean) => LeaseDecision;
 }
 
 interface MemberDocument {
@@ -90,6 +96,11 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
   let expiryTimer: unknown;
   let inFlight: Promise<void> = Promise.resolve();
   const failures = { count: 0, suppressed: 0, loggedAt: -Infinity };
+  const assess = options.assess ?? alwaysHealthy;
+  /** Given up (assess said release) and not yet rejoined; `deleted` once its document is gone. */
+  const out = { released: false, deleted: false };
+  /** Bumped whenever this instance takes a lease after holding none: work begun before is void. */
+  let tenure = 0;
 
   /** Publishes the list that holds now, if it changed; then waits for the next lease to lapse. */
   function refresh(previous: LeaseExpiries): void {
@@ -150,8 +161,32 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     refresh(expiries);
   }
 
+  /** Out of the cluster at once (owns nothing from now on); the others see it gone at their next reading. */
+  async function release(faults: string[]): Promise<void> {
+    if (!out.released) {
+      out.released = true;
+      out.deleted = false;
+      metrics.leaseReleases.inc();
+      log.warn({ faults }, 'giving up the lease: this instance cannot do its work; it rejoins once it can');
+      const previous = expiries;
+      expiries = view = new Map();
+      refresh(previous);
+    }
+    if (out.deleted) return;
+    try {
+      await leases.deleteOne({ _id: self });
+      out.deleted = true;
+    } catch (error) {
+      log.warn({ err: error }, 'could not delete the given-up lease; the others take over when it lapses');
+    }
+  }
+
   /** One renewal and reading; never throws (it runs from a timer). */
   async function round(): Promise<void> {
+    const decision = assess(!out.released);
+    if (decision.action === 'release') return release(decision.faults);
+    if (decision.action === 'stay-out') return;
+    if (decision.action === 'rejoin') log.info('this instance can do its work again: rejoining the cluster');
     const sentAt = now();
     const expiresAt = new Date(sentAt.getTime() + leaseMs);
     try {
@@ -166,6 +201,14 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
       return;
     }
     metrics.leaseRenewals.inc({ outcome: 'ok' });
+    const held = out.released ? undefined : expiries.get(self);
+    out.released = false;
+    if (held === undefined || held <= sentAt.getTime()) {
+      // A lease taken after holding none (first start, a lapse, given up): a new tenure. The lapse
+      // is told first, so the listeners list their work again when the new member list comes.
+      tenure++;
+      refresh(expiries);
+    }
     // What this instance wrote is what it knows of itself, even if the reading fails or comes late.
     expiries = new Map(expiries).set(self, expiresAt.getTime());
     if (failures.count > 0) log.info({ failures: failures.count }, 'cluster lease renewed again');
@@ -225,6 +268,13 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    tenure() {
+      const taken = tenure;
+      return {
+        unbroken: () =>
+          running && !out.released && tenure === taken && (expiries.get(self) ?? -Infinity) > now().getTime(),
+      };
     },
     async start() {
       if (running) return;
