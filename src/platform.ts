@@ -129,7 +129,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     probes: {
       log: () => eventStore.ping(),
       store: () => readStore.ping(),
-      appendsRefusedSince: () => log.appendRefusal()?.since,
+      appendsRefused: () => log.appendRefusal(),
     },
   });
   const { membership } = cluster;

@@ -13,7 +13,7 @@ const healthy: MemberHealthFacts = {
   holding: true,
   watchingSince: NOW - 60_000,
   logReadOkAt: NOW - 1000,
-  appendsRefusedSince: null,
+  appendsRefused: null,
   storeReadOkAt: NOW - 1000,
   loops: [
     { name: 'evaluator tick', busySince: null },
@@ -42,12 +42,29 @@ const cases: [string, Partial<MemberHealthFacts>, LeaseAction, RegExp[]][] = [
     [],
   ],
   [
-    'reads work but appends refused for 6 s: release',
-    { appendsRefusedSince: NOW - 6000 },
+    'reads work but appends refused for 6 s, the last 0.2 s ago: release',
+    { appendsRefused: { since: NOW - 6000, lastAt: NOW - 200 } },
     'release',
     [/refusing appends for 6000 ms/],
   ],
-  ['appends refused for 1 s (a blip): renew', { appendsRefusedSince: NOW - 1000 }, 'renew', []],
+  [
+    'appends refused for 1 s (a blip): renew',
+    { appendsRefused: { since: NOW - 1000, lastAt: NOW - 100 } },
+    'renew',
+    [],
+  ],
+  [
+    'given up after refused appends, none tried for 6 s (it makes none while out), reads work: rejoin and try',
+    { holding: false, appendsRefused: { since: NOW - 20_000, lastAt: NOW - 6000 } },
+    'rejoin',
+    [],
+  ],
+  [
+    'given up, an append refused 1 s ago (an API write on it): stay out',
+    { holding: false, appendsRefused: { since: NOW - 20_000, lastAt: NOW - 1000 } },
+    'stay-out',
+    [/refusing appends/],
+  ],
   [
     'the read store unreachable for 30 s: release',
     { storeReadOkAt: NOW - 30_000 },

@@ -48,7 +48,7 @@ test('a member whose event log is out of reach past the bound gives its lease up
         holding,
         watchingSince: T0,
         logReadOkAt: logReadOkAt(),
-        appendsRefusedSince: null,
+        appendsRefused: null,
         storeReadOkAt: clock.epochMs,
         loops: [],
       },

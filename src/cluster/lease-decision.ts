@@ -25,8 +25,12 @@ export interface MemberHealthFacts {
   watchingSince: number;
   /** The last successful read of the event log (epoch ms), null: none yet. */
   logReadOkAt: number | null;
-  /** Since when appends to the log have been refused without one succeeding (null: they are not). */
-  appendsRefusedSince: number | null;
+  /**
+   * Appends refused without one succeeding since `since`, the latest at `lastAt` (null: none). A
+   * refusal counts while appends keep being refused: out of the cluster a member makes none, so one
+   * older than the bound no longer keeps it out (it rejoins, and finds out by trying).
+   */
+  appendsRefused: { since: number; lastAt: number } | null;
   /** The last successful read of the read store (epoch ms), null: none yet. */
   storeReadOkAt: number | null;
   /** The work loops: since when the oldest unit of work still running started (null: idle). */
@@ -45,8 +49,13 @@ function faultsOf(facts: MemberHealthFacts, bounds: HealthBounds): string[] {
   const since = (at: number | null) => facts.now - (at ?? facts.watchingSince);
   const logAge = since(facts.logReadOkAt);
   if (logAge > bounds.unreachableMs) faults.push(`event log unreadable for ${logAge} ms`);
-  if (facts.appendsRefusedSince !== null && facts.now - facts.appendsRefusedSince > bounds.unreachableMs)
-    faults.push(`event log refusing appends for ${facts.now - facts.appendsRefusedSince} ms`);
+  const refused = facts.appendsRefused;
+  if (
+    refused !== null &&
+    facts.now - refused.since > bounds.unreachableMs &&
+    facts.now - refused.lastAt <= bounds.unreachableMs
+  )
+    faults.push(`event log refusing appends for ${facts.now - refused.since} ms`);
   const storeAge = since(facts.storeReadOkAt);
   if (storeAge > bounds.unreachableMs) faults.push(`read store unreadable for ${storeAge} ms`);
   for (const loop of facts.loops) {

@@ -18,8 +18,8 @@ export interface MemberHealthOptions {
   probeLog: () => Promise<void>;
   /** A read of the read store (its ping). */
   probeStore: () => Promise<void>;
-  /** Since when appends have been refused (the log's append tracker), null: they are not. */
-  appendsRefusedSince: () => number | null;
+  /** The log's refused appends (its append tracker), null: none. */
+  appendsRefused: () => { since: number; lastAt: number } | null;
   loops: readonly LoopProgress[];
 }
 
@@ -69,7 +69,7 @@ export function createMemberHealth(options: MemberHealthOptions): MemberHealth {
         holding,
         watchingSince,
         logReadOkAt: log.okAt,
-        appendsRefusedSince: options.appendsRefusedSince(),
+        appendsRefused: options.appendsRefused(),
         storeReadOkAt: store.okAt,
         loops: options.loops.map((loop) => ({ name: loop.name, busySince: loop.busySince() })),
       };

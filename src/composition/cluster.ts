@@ -37,7 +37,7 @@ export function composeCluster(deps: {
   probes: {
     log: () => Promise<void>;
     store: () => Promise<void>;
-    appendsRefusedSince: () => Date | undefined;
+    appendsRefused: () => { since: Date; lastAt: Date } | undefined;
   };
 }): ClusterComposition {
   const { config } = deps;
@@ -55,7 +55,10 @@ export function composeCluster(deps: {
     bounds: config.memberHealth,
     probeLog: deps.probes.log,
     probeStore: deps.probes.store,
-    appendsRefusedSince: () => deps.probes.appendsRefusedSince()?.getTime() ?? null,
+    appendsRefused: () => {
+      const refusal = deps.probes.appendsRefused();
+      return refusal ? { since: refusal.since.getTime(), lastAt: refusal.lastAt.getTime() } : null;
+    },
     loops: [loops.evaluator, loops.escalation],
   });
   const leased = createMongoMembership({
