@@ -27,6 +27,7 @@ import {
   sameMembers,
   type LeaseExpiries,
 } from './lease-view.js';
+import { failureStreak } from './failure-streak.js';
 import { alwaysHealthy, type LeaseDecision } from './lease-decision.js';
 import { ownerOf, type Membership } from './membership.js';
 
@@ -95,7 +96,7 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
   let renewalTimer: unknown;
   let expiryTimer: unknown;
   let inFlight: Promise<void> = Promise.resolve();
-  const failures = { count: 0, suppressed: 0, loggedAt: -Infinity };
+  const failures = failureStreak(FAILURE_LOG_PERIOD_MS);
   const assess = options.assess ?? alwaysHealthy;
   /** Given up (assess said release) and not yet rejoined; `deleted` once its document is gone. */
   const out = { released: false, deleted: false };
@@ -145,14 +146,8 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
 
   function renewalFailed(error: unknown, at: number): void {
     metrics.leaseRenewals.inc({ outcome: 'failed' });
-    failures.count++;
-    if (at - failures.loggedAt < FAILURE_LOG_PERIOD_MS) {
-      failures.suppressed++;
-      return;
-    }
-    log.warn({ err: error, failures: failures.count, notLogged: failures.suppressed }, 'cluster lease renewal failed');
-    failures.loggedAt = at;
-    failures.suppressed = 0;
+    const logged = failures.failed(at);
+    if (logged) log.warn({ err: error, ...logged }, 'cluster lease renewal failed');
   }
 
   function holdView(): void {
@@ -211,10 +206,8 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     }
     // What this instance wrote is what it knows of itself, even if the reading fails or comes late.
     expiries = new Map(expiries).set(self, expiresAt.getTime());
-    if (failures.count > 0) log.info({ failures: failures.count }, 'cluster lease renewed again');
-    failures.count = 0;
-    failures.suppressed = 0;
-    failures.loggedAt = -Infinity;
+    const streak = failures.ended();
+    if (streak > 0) log.info({ failures: streak }, 'cluster lease renewed again');
     try {
       await ensureTtlIndex();
     } catch (error) {
