@@ -12,10 +12,10 @@
  * included, so it fences itself early, which is safe). The expected-revision appends remain the
  * safety net for the moments two instances both believe they own a key.
  *
- * The TTL index on `expiresAt` only collects the documents of members that are gone for good: the
- * server's TTL monitor runs once every 60 s and may run late, so liveness never depends on it.
+ * A member renews only while it can do its work (`assess`, lease-decision.ts): otherwise it gives
+ * the lease up (deletes it) and rejoins once it can. Each lease taken after holding none starts a
+ * new tenure (membership.ts), so work begun under an earlier one stays fenced.
  */
-import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { ClusterMetrics } from './cluster-metrics.js';
@@ -29,10 +29,11 @@ import {
 } from './lease-view.js';
 import { failureStreak } from './failure-streak.js';
 import { alwaysHealthy, type LeaseDecision } from './lease-decision.js';
+import { leaseDocuments } from './lease-documents.js';
 import { ownerOf, type Membership } from './membership.js';
 
-export const MEMBERS_COLLECTION = 'cluster_members';
-const TTL_INDEX = 'cluster_members_expiry';
+export { MEMBERS_COLLECTION } from './lease-documents.js';
+
 /** A failing renewal is logged once, then at most once per this period (with how many were not). */
 const FAILURE_LOG_PERIOD_MS = 60_000;
 
@@ -62,15 +63,6 @@ export interface MongoMembershipOptions {
   assess?: (holding: boolean) => LeaseDecision;
 }
 
-interface MemberDocument {
-  _id: string;
-  renewedAt: Date;
-  expiresAt: Date;
-  startedAt: Date;
-  pid: number;
-  host: string;
-}
-
 const realTimers: MembershipTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
@@ -81,8 +73,7 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
   const leaseMs = options.leaseMs ?? 10_000;
   const renewEveryMs = options.renewEveryMs ?? 3_000;
   const timers = options.timers ?? realTimers;
-  const leases = options.db.collection<MemberDocument>(MEMBERS_COLLECTION);
-  const host = hostname();
+  const leases = leaseDocuments(options.db, self);
   const listeners = new Set<(members: readonly string[]) => void>();
   const log = logger.child({ component: 'cluster-membership', member: self });
 
@@ -92,7 +83,6 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
   let announced: readonly string[] = [];
   let running = false;
   let startedAt = now();
-  let ttlIndexReady = false;
   let renewalTimer: unknown;
   let expiryTimer: unknown;
   let inFlight: Promise<void> = Promise.resolve();
@@ -137,13 +127,6 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     if (lapseAt !== undefined) expiryTimer = timers.setTimeout(() => refresh(expiries), lapseAt - at);
   }
 
-  async function ensureTtlIndex(): Promise<void> {
-    if (ttlIndexReady) return;
-    // expireAfterSeconds 0: a document may be collected once its own expiresAt has passed.
-    await leases.createIndex({ expiresAt: 1 }, { name: TTL_INDEX, expireAfterSeconds: 0 });
-    ttlIndexReady = true;
-  }
-
   function renewalFailed(error: unknown, at: number): void {
     metrics.leaseRenewals.inc({ outcome: 'failed' });
     const logged = failures.failed(at);
@@ -169,7 +152,7 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     }
     if (out.deleted) return;
     try {
-      await leases.deleteOne({ _id: self });
+      await leases.remove();
       out.deleted = true;
     } catch (error) {
       log.warn({ err: error }, 'could not delete the given-up lease; the others take over when it lapses');
@@ -185,11 +168,7 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     const sentAt = now();
     const expiresAt = new Date(sentAt.getTime() + leaseMs);
     try {
-      await leases.updateOne(
-        { _id: self },
-        { $set: { renewedAt: sentAt, expiresAt, startedAt, pid: process.pid, host } },
-        { upsert: true },
-      );
+      await leases.renew(sentAt, expiresAt, startedAt);
     } catch (error) {
       renewalFailed(error, sentAt.getTime());
       holdView();
@@ -209,7 +188,7 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     const streak = failures.ended();
     if (streak > 0) log.info({ failures: streak }, 'cluster lease renewed again');
     try {
-      await ensureTtlIndex();
+      await leases.ensureTtlIndex();
     } catch (error) {
       log.warn(
         { err: error },
@@ -217,12 +196,10 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
       );
     }
     try {
-      const live = await leases
-        .find({ expiresAt: { $gt: now() } }, { projection: { _id: 1, expiresAt: 1 }, sort: { _id: 1 } })
-        .toArray();
+      const live = await leases.live(now());
       if (!running) return;
       const previous = expiries;
-      expiries = new Map(live.map((member) => [member._id, member.expiresAt.getTime()])).set(self, expiresAt.getTime());
+      expiries = live.set(self, expiresAt.getTime());
       view = expiries;
       refresh(previous);
     } catch (error) {
@@ -286,7 +263,7 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
       // A renewal still in flight would otherwise land after the delete and bring the lease back.
       await inFlight;
       try {
-        await leases.deleteOne({ _id: self });
+        await leases.remove();
       } catch (error) {
         log.warn({ err: error }, 'could not delete the own lease; the others take over when it lapses');
       }
