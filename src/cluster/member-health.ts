@@ -37,7 +37,8 @@ interface Probe {
 
 export function createMemberHealth(options: MemberHealthOptions): MemberHealth {
   const { now, bounds } = options;
-  const watchingSince = now();
+  /** From the start of the probes: a store not answered yet is judged from here, not from composition. */
+  let watchingSince = now();
   const log: Probe = { okAt: null, startedAt: null };
   const store: Probe = { okAt: null, startedAt: null };
   let timer: NodeJS.Timeout | undefined;
@@ -77,6 +78,7 @@ export function createMemberHealth(options: MemberHealthOptions): MemberHealth {
     },
     start() {
       if (timer) return;
+      watchingSince = now();
       probeAll();
       timer = setInterval(probeAll, PROBE_EVERY_MS);
       timer.unref();
