@@ -153,6 +153,10 @@ const limitVariables = {
 const clusterVariables = {
   CLUSTER_LEASE_SECONDS: z.coerce.number().int().min(3).max(300).default(10),
   CLUSTER_RENEW_SECONDS: z.coerce.number().int().min(1).max(149).default(3),
+  /** A member that cannot read the log or its read store (or append) this long gives its lease up. */
+  MEMBER_UNHEALTHY_LEASE_RELEASE_SECONDS: z.coerce.number().int().min(2).max(300).default(5),
+  /** A member whose evaluator tick or escalation work has run this long without ending gives its lease up. */
+  MEMBER_STUCK_LOOP_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
 };
 
 /**
@@ -371,6 +375,10 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     },
     assistant: assistantConfig(env),
     cluster: { leaseMs: env.CLUSTER_LEASE_SECONDS * 1000, renewEveryMs: env.CLUSTER_RENEW_SECONDS * 1000 },
+    memberHealth: {
+      unreachableMs: env.MEMBER_UNHEALTHY_LEASE_RELEASE_SECONDS * 1000,
+      stuckLoopMs: env.MEMBER_STUCK_LOOP_SECONDS * 1000,
+    },
     limits: {
       streamTicketsPerPrincipal: env.STREAM_TICKETS_PER_PRINCIPAL,
       streamTicketsPerTenant: env.STREAM_TICKETS_PER_TENANT,

@@ -124,7 +124,18 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   // 4. The areas, each composed by its own module. Stream tickets and the simulator's state are
   // shared by every instance when MONGODB_URL is set; the cluster's members say which work is ours.
   const shared = await openSharedState(config, now);
-  const cluster = composeCluster({ config, db: shared.db, now, logger, registry: metrics.registry });
+  const cluster = composeCluster({
+    config,
+    db: shared.db,
+    now,
+    logger,
+    registry: metrics.registry,
+    probes: {
+      log: () => eventStore.ping(),
+      store: () => readStore.ping(),
+      appendsRefused: () => log.appendRefusal(),
+    },
+  });
   const { membership } = cluster;
   const warehouse = await composeWarehouse(config, now, { simulatorState: shared.simulatorState, logger });
   const alerting = composeAlerting({
@@ -138,6 +149,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     membership,
     onOwnedRules: (count) => cluster.reportOwned('rules', count),
     onTick: () => platformWatch.ticked(),
+    tickProgress: cluster.loops.evaluator,
   });
   // The platform watches itself (its evaluator, projections, log and deliveries) on its own timer.
   const platformWatch = composePlatformWatch({
@@ -181,6 +193,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     actionLinks: actionLinks.issuer,
     waitForProjections: (position) => runner.waitFor(position, 60_000),
     membership,
+    progress: cluster.loops.escalation,
     heavySlots,
   });
   const notifications = composeNotifications({

@@ -27,17 +27,23 @@ function flakyStore(outcomes: (Error | undefined)[]): EventStore {
   } as unknown as EventStore;
 }
 
-test('appends are reported refused from a failure until one succeeds again; a conflict is not a refusal', async (t) => {
+test('appends are reported refused from a failure until one succeeds again, since the first and with the latest; a conflict is not a refusal', async (t) => {
   const full = new Error('database or disk is full');
+  let seconds = 0;
   const { store, refusal } = trackingAppendRefusals(
     flakyStore([new WrongExpectedRevisionError('s', 0n, 1n), full, full, undefined]),
-    () => new Date('2026-01-01T00:00:00Z'),
+    () => new Date(Date.parse('2026-01-01T00:00:00Z') + 1000 * seconds++),
   );
   await t.throwsAsync(store.append('s', [sampleEvent('X')]));
   t.is(refusal(), undefined, 'a conflict answers; it does not refuse');
   await t.throwsAsync(store.append('s', [sampleEvent('X')]));
   await t.throwsAsync(store.append('s', [sampleEvent('X')]));
-  t.deepEqual(refusal(), { since: new Date('2026-01-01T00:00:00Z'), error: 'database or disk is full', refused: 2 });
+  t.deepEqual(refusal(), {
+    since: new Date('2026-01-01T00:00:00Z'),
+    lastAt: new Date('2026-01-01T00:00:01Z'),
+    error: 'database or disk is full',
+    refused: 2,
+  });
   await store.append('s', [sampleEvent('X')]);
   t.is(refusal(), undefined);
 });

@@ -18,6 +18,8 @@ export interface ClusterMetrics {
   readonly takeovers: Counter;
   /** Changes of the member list this instance sees. */
   readonly membershipChanges: Counter;
+  /** Leases this instance gave up because it could not do its work (lease-decision.ts). */
+  readonly leaseReleases: Counter;
 }
 
 const created = new WeakMap<Registry, ClusterMetrics>();
@@ -48,6 +50,11 @@ export function clusterMetrics(registry: Registry): ClusterMetrics {
     membershipChanges: new Counter({
       name: 'cluster_membership_changes_total',
       help: 'Changes of the live member list this instance sees',
+      registers,
+    }),
+    leaseReleases: new Counter({
+      name: 'cluster_lease_releases_total',
+      help: 'Leases this instance gave up because it could not reach its stores or a work loop was stuck',
       registers,
     }),
   };

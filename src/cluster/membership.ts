@@ -11,6 +11,16 @@
  */
 import { createHash } from 'node:crypto';
 
+/**
+ * This instance's hold on the cluster from one moment on: work begun under a tenure may go on (append,
+ * send) only while it is unbroken. A lease that lapsed (a stall longer than the lease, MongoDB out of
+ * reach) or was given up breaks it for good, even once the instance has rejoined: what the work read
+ * before may have been done by another member since, so it is read again under the new tenure.
+ */
+export interface Tenure {
+  unbroken(): boolean;
+}
+
 export interface Membership {
   /** This instance's name (DATA_DIR/instance-id). */
   readonly self: string;
@@ -20,6 +30,8 @@ export interface Membership {
   owns(key: string): boolean;
   /** Called with the new member list whenever it changes (after the change is in effect). */
   onChange(listener: (members: readonly string[]) => void): () => void;
+  /** The tenure this instance holds now (broken from the start while it holds no lease). */
+  tenure(): Tenure;
   start(): Promise<void>;
   /** Leaves the cluster (a graceful stop hands the work over at once, not after the lease lapses). */
   stop(): Promise<void>;
@@ -44,6 +56,8 @@ export function ownerOf(key: string, members: readonly string[]): string | null 
   return best;
 }
 
+const ALWAYS: Tenure = { unbroken: () => true };
+
 /** One instance alone (the embedded stores: one instance per DATA_DIR): it owns everything. */
 export function soloMembership(self: string): Membership {
   const members = [self];
@@ -52,6 +66,7 @@ export function soloMembership(self: string): Membership {
     members: () => members,
     owns: () => true,
     onChange: () => () => {},
+    tenure: () => ALWAYS,
     async start() {},
     async stop() {},
   };

@@ -12,10 +12,10 @@
  * included, so it fences itself early, which is safe). The expected-revision appends remain the
  * safety net for the moments two instances both believe they own a key.
  *
- * The TTL index on `expiresAt` only collects the documents of members that are gone for good: the
- * server's TTL monitor runs once every 60 s and may run late, so liveness never depends on it.
+ * A member renews only while it can do its work (`assess`, lease-decision.ts): otherwise it gives
+ * the lease up (deletes it) and rejoins once it can. Each lease taken after holding none starts a
+ * new tenure (membership.ts), so work begun under an earlier one stays fenced.
  */
-import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { ClusterMetrics } from './cluster-metrics.js';
@@ -27,10 +27,13 @@ import {
   sameMembers,
   type LeaseExpiries,
 } from './lease-view.js';
+import { failureStreak } from './failure-streak.js';
+import { alwaysHealthy, type LeaseDecision } from './lease-decision.js';
+import { leaseDocuments } from './lease-documents.js';
 import { ownerOf, type Membership } from './membership.js';
 
-export const MEMBERS_COLLECTION = 'cluster_members';
-const TTL_INDEX = 'cluster_members_expiry';
+export { MEMBERS_COLLECTION } from './lease-documents.js';
+
 /** A failing renewal is logged once, then at most once per this period (with how many were not). */
 const FAILURE_LOG_PERIOD_MS = 60_000;
 
@@ -53,15 +56,11 @@ export interface MongoMembershipOptions {
   timers?: MembershipTimers;
   logger: Logger;
   metrics: ClusterMetrics;
-}
-
-interface MemberDocument {
-  _id: string;
-  renewedAt: Date;
-  expiresAt: Date;
-  startedAt: Date;
-  pid: number;
-  host: string;
+  /**
+   * Asked at every round whether to renew, give the lease up, rejoin or stay out (member-health.ts);
+   * default: hold the lease whenever MongoDB takes the renewal.
+   */
+  assess?: (holding: boolean) => LeaseDecision;
 }
 
 const realTimers: MembershipTimers = {
@@ -74,8 +73,7 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
   const leaseMs = options.leaseMs ?? 10_000;
   const renewEveryMs = options.renewEveryMs ?? 3_000;
   const timers = options.timers ?? realTimers;
-  const leases = options.db.collection<MemberDocument>(MEMBERS_COLLECTION);
-  const host = hostname();
+  const leases = leaseDocuments(options.db, self);
   const listeners = new Set<(members: readonly string[]) => void>();
   const log = logger.child({ component: 'cluster-membership', member: self });
 
@@ -85,11 +83,15 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
   let announced: readonly string[] = [];
   let running = false;
   let startedAt = now();
-  let ttlIndexReady = false;
   let renewalTimer: unknown;
   let expiryTimer: unknown;
   let inFlight: Promise<void> = Promise.resolve();
-  const failures = { count: 0, suppressed: 0, loggedAt: -Infinity };
+  const failures = failureStreak(FAILURE_LOG_PERIOD_MS);
+  const assess = options.assess ?? alwaysHealthy;
+  /** Given up (assess said release) and not yet rejoined; `deleted` once its document is gone. */
+  const out = { released: false, deleted: false };
+  /** Bumped whenever this instance takes a lease after holding none: work begun before is void. */
+  let tenure = 0;
 
   /** Publishes the list that holds now, if it changed; then waits for the next lease to lapse. */
   function refresh(previous: LeaseExpiries): void {
@@ -125,23 +127,10 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     if (lapseAt !== undefined) expiryTimer = timers.setTimeout(() => refresh(expiries), lapseAt - at);
   }
 
-  async function ensureTtlIndex(): Promise<void> {
-    if (ttlIndexReady) return;
-    // expireAfterSeconds 0: a document may be collected once its own expiresAt has passed.
-    await leases.createIndex({ expiresAt: 1 }, { name: TTL_INDEX, expireAfterSeconds: 0 });
-    ttlIndexReady = true;
-  }
-
   function renewalFailed(error: unknown, at: number): void {
     metrics.leaseRenewals.inc({ outcome: 'failed' });
-    failures.count++;
-    if (at - failures.loggedAt < FAILURE_LOG_PERIOD_MS) {
-      failures.suppressed++;
-      return;
-    }
-    log.warn({ err: error, failures: failures.count, notLogged: failures.suppressed }, 'cluster lease renewal failed');
-    failures.loggedAt = at;
-    failures.suppressed = 0;
+    const logged = failures.failed(at);
+    if (logged) log.warn({ err: error, ...logged }, 'cluster lease renewal failed');
   }
 
   function holdView(): void {
@@ -150,30 +139,56 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
     refresh(expiries);
   }
 
+  /** Out of the cluster at once (owns nothing from now on); the others see it gone at their next reading. */
+  async function release(faults: string[]): Promise<void> {
+    if (!out.released) {
+      out.released = true;
+      out.deleted = false;
+      metrics.leaseReleases.inc();
+      log.warn({ faults }, 'giving up the lease: this instance cannot do its work; it rejoins once it can');
+      const previous = expiries;
+      expiries = view = new Map();
+      refresh(previous);
+    }
+    if (out.deleted) return;
+    try {
+      await leases.remove();
+      out.deleted = true;
+    } catch (error) {
+      log.warn({ err: error }, 'could not delete the given-up lease; the others take over when it lapses');
+    }
+  }
+
   /** One renewal and reading; never throws (it runs from a timer). */
   async function round(): Promise<void> {
+    const decision = assess(!out.released);
+    if (decision.action === 'release') return release(decision.faults);
+    if (decision.action === 'stay-out') return;
+    if (decision.action === 'rejoin') log.info('this instance can do its work again: rejoining the cluster');
     const sentAt = now();
     const expiresAt = new Date(sentAt.getTime() + leaseMs);
     try {
-      await leases.updateOne(
-        { _id: self },
-        { $set: { renewedAt: sentAt, expiresAt, startedAt, pid: process.pid, host } },
-        { upsert: true },
-      );
+      await leases.renew(sentAt, expiresAt, startedAt);
     } catch (error) {
       renewalFailed(error, sentAt.getTime());
       holdView();
       return;
     }
     metrics.leaseRenewals.inc({ outcome: 'ok' });
+    const held = out.released ? undefined : expiries.get(self);
+    out.released = false;
+    if (held === undefined || held <= sentAt.getTime()) {
+      // A lease taken after holding none (first start, a lapse, given up): a new tenure. The lapse
+      // is told first, so the listeners list their work again when the new member list comes.
+      tenure++;
+      refresh(expiries);
+    }
     // What this instance wrote is what it knows of itself, even if the reading fails or comes late.
     expiries = new Map(expiries).set(self, expiresAt.getTime());
-    if (failures.count > 0) log.info({ failures: failures.count }, 'cluster lease renewed again');
-    failures.count = 0;
-    failures.suppressed = 0;
-    failures.loggedAt = -Infinity;
+    const streak = failures.ended();
+    if (streak > 0) log.info({ failures: streak }, 'cluster lease renewed again');
     try {
-      await ensureTtlIndex();
+      await leases.ensureTtlIndex();
     } catch (error) {
       log.warn(
         { err: error },
@@ -181,12 +196,10 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
       );
     }
     try {
-      const live = await leases
-        .find({ expiresAt: { $gt: now() } }, { projection: { _id: 1, expiresAt: 1 }, sort: { _id: 1 } })
-        .toArray();
+      const live = await leases.live(now());
       if (!running) return;
       const previous = expiries;
-      expiries = new Map(live.map((member) => [member._id, member.expiresAt.getTime()])).set(self, expiresAt.getTime());
+      expiries = live.set(self, expiresAt.getTime());
       view = expiries;
       refresh(previous);
     } catch (error) {
@@ -226,6 +239,13 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    tenure() {
+      const taken = tenure;
+      return {
+        unbroken: () =>
+          running && !out.released && tenure === taken && (expiries.get(self) ?? -Infinity) > now().getTime(),
+      };
+    },
     async start() {
       if (running) return;
       running = true;
@@ -243,7 +263,7 @@ export function createMongoMembership(options: MongoMembershipOptions): Membersh
       // A renewal still in flight would otherwise land after the delete and bring the lease back.
       await inFlight;
       try {
-        await leases.deleteOne({ _id: self });
+        await leases.remove();
       } catch (error) {
         log.warn({ err: error }, 'could not delete the own lease; the others take over when it lapses');
       }

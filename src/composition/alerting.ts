@@ -41,6 +41,8 @@ export interface AlertingDeps {
   onOwnedRules?: (count: number) => void;
   /** Told when a scheduled tick completes (the platform watch's evaluator watchdog). */
   onTick?: () => void;
+  /** Each scheduled tick's start and end (a member whose tick is stuck gives its lease up). */
+  tickProgress?: { begin(): () => void };
 }
 
 export function composeAlerting(deps: AlertingDeps) {
@@ -118,9 +120,14 @@ export function composeAlerting(deps: AlertingDeps) {
       // Each completed tick is told to the platform watch (a watchdog outside this loop).
       const observed = {
         tick: async () => {
-          const report = await evaluator.tick();
-          deps.onTick?.();
-          return report;
+          const ended = deps.tickProgress?.begin();
+          try {
+            const report = await evaluator.tick();
+            deps.onTick?.();
+            return report;
+          } finally {
+            ended?.();
+          }
         },
       };
       schedule = scheduleEvaluator(observed, {

@@ -48,6 +48,8 @@ export interface EscalationOptions {
   membership: Membership;
   /** Mints each page's acknowledge/resolve links (src/action-links); absent: pages carry none. */
   actionLinks?: ActionLinkIssuer;
+  /** Each reconcile's start and end (a member whose escalation work is stuck gives its lease up). */
+  progress?: { begin(): () => void };
   /** The instance's heavy-request slots, shared with backtests and analytics. */
   heavySlots: HeavyRequestSlots;
 }
@@ -81,6 +83,11 @@ export function composeEscalation(options: EscalationOptions): PlatformArea & {
     incidentUrl: (incidentId) => `${config.notify.publicUrl}/api/v1/incidents/${incidentId}`,
     findPolicy: (tenantId, policyId) => escalationPlanOf(reader, tenantId, policyId),
     owns: (incidentId) => options.membership.owns(incidentId),
+    tenure: () => options.membership.tenure(),
+    progress: options.progress,
+    // A stage's missing deliveries are made again once the member that fired it would have lost
+    // its lease had it stopped right after firing: a survivor owns the incident only from then on.
+    redeliveryGraceMs: config.cluster.leaseMs,
     onMembersChange: (listener) => options.membership.onChange(listener),
     maintenanceWindows: (tenantId, at) => holdingWindows(reader, tenantId, at),
     actionLinks:

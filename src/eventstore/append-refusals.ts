@@ -7,6 +7,8 @@ import { isWrongExpectedRevision, type EventStore } from './port.js';
 
 export interface AppendRefusal {
   since: Date;
+  /** The latest refused append (a member out of the cluster tries none, so its refusal grows old). */
+  lastAt: Date;
   error: string;
   refused: number;
 }
@@ -28,8 +30,10 @@ export function trackingAppendRefusals(
           return result;
         } catch (error) {
           if (!isWrongExpectedRevision(error)) {
+            const at = now();
             refusal = {
-              since: refusal?.since ?? now(),
+              since: refusal?.since ?? at,
+              lastAt: at,
               error: (error as Error).message,
               refused: (refusal?.refused ?? 0) + 1,
             };

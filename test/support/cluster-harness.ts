@@ -22,6 +22,8 @@ export interface ClusterOptions {
   intervalSeconds: number;
   /** More variables for every instance. */
   env?: Record<string, string>;
+  /** Variables of one instance (over `env`): e.g. its own EVENTSTORE_URL through a proxy. */
+  envOf?: (index: number) => Record<string, string>;
   startTimeoutMs?: number;
 }
 
@@ -143,7 +145,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     for (let index = 0; index < options.size; index++) {
       const port = await freePort();
       const dataDir = mkdtempSync(join(tmpdir(), `ww-cluster-${index}-`));
-      envs.push({ ...shared, PORT: String(port), DATA_DIR: dataDir });
+      envs.push({ ...shared, ...options.envOf?.(index), PORT: String(port), DATA_DIR: dataDir });
       instances.push({ index, url: `http://127.0.0.1:${port}`, dataDir, process: null });
     }
     // One after another: the first creates the read models' collections and indexes.

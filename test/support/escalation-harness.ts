@@ -112,7 +112,12 @@ export function createHarness(options: {
   };
   const registry = new Registry();
   /** `cluster`: a member's ownership of incidents and what it lists (tests of several members). */
-  type ClusterPart = Partial<Pick<EscalationManagerDeps, 'owns' | 'onMembersChange' | 'activeIncidents'>> & {
+  type ClusterPart = Partial<
+    Pick<
+      EscalationManagerDeps,
+      'owns' | 'onMembersChange' | 'activeIncidents' | 'tenure' | 'eventStore' | 'notify' | 'redeliveryGraceMs'
+    >
+  > & {
     instruments?: ReturnType<typeof createEscalationInstruments>;
   };
   const newManager = (cluster: ClusterPart = {}): EscalationManager =>
@@ -136,6 +141,9 @@ export function createHarness(options: {
       ...cluster,
     });
   const managers: EscalationManager[] = [newManager()];
+  /** Managers whose work advanceTo does not wait for (a member stalled in the middle of a reconcile). */
+  const unawaited = new Set<EscalationManager>();
+  const awaited = () => managers.filter((m) => !unawaited.has(m));
 
   const meta = () => ({
     tenantId: TENANT,
@@ -150,7 +158,7 @@ export function createHarness(options: {
   /** Lets every manager handle what is due up to `ms` (virtual), timer by timer, each one's async work awaited. */
   async function advanceTo(ms: number) {
     for (let guard = 0; guard < 1000; guard++) {
-      await Promise.all(managers.map((m) => m.idle()));
+      await Promise.all(awaited().map((m) => m.idle()));
       const next = clock.scheduler.actions.find((action) => action.delay <= ms - T0);
       if (!next) break;
       clock.scheduler.maxFrames = next.delay;
@@ -158,12 +166,14 @@ export function createHarness(options: {
     }
     if (clock.scheduler.frame < ms - T0) clock.scheduler.frame = ms - T0;
     clock.scheduler.maxFrames = Infinity;
-    await Promise.all(managers.map((m) => m.idle()));
+    await Promise.all(awaited().map((m) => m.idle()));
   }
 
   return {
     clock,
     eventStore,
+    /** The recording notify port every manager delivers through unless given its own. */
+    notify,
     delivered,
     users,
     managers,
@@ -173,6 +183,11 @@ export function createHarness(options: {
       const manager = newManager(cluster);
       managers.push(manager);
       return manager;
+    },
+    /** Whether advanceTo waits for this manager's work (not while the test holds it stalled). */
+    awaitManager(manager: EscalationManager, await_: boolean) {
+      if (await_) unawaited.delete(manager);
+      else unawaited.add(manager);
     },
     wakeAll(incidentId: string) {
       for (const manager of managers) manager.wake(incidentId);

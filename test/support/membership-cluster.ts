@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { clusterMetrics } from '../../src/cluster/cluster-metrics.js';
 import type { Membership } from '../../src/cluster/membership.js';
-import { createMongoMembership } from '../../src/cluster/mongodb-membership.js';
+import { createMongoMembership, type MongoMembershipOptions } from '../../src/cluster/mongodb-membership.js';
 import type { VirtualClock } from './virtual-clock.js';
 
 export const LEASE_MS = 10_000;
@@ -46,7 +46,11 @@ export function membershipCluster(url: string, database: string, clock: VirtualC
   let incarnation = 0;
   return {
     /** Starts a member (its first renewal awaited); `group` names its timers, to halt it later. */
-    async join(id: string, group = `${id}#${++incarnation}`): Promise<SimulatedMember & { group: string }> {
+    async join(
+      id: string,
+      group = `${id}#${++incarnation}`,
+      assess?: MongoMembershipOptions['assess'],
+    ): Promise<SimulatedMember & { group: string }> {
       const client = new MongoClient(url);
       clients.push(client);
       await connected(client);
@@ -62,6 +66,7 @@ export function membershipCluster(url: string, database: string, clock: VirtualC
         timers: clock.timers(group),
         logger,
         metrics: clusterMetrics(registry),
+        assess,
       });
       const changes: (readonly string[])[] = [];
       membership.onChange((members) => changes.push(members));

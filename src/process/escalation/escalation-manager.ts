@@ -29,6 +29,7 @@ import { catchError, concatMap, groupBy, map, mergeMap, switchMap } from 'rxjs/o
 import type { EventStore, Subscription } from '../../eventstore/port.js';
 import { INCIDENT_STREAM_PREFIX } from '../../events/incident.js';
 import { MAINTENANCE_WINDOW_STREAM_PREFIX } from '../../events/maintenance-window.js';
+import { fencedDeps, FencedOut, type ReconcileTenure } from './fencing.js';
 import { reconcileIncident, type ReconcilerDeps } from './incident-reconciler.js';
 
 const INCIDENT_STREAM = new RegExp(`^${INCIDENT_STREAM_PREFIX}([0-9a-f-]{36})$`);
@@ -43,6 +44,13 @@ export interface EscalationManagerDeps extends Omit<ReconcilerDeps, 'onStageFire
   scheduler?: SchedulerLike;
   /** Whether this instance drives the incident (default: every incident, one instance). */
   owns?: (incidentId: string) => boolean;
+  /**
+   * This instance's hold on the cluster, taken as a reconcile begins: its appends and sends stop once
+   * it is broken (fencing.ts). Default: never broken (one instance).
+   */
+  tenure?: () => ReconcileTenure;
+  /** Told as each reconcile begins and ends (a member whose reconciles are stuck gives its lease up). */
+  progress?: { begin(): () => void };
   /** Subscribes to changes of the cluster's members (answers an unsubscribe). */
   onMembersChange?: (listener: () => void) => () => void;
   /**
@@ -111,17 +119,25 @@ export function createEscalationManager(
   const reconcile = (incidentId: string) =>
     from(
       (async () => {
+        const ended = deps.progress?.begin();
         try {
+          const tenure = deps.tenure?.();
           // Another member drives it: no timer here (a change of members lists it again).
           if (deps.owns && !deps.owns(incidentId)) return null;
-          return await reconcileIncident(reconcilerDeps, incidentId);
+          return await reconcileIncident(tenure ? fencedDeps(reconcilerDeps, tenure) : reconcilerDeps, incidentId);
         } catch (error) {
+          if (error instanceof FencedOut) {
+            // Nothing more here until this instance has rejoined: its change of members lists the incident again.
+            deps.logger.warn({ incidentId }, 'escalation: lease lost during the work; leaving the incident untouched');
+            return null;
+          }
           deps.logger.error(
             { err: error, incidentId },
             'escalation: could not handle the incident; trying again shortly',
           );
           return deps.now().getTime() + 5000;
         } finally {
+          ended?.();
           inFlight--;
           queueMicrotask(settle);
         }

@@ -4,7 +4,7 @@
  *
  *   triggered, escalation pending → EscalationStarted with the policy as it is now (or NotStarted)
  *   triggered, a stage due        → EscalationStageFired, expecting the revision read, then deliveries
- *   a fired stage without outcomes (a crash) and older than the grace → deliver the missing ones again
+ *   a fired stage without outcomes (a crash) and older than the grace (the lease) → deliver the missing ones again
  *   acknowledged                  → pager services paged so far are told (they stop escalating too)
  *   resolved                      → the all-clear to everyone paged who has not had it
  *   a maintenance window covers it → EscalationHeld; no stage fires until EscalationResumed
@@ -44,8 +44,13 @@ import { reachAgain } from './recipients-by-key.js';
 import { deliverRound, ESCALATION_ACTOR, type DeliveryContext, type DeliveryRound } from './stage-delivery.js';
 import { resolveStageTargets, type TargetDirectory } from './target-resolution.js';
 
-/** Deliveries of a fired stage still missing after this long are made again (another instance may be mid-delivery before). */
-export const REDELIVERY_GRACE_MS = 30_000;
+/**
+ * Deliveries of a fired stage still missing this long after it fired are made again (before, the
+ * member that fired it may still be delivering). The composition sets it to the cluster's lease: a
+ * member that stops right after firing loses its lease by then, and a survivor owns the incident
+ * from that moment on, so the redelivery waits for nothing but the takeover. Default: the default lease.
+ */
+export const DEFAULT_REDELIVERY_GRACE_MS = 10_000;
 const MAX_STEPS = 20;
 
 export interface ReconcilerDeps {
@@ -65,6 +70,8 @@ export interface ReconcilerDeps {
   maintenanceWindows?: (tenantId: string, at: Date) => Promise<HoldingWindow[]>;
   /** Signed acknowledge/resolve links for each recipient of a page (default: none). */
   actionLinks?: DeliveryContext['actionLinks'];
+  /** How long after a stage fired its missing deliveries are made again (default DEFAULT_REDELIVERY_GRACE_MS). */
+  redeliveryGraceMs?: number;
 }
 
 const NOT_HELD: HoldDecision = { action: 'none', lookAgainAt: null };
@@ -210,7 +217,8 @@ export async function reconcileIncident(deps: ReconcilerDeps, incidentId: string
 
     const missing = undeliveredRecipients(escalation);
     if (missing.length > 0 && escalation.lastFired) {
-      const redeliverAt = Date.parse(escalation.lastFired.firedAt) + REDELIVERY_GRACE_MS;
+      const redeliverAt =
+        Date.parse(escalation.lastFired.firedAt) + (deps.redeliveryGraceMs ?? DEFAULT_REDELIVERY_GRACE_MS);
       if (redeliverAt > now.getTime()) return earliest(redeliverAt, nextRetry);
       const recipients = await Promise.all(missing.map((r) => reachAgain(deps.directory, tenantId, r)));
       await deliverRound(
