@@ -1,6 +1,6 @@
 /**
- * The alert evaluator: one tick reads every enabled rule this instance owns
- * (src/process/owned-rules.ts), reads each distinct (environment, cluster, metric, window) once
+ * The alert evaluator: one tick takes every enabled rule this instance owns from the rules it keeps
+ * in memory (src/process/rule-mirror.ts, kept equal to the read model by its change feed), reads each distinct (environment, cluster, metric, window) once
  * through the metric registry, decides per rule (src/process/evaluation-decision.ts), carries the
  * decision out on the rule's incident (src/process/rule-incident-actions.ts), and records a
  * RuleEvaluated event for each evaluation the history's recording rule keeps
@@ -15,6 +15,7 @@ import type { EventStore } from '../eventstore/port.js';
 import { indexWindows } from '../events/maintenance-window-timing.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { MetricReadResult } from '../gateways/warehouse/metrics/provider.js';
+import type { DocChangeFeed } from '../readstore/doc-changes.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { readFailureSettingsOf } from '../events/alert-rule.js';
 import { isMetricNoData } from '../gateways/warehouse/errors.js';
@@ -23,10 +24,11 @@ import { evaluationErrorReason } from './evaluation-error-reason.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationOf, recordEvaluation } from './evaluation-recording.js';
 import type { EvaluatorInstruments } from './evaluator-instruments.js';
-import { enabledRules, orphanedRules, ownedBuckets } from './owned-rules.js';
+import { ownedBuckets } from './owned-rules.js';
 import { readFailureVerdict, type PagingRule } from './read-failure-decision.js';
 import { createReadFailureIncidents } from './read-failure-incidents.js';
 import { createRuleIncidentActions, type ActResult } from './rule-incident-actions.js';
+import { createRuleMirror } from './rule-mirror.js';
 import { createSubjectIncidents } from './subject-incidents.js';
 
 export {
@@ -47,6 +49,11 @@ const RULES_PER_TURN = 200;
 export interface EvaluatorDeps extends CommandDeps {
   eventStore: EventStore;
   reader: ReadModelReader;
+  /**
+   * The alertRules read model's change feed (src/readstore/doc-changes.ts, published by the
+   * projection runner after each commit): which rule documents to read again before a tick.
+   */
+  ruleChanges: Pick<DocChangeFeed, 'subscribe'>;
   metrics: MetricRegistry;
   logger: Logger;
   instruments: EvaluatorInstruments;
@@ -107,20 +114,38 @@ export function createEvaluator(deps: EvaluatorDeps) {
     subjectIncidents: createSubjectIncidents({ ...deps, reader: deps.reader }),
   });
 
+  const mirror = createRuleMirror(deps.reader, deps.ruleChanges);
+
   async function tick(): Promise<TickReport> {
     const started = performance.now();
     const buckets = ownedBuckets(deps.owns);
-    const rules = await enabledRules(deps.reader, buckets);
+    await catchUpWithLog();
+    await mirror.refresh();
+    const { enabled: rules, orphaned } = mirror.rulesOf(buckets);
     const context = await startTick(rules);
     const readings = await readMetrics(rules, context.report);
     await evaluateAll(rules, readings, context);
     await awaitRecordings(context.recordings);
     await settleReadFailures(context);
-    await actions.resolveOrphans(await orphanedRules(deps.reader, buckets), context.tickId);
+    await actions.resolveOrphans(orphaned, context.tickId);
     rulesEvaluated.inc(rules.length);
     context.report.durationMs = performance.now() - started;
     tickDuration.observe(context.report.durationMs / 1000);
     return context.report;
+  }
+
+  /**
+   * Every change accepted before the tick, on any instance, reaches this instance's projections
+   * (and so the feed) before the rules are taken: a rule created, edited or disabled, and a rule
+   * another member evaluated before this one took its bucket over, is as the read model says.
+   */
+  async function catchUpWithLog() {
+    const head = await deps.eventStore.headPosition();
+    if (head >= 0n && !(await deps.waitForProjections(head)))
+      deps.logger.warn(
+        { position: String(head) },
+        'the rules are evaluated before the projections reached the log head',
+      );
   }
 
   async function startTick(rules: readonly AlertRuleDoc[]): Promise<TickContext> {
@@ -232,6 +257,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     if (
       !shouldRecordEvaluation({
         ruleId: rule.id,
+        since: rule.updatedAt,
         last: rule.lastRecorded ?? null,
         watch: watchOf(rule),
         evaluation,
@@ -293,7 +319,13 @@ export function createEvaluator(deps: EvaluatorDeps) {
       deps.logger.warn({ position: String(last) }, 'evaluations not yet projected when the tick ended');
   }
 
-  return { tick };
+  return {
+    tick,
+    /** Reads every rule into memory ahead of the first tick (at start-up); a tick waits for it. */
+    warm: () => mirror.refresh(),
+    /** The rules held in memory (tests compare them with the read model). */
+    rulesInMemory: () => mirror.all(),
+  };
 }
 
 export type Evaluator = ReturnType<typeof createEvaluator>;
