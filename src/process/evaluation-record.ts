@@ -62,7 +62,7 @@ export interface RecordingInput {
 }
 
 export function shouldRecordEvaluation({ ruleId, since, last: recorded, watch, evaluation }: RecordingInput): boolean {
-  const last = recorded ?? { ...QUIET, at: since };
+  const last = recorded ?? QUIET;
   if (
     last.outcome !== evaluation.outcome ||
     last.conditionMet !== evaluation.conditionMet ||
@@ -73,5 +73,5 @@ export function shouldRecordEvaluation({ ruleId, since, last: recorded, watch, e
     return true;
   if (watchChanged(watch, watchAfterEvaluation(watch, evaluation))) return true;
   const offset = heartbeatOffsetMs(ruleId);
-  return hourOf(evaluation.at, offset) !== hourOf(last.at, offset);
+  return hourOf(evaluation.at, offset) !== hourOf(recorded?.at ?? since, offset);
 }

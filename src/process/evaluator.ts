@@ -15,11 +15,19 @@ import type { EventStore } from '../eventstore/port.js';
 import { indexWindows } from '../events/maintenance-window-timing.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { MetricReadResult } from '../gateways/warehouse/metrics/provider.js';
+import type { MetricRequest } from '../gateways/warehouse/port.js';
 import type { DocChangeFeed } from '../readstore/doc-changes.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { readFailureSettingsOf } from '../events/alert-rule.js';
+import type { RuleWatch } from '../events/rule-evaluation.js';
+import { ruleShareKey } from '../events/rule-shares.js';
 import { isMetricNoData } from '../gateways/warehouse/errors.js';
-import { decideEvaluation, metricWindowMinutes, type ActiveWindow } from './evaluation-decision.js';
+import {
+  decideEvaluation,
+  metricWindowMinutes,
+  type ActiveWindow,
+  type EvaluationDecision,
+} from './evaluation-decision.js';
 import { evaluationErrorReason } from './evaluation-error-reason.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationOf, recordEvaluation } from './evaluation-recording.js';
@@ -27,7 +35,12 @@ import type { EvaluatorInstruments } from './evaluator-instruments.js';
 import { ownedBuckets } from './owned-rules.js';
 import { readFailureVerdict, type PagingRule } from './read-failure-decision.js';
 import { createReadFailureIncidents } from './read-failure-incidents.js';
-import { createRuleIncidentActions, type ActResult } from './rule-incident-actions.js';
+import {
+  changesIncident,
+  createRuleIncidentActions,
+  unchangedIncident,
+  type ActResult,
+} from './rule-incident-actions.js';
 import { createRuleMirror } from './rule-mirror.js';
 import { createSubjectIncidents } from './subject-incidents.js';
 
@@ -73,6 +86,26 @@ export interface EvaluatorDeps extends CommandDeps {
   activeWindows?: (at: Date) => Promise<ReadonlyMap<string, readonly ActiveWindow[]>>;
 }
 
+/**
+ * Each rule document's warehouse read (its share key, src/events/rule-shares.ts), made once per
+ * document: the documents live in memory across ticks, and a changed rule is a new document.
+ */
+const readKeys = new WeakMap<AlertRuleDoc, string>();
+function readKeyOf(rule: AlertRuleDoc): string {
+  let key = readKeys.get(rule);
+  if (key === undefined) readKeys.set(rule, (key = ruleShareKey(rule)));
+  return key;
+}
+
+/** Runs the tasks, at most `limit` at a time. */
+async function runLimited(tasks: readonly (() => Promise<void>)[], limit: number) {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]!();
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+}
+
 type WindowsByTenant = ReadonlyMap<string, ReturnType<typeof indexWindows<ActiveWindow>>>;
 const NO_WINDOWS: ReadonlyMap<string, readonly ActiveWindow[]> = new Map();
 /** Each tenant's active windows indexed once per tick (src/events/maintenance-window-timing.ts). */
@@ -97,6 +130,8 @@ export interface TickReport {
 interface TickContext {
   tickId: string;
   now: Date;
+  /** `now` as the evaluations record it. */
+  at: string;
   windows: WindowsByTenant;
   report: TickReport;
   /** The appends of the recorded evaluations, each resolving to its log position (-1: failed). */
@@ -164,47 +199,57 @@ export function createEvaluator(deps: EvaluatorDeps) {
       readFailuresResolved: 0,
       durationMs: 0,
     };
-    return { tickId: randomUUID(), now, windows, report, recordings: [], paging: [] };
+    return { tickId: randomUUID(), now, at: now.toISOString(), windows, report, recordings: [], paging: [] };
   }
 
   /** Each rule's reading, in the rules' order; each distinct (env, cluster, metric, window) is read once. */
   async function readMetrics(rules: readonly AlertRuleDoc[], report: TickReport): Promise<MetricReadResult[]> {
     const readsBefore = deps.metrics.providerReads;
-    const readings = await deps.metrics.readMany(
-      rules.map((rule) => ({
-        envId: rule.envId,
-        clusterId: rule.clusterId ?? undefined,
-        metric: rule.metric,
-        windowMinutes: metricWindowMinutes(rule.evaluationWindowMinutes),
-      })),
-    );
+    const keys = rules.map(readKeyOf);
+    const requests = new Map<string, MetricRequest>();
+    for (const [index, rule] of rules.entries()) {
+      const key = keys[index]!;
+      if (!requests.has(key))
+        requests.set(key, {
+          envId: rule.envId,
+          clusterId: rule.clusterId ?? undefined,
+          metric: rule.metric,
+          windowMinutes: metricWindowMinutes(rule.evaluationWindowMinutes),
+        });
+    }
+    const results = await deps.metrics.readMany([...requests.values()]);
+    const byKey = new Map<string, MetricReadResult>();
+    let index = 0;
+    for (const key of requests.keys()) byKey.set(key, results[index++]!);
     report.metricReads = deps.metrics.providerReads - readsBefore;
     ticks.inc();
     warehouseReads.inc(report.metricReads);
-    return readings;
+    return keys.map((key) => byKey.get(key)!);
   }
 
-  /** Evaluates the rules ACTION_CONCURRENCY at a time, RULES_PER_TURN between two turns of the event loop. */
+  /**
+   * Decides RULES_PER_TURN rules between two turns of the event loop. A decision that changes no
+   * incident (nearly all of them) is finished at once, without a promise per rule; those that
+   * trigger or resolve run ACTION_CONCURRENCY at a time, and a turn waits for its own.
+   */
   async function evaluateAll(rules: readonly AlertRuleDoc[], readings: MetricReadResult[], context: TickContext) {
-    let next = 0;
-    let turnEnd = 0;
-    const worker = async (end: number) => {
-      while (next < end) {
-        const index = next++;
-        await evaluateRule(rules[index]!, readings[index]!, context);
+    for (let start = 0; start < rules.length; start += RULES_PER_TURN) {
+      const acting: (() => Promise<void>)[] = [];
+      for (let index = start; index < Math.min(rules.length, start + RULES_PER_TURN); index++) {
+        const action = evaluateRule(rules[index]!, readings[index]!, context);
+        if (action) acting.push(action);
       }
-    };
-    while (turnEnd < rules.length) {
-      turnEnd = Math.min(rules.length, turnEnd + RULES_PER_TURN);
-      await Promise.all(Array.from({ length: Math.min(ACTION_CONCURRENCY, turnEnd - next) }, () => worker(turnEnd)));
-      if (turnEnd < rules.length) await yieldToEventLoop();
+      await runLimited(acting, ACTION_CONCURRENCY);
+      if (start + RULES_PER_TURN < rules.length) await yieldToEventLoop();
     }
   }
 
-  /** Decides one rule, carries the decision out, counts it, and records it when the history keeps it. */
-  async function evaluateRule(rule: AlertRuleDoc, reading: MetricReadResult, context: TickContext) {
-    const { report, now, tickId } = context;
-    const { pendingSince, rearmed } = watchOf(rule);
+  /**
+   * Decides one rule. When the decision changes its incident, answers the action that carries it
+   * out and then finishes; otherwise finishes now.
+   */
+  function evaluateRule(rule: AlertRuleDoc, reading: MetricReadResult, context: TickContext) {
+    const watch = watchOf(rule);
     const tenantWindows = context.windows.get(rule.tenantId);
     const decision = decideEvaluation(
       {
@@ -212,13 +257,13 @@ export function createEvaluator(deps: EvaluatorDeps) {
         threshold: rule.threshold,
         windowMinutes: rule.evaluationWindowMinutes,
         hasActiveIncident: rule.activeIncidentId !== null,
-        pendingSince,
-        rearmed,
+        pendingSince: watch.pendingSince,
+        rearmed: watch.rearmed,
       },
       reading.ok
         ? { ok: true, value: reading.value }
         : { ok: false, error: reading.error.message, noData: isMetricNoData(reading.error) },
-      now,
+      context.now,
       tenantWindows === undefined
         ? undefined
         : {
@@ -231,35 +276,54 @@ export function createEvaluator(deps: EvaluatorDeps) {
           },
     );
     if (decision.outcome === 'silenced') silenced.inc();
-    let result: ActResult;
-    try {
-      result = await actions.act(rule, decision, tickId);
-    } catch (error) {
-      deps.logger.error({ err: error, ruleId: rule.id }, 'evaluation action failed');
-      result = {
-        outcome: 'error',
-        incidentId: rule.activeIncidentId,
-        error: `could not change the incident: ${(error as Error).message}`,
-      };
-      evaluationErrors.inc({ reason: 'other' });
+    if (!changesIncident(rule, decision)) {
+      finish(rule, watch, reading, decision, unchangedIncident(rule, decision), context);
+      return undefined;
     }
+    return async () => {
+      let result: ActResult;
+      try {
+        result = await actions.act(rule, decision, context.tickId);
+      } catch (error) {
+        deps.logger.error({ err: error, ruleId: rule.id }, 'evaluation action failed');
+        result = {
+          outcome: 'error',
+          incidentId: rule.activeIncidentId,
+          error: `could not change the incident: ${(error as Error).message}`,
+        };
+        evaluationErrors.inc({ reason: 'other' });
+      }
+      finish(rule, watch, reading, decision, result, context);
+    };
+  }
+
+  /** Counts one rule's evaluation, and records it when the history keeps it. */
+  function finish(
+    rule: AlertRuleDoc,
+    watch: RuleWatch,
+    reading: MetricReadResult,
+    decision: EvaluationDecision,
+    result: ActResult,
+    context: TickContext,
+  ) {
+    const { report, tickId } = context;
     if (result.outcome === 'triggered') report.triggered++;
     if (result.outcome === 'resolved') report.resolved++;
     if (decision.outcome === 'error' || decision.outcome === 'no_data') {
-      notePagingFailure(rule, decision.outcome, decision.error, context);
+      notePagingFailure(rule, watch, decision.outcome, decision.error, context);
       report.errors++;
       readErrors.inc();
       evaluationErrors.inc({
         reason: reading.ok ? 'other' : evaluationErrorReason(reading.error),
       });
     }
-    const evaluation = evaluationOf(rule, now, decision, result);
+    const evaluation = evaluationOf(rule, context.at, decision, result);
     if (
       !shouldRecordEvaluation({
         ruleId: rule.id,
         since: rule.updatedAt,
         last: rule.lastRecorded ?? null,
-        watch: watchOf(rule),
+        watch,
         evaluation,
       })
     )
@@ -280,8 +344,14 @@ export function createEvaluator(deps: EvaluatorDeps) {
   }
 
   /** Keeps the rule for its cluster's read-failure incident when its setting pages and it has failed long enough. */
-  function notePagingFailure(rule: AlertRuleDoc, failure: 'error' | 'no_data', message: string, context: TickContext) {
-    const verdict = readFailureVerdict(readFailureSettingsOf(rule), failure, watchOf(rule).failingSince, context.now);
+  function notePagingFailure(
+    rule: AlertRuleDoc,
+    watch: RuleWatch,
+    failure: 'error' | 'no_data',
+    message: string,
+    context: TickContext,
+  ) {
+    const verdict = readFailureVerdict(readFailureSettingsOf(rule), failure, watch.failingSince, context.now);
     if (verdict !== 'alerting') return;
     context.paging.push({
       tenantId: rule.tenantId,
