@@ -1,7 +1,8 @@
 /**
  * The alert evaluator: one tick takes every enabled rule this instance owns from the rules it keeps
- * in memory (src/process/rule-mirror.ts, kept equal to the read model by its change feed), reads each distinct (environment, cluster, metric, window) once
- * through the metric registry, decides per rule (src/process/evaluation-decision.ts), carries the
+ * in memory (src/process/rule-mirror.ts, kept equal to the read model by its change feed), reads
+ * each distinct (environment, cluster, metric, window) once (src/process/tick-readings.ts), decides
+ * per rule (src/process/evaluation-decision.ts), carries the
  * decision out on the rule's incident (src/process/rule-incident-actions.ts), and records a
  * RuleEvaluated event for each evaluation the history's recording rule keeps
  * (src/process/evaluation-record.ts, src/process/evaluation-recording.ts).
@@ -15,19 +16,12 @@ import type { EventStore } from '../eventstore/port.js';
 import { indexWindows } from '../events/maintenance-window-timing.js';
 import type { MetricRegistry } from '../gateways/warehouse/metrics/registry.js';
 import type { MetricReadResult } from '../gateways/warehouse/metrics/provider.js';
-import type { MetricRequest } from '../gateways/warehouse/port.js';
 import type { DocChangeFeed } from '../readstore/doc-changes.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { readFailureSettingsOf } from '../events/alert-rule.js';
 import type { RuleWatch } from '../events/rule-evaluation.js';
-import { ruleShareKey } from '../events/rule-shares.js';
-import { isMetricNoData } from '../gateways/warehouse/errors.js';
-import {
-  decideEvaluation,
-  metricWindowMinutes,
-  type ActiveWindow,
-  type EvaluationDecision,
-} from './evaluation-decision.js';
+import { decideRule, type TenantWindows } from './decide-rule.js';
+import type { ActiveWindow, EvaluationDecision } from './evaluation-decision.js';
 import { evaluationErrorReason } from './evaluation-error-reason.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationOf, recordEvaluation } from './evaluation-recording.js';
@@ -43,6 +37,7 @@ import {
 } from './rule-incident-actions.js';
 import { createRuleMirror } from './rule-mirror.js';
 import { createSubjectIncidents } from './subject-incidents.js';
+import { readEachOnce } from './tick-readings.js';
 
 export {
   countResolution,
@@ -86,17 +81,6 @@ export interface EvaluatorDeps extends CommandDeps {
   activeWindows?: (at: Date) => Promise<ReadonlyMap<string, readonly ActiveWindow[]>>;
 }
 
-/**
- * Each rule document's warehouse read (its share key, src/events/rule-shares.ts), made once per
- * document: the documents live in memory across ticks, and a changed rule is a new document.
- */
-const readKeys = new WeakMap<AlertRuleDoc, string>();
-function readKeyOf(rule: AlertRuleDoc): string {
-  let key = readKeys.get(rule);
-  if (key === undefined) readKeys.set(rule, (key = ruleShareKey(rule)));
-  return key;
-}
-
 /** Runs the tasks, at most `limit` at a time. */
 async function runLimited(tasks: readonly (() => Promise<void>)[], limit: number) {
   let next = 0;
@@ -106,7 +90,7 @@ async function runLimited(tasks: readonly (() => Promise<void>)[], limit: number
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
-type WindowsByTenant = ReadonlyMap<string, ReturnType<typeof indexWindows<ActiveWindow>>>;
+type WindowsByTenant = ReadonlyMap<string, TenantWindows>;
 const NO_WINDOWS: ReadonlyMap<string, readonly ActiveWindow[]> = new Map();
 /** Each tenant's active windows indexed once per tick (src/events/maintenance-window-timing.ts). */
 const indexByTenant = (windows: ReadonlyMap<string, readonly ActiveWindow[]>): WindowsByTenant =>
@@ -204,27 +188,11 @@ export function createEvaluator(deps: EvaluatorDeps) {
 
   /** Each rule's reading, in the rules' order; each distinct (env, cluster, metric, window) is read once. */
   async function readMetrics(rules: readonly AlertRuleDoc[], report: TickReport): Promise<MetricReadResult[]> {
-    const readsBefore = deps.metrics.providerReads;
-    const keys = rules.map(readKeyOf);
-    const requests = new Map<string, MetricRequest>();
-    for (const [index, rule] of rules.entries()) {
-      const key = keys[index]!;
-      if (!requests.has(key))
-        requests.set(key, {
-          envId: rule.envId,
-          clusterId: rule.clusterId ?? undefined,
-          metric: rule.metric,
-          windowMinutes: metricWindowMinutes(rule.evaluationWindowMinutes),
-        });
-    }
-    const results = await deps.metrics.readMany([...requests.values()]);
-    const byKey = new Map<string, MetricReadResult>();
-    let index = 0;
-    for (const key of requests.keys()) byKey.set(key, results[index++]!);
-    report.metricReads = deps.metrics.providerReads - readsBefore;
+    const { readings, providerReads } = await readEachOnce(deps.metrics, rules);
+    report.metricReads = providerReads;
     ticks.inc();
     warehouseReads.inc(report.metricReads);
-    return keys.map((key) => byKey.get(key)!);
+    return readings;
   }
 
   /**
@@ -250,31 +218,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
    */
   function evaluateRule(rule: AlertRuleDoc, reading: MetricReadResult, context: TickContext) {
     const watch = watchOf(rule);
-    const tenantWindows = context.windows.get(rule.tenantId);
-    const decision = decideEvaluation(
-      {
-        condition: rule.condition,
-        threshold: rule.threshold,
-        windowMinutes: rule.evaluationWindowMinutes,
-        hasActiveIncident: rule.activeIncidentId !== null,
-        pendingSince: watch.pendingSince,
-        rearmed: watch.rearmed,
-      },
-      reading.ok
-        ? { ok: true, value: reading.value }
-        : { ok: false, error: reading.error.message, noData: isMetricNoData(reading.error) },
-      context.now,
-      tenantWindows === undefined
-        ? undefined
-        : {
-            rule: {
-              ruleId: rule.id,
-              clusterId: rule.clusterId,
-              severity: rule.severity,
-            },
-            windows: tenantWindows,
-          },
-    );
+    const decision = decideRule(rule, watch, reading, context.now, context.windows.get(rule.tenantId));
     if (decision.outcome === 'silenced') silenced.inc();
     if (!changesIncident(rule, decision)) {
       finish(rule, watch, reading, decision, unchangedIncident(rule, decision), context);
