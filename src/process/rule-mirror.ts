@@ -21,7 +21,7 @@ import type { ReadModelReader } from '../readstore/port.js';
 import { enabledRules, orphanedRules } from './owned-rules.js';
 
 /** Changed ids re-read per query (one `id $in` read, then a turn of the event loop). */
-const IDS_PER_READ = 500;
+const IDS_PER_READ = 200;
 /**
  * Beyond this many changed rules since the last tick, one full read costs about what reading them
  * by id does, and the set of ids stops growing (an evaluator nobody ticks keeps no unbounded list).
@@ -96,8 +96,12 @@ export function createRuleMirror(reader: ReadModelReader, changes: Pick<DocChang
     byBucket = new Map();
     bucketById = new Map();
     try {
-      for (const doc of await enabledRules(reader)) put(doc);
-      for (const doc of await orphanedRules(reader)) put(doc);
+      const docs = [...(await enabledRules(reader)), ...(await orphanedRules(reader))];
+      // Placed a slice at a time: 100,000 documents in one go would hold the event loop.
+      for (let start = 0; start < docs.length; start += IDS_PER_READ) {
+        for (const doc of docs.slice(start, start + IDS_PER_READ)) put(doc);
+        await yieldToEventLoop();
+      }
     } catch (error) {
       markEverything();
       throw error;
