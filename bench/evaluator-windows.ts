@@ -32,6 +32,7 @@ import { simulatedClusters } from '../src/gateways/warehouse/simulated/fleet.js'
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { decideEvaluation } from '../src/process/evaluation-decision.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
+import { docChangeFeed } from '../src/readstore/doc-changes.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { machine } from './support/machine.js';
 
@@ -49,6 +50,7 @@ async function main() {
   const eventStore = openSqliteEventStore({ filename: files.eventsFile });
   const readStore = openSqliteReadStore(files.readModelsFile);
   const logger = pino({ level: 'silent' });
+  const ruleChanges = docChangeFeed();
   const runner = projectionThread({
     ...files,
     secrets: { key: randomBytes(32), previousKeys: [] },
@@ -56,6 +58,7 @@ async function main() {
     projections: [alertRulesProjection, incidentsProjection, maintenanceWindowsProjection],
     iamProjections: new Set(),
     stamps: iamChangeStamps(),
+    onRuleChanges: ruleChanges.publish,
     logLevel: 'silent',
     logger,
   });
@@ -125,6 +128,7 @@ async function main() {
     eventStore,
     now,
     reader: readStore,
+    ruleChanges,
     metrics: createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control }),
     logger,
     instruments,

@@ -37,6 +37,9 @@ export interface AlertRuleDoc extends Omit<AlertRuleData, 'ruleId'>, Partial<Rul
 
 export const ALERT_RULES = 'alertRules';
 
+/** The alertRules documents' change feed (src/readstore/doc-changes.ts): the evaluator keeps the rules in memory by it. */
+export const ALERT_RULE_CHANGES = { projection: 'alertRules', collection: ALERT_RULES } as const;
+
 /** The watch fields of a doc (a doc written before they existed reads as a fresh watch). */
 export const watchOf = (doc: AlertRuleDoc): RuleWatch => {
   const initial = initialRuleWatch();

@@ -12,6 +12,7 @@ import { SYNC_STREAM_PATH } from '../queries/sync-stream.js';
 import { authenticate } from './auth/authenticate.js';
 import { embeddedIdpRoutes } from './auth/embedded-idp.js';
 import { iamChangeStamps } from './auth/iam-change-stamps.js';
+import { docChangeFeed } from './readstore/doc-changes.js';
 import { loadEmbeddedIdentity } from './auth/identity-files.js';
 import { createTokenRequestLimits } from './auth/token-request-limits.js';
 import { composeActionLinks } from './composition/action-links.js';
@@ -106,12 +107,15 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
 
   // 3. The projections, before any command can run: a command waits for its own write.
   const iamStamps = iamChangeStamps();
+  // Which alert rules each commit changed: the evaluator keeps the rules in memory by it.
+  const ruleChanges = docChangeFeed();
   const runner = await startProjections({
     config,
     eventStore,
     readStore,
     secrets: stores.secrets,
     stamps: iamStamps,
+    ruleChanges,
     logger,
   });
   const commandDeps = {
@@ -147,6 +151,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     logger,
     registry: metrics.registry,
     membership,
+    ruleChanges,
     onOwnedRules: (count) => cluster.reportOwned('rules', count),
     onTick: () => platformWatch.ticked(),
     tickProgress: cluster.loops.evaluator,

@@ -530,8 +530,9 @@ test('a cluster the environment does not have is refused on POST, PUT and PATCH;
 
 test('a deleted rule keeps its evaluation history readable; the history page is 50 by default', async (t) => {
   const caller = app.newTenant();
-  await pin(caller, 'queue_time_seconds', 1);
-  const rule = await queueRule(caller, { threshold: 1e9 });
+  // Breaching and pending for an hour: its first evaluation is recorded (a quiet one waits for its hour).
+  await pin(caller, 'queue_time_seconds', 80);
+  const rule = await queueRule(caller, { evaluation_window_minutes: 60 });
   const history = (who: Caller) => app.request('GET', `/api/v1/alert-rules/${rule.id}/history`, { caller: who });
   await waitFor(async () => (await history(caller)).body.data.length > 0, {
     timeoutMs: 5000,

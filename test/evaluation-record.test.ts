@@ -32,7 +32,39 @@ const cases: {
   evaluation: RecordedEvaluation;
   recorded: boolean;
 }[] = [
-  { name: 'the first evaluation of a rule', last: null, evaluation: okAt(T1), recorded: true },
+  // A rule with nothing recorded since its creation (at T0) compares with a quiet evaluation then.
+  { name: 'a quiet first evaluation (ok, nothing breaches)', last: null, evaluation: okAt(T1), recorded: false },
+  {
+    name: 'a first evaluation that breaches (the pending clock starts)',
+    last: null,
+    evaluation: { ...okAt(T1), outcome: 'pending', conditionMet: true },
+    recorded: true,
+  },
+  {
+    name: 'a first evaluation that fails',
+    last: null,
+    evaluation: { ...okAt(T1), outcome: 'error', conditionMet: null, error: 'warehouse unavailable' },
+    recorded: true,
+  },
+  {
+    name: 'a first evaluation that finds the incident a crash left open',
+    last: null,
+    evaluation: { ...okAt(T1), outcome: 'unchanged', conditionMet: true, incidentId: INCIDENT },
+    recorded: true,
+  },
+  {
+    name: 'a first evaluation inside a maintenance window',
+    last: null,
+    evaluation: { ...okAt(T1), outcome: 'silenced', windowId: INCIDENT },
+    recorded: true,
+  },
+  {
+    name: 'a quiet first evaluation of a rule disarmed by a manual resolve (it re-arms)',
+    last: null,
+    watch: { ...initialRuleWatch(), rearmed: false },
+    evaluation: okAt(T1),
+    recorded: true,
+  },
   { name: 'ok after ok, a minute later', last: okAt(T0), evaluation: okAt(T1), recorded: false },
   {
     name: 'pending after pending (the clock already runs)',
@@ -95,6 +127,7 @@ for (const c of cases) {
     t.is(
       shouldRecordEvaluation({
         ruleId: RULE,
+        since: T0,
         last: c.last,
         watch: c.watch ?? initialRuleWatch(),
         evaluation: c.evaluation,
@@ -117,6 +150,7 @@ test('a quiet rule is recorded once an hour, at its own offset in the hour', (t)
   const record = (last: number, now: number) =>
     shouldRecordEvaluation({
       ruleId: RULE,
+      since: T0,
       last: okAt(at(last)),
       watch: initialRuleWatch(),
       evaluation: okAt(at(now)),
@@ -124,6 +158,24 @@ test('a quiet rule is recorded once an hour, at its own offset in the hour', (t)
   t.false(record(hourStart - 30 * 60_000, hourStart - 1), 'within the same hour of the rule');
   t.true(record(hourStart - 30 * 60_000, hourStart), 'the hour turned');
   t.false(record(hourStart, hourStart + 59 * 60_000), 'an hour of quiet ticks after the heartbeat');
+});
+
+test('a quiet rule with nothing recorded is first recorded when its hour turns after its creation', (t) => {
+  const offset = heartbeatOffsetMs(RULE);
+  const created = Date.parse('2026-11-20T12:00:00.000Z');
+  const hourStart = created - (created % HISTORY_HEARTBEAT_MS) + offset + HISTORY_HEARTBEAT_MS;
+  const at = (ms: number) => new Date(ms).toISOString();
+  const record = (since: number, now: number) =>
+    shouldRecordEvaluation({
+      ruleId: RULE,
+      since: at(since),
+      last: null,
+      watch: initialRuleWatch(),
+      evaluation: okAt(at(now)),
+    });
+  t.false(record(hourStart - 30 * 60_000, hourStart - 1), 'created within the same hour of the rule');
+  t.true(record(hourStart - 30 * 60_000, hourStart), 'the hour turned since it was created');
+  t.true(record(hourStart - 3 * HISTORY_HEARTBEAT_MS, hourStart - 1), 'created hours ago and never recorded');
 });
 
 test('the offsets of many rules spread over the hour', (t) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { alertRulesProjection } from '../projections/alert-rules.js';
+import { ALERT_RULE_CHANGES, alertRulesProjection } from '../projections/alert-rules.js';
 import { incidentsProjection } from '../projections/incidents.js';
 import { ownerOf } from '../src/cluster/membership.js';
 import { ruleShareBucket, ruleShareKey } from '../src/events/rule-shares.js';
@@ -19,6 +19,7 @@ import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/si
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import { nextGridInstant } from '../src/process/evaluator-schedule.js';
 import { createProjectionRunner } from '../src/projection-runner/runner.js';
+import { docChangeFeed, reportingDocChanges } from '../src/readstore/doc-changes.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 
 const METRICS = ['queue_time_seconds', 'disk_spill_gb', 'cpu_utilization_pct'];
@@ -29,9 +30,10 @@ test('two members splitting the share keys evaluate each rule once and read each
   const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
   const readStore = openSqliteReadStore(join(dir, 'r.db'));
   const logger = pino({ level: 'silent' });
+  const ruleChanges = docChangeFeed();
   const runner = createProjectionRunner({
     eventStore,
-    readStore,
+    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
     projections: [alertRulesProjection, incidentsProjection],
     logger,
   });
@@ -41,7 +43,8 @@ test('two members splitting the share keys evaluate each rule once and read each
   const tenantId = randomUUID();
   // A fixed environment: which member owns which combination is then the same on every run.
   const envId = '00000000-0000-4000-8000-0000000000e1';
-  // Given 90 rules over 3 metrics × 3 windows (9 combinations; windows 0 and 1 read the same minute).
+  // Given 90 rules over 3 metrics × 3 windows (9 combinations; windows 0 and 1 read the same minute),
+  // all breaching: each evaluation starts a pending clock or triggers, so each one is recorded.
   let last = 0n;
   for (let i = 0; i < 90; i++) {
     const ruleId = randomUUID();
@@ -55,7 +58,7 @@ test('two members splitting the share keys evaluate each rule once and read each
             description: null,
             metric: METRICS[i % 3],
             condition: 'gt',
-            threshold: 1e12,
+            threshold: -1,
             evaluationWindowMinutes: WINDOWS[Math.floor(i / 3) % 3],
             severity: 'low',
             escalationPolicyId: randomUUID(),
@@ -75,6 +78,7 @@ test('two members splitting the share keys evaluate each rule once and read each
       eventStore,
       now,
       reader: readStore,
+      ruleChanges,
       metrics,
       logger,
       instruments: createEvaluatorInstruments(new Registry()),

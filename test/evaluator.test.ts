@@ -1,4 +1,7 @@
-/** The evaluator on its own: a failing evaluation write is counted and logged, never a crash. */
+/**
+ * The evaluator on its own: a failing evaluation write is counted and logged, never a crash; the
+ * first tick over new rules writes only the evaluations the history needs.
+ */
 import test from 'ava';
 import { mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -6,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { alertRulesProjection } from '../projections/alert-rules.js';
+import {
+  ALERT_RULE_CHANGES,
+  ALERT_RULES,
+  alertRulesProjection,
+  type AlertRuleDoc,
+} from '../projections/alert-rules.js';
 import { incidentsProjection } from '../projections/incidents.js';
 import type { EventStore } from '../src/eventstore/port.js';
 import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
@@ -14,6 +22,7 @@ import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import { createProjectionRunner } from '../src/projection-runner/runner.js';
+import { docChangeFeed, reportingDocChanges } from '../src/readstore/doc-changes.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 
 test('evaluation writes that fail while other rules are still acting are counted, not fatal', async (t) => {
@@ -21,9 +30,10 @@ test('evaluation writes that fail while other rules are still acting are counted
   const real = openSqliteEventStore({ filename: join(dir, 'e.db') });
   const readStore = openSqliteReadStore(join(dir, 'r.db'));
   const logger = pino({ level: 'silent' });
+  const ruleChanges = docChangeFeed();
   const runner = createProjectionRunner({
     eventStore: real,
-    readStore,
+    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
     projections: [alertRulesProjection, incidentsProjection],
     logger,
   });
@@ -35,7 +45,8 @@ test('evaluation writes that fail while other rules are still acting are counted
   simulated.control.pinMetric({ envId, metric: 'queue_time_seconds', value: 50, durationSeconds: 3600 });
   const tenantId = randomUUID();
   let last = 0n;
-  for (const threshold of [10, 1e9]) {
+  // One rule triggers at once, the other starts its pending clock: both evaluations are recorded.
+  for (const window of [0, 5]) {
     const ruleId = randomUUID();
     last = (
       await real.append(`alertRule-${ruleId}`, [
@@ -43,12 +54,12 @@ test('evaluation writes that fail while other rules are still acting are counted
           type: 'AlertRuleCreated',
           data: {
             ruleId,
-            name: `t${threshold}`,
+            name: `w${window}`,
             description: null,
             metric: 'queue_time_seconds',
             condition: 'gt',
-            threshold,
-            evaluationWindowMinutes: 0,
+            threshold: 10,
+            evaluationWindowMinutes: window,
             severity: 'low',
             escalationPolicyId: randomUUID(),
             clusterId: null,
@@ -74,6 +85,7 @@ test('evaluation writes that fail while other rules are still acting are counted
     eventStore: faulty,
     now,
     reader: readStore,
+    ruleChanges,
     metrics,
     logger,
     instruments: createEvaluatorInstruments(new Registry()),
@@ -86,4 +98,77 @@ test('evaluation writes that fail while other rules are still acting are counted
   await runner.stop();
   await real.close();
   await readStore.close();
+});
+
+test('the first tick after rules were created records only the evaluations that change something, not one per rule', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-first-'));
+  const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
+  const readStore = openSqliteReadStore(join(dir, 'r.db'));
+  const logger = pino({ level: 'silent' });
+  const ruleChanges = docChangeFeed();
+  const runner = createProjectionRunner({
+    eventStore,
+    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
+    projections: [alertRulesProjection, incidentsProjection],
+    logger,
+  });
+  await runner.start();
+  t.teardown(async () => {
+    await runner.stop();
+    await eventStore.close();
+    await readStore.close();
+  });
+  const now = () => new Date('2026-11-20T12:00:00Z');
+  const simulated = createSimulatedWarehouse({ now });
+  const envId = randomUUID();
+  simulated.control.pinMetric({ envId, metric: 'queue_time_seconds', value: 50, durationSeconds: 3600 });
+  const tenantId = randomUUID();
+  // Given 40 rules created this minute: 38 quiet (threshold far above the reading), 2 breaching
+  let last = 0n;
+  for (let i = 0; i < 40; i++) {
+    const ruleId = randomUUID();
+    last = (
+      await eventStore.append(`alertRule-${ruleId}`, [
+        {
+          type: 'AlertRuleCreated',
+          data: {
+            ruleId,
+            name: `r${i}`,
+            description: null,
+            metric: 'queue_time_seconds',
+            condition: 'gt',
+            threshold: i < 2 ? 10 : 1e9,
+            evaluationWindowMinutes: 5,
+            severity: 'low',
+            escalationPolicyId: randomUUID(),
+            clusterId: null,
+            isEnabled: true,
+            envId,
+          },
+          metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
+        },
+      ])
+    ).position;
+  }
+  await runner.waitFor(last, 5000);
+  const evaluator = createEvaluator({
+    eventStore,
+    now,
+    reader: readStore,
+    ruleChanges,
+    metrics: createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control }),
+    logger,
+    instruments: createEvaluatorInstruments(new Registry()),
+    waitForProjections: (p) => runner.waitFor(p, 5000),
+  });
+  // When the evaluator's first tick runs
+  const report = await evaluator.tick();
+  // Then all 40 were evaluated, and only the 2 whose pending clock started were written to the log
+  t.is(report.rules, 40);
+  t.is(report.recorded, 2);
+  const written = (await eventStore.readAll({ after: last })).filter((event) => event.type === 'RuleEvaluated');
+  t.is(written.length, 2);
+  // And the quiet rules' watch is what a recorded quiet evaluation would have made it: the initial one
+  const quiet = await readStore.find<AlertRuleDoc>(ALERT_RULES, { threshold: 1e9 });
+  t.true(quiet.every((doc) => doc.pendingSince === null && doc.health === 'ok' && doc.rearmed === true));
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { alertRulesProjection } from '../projections/alert-rules.js';
+import { ALERT_RULE_CHANGES, alertRulesProjection } from '../projections/alert-rules.js';
 import { INCIDENTS, incidentsProjection, type IncidentDoc } from '../projections/incidents.js';
 import { ruleEvaluationStream } from '../src/events/rule-evaluation.js';
 import { ruleBucketKey, ruleShareBucket } from '../src/events/rule-shares.js';
@@ -19,6 +19,7 @@ import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/ware
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import { createProjectionRunner } from '../src/projection-runner/runner.js';
+import { docChangeFeed, reportingDocChanges } from '../src/readstore/doc-changes.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import type { StatementScript } from './support/redshift-data-standin.js';
 import { redshiftHarness } from './support/redshift-gateway-harness.js';
@@ -44,9 +45,10 @@ async function setup(t: ExecutionContext, script: () => StatementScript) {
   const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
   const readStore = openSqliteReadStore(join(dir, 'r.db'));
   const logger = pino({ level: 'silent' });
+  const ruleChanges = docChangeFeed();
   const runner = createProjectionRunner({
     eventStore,
-    readStore,
+    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
     projections: [alertRulesProjection, incidentsProjection],
     logger,
   });
@@ -93,6 +95,7 @@ async function setup(t: ExecutionContext, script: () => StatementScript) {
       eventStore,
       now: () => NOW,
       reader: readStore,
+      ruleChanges,
       metrics: createMetricRegistry({ gateway }),
       logger,
       instruments: createEvaluatorInstruments(new Registry()),

@@ -21,6 +21,7 @@ import type { ApiModule } from '../http/app.js';
 import { countResolution, createEvaluator, createEvaluatorInstruments } from '../process/evaluator.js';
 import { scheduleEvaluator } from '../process/evaluator-schedule.js';
 import { createSubjectIncidents } from '../process/subject-incidents.js';
+import type { DocChangeFeed } from '../readstore/doc-changes.js';
 import type { ReadStore } from '../readstore/port.js';
 import type { PlatformArea } from './area.js';
 import type { Membership } from '../cluster/membership.js';
@@ -37,6 +38,8 @@ export interface AlertingDeps {
   registry: Registry;
   /** The cluster's members: which rules this instance evaluates (by the bucket of their warehouse read, src/events/rule-shares.ts). */
   membership: Membership;
+  /** The alertRules read model's change feed: the evaluator keeps the rules in memory by it. */
+  ruleChanges: Pick<DocChangeFeed, 'subscribe'>;
   /** Told at every tick how many rules this instance evaluates. */
   onOwnedRules?: (count: number) => void;
   /** Told when a scheduled tick completes (the platform watch's evaluator watchdog). */
@@ -53,6 +56,7 @@ export function composeAlerting(deps: AlertingDeps) {
   const evaluatorDeps = {
     ...commandDeps,
     reader: readStore,
+    ruleChanges: deps.ruleChanges,
     metrics: deps.metrics,
     logger: deps.logger,
     instruments,
@@ -117,6 +121,8 @@ export function composeAlerting(deps: AlertingDeps) {
   let schedule: ReturnType<typeof scheduleEvaluator> | undefined;
   const evaluatorSchedule = {
     start() {
+      // The rules are read into memory now, not in the first tick (which waits for this read).
+      evaluator.warm().catch((error) => deps.logger.error({ err: error }, 'could not read the alert rules'));
       // Each completed tick is told to the platform watch (a watchdog outside this loop).
       const observed = {
         tick: async () => {

@@ -5,16 +5,19 @@
  * calls for them, instead of in the event loop that serves HTTP. It reads the log through its own
  * connection and writes the read models through its own; queries keep reading on the main thread
  * (WAL readers are not blocked by this writer). After every batch it tells the main thread which
- * tenants' IAM read models changed (cached permissions) and how far the projections are
- * (read-your-writes), in one message, in that order.
+ * tenants' IAM read models changed (cached permissions), which alert rules changed (the
+ * evaluator's rules in memory) and how far the projections are (read-your-writes), in one
+ * message, in that order.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { ALERT_RULE_CHANGES } from '../../projections/alert-rules.js';
 import { reportingIamCommits } from '../auth/iam-change-stamps.js';
 import { channelEventSecrets } from '../events/channel-secrets.js';
 import { encryptingEventStore } from '../eventstore/encrypting.js';
 import { openSqliteLogReader } from '../eventstore/sqlite-log-reader.js';
 import { createLogger } from '../logger.js';
 import { createProjectionRunner } from '../projection-runner/runner.js';
+import { collectedDocChanges, reportingDocChanges } from '../readstore/doc-changes.js';
 import { openSqliteReadStore } from '../readstore/sqlite.js';
 import { loadSecretBox } from '../secrets/key-file.js';
 import type { FromProjectionThread, ProjectionThreadSetup, ToProjectionThread } from './projection-thread-protocol.js';
@@ -73,12 +76,25 @@ function start(
     return changes;
   };
 
+  const ruleChanges = collectedDocChanges();
+  const progress = (reached?: bigint): FromProjectionThread => ({
+    kind: 'progress',
+    iamChanges: takeIamChanges(),
+    ruleChanges: ruleChanges.take(),
+    reached,
+    status: runner.status(),
+  });
+
   const runner = createProjectionRunner({
     eventStore,
-    readStore: reportingIamCommits(readStore, new Set(setup.iamProjections), collectingStamps),
+    readStore: reportingIamCommits(
+      reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.add),
+      new Set(setup.iamProjections),
+      collectingStamps,
+    ),
     projections,
     logger,
-    onAdvance: (reached) => post({ kind: 'progress', iamChanges: takeIamChanges(), reached, status: runner.status() }),
+    onAdvance: (reached) => post(progress(reached)),
   });
 
   async function stop() {
@@ -99,7 +115,7 @@ function start(
       .rebuild(name, (progress) => post({ kind: 'rebuild-progress', id, progress }))
       .then(
         (position) => {
-          post({ kind: 'progress', iamChanges: takeIamChanges(), status: runner.status() });
+          post(progress());
           post({ kind: 'rebuilt', id, position });
         },
         (error: Error) => post({ kind: 'rebuild-failed', id, error: error.message }),
@@ -108,7 +124,7 @@ function start(
 
   runner.start().then(
     () => {
-      post({ kind: 'progress', iamChanges: takeIamChanges(), status: runner.status() });
+      post(progress());
       post({ kind: 'started' });
     },
     (error: Error) => {

@@ -1,6 +1,7 @@
 /** The messages between the main thread and the projections on the writer thread (projection-thread.ts, projection-host.ts). */
 import type { RebuildProgress } from '../projection-runner/rebuild.js';
 import type { ProjectionStatus } from '../projection-runner/runner.js';
+import type { DocChanges } from '../readstore/doc-changes.js';
 
 /** What the projections are started with. */
 export interface ProjectionThreadSetup {
@@ -22,10 +23,17 @@ export type FromProjectionThread =
   | { kind: 'started' }
   | { kind: 'failed'; error: string }
   /**
-   * After each applied batch: the tenants whose IAM read models changed (null: all tenants), then
-   * the position up to which read-your-writes waiters may go, and every projection's status.
+   * After each applied batch: the tenants whose IAM read models changed (null: all tenants), the
+   * alert rules that changed (the evaluator's feed), then the position up to which
+   * read-your-writes waiters may go, and every projection's status.
    */
-  | { kind: 'progress'; iamChanges: (string | null)[]; reached?: bigint; status: ProjectionStatus[] }
+  | {
+      kind: 'progress';
+      iamChanges: (string | null)[];
+      ruleChanges: DocChanges;
+      reached?: bigint;
+      status: ProjectionStatus[];
+    }
   | { kind: 'rebuild-progress'; id: number; progress: RebuildProgress }
   | { kind: 'rebuilt'; id: number; position: bigint }
   | { kind: 'rebuild-failed'; id: number; error: string }

@@ -5,8 +5,8 @@
  * measured first: on a loaded machine its extra wake-up per commit cost more than it freed; see
  * bench/README.md.) To the rest of the platform it is the same runner as createProjectionRunner:
  * `waitFor` gives read-your-writes (released by the host's progress reports), `status` is the
- * host's last report, and the IAM change stamps move (before the waiters are released) when it
- * reports an IAM commit. Only for SQLite log and SQLite read models: EventStoreDB and MongoDB keep
+ * host's last report, and the IAM change stamps move and the alert rules' change feed is told
+ * (before the waiters are released) when it reports an IAM or alertRules commit. Only for SQLite log and SQLite read models: EventStoreDB and MongoDB keep
  * the in-process runner.
  */
 import { extname, resolve } from 'node:path';
@@ -17,6 +17,7 @@ import type { IamChangeStamps } from '../auth/iam-change-stamps.js';
 import { hostOnWriterThread } from '../eventstore/sqlite-writer.js';
 import { positionWaiters } from '../projection-runner/position-waiters.js';
 import type { RebuildProgress } from '../projection-runner/rebuild.js';
+import type { DocChanges } from '../readstore/doc-changes.js';
 import type { ProjectionRunner, ProjectionStatus } from '../projection-runner/runner.js';
 import type { FromProjectionThread, ProjectionThreadSetup, ToProjectionThread } from './projection-thread-protocol.js';
 
@@ -29,6 +30,8 @@ export interface ProjectionThreadOptions {
   projections: readonly { name: string; version: number }[];
   iamProjections: ReadonlySet<string>;
   stamps: IamChangeStamps;
+  /** Told which alert rules a commit changed (src/readstore/doc-changes.ts). */
+  onRuleChanges?: (changes: DocChanges) => void;
   logLevel: string;
   logger: Logger;
 }
@@ -65,6 +68,7 @@ export function projectionThread(options: ProjectionThreadOptions): ProjectionRu
       case 'progress':
         // Stamps first: the response a released waiter sends must find the cached permissions stale.
         for (const tenantId of message.iamChanges) options.stamps.changed(tenantId ?? undefined);
+        if (message.ruleChanges.all || message.ruleChanges.ids.length > 0) options.onRuleChanges?.(message.ruleChanges);
         status = message.status;
         if (message.reached !== undefined) waiters.advance(message.reached);
         break;

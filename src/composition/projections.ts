@@ -2,14 +2,17 @@
  * The projections that build every read model (src/composition/read-models.ts), started before any
  * area is composed, so commands can wait for their own writes from the first request on. With the
  * embedded stores they run on a thread of their own (projection-thread.ts); with EventStoreDB or
- * MongoDB in this process. IAM read-model commits move the permission cache's stamps.
+ * MongoDB in this process. IAM read-model commits move the permission cache's stamps; alertRules
+ * commits are told to the rules' change feed (the evaluator keeps the rules in memory by it).
  */
 import type { Logger } from 'pino';
+import { ALERT_RULE_CHANGES } from '../../projections/alert-rules.js';
 import { join } from 'node:path';
 import { reportingIamCommits, type IamChangeStamps } from '../auth/iam-change-stamps.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../eventstore/port.js';
 import { createProjectionRunner, type ProjectionRunner } from '../projection-runner/runner.js';
+import { reportingDocChanges, type DocChangeFeed } from '../readstore/doc-changes.js';
 import type { ReadStore } from '../readstore/port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { projectionThread } from './projection-thread.js';
@@ -21,6 +24,8 @@ export interface ProjectionsDeps {
   readStore: ReadStore;
   secrets: SecretBox;
   stamps: IamChangeStamps;
+  /** Told which alert rules each commit changed. */
+  ruleChanges: DocChangeFeed;
   logger: Logger;
 }
 
@@ -40,12 +45,17 @@ export async function startProjections(deps: ProjectionsDeps): Promise<Projectio
         projections,
         iamProjections: iamProjectionNames,
         stamps,
+        onRuleChanges: deps.ruleChanges.publish,
         logLevel: config.logLevel,
         logger,
       })
     : createProjectionRunner({
         eventStore: deps.eventStore,
-        readStore: reportingIamCommits(deps.readStore, iamProjectionNames, stamps),
+        readStore: reportingIamCommits(
+          reportingDocChanges(deps.readStore, ALERT_RULE_CHANGES, deps.ruleChanges.publish),
+          iamProjectionNames,
+          stamps,
+        ),
         projections,
         logger,
       });

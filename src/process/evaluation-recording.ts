@@ -10,13 +10,14 @@ import { EVALUATOR_ACTOR, type ActResult } from './rule-incident-actions.js';
 
 export function evaluationOf(
   rule: AlertRuleDoc,
-  now: Date,
+  /** The tick's instant, ISO. */
+  at: string,
   decision: EvaluationDecision,
   result: ActResult,
 ): RuleEvaluatedData {
   return {
     ruleId: rule.id,
-    at: now.toISOString(),
+    at,
     value: 'value' in decision ? decision.value : null,
     conditionMet: 'conditionMet' in decision ? decision.conditionMet : null,
     outcome: result.outcome,

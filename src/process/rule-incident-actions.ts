@@ -23,6 +23,16 @@ export interface ActResult {
   error?: string;
 }
 
+/** Whether carrying out the decision changes the rule's incident (otherwise `act` answers unchangedIncident). */
+export const changesIncident = (rule: AlertRuleDoc, decision: EvaluationDecision) =>
+  decision.action === 'trigger' || (decision.action === 'resolve' && Boolean(rule.activeIncidentId));
+
+/** The result of a decision that changes no incident. */
+export const unchangedIncident = (rule: AlertRuleDoc, decision: EvaluationDecision): ActResult => ({
+  outcome: decision.outcome,
+  incidentId: rule.activeIncidentId,
+});
+
 export function createRuleIncidentActions(deps: CommandDeps & { instruments: EvaluatorInstruments }) {
   const command = (rule: AlertRuleDoc, incidentId: string, cmd: IncidentCommand, tickId: string) =>
     handleCommand(deps, incidentDecider, {
@@ -90,7 +100,7 @@ export function createRuleIncidentActions(deps: CommandDeps & { instruments: Eva
     if (decision.action === 'trigger') return trigger(rule, decision.value, tickId);
     if (decision.action === 'resolve' && rule.activeIncidentId)
       return resolve(rule, rule.activeIncidentId, decision.value, tickId);
-    return { outcome: decision.outcome, incidentId: rule.activeIncidentId };
+    return unchangedIncident(rule, decision);
   }
 
   /**
