@@ -17,6 +17,8 @@ export async function applyToEveryProjection(
   batch: RecordedEvent[],
 ): Promise<void> {
   for (const state of states) {
+    // Its new version is being built beside the live one, which stays as it is until the switch.
+    if (state.building) continue;
     try {
       await applyTo(deps.readStore, state, batch);
       state.failing = undefined;
