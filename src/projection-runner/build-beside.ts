@@ -52,7 +52,12 @@ export async function buildBeside(deps: BuildBesideDeps, state: ProjectionState)
           }),
       });
       deps.logger.info(
-        { projection: projection.name, version: projection.version, position: String(position), ms: Math.round(performance.now() - started) },
+        {
+          projection: projection.name,
+          version: projection.version,
+          position: String(position),
+          ms: Math.round(performance.now() - started),
+        },
         'the new version of the read model reached the head and was switched in',
       );
       deps.onSwitched();

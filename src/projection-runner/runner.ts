@@ -14,6 +14,7 @@ import type { ReadStore } from '../readstore/port.js';
 import { serialLock } from '../readstore/serial-lock.js';
 import { applyToEveryProjection } from './apply-batch.js';
 import { buildBeside } from './build-beside.js';
+import { catchUpInPages } from './catch-up.js';
 import { runBatchLoop } from './batch-loop.js';
 import { restoreCheckpoints, storeCheckpoint } from './checkpoints.js';
 import { eventBuffer } from './event-buffer.js';
@@ -88,24 +89,33 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     async start() {
       const head = await restoreCheckpoints(deps, [...states.values()]);
       running = true;
-      live = followLog({
+      const follow = () => {
+        live = followLog({
+          eventStore: deps.eventStore,
+          logger: deps.logger,
+          buffer,
+          lowestPosition: () => lowestPosition(states),
+          isRunning: () => running,
+          // The status (every projection failing) goes to whoever reports it, as with an advance.
+          onEnded: () => deps.onAdvance?.(lowestPosition(states)),
+        });
+        return runBatchLoop(buffer, applyBatch, () => running);
+      };
+      // Far behind (a cold start): large pages first, then the live subscription from where they got.
+      loop = catchUpInPages({
         eventStore: deps.eventStore,
-        logger: deps.logger,
-        buffer,
-        lowestPosition: () => lowestPosition(states),
+        from: () => lowestPosition(states),
+        apply: applyBatch,
         isRunning: () => running,
-        // The status (every projection failing) goes to whoever reports it, as with an advance.
-        onEnded: () => deps.onAdvance?.(lowestPosition(states)),
-      });
-      loop = runBatchLoop(buffer, applyBatch, () => running);
+      })
+        // The live subscription retries what the pages could not read.
+        .catch((error) => deps.logger.warn({ err: error }, 'catching up in pages failed; following the log'))
+        .then(() => (running ? follow() : undefined));
       // Version bumps: the previous versions answer queries until the new ones reach the head.
       builds = [...states.values()]
         .filter((state) => state.building)
         .map((state) =>
-          buildBeside(
-            { ...deps, lock, isRunning: () => running, stopped, onSwitched: reportReached },
-            state,
-          ),
+          buildBeside({ ...deps, lock, isRunning: () => running, stopped, onSwitched: reportReached }, state),
         );
       if (lowestPosition(states) >= head) reportReached();
     },

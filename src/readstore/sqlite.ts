@@ -13,14 +13,14 @@ import {
   type Filter,
   type IndexSpec,
   type ReadModelReader,
-  type ReadModelWriter,
   type ReadStore,
 } from './port.js';
 import { afterClause, fieldExpression, orderBy, whereClause } from './sqlite-query.js';
 import { serialLock } from './serial-lock.js';
 import { checkpointInBackground, type BackgroundCheckpointer } from '../sqlite/background-checkpointer.js';
 import { sqliteTombstones, tombstoneTableOf } from './sqlite-tombstones.js';
-import { sqliteEventWriter } from './sqlite-writer.js';
+import { sqliteBatchWriter } from './sqlite-writer.js';
+import { pendingWrites } from './sqlite-pending-writes.js';
 import { preparePrivateSqliteFile } from '../eventstore/private-files.js';
 import { DamagedFileError, isDamagedFileError, namingDamage } from '../sqlite/damaged-file.js';
 
@@ -182,9 +182,6 @@ function openStore(filename: string): ReadStore {
     }
   };
 
-  const writerFor = (position: number, physical: (name: string) => string): ReadModelWriter =>
-    sqliteEventWriter({ prepare, ensureTable, inTransaction, tombstones }, position, physical);
-
   const store: ReadStore = {
     get: (c, id) => reader.get(c, id),
     find: (c, filter, options) => reader.find(c, filter, options),
@@ -207,9 +204,15 @@ function openStore(filename: string): ReadStore {
         if (events.length === 0) return;
         if (!checkpointer && !inMemory) checkpointer = checkpointInBackground(writerDb, filename);
         const physical = options.collectionNames ?? ((name: string) => name);
+        const pending = pendingWrites(prepare);
+        const writer = sqliteBatchWriter({ prepare, ensureTable, inTransaction, tombstones, pending }, physical);
         prepare('BEGIN IMMEDIATE').run();
         try {
-          for (const event of events) await apply(event, writerFor(Number(event.position), physical));
+          for (const event of events) {
+            writer.beginEvent(Number(event.position));
+            await apply(event, writer);
+          }
+          pending.store();
           saveCheckpoint(options.projection, { position: events.at(-1)!.position, version: options.version });
           prepare('COMMIT').run();
         } catch (error) {
