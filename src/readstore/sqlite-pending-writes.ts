@@ -3,7 +3,8 @@
  * the batch's transaction): a projection that writes one document for many events of a batch (a
  * channel created and updated nine times, an incident and its escalation steps) costs one row
  * write per document per batch instead of a read, a JSON parse, a guard lookup and a write per
- * event. Measured on the start-up benchmark's log, it was most of the catch-up time (bench/README.md).
+ * event. Profiled on the start-up benchmark's log (bench/catch-up.ts under --cpu-prof), those
+ * per-event statements were about a third of the catch-up's CPU time.
  * Everything that reads through SQL (a projection's get/find/count, deletes) stores them first,
  * so nothing ever reads around them; the batch stores the rest before its checkpoint, in the same
  * transaction, so a reader on the other connection never sees a batch in part.
