@@ -44,7 +44,7 @@ interface ProjectionHealth {
   lag: number;
 }
 
-async function startAndCatchUp(dataDir: string, head: bigint, root = process.cwd()) {
+async function startAndCatchUp(dataDir: string, head: bigint, start: 'cold' | 'warm', root = process.cwd()) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
@@ -96,7 +96,8 @@ async function startAndCatchUp(dataDir: string, head: bigint, root = process.cwd
   await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
   const events = Number(head);
   return {
-    catch_up_events_per_s: Math.round(events / (caughtUp / 1000)),
+    // A warm start has nothing to catch up: no rate.
+    catch_up_events_per_s: start === 'warm' ? null : Math.round(events / (caughtUp / 1000)),
     load_average_1min: { at_start: +load.toFixed(2), at_head: +loadavg()[0]!.toFixed(2) },
     ms_to_listening: Math.round(listening),
     ms_to_health_ready_200: ready === undefined ? null : Math.round(ready),
@@ -118,15 +119,15 @@ async function main() {
       console.log(JSON.stringify({ generated: logFigures, head: String(head) }));
       let before: Awaited<ReturnType<typeof startAndCatchUp>> | undefined;
       if (BASELINE_DIR) {
-        before = await startAndCatchUp(dataDir, head, BASELINE_DIR);
+        before = await startAndCatchUp(dataDir, head, 'cold', BASELINE_DIR);
         console.log(JSON.stringify({ events, cold_before: before }));
         for (const file of ['read-models.db', 'read-models.db-wal', 'read-models.db-shm'])
           rmSync(join(dataDir, file), { force: true });
       }
-      const cold = await startAndCatchUp(dataDir, head);
+      const cold = await startAndCatchUp(dataDir, head, 'cold');
       console.log(JSON.stringify({ events, cold }));
       const readModelsMib = (statSync(join(dataDir, 'read-models.db'), { throwIfNoEntry: false })?.size ?? 0) / 2 ** 20;
-      const warm = await startAndCatchUp(dataDir, head);
+      const warm = await startAndCatchUp(dataDir, head, 'warm');
       console.log(JSON.stringify({ events, warm }));
       runs.push({
         events,
