@@ -11,7 +11,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { reportingIamCommits } from '../auth/iam-change-stamps.js';
 import { channelEventSecrets } from '../events/channel-secrets.js';
-import { encryptingEventStore } from '../eventstore/encrypting.js';
+import { openingSecrets } from '../eventstore/encrypting.js';
 import { openSqliteLogReader } from '../eventstore/sqlite-log-reader.js';
 import { createLogger } from '../logger.js';
 import { createProjectionRunner } from '../projection-runner/runner.js';
@@ -55,11 +55,8 @@ function start(
     return projection;
   });
 
-  const eventStore = encryptingEventStore(
-    openSqliteLogReader({ filename: setup.eventsFile, onCommit }),
-    secrets,
-    channelEventSecrets,
-  );
+  // Sealed as in the file: the runner opens only the events a projection handles.
+  const eventStore = openSqliteLogReader({ filename: setup.eventsFile, onCommit });
   const readStore = openSqliteReadStore(setup.readModelsFile);
 
   let iamChanges: (string | null)[] = [];
@@ -78,6 +75,7 @@ function start(
     readStore: reportingIamCommits(readStore, new Set(setup.iamProjections), collectingStamps),
     projections,
     logger,
+    openEvent: openingSecrets(secrets, channelEventSecrets),
     onAdvance: (reached) => post({ kind: 'progress', iamChanges: takeIamChanges(), reached, status: runner.status() }),
   });
 

@@ -26,7 +26,7 @@ export interface BuildBesideDeps {
   stopped: Promise<void>;
   /** Told once the new version is live (read-your-writes waiters may move). */
   onSwitched: () => void;
-  openEvent?: (event: RecordedEvent) => RecordedEvent;
+  openEvent?: ((event: RecordedEvent) => RecordedEvent) | undefined;
 }
 
 /** Builds the state's new version until it is switched in, or until the runner stops. */
@@ -37,7 +37,6 @@ export async function buildBeside(deps: BuildBesideDeps, state: ProjectionState)
     const started = performance.now();
     try {
       const position = await rebuildProjection(deps, projection, {
-        openEvent: deps.openEvent,
         shouldStop: () => !deps.isRunning(),
         onProgress: (progress) => {
           state.building = { position: progress.position, head: progress.head };

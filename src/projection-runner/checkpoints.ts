@@ -5,8 +5,6 @@
  * (and on stop), so a restart re-reads a bounded stretch of the log without a checkpoint write per
  * batch for every projection.
  */
-import type { Logger } from 'pino';
-import type { EventStore } from '../eventstore/port.js';
 import type { ReadStore } from '../readstore/port.js';
 import { rebuildAheadOfTheLog } from './ahead-of-the-log.js';
 import type { ProjectionState } from './projection-state.js';
@@ -20,7 +18,7 @@ export const SKIPPED_CHECKPOINT_EVERY = 1_000n;
  * with the log's head.
  */
 export async function restoreCheckpoints(
-  deps: { eventStore: EventStore; readStore: ReadStore; logger: Logger },
+  deps: Parameters<typeof rebuildAheadOfTheLog>[0],
   states: ProjectionState[],
 ): Promise<bigint> {
   for (const state of states) {

@@ -31,17 +31,20 @@ export interface RebuildOptions {
   exclusively?: (swap: () => Promise<bigint>) => Promise<void>;
   /** Checked before each page: true ends the rebuild with RebuildStoppedError (the runner stops). */
   shouldStop?: () => boolean;
-  /** Opens an event's secrets (the log's raw events are sealed); only events the projection handles are opened. */
-  openEvent?: (event: RecordedEvent) => RecordedEvent;
 }
 
 export async function rebuildProjection(
-  deps: { eventStore: EventStore; readStore: ReadStore },
+  deps: {
+    eventStore: EventStore;
+    readStore: ReadStore;
+    /** Opens an event's secrets when the log hands them sealed; only the events the projection handles. */
+    openEvent?: ((event: RecordedEvent) => RecordedEvent) | undefined;
+  },
   projection: Projection,
   options: RebuildOptions = {},
 ): Promise<bigint> {
-  const { eventStore, readStore } = deps;
-  const { onProgress, shouldStop, openEvent = (event: RecordedEvent) => event } = options;
+  const { eventStore, readStore, openEvent = (event: RecordedEvent) => event } = deps;
+  const { onProgress, shouldStop } = options;
   const exclusively = options.exclusively ?? (async (swap: () => Promise<bigint>) => void (await swap()));
   const handles = new Set(projection.handles);
   const shadowProjection = `${projection.name}__rebuild`;

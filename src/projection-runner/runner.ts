@@ -29,6 +29,11 @@ export interface ProjectionRunnerDeps {
   readStore: ReadStore;
   projections: Projection[];
   logger: Logger;
+  /**
+   * When the log hands events with their secrets sealed: opens one (only the events some projection
+   * handles are opened). Unset: the log opens them itself (encryptingEventStore).
+   */
+  openEvent?: (event: RecordedEvent) => RecordedEvent;
   /** Told each time read-your-writes waiters are released up to a position (the projections on the writer thread report it to the main thread). */
   onAdvance?: (position: bigint) => void;
 }
