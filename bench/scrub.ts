@@ -21,7 +21,7 @@ import { walkLogChain } from '../src/eventstore/chain-walk.js';
 import { openSqliteLogReader } from '../src/eventstore/sqlite-log-reader.js';
 import { checkPages } from '../src/sqlite/page-check.js';
 import { devToken, freePort } from '../test/support/platform-process.js';
-import { writeChannelLog } from './support/channel-log.js';
+import { generateChannelLog } from './support/channel-log.js';
 import { machine, percentile } from './support/machine.js';
 
 const COUNTS = (process.env.BENCH_EVENTS ?? '100000,300000').split(',').map(Number);
@@ -189,7 +189,8 @@ try {
   for (const events of COUNTS) {
     const dataDir = mkdtempSync(join(tmpdir(), 'ww-bench-scrub-'));
     try {
-      const log = await writeChannelLog(dataDir, events);
+      const written = await generateChannelLog(join(dataDir, 'events.db'), events);
+      const log = { ...written, head: String(written.head) };
       console.log(`${events} events: log written in ${log.seconds} s (${log.events_db_mib} MiB), load ${load()}`);
       const alone = await partsAlone(dataDir);
       console.log(`  alone: ${JSON.stringify(alone)}, load ${load()}`);

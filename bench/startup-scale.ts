@@ -14,69 +14,29 @@
  * read model within HEALTH_MAX_PROJECTION_LAG of the head) and to every projection at lag 0
  * (every `projections[].position` of /health at the head position the appends returned; the
  * `lag` field there counted from the runner's own view of the head, not the log's). The data directory is deleted afterwards.
+ * Catch-up figures: events per second from the start to every projection at the head (the
+ * whole log over the time to caught up), with the 1-minute load average beside each start.
+ *
+ * Before and after in the same run: BENCH_BASELINE_DIR names a checkout of the code to compare
+ * with (e.g. `git archive <commit> | tar -x -C /tmp/base` and a node_modules link); each log is
+ * then cold-started by that code too, on the same log, right before this code's cold start (the
+ * read models deleted in between). Each tree compiles into its own BUILD_CACHE_DIR under tmpdir.
  * Writes bench/results/startup-scale.json. Run: npx tsx bench/startup-scale.ts
  */
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
+import { basename, join } from 'node:path';
 import { freePort } from '../test/support/platform-process.js';
+import { APPENDS_PER_BATCH, EVENTS_PER_STREAM, generateChannelLog, TENANT_COUNT } from './support/channel-log.js';
 import { machine } from './support/machine.js';
 
 const COUNTS = (process.env.BENCH_EVENTS ?? '1000000,10000000').split(',').map(Number);
-const EVENTS_PER_STREAM = 10;
-/** Appends in one group commit: 2,000 appends of 10 events, 20,000 events per transaction. */
-const APPENDS_PER_BATCH = 2000;
-const TENANTS = Array.from({ length: 100 }, () => randomUUID());
+const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 
 const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(
   JSON.parse(readFileSync('package.json', 'utf8')).scripts.start,
 )!;
-
-async function generate(dataDir: string, events: number) {
-  const started = performance.now();
-  const store = openSqliteEventStore({ filename: join(dataDir, 'events.db') });
-  const streams = Math.ceil(events / EVENTS_PER_STREAM);
-  let written = 0;
-  let head = 0n;
-  for (let s = 0; s < streams; s += APPENDS_PER_BATCH) {
-    const batch = [];
-    for (let i = s; i < Math.min(streams, s + APPENDS_PER_BATCH); i++) {
-      const channelId = randomUUID();
-      const metadata = {
-        tenantId: TENANTS[i % TENANTS.length]!,
-        actor: 'bench',
-        correlationId: channelId,
-        causationId: channelId,
-        occurredAt: new Date().toISOString(),
-      };
-      const count = Math.min(EVENTS_PER_STREAM, events - written);
-      written += count;
-      const stream = Array.from({ length: count }, (_, revision) => ({
-        type: revision === 0 ? 'ChannelCreated' : 'ChannelUpdated',
-        data: {
-          channelId,
-          name: `channel ${i} v${revision}`,
-          type: 'email',
-          config: { recipients: [`oncall-${i % 97}@example.com`], subject_template: '[{{severity}}] {{rule_name}}' },
-        },
-        metadata,
-      }));
-      batch.push(store.append(`channel-${channelId}`, stream, { expectedRevision: 'no_stream' }));
-    }
-    for (const { position } of await Promise.all(batch)) if (position > head) head = position;
-  }
-  await store.close();
-  return {
-    head,
-    events: written,
-    streams,
-    seconds: +((performance.now() - started) / 1000).toFixed(1),
-    events_db_mib: Math.round(statSync(join(dataDir, 'events.db')).size / 2 ** 20),
-  };
-}
 
 interface ProjectionHealth {
   name: string;
@@ -84,13 +44,16 @@ interface ProjectionHealth {
   lag: number;
 }
 
-async function startAndCatchUp(dataDir: string, head: bigint) {
+async function startAndCatchUp(dataDir: string, head: bigint, start: 'cold' | 'warm', root = process.cwd()) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...flags!.split(' '), entry!], {
+  const load = loadavg()[0]!;
+  const child = spawn(process.execPath, [...flags!.split(' '), join(root, entry!)], {
+    cwd: root,
     env: {
       ...process.env,
+      BUILD_CACHE_DIR: join(tmpdir(), `ww-bench-build-${basename(root)}`),
       LOG_LEVEL: 'warn',
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -131,7 +94,11 @@ async function startAndCatchUp(dataDir: string, head: bigint) {
   );
   child.kill('SIGTERM');
   await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+  const events = Number(head);
   return {
+    // A warm start has nothing to catch up: no rate.
+    catch_up_events_per_s: start === 'warm' ? null : Math.round(events / (caughtUp / 1000)),
+    load_average_1min: { at_start: +load.toFixed(2), at_head: +loadavg()[0]!.toFixed(2) },
     ms_to_listening: Math.round(listening),
     ms_to_health_ready_200: ready === undefined ? null : Math.round(ready),
     ms_to_every_projection_at_head: Math.round(caughtUp),
@@ -147,18 +114,26 @@ async function main() {
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
     try {
       const loadBefore = loadavg().map((l) => +l.toFixed(2));
-      const log = await generate(dataDir, events);
+      const log = await generateChannelLog(join(dataDir, 'events.db'), events);
       const { head, ...logFigures } = log;
       console.log(JSON.stringify({ generated: logFigures, head: String(head) }));
-      const cold = await startAndCatchUp(dataDir, head);
+      let before: Awaited<ReturnType<typeof startAndCatchUp>> | undefined;
+      if (BASELINE_DIR) {
+        before = await startAndCatchUp(dataDir, head, 'cold', BASELINE_DIR);
+        console.log(JSON.stringify({ events, cold_before: before }));
+        for (const file of ['read-models.db', 'read-models.db-wal', 'read-models.db-shm'])
+          rmSync(join(dataDir, file), { force: true });
+      }
+      const cold = await startAndCatchUp(dataDir, head, 'cold');
       console.log(JSON.stringify({ events, cold }));
       const readModelsMib = (statSync(join(dataDir, 'read-models.db'), { throwIfNoEntry: false })?.size ?? 0) / 2 ** 20;
-      const warm = await startAndCatchUp(dataDir, head);
+      const warm = await startAndCatchUp(dataDir, head, 'warm');
       console.log(JSON.stringify({ events, warm }));
       runs.push({
         events,
         log: { ...logFigures, head_position: String(head) },
         read_models_db_mib: Math.round(readModelsMib),
+        ...(before ? { cold_start_before: { code: BASELINE_DIR, ...before } } : {}),
         cold_start: cold,
         warm_restart: warm,
         load_average_1_5_15: { before: loadBefore, after: loadavg().map((l) => +l.toFixed(2)) },
@@ -173,7 +148,7 @@ async function main() {
       settings: {
         events_per_stream: EVENTS_PER_STREAM,
         appends_per_group_commit: APPENDS_PER_BATCH,
-        tenants: TENANTS.length,
+        tenants: TENANT_COUNT,
         platform_node_flags: flags!.split(' '),
         platform_entry: entry,
         log_level: 'warn',

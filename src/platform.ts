@@ -285,6 +285,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
           position: String(s.position),
           lag: s.lag,
           ...(s.failing ? { failing: s.failing } : {}),
+          ...(s.building ? { building: { position: String(s.building.position), head: String(s.building.head) } } : {}),
         })),
       }),
     }),

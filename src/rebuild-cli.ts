@@ -95,12 +95,14 @@ async function main() {
           await readStore.ensureIndexes(collection, indexes);
         const started = Date.now();
         let applied = 0;
-        const position = await rebuildProjection({ eventStore, readStore }, projection, (progress) => {
-          applied = progress.applied;
-          if (process.stdout.isTTY)
-            process.stdout.write(
-              `\r${projection.name.padEnd(24)} ${bar(progress.position, progress.head)} ${progress.applied} events`,
-            );
+        const position = await rebuildProjection({ eventStore, readStore }, projection, {
+          onProgress: (progress) => {
+            applied = progress.applied;
+            if (process.stdout.isTTY)
+              process.stdout.write(
+                `\r${projection.name.padEnd(24)} ${bar(progress.position, progress.head)} ${progress.applied} events`,
+              );
+          },
         });
         if (process.stdout.isTTY) process.stdout.write('\r');
         console.log(

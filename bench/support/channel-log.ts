@@ -1,29 +1,31 @@
 /**
- * A large embedded log for benchmarks, written through the platform's own SQLite event store
- * (serialised, hash-chained and committed on its writer thread) in large group commits: streams
- * of notification channels, a ChannelCreated and nine ChannelUpdated each, over 100 tenants.
+ * The log the start-up benchmarks read: notification channels over 100 tenants, each stream a
+ * ChannelCreated and nine ChannelUpdated, written through the platform's own SQLite event store
+ * adapter (the real append path: serialised, hash-chained and committed on its writer thread) in
+ * large group commits of many multi-event appends.
  */
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { openSqliteEventStore } from '../../src/eventstore/sqlite.js';
 
-const EVENTS_PER_STREAM = 10;
-/** 2,000 appends of 10 events: 20,000 events per transaction. */
-const APPENDS_PER_BATCH = 2000;
-const TENANTS = Array.from({ length: 100 }, () => randomUUID());
+export const EVENTS_PER_STREAM = 10;
+/** Appends in one group commit: 2,000 appends of 10 events, 20,000 events per transaction. */
+export const APPENDS_PER_BATCH = 2000;
+export const TENANT_COUNT = 100;
 
-export async function writeChannelLog(dataDir: string, events: number) {
+export async function generateChannelLog(filename: string, events: number) {
+  const tenants = Array.from({ length: TENANT_COUNT }, () => randomUUID());
   const started = performance.now();
-  const store = openSqliteEventStore({ filename: join(dataDir, 'events.db') });
+  const store = openSqliteEventStore({ filename });
   const streams = Math.ceil(events / EVENTS_PER_STREAM);
   let written = 0;
+  let head = 0n;
   for (let s = 0; s < streams; s += APPENDS_PER_BATCH) {
     const batch = [];
     for (let i = s; i < Math.min(streams, s + APPENDS_PER_BATCH); i++) {
       const channelId = randomUUID();
       const metadata = {
-        tenantId: TENANTS[i % TENANTS.length]!,
+        tenantId: tenants[i % tenants.length]!,
         actor: 'bench',
         correlationId: channelId,
         causationId: channelId,
@@ -43,13 +45,14 @@ export async function writeChannelLog(dataDir: string, events: number) {
       }));
       batch.push(store.append(`channel-${channelId}`, stream, { expectedRevision: 'no_stream' }));
     }
-    await Promise.all(batch);
+    for (const { position } of await Promise.all(batch)) if (position > head) head = position;
   }
   await store.close();
   return {
+    head,
     events: written,
     streams,
     seconds: +((performance.now() - started) / 1000).toFixed(1),
-    events_db_mib: +(statSync(join(dataDir, 'events.db')).size / 2 ** 20).toFixed(1),
+    events_db_mib: Math.round(statSync(filename).size / 2 ** 20),
   };
 }

@@ -61,5 +61,9 @@ export function reportingIamCommits(
       await store.replaceCollection(source, target);
       stamps.changed();
     },
+    async replaceCollections(swaps) {
+      await store.replaceCollections(swaps);
+      stamps.changed();
+    },
   };
 }

@@ -13,7 +13,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { ALERT_RULE_CHANGES } from '../../projections/alert-rules.js';
 import { reportingIamCommits } from '../auth/iam-change-stamps.js';
 import { channelEventSecrets } from '../events/channel-secrets.js';
-import { encryptingEventStore } from '../eventstore/encrypting.js';
+import { openingSecrets } from '../eventstore/encrypting.js';
 import { openSqliteLogReader } from '../eventstore/sqlite-log-reader.js';
 import { createLogger } from '../logger.js';
 import { createProjectionRunner } from '../projection-runner/runner.js';
@@ -58,11 +58,8 @@ function start(
     return projection;
   });
 
-  const eventStore = encryptingEventStore(
-    openSqliteLogReader({ filename: setup.eventsFile, onCommit }),
-    secrets,
-    channelEventSecrets,
-  );
+  // Sealed as in the file: the runner opens only the events a projection handles.
+  const eventStore = openSqliteLogReader({ filename: setup.eventsFile, onCommit });
   const readStore = openSqliteReadStore(setup.readModelsFile);
 
   let iamChanges: (string | null)[] = [];
@@ -94,6 +91,7 @@ function start(
     ),
     projections,
     logger,
+    openEvent: openingSecrets(secrets, channelEventSecrets),
     onAdvance: (reached) => post(progress(reached)),
   });
 

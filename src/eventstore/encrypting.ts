@@ -8,6 +8,19 @@ export type SecretFieldsByEventType = Record<
 >;
 
 /**
+ * Opens an event's secret fields (a no-op for types without any): what encryptingEventStore does on
+ * every read, for a reader that opens only the events it uses (the projections on the writer thread).
+ */
+export function openingSecrets(box: SecretBox, secretFields: SecretFieldsByEventType) {
+  return (event: RecordedEvent): RecordedEvent => {
+    const fields = secretFields[event.type];
+    return fields
+      ? { ...event, data: fields(event.data, (value) => (isSealed(value) ? box.open(value) : value)) }
+      : event;
+  };
+}
+
+/**
  * Secret fields are sealed on append and opened on every read and subscription delivery, so
  * deciders, projections and queries see plain values while the log itself (and any copy or
  * backup of it) holds only ciphertext. Values written before this existed are plain and are
@@ -18,12 +31,7 @@ export function encryptingEventStore(
   box: SecretBox,
   secretFields: SecretFieldsByEventType,
 ): EventStore {
-  const open = (event: RecordedEvent): RecordedEvent => {
-    const fields = secretFields[event.type];
-    return fields
-      ? { ...event, data: fields(event.data, (value) => (isSealed(value) ? box.open(value) : value)) }
-      : event;
-  };
+  const open = openingSecrets(box, secretFields);
   return {
     append(stream, events, options) {
       const sealed = events.map((event) => {

@@ -23,7 +23,14 @@ export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   checks: z.record(z.string(), check),
   projections: z.array(
-    z.object({ name: z.string(), position: z.string(), lag: z.number(), failing: z.unknown().optional() }),
+    z.object({
+      name: z.string(),
+      position: z.string(),
+      lag: z.number(),
+      failing: z.unknown().optional(),
+      /** A new version of this read model is being built beside the live one, this far into the log. */
+      building: z.object({ position: z.string(), head: z.string() }).optional(),
+    }),
   ),
 });
 

@@ -6,14 +6,19 @@
  * rebuild brings back, so that is logged as an error with how many positions were lost.
  */
 import type { Logger } from 'pino';
-import type { EventStore } from '../eventstore/port.js';
+import type { EventStore, RecordedEvent } from '../eventstore/port.js';
 import type { ReadStore } from '../readstore/port.js';
 import type { Projection } from './projection.js';
 import { rebuildProjection } from './rebuild.js';
 
 /** Logs the lost positions and rebuilds the projection; resolves with its new position. */
 export async function rebuildAheadOfTheLog(
-  deps: { eventStore: EventStore; readStore: ReadStore; logger: Logger },
+  deps: {
+    eventStore: EventStore;
+    readStore: ReadStore;
+    logger: Logger;
+    openEvent?: ((event: RecordedEvent) => RecordedEvent) | undefined;
+  },
   projection: Projection,
   checkpoint: bigint,
   head: bigint,

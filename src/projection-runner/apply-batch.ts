@@ -12,13 +12,24 @@ import type { ProjectionState } from './projection-state.js';
 
 /** Applies the batch to every projection (the caller holds the runner's lock); health reads `failing`. */
 export async function applyToEveryProjection(
-  deps: { readStore: ReadStore; logger: Logger },
+  deps: { readStore: ReadStore; logger: Logger; openEvent?: ((event: RecordedEvent) => RecordedEvent) | undefined },
   states: Iterable<ProjectionState>,
   batch: RecordedEvent[],
 ): Promise<void> {
+  // Secrets are opened only for the events some projection handles, once each (the log hands them sealed).
+  const opened = new Map<RecordedEvent, RecordedEvent>();
+  const open = deps.openEvent
+    ? (event: RecordedEvent) => {
+        let plain = opened.get(event);
+        if (!plain) opened.set(event, (plain = deps.openEvent!(event)));
+        return plain;
+      }
+    : (event: RecordedEvent) => event;
   for (const state of states) {
+    // Its new version is being built beside the live one, which stays as it is until the switch.
+    if (state.building) continue;
     try {
-      await applyTo(deps.readStore, state, batch);
+      await applyTo(deps.readStore, state, batch, open);
       state.failing = undefined;
     } catch (error) {
       // A projection that cannot apply an event stalls (its position stays) and is retried;
@@ -29,12 +40,20 @@ export async function applyToEveryProjection(
   }
 }
 
-async function applyTo(readStore: ReadStore, state: ProjectionState, batch: RecordedEvent[]) {
+async function applyTo(
+  readStore: ReadStore,
+  state: ProjectionState,
+  batch: RecordedEvent[],
+  open: (event: RecordedEvent) => RecordedEvent,
+) {
   const handled = batch.filter((e) => e.position > state.position && state.handles.has(e.type));
   if (handled.length > 0) {
     await readStore.applyBatch(
       { projection: state.projection.name, version: state.projection.version },
-      handled.map((e) => ({ ...e, data: readEventData(e.type, e.data) })),
+      handled.map((sealed) => {
+        const e = open(sealed);
+        return { ...e, data: readEventData(e.type, e.data) };
+      }),
       (event, writer) => state.projection.apply(event, writer),
     );
     state.stored = handled.at(-1)!.position;

@@ -1,7 +1,8 @@
 /**
  * The projections' part of /health: down while any projection is failing or stopped (the log
  * subscription ended), or while a read model is more than `maxLag` events behind the log's head
- * (its answers are that stale). Each reason names its projection.
+ * (its answers are that stale). Each reason names its projection. A projection whose new version
+ * is being built beside it is not counted behind: its previous version answers until the switch.
  *
  * The distance is counted in events, not as a difference of positions: EventStoreDB's positions are
  * byte offsets in its transaction log, so "1,000 positions" would be one or two events there, and
@@ -18,6 +19,9 @@ export function projectionProblems(
   const problems: string[] = [];
   for (const status of statuses) {
     if (status.failing) problems.push(`${status.name} is failing: ${status.failing}`);
+    // Its previous version answers, as it stood, until the new one is switched in: taking the
+    // instance out of its load balancer for that would take reads down (docs/operations.md).
+    else if (status.building) continue;
     else if (eventsBehind(status.position) > maxLag) {
       problems.push(`${status.name} is more than ${maxLag} events behind the log`);
     }
@@ -38,7 +42,8 @@ export function projectionsHealthCheck(deps: {
     const statuses = deps.status();
     // Caught up (the usual case) costs nothing; behind, one bounded read per distinct position.
     const behind = new Map<bigint, number>();
-    for (const position of new Set(statuses.filter((s) => !s.failing && s.position < head).map((s) => s.position))) {
+    const lagging = statuses.filter((s) => !s.failing && !s.building && s.position < head);
+    for (const position of new Set(lagging.map((s) => s.position))) {
       behind.set(position, (await deps.readAll({ after: position, maxCount: deps.maxLag + 1 })).length);
     }
     const problems = projectionProblems(statuses, (position) => behind.get(position) ?? 0, deps.maxLag);

@@ -12,6 +12,12 @@ export interface ProjectionState {
   stored: bigint;
   handles: Set<string>;
   failing?: string;
+  /**
+   * Set while a new version of the read model is built beside the live one (a version bump): the
+   * live collections are the previous version's, which no code applies any longer, so live batches
+   * leave them (and this state's position) alone until the new version is switched in.
+   */
+  building?: { position: bigint; head: bigint };
 }
 
 /** Every projection before its checkpoint is read: nothing applied, nothing stored. */
@@ -21,9 +27,15 @@ export function initialStates(projections: Projection[]): Map<string, Projection
   );
 }
 
-/** The position every projection has reached: what read-your-writes waits for, and where the log is followed from. */
+/**
+ * The position every live projection has reached: what read-your-writes waits for, and where the
+ * log is followed from. A projection whose new version is being built beside it does not hold the
+ * others back (it reads the log itself and joins at its switch); when every one is, they all count.
+ */
 export function lowestPosition(states: Map<string, ProjectionState>): bigint {
-  return [...states.values()].reduce(
+  const all = [...states.values()];
+  const live = all.filter((s) => !s.building);
+  return (live.length > 0 ? live : all).reduce(
     (min, s) => (s.position < min ? s.position : min),
     BigInt(Number.MAX_SAFE_INTEGER),
   );

@@ -13,6 +13,8 @@ import type { EventStore, RecordedEvent } from '../eventstore/port.js';
 import type { ReadStore } from '../readstore/port.js';
 import { serialLock } from '../readstore/serial-lock.js';
 import { applyToEveryProjection } from './apply-batch.js';
+import { buildBeside } from './build-beside.js';
+import { catchUpInPages } from './catch-up.js';
 import { runBatchLoop } from './batch-loop.js';
 import { restoreCheckpoints, storeCheckpoint } from './checkpoints.js';
 import { eventBuffer } from './event-buffer.js';
@@ -27,6 +29,11 @@ export interface ProjectionRunnerDeps {
   readStore: ReadStore;
   projections: Projection[];
   logger: Logger;
+  /**
+   * When the log hands events with their secrets sealed: opens one (only the events some projection
+   * handles are opened). Unset: the log opens them itself (encryptingEventStore).
+   */
+  openEvent?: (event: RecordedEvent) => RecordedEvent;
   /** Told each time read-your-writes waiters are released up to a position (the projections on the writer thread report it to the main thread). */
   onAdvance?: (position: bigint) => void;
 }
@@ -39,6 +46,11 @@ export interface ProjectionStatus {
   /** Events buffered beyond its position. */
   lag: number;
   failing?: string | undefined;
+  /**
+   * Its new version is being built beside the live one (a version bump), this far into the log;
+   * until the switch, queries read the previous version as it stood and `position` stays there.
+   */
+  building?: { position: bigint; head: bigint } | undefined;
 }
 
 /** The in-process runner below, or the embedded stores' projections on the log's writer thread (src/composition/projection-thread.ts). */
@@ -60,6 +72,9 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
   let running = false;
   let live: LogSubscription | undefined;
   let loop: Promise<void> | undefined;
+  let builds: Promise<void>[] = [];
+  let markStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (markStopped = resolve));
 
   /** Releases the read-your-writes waiters up to the position every projection has reached. */
   function reportReached() {
@@ -79,24 +94,44 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     async start() {
       const head = await restoreCheckpoints(deps, [...states.values()]);
       running = true;
-      live = followLog({
+      const follow = () => {
+        live = followLog({
+          eventStore: deps.eventStore,
+          logger: deps.logger,
+          buffer,
+          lowestPosition: () => lowestPosition(states),
+          isRunning: () => running,
+          // The status (every projection failing) goes to whoever reports it, as with an advance.
+          onEnded: () => deps.onAdvance?.(lowestPosition(states)),
+        });
+        return runBatchLoop(buffer, applyBatch, () => running);
+      };
+      // Far behind (a cold start): large pages first, then the live subscription from where they got.
+      loop = catchUpInPages({
         eventStore: deps.eventStore,
-        logger: deps.logger,
-        buffer,
-        lowestPosition: () => lowestPosition(states),
+        from: () => lowestPosition(states),
+        apply: applyBatch,
         isRunning: () => running,
-        // The status (every projection failing) goes to whoever reports it, as with an advance.
-        onEnded: () => deps.onAdvance?.(lowestPosition(states)),
-      });
-      loop = runBatchLoop(buffer, applyBatch, () => running);
+      })
+        // The live subscription retries what the pages could not read.
+        .catch((error) => deps.logger.warn({ err: error }, 'catching up in pages failed; following the log'))
+        .then(() => (running ? follow() : undefined));
+      // Version bumps: the previous versions answer queries until the new ones reach the head.
+      builds = [...states.values()]
+        .filter((state) => state.building)
+        .map((state) =>
+          buildBeside({ ...deps, lock, isRunning: () => running, stopped, onSwitched: reportReached }, state),
+        );
       if (lowestPosition(states) >= head) reportReached();
     },
 
     async stop() {
       running = false;
+      markStopped();
       await live?.close();
       buffer.releaseWaiters();
       await loop;
+      await Promise.all(builds);
       // Where it got to, for the projections that skipped the last events (a bounded re-read otherwise).
       await lock(async () => {
         for (const state of states.values()) {
@@ -115,13 +150,15 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
     async rebuild(name: string, onProgress?: (progress: RebuildProgress) => void) {
       const state = states.get(name);
       if (!state) throw new Error(`unknown projection ${name}`);
-      const position = await rebuildProjection(deps, state.projection, onProgress, (swap) =>
-        lock(async () => {
-          const reached = await swap();
-          if (reached > state.position) state.position = reached;
-        }),
-      );
-      return position;
+      if (state.building) throw new Error(`the new version of ${name} is being built already`);
+      return rebuildProjection(deps, state.projection, {
+        onProgress,
+        exclusively: (swap) =>
+          lock(async () => {
+            const reached = await swap();
+            if (reached > state.position) state.position = reached;
+          }),
+      });
     },
 
     status(): ProjectionStatus[] {
@@ -131,6 +168,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps): ProjectionRu
         position: s.position,
         lag: buffer.countAfter(s.position),
         failing: s.failing ?? live?.endedReason,
+        ...(s.building ? { building: { ...s.building } } : {}),
       }));
     },
   };

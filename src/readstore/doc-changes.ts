@@ -109,5 +109,10 @@ export function reportingDocChanges(
       await store.replaceCollection(source, target);
       if (target === watched.collection) publish({ all: true });
     },
+    // A version's build switched in beside the live one (projection-runner/rebuild.ts).
+    async replaceCollections(swaps) {
+      await store.replaceCollections(swaps);
+      if (swaps.some(({ target }) => target === watched.collection)) publish({ all: true });
+    },
   };
 }

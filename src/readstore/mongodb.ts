@@ -118,6 +118,11 @@ class MongoReadStore extends MongoReader implements ReadStore {
     }
   }
 
+  async replaceCollections(swaps: ReadonlyArray<{ source: string; target: string }>): Promise<void> {
+    // A standalone server renames one collection at a time (each atomic); see docs/operations.md.
+    for (const { source, target } of swaps) await this.replaceCollection(source, target);
+  }
+
   async replaceCollection(source: string, target: string): Promise<void> {
     // Indexes travel with the renamed collection, so give the source the target's indexes first;
     // a rebuild that violates a unique index then fails before the swap, not after it.

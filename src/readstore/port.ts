@@ -109,6 +109,12 @@ export interface ReadStore extends ReadModelReader {
   dropCollection(collection: string): Promise<void>;
   /** Atomically (as far as the backend allows) replaces `target` with `source`. */
   replaceCollection(source: string, target: string): Promise<void>;
+  /**
+   * Replaces each `target` with its `source` (a rebuilt read model's collections switched in, the
+   * previous ones dropped). Embedded: one transaction, so a reader sees every old collection or
+   * every new one. MongoDB: one atomic rename per collection, in order.
+   */
+  replaceCollections(swaps: ReadonlyArray<{ source: string; target: string }>): Promise<void>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

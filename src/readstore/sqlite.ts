@@ -13,14 +13,14 @@ import {
   type Filter,
   type IndexSpec,
   type ReadModelReader,
-  type ReadModelWriter,
   type ReadStore,
 } from './port.js';
 import { afterClause, fieldExpression, orderBy, whereClause } from './sqlite-query.js';
 import { serialLock } from './serial-lock.js';
 import { checkpointInBackground, type BackgroundCheckpointer } from '../sqlite/background-checkpointer.js';
 import { sqliteTombstones, tombstoneTableOf } from './sqlite-tombstones.js';
-import { sqliteEventWriter } from './sqlite-writer.js';
+import { sqliteBatchWriter } from './sqlite-writer.js';
+import { pendingWrites } from './sqlite-pending-writes.js';
 import { preparePrivateSqliteFile } from '../eventstore/private-files.js';
 import { DamagedFileError, isDamagedFileError, namingDamage } from '../sqlite/damaged-file.js';
 
@@ -126,6 +126,7 @@ export function openSqliteReadStore(filename: string): ReadStore {
     setCheckpoint: watched(store.setCheckpoint),
     dropCollection: watched(store.dropCollection),
     replaceCollection: watched(store.replaceCollection),
+    replaceCollections: watched(store.replaceCollections),
     ping: watched(async () => {
       if (damage) throw damage;
       await store.ping();
@@ -181,9 +182,6 @@ function openStore(filename: string): ReadStore {
     }
   };
 
-  const writerFor = (position: number, physical: (name: string) => string): ReadModelWriter =>
-    sqliteEventWriter({ prepare, ensureTable, inTransaction, tombstones }, position, physical);
-
   const store: ReadStore = {
     get: (c, id) => reader.get(c, id),
     find: (c, filter, options) => reader.find(c, filter, options),
@@ -206,9 +204,15 @@ function openStore(filename: string): ReadStore {
         if (events.length === 0) return;
         if (!checkpointer && !inMemory) checkpointer = checkpointInBackground(writerDb, filename);
         const physical = options.collectionNames ?? ((name: string) => name);
+        const pending = pendingWrites(prepare);
+        const writer = sqliteBatchWriter({ prepare, ensureTable, inTransaction, tombstones, pending }, physical);
         prepare('BEGIN IMMEDIATE').run();
         try {
-          for (const event of events) await apply(event, writerFor(Number(event.position), physical));
+          for (const event of events) {
+            writer.beginEvent(Number(event.position));
+            await apply(event, writer);
+          }
+          pending.store();
           saveCheckpoint(options.projection, { position: events.at(-1)!.position, version: options.version });
           prepare('COMMIT').run();
         } catch (error) {
@@ -232,28 +236,18 @@ function openStore(filename: string): ReadStore {
       });
     },
 
-    async replaceCollection(source, target) {
+    replaceCollection: (source, target) => store.replaceCollections([{ source, target }]),
+
+    async replaceCollections(swaps) {
       await lock(async () => {
-        const from = ensureTable(source);
-        const to = tableOf(target);
-        writerDb
-          .transaction(() => {
-            writerDb.exec(`DROP TABLE IF EXISTS ${to}`);
-            writerDb.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
-            // The tombstones follow their documents (ensureTable created both).
-            writerDb.exec(`DROP TABLE IF EXISTS ${tombstoneTableOf(to)}`);
-            writerDb.exec(`ALTER TABLE ${tombstoneTableOf(from)} RENAME TO ${tombstoneTableOf(to)}`);
-            // Indexes keep their old names through a rename; recreate them under the target's names.
-            const renamed = writerDb
-              .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
-              .all(to) as { name: string }[];
-            for (const { name } of renamed) writerDb.exec(`DROP INDEX IF EXISTS "${name}"`);
-            // IMMEDIATE, like applyBatch: the rebuild CLI may write this file from another process.
-          })
-          .immediate();
-        knownTables.delete(from);
-        knownTables.delete(to);
-        createIndexes(target, indexSpecs.get(target) ?? indexSpecs.get(source) ?? []);
+        // One transaction for every collection: the reading connection sees all old or all new.
+        // IMMEDIATE, like applyBatch: the rebuild CLI may write this file from another process.
+        writerDb.transaction(() => swaps.forEach(({ source, target }) => renameOver(source, target))).immediate();
+        for (const { source, target } of swaps) {
+          knownTables.delete(tableOf(source));
+          knownTables.delete(tableOf(target));
+          createIndexes(target, indexSpecs.get(target) ?? indexSpecs.get(source) ?? []);
+        }
       });
     },
 
@@ -272,6 +266,22 @@ function openStore(filename: string): ReadStore {
       });
     },
   };
+
+  /** Drops `target` and renames `source` (and its tombstones) to it, inside the caller's transaction. */
+  function renameOver(source: string, target: string) {
+    const from = ensureTable(source);
+    const to = tableOf(target);
+    writerDb.exec(`DROP TABLE IF EXISTS ${to}`);
+    writerDb.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
+    // The tombstones follow their documents (ensureTable created both).
+    writerDb.exec(`DROP TABLE IF EXISTS ${tombstoneTableOf(to)}`);
+    writerDb.exec(`ALTER TABLE ${tombstoneTableOf(from)} RENAME TO ${tombstoneTableOf(to)}`);
+    // Indexes keep their old names through a rename; the caller recreates them under the target's names.
+    const renamed = writerDb
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+      .all(to) as { name: string }[];
+    for (const { name } of renamed) writerDb.exec(`DROP INDEX IF EXISTS "${name}"`);
+  }
 
   function saveCheckpoint(projection: string, checkpoint: Checkpoint) {
     prepare(

@@ -331,6 +331,46 @@ export function readStoreContract(label: string, target: ReadStoreTarget): void 
     t.deepEqual(await store.find(shadow, {}), []);
   });
 
+  withStore('replaceCollections switches every collection of a rebuild in', async (store, t, c) => {
+    const other = `${c}_other`;
+    await seed(store, c, [{ id: 'old', tenantId: 't' }]);
+    await seed(store, other, [{ id: 'old', tenantId: 't' }]);
+    await seed(store, `${c}_rebuild`, [{ id: 'new', tenantId: 't' }]);
+    await seed(store, `${other}_rebuild`, [{ id: 'new', tenantId: 't' }]);
+    await store.replaceCollections([
+      { source: `${c}_rebuild`, target: c },
+      { source: `${other}_rebuild`, target: other },
+    ]);
+    t.deepEqual(
+      (await store.find(c, {})).map((d) => d.id),
+      ['new'],
+    );
+    t.deepEqual(
+      (await store.find(other, {})).map((d) => d.id),
+      ['new'],
+    );
+    t.deepEqual(await store.find(`${c}_rebuild`, {}), [], 'the previous version is dropped');
+  });
+
+  withStore('within a batch, every read sees the writes of the events before it', async (store, t, c) => {
+    const seen: unknown[] = [];
+    await store.applyBatch(
+      { projection: `p-${c}`, version: 1 },
+      [{ position: 1n }, { position: 2n }, { position: 3n }, { position: 4n }],
+      async (event, writer) => {
+        if (event.position === 1n) await writer.upsert(c, { id: 'a', tenantId: 't', n: 1 });
+        if (event.position === 2n) await writer.patch(c, 'a', { n: 2 });
+        if (event.position === 3n) {
+          seen.push((await writer.get(c, 'a'))?.n, (await writer.find(c, { n: 2 })).length, await writer.count(c, {}));
+          await writer.patch(c, 'a', { n: 3 });
+        }
+        if (event.position === 4n) seen.push(await writer.deleteMany(c, { n: 3 }));
+      },
+    );
+    t.deepEqual(seen, [2, 1, 1, 1]);
+    t.is(await store.get(c, 'a'), null);
+  });
+
   withStore('ping succeeds on a reachable store', async (store, t) => {
     await t.notThrowsAsync(store.ping());
   });
