@@ -3,41 +3,21 @@
  * exactly once per tick and read each (environment, cluster, metric, window) once between them.
  */
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { ALERT_RULE_CHANGES, alertRulesProjection } from '../projections/alert-rules.js';
-import { incidentsProjection } from '../projections/incidents.js';
 import { ownerOf } from '../src/cluster/membership.js';
 import { ruleShareBucket, ruleShareKey } from '../src/events/rule-shares.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import { nextGridInstant } from '../src/process/evaluator-schedule.js';
-import { createProjectionRunner } from '../src/projection-runner/runner.js';
-import { docChangeFeed, reportingDocChanges } from '../src/readstore/doc-changes.js';
-import { openSqliteReadStore } from '../src/readstore/sqlite.js';
+import { evaluatorStores } from './support/evaluator-stores.js';
 
 const METRICS = ['queue_time_seconds', 'disk_spill_gb', 'cpu_utilization_pct'];
 const WINDOWS = [0, 5, 15];
 
 test('two members splitting the share keys evaluate each rule once and read each combination once', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'eval-shares-'));
-  const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
-  const readStore = openSqliteReadStore(join(dir, 'r.db'));
-  const logger = pino({ level: 'silent' });
-  const ruleChanges = docChangeFeed();
-  const runner = createProjectionRunner({
-    eventStore,
-    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
-    projections: [alertRulesProjection, incidentsProjection],
-    logger,
-  });
-  await runner.start();
+  const { eventStore, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-shares-');
   const now = () => new Date('2026-11-20T12:00:00Z');
   const simulated = createSimulatedWarehouse({ now });
   const tenantId = randomUUID();

@@ -7,25 +7,15 @@
  * the first tick after the world starts, one virtual minute each.
  */
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { incidentDecider } from '../commands/incidents.js';
-import {
-  ALERT_RULE_CHANGES,
-  ALERT_RULES,
-  alertRulesProjection,
-  type AlertRuleDoc,
-} from '../projections/alert-rules.js';
-import { INCIDENTS, incidentsProjection, type IncidentDoc } from '../projections/incidents.js';
+import { ALERT_RULES, type AlertRuleDoc } from '../projections/alert-rules.js';
+import { INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
 import { handleCommand } from '../src/commanding/command-handler.js';
 import type { AlertRuleData } from '../src/events/alert-rule.js';
 import { incidentStream } from '../src/events/incident.js';
 import { ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import {
@@ -35,25 +25,12 @@ import {
   type TickReport,
 } from '../src/process/evaluator.js';
 import { heartbeatOffsetMs, HISTORY_HEARTBEAT_MS } from '../src/process/evaluation-record.js';
-import { createProjectionRunner } from '../src/projection-runner/runner.js';
-import { docChangeFeed, reportingDocChanges } from '../src/readstore/doc-changes.js';
-import { openSqliteReadStore } from '../src/readstore/sqlite.js';
+import { evaluatorStores } from './support/evaluator-stores.js';
 
 const METRIC = 'queue_time_seconds';
 
 async function world(t: { teardown: (fn: () => Promise<void>) => void }) {
-  const dir = mkdtempSync(join(tmpdir(), 'eval-window-'));
-  const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
-  const readStore = openSqliteReadStore(join(dir, 'r.db'));
-  const logger = pino({ level: 'silent' });
-  const ruleChanges = docChangeFeed();
-  const runner = createProjectionRunner({
-    eventStore,
-    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
-    projections: [alertRulesProjection, incidentsProjection],
-    logger,
-  });
-  await runner.start();
+  const { eventStore, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-window-');
   const start = new Date('2026-11-20T12:00:00Z');
   let clock = start;
   const now = () => clock;

@@ -3,41 +3,17 @@
  * first tick over new rules writes only the evaluations the history needs.
  */
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import {
-  ALERT_RULE_CHANGES,
-  ALERT_RULES,
-  alertRulesProjection,
-  type AlertRuleDoc,
-} from '../projections/alert-rules.js';
-import { incidentsProjection } from '../projections/incidents.js';
+import { ALERT_RULES, type AlertRuleDoc } from '../projections/alert-rules.js';
 import type { EventStore } from '../src/eventstore/port.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
-import { createProjectionRunner } from '../src/projection-runner/runner.js';
-import { docChangeFeed, reportingDocChanges } from '../src/readstore/doc-changes.js';
-import { openSqliteReadStore } from '../src/readstore/sqlite.js';
+import { evaluatorStores } from './support/evaluator-stores.js';
 
 test('evaluation writes that fail while other rules are still acting are counted, not fatal', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'eval-'));
-  const real = openSqliteEventStore({ filename: join(dir, 'e.db') });
-  const readStore = openSqliteReadStore(join(dir, 'r.db'));
-  const logger = pino({ level: 'silent' });
-  const ruleChanges = docChangeFeed();
-  const runner = createProjectionRunner({
-    eventStore: real,
-    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
-    projections: [alertRulesProjection, incidentsProjection],
-    logger,
-  });
-  await runner.start();
+  const { eventStore: real, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-');
   const now = () => new Date('2026-11-20T12:00:00Z');
   const simulated = createSimulatedWarehouse({ now });
   const metrics = createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control });
@@ -101,18 +77,7 @@ test('evaluation writes that fail while other rules are still acting are counted
 });
 
 test('the first tick after rules were created records only the evaluations that change something, not one per rule', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'eval-first-'));
-  const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
-  const readStore = openSqliteReadStore(join(dir, 'r.db'));
-  const logger = pino({ level: 'silent' });
-  const ruleChanges = docChangeFeed();
-  const runner = createProjectionRunner({
-    eventStore,
-    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
-    projections: [alertRulesProjection, incidentsProjection],
-    logger,
-  });
-  await runner.start();
+  const { eventStore, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-first-');
   t.teardown(async () => {
     await runner.stop();
     await eventStore.close();

@@ -17,6 +17,13 @@ const AT = '2026-06-01T09:00:00.000Z';
 const PREVIEW = '/api/v1/escalation-policies/preview';
 /** /health probes that must complete, one after another, while one heavy request is outstanding. */
 const PROBES_WHILE_HEAVY = 3;
+/**
+ * The small case takes 83–160 ms on an idle 2-core machine and each probe's answer waits up to a
+ * time slice (23–60 ms), so it sees 2–4 probes: requiring 3 failed one run in three, on 4c3942b as
+ * after it. One probe answered before the preview settles is what shows the loop was not held for
+ * the whole request; the maximal case (above, about 0.7 s) is the one that counts three.
+ */
+const PROBES_WHILE_SMALL = 1;
 
 /** The defaults: two heavy requests per tenant, four in total, a budget of 5,000,000 units. */
 let app: TestApp;
@@ -187,7 +194,7 @@ test.serial(
     );
     t.is(posted.answer.status, 200, JSON.stringify(posted.answer.body).slice(0, 500));
     t.true(
-      posted.probesBefore >= PROBES_WHILE_HEAVY,
+      posted.probesBefore >= PROBES_WHILE_SMALL,
       `only ${posted.probesBefore} /health probes answered while the preview ran`,
     );
     const stages = posted.answer.body.data.stages;
@@ -211,7 +218,7 @@ test.serial(
     );
     t.is(got.answer.status, 200);
     t.true(
-      got.probesBefore >= PROBES_WHILE_HEAVY,
+      got.probesBefore >= PROBES_WHILE_SMALL,
       `only ${got.probesBefore} /health probes answered while the GET preview ran`,
     );
     t.deepEqual(got.answer.body.data.stages, stages);

@@ -4,47 +4,23 @@
  * deletes, evaluations, incidents and a rebuild, re-reading only what changed.
  */
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import {
-  ALERT_RULE_CHANGES,
-  ALERT_RULES,
-  alertRulesProjection,
-  type AlertRuleDoc,
-} from '../projections/alert-rules.js';
-import { incidentsProjection } from '../projections/incidents.js';
+import { ALERT_RULES, type AlertRuleDoc } from '../projections/alert-rules.js';
 import type { AlertRuleData } from '../src/events/alert-rule.js';
 import { ruleShareBucket } from '../src/events/rule-shares.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import { createRuleMirror } from '../src/process/rule-mirror.js';
-import { createProjectionRunner } from '../src/projection-runner/runner.js';
-import { docChangeFeed, reportingDocChanges } from '../src/readstore/doc-changes.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
-import { openSqliteReadStore } from '../src/readstore/sqlite.js';
+import { evaluatorStores } from './support/evaluator-stores.js';
 
 const AT = '2026-11-20T12:00:00.000Z';
 const ENV_ID = '00000000-0000-4000-8000-0000000000e2';
 
 async function world() {
-  const dir = mkdtempSync(join(tmpdir(), 'rule-mirror-'));
-  const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
-  const readStore = openSqliteReadStore(join(dir, 'r.db'));
-  const logger = pino({ level: 'silent' });
-  const ruleChanges = docChangeFeed();
-  const runner = createProjectionRunner({
-    eventStore,
-    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
-    projections: [alertRulesProjection, incidentsProjection],
-    logger,
-  });
-  await runner.start();
+  const { eventStore, readStore, logger, ruleChanges, runner } = await evaluatorStores('rule-mirror-');
   const tenantId = randomUUID();
   // A fixed environment: which bucket a rule's read falls in is then the same on every run.
   const envId = ENV_ID;

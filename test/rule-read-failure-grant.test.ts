@@ -4,25 +4,17 @@
  * once the grant is back; a statement that answers with no value is `no_data`, never a 0.
  */
 import test, { type ExecutionContext } from 'ava';
-import { mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { ALERT_RULE_CHANGES, alertRulesProjection } from '../projections/alert-rules.js';
-import { INCIDENTS, incidentsProjection, type IncidentDoc } from '../projections/incidents.js';
+import { INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
 import { ruleEvaluationStream } from '../src/events/rule-evaluation.js';
 import { ruleBucketKey, ruleShareBucket } from '../src/events/rule-shares.js';
-import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { fileEnvironmentResolver, parseEnvironments } from '../src/gateways/warehouse/environments.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
-import { createProjectionRunner } from '../src/projection-runner/runner.js';
-import { docChangeFeed, reportingDocChanges } from '../src/readstore/doc-changes.js';
-import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import type { StatementScript } from './support/redshift-data-standin.js';
 import { redshiftHarness } from './support/redshift-gateway-harness.js';
+import { evaluatorStores } from './support/evaluator-stores.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 
@@ -41,18 +33,7 @@ async function setup(t: ExecutionContext, script: () => StatementScript) {
     }),
   );
   const { standin, gateway } = await redshiftHarness(t, script, environments);
-  const dir = mkdtempSync(join(tmpdir(), 'eval-grant-'));
-  const eventStore = openSqliteEventStore({ filename: join(dir, 'e.db') });
-  const readStore = openSqliteReadStore(join(dir, 'r.db'));
-  const logger = pino({ level: 'silent' });
-  const ruleChanges = docChangeFeed();
-  const runner = createProjectionRunner({
-    eventStore,
-    readStore: reportingDocChanges(readStore, ALERT_RULE_CHANGES, ruleChanges.publish),
-    projections: [alertRulesProjection, incidentsProjection],
-    logger,
-  });
-  await runner.start();
+  const { eventStore, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-grant-');
   t.teardown(async () => {
     await runner.stop();
     await eventStore.close();

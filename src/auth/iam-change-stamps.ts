@@ -9,6 +9,7 @@
  * waiters, so the response to an IAM command is sent only once the very next request sees the change.
  */
 import type { ReadStore } from '../readstore/port.js';
+import { passThrough } from '../readstore/pass-through.js';
 
 export interface IamChangeStamps {
   /** Opaque; equal stamps mean no IAM change in the tenant in between. */
@@ -40,15 +41,7 @@ export function reportingIamCommits(
   stamps: IamChangeStamps,
 ): ReadStore {
   return {
-    get: (collection, id) => store.get(collection, id),
-    find: (collection, filter, options) => store.find(collection, filter, options),
-    count: (collection, filter) => store.count(collection, filter),
-    ensureIndexes: (collection, indexes) => store.ensureIndexes(collection, indexes),
-    getCheckpoint: (projection) => store.getCheckpoint(projection),
-    setCheckpoint: (projection, checkpoint) => store.setCheckpoint(projection, checkpoint),
-    dropCollection: (collection) => store.dropCollection(collection),
-    ping: () => store.ping(),
-    close: () => store.close(),
+    ...passThrough(store),
     async applyBatch(options, events, apply) {
       await store.applyBatch(options, events, apply);
       if (!projectionNames.has(options.projection)) return;

@@ -8,6 +8,7 @@
  * releases its read-your-writes waiters, so a command answered as applied is in the feed already.
  */
 import type { ReadModelWriter, ReadStore } from './port.js';
+import { passThrough } from './pass-through.js';
 
 /** What one or more committed batches changed: these documents, or (a swapped collection) any of them. */
 export type DocChanges = { all: true } | { all: false; ids: readonly string[] };
@@ -68,15 +69,7 @@ export function reportingDocChanges(
   publish: (changes: DocChanges) => void,
 ): ReadStore {
   return {
-    get: (collection, id) => store.get(collection, id),
-    find: (collection, filter, options) => store.find(collection, filter, options),
-    count: (collection, filter) => store.count(collection, filter),
-    ensureIndexes: (collection, indexes) => store.ensureIndexes(collection, indexes),
-    getCheckpoint: (projection) => store.getCheckpoint(projection),
-    setCheckpoint: (projection, checkpoint) => store.setCheckpoint(projection, checkpoint),
-    dropCollection: (collection) => store.dropCollection(collection),
-    ping: () => store.ping(),
-    close: () => store.close(),
+    ...passThrough(store),
     async applyBatch(options, events, apply) {
       if (options.projection !== watched.projection) return store.applyBatch(options, events, apply);
       const written = new Set<string>();
