@@ -1,14 +1,15 @@
 /**
  * Creates or edits a heartbeat: name, how often a ping is expected and the grace (in minutes), the
  * escalation policy and severity, enabled. An edit sends the ETag its GET answered as If-Match: a
- * 409 means someone changed it meanwhile (or the name is another heartbeat's), said above the form.
+ * 409 means someone changed it meanwhile (or the name is another heartbeat's), said above the form
+ * with an offer to load their version (use-versioned-form.ts).
  */
-import { useEffect, useState } from 'preact/hooks';
 import { SEVERITIES } from '../../../contract/vocabulary';
 import type { Heartbeat, HeartbeatBody, HeartbeatWithAddress, PolicyName } from '../api/types';
-import { errorsOf, FieldError, FormProblem, invalidProps } from './FieldError';
+import { LoadTheirVersion, SaveOrCancel, TextField } from './EditorParts';
+import { FieldError, FormProblem, invalidProps } from './FieldError';
 import { useSession } from './session-context';
-import { useLoad } from './use-load';
+import { useVersionedForm } from './use-versioned-form';
 
 const CLAIMED = /^\/(name|interval_seconds|grace_seconds|escalation_policy_id|severity|enabled)(\/|$)/;
 
@@ -49,36 +50,15 @@ const bodyOf = (form: Form): HeartbeatBody => ({
 
 export function HeartbeatEditor({ heartbeatId, policies, onCreated, onSaved, onClose }: Props) {
   const { calls } = useSession();
-  const loaded = useLoad(
-    () => (heartbeatId ? calls.heartbeat(heartbeatId) : Promise.resolve(undefined)),
-    [heartbeatId],
-  );
-  const [form, setForm] = useState<Form>(() => formOf());
-  const [etag, setEtag] = useState<string | null>(null);
-  const [filled, setFilled] = useState(heartbeatId === undefined);
-  const [failure, setFailure] = useState<Error | undefined>(undefined);
-  const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (!loaded.value) return;
-    setForm(formOf(loaded.value.data));
-    setEtag(loaded.value.etag);
-    setFilled(true);
-  }, [loaded.value]);
-  const errors = errorsOf(failure);
-  const set = (change: Partial<Form>) => setForm((current) => ({ ...current, ...change }));
-
-  const save = async (event: Event) => {
-    event.preventDefault();
-    setSaving(true);
-    setFailure(undefined);
-    try {
-      if (heartbeatId) onSaved((await calls.replaceHeartbeat(heartbeatId, bodyOf(form), etag)).data);
-      else onCreated(await calls.createHeartbeat(bodyOf(form)));
-    } catch (error) {
-      setFailure(error as Error);
-    } finally {
-      setSaving(false);
-    }
+  const { loaded, form, set, filled, failure, errors, conflict, saving, save, loadTheirs } = useVersionedForm({
+    id: heartbeatId,
+    load: calls.heartbeat,
+    formOf,
+    staleMessage: 'Someone changed this heartbeat after you opened it, or another heartbeat has this name',
+  });
+  const write = async (etag: string | null) => {
+    if (heartbeatId) onSaved((await calls.replaceHeartbeat(heartbeatId, bodyOf(form), etag)).data);
+    else onCreated(await calls.createHeartbeat(bodyOf(form)));
   };
 
   const title = heartbeatId ? `Edit ${loaded.value?.data.name ?? 'heartbeat'}` : 'New heartbeat';
@@ -88,22 +68,21 @@ export function HeartbeatEditor({ heartbeatId, policies, onCreated, onSaved, onC
       data-testid="heartbeat-editor"
       data-state={filled ? 'ready' : 'loading'}
       aria-label={title}
-      onSubmit={(e) => void save(e)}
+      onSubmit={(e) => void save(write)(e)}
       noValidate
     >
       <h2>{title}</h2>
       <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path)} />
-      <div class="field">
-        <label for="heartbeat-name">Name</label>
-        <input
-          id="heartbeat-name"
-          value={form.name}
-          maxLength={200}
-          onInput={(e) => set({ name: e.currentTarget.value })}
-          {...invalidProps(errors, '/name')}
-        />
-        <FieldError errors={errors} path="/name" />
-      </div>
+      <LoadTheirVersion conflict={conflict} onLoad={loadTheirs} />
+      <TextField
+        id="heartbeat-name"
+        label="Name"
+        path="/name"
+        value={form.name}
+        maxLength={200}
+        errors={errors}
+        onInput={(name) => set({ name })}
+      />
       <div class="field">
         <label for="heartbeat-interval">Expected every (minutes)</label>
         <input
@@ -165,14 +144,12 @@ export function HeartbeatEditor({ heartbeatId, policies, onCreated, onSaved, onC
           Enabled (a paused heartbeat pages for nothing)
         </label>
       </div>
-      <div class="form-actions">
-        <button type="submit" class="button primary" disabled={saving || !filled}>
-          {saving ? 'Saving…' : heartbeatId ? 'Save heartbeat' : 'Create heartbeat'}
-        </button>
-        <button type="button" class="button plain" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel
+        saving={saving}
+        ready={filled}
+        label={heartbeatId ? 'Save heartbeat' : 'Create heartbeat'}
+        onClose={onClose}
+      />
     </form>
   );
 }

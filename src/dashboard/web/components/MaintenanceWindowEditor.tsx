@@ -4,14 +4,14 @@
  * someone changed (or ended) the window meanwhile, and the form says so and offers to load their
  * version. The API's field errors appear beside their fields; any other above the form.
  */
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api/client';
 import type { AlertRule, MaintenanceWindow } from '../api/types';
-import { errorsOf, FieldError, FormProblem, invalidProps } from './FieldError';
-import { bodyOf, windowForm, type WindowForm } from './maintenance-form';
+import { LoadTheirVersion, SaveOrCancel, TextField } from './EditorParts';
+import { FormProblem } from './FieldError';
+import { bodyOf, windowForm } from './maintenance-form';
 import { browserZone } from './schedule-form';
 import { useSession } from './session-context';
 import { useLoad } from './use-load';
+import { useVersionedForm } from './use-versioned-form';
 import { WindowMatcherFields } from './WindowMatcherFields';
 import { WindowTimingFields } from './WindowTimingFields';
 
@@ -28,52 +28,20 @@ interface Props {
 export function MaintenanceWindowEditor({ windowId, rules, onSaved, onClose }: Props) {
   const { calls } = useSession();
   const clusters = useLoad(() => calls.cluster(), []);
-  const [round, setRound] = useState(0);
-  const loaded = useLoad(
-    () => (windowId ? calls.maintenanceWindow(windowId) : Promise.resolve(undefined)),
-    [windowId, round],
-  );
-  const [form, setForm] = useState<WindowForm>(() => windowForm(browserZone(), Date.now()));
-  const [etag, setEtag] = useState<string | null>(null);
-  const [filled, setFilled] = useState(windowId === undefined);
-  const [failure, setFailure] = useState<Error | undefined>(undefined);
-  const [conflict, setConflict] = useState(false);
-  const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (!loaded.value) return;
-    setForm(windowForm(browserZone(), Date.now(), loaded.value.data));
-    setEtag(loaded.value.etag);
-    setFilled(true);
-  }, [loaded.value]);
-  const errors = errorsOf(failure);
-  const set = (change: Partial<WindowForm>) => setForm((current) => ({ ...current, ...change }));
-
-  const save = async (event: Event) => {
-    event.preventDefault();
-    setSaving(true);
-    setFailure(undefined);
-    setConflict(false);
-    try {
-      const body = bodyOf(form);
-      onSaved(
-        (windowId
-          ? await calls.replaceMaintenanceWindow(windowId, body, etag)
-          : await calls.createMaintenanceWindow(body)
-        ).data,
-      );
-    } catch (error) {
-      const stale = error instanceof ApiError && error.status === 409;
-      setConflict(stale);
-      setFailure(
-        stale
-          ? new Error(
-              `Someone changed or ended this window after you opened it, so your edit was not saved (HTTP 409: ${(error as Error).message}). Load their version, then make your change again.`,
-            )
-          : (error as Error),
-      );
-    } finally {
-      setSaving(false);
-    }
+  const { loaded, form, set, filled, failure, errors, conflict, saving, save, loadTheirs } = useVersionedForm({
+    id: windowId,
+    load: calls.maintenanceWindow,
+    formOf: (window?: MaintenanceWindow) => windowForm(browserZone(), Date.now(), window),
+    staleMessage: 'Someone changed or ended this window after you opened it',
+  });
+  const write = async (etag: string | null) => {
+    const body = bodyOf(form);
+    onSaved(
+      (windowId
+        ? await calls.replaceMaintenanceWindow(windowId, body, etag)
+        : await calls.createMaintenanceWindow(body)
+      ).data,
+    );
   };
 
   const title = windowId ? `Edit ${loaded.value?.data.name ?? 'window'}` : 'New maintenance window';
@@ -83,7 +51,7 @@ export function MaintenanceWindowEditor({ windowId, rules, onSaved, onClose }: P
       data-testid="window-editor"
       data-state={filled ? 'ready' : 'loading'}
       aria-label={title}
-      onSubmit={(e) => void save(e)}
+      onSubmit={(e) => void save(write)(e)}
       noValidate
     >
       <h2>{title}</h2>
@@ -93,43 +61,25 @@ export function MaintenanceWindowEditor({ windowId, rules, onSaved, onClose }: P
         </p>
       ) : null}
       <FormProblem failure={failure} claimed={(path) => CLAIMED.test(path)} />
-      {conflict ? (
-        <div class="form-actions">
-          <button
-            type="button"
-            class="button plain"
-            onClick={() => {
-              setConflict(false);
-              setFailure(undefined);
-              setRound((n) => n + 1);
-            }}
-          >
-            Load their version
-          </button>
-        </div>
-      ) : null}
-      <div class="field">
-        <label for="window-name">Name</label>
-        <input
-          id="window-name"
-          value={form.name}
-          maxLength={200}
-          onInput={(e) => set({ name: e.currentTarget.value })}
-          {...invalidProps(errors, '/name')}
-        />
-        <FieldError errors={errors} path="/name" />
-      </div>
-      <div class="field">
-        <label for="window-reason">Reason</label>
-        <input
-          id="window-reason"
-          value={form.reason}
-          maxLength={2000}
-          onInput={(e) => set({ reason: e.currentTarget.value })}
-          {...invalidProps(errors, '/reason')}
-        />
-        <FieldError errors={errors} path="/reason" />
-      </div>
+      <LoadTheirVersion conflict={conflict} onLoad={loadTheirs} />
+      <TextField
+        id="window-name"
+        label="Name"
+        path="/name"
+        value={form.name}
+        maxLength={200}
+        errors={errors}
+        onInput={(name) => set({ name })}
+      />
+      <TextField
+        id="window-reason"
+        label="Reason"
+        path="/reason"
+        value={form.reason}
+        maxLength={2000}
+        errors={errors}
+        onInput={(reason) => set({ reason })}
+      />
       <WindowMatcherFields
         form={form}
         rules={rules}
@@ -138,14 +88,12 @@ export function MaintenanceWindowEditor({ windowId, rules, onSaved, onClose }: P
         set={set}
       />
       <WindowTimingFields form={form} errors={errors} set={set} />
-      <div class="form-actions">
-        <button type="submit" class="button primary" disabled={saving || !filled}>
-          {saving ? 'Saving…' : windowId ? 'Save window' : 'Create window'}
-        </button>
-        <button type="button" class="button plain" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel
+        saving={saving}
+        ready={filled}
+        label={windowId ? 'Save window' : 'Create window'}
+        onClose={onClose}
+      />
     </form>
   );
 }
