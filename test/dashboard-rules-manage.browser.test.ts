@@ -34,6 +34,9 @@ interface RuleAnswer {
   name: string;
   threshold: number;
   escalation_policy_id: string;
+  on_error: string;
+  on_no_data: string;
+  error_for_minutes: number;
 }
 const rulesNamed = async (name: string) =>
   ((await dashboard.api('GET', '/api/v1/alert-rules?limit=200')) as RuleAnswer[]).filter((rule) => rule.name === name);
@@ -100,10 +103,16 @@ suite(`create a rule with its policy picked by name, edit its threshold, see fie
   t.is(await edit.getByLabel('Threshold', { exact: true }).inputValue(), '30');
   await edit.getByLabel('Threshold', { exact: true }).fill('120');
   await edit.getByTestId('preview-verdict').filter({ hasText: 'within' }).waitFor();
+  // What the rule does when the warehouse cannot be read or answers nothing: opened as the rule was made.
+  t.is(await edit.getByLabel('When the warehouse cannot be read').inputValue(), 'alerting');
+  await edit.getByLabel('When the warehouse cannot be read').selectOption({ label: 'do not page' });
+  await edit.getByLabel('When it returns no data').selectOption({ label: 'do not page, keep the last state' });
+  await edit.getByLabel('Page after (minutes)').fill('15');
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await page.getByTestId('rules-outcome').filter({ hasText: 'Saved Queue wait' }).waitFor();
   await row.filter({ hasText: '> 120' }).waitFor();
-  t.is((await rulesNamed('Queue wait'))[0]?.threshold, 120);
+  const [saved] = await rulesNamed('Queue wait');
+  t.like(saved, { threshold: 120, on_error: 'ok', on_no_data: 'keep_last', error_for_minutes: 15 });
 
   // Someone else edits the rule while the form is open: the save is refused with a 409 the form explains.
   await row.getByRole('button', { name: 'Edit Queue wait' }).click();

@@ -15,7 +15,8 @@ import { MetricPreview } from './MetricPreview';
 import { RuleBacktestPanel } from './RuleBacktestPanel';
 import { useSession } from './session-context';
 import { useLoad } from './use-load';
-import { READ_FAILURE_STATES, SEVERITIES } from '../../../contract/vocabulary';
+import { SEVERITIES } from '../../../contract/vocabulary';
+import { ReadFailureFields, type ReadFailureForm } from './ReadFailureFields';
 
 const CONDITIONS: [string, string][] = [
   ['gt', '> greater than'],
@@ -53,7 +54,7 @@ const API_FIELD: Record<keyof Form, string> = {
   errorFor: 'error_for_minutes',
 };
 
-interface Form {
+interface Form extends ReadFailureForm {
   name: string;
   metric: string;
   condition: string;
@@ -62,17 +63,7 @@ interface Form {
   severity: string;
   policy: string;
   cluster: string;
-  onError: string;
-  onNoData: string;
-  errorFor: string;
 }
-
-/** What each read-failure setting means, as the form's options say it. */
-const READ_FAILURE_LABELS: Record<(typeof READ_FAILURE_STATES)[number], string> = {
-  alerting: 'page (after the minutes below)',
-  ok: 'do not page',
-  keep_last: 'do not page, keep the last state',
-};
 
 const formOf = (rule?: AlertRuleDetail): Form => ({
   name: rule?.name ?? '',
@@ -346,43 +337,7 @@ export function AlertRuleEditor({
         <FieldError errors={errors} path="/severity" />
         <FieldError errors={errors} path="/escalation_policy_id" />
         <FieldError errors={errors} path="/cluster_id" />
-        <div class="rule-editor-row">
-          <label>
-            When the warehouse cannot be read
-            <select name="on_error" value={form.onError} onChange={set('onError')}>
-              {READ_FAILURE_STATES.map((state) => (
-                <option key={state} value={state}>
-                  {READ_FAILURE_LABELS[state]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            When it returns no data
-            <select name="on_no_data" value={form.onNoData} onChange={set('onNoData')}>
-              {READ_FAILURE_STATES.map((state) => (
-                <option key={state} value={state}>
-                  {READ_FAILURE_LABELS[state]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Page after (minutes)
-            <input
-              name="error_for_minutes"
-              type="number"
-              min="0"
-              max="1440"
-              value={form.errorFor}
-              onInput={set('errorFor')}
-              aria-describedby={described('error_for_minutes')}
-            />
-          </label>
-        </div>
-        <FieldError errors={errors} path="/on_error" />
-        <FieldError errors={errors} path="/on_no_data" />
-        <FieldError errors={errors} path="/error_for_minutes" />
+        <ReadFailureFields form={form} errors={errors} set={set} described={described} />
         {message ? (
           <p class="error" role="alert" data-testid="editor-message">
             {message}
