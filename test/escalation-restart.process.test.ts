@@ -5,59 +5,21 @@
  * a real minute.
  */
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startHttpReceiver } from './support/notify-receivers/http-receiver.js';
-import { devToken, freePort, startPlatformProcess, type PlatformProcess } from './support/platform-process.js';
+import { restartablePlatform } from './support/restartable-platform.js';
 import { waitFor } from './support/wait-for.js';
 
 const MINUTE_MS = 60_000;
-/** A start-up is mostly module loading: seconds on a quiet machine, tens of them on a busy one. */
-const START_TIMEOUT_MS = 60_000;
 
 test('SIGKILL between stages, twice: stage 2 fires exactly once after the restart and is not repeated by the next one', async (t) => {
   const receiver = await startHttpReceiver(() => ({ status: 204 }));
-  const dataDir = mkdtempSync(join(tmpdir(), 'ww-escalation-kill-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    BASE_URL: url,
-    ALERT_EVALUATION_INTERVAL_SECONDS: '1',
-    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
-  };
-  const running: PlatformProcess[] = [];
-  const start = async (offsetSeconds: number) => {
-    const platform = await startPlatformProcess(
-      { ...env, CLOCK_OFFSET_SECONDS: String(offsetSeconds) },
-      START_TIMEOUT_MS,
-    );
-    running.push(platform);
-    return platform;
-  };
-  const kill = async (platform: PlatformProcess) => {
-    platform.child.kill('SIGKILL');
-    await platform.exited;
-  };
-  /** A sample of the running platform's own metrics (each process counts from zero). */
-  const metric = async (name: string) =>
-    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
+  const platform = await restartablePlatform('ww-escalation-kill-', { ALERT_EVALUATION_INTERVAL_SECONDS: '1' });
+  const { start, kill, api, metric } = platform;
   /** The manager has settled on a timer for the next stage: everything due so far is done. */
   const waitingForNextStage = (message: string) =>
     waitFor(async () => (await metric('escalation_pending')) === 1, { timeoutMs: 20_000, message });
   try {
     const first = await start(0);
-    const token = await devToken(url, dataDir);
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as any };
-    };
     const channel = async (stage: number) =>
       (
         await api('POST', '/notification-channels', {
@@ -147,8 +109,7 @@ test('SIGKILL between stages, twice: stage 2 fires exactly once after the restar
       [[incidentId, 3, 0, new Date(Date.parse(stage2.firedAt) + 60 * MINUTE_MS).toISOString()]],
     );
   } finally {
-    for (const platform of running) if (platform.child.exitCode === null) platform.child.kill('SIGKILL');
-    await Promise.all(running.map((platform) => platform.exited));
+    await platform.stop();
     await receiver.stop();
   }
 });

@@ -4,54 +4,16 @@
  * with their clock shifted (CLOCK_OFFSET_SECONDS) so the heartbeat is overdue without waiting.
  */
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startHttpReceiver } from './support/notify-receivers/http-receiver.js';
-import { devToken, freePort, startPlatformProcess, type PlatformProcess } from './support/platform-process.js';
+import { restartablePlatform } from './support/restartable-platform.js';
 import { waitFor } from './support/wait-for.js';
-
-/** A start-up is mostly module loading: seconds on a quiet machine, tens of them on a busy one. */
-const START_TIMEOUT_MS = 60_000;
 
 test('SIGKILL while a heartbeat is overdue, twice: it pages once after the restart, and not again after the next', async (t) => {
   const receiver = await startHttpReceiver(() => ({ status: 204 }));
-  const dataDir = mkdtempSync(join(tmpdir(), 'ww-heartbeat-kill-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    BASE_URL: url,
-    HEARTBEAT_CHECK_INTERVAL_SECONDS: '1',
-    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
-  };
-  const running: PlatformProcess[] = [];
-  const start = async (offsetSeconds: number) => {
-    const platform = await startPlatformProcess(
-      { ...env, CLOCK_OFFSET_SECONDS: String(offsetSeconds) },
-      START_TIMEOUT_MS,
-    );
-    running.push(platform);
-    return platform;
-  };
-  const kill = async (platform: PlatformProcess) => {
-    platform.child.kill('SIGKILL');
-    await platform.exited;
-  };
-  const metric = async (name: string) =>
-    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
+  const platform = await restartablePlatform('ww-heartbeat-kill-', { HEARTBEAT_CHECK_INTERVAL_SECONDS: '1' });
+  const { url, start, kill, api, metric } = platform;
   try {
     const first = await start(0);
-    const token = await devToken(url, dataDir);
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as any };
-    };
     const channel = await api('POST', '/api/v1/notification-channels', {
       name: 'heartbeat pages',
       type: 'webhook',
@@ -112,7 +74,7 @@ test('SIGKILL while a heartbeat is overdue, twice: it pages once after the resta
     t.is((await fetch(`${url}/hb/${pingToken}`)).status, 200);
     t.is((await api('GET', `/api/v1/incidents/${incident.id}`)).body.data.status, 'resolved');
   } finally {
-    for (const platform of running) if (platform.child.exitCode === null) platform.child.kill('SIGKILL');
+    await platform.stop();
     await receiver.stop();
   }
 });

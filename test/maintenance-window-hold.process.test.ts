@@ -6,11 +6,8 @@
  * 2 fires exactly once, after the window, and the history says why it waited.
  */
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startHttpReceiver } from './support/notify-receivers/http-receiver.js';
-import { devToken, freePort, startPlatformProcess, type PlatformProcess } from './support/platform-process.js';
+import { restartablePlatform } from './support/restartable-platform.js';
 import { waitFor } from './support/wait-for.js';
 
 const MINUTE_MS = 60_000;
@@ -19,41 +16,12 @@ const START_TIMEOUT_MS = 90_000;
 
 test('SIGKILL while stages are held: after the window ends the held stage fires exactly once, and the history shows the hold and the resume', async (t) => {
   const receiver = await startHttpReceiver(() => ({ status: 204 }));
-  const dataDir = mkdtempSync(join(tmpdir(), 'ww-window-hold-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    BASE_URL: url,
-    ALERT_EVALUATION_INTERVAL_SECONDS: '1',
-    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
-  };
-  const running: PlatformProcess[] = [];
-  let token = '';
-  const start = async (offsetSeconds: number) => {
-    const platform = await startPlatformProcess(
-      { ...env, CLOCK_OFFSET_SECONDS: String(offsetSeconds) },
-      START_TIMEOUT_MS,
-    );
-    running.push(platform);
-    token = await devToken(url, dataDir); // signed on the shifted clock
-    return platform;
-  };
-  const kill = async (platform: PlatformProcess) => {
-    platform.child.kill('SIGKILL');
-    await platform.exited;
-  };
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
-  const metric = async (name: string) =>
-    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
+  const platform = await restartablePlatform(
+    'ww-window-hold-',
+    { ALERT_EVALUATION_INTERVAL_SECONDS: '1' },
+    { startTimeoutMs: START_TIMEOUT_MS },
+  );
+  const { start, kill, api, metric } = platform;
   /** The manager has settled on one timer (the window's end, or the next stage): everything due is done. */
   const settled = (message: string) =>
     waitFor(async () => (await metric('escalation_pending')) === 1, { timeoutMs: 30_000, message });
@@ -148,8 +116,7 @@ test('SIGKILL while stages are held: after the window ends the held stage fires 
     t.is(receiver.requests.filter((r) => r.path === '/stage3').length, 0);
     await kill(third);
   } finally {
-    for (const platform of running) if (platform.child.exitCode === null) platform.child.kill('SIGKILL');
-    await Promise.all(running.map((platform) => platform.exited));
+    await platform.stop();
     await receiver.stop();
   }
 });

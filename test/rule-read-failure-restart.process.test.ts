@@ -5,51 +5,23 @@
  * second one and pages nobody again; resuming the cluster resolves it with one all-clear.
  */
 import test from 'ava';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { startMongoStandIn } from './support/mongo-standin/index.js';
 import { startHttpReceiver } from './support/notify-receivers/http-receiver.js';
-import { devToken, freePort, startPlatformProcess, type PlatformProcess } from './support/platform-process.js';
+import { restartablePlatform } from './support/restartable-platform.js';
 import { waitFor } from './support/wait-for.js';
-
-/** A start-up is mostly module loading: seconds on a quiet machine, tens of them on a busy one. */
-const START_TIMEOUT_MS = 60_000;
 
 test('SIGKILL while a read-failure incident is open: after the restart it is the same incident, paged once, and resolves once', async (t) => {
   const receiver = await startHttpReceiver(() => ({ status: 204 }));
   const mongo = await startMongoStandIn();
-  const dataDir = mkdtempSync(join(tmpdir(), 'ww-read-failure-kill-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    BASE_URL: url,
+  const platform = await restartablePlatform('ww-read-failure-kill-', {
     ALERT_EVALUATION_INTERVAL_SECONDS: '1',
-    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
     MONGODB_URL: mongo.url,
-    MONGODB_DATABASE: `ww_read_failure_${port}`,
-  };
-  const running: PlatformProcess[] = [];
-  const start = async () => {
-    const platform = await startPlatformProcess(env, START_TIMEOUT_MS);
-    running.push(platform);
-    return platform;
-  };
-  const metric = async (name: string) =>
-    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN);
+    MONGODB_DATABASE: `ww_read_failure_${randomUUID().slice(0, 8)}`,
+  });
+  const { start, kill, api, metric } = platform;
   try {
     const first = await start();
-    const token = await devToken(url, dataDir);
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as any };
-    };
     const channel = await api('POST', '/notification-channels', {
       name: 'on call',
       type: 'webhook',
@@ -89,8 +61,7 @@ test('SIGKILL while a read-failure incident is open: after the restart it is the
       timeoutMs: 20_000,
       message: 'the page recorded',
     });
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await kill(first);
 
     // The restarted platform ticks on the still-paused cluster…
     await start();
@@ -119,8 +90,7 @@ test('SIGKILL while a read-failure incident is open: after the restart it is the
     t.regex(String(aboutThisIncident()[1]!.body), /resolved/);
     t.is((await errorIncidents()).length, 1);
   } finally {
-    for (const platform of running) if (platform.child.exitCode === null) platform.child.kill('SIGKILL');
-    await Promise.all(running.map((platform) => platform.exited));
+    await platform.stop();
     await receiver.stop();
     await mongo.stop();
   }
