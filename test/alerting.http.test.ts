@@ -7,6 +7,7 @@ import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { connectSse } from './support/sse-client.js';
 import { waitFor } from './support/wait-for.js';
 import { simulatedClusters } from '../src/gateways/warehouse/simulated/fleet.js';
+import { chatPolicy } from './support/escalation-policy-fixtures.js';
 
 let app: TestApp;
 test.before(async () => {
@@ -14,21 +15,7 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-async function policyFor(caller: Caller): Promise<string> {
-  const channel = await app.request('POST', '/notification-channels', {
-    caller,
-    body: { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } },
-  });
-  const policy = await app.request('POST', '/api/v1/escalation-policies', {
-    caller,
-    body: {
-      name: 'DBA',
-      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
-    },
-  });
-  if (policy.status !== 201) throw new Error(`policy: ${policy.status} ${JSON.stringify(policy.body)}`);
-  return policy.body.data.id;
-}
+const policyFor = async (caller: Caller) => (await chatPolicy(app, caller)).policyId;
 
 const pin = (caller: Caller, metric: string, value: number) =>
   app.request('POST', '/api/v1/simulator/metrics', { caller, body: { metric, value, duration_seconds: 3600 } });

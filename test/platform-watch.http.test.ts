@@ -17,6 +17,7 @@ import { startTestIdentityProvider, type TestIdentityProvider } from './support/
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { virtualClock } from './support/virtual-clock.js';
 import { waitFor } from './support/wait-for.js';
+import { chatPolicy } from './support/escalation-policy-fixtures.js';
 
 const clock = virtualClock(Date.now());
 /** Channels whose every delivery fails (a 400: not worth another attempt, so the failure is final). */
@@ -42,28 +43,12 @@ let app: TestApp;
 let operator: Caller;
 let operatorPolicy: string;
 
-async function chatPolicy(on: TestApp, caller: Caller): Promise<{ policyId: string; channelId: string }> {
-  const channel = await on.request('POST', '/api/v1/notification-channels', {
-    caller,
-    body: { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } },
-  });
-  const policy = await on.request('POST', '/api/v1/escalation-policies', {
-    caller,
-    body: {
-      name: 'Platform',
-      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
-    },
-  });
-  if (policy.status !== 201) throw new Error(`policy: ${policy.status} ${JSON.stringify(policy.body)}`);
-  return { policyId: policy.body.data.id, channelId: channel.body.data.id };
-}
-
 test.before(async () => {
   idp = await startTestIdentityProvider();
   const dataDir = mkdtempSync(join(tmpdir(), 'ww-watch-'));
   const first = await startTestApp({ idp, dataDir });
   operator = first.newTenant();
-  operatorPolicy = (await chatPolicy(first, operator)).policyId;
+  operatorPolicy = (await chatPolicy(first, operator, 'Platform')).policyId;
   await first.close();
   app = await startTestApp({
     idp,
@@ -174,7 +159,7 @@ test.serial('a failing projection and a stuck one each open an incident, resolve
 
 test.serial('a delivery whose every attempt fails opens one platform incident for that cause', async (t) => {
   const tenant = app.newTenant();
-  const { policyId, channelId } = await chatPolicy(app, tenant);
+  const { policyId, channelId } = await chatPolicy(app, tenant, 'Platform');
   failing.add(channelId);
   const subjects = app.platform.composition.alerting.subjectIncidents;
   const page = () =>
@@ -227,8 +212,8 @@ test.serial(
   "with the tenant's own platform-alerts policy, its failing deliveries page that policy in the tenant",
   async (t) => {
     const tenant = app.newTenant();
-    const paging = await chatPolicy(app, tenant);
-    const own = await chatPolicy(app, tenant);
+    const paging = await chatPolicy(app, tenant, 'Platform');
+    const own = await chatPolicy(app, tenant, 'Platform');
     // Bad input changes nothing; a policy of the tenant is taken, with an ETag like every resource.
     const unknown = await app.request('PUT', '/api/v1/tenant/platform-alerts', {
       caller: tenant,

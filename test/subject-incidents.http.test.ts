@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
+import { chatPolicy } from './support/escalation-policy-fixtures.js';
 
 let app: TestApp;
 test.before(async () => {
@@ -15,21 +16,7 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-async function chatPolicy(caller: Caller): Promise<string> {
-  const channel = await app.request('POST', '/notification-channels', {
-    caller,
-    body: { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } },
-  });
-  const policy = await app.request('POST', '/api/v1/escalation-policies', {
-    caller,
-    body: {
-      name: 'Data platform',
-      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
-    },
-  });
-  if (policy.status !== 201) throw new Error(`policy: ${policy.status} ${JSON.stringify(policy.body)}`);
-  return policy.body.data.id;
-}
+const policyOf = async (caller: Caller) => (await chatPolicy(app, caller, 'Data platform')).policyId;
 
 const heartbeatIncident = (policyId: string, subject: string) => ({
   source: 'heartbeat' as const,
@@ -46,7 +33,7 @@ const cause = (caller: Caller) => ({ tenantId: caller.tenantId, actor: 'system:t
 
 test('a subject is opened once, resolved by its source, and its next incident is a new one', async (t) => {
   const caller = app.newTenant();
-  const policyId = await chatPolicy(caller);
+  const policyId = await policyOf(caller);
   const subjects = app.platform.composition.alerting.subjectIncidents;
   const subject = `heartbeat:${randomUUID()}`;
 
@@ -105,7 +92,7 @@ test('a subject is opened once, resolved by its source, and its next incident is
 
 test('incidents are listed by source, and analytics count them by source', async (t) => {
   const caller = app.newTenant();
-  const policyId = await chatPolicy(caller);
+  const policyId = await policyOf(caller);
   const subjects = app.platform.composition.alerting.subjectIncidents;
   await subjects.open(cause(caller), heartbeatIncident(policyId, `heartbeat:${randomUUID()}`));
   await subjects.open(cause(caller), {

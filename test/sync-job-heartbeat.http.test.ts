@@ -9,6 +9,7 @@ import { virtualClock } from './support/virtual-clock.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
 import type { NotifyPort } from '../src/gateways/notify/port.js';
+import { chatPolicy } from './support/escalation-policy-fixtures.js';
 
 const INTERVAL_MS = 300_000;
 // On the interval's grid and a little ahead of real time (tokens are signed in real time).
@@ -37,21 +38,7 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-async function policyOf(caller: Caller): Promise<string> {
-  const channel = await app.request('POST', '/api/v1/notification-channels', {
-    caller,
-    body: { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } },
-  });
-  const policy = await app.request('POST', '/api/v1/escalation-policies', {
-    caller,
-    body: {
-      name: 'Data platform',
-      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
-    },
-  });
-  if (policy.status !== 201) throw new Error(`policy: ${policy.status} ${JSON.stringify(policy.body)}`);
-  return policy.body.data.id;
-}
+const policyOf = async (caller: Caller) => (await chatPolicy(app, caller, 'Data platform')).policyId;
 
 const platformIncidents = async (caller: Caller) =>
   (await app.request('GET', '/api/v1/incidents?source=platform', { caller })).body.data as any[];

@@ -81,7 +81,7 @@ function groupKey(doc: IncidentFactsDoc, groupBy: GroupBy, timeZone: string): st
     case 'cluster':
       return doc.clusterId;
     case 'source':
-      return doc.source ?? 'rule';
+      return doc.source;
     case 'day':
       return localDay(Date.parse(doc.triggeredAt), timeZone);
     case 'week':
@@ -134,7 +134,7 @@ export function noisiestRules(docs: IncidentFactsDoc[], rangeMs: number): NoisyR
   const byRule = new Map<string, IncidentFactsDoc[]>();
   for (const doc of docs) {
     // Heartbeats, read failures and the platform are not rules: they are not among the noisiest rules.
-    if (doc.ruleId === null || doc.ruleId === undefined) continue;
+    if (doc.ruleId === null) continue;
     const incidents = byRule.get(doc.ruleId);
     if (incidents) incidents.push(doc);
     else byRule.set(doc.ruleId, [doc]);

@@ -45,3 +45,28 @@ export async function onCallTenant(app: TestApp, caller: Caller = app.newTenant(
     throw new Error(`could not create the on-call schedule: ${JSON.stringify(schedule.body)}`);
   return { caller, ...policyBodies({ type: 'schedule', id: schedule.body.data.id, channels: ['sms', 'email'] }) };
 }
+
+/**
+ * A chat channel (a webhook nobody answers: deliveries fail, which these tests do not read) and a
+ * one-stage policy paging it at once: what a test needs when it only asks that something pages.
+ */
+export async function chatPolicy(
+  app: TestApp,
+  caller: Caller,
+  name = 'DBA',
+): Promise<{ policyId: string; channelId: string }> {
+  const channel = await app.request('POST', '/api/v1/notification-channels', {
+    caller,
+    body: { name: 'ops', type: 'chat', config: { webhook_url: 'https://chat.example/hook', channel_name: '#ops' } },
+  });
+  if (channel.status !== 201) throw new Error(`channel: ${channel.status} ${JSON.stringify(channel.body)}`);
+  const policy = await app.request('POST', POLICIES, {
+    caller,
+    body: {
+      name,
+      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
+    },
+  });
+  if (policy.status !== 201) throw new Error(`policy: ${policy.status} ${JSON.stringify(policy.body)}`);
+  return { policyId: policy.body.data.id, channelId: channel.body.data.id };
+}
