@@ -16,13 +16,13 @@
 import type { PingAnswer } from '../src/contract/heartbeats.js';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { HEARTBEAT_LIMITS, type PingStatus } from '../src/events/heartbeat.js';
 import { hasBody } from '../src/http/body.js';
 import { badRequest, HttpProblem, tooManyRequests } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { senderPing } from './heartbeat-ping-senders.js';
 import { isPingTokenShape, pingTokenHash, sameTokenHash } from './heartbeat-token.js';
+import { perMinuteLimit } from '../src/http/per-minute-limit.js';
 
 export const MAX_PING_BODY_BYTES = 10 * 1024;
 
@@ -117,7 +117,7 @@ export async function pingOf(ctx: Context): Promise<Ping> {
 
 export function heartbeatPingRoutes(deps: HeartbeatPingDeps) {
   const router = new Router();
-  const limiter = new RateLimiterMemory({ points: deps.pingsPerAddressPerMinute, duration: 60 });
+  const limit = perMinuteLimit(deps.pingsPerAddressPerMinute);
 
   const ping = async (ctx: Context) => {
     ctx.set('Cache-Control', 'no-store');
@@ -126,15 +126,9 @@ export function heartbeatPingRoutes(deps: HeartbeatPingDeps) {
     const token = ctx.params.token ?? '';
     if (!isPingTokenShape(token)) throw unknownAddress();
     const tokenHash = pingTokenHash(await deps.tokenKey(), token);
-    try {
-      await limiter.consume(tokenHash);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw tooManyRequests(
-        `at most ${deps.pingsPerAddressPerMinute} pings per minute to one address`,
-        rejection.msBeforeNext / 1000,
-      );
-    }
+    const wait = await limit.take(tokenHash);
+    if (wait !== undefined)
+      throw tooManyRequests(`at most ${deps.pingsPerAddressPerMinute} pings per minute to one address`, wait);
     const received = await pingOf(ctx);
     const heartbeat = await deps.findByTokenHash(tokenHash);
     if (!heartbeat?.tokenHash || !sameTokenHash(heartbeat.tokenHash, tokenHash)) throw unknownAddress();

@@ -10,7 +10,6 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { ok } from '../http/envelope.js';
 import { requires } from '../http/guard.js';
@@ -28,6 +27,7 @@ import {
   type Refusal,
 } from './link-use.js';
 import { ACTION_PAGE_CSP, confirmationPage, donePage, refusalPage, type IncidentSummary } from './page.js';
+import { perMinuteLimit } from '../http/per-minute-limit.js';
 
 /** POST /action-links/rotate: no fields. */
 export const rotateActionLinkKeyBodySchema = z.strictObject({});
@@ -153,26 +153,22 @@ export interface ActionLinkRouteDeps extends LinkUseDeps {
 
 export function actionLinkPublicRoutes(deps: ActionLinkRouteDeps) {
   const router = new Router();
-  const limiter = new RateLimiterMemory({ points: deps.perAddressPerMinute, duration: 60 });
+  const limit = perMinuteLimit(deps.perAddressPerMinute);
   const limited = async (ctx: Context) => {
-    try {
-      await limiter.consume(
-        addressLimitKey(sourceAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'])),
-      );
-      return false;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-      html(
-        ctx,
-        429,
-        refusalPage(
-          'Too many requests',
-          `At most ${deps.perAddressPerMinute} requests per minute from one address; wait a minute and try again.`,
-        ),
-      );
-      return true;
-    }
+    const wait = await limit.take(
+      addressLimitKey(sourceAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'])),
+    );
+    if (wait === undefined) return false;
+    ctx.set('Retry-After', String(wait));
+    html(
+      ctx,
+      429,
+      refusalPage(
+        'Too many requests',
+        `At most ${deps.perAddressPerMinute} requests per minute from one address; wait a minute and try again.`,
+      ),
+    );
+    return true;
   };
 
   router.get('/a/:token', async (ctx) => {

@@ -8,9 +8,9 @@
  *   - tokens issued per client id, all addresses together: TOKEN_ISSUES_PER_CLIENT_PER_MINUTE
  *     (a leaked secret cannot mint tokens without bound; failures do not count, so it is not a
  *     lock-out lever).
- * Counters live in memory (rate-limiter-flexible), per instance.
+ * Counters live in memory (src/http/per-minute-limit.ts), per instance.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { perMinuteLimit, retryAfterSeconds } from '../http/per-minute-limit.js';
 
 export interface TokenRequestLimitSettings {
   perAddressPerMinute: number;
@@ -21,29 +21,23 @@ export interface TokenRequestLimitSettings {
 /** Seconds to wait, or undefined when the request may go on. */
 export type Verdict = { retryAfterSeconds: number; detail: string } | undefined;
 
-const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-
-async function consumeOrRefuse(limiter: RateLimiterMemory, key: string, detail: string): Promise<Verdict> {
-  try {
-    await limiter.consume(key);
-    return undefined;
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return { retryAfterSeconds: seconds(rejection), detail };
-    throw rejection;
-  }
+/** Counts one request against `key`: a refusal with `detail` when the key is over its count. */
+async function takeOrRefuse(limit: ReturnType<typeof perMinuteLimit>, key: string, detail: string): Promise<Verdict> {
+  const wait = await limit.take(key);
+  return wait === undefined ? undefined : { retryAfterSeconds: wait, detail };
 }
 
 export function createTokenRequestLimits(settings: TokenRequestLimitSettings) {
-  const minute = 60;
-  const perAddress = new RateLimiterMemory({ points: settings.perAddressPerMinute, duration: minute });
-  const failures = new RateLimiterMemory({ points: settings.failuresPerClientPerMinute, duration: minute });
-  const issues = new RateLimiterMemory({ points: settings.issuesPerClientPerMinute, duration: minute });
+  const perAddress = perMinuteLimit(settings.perAddressPerMinute);
+  // Counted by penalties, not by requests: only failed authentications count.
+  const failures = perMinuteLimit(settings.failuresPerClientPerMinute).limiter;
+  const issues = perMinuteLimit(settings.issuesPerClientPerMinute);
   const failureKey = (clientId: string, address: string) => JSON.stringify([clientId, address]);
 
   return {
     /** Counts the request against its address. */
     request: (address: string) =>
-      consumeOrRefuse(
+      takeOrRefuse(
         perAddress,
         address,
         `at most ${settings.perAddressPerMinute} token requests per minute from one address`,
@@ -53,7 +47,7 @@ export function createTokenRequestLimits(settings: TokenRequestLimitSettings) {
       const state = await failures.get(failureKey(clientId, address));
       if (!state || state.consumedPoints < settings.failuresPerClientPerMinute) return undefined;
       return {
-        retryAfterSeconds: seconds(state),
+        retryAfterSeconds: retryAfterSeconds(state),
         detail: 'too many failed client authentications from this address; wait before trying again',
       };
     },
@@ -62,11 +56,7 @@ export function createTokenRequestLimits(settings: TokenRequestLimitSettings) {
     },
     /** Counts a token about to be issued to the client. */
     issue: (clientId: string) =>
-      consumeOrRefuse(
-        issues,
-        clientId,
-        `at most ${settings.issuesPerClientPerMinute} tokens per minute for one client`,
-      ),
+      takeOrRefuse(issues, clientId, `at most ${settings.issuesPerClientPerMinute} tokens per minute for one client`),
   };
 }
 

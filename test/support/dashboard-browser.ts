@@ -63,6 +63,8 @@ export async function startDashboard(
       SSE_HEARTBEAT_SECONDS: '1',
       SYNC_STREAM_PERIOD_SECONDS: '1',
       SYNC_SCHEDULER: 'off',
+      // No background scrub (its thread at every start) unless a test asks, as test-app.ts does.
+      SCRUB_INTERVAL_HOURS: '0',
       ...env,
     }),
     options,
