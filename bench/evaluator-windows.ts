@@ -35,6 +35,7 @@ import { createEvaluator, createEvaluatorInstruments } from '../src/process/eval
 import { docChangeFeed } from '../src/readstore/doc-changes.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { machine } from './support/machine.js';
+import { appendAndProject, benchMetadata } from './support/bench-appends.js';
 
 const RULES = Number(process.env.BENCH_WINDOW_RULES ?? 20_000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 1000);
@@ -72,23 +73,9 @@ async function main() {
   });
   const tenants = Array.from({ length: TENANTS }, () => randomUUID());
   const rulesOf = new Map<string, { id: string; clusterId: string }[]>(tenants.map((t) => [t, []]));
-  const meta = (tenantId: string) => ({
-    tenantId,
-    actor: 'bench',
-    correlationId: 'bench',
-    causationId: 'bench',
-    occurredAt: clock.toISOString(),
-  });
-  const appendAll = async (events: { stream: string; event: EventToAppend }[]) => {
-    let last = 0n;
-    for (let i = 0; i < events.length; i += 500) {
-      const batch = await Promise.all(
-        events.slice(i, i + 500).map(({ stream, event }) => eventStore.append(stream, [event])),
-      );
-      last = batch.at(-1)!.position;
-    }
-    await runner.waitFor(last, 600_000);
-  };
+  const meta = (tenantId: string) => benchMetadata(tenantId, clock);
+  const appendAll = (events: { stream: string; event: EventToAppend }[]) =>
+    appendAndProject(eventStore, runner, events);
 
   const setUpStarted = performance.now();
   await appendAll(

@@ -27,6 +27,7 @@ import { createHeartbeatChecker } from '../src/process/heartbeats/heartbeat-chec
 import { createSubjectIncidents } from '../src/process/subject-incidents.js';
 import { openSqliteReadStore } from '../src/readstore/sqlite.js';
 import { machine } from './support/machine.js';
+import { appendAndProject, benchMetadata } from './support/bench-appends.js';
 
 const HEARTBEATS = Number(process.env.BENCH_HEARTBEATS ?? 1000);
 const OTHERS = Number(process.env.BENCH_OTHER_HEARTBEATS ?? 9000);
@@ -56,23 +57,9 @@ async function main() {
   const tenant = randomUUID();
   const others = Array.from({ length: OTHER_TENANTS }, () => randomUUID());
   const policyId = randomUUID();
-  const meta = (tenantId: string) => ({
-    tenantId,
-    actor: 'bench',
-    correlationId: 'bench',
-    causationId: 'bench',
-    occurredAt: clock.toISOString(),
-  });
-  const appendAll = async (events: { stream: string; event: EventToAppend }[]) => {
-    let last = 0n;
-    for (let i = 0; i < events.length; i += 500) {
-      const batch = await Promise.all(
-        events.slice(i, i + 500).map(({ stream, event }) => eventStore.append(stream, [event])),
-      );
-      last = batch.at(-1)!.position;
-    }
-    await runner.waitFor(last, 600_000);
-  };
+  const meta = (tenantId: string) => benchMetadata(tenantId, clock);
+  const appendAll = (events: { stream: string; event: EventToAppend }[]) =>
+    appendAndProject(eventStore, runner, events);
 
   const setUpStarted = performance.now();
   const all = Array.from({ length: HEARTBEATS + OTHERS }, (_, n) => ({
