@@ -11,13 +11,13 @@ import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import { nextGridInstant } from '../src/process/evaluator-schedule.js';
-import { evaluatorStores } from './support/evaluator-stores.js';
+import { alertRuleData, evaluatorStores } from './support/evaluator-stores.js';
 
 const METRICS = ['queue_time_seconds', 'disk_spill_gb', 'cpu_utilization_pct'];
 const WINDOWS = [0, 5, 15];
 
 test('two members splitting the share keys evaluate each rule once and read each combination once', async (t) => {
-  const { eventStore, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-shares-');
+  const { eventStore, readStore, logger, ruleChanges, runner, createRules } = await evaluatorStores('eval-shares-');
   const now = () => new Date('2026-11-20T12:00:00Z');
   const simulated = createSimulatedWarehouse({ now });
   const tenantId = randomUUID();
@@ -25,33 +25,19 @@ test('two members splitting the share keys evaluate each rule once and read each
   const envId = '00000000-0000-4000-8000-0000000000e1';
   // Given 90 rules over 3 metrics × 3 windows (9 combinations; windows 0 and 1 read the same minute),
   // all breaching: each evaluation starts a pending clock or triggers, so each one is recorded.
-  let last = 0n;
-  for (let i = 0; i < 90; i++) {
-    const ruleId = randomUUID();
-    last = (
-      await eventStore.append(`alertRule-${ruleId}`, [
-        {
-          type: 'AlertRuleCreated',
-          data: {
-            ruleId,
-            name: `r${i}`,
-            description: null,
-            metric: METRICS[i % 3],
-            condition: 'gt',
-            threshold: -1,
-            evaluationWindowMinutes: WINDOWS[Math.floor(i / 3) % 3],
-            severity: 'low',
-            escalationPolicyId: randomUUID(),
-            clusterId: null,
-            isEnabled: true,
-            envId,
-          },
-          metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
-        },
-      ])
-    ).position;
-  }
-  await runner.waitFor(last, 5000);
+  const last = await createRules(
+    tenantId,
+    now(),
+    Array.from({ length: 90 }, (_, i) =>
+      alertRuleData(envId, {
+        name: `r${i}`,
+        metric: METRICS[i % 3]!,
+        threshold: -1,
+        evaluationWindowMinutes: WINDOWS[Math.floor(i / 3) % 3]!,
+        severity: 'low',
+      }),
+    ),
+  );
   const member = (self: string) => {
     const metrics = createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control });
     return createEvaluator({

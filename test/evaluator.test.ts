@@ -10,44 +10,24 @@ import type { EventStore } from '../src/eventstore/port.js';
 import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/simulated-gateway.js';
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
-import { evaluatorStores } from './support/evaluator-stores.js';
+import { alertRuleData, evaluatorStores } from './support/evaluator-stores.js';
 
 test('evaluation writes that fail while other rules are still acting are counted, not fatal', async (t) => {
-  const { eventStore: real, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-');
+  const { eventStore: real, readStore, logger, ruleChanges, runner, createRules } = await evaluatorStores('eval-');
   const now = () => new Date('2026-11-20T12:00:00Z');
   const simulated = createSimulatedWarehouse({ now });
   const metrics = createMetricRegistry({ gateway: simulated.gateway, overrides: simulated.control });
   const envId = randomUUID();
   simulated.control.pinMetric({ envId, metric: 'queue_time_seconds', value: 50, durationSeconds: 3600 });
   const tenantId = randomUUID();
-  let last = 0n;
   // One rule triggers at once, the other starts its pending clock: both evaluations are recorded.
-  for (const window of [0, 5]) {
-    const ruleId = randomUUID();
-    last = (
-      await real.append(`alertRule-${ruleId}`, [
-        {
-          type: 'AlertRuleCreated',
-          data: {
-            ruleId,
-            name: `w${window}`,
-            description: null,
-            metric: 'queue_time_seconds',
-            condition: 'gt',
-            threshold: 10,
-            evaluationWindowMinutes: window,
-            severity: 'low',
-            escalationPolicyId: randomUUID(),
-            clusterId: null,
-            isEnabled: true,
-            envId,
-          },
-          metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
-        },
-      ])
-    ).position;
-  }
-  await runner.waitFor(last, 5000);
+  await createRules(
+    tenantId,
+    now(),
+    [0, 5].map((window) =>
+      alertRuleData(envId, { name: `w${window}`, threshold: 10, evaluationWindowMinutes: window, severity: 'low' }),
+    ),
+  );
   // Evaluation records fail at once; incident appends are slow, so the failure lands mid-tick.
   const faulty: EventStore = {
     ...real,
@@ -77,7 +57,7 @@ test('evaluation writes that fail while other rules are still acting are counted
 });
 
 test('the first tick after rules were created records only the evaluations that change something, not one per rule', async (t) => {
-  const { eventStore, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-first-');
+  const { eventStore, readStore, logger, ruleChanges, runner, createRules } = await evaluatorStores('eval-first-');
   t.teardown(async () => {
     await runner.stop();
     await eventStore.close();
@@ -89,33 +69,13 @@ test('the first tick after rules were created records only the evaluations that 
   simulated.control.pinMetric({ envId, metric: 'queue_time_seconds', value: 50, durationSeconds: 3600 });
   const tenantId = randomUUID();
   // Given 40 rules created this minute: 38 quiet (threshold far above the reading), 2 breaching
-  let last = 0n;
-  for (let i = 0; i < 40; i++) {
-    const ruleId = randomUUID();
-    last = (
-      await eventStore.append(`alertRule-${ruleId}`, [
-        {
-          type: 'AlertRuleCreated',
-          data: {
-            ruleId,
-            name: `r${i}`,
-            description: null,
-            metric: 'queue_time_seconds',
-            condition: 'gt',
-            threshold: i < 2 ? 10 : 1e9,
-            evaluationWindowMinutes: 5,
-            severity: 'low',
-            escalationPolicyId: randomUUID(),
-            clusterId: null,
-            isEnabled: true,
-            envId,
-          },
-          metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: now().toISOString() },
-        },
-      ])
-    ).position;
-  }
-  await runner.waitFor(last, 5000);
+  const last = await createRules(
+    tenantId,
+    now(),
+    Array.from({ length: 40 }, (_, i) =>
+      alertRuleData(envId, { name: `r${i}`, threshold: i < 2 ? 10 : 1e9, severity: 'low' }),
+    ),
+  );
   const evaluator = createEvaluator({
     eventStore,
     now,

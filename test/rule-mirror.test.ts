@@ -14,7 +14,7 @@ import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/si
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import { createRuleMirror } from '../src/process/rule-mirror.js';
 import type { ReadModelReader } from '../src/readstore/port.js';
-import { evaluatorStores } from './support/evaluator-stores.js';
+import { alertRuleData, evaluatorStores } from './support/evaluator-stores.js';
 
 const AT = '2026-11-20T12:00:00.000Z';
 const ENV_ID = '00000000-0000-4000-8000-0000000000e2';
@@ -53,21 +53,7 @@ async function world() {
       docsRead = 0;
       return read;
     },
-    ruleData: (fields: Partial<AlertRuleData> = {}): AlertRuleData => ({
-      ruleId: randomUUID(),
-      name: 'queue',
-      description: null,
-      metric: 'queue_time_seconds',
-      condition: 'gt',
-      threshold: 1e9,
-      evaluationWindowMinutes: 5,
-      severity: 'high',
-      escalationPolicyId: randomUUID(),
-      clusterId: null,
-      isEnabled: true,
-      envId,
-      ...fields,
-    }),
+    ruleData: (fields: Partial<AlertRuleData> = {}): AlertRuleData => alertRuleData(envId, fields),
     async create(fields: Partial<AlertRuleData> = {}) {
       const rule = w.ruleData(fields);
       await append(`alertRule-${rule.ruleId}`, 'AlertRuleCreated', { ...rule });

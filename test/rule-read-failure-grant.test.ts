@@ -14,7 +14,7 @@ import { createMetricRegistry } from '../src/gateways/warehouse/metrics/registry
 import { createEvaluator, createEvaluatorInstruments } from '../src/process/evaluator.js';
 import type { StatementScript } from './support/redshift-data-standin.js';
 import { redshiftHarness } from './support/redshift-gateway-harness.js';
-import { evaluatorStores } from './support/evaluator-stores.js';
+import { alertRuleData, evaluatorStores } from './support/evaluator-stores.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 
@@ -33,7 +33,7 @@ async function setup(t: ExecutionContext, script: () => StatementScript) {
     }),
   );
   const { standin, gateway } = await redshiftHarness(t, script, environments);
-  const { eventStore, readStore, logger, ruleChanges, runner } = await evaluatorStores('eval-grant-');
+  const { eventStore, readStore, logger, ruleChanges, runner, createRules } = await evaluatorStores('eval-grant-');
   t.teardown(async () => {
     await runner.stop();
     await eventStore.close();
@@ -42,32 +42,18 @@ async function setup(t: ExecutionContext, script: () => StatementScript) {
   const tenantId = randomUUID();
   const policyId = randomUUID();
   const addRule = async (metric: string) => {
-    const ruleId = randomUUID();
-    const { position } = await eventStore.append(`alertRule-${ruleId}`, [
-      {
-        type: 'AlertRuleCreated',
-        data: {
-          ruleId,
-          name: 'Disk nearly full',
-          description: null,
-          metric,
-          condition: 'gt',
-          threshold: 90,
-          evaluationWindowMinutes: 0,
-          severity: 'high',
-          escalationPolicyId: policyId,
-          clusterId: null,
-          isEnabled: true,
-          envId,
-          onError: 'alerting',
-          onNoData: 'alerting',
-          errorForMinutes: 0,
-        },
-        metadata: { tenantId, actor: 'test', correlationId: 'c', causationId: 'c', occurredAt: NOW.toISOString() },
-      },
-    ]);
-    await runner.waitFor(position, 5000);
-    return ruleId;
+    const rule = alertRuleData(envId, {
+      name: 'Disk nearly full',
+      metric,
+      threshold: 90,
+      evaluationWindowMinutes: 0,
+      escalationPolicyId: policyId,
+      onError: 'alerting',
+      onNoData: 'alerting',
+      errorForMinutes: 0,
+    });
+    await createRules(tenantId, NOW, [rule]);
+    return rule.ruleId;
   };
   const ruleId = await addRule('storage_utilization_pct');
   /** An evaluator instance; `owns` as a cluster member's (default: every rule). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_PING_BODY_BYTES } from '../../commands/heartbeat-ping-routes.js';
 import { heartbeatBodySchema } from '../contract/bodies/heartbeats.js';
 import { heartbeatSchema, heartbeatWithAddressSchema, pingAnswerSchema } from '../contract/heartbeats.js';
-import type { OperationDoc } from './operation.js';
+import type { OperationDoc, SuccessDoc } from './operation.js';
 import { historyEntrySchema, resourceId } from './shared-schemas.js';
 
 const tag = 'Heartbeats';
@@ -45,6 +45,15 @@ const pingProblems = {
   413: `A body over ${MAX_PING_BODY_BYTES} bytes`,
   429: 'Too many pings to this address (Retry-After)',
 } as const;
+
+/** Both ping methods answer the same. */
+const pingTaken: SuccessDoc = {
+  kind: 'raw',
+  status: 200,
+  contentType: 'application/json',
+  description: 'The ping was taken',
+  schema: pingAnswerSchema,
+};
 
 export const heartbeatOperations: OperationDoc[] = [
   {
@@ -139,13 +148,7 @@ export const heartbeatOperations: OperationDoc[] = [
     description: PING,
     query: pingQuery,
     problems: pingProblems,
-    response: {
-      kind: 'raw',
-      status: 200,
-      contentType: 'application/json',
-      description: 'The ping was taken',
-      schema: pingAnswerSchema,
-    },
+    response: pingTaken,
   },
   {
     method: 'post',
@@ -158,12 +161,6 @@ export const heartbeatOperations: OperationDoc[] = [
     bodyOptional: true,
     bodyTypes: ['application/json', 'text/plain'],
     problems: pingProblems,
-    response: {
-      kind: 'raw',
-      status: 200,
-      contentType: 'application/json',
-      description: 'The ping was taken',
-      schema: pingAnswerSchema,
-    },
+    response: pingTaken,
   },
 ];
