@@ -110,6 +110,8 @@ const syncVariables = {
   SYNC_SCHEDULER: z.enum(['on', 'off']).default('on'),
   /** A run stops (failed, "timed out") after this long; 5 minutes later any instance may take it for dead. */
   SYNC_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** Where a fresh embedded PostgreSQL cluster is kept, so a new DATA_DIR skips initdb (the tests set it). */
+  SYNC_EMBEDDED_TEMPLATE_DIR: z.string().min(1).optional(),
 };
 
 /** Abuse limits (issue 25): per-caller and per-tenant caps on tickets, token requests and live streams. */
@@ -372,6 +374,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
       streams: { perPerson: env.SYNC_STREAMS_PER_USER, perTenant: env.SYNC_STREAMS_PER_TENANT },
       scheduler: env.SYNC_SCHEDULER === 'on',
       runTimeoutMs: env.SYNC_RUN_TIMEOUT_SECONDS * 1000,
+      embeddedTemplateDir: env.SYNC_EMBEDDED_TEMPLATE_DIR,
     },
     assistant: assistantConfig(env),
     cluster: { leaseMs: env.CLUSTER_LEASE_SECONDS * 1000, renewEveryMs: env.CLUSTER_RENEW_SECONDS * 1000 },

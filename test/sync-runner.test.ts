@@ -16,13 +16,14 @@ import {
   type SyncJobTarget,
 } from '../src/process/sync/run-sync-job.js';
 import { openPgliteConnection } from '../src/syncstore/pglite-connection.js';
+import { PGLITE_TEMPLATE_DIR } from './support/pglite-template-dir.js';
 import { createSyncStore, type SyncStore } from '../src/syncstore/store.js';
 
 const START = Date.parse('2026-03-02T03:00:00Z');
 let store: SyncStore;
 
 test.before(async () => {
-  store = createSyncStore(await openPgliteConnection());
+  store = createSyncStore(await openPgliteConnection({ templateDir: PGLITE_TEMPLATE_DIR }));
   await store.migrate();
 });
 test.after.always(() => store?.close());

@@ -11,6 +11,7 @@ import { createSimulatedWarehouse } from '../src/gateways/warehouse/simulated/si
 import { nextRunAfter } from '../src/process/sync/schedule-grid.js';
 import { createSyncScheduler, syncJobShareKey, type Timers } from '../src/process/sync/sync-scheduler.js';
 import { openPgliteConnection } from '../src/syncstore/pglite-connection.js';
+import { PGLITE_TEMPLATE_DIR } from './support/pglite-template-dir.js';
 import { createSyncStore } from '../src/syncstore/store.js';
 
 const grid: [string, string, number, string, string][] = [
@@ -69,7 +70,7 @@ test('the scheduler runs each job on its grid in virtual time, skips paused jobs
   t.timeout(120_000);
   const clock = { ms: Date.parse('2026-03-02T10:02:00.000Z') };
   const now = () => new Date(clock.ms);
-  const store = createSyncStore(await openPgliteConnection());
+  const store = createSyncStore(await openPgliteConnection({ templateDir: PGLITE_TEMPLATE_DIR }));
   t.teardown(() => store.close());
   await store.migrate();
   const eventStore = validatingEventStore(

@@ -61,7 +61,11 @@ export function composeSync(deps: {
 }): SyncComposition {
   const { config, commandDeps, reader, logger } = deps;
   const store = lazySyncStore(config.sync.databaseUrl ? 'postgresql' : 'embedded', () =>
-    openSyncStore({ databaseUrl: config.sync.databaseUrl, dataDir: config.dataDir }),
+    openSyncStore({
+      databaseUrl: config.sync.databaseUrl,
+      dataDir: config.dataDir,
+      templateDir: config.sync.embeddedTemplateDir,
+    }),
   );
   const runner: SyncRunnerDeps = {
     commandDeps,

@@ -11,6 +11,8 @@ export interface SyncStoreSettings {
   dataDir: string;
   inMemory?: boolean;
   schema?: string;
+  /** The embedded store's kept fresh cluster (pglite-template.ts); unset: initdb for a new DATA_DIR. */
+  templateDir?: string;
 }
 
 export async function openSyncStore(settings: SyncStoreSettings): Promise<SyncStore> {
@@ -23,6 +25,7 @@ export async function openSyncStore(settings: SyncStoreSettings): Promise<SyncSt
     : await (await import('./pglite-connection.js')).openPgliteConnection({
         dataDir: settings.inMemory ? undefined : join(settings.dataDir, 'sync-pg'),
         schema: settings.schema,
+        templateDir: settings.templateDir,
       });
   const store = createSyncStore(connection);
   await store.migrate();

@@ -15,6 +15,7 @@ import { issueToken } from '../../src/auth/embedded-idp.js';
 import { loadOrCreateSigningKey } from '../../src/auth/signing-key.js';
 import { loadConfig } from '../../src/config.js';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../src/platform.js';
+import { PGLITE_TEMPLATE_DIR } from './pglite-template-dir.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
@@ -65,6 +66,7 @@ export async function startDashboard(
       SYNC_SCHEDULER: 'off',
       // No background scrub (its thread at every start) unless a test asks, as test-app.ts does.
       SCRUB_INTERVAL_HOURS: '0',
+      SYNC_EMBEDDED_TEMPLATE_DIR: PGLITE_TEMPLATE_DIR,
       ...env,
     }),
     options,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { nodeEntry } from './node-entry.js';
+import { PGLITE_TEMPLATE_DIR } from './pglite-template-dir.js';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -43,7 +44,14 @@ export async function startPlatformProcess(
       : ['bash', ['-c', `ulimit -f ${fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...nodeArgs]];
   const child = spawn(command, args, {
     // No background scrub unless the test asks (SCRUB_INTERVAL_HOURS): its thread costs every start.
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', SCRUB_INTERVAL_HOURS: '0', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      SCRUB_INTERVAL_HOURS: '0',
+      SYNC_EMBEDDED_TEMPLATE_DIR: PGLITE_TEMPLATE_DIR,
+      ...env,
+    },
     stdio: [exitWithParent ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   if (exitWithParent) {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { openPgConnection } from '../../src/syncstore/pg-connection.js';
 import { openPgliteConnection } from '../../src/syncstore/pglite-connection.js';
 import type { SqlConnection } from '../../src/syncstore/sql-connection.js';
+import { PGLITE_TEMPLATE_DIR } from './pglite-template-dir.js';
 
 export interface AdapterUnderTest {
   name: string;
@@ -24,7 +25,7 @@ const embedded: AdapterUnderTest = {
   name: 'embedded',
   sessionsShareDatabase: false,
   async open(schema = freshSchema()) {
-    return { connection: await openPgliteConnection({ schema }), schema };
+    return { connection: await openPgliteConnection({ schema, templateDir: PGLITE_TEMPLATE_DIR }), schema };
   },
   async cleanUp() {
     // In memory: gone when closed.

@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import type { SchedulerLike } from 'rxjs';
 import type { NotifyPort } from '../../src/gateways/notify/port.js';
 import { startPlatform, type RunningPlatform } from '../../src/platform.js';
+import { PGLITE_TEMPLATE_DIR } from './pglite-template-dir.js';
 import type { Timers } from '../../src/process/sync/sync-scheduler.js';
 import {
   startTestIdentityProvider,
@@ -82,6 +83,8 @@ export async function startTestApp(
     // No background scrub unless a test asks for one (test/scrub*.test.ts): each would start a
     // thread that loads the TypeScript toolchain, for nothing the test looks at.
     SCRUB_INTERVAL_HOURS: '0',
+    // A fresh embedded PostgreSQL loads the kept cluster instead of running initdb.
+    SYNC_EMBEDDED_TEMPLATE_DIR: PGLITE_TEMPLATE_DIR,
     // Closing the app closes the test's idle kept-alive connections at once, not after the grace
     // a real stop gives them (test/shutdown-keep-alive.process.test.ts tests that grace).
     SHUTDOWN_IDLE_GRACE_SECONDS: '0',
