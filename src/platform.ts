@@ -215,6 +215,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     secrets: stores.secrets,
     notify: escalation.notify,
     publicUrl: config.notify.publicUrl,
+    pagerLoopsBack: integrations.pagerLoopsBack,
   });
   const sync = composeSync({
     config,

@@ -8,6 +8,7 @@
  * through a webhook channel to a local receiver.
  */
 import test from 'ava';
+import { TEST_AUDIENCE } from './support/jwks-server.js';
 import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
@@ -18,7 +19,12 @@ let receiver: HttpReceiver;
 test.before(async () => {
   receiver = await startHttpReceiver(() => ({ status: 204 }));
   app = await startTestApp({
-    env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', INTEGRATION_EVENTS_PER_KEY_PER_MINUTE: '1000' },
+    env: {
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+      INTEGRATION_EVENTS_PER_KEY_PER_MINUTE: '1000',
+      // Pager channels send to this platform's own Events API v2 address.
+      PAGER_EVENTS_URL: `${TEST_AUDIENCE}/v2/enqueue`,
+    },
   });
 });
 test.after.always(async () => {
@@ -331,4 +337,34 @@ test.serial('1,000 triggers over 10 dedup keys open 10 incidents and page 10 tim
   await waitFor(() => pagesTo('burst').length >= 10, { timeoutMs: 20_000, message: 'ten pages' });
   t.is(pagesTo('burst').length, 10);
   t.is(new Set(pagesTo('burst').map((r) => JSON.parse(r.body).incident.id)).size, 10, 'one page per incident');
+});
+
+test.serial("a pager channel that would page back into the tenant's own integration is refused", async (t) => {
+  const caller = app.newTenant();
+  const policyId = await pagingPolicy(caller, 'loop');
+  const own = (await createIntegration(caller, policyId)).body.data.routing_key;
+  const pager = (integration_key: string) => ({
+    name: `pager ${integration_key.slice(-4)}`,
+    type: 'pager',
+    config: { integration_key, severity_mapping: {} },
+  });
+  const refused = await app.request('POST', '/api/v1/notification-channels', { caller, body: pager(own) });
+  t.is(refused.status, 400);
+  t.is(refused.body.errors[0].path, '/config/integration_key');
+  t.regex(refused.body.detail, /loop/);
+  t.false(JSON.stringify(refused.body).includes(own));
+  // Another tenant's key and a key of no integration are not this tenant's loop.
+  const other = app.newTenant();
+  const theirs = (await createIntegration(other, await pagingPolicy(other, 'loop-other'))).body.data.routing_key;
+  t.is((await app.request('POST', '/api/v1/notification-channels', { caller, body: pager(theirs) })).status, 201);
+  const elsewhere = await app.request('POST', '/api/v1/notification-channels', { caller, body: pager('a'.repeat(32)) });
+  t.is(elsewhere.status, 201);
+  // Nor may an existing pager channel be pointed at it.
+  const changed = await app.request('PUT', `/api/v1/notification-channels/${elsewhere.body.data.id}`, {
+    caller,
+    body: { config: { integration_key: own, severity_mapping: {} } },
+  });
+  t.is(changed.status, 400);
+  const channels = (await app.request('GET', '/api/v1/notification-channels', { caller })).body.data as any[];
+  t.is(channels.filter((c) => c.type === 'pager').length, 2);
 });

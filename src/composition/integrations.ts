@@ -3,7 +3,8 @@
  * API, and the public Events API v2 address (`/v2/enqueue`, `/v2/change/enqueue`), whose routing
  * keys are hashed with the deployment's key for public credentials (the heartbeat ping tokens').
  */
-import { eventsV2Routes } from '../../commands/events-v2-routes.js';
+import { EVENTS_V2_PATHS, eventsV2Routes } from '../../commands/events-v2-routes.js';
+import { isRoutingKeyShape, routingKeyHash } from '../../commands/integration-key.js';
 import { integrationCommandRoutes } from '../../commands/integration-routes.js';
 import { integrationNameKey } from '../../projections/integrations.js';
 import { findEscalationPolicy } from '../../queries/escalation-policies.js';
@@ -60,8 +61,22 @@ export function composeIntegrations(deps: IntegrationsDeps) {
     },
   ];
 
+  // Pager events go to our own Events API v2 address (PAGER_EVENTS_URL is this platform's /v2/enqueue).
+  const ownEventsAddresses = new Set(
+    [config.notify.publicUrl, config.baseUrl].map((url) => `${new URL(url).origin}${EVENTS_V2_PATHS.alert}`),
+  );
+  const pagerUrl = config.notify.pagerEventsUrl;
+  const pagerEventsAreOurs =
+    pagerUrl !== undefined && ownEventsAddresses.has(`${new URL(pagerUrl).origin}${new URL(pagerUrl).pathname.replace(/\/$/, '')}`);
+
   return {
     area: { routes, processes: [] } satisfies PlatformArea,
+    /** Whether a pager channel's key would page back into one of the tenant's own integrations. */
+    pagerLoopsBack: async (tenantId: string, integrationKey: string): Promise<boolean> => {
+      if (!pagerEventsAreOurs || !isRoutingKeyShape(integrationKey)) return false;
+      const doc = await integrationByKeyHash(reader, routingKeyHash(await tokenKey(), integrationKey), commandDeps.now());
+      return doc?.tenantId === tenantId;
+    },
     acceptAlert,
     publicRoutes: () =>
       eventsV2Routes({
