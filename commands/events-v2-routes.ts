@@ -19,13 +19,7 @@ import type { NormalizedAlert } from '../src/events/inbound-alert.js';
 import type { Severity } from '../src/contract/vocabulary.js';
 import { hasBody } from '../src/http/body.js';
 import { perMinuteLimit } from '../src/http/per-minute-limit.js';
-import {
-  normalizedAlert,
-  readAlertEvent,
-  readChangeEvent,
-  routingKeyErrors,
-  type ChangeEventV2,
-} from './events-v2.js';
+import { normalizedAlert, readAlertEvent, readChangeEvent, routingKeyErrors, type ChangeEventV2 } from './events-v2.js';
 import { routingKeyHash, sameKeyHash } from './integration-key.js';
 
 export const EVENTS_V2_PATHS = { alert: '/v2/enqueue', change: '/v2/change/enqueue' } as const;
@@ -111,7 +105,8 @@ function readBody(ctx: Context): Promise<string> {
 function parseObject(text: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // answered below
   }

@@ -7,7 +7,12 @@
  * Unknown top-level fields are ignored, as PagerDuty does (senders add their own).
  */
 import { INBOUND_LIMITS } from '../src/contract/inbound-limits.js';
-import { INBOUND_ACTIONS, type InboundAction, type NormalizedAlert, type SenderFields } from '../src/events/inbound-alert.js';
+import {
+  INBOUND_ACTIONS,
+  type InboundAction,
+  type NormalizedAlert,
+  type SenderFields,
+} from '../src/events/inbound-alert.js';
 import { PAGER_SEVERITIES } from '../src/contract/vocabulary.js';
 import type { Severity } from '../src/contract/vocabulary.js';
 
@@ -32,7 +37,8 @@ export type Read<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const blank = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** The routing key's own errors (checked first: the route looks nothing up without a well-formed key). */
 export function routingKeyErrors(body: Json): string[] {

@@ -42,7 +42,9 @@ export interface ReceiveAlert {
   escalationPolicyId: string;
 }
 
-export type InboundAlertEvent = IncidentEvent | { type: 'IntegrationAlertReceived'; data: IntegrationAlertReceivedData };
+export type InboundAlertEvent =
+  | IncidentEvent
+  | { type: 'IntegrationAlertReceived'; data: IntegrationAlertReceivedData };
 
 /** The headline of a trigger that carries none (a sender's acknowledge never opens one). */
 const untitled = (alert: NormalizedAlert) => alert.title ?? `Alert ${alert.dedupKey}`;

@@ -143,10 +143,8 @@ suite('alerts posted to a real Alertmanager open incidents, page once each, and 
     t.is(answer.status, 200, await answer.text());
   };
   const incidents = async () =>
-    (await app.request('GET', `/api/v1/incidents?source=integration:${integration.id}`, { caller })).body
-      .data as any[];
-  const pages = () =>
-    receiver.requests.filter((request) => JSON.parse(request.body).event === 'incident.triggered');
+    (await app.request('GET', `/api/v1/incidents?source=integration:${integration.id}`, { caller })).body.data as any[];
+  const pages = () => receiver.requests.filter((request) => JSON.parse(request.body).event === 'incident.triggered');
 
   await post(alerts());
   await waitFor(async () => (await incidents()).length === 2, {

@@ -23,7 +23,10 @@ test.before(async () => {
   });
   const policy = await app.request('POST', '/api/v1/escalation-policies', {
     caller,
-    body: { name: 'p', stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }] },
+    body: {
+      name: 'p',
+      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
+    },
   });
   const integration = await app.request('POST', '/api/v1/integrations', {
     caller,
@@ -80,7 +83,11 @@ const refusedAlerts: Row[] = [
   [
     'payload.summary, source and severity missing',
     (b) => ({ ...b, payload: {} }),
-    ["'payload.summary' is missing or blank", "'payload.source' is missing or blank", "'payload.severity' is missing or blank"],
+    [
+      "'payload.summary' is missing or blank",
+      "'payload.source' is missing or blank",
+      "'payload.severity' is missing or blank",
+    ],
   ],
   [
     'payload.summary over 1024 characters',
@@ -112,14 +119,17 @@ const refusedAlerts: Row[] = [
   ],
 ];
 
-test.serial('every invalid alert event: 400 in PagerDuty\'s shape naming each bad field, and nothing changes', async (t) => {
-  for (const [name, body, errors] of refusedAlerts) {
-    const answer = await post('/v2/enqueue', body(valid()));
-    t.is(answer.status, 400, name);
-    t.deepEqual(answer.body, invalid(...errors), name);
-  }
-  t.is((await incidents()).length, 0);
-});
+test.serial(
+  "every invalid alert event: 400 in PagerDuty's shape naming each bad field, and nothing changes",
+  async (t) => {
+    for (const [name, body, errors] of refusedAlerts) {
+      const answer = await post('/v2/enqueue', body(valid()));
+      t.is(answer.status, 400, name);
+      t.deepEqual(answer.body, invalid(...errors), name);
+    }
+    t.is((await incidents()).length, 0);
+  },
+);
 
 test.serial('a body that is not a JSON object, and one over 512 KB', async (t) => {
   const unrecognized = {
@@ -142,7 +152,7 @@ test.serial('a body that is not a JSON object, and one over 512 KB', async (t) =
   t.is((await incidents()).length, 1);
 });
 
-test.serial('every field is kept: PagerDuty\'s documented example event, limits at their edge', async (t) => {
+test.serial("every field is kept: PagerDuty's documented example event, limits at their edge", async (t) => {
   const example = {
     payload: {
       summary: 's'.repeat(1024),
@@ -197,10 +207,17 @@ test.serial('change events: their fields and errors', async (t) => {
       400,
       invalid("Length of 'payload.summary' is too long (maximum is 1024 characters)"),
     ],
-    [{ routing_key: 'x', payload: { summary: 's' } }, 400, invalid("Length of 'routing_key' is incorrect (should be 32 characters)")],
+    [
+      { routing_key: 'x', payload: { summary: 's' } },
+      400,
+      invalid("Length of 'routing_key' is incorrect (should be 32 characters)"),
+    ],
     [{ routing_key: 'e'.repeat(32), payload: { summary: 's' } }, 400, invalid('Invalid routing key')],
     [
-      { routing_key: key, payload: { summary: 'Build Success', timestamp: '2020-07-17T08:42:58.315+0000', source: 'ci' } },
+      {
+        routing_key: key,
+        payload: { summary: 'Build Success', timestamp: '2020-07-17T08:42:58.315+0000', source: 'ci' },
+      },
       202,
       { status: 'success', message: 'Change event processed' },
     ],
@@ -217,7 +234,7 @@ test.serial('change events: their fields and errors', async (t) => {
   );
 });
 
-test.serial('over ~120 (here 40) events a minute to one key: 429 with Retry-After, in PagerDuty\'s shape', async (t) => {
+test.serial("over ~120 (here 40) events a minute to one key: 429 with Retry-After, in PagerDuty's shape", async (t) => {
   // The tests above spent some of the key's minute; spend the rest, then one more.
   let answer = await post('/v2/enqueue', valid());
   for (let i = 0; i < PER_MINUTE && answer.status !== 429; i++) answer = await post('/v2/enqueue', valid());

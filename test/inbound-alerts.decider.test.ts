@@ -131,7 +131,10 @@ test('acknowledge acts on a triggered incident as the integration; twice, or wit
     .given([triggered(FIRST, 1), acknowledged])
     .when(alert('acknowledge'))
     .then([record('acknowledge', 'ignored', FIRST)]);
-  spec.given([]).when(alert('acknowledge')).then([record('acknowledge', 'ignored', null)]);
+  spec
+    .given([])
+    .when(alert('acknowledge'))
+    .then([record('acknowledge', 'ignored', null)]);
   spec
     .given([triggered(FIRST, 1), resolved])
     .when(alert('acknowledge'))
@@ -148,7 +151,10 @@ test('resolve closes the open incident (triggered or acknowledged); with none op
     .given([triggered(FIRST, 1), acknowledged])
     .when(alert('resolve'))
     .then([resolved, record('resolve', 'resolved', FIRST)]);
-  spec.given([]).when(alert('resolve')).then([record('resolve', 'ignored', null)]);
+  spec
+    .given([])
+    .when(alert('resolve'))
+    .then([record('resolve', 'ignored', null)]);
   spec
     .given([triggered(FIRST, 1), resolved])
     .when(alert('resolve'))

@@ -68,7 +68,9 @@ const trigger = (routingKey: string, dedupKey: string | undefined, summary = 'ET
   });
 /** Pages (not all-clears) the receiver got on this channel. */
 const pagesTo = (name: string) =>
-  receiver.requests.filter((request) => request.path === `/${name}` && JSON.parse(request.body).event === "incident.triggered");
+  receiver.requests.filter(
+    (request) => request.path === `/${name}` && JSON.parse(request.body).event === 'incident.triggered',
+  );
 const incidentsOf = async (caller: Caller, integrationId: string) =>
   (await app.request('GET', `/api/v1/incidents?source=integration:${integrationId}&limit=100`, { caller })).body
     .data as any[];
@@ -163,62 +165,65 @@ test.serial('CRUD with ETag and If-Match; the key is shown once, masked after; l
   t.false(JSON.stringify(history).includes(body.routing_key));
 });
 
-test.serial('a trigger opens an incident that pages once; repeats count; the sender acknowledges and resolves', async (t) => {
-  const caller = app.newTenant();
-  const policyId = await pagingPolicy(caller, 'lifecycle');
-  const integration = (await createIntegration(caller, policyId)).body.data;
-  const key = integration.routing_key;
+test.serial(
+  'a trigger opens an incident that pages once; repeats count; the sender acknowledges and resolves',
+  async (t) => {
+    const caller = app.newTenant();
+    const policyId = await pagingPolicy(caller, 'lifecycle');
+    const integration = (await createIntegration(caller, policyId)).body.data;
+    const key = integration.routing_key;
 
-  const first = await trigger(key, 'etl-nightly', 'ETL failed', 'critical');
-  t.is(first.status, 202);
-  t.deepEqual(first.body, { status: 'success', message: 'Event processed', dedup_key: 'etl-nightly' });
-  let [incident] = await incidentsOf(caller, integration.id);
-  t.like(incident, {
-    source: `integration:${integration.id}`,
-    title: 'ETL failed',
-    dedup_key: 'etl-nightly',
-    alert_count: 1,
-    status: 'triggered',
-    severity: 'critical',
-    escalation_policy_id: policyId,
-  });
-  t.like(incident.sender, { source: 'airflow', severity: 'critical', custom_details: { dag: 'etl' } });
-  t.deepEqual(incident.sender.links, [{ href: 'https://airflow.example/dag/etl', text: 'DAG' }]);
-  await waitFor(() => pagesTo('lifecycle').length === 1, { timeoutMs: 10_000, message: 'the page' });
+    const first = await trigger(key, 'etl-nightly', 'ETL failed', 'critical');
+    t.is(first.status, 202);
+    t.deepEqual(first.body, { status: 'success', message: 'Event processed', dedup_key: 'etl-nightly' });
+    let [incident] = await incidentsOf(caller, integration.id);
+    t.like(incident, {
+      source: `integration:${integration.id}`,
+      title: 'ETL failed',
+      dedup_key: 'etl-nightly',
+      alert_count: 1,
+      status: 'triggered',
+      severity: 'critical',
+      escalation_policy_id: policyId,
+    });
+    t.like(incident.sender, { source: 'airflow', severity: 'critical', custom_details: { dag: 'etl' } });
+    t.deepEqual(incident.sender.links, [{ href: 'https://airflow.example/dag/etl', text: 'DAG' }]);
+    await waitFor(() => pagesTo('lifecycle').length === 1, { timeoutMs: 10_000, message: 'the page' });
 
-  for (let i = 0; i < 4; i++) t.is((await trigger(key, 'etl-nightly')).status, 202);
-  await waitFor(async () => (await incidentsOf(caller, integration.id))[0]?.alert_count === 5, {
-    timeoutMs: 10_000,
-    message: 'five alerts counted',
-  });
-  t.is((await incidentsOf(caller, integration.id)).length, 1);
+    for (let i = 0; i < 4; i++) t.is((await trigger(key, 'etl-nightly')).status, 202);
+    await waitFor(async () => (await incidentsOf(caller, integration.id))[0]?.alert_count === 5, {
+      timeoutMs: 10_000,
+      message: 'five alerts counted',
+    });
+    t.is((await incidentsOf(caller, integration.id)).length, 1);
 
-  t.is((await enqueue({ routing_key: key, event_action: 'acknowledge', dedup_key: 'etl-nightly' })).status, 202);
-  [incident] = await incidentsOf(caller, integration.id);
-  t.like(incident, { status: 'acknowledged', acknowledged_by: `integration:${integration.id}` });
-  t.is((await enqueue({ routing_key: key, event_action: 'resolve', dedup_key: 'etl-nightly' })).status, 202);
-  [incident] = await incidentsOf(caller, integration.id);
-  t.like(incident, { status: 'resolved', resolved_by: `integration:${integration.id}`, resolution_reason: 'auto' });
-  t.is(pagesTo('lifecycle').length, 1, 'repeats, the acknowledgement and the resolution page nobody');
+    t.is((await enqueue({ routing_key: key, event_action: 'acknowledge', dedup_key: 'etl-nightly' })).status, 202);
+    [incident] = await incidentsOf(caller, integration.id);
+    t.like(incident, { status: 'acknowledged', acknowledged_by: `integration:${integration.id}` });
+    t.is((await enqueue({ routing_key: key, event_action: 'resolve', dedup_key: 'etl-nightly' })).status, 202);
+    [incident] = await incidentsOf(caller, integration.id);
+    t.like(incident, { status: 'resolved', resolved_by: `integration:${integration.id}`, resolution_reason: 'auto' });
+    t.is(pagesTo('lifecycle').length, 1, 'repeats, the acknowledgement and the resolution page nobody');
 
-  // After resolution the same key opens a new incident, which pages.
-  t.is((await trigger(key, 'etl-nightly')).status, 202);
-  const both = await incidentsOf(caller, integration.id);
-  t.is(both.length, 2);
-  t.like(both[0], { status: 'triggered', alert_count: 1, ordinal: 2, severity: 'high' });
-  await waitFor(() => pagesTo('lifecycle').length === 2, { timeoutMs: 10_000, message: 'the second page' });
+    // After resolution the same key opens a new incident, which pages.
+    t.is((await trigger(key, 'etl-nightly')).status, 202);
+    const both = await incidentsOf(caller, integration.id);
+    t.is(both.length, 2);
+    t.like(both[0], { status: 'triggered', alert_count: 1, ordinal: 2, severity: 'high' });
+    await waitFor(() => pagesTo('lifecycle').length === 2, { timeoutMs: 10_000, message: 'the second page' });
 
-  // An acknowledge or resolve of a key with nothing open is accepted and ignored, as PagerDuty does.
-  t.is((await enqueue({ routing_key: key, event_action: 'resolve', dedup_key: 'never-opened' })).status, 202);
-  t.is((await incidentsOf(caller, integration.id)).length, 2);
+    // An acknowledge or resolve of a key with nothing open is accepted and ignored, as PagerDuty does.
+    t.is((await enqueue({ routing_key: key, event_action: 'resolve', dedup_key: 'never-opened' })).status, 202);
+    t.is((await incidentsOf(caller, integration.id)).length, 2);
 
-  // Lists filter by source: all integrations, or none of them.
-  const all = (await app.request('GET', '/api/v1/incidents?source=integration', { caller })).body.data as any[];
-  t.is(all.length, 2);
-  t.is(((await app.request('GET', '/api/v1/incidents?source=heartbeat', { caller })).body.data as any[]).length, 0);
-  const seen = (await app.request('GET', `/api/v1/integrations/${integration.id}`, { caller })).body.data;
-  t.is(seen.events_received, 9);
-});
+    // Lists filter by source: all integrations, or none of them.
+    const all = (await app.request('GET', '/api/v1/incidents?source=integration', { caller })).body.data as any[];
+    t.is(all.length, 2);
+    t.is(((await app.request('GET', '/api/v1/incidents?source=heartbeat', { caller })).body.data as any[]).length, 0);
+    const seen = (await app.request('GET', `/api/v1/integrations/${integration.id}`, { caller })).body.data;
+    t.is(seen.events_received, 9);
+  },
+);
 
 test.serial('a trigger without a dedup key gets one, answered, which resolves it', async (t) => {
   const caller = app.newTenant();
@@ -235,7 +240,7 @@ test.serial('a trigger without a dedup key gets one, answered, which resolves it
   t.is(resolved.status, 'resolved');
 });
 
-test.serial('wrong, revoked, rotated-away, deleted and other tenants\' keys: one answer naming nothing', async (t) => {
+test.serial("wrong, revoked, rotated-away, deleted and other tenants' keys: one answer naming nothing", async (t) => {
   const caller = app.newTenant();
   const policyId = await pagingPolicy(caller, 'keys');
   const integration = (await createIntegration(caller, policyId)).body.data;
@@ -284,7 +289,7 @@ test.serial('wrong, revoked, rotated-away, deleted and other tenants\' keys: one
   t.deepEqual((await trigger(otherIntegration.routing_key, 'k')).body, refusal);
 });
 
-test.serial('change events are recorded on the tenant\'s record and page nobody', async (t) => {
+test.serial("change events are recorded on the tenant's record and page nobody", async (t) => {
   const caller = app.newTenant();
   const policyId = await pagingPolicy(caller, 'changes');
   const integration = (await createIntegration(caller, policyId)).body.data;

@@ -67,14 +67,19 @@ export function composeIntegrations(deps: IntegrationsDeps) {
   );
   const pagerUrl = config.notify.pagerEventsUrl;
   const pagerEventsAreOurs =
-    pagerUrl !== undefined && ownEventsAddresses.has(`${new URL(pagerUrl).origin}${new URL(pagerUrl).pathname.replace(/\/$/, '')}`);
+    pagerUrl !== undefined &&
+    ownEventsAddresses.has(`${new URL(pagerUrl).origin}${new URL(pagerUrl).pathname.replace(/\/$/, '')}`);
 
   return {
     area: { routes, processes: [] } satisfies PlatformArea,
     /** Whether a pager channel's key would page back into one of the tenant's own integrations. */
     pagerLoopsBack: async (tenantId: string, integrationKey: string): Promise<boolean> => {
       if (!pagerEventsAreOurs || !isRoutingKeyShape(integrationKey)) return false;
-      const doc = await integrationByKeyHash(reader, routingKeyHash(await tokenKey(), integrationKey), commandDeps.now());
+      const doc = await integrationByKeyHash(
+        reader,
+        routingKeyHash(await tokenKey(), integrationKey),
+        commandDeps.now(),
+      );
       return doc?.tenantId === tenantId;
     },
     acceptAlert,

@@ -17,7 +17,9 @@ export const eventsV2AcceptedSchema = z.object({
 export type EventsV2Accepted = z.infer<typeof eventsV2AcceptedSchema>;
 
 export const eventsV2RefusedSchema = z.object({
-  status: z.string().meta({ description: '`invalid event`, `Unrecognized object` (not JSON), or `throttle event` (429)' }),
+  status: z
+    .string()
+    .meta({ description: '`invalid event`, `Unrecognized object` (not JSON), or `throttle event` (429)' }),
   message: z.string(),
   errors: z.array(z.string()),
 });

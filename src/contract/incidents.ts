@@ -104,12 +104,13 @@ export const incidentSchema = z.object({
   ordinal: z.number().int().meta({ description: "the rule's (or the source's) n-th incident" }),
   dedup_key: optionalText.meta({ description: "the sender's dedup key (an integration's incident), else null" }),
   alert_count: z.number().int().meta({
-    description: 'triggers taken: 1, and one more for each repeated trigger of its dedup key while it is open (repeats page nobody)',
+    description:
+      'triggers taken: 1, and one more for each repeated trigger of its dedup key while it is open (repeats page nobody)',
   }),
   last_alert_at: instant.meta({ description: 'when its last trigger arrived (its opening, or the last repeat)' }),
   sender: senderFieldsAnswer
     .nullable()
-    .meta({ description: 'what the sender said beside the headline (an integration\'s incident), else null' }),
+    .meta({ description: "what the sender said beside the headline (an integration's incident), else null" }),
   next_escalation_at: instant.nullable(),
   escalation: incidentEscalationSchema,
 });

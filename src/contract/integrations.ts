@@ -39,7 +39,7 @@ export const integrationWithKeySchema = integrationSchema.extend({
   routing_key: z.string().meta({ description: 'the routing key (32 characters), shown only in this answer' }),
   events_url: z
     .string()
-    .meta({ description: 'where an Events API v2 sender posts: `<PUBLIC_URL>/v2/enqueue` (Alertmanager\'s `url:`)' }),
+    .meta({ description: "where an Events API v2 sender posts: `<PUBLIC_URL>/v2/enqueue` (Alertmanager's `url:`)" }),
 });
 export type IntegrationWithKey = z.infer<typeof integrationWithKeySchema>;
 

@@ -26,7 +26,9 @@ const BODY_RULES =
 const link = z.object({ href: z.string(), text: z.string().optional() });
 /** What a sender posts to /v2/enqueue (PagerDuty's Events API v2; the route reads it itself, answering PagerDuty's errors). */
 const alertEventSchema = z.object({
-  routing_key: z.string().meta({ description: `the integration's routing key (${INBOUND_LIMITS.routingKeyChars} characters)` }),
+  routing_key: z
+    .string()
+    .meta({ description: `the integration's routing key (${INBOUND_LIMITS.routingKeyChars} characters)` }),
   event_action: z.enum(['trigger', 'acknowledge', 'resolve']),
   dedup_key: z.string().max(INBOUND_LIMITS.maxDedupKeyChars).optional().meta({
     description: 'required to acknowledge or resolve; a trigger without one gets a new one, answered',
@@ -60,14 +62,18 @@ const changeEventBodySchema = z.object({
   links: z.array(link).optional(),
 });
 
-const refused = (description: string) => ({ description, contentType: 'application/json', schema: eventsV2RefusedSchema });
+const refused = (description: string) => ({
+  description,
+  contentType: 'application/json',
+  schema: eventsV2RefusedSchema,
+});
 const eventsRefusals = {
   400: refused(
     'PagerDuty\'s `{"status":"invalid event","message":"Event object is invalid","errors":[…]}` naming every bad field; a key that routes nowhere (never issued, rotated away past its grace, revoked, deleted) is the one answer `errors: ["Invalid routing key"]`; a body that is not a JSON object: `Unrecognized object`',
   ),
   413: refused(`A body over ${INBOUND_LIMITS.maxPayloadBytes} bytes (PagerDuty's 512 KB)`),
   429: refused(
-    'More than INTEGRATION_EVENTS_PER_KEY_PER_MINUTE events (default 120, PagerDuty\'s) to one routing key in a minute (Retry-After)',
+    "More than INTEGRATION_EVENTS_PER_KEY_PER_MINUTE events (default 120, PagerDuty's) to one routing key in a minute (Retry-After)",
   ),
 };
 const PUBLIC =
@@ -80,7 +86,13 @@ export const integrationOperations: OperationDoc[] = [
     tag,
     summary: 'List integrations',
     description: 'Newest first. Routing keys are never listed, only their masked last four characters.',
-    response: { kind: 'envelope', status: 200, description: 'A page of integrations', data: integrationSchema, list: true },
+    response: {
+      kind: 'envelope',
+      status: 200,
+      description: 'A page of integrations',
+      data: integrationSchema,
+      list: true,
+    },
   },
   {
     method: 'post',
@@ -165,7 +177,13 @@ export const integrationOperations: OperationDoc[] = [
     summary: 'List change events',
     description: 'What integrations reported at `/v2/change/enqueue`, newest first: on the record, paging nobody.',
     query: { integration_id: z.uuid().optional().meta({ description: "only this integration's" }) },
-    response: { kind: 'envelope', status: 200, description: 'A page of change events', data: changeEventSchema, list: true },
+    response: {
+      kind: 'envelope',
+      status: 200,
+      description: 'A page of change events',
+      data: changeEventSchema,
+      list: true,
+    },
   },
   {
     method: 'post',

@@ -61,6 +61,8 @@ export const rotateRoutingKeyBodySchema = z.strictObject({
     .min(0)
     .max(INTEGRATION_LIMITS.maxGraceSeconds)
     .default(INTEGRATION_LIMITS.defaultGraceSeconds)
-    .meta({ description: 'how long the key being replaced keeps working (default 86400, at most 7 days; 0: stops now)' }),
+    .meta({
+      description: 'how long the key being replaced keeps working (default 86400, at most 7 days; 0: stops now)',
+    }),
 });
 export type RotateRoutingKeyBody = z.infer<typeof rotateRoutingKeyBodySchema>;

@@ -74,7 +74,8 @@ export function alertIntake(deps: AlertIntakeDeps) {
       { sort: [['ordinal', 'desc']], limit: 1 },
     );
     let ordinal = doc?.ordinal ?? 0;
-    let latest: Latest = ordinal === 0 ? { state: { exists: false }, revision: null } : await incidentAt(tenantId, subject, ordinal);
+    let latest: Latest =
+      ordinal === 0 ? { state: { exists: false }, revision: null } : await incidentAt(tenantId, subject, ordinal);
     for (;;) {
       const next = await incidentAt(tenantId, subject, ordinal + 1);
       if (!next.state.exists) return latest;
