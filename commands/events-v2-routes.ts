@@ -125,6 +125,8 @@ export function eventsV2Routes(deps: EventsV2Deps) {
   ) => {
     ctx.set('Cache-Control', 'no-store');
     try {
+      // JSON, as every Events API v2 client sends it; any other type is refused before a byte is read.
+      if (hasBody(ctx.req) && !ctx.is('application/json', 'application/*+json')) throw unrecognized();
       const body = parseObject(await readBody(ctx));
       const keyErrors = routingKeyErrors(body);
       if (keyErrors.length > 0) throw invalid(keyErrors);

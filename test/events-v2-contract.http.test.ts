@@ -131,7 +131,7 @@ test.serial(
   },
 );
 
-test.serial('a body that is not a JSON object, and one over 512 KB', async (t) => {
+test.serial('a body that is not a JSON object, or not sent as JSON, and one over 512 KB', async (t) => {
   const unrecognized = {
     status: 'Unrecognized object',
     message: 'Event object format is unrecognized',
@@ -142,6 +142,9 @@ test.serial('a body that is not a JSON object, and one over 512 KB', async (t) =
     t.is(answer.status, 400, text);
     t.deepEqual(answer.body, unrecognized, text);
   }
+  const asText = await post('/v2/enqueue', JSON.stringify(valid()), { 'content-type': 'text/plain' });
+  t.is(asText.status, 400);
+  t.deepEqual(asText.body, unrecognized);
   const big = { ...valid(), payload: { ...payload, custom_details: { blob: 'x'.repeat(512 * 1024) } } };
   const tooLarge = await post('/v2/enqueue', big);
   t.is(tooLarge.status, 413);

@@ -69,7 +69,7 @@ const refused = (description: string) => ({
 });
 const eventsRefusals = {
   400: refused(
-    'PagerDuty\'s `{"status":"invalid event","message":"Event object is invalid","errors":[…]}` naming every bad field; a key that routes nowhere (never issued, rotated away past its grace, revoked, deleted) is the one answer `errors: ["Invalid routing key"]`; a body that is not a JSON object: `Unrecognized object`',
+    'PagerDuty\'s `{"status":"invalid event","message":"Event object is invalid","errors":[…]}` naming every bad field; a key that routes nowhere (never issued, rotated away past its grace, revoked, deleted) is the one answer `errors: ["Invalid routing key"]`; a body that is not a JSON object, or not sent as `application/json`: `Unrecognized object`',
   ),
   413: refused(`A body over ${INBOUND_LIMITS.maxPayloadBytes} bytes (PagerDuty's 512 KB)`),
   429: refused(
