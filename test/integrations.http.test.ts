@@ -373,3 +373,63 @@ test.serial("a pager channel that would page back into the tenant's own integrat
   const channels = (await app.request('GET', '/api/v1/notification-channels', { caller })).body.data as any[];
   t.is(channels.filter((c) => c.type === 'pager').length, 2);
 });
+
+test.serial('paging by hand: POST /incidents opens a manual incident on the policy, which pages', async (t) => {
+  const caller = app.newTenant();
+  const policyId = await pagingPolicy(caller, 'manual');
+  const opened = await app.request('POST', '/api/v1/incidents', {
+    caller,
+    body: {
+      title: 'Redshift is refusing connections',
+      severity: 'critical',
+      details: 'seen from Looker',
+      escalation_policy_id: policyId,
+    },
+  });
+  t.is(opened.status, 201);
+  const incident = opened.body.data;
+  t.like(incident, {
+    source: 'manual',
+    title: 'Redshift is refusing connections',
+    detail: 'seen from Looker',
+    severity: 'critical',
+    status: 'triggered',
+    escalation_policy_id: policyId,
+    alert_count: 1,
+    dedup_key: null,
+  });
+  t.is(opened.headers.get('location'), `/api/v1/incidents/${incident.id}`);
+  await waitFor(() => pagesTo('manual').length === 1, { timeoutMs: 10_000, message: 'the page' });
+  const second = await app.request('POST', '/api/v1/incidents', {
+    caller,
+    body: { title: 'Redshift is refusing connections', escalation_policy_id: policyId },
+  });
+  t.not(second.body.data.id, incident.id, 'each request opens one');
+  t.is(second.body.data.severity, 'high');
+  const manual = (await app.request('GET', '/api/v1/incidents?source=manual', { caller })).body.data as any[];
+  t.is(manual.length, 2);
+
+  // Refused, changing nothing: another tenant's policy, no title, a viewer.
+  const other = app.newTenant();
+  const foreign = await app.request('POST', '/api/v1/incidents', {
+    caller,
+    body: { title: 'x', escalation_policy_id: await pagingPolicy(other, 'manual-other') },
+  });
+  t.is(foreign.status, 400);
+  t.is(foreign.body.errors[0].path, '/escalation_policy_id');
+  t.is(
+    (await app.request('POST', '/api/v1/incidents', { caller, body: { escalation_policy_id: policyId } })).status,
+    400,
+  );
+  const viewer = { ...caller, roles: ['viewer'] };
+  t.is(
+    (
+      await app.request('POST', '/api/v1/incidents', {
+        caller: viewer,
+        body: { title: 'x', escalation_policy_id: policyId },
+      })
+    ).status,
+    403,
+  );
+  t.is(((await app.request('GET', '/api/v1/incidents?source=manual', { caller })).body.data as any[]).length, 2);
+});

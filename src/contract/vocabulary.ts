@@ -39,10 +39,10 @@ export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
 /**
  * What opened an incident: a rule's condition (`rule`), rules whose warehouse reads fail or return no
- * data (`rule_error`), a heartbeat that missed its ping or reported a failure (`heartbeat`), or the
- * platform watching its own jobs (`platform`). Incidents recorded before sources existed are `rule`.
+ * data (`rule_error`), a heartbeat that missed its ping or reported a failure (`heartbeat`), the
+ * platform watching its own jobs (`platform`), or a person paging by hand (`manual`). Incidents recorded before sources existed are `rule`.
  */
-export const INCIDENT_SOURCES = ['rule', 'rule_error', 'heartbeat', 'platform'] as const;
+export const INCIDENT_SOURCES = ['rule', 'rule_error', 'heartbeat', 'platform', 'manual'] as const;
 export type IncidentSourceKind = (typeof INCIDENT_SOURCES)[number];
 /**
  * An incident opened by a sender outside the platform names its integration: `integration:<id>`

@@ -188,6 +188,7 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'post /alert-rules': () => ruleBody(sparePolicy),
     'put /alert-rules/{id}': () => ruleBody(sparePolicy),
     'patch /alert-rules/{id}': () => ({ threshold: 40 }),
+    'post /incidents': () => ({ title: 'fuzz page', escalation_policy_id: policy.id }),
     'post /incidents/{id}/acknowledge': () => ({}),
     'post /incidents/{id}/resolve': () => ({ note: 'fuzzed' }),
     'post /incidents/{id}/notes': () => ({ text: 'fuzz note' }),
