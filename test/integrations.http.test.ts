@@ -8,6 +8,11 @@
  * through a webhook channel to a local receiver.
  */
 import test from 'ava';
+import { createHmac } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { INTEGRATIONS, type IntegrationDoc } from '../projections/integrations.js';
+import { HEARTBEAT_TOKEN_KEY_STREAM } from '../src/events/heartbeat.js';
 import { TEST_AUDIENCE } from './support/jwks-server.js';
 import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
@@ -432,4 +437,26 @@ test.serial('paging by hand: POST /incidents opens a manual incident on the poli
     403,
   );
   t.is(((await app.request('GET', '/api/v1/incidents?source=manual', { caller })).body.data as any[]).length, 2);
+});
+
+test.serial('at rest: no routing key in the log or the read model, only its HMAC under a sealed key', async (t) => {
+  const caller = app.newTenant();
+  const policyId = await pagingPolicy(caller, 'at-rest');
+  const { id, routing_key: first } = (await createIntegration(caller, policyId)).body.data;
+  const rotated = (
+    await app.request('POST', `/api/v1/integrations/${id}/rotate-key`, { caller, body: { grace_seconds: 60 } })
+  ).body.data.routing_key;
+  t.is((await trigger(rotated, 'at-rest')).status, 202);
+  const [keyEvent] = await app.platform.eventStore.readStream(HEARTBEAT_TOKEN_KEY_STREAM);
+  const key = Buffer.from(String(keyEvent!.data.key), 'base64url');
+  const doc = await app.platform.readStore.get<IntegrationDoc>(INTEGRATIONS, id);
+  t.is(doc!.keyHash, createHmac('sha256', key).update(rotated).digest('hex'));
+  t.is(doc!.previousKeyHash, createHmac('sha256', key).update(first).digest('hex'));
+  const files = ['events.db', 'events.db-wal', 'read-models.db', 'read-models.db-wal']
+    .filter((name) => existsSync(join(app.dataDir, name)))
+    .map((name) => readFileSync(join(app.dataDir, name)).toString('latin1'))
+    .join('');
+  t.true(files.includes(doc!.keyHash!), 'the read model holds the hash');
+  for (const secret of [first, rotated, String(keyEvent!.data.key)])
+    t.false(files.includes(secret), 'a secret in the clear');
 });
