@@ -13,7 +13,7 @@ import type { ChannelType } from '../src/events/vocabulary.js';
 import { commandHeaders, envelopeFrom, ifMatchRevision, type CommandContext } from '../src/http/command-context.js';
 import { ok, okBare } from '../src/http/envelope.js';
 import { requires } from '../src/http/guard.js';
-import { notFound } from '../src/http/problem.js';
+import { badRequest, notFound } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
 import { channelDecider, parseChannelBody, type ChannelCommand } from './channels.js';
@@ -42,7 +42,16 @@ export interface ChannelCommandDeps extends CommandDeps {
   sendTest: (tenantId: string, id: string) => Promise<ChannelTestResult | null>;
   /** A new webhook signing secret. */
   newSigningSecret: () => string;
+  /**
+   * Whether a pager channel with this integration key would page back into the tenant's own
+   * integration (the pager events URL is our own /v2/enqueue and the key is one of the tenant's
+   * routing keys): a loop, refused. Default: never.
+   */
+  pagerLoopsBack?: (tenantId: string, integrationKey: string) => Promise<boolean>;
 }
+
+const LOOP_MESSAGE =
+  "is a routing key of one of this tenant's integrations, and pager events go to this platform's own /v2/enqueue: every page would open another incident (a loop)";
 
 export type ChannelTestResult = Extract<ChannelCommand, { kind: 'RecordChannelTest' }>['result'];
 
@@ -69,8 +78,19 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
       newStream: command.kind === 'CreateChannel',
     });
 
+  /** Refuses (400, changing nothing) a pager key that pages back into the tenant's own integration. */
+  const refuseLoop = async (ctx: CommandContext, config: Record<string, unknown> | undefined) => {
+    const key = config?.integration_key;
+    if (typeof key !== 'string' || !deps.pagerLoopsBack) return;
+    if (await deps.pagerLoopsBack(ctx.state.principal.tenantId, key))
+      throw badRequest(`config.integration_key ${LOOP_MESSAGE}`, [
+        { path: '/config/integration_key', message: LOOP_MESSAGE },
+      ]);
+  };
+
   router.post('/notification-channels', requires('channels:write'), async (ctx) => {
     const body = parseChannelBody(ctx.request.body);
+    if (body.type === 'pager') await refuseLoop(ctx, body.config);
     const channelId = randomUUID();
     const outcome = await run(ctx, {
       kind: 'CreateChannel',
@@ -105,6 +125,7 @@ export function channelCommandRoutes(deps: ChannelCommandDeps) {
     const id = storedResourceId(ctx.params.id, 'notification channel');
     // Any subset of name, type, config (SPEC.md: "Updates the configuration"); the decider checks the result whole.
     const changes = channelChangeBodySchema.parse(ctx.request.body);
+    await refuseLoop(ctx, changes.config as Record<string, unknown> | undefined);
     const outcome = await run(
       ctx,
       { kind: 'UpdateChannel', channelId: id, ...changes, ...newSecretIfWebhook(changes.type, deps.newSigningSecret) },

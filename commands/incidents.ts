@@ -2,7 +2,8 @@
  * Incidents: the decider (the bodies are src/contract/bodies/incidents.ts). Decisions taken where the spec is silent (PagerDuty-like): acknowledging
  * an acknowledged incident changes nothing and succeeds; acknowledging or resolving a resolved one
  * is 409; notes may be added in any state, also after resolution (post-mortems). Incidents are
- * created only by the evaluator (src/process/evaluator.ts). The model is src/events/incident.ts; the
+ * created by the evaluator (src/process/evaluator.ts), the other sources (src/process/subject-incidents.ts,
+ * src/process/inbound/alert-intake.ts) and by hand (POST /incidents, commands/incident-routes.ts). The model is src/events/incident.ts; the
  * routes are commands/incident-routes.ts.
  */
 import type { CommandDeps, CommandEnvelope } from '../src/commanding/command-handler.js';

@@ -5,6 +5,7 @@ import {
   type IncidentStreamEvent,
   type IncidentView,
 } from '../src/events/incident.js';
+import type { IntegrationAlertReceivedData } from '../src/events/inbound-alert.js';
 import type { Projection } from '../src/projection-runner/projection.js';
 
 /** Read model `incidents`: each incident folded with the decider's own evolve, plus its tenant. */
@@ -17,12 +18,14 @@ export const incidentsProjection: Projection = {
   // 3: acknowledgement and resolution cancel the escalation (escalation.status was left `running`).
   // 4: notices_pending (an all-clear or a pager's acknowledgement not yet sent), listed at start.
   // 5: source, subject, title, detail, rule_ids (incidents not opened by one rule's condition).
-  version: 5,
+  // 6: dedup_key, alert_count, last_alert_at, sender (incidents of integrations); repeats counted.
+  version: 6,
   handles: [
     'IncidentTriggered',
     'IncidentAcknowledged',
     'IncidentResolved',
     'IncidentNoteAdded',
+    'IntegrationAlertReceived',
     ...ESCALATION_EVENT_TYPES,
   ],
   collections: {
@@ -37,6 +40,14 @@ export const incidentsProjection: Projection = {
     ],
   },
   async apply(event, writer) {
+    if (event.type === 'IntegrationAlertReceived') {
+      // A repeated trigger of an open incident's key: counted, paging nobody (not on its stream).
+      const alert = event.data as unknown as IntegrationAlertReceivedData;
+      if (alert.outcome !== 'repeated' || alert.incidentId === null) return;
+      const doc = await writer.get<IncidentDoc>(INCIDENTS, alert.incidentId);
+      if (doc) await writer.patch(INCIDENTS, doc.id, { alert_count: doc.alert_count + 1, last_alert_at: alert.at });
+      return;
+    }
     const incidentId = String(event.data.incidentId);
     const current = await writer.get<IncidentDoc>(INCIDENTS, incidentId);
     const state: IncidentState = current ? { exists: true, ...current } : { exists: false };

@@ -38,7 +38,13 @@ export const incidentListQuery = z.object({
       return statuses;
     }),
   severity: severitySchema.optional(),
-  source: z.enum(INCIDENT_SOURCES).optional(),
+  source: z
+    .union([z.enum([...INCIDENT_SOURCES, 'integration']), z.templateLiteral(['integration:', z.uuid()])])
+    .optional()
+    .meta({
+      description:
+        "one source: `rule`, `rule_error`, `heartbeat`, `platform`, `integration:<id>` (one integration's), or `integration` (every integration's)",
+    }),
   rule_id: z.string().optional(),
   from: apiInstant.optional(),
   to: apiInstant.optional(),
@@ -69,7 +75,9 @@ export function incidentQueryRoutes(deps: { reader: ReadModelReader; eventStore:
       const filter: Filter = {};
       if (query.status) filter.status = { $in: query.status };
       if (query.severity) filter.severity = query.severity;
-      if (query.source) filter.source = query.source;
+      // Every integration's: the sources `integration:<id>`, which sort between these two strings.
+      if (query.source === 'integration') filter.source = { $gte: 'integration:', $lt: 'integration;' };
+      else if (query.source) filter.source = query.source;
       if (query.rule_id) filter.rule_id = query.rule_id;
       if (query.from || query.to) {
         filter.triggered_at = {

@@ -56,6 +56,8 @@ const notificationVariables = {
   ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Pings per minute one heartbeat address (/hb/…) takes; beyond, 429 with Retry-After. */
   HEARTBEAT_PINGS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Events per minute one integration routing key takes at /v2/enqueue (PagerDuty's ~120); beyond, 429. */
+  INTEGRATION_EVENTS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** How often the heartbeat checker looks for heartbeats whose ping is overdue. */
   HEARTBEAT_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
   /** Shifts the platform's clock (seconds). For drills and restart tests only: never set it in production. */
@@ -361,6 +363,9 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     actionLinks: {
       ttlMs: env.ACTION_LINK_TTL_HOURS * 3_600_000,
       requestsPerAddressPerMinute: env.ACTION_LINK_REQUESTS_PER_ADDRESS_PER_MINUTE,
+    },
+    integrations: {
+      eventsPerKeyPerMinute: env.INTEGRATION_EVENTS_PER_KEY_PER_MINUTE,
     },
     heartbeats: {
       pingsPerAddressPerMinute: env.HEARTBEAT_PINGS_PER_ADDRESS_PER_MINUTE,

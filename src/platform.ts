@@ -26,6 +26,7 @@ import { composeEscalation } from './composition/escalation.js';
 import { composeEventLog } from './composition/event-log.js';
 import { listen } from './composition/http-server.js';
 import { composeHeartbeats } from './composition/heartbeats.js';
+import { composeIntegrations } from './composition/integrations.js';
 import { composeIam } from './composition/iam.js';
 import { composeLogScrub } from './composition/log-scrub.js';
 import { composeNotifications } from './composition/notifications.js';
@@ -179,6 +180,13 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     registry: metrics.registry,
     scheduler: options.heartbeatScheduler,
   });
+  const integrations = composeIntegrations({
+    config,
+    commandDeps,
+    readStore,
+    tokenKey: heartbeats.tokenKey,
+    onIncidentResolved: alerting.onIncidentResolved,
+  });
   const schedules = composeSchedules({ commandDeps, reader: readStore });
   // Previews, backtests and analytics share one cap per tenant and one across tenants.
   const heavySlots = createHeavyRequestSlots(config.limits.heavyRequests);
@@ -207,6 +215,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     secrets: stores.secrets,
     notify: escalation.notify,
     publicUrl: config.notify.publicUrl,
+    pagerLoopsBack: integrations.pagerLoopsBack,
   });
   const sync = composeSync({
     config,
@@ -238,6 +247,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     backtest,
     alerting,
     heartbeats.area,
+    integrations.area,
     escalation,
     sync,
     assistant,
@@ -322,6 +332,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   );
   publicRoutes.push(actionLinks.publicRoutes(alerting.onIncidentResolved));
   publicRoutes.push(heartbeats.publicRoutes());
+  publicRoutes.push(integrations.publicRoutes());
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
   const streamTickets = shared.tickets;
@@ -396,6 +407,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     composition: {
       alerting,
       heartbeats,
+      integrations,
       sync,
       escalation,
       iam,

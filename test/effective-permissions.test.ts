@@ -115,6 +115,7 @@ const builtIns: [string, Permission[]][] = [
       'escalation:write',
       'schedules:write',
       'channels:write',
+      'integrations:write',
       'sync:write',
       'assistant:ask',
     ],

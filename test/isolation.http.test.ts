@@ -41,6 +41,8 @@ interface Fixture {
   window: string;
   /** A heartbeat monitor paging the tenant's policy. */
   heartbeat: string;
+  /** An integration paging the tenant's policy. */
+  integration: string;
   /** Strings that only this tenant's data contains. */
   secrets: string[];
 }
@@ -61,6 +63,7 @@ const RESOURCE_BY_SEGMENT: Record<string, keyof Omit<Fixture, 'caller' | 'secret
   jobs: 'syncJob',
   'maintenance-windows': 'window',
   heartbeats: 'heartbeat',
+  integrations: 'integration',
 };
 
 /** Bodies that are valid in the caller's own tenant, so a route cannot hide behind a 400. */
@@ -91,6 +94,11 @@ const BODIES: Record<string, (own: Fixture) => unknown> = {
   'PUT /heartbeats/:id': (own) => ({
     name: `x-${randomUUID().slice(0, 8)}`,
     interval_seconds: 3600,
+    escalation_policy_id: own.policy,
+  }),
+  'PUT /integrations/:id': (own) => ({
+    name: `x-${randomUUID().slice(0, 8)}`,
+    kind: 'events_v2',
     escalation_policy_id: own.policy,
   }),
   'PUT /maintenance-windows/:id': () => ({
@@ -186,6 +194,11 @@ async function createFixture(label: string): Promise<Fixture> {
     interval_seconds: 3600,
     escalation_policy_id: policy,
   });
+  const integration = await post('/api/v1/integrations', {
+    name: `${secret} integration`,
+    kind: 'events_v2',
+    escalation_policy_id: policy,
+  });
   let incident = '';
   await waitFor(
     async () => {
@@ -218,8 +231,10 @@ async function createFixture(label: string): Promise<Fixture> {
     syncJob: 'wlm_queue_stats',
     window,
     heartbeat,
+    integration,
     secrets: [
       heartbeat,
+      integration,
       secret,
       email,
       channel,
@@ -390,6 +405,7 @@ test.serial('the walk fails loudly for a path parameter it does not know', (t) =
     syncJob: 'j',
     window: 'w',
     heartbeat: 'h',
+    integration: 'n',
     secrets: [],
   };
   const router = app.platform.routers[0]!;

@@ -20,6 +20,7 @@ const RESPONDER_WRITES: Permission[] = [
   'schedules:write',
   'escalation:write',
   'channels:write',
+  'integrations:write',
   'sync:write',
   'assistant:ask',
 ];
@@ -46,7 +47,7 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
     id: 'responder',
     name: 'responder',
     description:
-      'Reads everything; works alerts, incidents, schedules, escalation, channels and sync; asks the assistant',
+      'Reads everything; works alerts, incidents, schedules, escalation, channels, integrations and sync; asks the assistant',
     permissions: grantsWhere((p) => isRead(p) || RESPONDER_WRITES.includes(p)),
   },
   { id: 'viewer', name: 'viewer', description: 'Reads everything', permissions: grantsWhere(isRead) },

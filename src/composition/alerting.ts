@@ -112,7 +112,11 @@ export function composeAlerting(deps: AlertingDeps) {
     {
       alias: false,
       routes: () =>
-        incidentCommandRoutes({ ...commandDeps, onResolved: (outcome) => countResolution(instruments, outcome) }),
+        incidentCommandRoutes({
+          ...commandDeps,
+          onResolved: (outcome) => countResolution(instruments, outcome),
+          policyExists: async (tenantId, id) => (await findEscalationPolicy(readStore, tenantId, id)) !== null,
+        }),
     },
     { alias: false, routes: () => incidentQueryRoutes({ reader: readStore, eventStore: commandDeps.eventStore }) },
     ...windows.routes,

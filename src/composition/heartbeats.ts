@@ -113,5 +113,7 @@ export function composeHeartbeats(deps: HeartbeatsDeps) {
       }),
     checker,
     schedule,
+    /** The deployment's key for keyed hashes of public credentials (integration routing keys use it too). */
+    tokenKey,
   };
 }

@@ -43,6 +43,8 @@ export function composeNotifications(deps: {
   secrets: SecretBox;
   notify: NotifyPort;
   publicUrl: string;
+  /** Whether a pager key pages back into the tenant's own integration (src/composition/integrations.ts). */
+  pagerLoopsBack?: (tenantId: string, integrationKey: string) => Promise<boolean>;
 }): PlatformArea {
   const { commandDeps, reader, secrets } = deps;
   const sendTest = async (tenantId: string, id: string) => {
@@ -78,6 +80,7 @@ export function composeNotifications(deps: {
             presentChannel: channelView,
             sendTest,
             newSigningSecret: generateSigningSecret,
+            pagerLoopsBack: deps.pagerLoopsBack,
             channelReferences: (tenantId, id) => policiesReferencingChannel(reader, tenantId, id),
           }),
       },

@@ -7,10 +7,12 @@
 import { alertRulesProjection } from '../../projections/alert-rules.js';
 import { channelsProjection } from '../../projections/channels.js';
 import { escalationPoliciesProjection } from '../../projections/escalation-policies.js';
+import { changeEventsProjection } from '../../projections/change-events.js';
 import { groupsProjection } from '../../projections/groups.js';
 import { heartbeatsProjection } from '../../projections/heartbeats.js';
 import { incidentAnalyticsProjection } from '../../projections/incident-analytics.js';
 import { incidentsProjection } from '../../projections/incidents.js';
+import { integrationsProjection } from '../../projections/integrations.js';
 import { maintenanceWindowsProjection } from '../../projections/maintenance-windows.js';
 import { rolesProjection } from '../../projections/roles.js';
 import { schedulesProjection } from '../../projections/schedules.js';
@@ -37,6 +39,8 @@ export const alertingProjections: Projection[] = [
   incidentsProjection,
   maintenanceWindowsProjection,
   heartbeatsProjection,
+  integrationsProjection,
+  changeEventsProjection,
 ];
 export const syncProjections: Projection[] = [syncProjection];
 export const analyticsProjections: Projection[] = [incidentAnalyticsProjection];

@@ -50,13 +50,28 @@ export const incidentEscalationSchema = z.object({
 });
 export type IncidentEscalationView = z.infer<typeof incidentEscalationSchema>;
 
+const senderFieldsAnswer = z.object({
+  source: optionalText,
+  component: optionalText,
+  group: optionalText,
+  class: optionalText,
+  timestamp: instant.nullable(),
+  severity: optionalText.meta({ description: "the sender's own severity word" }),
+  custom_details: z.unknown().nullable(),
+  links: z.array(z.object({ href: z.string(), text: optionalText })),
+  images: z.array(z.object({ src: z.string(), href: optionalText, alt: optionalText })),
+  client: optionalText,
+  client_url: optionalText,
+  labels: z.record(z.string(), z.string()).nullable(),
+});
+
 const noRule = 'null when the incident has no rule (`source` other than `rule`)';
 
 export const incidentSchema = z.object({
   id: resourceId,
-  source: z.enum(INCIDENT_SOURCES).meta({
+  source: z.union([z.enum(INCIDENT_SOURCES), z.templateLiteral(['integration:', z.uuid()])]).meta({
     description:
-      "what opened it: `rule` (a rule's condition), `rule_error` (rules whose warehouse reads fail or return no data), `heartbeat`, `platform` (the platform watching its own jobs)",
+      "what opened it: `rule` (a rule's condition), `rule_error` (rules whose warehouse reads fail or return no data), `heartbeat`, `platform` (the platform watching its own jobs), `integration:<id>` (a sender outside the platform, docs/integrations.md)",
   }),
   title: z.string().meta({ description: "a human headline (a rule incident's is its rule's name)" }),
   detail: optionalText.meta({
@@ -87,6 +102,15 @@ export const incidentSchema = z.object({
   resolution_value: z.number().nullable(),
   notes: z.array(z.object({ id: resourceId, text: z.string(), author: z.string(), created_at: instant })),
   ordinal: z.number().int().meta({ description: "the rule's (or the source's) n-th incident" }),
+  dedup_key: optionalText.meta({ description: "the sender's dedup key (an integration's incident), else null" }),
+  alert_count: z.number().int().meta({
+    description:
+      'triggers taken: 1, and one more for each repeated trigger of its dedup key while it is open (repeats page nobody)',
+  }),
+  last_alert_at: instant.meta({ description: 'when its last trigger arrived (its opening, or the last repeat)' }),
+  sender: senderFieldsAnswer
+    .nullable()
+    .meta({ description: "what the sender said beside the headline (an integration's incident), else null" }),
   next_escalation_at: instant.nullable(),
   escalation: incidentEscalationSchema,
 });

@@ -16,6 +16,8 @@ export const PERMISSIONS = {
   'schedules:write': 'Create, update and delete on-call schedules',
   'channels:read': 'Read notification channels (secrets masked)',
   'channels:write': 'Create, update, delete and test notification channels',
+  'integrations:read': 'Read integrations (routing keys masked) and the change events they received',
+  'integrations:write': 'Create, update and delete integrations; rotate and revoke their routing keys',
   'sync:read': 'Read sync status, jobs and history; follow the sync stream',
   'sync:write': 'Trigger, pause and resume sync jobs; purge history',
   'warehouse:read': 'Read the live warehouse health endpoints',

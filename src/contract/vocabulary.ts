@@ -39,11 +39,20 @@ export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
 /**
  * What opened an incident: a rule's condition (`rule`), rules whose warehouse reads fail or return no
- * data (`rule_error`), a heartbeat that missed its ping or reported a failure (`heartbeat`), or the
- * platform watching its own jobs (`platform`). Incidents recorded before sources existed are `rule`.
+ * data (`rule_error`), a heartbeat that missed its ping or reported a failure (`heartbeat`), the
+ * platform watching its own jobs (`platform`), or a person paging by hand (`manual`). Incidents recorded before sources existed are `rule`.
  */
-export const INCIDENT_SOURCES = ['rule', 'rule_error', 'heartbeat', 'platform'] as const;
-export type IncidentSource = (typeof INCIDENT_SOURCES)[number];
+export const INCIDENT_SOURCES = ['rule', 'rule_error', 'heartbeat', 'platform', 'manual'] as const;
+export type IncidentSourceKind = (typeof INCIDENT_SOURCES)[number];
+/**
+ * An incident opened by a sender outside the platform names its integration: `integration:<id>`
+ * (src/events/inbound-alert.ts). Lists filter on one integration, or on `integration` for all.
+ */
+export type IntegrationSource = `integration:${string}`;
+export type IncidentSource = IncidentSourceKind | IntegrationSource;
+export const INTEGRATION_SOURCE_PATTERN = new RegExp(`^integration:${UUID_SOURCE}$`, 'i');
+export const isIntegrationSource = (source: string): source is IntegrationSource =>
+  INTEGRATION_SOURCE_PATTERN.test(source);
 
 /** Why an incident was resolved; `rule_disabled` was added later (old events read unchanged). */
 export const RESOLUTION_REASONS = ['auto', 'manual', 'rule_deleted', 'rule_disabled'] as const;

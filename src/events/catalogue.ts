@@ -14,6 +14,8 @@ import { maintenanceWindowEvents } from './maintenance-window.js';
 import { ruleEvaluationEvents } from './rule-evaluation.js';
 import { groupEvents } from './group.js';
 import { heartbeatEvents } from './heartbeat.js';
+import { inboundAlertEvents } from './inbound-alert.js';
+import { integrationEvents } from './integration.js';
 import { grantHolderNameEvents } from './grant-holder-names.js';
 import { roleEvents } from './role.js';
 import { scheduleEvents } from './schedule.js';
@@ -39,6 +41,8 @@ const schemas: Record<string, z.ZodType<Record<string, unknown>>> = {
   ...maintenanceWindowEvents,
   ...actionLinkEvents,
   ...heartbeatEvents,
+  ...integrationEvents,
+  ...inboundAlertEvents,
 };
 
 /** Old stored shapes → current shape, by event type. Empty until a schema first changes. */

@@ -29,6 +29,7 @@ import {
   type EscalationEvent,
   type IncidentEscalation,
 } from './escalation.js';
+import { senderFieldsSchema, type SenderFields } from './inbound-alert.js';
 import { conditionSchema, severitySchema } from './vocabulary.js';
 
 export { INCIDENT_SOURCES, type IncidentSource, RESOLUTION_REASONS, type ResolutionReason };
@@ -40,15 +41,15 @@ export const incidentEvents = {
      * What opened it (absent in events recorded before sources existed: a rule). A rule incident
      * carries the rule's fields; the other sources have no rule, no reading and no threshold (null).
      */
-    source: z.enum(INCIDENT_SOURCES).optional(),
+    source: z.union([z.enum(INCIDENT_SOURCES), z.templateLiteral(['integration:', z.uuid()])]).optional(),
     /**
      * What the incident is about, the same for each of its incidents: a rule's id, or a key its
      * source makes (`heartbeat:<id>`, `rule_error:<env>:<cluster>:<policy>`, `platform:<cause>`).
      * Absent: the rule id. The n-th incident of a subject has a fixed id (incidentIdFor).
      */
-    subject: z.string().min(1).max(300).optional(),
-    /** A human headline (absent: the rule's name). */
-    title: z.string().max(300).optional(),
+    subject: z.string().min(1).max(400).optional(),
+    /** A human headline (absent: the rule's name); an Events API v2 summary is up to 1024 characters. */
+    title: z.string().max(1024).optional(),
     /** Why, in the source's words: the warehouse's message, the heartbeat's failure note (absent: none). */
     detail: z.string().max(2000).nullable().optional(),
     /** The rules concerned when the source is not one rule (`rule_error`: every rule whose read failed). */
@@ -66,6 +67,10 @@ export const incidentEvents = {
     clusterId: z.string().nullable(),
     escalationPolicyId: z.uuid(),
     triggeredAt: z.iso.datetime(),
+    /** The sender's dedup key (an integration's incident; absent: none). */
+    dedupKey: z.string().min(1).max(255).optional(),
+    /** What the sender said beside the headline (an integration's incident; absent: none). */
+    sender: senderFieldsSchema.optional(),
   }),
   IncidentAcknowledged: z.object({ incidentId: z.uuid(), by: z.string(), at: z.iso.datetime() }),
   IncidentResolved: z.object({
@@ -131,6 +136,14 @@ export interface IncidentView {
   resolution_value: number | null;
   notes: IncidentNote[];
   ordinal: number;
+  /** The sender's dedup key (an integration's incident), else null. */
+  dedup_key: string | null;
+  /** How many triggers of the key it has taken: 1, and one more per repeat while it is open. */
+  alert_count: number;
+  /** When the last trigger of it arrived (its opening, or the last repeat). */
+  last_alert_at: string;
+  /** What the sender said beside the headline (an integration's incident), else null. */
+  sender: SenderFields | null;
   /** The escalation's own state (src/events/escalation.ts); the API shows a summary of it. */
   escalation: IncidentEscalation;
   /** When the next stage is due while the incident is triggered (null otherwise); queryable. */
@@ -224,6 +237,10 @@ function evolveIncidentFacts(state: IncidentState, event: IncidentStreamEvent): 
         resolution_value: null,
         notes: [],
         ordinal: d.ordinal,
+        dedup_key: d.dedupKey ?? null,
+        alert_count: 1,
+        last_alert_at: d.triggeredAt,
+        sender: d.sender ?? null,
         escalation: initialEscalation(),
         next_escalation_at: null,
       };

@@ -24,9 +24,11 @@ export const FORM_BODY_PATHS: ReadonlySet<string> = new Set(['/oauth/token']);
  * Paths whose routes answer for their own bodies, left unread here: the action-link pages
  * (POST /a/<token>) refuse a body they do not take with an HTML page, not problem+json, since a
  * person pressed a button (src/action-links/confirm-request.ts); the heartbeat ping address
- * (/hb/<token>) reads at most a few KiB of any type itself (commands/heartbeat-ping-routes.ts).
+ * (/hb/<token>) reads at most a few KiB of any type itself (commands/heartbeat-ping-routes.ts); the
+ * Events API v2 address (/v2/…) reads up to PagerDuty's 512 KB and answers in PagerDuty's shapes
+ * (commands/events-v2-routes.ts).
  */
-export const OWN_BODY_PATH_PREFIXES: readonly string[] = ['/a/', '/hb/'];
+export const OWN_BODY_PATH_PREFIXES: readonly string[] = ['/a/', '/hb/', '/v2/'];
 
 /** Whether the request carries body bytes (an empty POST sends `Content-Length: 0`). */
 export function hasBody(req: IncomingMessage): boolean {

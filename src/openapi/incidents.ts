@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   acknowledgeIncidentBodySchema,
   incidentNoteBodySchema,
+  manualIncidentBodySchema,
   resolveIncidentBodySchema,
 } from '../contract/bodies/incidents.js';
 import { incidentListQuery } from '../../queries/incidents.js';
@@ -55,6 +56,23 @@ export const incidentOperations: OperationDoc[] = [
       status: 200,
       description: "Every event of the incident's stream, oldest first",
       data: z.array(historyEntrySchema),
+    },
+  },
+  {
+    method: 'post',
+    path: '/incidents',
+    tag,
+    summary: 'Page by hand: open an incident',
+    body: manualIncidentBodySchema,
+    description:
+      'Opens a new incident (source `manual`, recorded as the caller) on an escalation policy of the tenant (400 otherwise), which pages as any other. Each request opens one.',
+    response: {
+      kind: 'envelope',
+      status: 201,
+      description: 'The incident',
+      data: incidentSchema,
+      location: true,
+      etag: true,
     },
   },
   {

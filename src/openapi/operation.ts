@@ -66,7 +66,7 @@ export type SuccessDoc =
    */
   | {
       kind: 'raw';
-      status: 200;
+      status: 200 | 202;
       description: string;
       contentType: string;
       schema?: z.ZodType;

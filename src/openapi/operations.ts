@@ -11,6 +11,7 @@ import { channelOperations } from './channels.js';
 import { dashboardOperations } from './dashboard.js';
 import { escalationPreviewOperations } from './escalation-preview.js';
 import { heartbeatOperations } from './heartbeats.js';
+import { integrationOperations } from './integrations.js';
 import { iamOperations } from './iam.js';
 import { incidentOperations } from './incidents.js';
 import { maintenanceWindowOperations } from './maintenance-windows.js';
@@ -34,6 +35,7 @@ export const documentedOperations: readonly OperationDoc[] = [
   ...escalationPreviewOperations,
   ...maintenanceWindowOperations,
   ...heartbeatOperations,
+  ...integrationOperations,
   ...actionLinkOperations,
   ...analyticsOperations,
 ];

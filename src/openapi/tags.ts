@@ -18,6 +18,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     "Planned disruption: matching rules are evaluated but silenced, and open incidents' escalations held.",
   Heartbeats:
     "Dead-man's switches: a job pings its secret address; a missed or failed run pages through the heartbeat's policy.",
+  Integrations:
+    "Senders outside the platform (Alertmanager, Grafana, Airflow, dbt, CloudWatch) that open, acknowledge and resolve incidents: the integrations, their routing keys, and PagerDuty's Events API v2 address.",
   'Action links':
     "Acknowledge or resolve from a page: the signed single-use links' public pages, and revoking them all.",
 };

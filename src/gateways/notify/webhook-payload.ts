@@ -10,7 +10,7 @@
  *       "id": string,                 // incident id (UUID)
  *       "status": "triggered" | "acknowledged" | "resolved",
  *       "severity": "critical" | "high" | "medium" | "low",
- *       "source": "rule" | "rule_error" | "heartbeat" | "platform",   // added in version 1
+ *       "source": "rule" | "rule_error" | "heartbeat" | "platform" | "manual" | "integration:<id>",  // added in version 1
  *       "title": string,              // the headline (a rule incident's: its rule's name); added in version 1
  *       "detail": string | null,      // why, in the source's words; added in version 1
  *       "rule_name": string | null,   // null, as are the next three, when the incident has no rule

@@ -1,7 +1,7 @@
 /**
  * The resources the fuzz needs so that path ids exist (a user, a group member, a role, a group, a
  * channel, a schedule with an override, a policy, a rule and its incident from the simulator, a
- * sync run, a maintenance window, a heartbeat), created through the API with the built-in identity provider's development client;
+ * sync run, a maintenance window, a heartbeat, an integration), created through the API with the built-in identity provider's development client;
  * and an example body per operation that these resources make acceptable.
  */
 import { randomUUID } from 'node:crypto';
@@ -128,6 +128,12 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     escalation_policy_id: policy.id,
   });
   const heartbeat = await call('POST', '/heartbeats', heartbeatBody());
+  const integrationBody = () => ({
+    name: `fuzz integration ${unique()}`,
+    kind: 'events_v2',
+    escalation_policy_id: policy.id,
+  });
+  const integration = await call('POST', '/integrations', integrationBody());
   await call('POST', '/sync/trigger', { job_id: JOB_ID });
   let logId = '';
   await waitFor(
@@ -150,6 +156,7 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     incidents: incidentId,
     'maintenance-windows': maintenanceWindow.id,
     heartbeats: heartbeat.id,
+    integrations: integration.id,
   };
   const byName: Record<string, string> = {
     user_id: member.id,
@@ -181,6 +188,7 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'post /alert-rules': () => ruleBody(sparePolicy),
     'put /alert-rules/{id}': () => ruleBody(sparePolicy),
     'patch /alert-rules/{id}': () => ({ threshold: 40 }),
+    'post /incidents': () => ({ title: 'fuzz page', escalation_policy_id: policy.id }),
     'post /incidents/{id}/acknowledge': () => ({}),
     'post /incidents/{id}/resolve': () => ({ note: 'fuzzed' }),
     'post /incidents/{id}/notes': () => ({ text: 'fuzz note' }),
@@ -194,6 +202,15 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     'put /maintenance-windows/{id}': windowBody,
     'post /heartbeats': heartbeatBody,
     'put /heartbeats/{id}': heartbeatBody,
+    'post /integrations': integrationBody,
+    'put /integrations/{id}': integrationBody,
+    'post /v2/enqueue': () => ({
+      routing_key: integration.routing_key,
+      event_action: 'trigger',
+      dedup_key: 'fuzz',
+      payload: { summary: 'fuzz', source: 'fuzz', severity: 'info' },
+    }),
+    'post /v2/change/enqueue': () => ({ routing_key: integration.routing_key, payload: { summary: 'fuzz' } }),
     'post /oauth/token': () => ({
       grant_type: 'client_credentials',
       client_id: client.client_id,
