@@ -13,7 +13,7 @@ import { dueAtMs, expectedAtMs, heartbeatStatus, timingOfHeartbeat as timingOf }
 import { heartbeatStream } from '../src/events/heartbeat.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok, okPage } from '../src/http/envelope.js';
-import { historyChainOf, historyEntry } from '../src/http/event-history.js';
+import { tenantStreamHistory } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';
 import { pageRequest, readPage } from '../src/http/pagination.js';
 import { notFound } from '../src/http/problem.js';
@@ -97,14 +97,7 @@ export function heartbeatQueryRoutes(deps: { reader: ReadModelReader; eventStore
   /** Every settings event, oldest first (pings are on their own stream). Readable after deletion. */
   router.get('/heartbeats/:id/events', requires('audit:read'), queryParameters([]), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'heartbeat');
-    const events = await deps.eventStore.readStream(heartbeatStream(id));
-    if (events.length === 0 || events[0]!.metadata.tenantId !== ctx.state.principal.tenantId)
-      throw notFound('heartbeat');
-    const chain = await historyChainOf(deps.eventStore, heartbeatStream(id));
-    ok(
-      ctx,
-      events.map((event) => historyEntry(event, chain)),
-    );
+    ok(ctx, await tenantStreamHistory(deps.eventStore, heartbeatStream(id), ctx.state.principal.tenantId, 'heartbeat'));
   });
   return router;
 }

@@ -14,7 +14,7 @@ import { maskSecret } from '../src/events/channel-secrets.js';
 import { integrationStream } from '../src/events/integration.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok, okPage } from '../src/http/envelope.js';
-import { historyChainOf, historyEntry } from '../src/http/event-history.js';
+import { tenantStreamHistory } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';
 import { pageRequest, readPage } from '../src/http/pagination.js';
 import { notFound } from '../src/http/problem.js';
@@ -112,13 +112,9 @@ export function integrationQueryRoutes(deps: { reader: ReadModelReader; eventSto
   /** Every settings event, oldest first (what it received is on its inbox stream). Readable after deletion. */
   router.get('/integrations/:id/events', requires('audit:read'), queryParameters([]), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'integration');
-    const events = await deps.eventStore.readStream(integrationStream(id));
-    if (events.length === 0 || events[0]!.metadata.tenantId !== ctx.state.principal.tenantId)
-      throw notFound('integration');
-    const chain = await historyChainOf(deps.eventStore, integrationStream(id));
     ok(
       ctx,
-      events.map((event) => historyEntry(event, chain)),
+      await tenantStreamHistory(deps.eventStore, integrationStream(id), ctx.state.principal.tenantId, 'integration'),
     );
   });
 

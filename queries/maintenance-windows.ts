@@ -15,7 +15,7 @@ import { activeOccurrence, nextBoundary, type TimedWindow } from '../src/events/
 import { apiInstant } from '../src/contract/api-instant.js';
 import { etagOf } from '../src/http/command-context.js';
 import { ok, okPage } from '../src/http/envelope.js';
-import { historyChainOf, historyEntry } from '../src/http/event-history.js';
+import { tenantStreamHistory } from '../src/http/event-history.js';
 import { requires } from '../src/http/guard.js';
 import { pageRequest, readPage } from '../src/http/pagination.js';
 import { notFound } from '../src/http/problem.js';
@@ -148,13 +148,14 @@ export function maintenanceWindowQueryRoutes(deps: {
   /** Every event of the window, oldest first: who created, changed, ended or deleted it, and when. Readable after deletion. */
   router.get('/maintenance-windows/:id/events', requires('audit:read'), queryParameters([]), async (ctx) => {
     const id = storedResourceId(ctx.params.id, 'maintenance window');
-    const events = await deps.eventStore.readStream(maintenanceWindowStream(id));
-    if (events.length === 0 || events[0]!.metadata.tenantId !== ctx.state.principal.tenantId)
-      throw notFound('maintenance window');
-    const chain = await historyChainOf(deps.eventStore, maintenanceWindowStream(id));
     ok(
       ctx,
-      events.map((event) => historyEntry(event, chain)),
+      await tenantStreamHistory(
+        deps.eventStore,
+        maintenanceWindowStream(id),
+        ctx.state.principal.tenantId,
+        'maintenance window',
+      ),
     );
   });
   return router;

@@ -11,6 +11,7 @@
  * entry, so the `data` array saved alone still holds them.
  */
 import type { EventStore, RecordedEvent } from '../eventstore/port.js';
+import { notFound } from './problem.js';
 
 export interface HistoryChain {
   log_chain_start: string | null;
@@ -41,3 +42,19 @@ export const historyEntry = (
   previous_hash: event.chain?.previousHash ?? null,
   ...chain,
 });
+
+/**
+ * A tenant's resource history, oldest first: every event of the stream as `historyEntry` gives it, or
+ * a 404 naming `resource` when the stream is empty or another tenant's (which it must not reveal).
+ */
+export async function tenantStreamHistory(
+  eventStore: EventStore,
+  stream: string,
+  tenantId: string,
+  resource: string,
+): Promise<ReturnType<typeof historyEntry>[]> {
+  const events = await eventStore.readStream(stream);
+  if (events.length === 0 || events[0]!.metadata.tenantId !== tenantId) throw notFound(resource);
+  const chain = await historyChainOf(eventStore, stream);
+  return events.map((event) => historyEntry(event, chain));
+}
