@@ -71,7 +71,7 @@ test('10,000 triggers over 100 dedup keys open 100 incidents and page 100 times'
     const all: any[] = [];
     let cursor: string | null = null;
     do {
-      const page = await app.request(
+      const page: { body: any } = await app.request(
         'GET',
         `/api/v1/incidents?source=integration:${id}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         { caller },
@@ -81,10 +81,10 @@ test('10,000 triggers over 100 dedup keys open 100 incidents and page 100 times'
     } while (cursor);
     return all;
   };
-  await waitFor(
-    async () => (await incidents()).reduce((sum, incident) => sum + incident.alert_count, 0) === TRIGGERS,
-    { timeoutMs: 30_000, message: 'every trigger counted' },
-  );
+  await waitFor(async () => (await incidents()).reduce((sum, incident) => sum + incident.alert_count, 0) === TRIGGERS, {
+    timeoutMs: 30_000,
+    message: 'every trigger counted',
+  });
   const opened = await incidents();
   t.is(opened.length, KEYS);
   t.is(new Set(opened.map((incident) => incident.dedup_key)).size, KEYS);
