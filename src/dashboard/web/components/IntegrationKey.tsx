@@ -48,10 +48,12 @@ export function IntegrationKey({ integration, onDone }: { integration: Integrati
       </p>
       <CopyField label="Events API URL" value={integration.events_url} />
       <CopyField label="Routing key" value={integration.routing_key} />
-      <p class="hint">
-        Alertmanager: <code>pagerduty_configs: [{`{ routing_key: <key>, url: ${integration.events_url} }`}]</code>.
-        Others: docs/integrations.md.
-      </p>
+      {integration.kind === 'events_v2' ? (
+        <p class="hint">
+          Alertmanager: <code>pagerduty_configs: [{`{ routing_key: <key>, url: ${integration.events_url} }`}]</code>;
+          Grafana, Airflow and dbt Cloud: docs/integrations.md.
+        </p>
+      ) : null}
       <button type="button" class="button plain" onClick={onDone}>
         Done
       </button>
