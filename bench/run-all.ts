@@ -7,6 +7,7 @@ const benchmarks = [
   'bench/evaluator.ts',
   'bench/evaluator-windows.ts',
   'bench/heartbeats.ts',
+  'bench/ingest.ts',
   'bench/schedules.ts',
   'bench/delivery.ts',
   'bench/escalation.ts',

@@ -2,10 +2,10 @@
  * What an accepted alert from outside does (every receiver calls this with its NormalizedAlert):
  * find the dedup key's latest incident, decide (commands/inbound-alerts.ts), and append.
  *
- *   - The key's latest incident: the incidents read model names its latest ordinal; the streams of
- *     the ordinals after it are read until one is missing (a read model behind by an incident or
- *     two still finds the newest), and the latest is folded from its own stream, never from the
- *     read model, so a resolution a moment ago is seen.
+ *   - The key's latest incident: the incidents read model names its latest ordinal; while the one
+ *     read is resolved, the streams of the ordinals after it are read until one is missing (a read
+ *     model behind by an incident or two still finds the newest), and the latest is folded from its
+ *     own stream, never from the read model, so a resolution a moment ago is seen.
  *   - An opening appends IncidentTriggered expecting no stream (its id is fixed by the key and the
  *     ordinal): of two instances or two requests opening it at once, one lands; the other decides
  *     again and finds a repeat. An acknowledgement or resolution expects the revision read, so a
@@ -77,6 +77,9 @@ export function alertIntake(deps: AlertIntakeDeps) {
     let latest: Latest =
       ordinal === 0 ? { state: { exists: false }, revision: null } : await incidentAt(tenantId, subject, ordinal);
     for (;;) {
+      // An open incident is the key's latest: the decider opens the next ordinal only after this
+      // one is resolved, and a resolution is final. So a repeat (most events) reads one stream.
+      if (latest.state.exists && latest.state.status !== 'resolved') return latest;
       const next = await incidentAt(tenantId, subject, ordinal + 1);
       if (!next.state.exists) return latest;
       ordinal += 1;

@@ -66,6 +66,13 @@ import type { EscalationPreview } from './types';
 import type { Deleted, MaintenanceWindow, MaintenanceWindowBody } from './types';
 import type { Heartbeat, HeartbeatBody, HeartbeatWithAddress } from './types';
 import type { RuleBacktest, RuleBacktestRequest } from './types';
+import type {
+  Integration,
+  IntegrationBody,
+  IntegrationWithKey,
+  ManualIncidentBody,
+  RotateRoutingKeyBody,
+} from './types';
 import type { AnalyticsGroupBy, IncidentAnalytics, OncallHealth } from './types';
 
 const id = encodeURIComponent;
@@ -256,6 +263,24 @@ export const endpoints = (api: ApiClient) => ({
   deleteHeartbeat: (heartbeatId: string) =>
     api.send<{ id: string; deleted: true }>('DELETE', `/api/v1/heartbeats/${id(heartbeatId)}`),
   // ---- end of Heartbeats ----
+
+  // ---- Integrations and paging by hand (issue 40) ----
+  integrations: () => everyPage<Integration>(api, '/api/v1/integrations?limit=200'),
+  integration: (integrationId: string) => api.tagged<Integration>('GET', `/api/v1/integrations/${id(integrationId)}`),
+  createIntegration: (body: IntegrationBody) => api.send<IntegrationWithKey>('POST', '/api/v1/integrations', body),
+  replaceIntegration: (integrationId: string, body: IntegrationBody, etag: string | null) =>
+    api.tagged<Integration>('PUT', `/api/v1/integrations/${id(integrationId)}`, body, etag ? { 'If-Match': etag } : {}),
+  rotateIntegrationKey: (integrationId: string, body: RotateRoutingKeyBody) =>
+    api.send<IntegrationWithKey>('POST', `/api/v1/integrations/${id(integrationId)}/rotate-key`, body),
+  revokeIntegrationKey: (integrationId: string) =>
+    api.send<Integration>('POST', `/api/v1/integrations/${id(integrationId)}/revoke-key`),
+  deleteIntegration: (integrationId: string) =>
+    api.send<Deleted>('DELETE', `/api/v1/integrations/${id(integrationId)}`),
+  /** The incidents an integration's senders opened, newest first: what it received lately. */
+  integrationIncidents: (integrationId: string, limit = 10) =>
+    api.get<Incident[]>(`/api/v1/incidents?source=${id(`integration:${integrationId}`)}&limit=${limit}`),
+  pageByHand: (body: ManualIncidentBody) => api.send<Incident>('POST', '/api/v1/incidents', body),
+  // ---- end of Integrations ----
   // ---- Rule backtest (issue 30): would this unsaved rule have fired over a past range ----
   backtestRule: (request: RuleBacktestRequest) =>
     api.send<RuleBacktest>('POST', '/api/v1/alert-rules/backtest', request),

@@ -35,6 +35,8 @@ import type { maintenanceWindowBodySchema } from '../../../contract/bodies/maint
 import type { overrideBodySchema, scheduleBodySchema } from '../../../contract/bodies/schedules.js';
 import type { triggerBodySchema } from '../../../contract/bodies/sync.js';
 import type { heartbeatBodySchema } from '../../../contract/bodies/heartbeats.js';
+import type { integrationBodySchema, rotateRoutingKeyBodySchema } from '../../../contract/bodies/integrations.js';
+import type { manualIncidentBodySchema } from '../../../contract/bodies/incidents.js';
 
 export type { Deleted, Page } from '../../../contract/answer-pieces.js';
 export type {
@@ -193,6 +195,17 @@ export type { Heartbeat, HeartbeatWithAddress } from '../../../contract/heartbea
 /** What is sent to create or replace a heartbeat. */
 export type HeartbeatBody = z.input<typeof heartbeatBodySchema>;
 // ---- end of Heartbeats ----
+
+// ---- Integrations and paging by hand (issue 40) ----
+export type { Integration, IntegrationWithKey } from '../../../contract/integrations.js';
+export type { IntegrationKind } from '../../../contract/bodies/integrations.js';
+/** What is sent to create or replace an integration. */
+export type IntegrationBody = z.input<typeof integrationBodySchema>;
+/** What is sent to rotate an integration's routing key. */
+export type RotateRoutingKeyBody = z.input<typeof rotateRoutingKeyBodySchema>;
+/** What is sent to page by hand (POST /incidents). */
+export type ManualIncidentBody = z.input<typeof manualIncidentBodySchema>;
+// ---- end of Integrations ----
 // ---- Rule backtest (issue 30) ----
 /** POST /alert-rules/backtest: an unsaved rule over a past range (docs/alert-rules-and-incidents.md, Backtesting a rule). */
 export type RuleBacktestRequest = z.input<typeof alertRuleBacktestBody>;

@@ -16,6 +16,7 @@ import { RolesPage } from '../pages/RolesPage';
 import { UsersPage } from '../pages/UsersPage';
 import { HeartbeatsPage } from '../pages/HeartbeatsPage';
 import { MaintenancePage } from '../pages/MaintenancePage';
+import { IntegrationsPage } from '../pages/IntegrationsPage';
 import { useSession } from './session-context';
 import { useHashRoute } from './use-hash-route';
 import { useTabTitle } from './use-tab-title';
@@ -35,6 +36,7 @@ const PAGES: { path: string; title: string; permission: Permission }[] = [
   { path: 'groups', title: 'Groups', permission: 'iam:read' },
   { path: 'maintenance', title: 'Maintenance', permission: 'alerts:read' },
   { path: 'heartbeats', title: 'Heartbeats', permission: 'alerts:read' },
+  { path: 'integrations', title: 'Integrations', permission: 'integrations:read' },
   { path: 'analytics', title: 'Analytics', permission: 'analytics:read' },
 ];
 
@@ -55,6 +57,7 @@ function Page({ route }: { route: string[] }) {
   if (page === 'groups') return <GroupsPage />;
   if (page === 'maintenance') return <MaintenancePage />;
   if (page === 'heartbeats') return <HeartbeatsPage />;
+  if (page === 'integrations') return <IntegrationsPage />;
   if (page === 'analytics') return <AnalyticsPage />;
   return (
     <p>
