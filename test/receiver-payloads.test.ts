@@ -11,6 +11,8 @@ import { resolvePointer } from '../commands/json-pointer.js';
 import type { RoutedIntegration } from '../commands/routing-key-gate.js';
 import { readCloudWatchAlarm, readSnsMessage } from '../commands/sns-message.js';
 import { integrationBodySchema } from '../src/contract/bodies/integrations.js';
+import { DEFAULT_SNS_TRUSTED_URL_PATTERN } from '../src/config.js';
+import { trustedSnsUrl } from '../src/gateways/sns/sns-signature.js';
 import { zodFieldErrors } from '../src/http/error-handler.js';
 
 const integration = (kind: RoutedIntegration['kind'], config: Record<string, unknown> = {}): RoutedIntegration => ({
@@ -320,3 +322,20 @@ for (const [name, message, header, paths] of [
         [...paths],
       );
   });
+
+// Production's trusted SNS addresses (SNS_TRUSTED_URL_PATTERN's default): HTTPS on AWS's SNS hosts only.
+const PRODUCTION = new RegExp(DEFAULT_SNS_TRUSTED_URL_PATTERN);
+for (const [url, trusted] of [
+  ['https://sns.us-east-1.amazonaws.com/SimpleNotificationService-9c6465fa7f48f5cacd23014631ec1136.pem', true],
+  ['https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=arn&Token=t', true],
+  ['https://sns.cn-north-1.amazonaws.com.cn/SimpleNotificationService-x.pem', true],
+  ['http://sns.us-east-1.amazonaws.com/SimpleNotificationService-x.pem', false],
+  ['https://sns.us-east-1.amazonaws.com.evil.example/x.pem', false],
+  ['https://evil.example/?u=https://sns.us-east-1.amazonaws.com/x.pem', false],
+  ['https://sns.us-east-1.amazonaws.com@evil.example/x.pem', false],
+  ['https://user@sns.us-east-1.amazonaws.com/x.pem', false],
+  ['https://sqs.us-east-1.amazonaws.com/x.pem', false],
+  ['https://sns.us-east-1.amazonaws.com:8443/x.pem', false],
+  ['not a url', false],
+] as const)
+  test(`SNS address ${trusted ? 'trusted' : 'refused'}: ${url}`, (t) => t.is(trustedSnsUrl(url, PRODUCTION), trusted));
