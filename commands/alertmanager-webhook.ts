@@ -67,7 +67,9 @@ export function readAlertmanagerWebhook(
   const groupLabels = strings(body.groupLabels, '/groupLabels', errors);
   const commonLabels = strings(body.commonLabels, '/commonLabels', errors);
   const commonAnnotations = strings(body.commonAnnotations, '/commonAnnotations', errors);
-  const truncated = typeof body.truncatedAlerts === 'number' ? body.truncatedAlerts : 0;
+  const truncated = body.truncatedAlerts ?? 0;
+  if (typeof truncated !== 'number' || !Number.isInteger(truncated) || truncated < 0)
+    errors.push({ path: '/truncatedAlerts', message: 'must be a whole number of alerts left out' });
   if (!Array.isArray(body.alerts)) errors.push({ path: '/alerts', message: 'must be an array' });
   const perGroup = (integration.config as Partial<AlertmanagerConfig>).incident_per === 'group_key';
 

@@ -16,13 +16,13 @@ import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
 import type { NormalizedAlert } from '../src/events/inbound-alert.js';
 import type { SnsGateway } from '../src/gateways/sns/sns-certificates.js';
-import { readBodyText } from '../src/http/body.js';
-import { badRequest, HttpProblem, tooManyRequests } from '../src/http/problem.js';
+import { hasBody, readBodyText } from '../src/http/body.js';
+import { badRequest, HttpProblem, serviceUnavailable, tooManyRequests } from '../src/http/problem.js';
 import { readAlertmanagerWebhook } from './alertmanager-webhook.js';
 import { readGenericJson } from './generic-json.js';
 import { isRoutingKeyShape } from './integration-key.js';
 import type { Read } from './receiver-alert.js';
-import { PATH_KEYED_KINDS, RECEIVER_PATH_PREFIX, type PathKeyedKind } from './receiver-paths.js';
+import { PATH_KEYED_KINDS, RECEIVER_PATH_PREFIX, receiverPath, type PathKeyedKind } from './receiver-paths.js';
 import type { RoutedIntegration, RoutingKeyGate } from './routing-key-gate.js';
 import { readCloudWatchAlarm, readSnsMessage } from './sns-message.js';
 
@@ -96,7 +96,7 @@ export function receiverRoutes(deps: ReceiverDeps) {
         { path: '/SigningCertURL', message: 'must be an https://sns.<region>.amazonaws.com/….pem address' },
       ]);
     if (verdict === 'unavailable')
-      throw new HttpProblem(503, 'Service Unavailable', 'the signing certificate could not be fetched; retry later');
+      throw serviceUnavailable('the signing certificate could not be fetched; retry later', 60);
     if (verdict === 'invalid')
       throw invalid('the message signature is not valid', [
         { path: '/Signature', message: "not the signing certificate's signature of this message" },
@@ -108,7 +108,7 @@ export function receiverRoutes(deps: ReceiverDeps) {
           { path: '/SubscribeURL', message: 'must be an https://sns.<region>.amazonaws.com/ address' },
         ]);
       if (confirmed === 'failed')
-        throw new HttpProblem(502, 'Bad Gateway', 'Amazon SNS did not take the confirmation; it will send it again');
+        throw serviceUnavailable('Amazon SNS did not take the confirmation; it sends the confirmation again', 60);
       const answer: SnsSubscriptionAnswer = { status: 'subscription confirmed', topic_arn: message.TopicArn };
       ctx.body = answer;
       return;
@@ -124,18 +124,17 @@ export function receiverRoutes(deps: ReceiverDeps) {
     ctx.body = await accept(integration, alert === null ? [] : [alert], correlationId);
   }
 
-  router.post(`${RECEIVER_PATH_PREFIX}:kind/:key`, async (ctx) => {
+  const receive = (kind: PathKeyedKind) => async (ctx: Context & { params: Record<string, string> }) => {
     ctx.set('Cache-Control', 'no-store');
-    const kind = ctx.params.kind as PathKeyedKind;
     const key = ctx.params.key ?? '';
-    if (!(PATH_KEYED_KINDS as readonly string[]).includes(kind) || !isRoutingKeyShape(key)) throw unknownKey();
+    if (!isRoutingKeyShape(key)) throw unknownKey();
     const keyHash = await gate.hash(key);
     const wait = await gate.take(keyHash);
     if (wait !== undefined)
       throw tooManyRequests(`at most ${gate.eventsPerKeyPerMinute} events per minute per routing key`, wait);
     // SNS posts its JSON as text/plain; the others send JSON as JSON.
     const types = kind === 'sns' ? ['text/plain', 'application/json'] : ['application/json', 'application/*+json'];
-    if (!ctx.is(types)) throw unsupported(types.join(' or '));
+    if (hasBody(ctx.req) && !ctx.is(types)) throw unsupported(types.join(' or '));
     const document = parseJson(await readBodyText(ctx));
     const integration = await gate.find(keyHash);
     if (!integration) throw unknownKey();
@@ -153,6 +152,7 @@ export function receiverRoutes(deps: ReceiverDeps) {
         : [readOrRefuse(readGenericJson(document, integration), 'event')];
     ctx.status = 202;
     ctx.body = await accept(integration, alerts, correlationId);
-  });
+  };
+  for (const kind of PATH_KEYED_KINDS) router.post(receiverPath(kind, ':key'), receive(kind));
   return router;
 }

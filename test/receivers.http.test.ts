@@ -256,13 +256,15 @@ test('each receiver takes only its own kind; every key that routes nowhere is th
     `/integrations/alertmanager/${'0'.repeat(32)}`,
     `/integrations/alertmanager/${revoked.routing_key}`,
     '/integrations/alertmanager/not-a-key',
-    `/integrations/events_v2/${v2.routing_key}`,
-    `/integrations/pagerduty/${am.routing_key}`,
   ];
   const answers = await Promise.all(nowhere.map((path) => post(path, payload)));
   for (const answer of answers) t.is(answer.status, 404);
   t.is(new Set(answers.map((answer) => JSON.stringify(answer.body.detail))).size, 1, 'one answer, naming nothing');
   t.deepEqual(await incidentsOf(app, other, revoked.id), []);
+  // Only the three receivers listen there (anything else under /integrations is no public address).
+  for (const kind of ['events_v2', 'pagerduty'])
+    t.true([401, 404].includes((await post(`/integrations/${kind}/${am.routing_key}`, payload)).status), kind);
+  t.deepEqual(await incidentsOf(app, caller, am.id), []);
 });
 
 test('one per-key rate across the Events API v2 address and the receivers', async (t) => {
