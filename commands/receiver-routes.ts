@@ -10,6 +10,7 @@
  * Every key that routes nowhere (malformed, never issued, rotated away, revoked, deleted) is the
  * one identical 404. The key's shape and rate are checked before the body is read.
  */
+import type { SnsConfig } from '../src/contract/bodies/integration-config.js';
 import type { ReceiverAccepted, SnsSubscriptionAnswer } from '../src/contract/receivers.js';
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -90,6 +91,12 @@ export function receiverRoutes(deps: ReceiverDeps) {
   ) {
     const header = ctx.get('x-amz-sns-message-type') || undefined;
     const message = readOrRefuse(readSnsMessage(body, header), 'SNS message');
+    // Before any fetch: a topic the integration does not name is refused on its face.
+    const topics = (integration.config as SnsConfig).topic_arns ?? [];
+    if (topics.length > 0 && !topics.includes(message.TopicArn))
+      throw invalid("the message's topic is not one the integration takes", [
+        { path: '/TopicArn', message: "not in the integration's config.topic_arns" },
+      ]);
     const verdict = await deps.sns.verify(message);
     if (verdict === 'untrusted')
       throw invalid('the signing certificate is not at an Amazon SNS address', [

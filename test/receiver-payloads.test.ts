@@ -126,6 +126,7 @@ for (const [kind, config, paths] of [
   ['generic', { dedup_key: '/id', title: '/t', extra: 1 }, ['/config']],
   ['alertmanager', { incident_per: 'alertname' }, ['/config/incident_per']],
   ['sns', { topic: 'x' }, ['/config']],
+  ['sns', { topic_arns: ['arn:aws:sns:eu-west-1:123456789012:ok', 'redshift-alarms'] }, ['/config/topic_arns/1']],
   ['events_v2', { anything: true }, ['/config']],
 ] as const)
   test(`integration config refused: ${kind} ${JSON.stringify(config)}`, (t) => {
@@ -145,6 +146,15 @@ for (const [kind, config] of [
   ['alertmanager', {}],
   ['alertmanager', { incident_per: 'group_key' }],
   ['sns', {}],
+  [
+    'sns',
+    {
+      topic_arns: [
+        'arn:aws:sns:eu-west-1:123456789012:redshift-alarms',
+        'arn:aws-cn:sns:cn-north-1:123456789012:a.fifo',
+      ],
+    },
+  ],
   ['events_v2', undefined],
 ] as const)
   test(`integration config taken: ${kind} ${JSON.stringify(config)}`, (t) =>

@@ -7,7 +7,8 @@
  * x-amz-sns-message-type). The subscription is confirmed by a GET of its SubscribeURL; ALARM opens
  * an incident that pages once, OK resolves it; the certificate is fetched once; a bad signature, a
  * certificate or subscription address on a foreign host, and a message that is no alarm are 400s
- * that change nothing and fetch nothing from the foreign host.
+ * that change nothing and fetch nothing from the foreign host; an integration that names its topics
+ * takes only theirs.
  */
 import test from 'ava';
 import { randomUUID, sign } from 'node:crypto';
@@ -100,7 +101,10 @@ test.serial(
   'the subscription is confirmed; ALARM opens an incident that pages once, OK resolves it; the certificate is fetched once',
   async (t) => {
     const caller = app.newTenant();
-    const integration = await pagingIntegration(app, pages, caller, 'sns', { kind: 'sns' });
+    const integration = await pagingIntegration(app, pages, caller, 'sns', {
+      kind: 'sns',
+      config: { topic_arns: [TOPIC] },
+    });
     const address = new URL(integration.events_url).pathname;
     t.is(address, `/integrations/sns/${integration.routing_key}`);
 
@@ -213,6 +217,20 @@ test.serial(
       );
     }
     t.is(foreign.requests.length, 0, 'nothing fetched from a foreign host');
+    // An integration that names its topics refuses another topic's message, fetching nothing.
+    const named = await pagingIntegration(app, pages, caller, 'sns-topics', {
+      kind: 'sns',
+      config: { topic_arns: ['arn:aws:sns:eu-west-1:123456789012:other-topic'] },
+    });
+    const fetchedBefore = sns.requests.length;
+    const otherTopic = await deliver(`/integrations/sns/${named.routing_key}`, good);
+    t.is(otherTopic.status, 400);
+    t.deepEqual(
+      otherTopic.body.errors.map((error: any) => error.path),
+      ['/TopicArn'],
+    );
+    t.is(sns.requests.length, fetchedBefore);
+    t.deepEqual(await incidentsOf(app, caller, named.id), []);
     t.deepEqual(await incidentsOf(app, caller, integration.id), []);
     t.is((await app.request('GET', `/api/v1/integrations/${integration.id}`, { caller })).body.data.events_received, 0);
     // SNS sends text/plain; JSON is taken too, anything else is not.

@@ -19,7 +19,7 @@ export const integrationSchema = z.object({
   default_severity: z.enum(SEVERITIES),
   config: z.record(z.string(), z.unknown()).meta({
     description:
-      "the kind's own settings (`alertmanager`: `incident_per`; `generic`: the JSON Pointers and `action_map`)",
+      "the kind's own settings (`alertmanager`: `incident_per`; `generic`: the JSON Pointers and `action_map`; `sns`: `topic_arns`)",
   }),
   has_routing_key: z.boolean().meta({ description: 'false after a revocation, until the next rotation' }),
   routing_key_hint: z

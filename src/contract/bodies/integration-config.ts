@@ -5,7 +5,8 @@
  *     Alertmanager `group_key` (the whole group opens and resolves as one);
  *   - `generic`: where in the caller's JSON the dedup key, title, severity and action are (JSON
  *     Pointers, RFC 6901) and which of the caller's action words mean trigger, acknowledge, resolve;
- *   - `events_v2`, `sns`: none (`{}`).
+ *   - `sns`: optionally the topic ARNs whose messages are taken;
+ *   - `events_v2`: none (`{}`).
  */
 import { z } from 'zod';
 
@@ -44,13 +45,31 @@ export const genericConfigSchema = z.strictObject({
 
 const noConfigSchema = z.strictObject({});
 
+/** An SNS topic's ARN (any partition: aws, aws-cn, aws-us-gov). */
+const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
+
+export const snsConfigSchema = z.strictObject({
+  topic_arns: z
+    .array(
+      z
+        .string()
+        .regex(TOPIC_ARN, { message: 'must be an SNS topic ARN, e.g. arn:aws:sns:eu-west-1:123456789012:alarms' }),
+    )
+    .max(20)
+    .optional()
+    .meta({
+      description:
+        'the topics whose messages are taken (AWS advises refusing unexpected topics); absent or empty: any topic that holds the address',
+    }),
+});
+
 export const integrationConfigSchemas = {
   events_v2: noConfigSchema,
   alertmanager: alertmanagerConfigSchema,
-  sns: noConfigSchema,
+  sns: snsConfigSchema,
   generic: genericConfigSchema,
 } as const;
 
 export type AlertmanagerConfig = z.infer<typeof alertmanagerConfigSchema>;
 export type GenericConfig = z.infer<typeof genericConfigSchema>;
-export type IntegrationConfig = AlertmanagerConfig | GenericConfig | Record<string, never>;
+export type SnsConfig = z.infer<typeof snsConfigSchema>;

@@ -55,7 +55,7 @@ export const integrationBodySchema = z
       .meta({ description: 'the severity of an alert whose word the map does not name' }),
     config: z.record(z.string(), z.unknown()).default({}).meta({
       description:
-        "the kind's own settings: `alertmanager` `{ incident_per: fingerprint | group_key }`; `generic` `{ dedup_key, title, severity?, action?, action_map? }` (JSON Pointers into the caller's JSON; docs/integrations.md); `events_v2` and `sns` none",
+        "the kind's own settings: `alertmanager` `{ incident_per: fingerprint | group_key }`; `generic` `{ dedup_key, title, severity?, action?, action_map? }` (JSON Pointers into the caller's JSON; docs/integrations.md); `sns` `{ topic_arns? }`; `events_v2` none",
     }),
   })
   // The kind decides what `config` may hold: each mistake is named at its own path under /config.
