@@ -41,7 +41,6 @@ export interface ReceiverDeps {
 
 /** The one answer for every key that routes nowhere. */
 const unknownKey = () => new HttpProblem(404, 'Not Found', 'no integration has this address');
-const invalid = (detail: string, errors: { path: string; message: string }[]) => badRequest(detail, errors);
 const unsupported = (expected: string) =>
   new HttpProblem(415, 'Unsupported Media Type', `the body must be sent as ${expected}`);
 
@@ -60,7 +59,7 @@ const asObject = (value: unknown): Record<string, unknown> => {
 };
 
 const readOrRefuse = <T>(read: Read<T>, what: string): T => {
-  if (!read.ok) throw invalid(`the ${what} is invalid`, read.errors);
+  if (!read.ok) throw badRequest(`the ${what} is invalid`, read.errors);
   return read.value;
 };
 
@@ -94,24 +93,24 @@ export function receiverRoutes(deps: ReceiverDeps) {
     // Before any fetch: a topic the integration does not name is refused on its face.
     const topics = (integration.config as SnsConfig).topic_arns ?? [];
     if (topics.length > 0 && !topics.includes(message.TopicArn))
-      throw invalid("the message's topic is not one the integration takes", [
+      throw badRequest("the message's topic is not one the integration takes", [
         { path: '/TopicArn', message: "not in the integration's config.topic_arns" },
       ]);
     const verdict = await deps.sns.verify(message);
     if (verdict === 'untrusted')
-      throw invalid('the signing certificate is not at an Amazon SNS address', [
+      throw badRequest('the signing certificate is not at an Amazon SNS address', [
         { path: '/SigningCertURL', message: 'must be an https://sns.<region>.amazonaws.com/….pem address' },
       ]);
     if (verdict === 'unavailable')
       throw serviceUnavailable('the signing certificate could not be fetched; retry later', 60);
     if (verdict === 'invalid')
-      throw invalid('the message signature is not valid', [
+      throw badRequest('the message signature is not valid', [
         { path: '/Signature', message: "not the signing certificate's signature of this message" },
       ]);
     if (message.Type === 'SubscriptionConfirmation') {
       const confirmed = await deps.sns.confirm(message.SubscribeURL!);
       if (confirmed === 'untrusted')
-        throw invalid('the subscription address is not an Amazon SNS address', [
+        throw badRequest('the subscription address is not an Amazon SNS address', [
           { path: '/SubscribeURL', message: 'must be an https://sns.<region>.amazonaws.com/ address' },
         ]);
       if (confirmed === 'failed')

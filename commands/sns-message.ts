@@ -25,7 +25,8 @@ export function readSnsMessage(body: Record<string, unknown>, headerType: string
     if (typeof value !== 'string' || value === '') errors.push({ path: `/${name}`, message: 'is required (a string)' });
   };
   const optional = (name: string) => {
-    if (body[name] !== undefined && typeof body[name] !== 'string')
+    // Absent or null: not sent (a Notification without Subject signs without it).
+    if (body[name] !== undefined && body[name] !== null && typeof body[name] !== 'string')
       errors.push({ path: `/${name}`, message: 'must be a string' });
   };
   if (!(SNS_MESSAGE_TYPES as readonly unknown[]).includes(body.Type))

@@ -12,7 +12,7 @@ import type { RoutedIntegration } from '../commands/routing-key-gate.js';
 import { readCloudWatchAlarm, readSnsMessage } from '../commands/sns-message.js';
 import { integrationBodySchema } from '../src/contract/bodies/integrations.js';
 import { DEFAULT_SNS_TRUSTED_URL_PATTERN } from '../src/config.js';
-import { trustedSnsUrl } from '../src/gateways/sns/sns-signature.js';
+import { snsStringToSign, trustedSnsUrl, type SnsMessage } from '../src/gateways/sns/sns-signature.js';
 import { zodFieldErrors } from '../src/http/error-handler.js';
 
 const integration = (kind: RoutedIntegration['kind'], config: Record<string, unknown> = {}): RoutedIntegration => ({
@@ -349,3 +349,38 @@ for (const [url, trusted] of [
   ['not a url', false],
 ] as const)
   test(`SNS address ${trusted ? 'trusted' : 'refused'}: ${url}`, (t) => t.is(trustedSnsUrl(url, PRODUCTION), trusted));
+
+// AWS's string to sign, field by field ("Verifying the signature of an Amazon SNS message").
+const signedFields = {
+  MessageId: 'id-1',
+  TopicArn: 'arn:aws:sns:eu-west-1:123456789012:t',
+  Message: 'line one\nline two',
+  Timestamp: '2026-11-28T10:00:00.000Z',
+  SignatureVersion: '2' as const,
+  Signature: 'c2ln',
+  SigningCertURL: 'https://sns.eu-west-1.amazonaws.com/x.pem',
+};
+for (const [name, message, expected] of [
+  [
+    'a Notification with a Subject',
+    { ...signedFields, Type: 'Notification', Subject: 'ALARM' },
+    'Message\nline one\nline two\nMessageId\nid-1\nSubject\nALARM\nTimestamp\n2026-11-28T10:00:00.000Z\nTopicArn\narn:aws:sns:eu-west-1:123456789012:t\nType\nNotification\n',
+  ],
+  [
+    'a Notification without one (absent or null)',
+    { ...signedFields, Type: 'Notification', Subject: null },
+    'Message\nline one\nline two\nMessageId\nid-1\nTimestamp\n2026-11-28T10:00:00.000Z\nTopicArn\narn:aws:sns:eu-west-1:123456789012:t\nType\nNotification\n',
+  ],
+  [
+    'a SubscriptionConfirmation',
+    {
+      ...signedFields,
+      Type: 'SubscriptionConfirmation',
+      SubscribeURL: 'https://sns/confirm',
+      Token: 'tok',
+      Subject: 'x',
+    },
+    'Message\nline one\nline two\nMessageId\nid-1\nSubscribeURL\nhttps://sns/confirm\nTimestamp\n2026-11-28T10:00:00.000Z\nToken\ntok\nTopicArn\narn:aws:sns:eu-west-1:123456789012:t\nType\nSubscriptionConfirmation\n',
+  ],
+] as const)
+  test(`SNS string to sign: ${name}`, (t) => t.is(snsStringToSign(message as SnsMessage), expected));

@@ -22,7 +22,7 @@ export interface SnsMessage {
   SignatureVersion: '1' | '2';
   Signature: string;
   SigningCertURL: string;
-  Subject?: string;
+  Subject?: string | null;
   SubscribeURL?: string;
   Token?: string;
   UnsubscribeURL?: string;
@@ -49,7 +49,7 @@ export function snsStringToSign(message: SnsMessage): string {
       ? ([
           'Message',
           'MessageId',
-          ...(message.Subject !== undefined ? ['Subject'] : []),
+          ...(typeof message.Subject === 'string' ? ['Subject'] : []),
           'Timestamp',
           'TopicArn',
           'Type',
