@@ -16,31 +16,20 @@ import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { INBOUND_LIMITS } from '../src/contract/inbound-limits.js';
 import type { NormalizedAlert } from '../src/events/inbound-alert.js';
-import type { Severity } from '../src/contract/vocabulary.js';
 import { hasBody } from '../src/http/body.js';
-import { perMinuteLimit } from '../src/http/per-minute-limit.js';
 import { normalizedAlert, readAlertEvent, readChangeEvent, routingKeyErrors, type ChangeEventV2 } from './events-v2.js';
-import { routingKeyHash, sameKeyHash } from './integration-key.js';
+import type { RoutedIntegration, RoutingKeyGate } from './routing-key-gate.js';
 
 export const EVENTS_V2_PATHS = { alert: '/v2/enqueue', change: '/v2/change/enqueue' } as const;
 
-/** What the routes need of an integration found by its routing key. */
-export interface RoutedIntegration {
-  id: string;
-  tenantId: string;
-  escalationPolicyId: string;
-  severityMap: Record<string, Severity>;
-  defaultSeverity: Severity;
-}
+export type { RoutedIntegration };
 
 export interface EventsV2Deps {
-  tokenKey: () => Promise<Buffer>;
-  /** The live integration whose current (or still graced) key has this keyed hash, with that hash. */
-  findByKeyHash: (keyHash: string) => Promise<(RoutedIntegration & { matchedHash: string }) | null>;
+  /** The routing key's hash, per-key rate and lookup, shared with the other receivers. */
+  gate: RoutingKeyGate;
   /** Decides and records the alert (src/process/inbound/alert-intake.ts). */
   acceptAlert: (tenantId: string, alert: NormalizedAlert, policyId: string, correlationId: string) => Promise<unknown>;
   acceptChange: (integration: RoutedIntegration, change: ChangeEventV2, correlationId: string) => Promise<void>;
-  eventsPerKeyPerMinute: number;
 }
 
 class Refusal extends Error {
@@ -115,7 +104,7 @@ function parseObject(text: string): Record<string, unknown> {
 
 export function eventsV2Routes(deps: EventsV2Deps) {
   const router = new Router();
-  const limit = perMinuteLimit(deps.eventsPerKeyPerMinute);
+  const { gate } = deps;
 
   /** The body, the key's shape, the rate, then `read` of the fields, then the lookup. */
   const handle = async <T>(
@@ -130,22 +119,22 @@ export function eventsV2Routes(deps: EventsV2Deps) {
       const body = parseObject(await readBody(ctx));
       const keyErrors = routingKeyErrors(body);
       if (keyErrors.length > 0) throw invalid(keyErrors);
-      const keyHash = routingKeyHash(await deps.tokenKey(), body.routing_key as string);
-      const wait = await limit.take(keyHash);
+      const keyHash = await gate.hash(body.routing_key as string);
+      const wait = await gate.take(keyHash);
       if (wait !== undefined)
         throw new Refusal(
           429,
           {
             status: 'throttle event',
             message: 'Request Limit Exceeded',
-            errors: [`at most ${deps.eventsPerKeyPerMinute} events per minute per routing key`],
+            errors: [`at most ${gate.eventsPerKeyPerMinute} events per minute per routing key`],
           },
           wait,
         );
       const event = read(body);
       if (!event.ok) throw invalid(event.errors);
-      const integration = await deps.findByKeyHash(keyHash);
-      if (!integration || !sameKeyHash(integration.matchedHash, keyHash)) throw unknownKey();
+      const integration = await gate.find(keyHash);
+      if (!integration) throw unknownKey();
       ctx.status = 202;
       ctx.body = await accept(integration, event.value, String(ctx.state.requestId ?? randomUUID()));
     } catch (error) {

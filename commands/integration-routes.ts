@@ -17,6 +17,7 @@ import { requires } from '../src/http/guard.js';
 import { badRequest, conflict, notFound } from '../src/http/problem.js';
 import { storedResourceId } from '../src/http/resource-id.js';
 import type { AppState } from '../src/http/state.js';
+import { receiverPath } from './receiver-paths.js';
 import { newRoutingKey, routingKeyHash, routingKeyHint } from './integration-key.js';
 import {
   integrationBodySchema,
@@ -82,7 +83,9 @@ export function integrationCommandRoutes(deps: IntegrationCommandDeps) {
   const withKey = (integration: Integration, routingKey: string): IntegrationWithKey => ({
     ...integration,
     routing_key: routingKey,
-    events_url: `${deps.publicUrl.replace(/\/$/, '')}${EVENTS_V2_PATH}`,
+    events_url: `${deps.publicUrl.replace(/\/$/, '')}${
+      integration.kind === 'events_v2' ? EVENTS_V2_PATH : receiverPath(integration.kind, routingKey)
+    }`,
   });
 
   router.post('/integrations', requires('integrations:write'), async (ctx) => {

@@ -6,6 +6,7 @@
  * The decider never sees a routing key: the routes make one, hash it, and hand the decider the hash.
  */
 import type { IntegrationBody } from '../src/contract/bodies/integrations.js';
+import { integrationConfigSchemas } from '../src/contract/bodies/integration-config.js';
 import type { Decider } from '../src/commanding/decider.js';
 import { rejectConflict, rejectNotFound } from '../src/commanding/domain-rejection.js';
 import {
@@ -25,6 +26,8 @@ export const toIntegrationSettings = (integrationId: string, body: IntegrationBo
   escalationPolicyId: body.escalation_policy_id,
   severityMap: body.severity_map,
   defaultSeverity: body.default_severity,
+  // Validated with the body; parsed again for the kind's defaults (e.g. incident_per).
+  config: integrationConfigSchemas[body.kind].parse(body.config) as Record<string, unknown>,
 });
 
 /** A routing key as the decider sees it: its keyed hash and hint, never the key. */

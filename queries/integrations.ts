@@ -38,6 +38,7 @@ export function integrationView(doc: IntegrationDoc, at: Date): Integration {
     escalation_policy_id: doc.escalationPolicyId,
     severity_map: doc.severityMap,
     default_severity: doc.defaultSeverity,
+    config: doc.config ?? {},
     has_routing_key: doc.keyHash !== null,
     // A hint of a key is still a key's piece: masked the way channel secrets are.
     routing_key_hint: doc.keyHint === null ? null : maskSecret(`${'x'.repeat(8)}${doc.keyHint}`),

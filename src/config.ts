@@ -9,6 +9,9 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .default('false')
   .transform((value) => ['true', '1', 'yes'].includes(value));
+
+/** AWS's SNS hosts (and the China partition's), HTTPS only: where SNS's certificates and subscriptions live. */
+export const DEFAULT_SNS_TRUSTED_URL_PATTERN = '^https://sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?/';
 /** `scheme://host[:port]` and nothing else: a wildcard or a path would never match a browser's Origin. */
 const isExactOrigin = (origin: string) => {
   try {
@@ -58,6 +61,25 @@ const notificationVariables = {
   HEARTBEAT_PINGS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Events per minute one integration routing key takes at /v2/enqueue (PagerDuty's ~120); beyond, 429. */
   INTEGRATION_EVENTS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /**
+   * The addresses an SNS signing certificate is fetched from and a subscription is confirmed at
+   * (a regular expression over the URL). Production: HTTPS on AWS's SNS hosts only; tests point it
+   * at a loopback stand-in.
+   */
+  SNS_TRUSTED_URL_PATTERN: z
+    .string()
+    .default(DEFAULT_SNS_TRUSTED_URL_PATTERN)
+    .refine(
+      (pattern) => {
+        try {
+          new RegExp(pattern);
+          return pattern.startsWith('^');
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be a regular expression anchored with ^' },
+    ),
   /** How often the heartbeat checker looks for heartbeats whose ping is overdue. */
   HEARTBEAT_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
   /** Shifts the platform's clock (seconds). For drills and restart tests only: never set it in production. */
@@ -366,6 +388,7 @@ function toConfig(env: z.infer<typeof environmentSchema>) {
     },
     integrations: {
       eventsPerKeyPerMinute: env.INTEGRATION_EVENTS_PER_KEY_PER_MINUTE,
+      snsTrustedUrlPattern: new RegExp(env.SNS_TRUSTED_URL_PATTERN),
     },
     heartbeats: {
       pingsPerAddressPerMinute: env.HEARTBEAT_PINGS_PER_ADDRESS_PER_MINUTE,

@@ -332,7 +332,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   );
   publicRoutes.push(actionLinks.publicRoutes(alerting.onIncidentResolved));
   publicRoutes.push(heartbeats.publicRoutes());
-  publicRoutes.push(integrations.publicRoutes());
+  publicRoutes.push(...integrations.publicRoutes());
 
   // Browsers' EventSource cannot send a token: the feeds also take a short-lived ticket.
   const streamTickets = shared.tickets;

@@ -11,26 +11,15 @@
  * binary is absent.
  */
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import {
+  alertmanagerAvailable,
+  alertmanagerSkipReason,
+  startAlertmanager,
+  type RunningAlertmanager,
+} from './support/alertmanager-process.js';
 import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
-
-const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** The receiver configuration docs/integrations.md gives, with test timings. */
 const alertmanagerConfig = (eventsUrl: string, routingKey: string) => `
@@ -50,26 +39,19 @@ receivers:
 
 let app: TestApp;
 let receiver: HttpReceiver;
-let alertmanager: ChildProcess | undefined;
-let storage: string;
-let output = '';
+let alertmanager: RunningAlertmanager | undefined;
 
-const suite = existsSync(ALERTMANAGER) ? test.serial : test.serial.skip;
-if (!existsSync(ALERTMANAGER))
-  test.skip(`Alertmanager pages through /v2/enqueue: skipped, ${ALERTMANAGER} is not installed (Debian package prometheus-alertmanager)`, () => {});
+const suite = alertmanagerAvailable() ? test.serial : test.serial.skip;
+if (!alertmanagerAvailable())
+  test.skip(`Alertmanager pages through /v2/enqueue: skipped, ${alertmanagerSkipReason}`, () => {});
 
 test.before(async () => {
-  if (!existsSync(ALERTMANAGER)) return;
+  if (!alertmanagerAvailable()) return;
   receiver = await startHttpReceiver(() => ({ status: 204 }));
   app = await startTestApp({ env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' } });
 });
 test.after.always(async () => {
-  if (alertmanager && alertmanager.exitCode === null) {
-    const exited = new Promise((resolve) => alertmanager!.once('exit', resolve));
-    alertmanager.kill('SIGKILL');
-    await exited;
-  }
-  if (storage) rmSync(storage, { recursive: true, force: true });
+  await alertmanager?.stop();
   await app?.close();
   await receiver?.stop();
 });
@@ -97,34 +79,8 @@ async function pagingIntegration(caller: Caller) {
 suite('alerts posted to a real Alertmanager open incidents, page once each, and resolve with the alerts', async (t) => {
   const caller = app.newTenant();
   const integration = await pagingIntegration(caller);
-  const port = await freePort();
-  storage = mkdtempSync(join(tmpdir(), 'ww-alertmanager-'));
-  const configFile = join(storage, 'alertmanager.yml');
-  writeFileSync(configFile, alertmanagerConfig(`${app.url}/v2/enqueue`, integration.routing_key));
-  alertmanager = spawn(
-    ALERTMANAGER,
-    [
-      `--config.file=${configFile}`,
-      `--storage.path=${join(storage, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--cluster.listen-address=',
-      '--log.level=warn',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  alertmanager.stdout!.on('data', (chunk) => (output += chunk));
-  alertmanager.stderr!.on('data', (chunk) => (output += chunk));
-  const api = `http://127.0.0.1:${port}/api/v2`;
-  await waitFor(
-    async () => {
-      if (alertmanager!.exitCode !== null) throw new Error(`Alertmanager exited: ${output}`);
-      return fetch(`${api}/status`).then(
-        (answer) => answer.ok,
-        () => false,
-      );
-    },
-    { timeoutMs: 30_000, intervalMs: 100, message: 'Alertmanager to listen' },
-  );
+  alertmanager = await startAlertmanager(alertmanagerConfig(`${app.url}/v2/enqueue`, integration.routing_key));
+  const output = () => alertmanager!.output();
 
   const startsAt = new Date().toISOString();
   const alerts = (endsAt?: string) =>
@@ -135,11 +91,7 @@ suite('alerts posted to a real Alertmanager open incidents, page once each, and 
       ...(endsAt ? { endsAt } : {}),
     }));
   const post = async (body: unknown) => {
-    const answer = await fetch(`${api}/alerts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const answer = await alertmanager!.postAlerts(body);
     t.is(answer.status, 200, await answer.text());
   };
   const incidents = async () =>
@@ -150,7 +102,7 @@ suite('alerts posted to a real Alertmanager open incidents, page once each, and 
   await waitFor(async () => (await incidents()).length === 2, {
     timeoutMs: 30_000,
     intervalMs: 100,
-    message: `two incidents (Alertmanager said: ${output})`,
+    message: `two incidents (Alertmanager said: ${output()})`,
   });
   for (const incident of await incidents()) {
     t.is(incident.status, 'triggered');
@@ -169,7 +121,7 @@ suite('alerts posted to a real Alertmanager open incidents, page once each, and 
   await waitFor(async () => (await incidents()).every((incident) => incident.status === 'resolved'), {
     timeoutMs: 30_000,
     intervalMs: 100,
-    message: `both incidents resolved (Alertmanager said: ${output})`,
+    message: `both incidents resolved (Alertmanager said: ${output()})`,
   });
   const resolved = await incidents();
   t.is(resolved.length, 2);

@@ -1,11 +1,16 @@
 /**
  * Composition of integrations (docs/integrations.md): their command and query routes under the
  * API, and the public Events API v2 address (`/v2/enqueue`, `/v2/change/enqueue`), whose routing
- * keys are hashed with the deployment's key for public credentials (the heartbeat ping tokens').
+ * keys are hashed with the deployment's key for public credentials (the heartbeat ping tokens'),
+ * and the receivers keyed in their address (`/integrations/<kind>/<key>`: Alertmanager, SNS,
+ * generic JSON), which share its key gate (one per-key rate for every address of a key). SNS's
+ * certificates and confirmations go out through the guarded HTTP client notifications use.
  */
 import { EVENTS_V2_PATHS, eventsV2Routes } from '../../commands/events-v2-routes.js';
 import { isRoutingKeyShape, routingKeyHash } from '../../commands/integration-key.js';
 import { integrationCommandRoutes } from '../../commands/integration-routes.js';
+import { receiverRoutes } from '../../commands/receiver-routes.js';
+import { routingKeyGate } from '../../commands/routing-key-gate.js';
 import { integrationNameKey } from '../../projections/integrations.js';
 import { findEscalationPolicy } from '../../queries/escalation-policies.js';
 import {
@@ -18,6 +23,8 @@ import {
 import type { CommandDeps } from '../commanding/command-handler.js';
 import type { Config } from '../config.js';
 import type { IncidentState } from '../events/incident.js';
+import { createGuardedClient } from '../gateways/http/guarded-client.js';
+import { snsGateway } from '../gateways/sns/sns-certificates.js';
 import type { ApiModule } from '../http/app.js';
 import { alertIntake } from '../process/inbound/alert-intake.js';
 import { changeIntake } from '../process/inbound/change-intake.js';
@@ -37,6 +44,29 @@ export interface IntegrationsDeps {
 export function composeIntegrations(deps: IntegrationsDeps) {
   const { commandDeps, readStore: reader, config, tokenKey } = deps;
   const acceptAlert = alertIntake({ ...commandDeps, reader, onResolved: deps.onIncidentResolved });
+
+  const gate = routingKeyGate({
+    tokenKey,
+    findByKeyHash: async (keyHash) => {
+      const doc = await integrationByKeyHash(reader, keyHash, commandDeps.now());
+      if (!doc) return null;
+      const matchedHash = doc.keyHash === keyHash ? doc.keyHash : (doc.previousKeyHash ?? '');
+      return { ...doc, config: doc.config ?? {}, matchedHash };
+    },
+    eventsPerKeyPerMinute: config.integrations.eventsPerKeyPerMinute,
+  });
+  // Fetched while SNS waits for its answer: one attempt each (SNS itself retries what fails).
+  const outbound = createGuardedClient({
+    allowPrivateNetworks: config.outboundAllowPrivateNetworks,
+    retry: { maxAttempts: 1 },
+    keepAlive: false,
+    userAgent: 'warehouse-watch-sns/1',
+  });
+  const sns = snsGateway({
+    client: outbound,
+    trustedUrl: config.integrations.snsTrustedUrlPattern,
+    now: commandDeps.now,
+  });
 
   const routes: ApiModule[] = [
     {
@@ -83,18 +113,9 @@ export function composeIntegrations(deps: IntegrationsDeps) {
       return doc?.tenantId === tenantId;
     },
     acceptAlert,
-    publicRoutes: () =>
-      eventsV2Routes({
-        tokenKey,
-        findByKeyHash: async (keyHash) => {
-          const doc = await integrationByKeyHash(reader, keyHash, commandDeps.now());
-          if (!doc) return null;
-          const matchedHash = doc.keyHash === keyHash ? doc.keyHash : (doc.previousKeyHash ?? '');
-          return { ...doc, matchedHash };
-        },
-        acceptAlert,
-        acceptChange: changeIntake(commandDeps),
-        eventsPerKeyPerMinute: config.integrations.eventsPerKeyPerMinute,
-      }),
+    publicRoutes: () => [
+      eventsV2Routes({ gate, acceptAlert, acceptChange: changeIntake(commandDeps) }),
+      receiverRoutes({ gate, acceptAlert, sns }),
+    ],
   };
 }

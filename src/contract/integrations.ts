@@ -17,6 +17,10 @@ export const integrationSchema = z.object({
   escalation_policy_id: resourceId,
   severity_map: z.record(z.string(), z.enum(SEVERITIES)),
   default_severity: z.enum(SEVERITIES),
+  config: z.record(z.string(), z.unknown()).meta({
+    description:
+      "the kind's own settings (`alertmanager`: `incident_per`; `generic`: the JSON Pointers and `action_map`; `sns`: `topic_arns`)",
+  }),
   has_routing_key: z.boolean().meta({ description: 'false after a revocation, until the next rotation' }),
   routing_key_hint: z
     .string()
@@ -37,9 +41,10 @@ export type Integration = z.infer<typeof integrationSchema>;
 /** The create and rotate answers: the integration and, this once, its routing key in full. */
 export const integrationWithKeySchema = integrationSchema.extend({
   routing_key: z.string().meta({ description: 'the routing key (32 characters), shown only in this answer' }),
-  events_url: z
-    .string()
-    .meta({ description: "where an Events API v2 sender posts: `<PUBLIC_URL>/v2/enqueue` (Alertmanager's `url:`)" }),
+  events_url: z.string().meta({
+    description:
+      'where its sender posts: `events_v2` `<PUBLIC_URL>/v2/enqueue` (the key goes in the body); the others `<PUBLIC_URL>/integrations/<kind>/<routing_key>` (the key is in the address)',
+  }),
 });
 export type IntegrationWithKey = z.infer<typeof integrationWithKeySchema>;
 

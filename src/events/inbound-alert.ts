@@ -13,11 +13,12 @@
  */
 import { z } from 'zod';
 import { INBOUND_LIMITS } from '../contract/inbound-limits.js';
+import { ALERT_OUTCOMES, INBOUND_ACTIONS } from '../contract/receivers.js';
 import { severitySchema } from './vocabulary.js';
 
 export { INBOUND_LIMITS };
 
-export const INBOUND_ACTIONS = ['trigger', 'acknowledge', 'resolve'] as const;
+export { ALERT_OUTCOMES, INBOUND_ACTIONS };
 export type InboundAction = (typeof INBOUND_ACTIONS)[number];
 
 const linkSchema = z.object({ href: z.string(), text: z.string().nullable() });
@@ -53,7 +54,6 @@ export interface NormalizedAlert {
   sender: SenderFields;
 }
 
-export const ALERT_OUTCOMES = ['opened', 'repeated', 'acknowledged', 'resolved', 'ignored'] as const;
 export type AlertOutcome = (typeof ALERT_OUTCOMES)[number];
 
 export const inboundAlertEvents = {

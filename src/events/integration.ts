@@ -22,6 +22,8 @@ export const integrationSettingsFields = {
   escalationPolicyId: z.uuid(),
   severityMap: z.record(z.string().min(1).max(INTEGRATION_LIMITS.maxSeverityWordChars), severitySchema),
   defaultSeverity: severitySchema,
+  /** The kind's own settings (src/contract/bodies/integration-config.ts); absent on integrations made before them: `{}`. */
+  config: z.record(z.string(), z.unknown()).optional(),
 };
 
 const keyFields = { keyHash: z.string().regex(/^[0-9a-f]{64}$/), keyHint: z.string().max(8) };

@@ -26,9 +26,10 @@ export const FORM_BODY_PATHS: ReadonlySet<string> = new Set(['/oauth/token']);
  * person pressed a button (src/action-links/confirm-request.ts); the heartbeat ping address
  * (/hb/<token>) reads at most a few KiB of any type itself (commands/heartbeat-ping-routes.ts); the
  * Events API v2 address (/v2/…) reads up to PagerDuty's 512 KB and answers in PagerDuty's shapes
- * (commands/events-v2-routes.ts).
+ * (commands/events-v2-routes.ts); the receivers keyed in their address (/integrations/<kind>/<key>)
+ * read their own, SNS's JSON arriving as text/plain (commands/receiver-routes.ts).
  */
-export const OWN_BODY_PATH_PREFIXES: readonly string[] = ['/a/', '/hb/', '/v2/'];
+export const OWN_BODY_PATH_PREFIXES: readonly string[] = ['/a/', '/hb/', '/v2/', '/integrations/'];
 
 /** Whether the request carries body bytes (an empty POST sends `Content-Length: 0`). */
 export function hasBody(req: IncomingMessage): boolean {

@@ -1,9 +1,10 @@
-/** Integrations and PagerDuty's Events API v2 address (commands/integration-routes.ts, commands/events-v2-routes.ts, queries/integrations.ts; docs/integrations.md). */
+/** Integrations, PagerDuty's Events API v2 address and the receivers keyed in their address (commands/integration-routes.ts, commands/events-v2-routes.ts, commands/receiver-routes.ts, queries/integrations.ts; docs/integrations.md). */
 import { z } from 'zod';
 import { integrationBodySchema, rotateRoutingKeyBodySchema } from '../contract/bodies/integrations.js';
 import { eventsV2AcceptedSchema, eventsV2RefusedSchema } from '../contract/events-v2.js';
 import { INBOUND_LIMITS } from '../contract/inbound-limits.js';
 import { changeEventSchema, integrationSchema, integrationWithKeySchema } from '../contract/integrations.js';
+import { receiverAcceptedSchema, snsSubscriptionAnswerSchema } from '../contract/receivers.js';
 import { PAGER_SEVERITIES } from '../contract/vocabulary.js';
 import type { OperationDoc } from './operation.js';
 import { historyEntrySchema, resourceId } from './shared-schemas.js';
@@ -218,3 +219,119 @@ export const integrationOperations: OperationDoc[] = [
     otherResponses: eventsRefusals,
   },
 ];
+
+// The receivers keyed in their address (commands/receiver-routes.ts): their bodies as their senders send them.
+const strings = z.record(z.string(), z.string());
+/** Alertmanager's webhook payload version 4 (its `webhook_configs`). */
+const alertmanagerWebhookSchema = z.object({
+  version: z.literal('4'),
+  groupKey: z.string().meta({ description: 'the incident key when the integration has `incident_per: group_key`' }),
+  truncatedAlerts: z.number().int().min(0).optional(),
+  status: z.enum(['firing', 'resolved']),
+  receiver: z.string().optional(),
+  groupLabels: strings.optional(),
+  commonLabels: strings.optional(),
+  commonAnnotations: strings.optional(),
+  externalURL: z.string().optional(),
+  alerts: z.array(
+    z.object({
+      status: z.enum(['firing', 'resolved']).meta({ description: '`firing` triggers, `resolved` resolves' }),
+      labels: strings.optional().meta({ description: 'kept on the incident; `severity` goes through `severity_map`' }),
+      annotations: strings
+        .optional()
+        .meta({ description: 'kept on the incident; `summary` is its title (else the `alertname` label)' }),
+      startsAt: z.string().optional(),
+      endsAt: z.string().optional(),
+      generatorURL: z.string().optional(),
+      fingerprint: z.string().optional().meta({
+        description: 'the incident key (required) when the integration has `incident_per: fingerprint`, the default',
+      }),
+    }),
+  ),
+});
+/** Amazon SNS's HTTP(S) endpoint message (sent as text/plain). */
+const snsMessageSchema = z.object({
+  Type: z.enum(['Notification', 'SubscriptionConfirmation', 'UnsubscribeConfirmation']),
+  MessageId: z.string(),
+  TopicArn: z.string(),
+  Subject: z.string().optional(),
+  Message: z.string().meta({
+    description:
+      'a Notification: a CloudWatch alarm as JSON (`AlarmName`, `AlarmArn`, `NewStateValue` ALARM triggers, OK resolves, INSUFFICIENT_DATA does nothing, `NewStateReason`, `Region`, `Trigger`)',
+  }),
+  Timestamp: z.string(),
+  SignatureVersion: z.enum(['1', '2']).meta({ description: '1: SHA1withRSA, 2: SHA256withRSA' }),
+  Signature: z.string(),
+  SigningCertURL: z.string().meta({
+    description: 'fetched only from SNS_TRUSTED_URL_PATTERN (production: https://sns.<region>.amazonaws.com/…pem)',
+  }),
+  SubscribeURL: z.string().optional().meta({ description: 'a SubscriptionConfirmation: visited to confirm' }),
+  Token: z.string().optional(),
+  UnsubscribeURL: z.string().optional(),
+});
+const genericEventSchema = z.unknown().meta({
+  description:
+    "any JSON: the integration's `config` says where its dedup key, title, severity and action are (JSON Pointers) and what its action words mean",
+});
+
+const RECEIVER =
+  'No sign-in: the routing key in the address is the credential (a key that routes nowhere, whatever the reason, is the one 404). Refusals are problem+json and change nothing: a payload is read whole before its first alert is taken.';
+const receiverProblems = {
+  400: "The payload is invalid (each field named by its path), or the integration's kind is another",
+  404: 'No integration has this address: never issued, rotated away past its grace, revoked or deleted',
+  413: 'A body over 1 MiB',
+  415: 'A body not sent as JSON (SNS: text/plain or JSON)',
+  429: 'More than INTEGRATION_EVENTS_PER_KEY_PER_MINUTE events to one routing key in a minute, counted with its /v2/enqueue events (Retry-After)',
+} as const;
+const receiverAccepted = {
+  kind: 'raw',
+  status: 202,
+  contentType: 'application/json',
+  description: '`{"status":"accepted","alerts":[{dedup_key, action, outcome, incident_id}]}`: what each alert did',
+  schema: receiverAcceptedSchema,
+} as const;
+
+integrationOperations.push(
+  {
+    method: 'post',
+    path: '/integrations/alertmanager/:key',
+    tag,
+    summary: "Prometheus Alertmanager's webhook (public)",
+    description: `${RECEIVER} One incident per alert \`fingerprint\` (or per \`groupKey\` with \`incident_per: group_key\`): firing triggers (pages once), resolved resolves; labels and annotations kept on the incident.`,
+    body: alertmanagerWebhookSchema,
+    problems: receiverProblems,
+    response: receiverAccepted,
+  },
+  {
+    method: 'post',
+    path: '/integrations/sns/:key',
+    tag,
+    summary: 'CloudWatch alarms through Amazon SNS (public)',
+    description: `${RECEIVER} Every message's signature is checked with the certificate at its SigningCertURL (fetched through the guarded client only from an SNS address, kept); a SubscriptionConfirmation is confirmed by visiting its SubscribeURL (an SNS address only). A Notification carries a CloudWatch alarm: ALARM triggers, OK resolves, the alarm's ARN (else its name) is the dedup key.`,
+    body: snsMessageSchema,
+    bodyTypes: ['text/plain', 'application/json'],
+    problems: {
+      ...receiverProblems,
+      400: 'The message is invalid, its signature is not valid, its SigningCertURL or SubscribeURL is not an SNS address, a Notification is no CloudWatch alarm, or the integration is of another kind',
+      503: 'The signing certificate could not be fetched, or SNS did not take the confirmation (Retry-After; SNS sends again)',
+    },
+    response: receiverAccepted,
+    otherResponses: {
+      200: {
+        description: 'A SubscriptionConfirmation, confirmed; an UnsubscribeConfirmation, noted (not re-subscribed)',
+        contentType: 'application/json',
+        schema: snsSubscriptionAnswerSchema,
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/integrations/generic/:key',
+    tag,
+    summary: 'Any JSON (public)',
+    description: `${RECEIVER} The integration's \`config\` gives JSON Pointers (RFC 6901) to the dedup key (a string or number), the title (required to trigger), the severity (through \`severity_map\`) and the action (absent: every event triggers), and \`action_map\` from the caller's action words to trigger, acknowledge, resolve. The whole document is kept on the incident as its \`custom_details\`.`,
+    body: genericEventSchema,
+    problems: receiverProblems,
+    response: receiverAccepted,
+  },
+);

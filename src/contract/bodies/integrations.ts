@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SEVERITIES } from '../vocabulary.js';
+import { integrationConfigSchemas } from './integration-config.js';
 
 /**
  * What speaks to an integration: PagerDuty's Events API v2 (`POST /v2/enqueue`), Alertmanager's
@@ -30,28 +31,40 @@ export const INTEGRATION_LIMITS = {
  */
 export const DEFAULT_SEVERITY_MAP = { critical: 'critical', error: 'high', warning: 'medium', info: 'low' } as const;
 
-export const integrationBodySchema = z.strictObject({
-  name: z.string().trim().min(1).max(INTEGRATION_LIMITS.maxNameChars),
-  kind: z.enum(INTEGRATION_KINDS).meta({
-    description:
-      'what sends to it: `events_v2` (PagerDuty Events API v2 at `/v2/enqueue`), `alertmanager`, `sns`, `generic`',
-  }),
-  escalation_policy_id: z.uuid().meta({ description: 'an escalation policy of the tenant: who its incidents page' }),
-  severity_map: z
-    .record(z.string().trim().min(1).max(INTEGRATION_LIMITS.maxSeverityWordChars), z.enum(SEVERITIES))
-    .refine((map) => Object.keys(map).length <= INTEGRATION_LIMITS.maxSeverityMapEntries, {
-      message: `at most ${INTEGRATION_LIMITS.maxSeverityMapEntries} entries`,
-    })
-    .default({ ...DEFAULT_SEVERITY_MAP })
-    .meta({
+export const integrationBodySchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(INTEGRATION_LIMITS.maxNameChars),
+    kind: z.enum(INTEGRATION_KINDS).meta({
       description:
-        "the sender's severity words onto the platform's (default: critical → critical, error → high, warning → medium, info → low)",
+        'what sends to it: `events_v2` (PagerDuty Events API v2 at `/v2/enqueue`), `alertmanager`, `sns`, `generic`',
     }),
-  default_severity: z
-    .enum(SEVERITIES)
-    .default('high')
-    .meta({ description: 'the severity of an alert whose word the map does not name' }),
-});
+    escalation_policy_id: z.uuid().meta({ description: 'an escalation policy of the tenant: who its incidents page' }),
+    severity_map: z
+      .record(z.string().trim().min(1).max(INTEGRATION_LIMITS.maxSeverityWordChars), z.enum(SEVERITIES))
+      .refine((map) => Object.keys(map).length <= INTEGRATION_LIMITS.maxSeverityMapEntries, {
+        message: `at most ${INTEGRATION_LIMITS.maxSeverityMapEntries} entries`,
+      })
+      .default({ ...DEFAULT_SEVERITY_MAP })
+      .meta({
+        description:
+          "the sender's severity words onto the platform's (default: critical → critical, error → high, warning → medium, info → low)",
+      }),
+    default_severity: z
+      .enum(SEVERITIES)
+      .default('high')
+      .meta({ description: 'the severity of an alert whose word the map does not name' }),
+    config: z.record(z.string(), z.unknown()).default({}).meta({
+      description:
+        "the kind's own settings: `alertmanager` `{ incident_per: fingerprint | group_key }`; `generic` `{ dedup_key, title, severity?, action?, action_map? }` (JSON Pointers into the caller's JSON; docs/integrations.md); `sns` `{ topic_arns? }`; `events_v2` none",
+    }),
+  })
+  // The kind decides what `config` may hold: each mistake is named at its own path under /config.
+  .superRefine((body, ctx) => {
+    const parsed = integrationConfigSchemas[body.kind].safeParse(body.config);
+    if (parsed.success) return;
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', path: ['config', ...issue.path], message: issue.message });
+  });
 export type IntegrationBody = z.infer<typeof integrationBodySchema>;
 
 export const rotateRoutingKeyBodySchema = z.strictObject({

@@ -38,7 +38,8 @@ export interface GuardedClientOptions {
 }
 
 export interface OutboundRequest {
-  method: 'POST' | 'PUT';
+  /** GET: a fetch the platform makes itself (an SNS signing certificate, a subscription's confirmation). */
+  method: 'GET' | 'POST' | 'PUT';
   url: string;
   /** Headers the channel's owner configured; ours (content type, idempotency key…) win over them. */
   headers?: Record<string, string>;

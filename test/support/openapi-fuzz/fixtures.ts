@@ -134,6 +134,14 @@ export async function createFixtures(platform: RunningPlatform, audience: string
     escalation_policy_id: policy.id,
   });
   const integration = await call('POST', '/integrations', integrationBody());
+  // One integration per receiver keyed in its address (/integrations/<kind>/{key}).
+  const receiverKeys: Record<string, string> = {};
+  for (const [kind, config] of [
+    ['alertmanager', {}],
+    ['sns', {}],
+    ['generic', { dedup_key: '/id', title: '/title' }],
+  ] as const)
+    receiverKeys[kind] = (await call('POST', '/integrations', { ...integrationBody(), kind, config })).routing_key;
   await call('POST', '/sync/trigger', { job_id: JOB_ID });
   let logId = '';
   await waitFor(
@@ -211,6 +219,14 @@ export async function createFixtures(platform: RunningPlatform, audience: string
       payload: { summary: 'fuzz', source: 'fuzz', severity: 'info' },
     }),
     'post /v2/change/enqueue': () => ({ routing_key: integration.routing_key, payload: { summary: 'fuzz' } }),
+    'post /integrations/alertmanager/{key}': () => ({
+      version: '4',
+      groupKey: '{}:{alertname="Fuzz"}',
+      status: 'firing',
+      receiver: 'fuzz',
+      alerts: [{ status: 'firing', labels: { alertname: 'Fuzz' }, annotations: {}, fingerprint: 'f0f0f0f0f0f0f0f0' }],
+    }),
+    'post /integrations/generic/{key}': () => ({ id: 'fuzz', title: 'fuzz' }),
     'post /oauth/token': () => ({
       grant_type: 'client_credentials',
       client_id: client.client_id,
@@ -228,6 +244,8 @@ export async function createFixtures(platform: RunningPlatform, audience: string
       if (byName[name]) return byName[name]!;
       // An action link's token (public /a/{token}): well-formed base64url that no key signed.
       if (name === 'token') return 'A'.repeat(150);
+      // A receiver's routing key: the fixture integration of the kind its address names.
+      if (name === 'key') return receiverKeys[path.split('/')[2]!]!;
       if (name === 'hash') {
         const hash = assetHash(path.split('.').at(-1)!);
         if (!hash) throw new Error(`the dashboard page names no hashed asset for ${path}`);
