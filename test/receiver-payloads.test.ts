@@ -5,6 +5,8 @@
  * per group key, and CloudWatch alarm notifications.
  */
 import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { readAlertmanagerWebhook } from '../commands/alertmanager-webhook.js';
 import { readGenericJson } from '../commands/generic-json.js';
 import { resolvePointer } from '../commands/json-pointer.js';
@@ -384,3 +386,31 @@ for (const [name, message, expected] of [
   ],
 ] as const)
   test(`SNS string to sign: ${name}`, (t) => t.is(snsStringToSign(message as SnsMessage), expected));
+
+/** docs/integrations.md's dbt Cloud configuration, taken from the page, read against dbt Cloud's job webhook payloads. */
+const DBT_CLOUD = (() => {
+  const page = readFileSync(fileURLToPath(new URL('../docs/integrations.md', import.meta.url)), 'utf8');
+  const block = [...page.matchAll(/```json\n([\s\S]*?)```/g)].find((match) => match[1]!.includes('"dbt Cloud jobs"'));
+  if (!block) throw new Error('docs/integrations.md has no dbt Cloud integration example');
+  return JSON.parse(block[1]!).config as Record<string, unknown>;
+})();
+const dbtRun = (eventType: string, runStatus: string) => ({
+  accountId: 1,
+  webhookId: 'wsu_1',
+  eventType,
+  timestamp: '2026-11-28T02:10:00Z',
+  data: { jobId: '4411', jobName: 'Nightly orders', runId: '90210', runStatus, runStatusMessage: '' },
+});
+for (const [eventType, runStatus, action] of [
+  ['job.run.errored', 'Errored', 'trigger'],
+  ['job.run.completed', 'Errored', 'trigger'],
+  ['job.run.completed', 'Success', 'resolve'],
+  ['job.run.completed', 'Cancelled', 'acknowledge'],
+] as const)
+  test(`the documented dbt Cloud configuration: ${eventType} ${runStatus} → ${action}`, (t) => {
+    t.true(integrationBodySchema.safeParse(body('generic', DBT_CLOUD)).success, 'the configuration is taken');
+    const read = readGenericJson(dbtRun(eventType, runStatus), integration('generic', DBT_CLOUD));
+    if (!read.ok) return t.fail(JSON.stringify(read.errors));
+    t.like(read.value, { dedupKey: '4411', action });
+    if (action === 'trigger') t.is(read.value.title, 'Nightly orders');
+  });
