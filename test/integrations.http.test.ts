@@ -460,3 +460,34 @@ test.serial('at rest: no routing key in the log or the read model, only its HMAC
   for (const secret of [first, rotated, String(keyEvent!.data.key)])
     t.false(files.includes(secret), 'a secret in the clear');
 });
+
+test.serial('analytics group incidents by source: each integration, and paging by hand', async (t) => {
+  const caller = app.newTenant();
+  const policyId = await pagingPolicy(caller, 'by-source');
+  const integration = (await createIntegration(caller, policyId)).body.data;
+  const since = new Date(Date.now() - 60_000).toISOString();
+  for (const key of ['load-a', 'load-b', 'load-a']) t.is((await trigger(integration.routing_key, key)).status, 202);
+  const manual = await app.request('POST', '/api/v1/incidents', {
+    caller,
+    body: { title: 'Looker cannot connect', escalation_policy_id: policyId },
+  });
+  t.is(manual.status, 201);
+  const opened = async () => {
+    const until = new Date(Date.now() + 60_000).toISOString();
+    const answer = await app.request(
+      'GET',
+      `/api/v1/analytics/incidents?since=${since}&until=${until}&group_by=source`,
+      {
+        caller,
+      },
+    );
+    return Object.fromEntries(
+      (answer.body.data.groups as { key: string; opened: number }[]).map((group) => [group.key, group.opened]),
+    );
+  };
+  await waitFor(async () => Object.keys(await opened()).length === 2, {
+    timeoutMs: 30_000,
+    message: 'both sources in the analytics',
+  });
+  t.deepEqual(await opened(), { [`integration:${integration.id}`]: 2, manual: 1 });
+});
