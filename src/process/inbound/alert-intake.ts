@@ -12,12 +12,16 @@
  *     change in between is decided again too.
  *   - What the alert did is appended to the integration's inbox without reading: a repeat is that
  *     one append (it pages nobody and wakes no escalation).
+ *   - The open incident last seen of each key is kept (at most OPEN_KEYS_KEPT keys): the next event
+ *     of that key reads only what its stream gained since (usually nothing) instead of the read
+ *     model and the whole stream. The stream is still read, so a resolution another request or
+ *     instance appended meanwhile is seen exactly as a full read would see it.
  *
  * The escalation manager follows the log: an IncidentTriggered pages the integration's policy.
  */
 import { decideInboundAlert, type InboundAlertEvent } from '../../../commands/inbound-alerts.js';
 import { INCIDENTS, type IncidentDoc } from '../../../projections/incidents.js';
-import { loadStream, type CommandDeps } from '../../commanding/command-handler.js';
+import { loadStream, toDomainEvent, type CommandDeps } from '../../commanding/command-handler.js';
 import { isWrongExpectedRevision, type EventMetadata } from '../../eventstore/port.js';
 import {
   evolveIncident,
@@ -55,6 +59,16 @@ interface Latest {
   revision: bigint | null;
 }
 
+/** The open incidents kept, oldest dropped first (an entry is a few hundred bytes). */
+export const OPEN_KEYS_KEPT = 10_000;
+
+interface KeptIncident {
+  tenantId: string;
+  ordinal: number;
+  state: IncidentState;
+  revision: bigint;
+}
+
 export function alertIntake(deps: AlertIntakeDeps) {
   const incidentAt = async (tenantId: string, subject: string, ordinal: number): Promise<Latest> => {
     const loaded = await loadStream<IncidentState, IncidentStreamEvent>(
@@ -67,19 +81,47 @@ export function alertIntake(deps: AlertIntakeDeps) {
     return { state: loaded.state, revision: loaded.revision };
   };
 
+  const kept = new Map<string, KeptIncident>();
+  const keep = (subject: string, entry: KeptIncident) => {
+    kept.delete(subject);
+    kept.set(subject, entry);
+    if (kept.size > OPEN_KEYS_KEPT) kept.delete(kept.keys().next().value!);
+  };
+
+  /** The kept open incident brought up to date from its stream, or null when there is none. */
+  async function keptIncident(tenantId: string, subject: string): Promise<(Latest & { ordinal: number }) | null> {
+    const entry = kept.get(subject);
+    if (!entry || entry.tenantId !== tenantId) return null;
+    const stream = incidentStream(incidentIdFor(subject, entry.ordinal));
+    const gained = await deps.eventStore.readStream(stream, { fromRevision: entry.revision + 1n });
+    const state = gained.map((e) => toDomainEvent<IncidentStreamEvent>(e)).reduce(evolveIncident, entry.state);
+    return { state, revision: gained.at(-1)?.revision ?? entry.revision, ordinal: entry.ordinal };
+  }
+
   async function latestOfKey(tenantId: string, subject: string): Promise<Latest> {
-    const [doc] = await deps.reader.find<IncidentDoc>(
-      INCIDENTS,
-      { tenantId, subject },
-      { sort: [['ordinal', 'desc']], limit: 1 },
-    );
-    let ordinal = doc?.ordinal ?? 0;
-    let latest: Latest =
-      ordinal === 0 ? { state: { exists: false }, revision: null } : await incidentAt(tenantId, subject, ordinal);
+    let latest: Latest;
+    let ordinal: number;
+    const fromKept = await keptIncident(tenantId, subject);
+    if (fromKept) {
+      ({ ordinal, ...latest } = fromKept);
+    } else {
+      const [doc] = await deps.reader.find<IncidentDoc>(
+        INCIDENTS,
+        { tenantId, subject },
+        { sort: [['ordinal', 'desc']], limit: 1 },
+      );
+      ordinal = doc?.ordinal ?? 0;
+      latest =
+        ordinal === 0 ? { state: { exists: false }, revision: null } : await incidentAt(tenantId, subject, ordinal);
+    }
     for (;;) {
       // An open incident is the key's latest: the decider opens the next ordinal only after this
       // one is resolved, and a resolution is final. So a repeat (most events) reads one stream.
-      if (latest.state.exists && latest.state.status !== 'resolved') return latest;
+      if (latest.state.exists && latest.state.status !== 'resolved') {
+        keep(subject, { tenantId, ordinal, state: latest.state, revision: latest.revision! });
+        return latest;
+      }
+      kept.delete(subject);
       const next = await incidentAt(tenantId, subject, ordinal + 1);
       if (!next.state.exists) return latest;
       ordinal += 1;
