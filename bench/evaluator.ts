@@ -4,9 +4,11 @@
  * projections on the log's writer thread, as the platform runs them. 1 % of the rules breach
  * (threshold 0), so some incidents trigger and some rules stay pending; the rest stay `ok`.
  *
- * Reports, per tick: duration, warehouse reads against the distinct combinations, events appended
- * and the log's growth (bytes), and the event loop's delay p99 while a concurrent load of API-like
- * read-model reads runs (bench/support/api-read-load.ts). The ticks, in order:
+ * Reports, per tick: duration, the process's CPU time over it (`cpu_ms`: on a shared machine the
+ * wall clock also counts the neighbours), the tick's phases (`phases_ms`), warehouse reads against
+ * the distinct combinations, events appended and the log's growth (bytes), and the event loop's
+ * delay p99 while a concurrent load of API-like read-model reads runs
+ * (bench/support/api-read-load.ts). The ticks, in order:
  * - one instance: its first tick after start (the rules were just created: none evaluated yet),
  *   then steady ticks;
  * - a restart: a new evaluator over the same read model (nothing in memory), its first tick;
@@ -63,6 +65,12 @@ const INTERVAL_MS = 60_000;
 const TICKS_PER_DAY = (24 * 3600 * 1000) / INTERVAL_MS;
 const OUT = process.env.BENCH_EVALUATOR_OUT ?? 'bench/results/evaluator.json';
 const load1 = () => +loadavg()[0]!.toFixed(2);
+/**
+ * The process's CPU time (user + system, every thread: the tick, the projections' writer thread and
+ * the concurrent read load) over a span: on a shared machine the wall clock also counts the time
+ * the neighbours held the cores, this does not.
+ */
+const cpuMs = (usage: NodeJS.CpuUsage) => Math.round((usage.user + usage.system) / 1000);
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-evaluator-'));
@@ -166,10 +174,14 @@ async function main() {
     load.start();
     // The delay monitor measures from its first sample on: let it take one before the tick starts.
     await delay(20);
+    const cpuBefore = process.cpuUsage();
     const report = await tick();
+    const cpu = process.cpuUsage(cpuBefore);
     const reads: ReadLoadFigures = await load.stop();
     return {
       duration_ms: Math.round(report.durationMs),
+      cpu_ms: cpuMs(cpu),
+      phases_ms: report.phasesMs,
       rules: report.rules,
       warehouse_reads: report.metricReads,
       triggered: report.triggered,
@@ -186,9 +198,15 @@ async function main() {
     load.start();
     await delay(20);
     const at = performance.now();
+    const cpuBefore = process.cpuUsage();
     await started.warm();
+    const cpu = process.cpuUsage(cpuBefore);
     const ms = Math.round(performance.now() - at);
-    return { duration_ms: ms, event_loop_delay_p99_ms: (await load.stop()).event_loop_delay_p99_ms };
+    return {
+      duration_ms: ms,
+      cpu_ms: cpuMs(cpu),
+      event_loop_delay_p99_ms: (await load.stop()).event_loop_delay_p99_ms,
+    };
   };
 
   // Each phase's evaluators are dropped when it ends: a process holds one evaluator's rules, and the
@@ -254,9 +272,11 @@ async function main() {
     start_up_read: startUpRead,
     ticks,
     first_tick_ms: ticks[0]!.duration_ms,
+    first_tick_cpu_ms: ticks[0]!.cpu_ms,
     first_tick_events_appended: ticks[0]!.events_appended,
     median_steady_tick_ms: median(steady.map((t) => t.duration_ms)),
     max_steady_tick_ms: max(steady.map((t) => t.duration_ms)),
+    median_steady_tick_cpu_ms: median(steady.map((t) => t.cpu_ms)),
     median_tick_ms: median(ticks.map((t) => t.duration_ms)),
     max_tick_ms: max(ticks.map((t) => t.duration_ms)),
     event_loop_delay_p99_ms_max_over_ticks: max(ticks.map((t) => t.concurrent_reads.event_loop_delay_p99_ms)),
@@ -277,6 +297,7 @@ async function main() {
       member_first_round_max_tick_ms: max(splitTicks[0]!.map((t) => t.duration_ms)),
       member_median_tick_ms: median(memberTicks.map((t) => t.duration_ms)),
       member_max_tick_ms: max(memberTicks.map((t) => t.duration_ms)),
+      member_median_tick_cpu_ms: median(memberTicks.map((t) => t.cpu_ms)),
       rules_per_member: MEMBERS.map((self) => memberTicks.find((t) => t.member === self)!.rules),
       reads_per_round_equal_distinct_combinations: splitTicks.every(
         (round) => round.reduce((sum, t) => sum + t.warehouse_reads, 0) === combinations.size,

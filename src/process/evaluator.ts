@@ -92,6 +92,17 @@ async function runLimited(tasks: readonly (() => Promise<void>)[], limit: number
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
+/** Milliseconds since the last call (the first: since `from`), rounded. */
+function lapTimer(from: number) {
+  let last = from;
+  return () => {
+    const at = performance.now();
+    const ms = Math.round(at - last);
+    last = at;
+    return ms;
+  };
+}
+
 type WindowsByTenant = ReadonlyMap<string, TenantWindows>;
 const NO_WINDOWS: ReadonlyMap<string, readonly ActiveWindow[]> = new Map();
 /** Each tenant's active windows indexed once per tick (src/events/maintenance-window-timing.ts). */
@@ -110,6 +121,12 @@ export interface TickReport {
   readFailuresOpened?: number;
   readFailuresResolved?: number;
   durationMs: number;
+  /**
+   * Where the tick's time went, ms: catching up with the log and re-reading the changed rules,
+   * the warehouse reads, deciding every rule (and carrying out the rare actions), waiting for the
+   * recorded evaluations to be projected, the read-failure incidents and orphans.
+   */
+  phasesMs?: { rules: number; reads: number; decide: number; recordings: number; settle: number };
 }
 
 /** What one tick knows while it evaluates its rules. */
@@ -139,17 +156,24 @@ export function createEvaluator(deps: EvaluatorDeps) {
 
   async function tick(): Promise<TickReport> {
     const started = performance.now();
+    const lap = lapTimer(started);
     const buckets = ownedBuckets(deps.owns);
     await catchUpWithLog();
     await mirror.refresh();
     const { enabled: rules, orphaned } = mirror.rulesOf(buckets);
     const context = await startTick(rules);
+    const phases = { rules: lap(), reads: 0, decide: 0, recordings: 0, settle: 0 };
     const readings = await readMetrics(rules, context.report);
+    phases.reads = lap();
     await evaluateAll(rules, readings, context);
+    phases.decide = lap();
     await awaitRecordings(context.recordings);
+    phases.recordings = lap();
     await settleReadFailures(context);
     await actions.resolveOrphans(orphaned, context.tickId);
+    phases.settle = lap();
     rulesEvaluated.inc(rules.length);
+    context.report.phasesMs = phases;
     context.report.durationMs = performance.now() - started;
     tickDuration.observe(context.report.durationMs / 1000);
     return context.report;
