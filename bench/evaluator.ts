@@ -5,10 +5,11 @@
  * (threshold 0), so some incidents trigger and some rules stay pending; the rest stay `ok`.
  *
  * Reports, per tick: duration, the process's CPU time over it (`cpu_ms`: on a shared machine the
- * wall clock also counts the neighbours), the tick's phases (`phases_ms`), warehouse reads against
- * the distinct combinations, events appended and the log's growth (bytes), and the event loop's
- * delay p99 while a concurrent load of API-like read-model reads runs
- * (bench/support/api-read-load.ts). The ticks, in order:
+ * wall clock also counts the neighbours; `cpu_ms_less_read_load` without the concurrent reads'
+ * own time), the decisions carried over from the last tick, the tick's phases (`phases_ms`),
+ * warehouse reads against the distinct combinations, events appended and the log's growth (bytes),
+ * and the event loop's delay p99 while a concurrent load of API-like read-model reads runs
+ * (bench/support/api-read-load.ts). Phases are collected (a full GC) before they start. The ticks:
  * - one instance: its first tick after start (the rules were just created: none evaluated yet),
  *   then steady ticks;
  * - a restart: a new evaluator over the same read model (nothing in memory), its first tick;
@@ -29,6 +30,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -71,6 +74,12 @@ const load1 = () => +loadavg()[0]!.toFixed(2);
  * the neighbours held the cores, this does not.
  */
 const cpuMs = (usage: NodeJS.CpuUsage) => Math.round((usage.user + usage.system) / 1000);
+/**
+ * A full garbage collection, between phases: a restarted process starts without the last
+ * evaluator's 100,000 dropped documents, so the bench's restart must not collect them in its tick.
+ */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-evaluator-'));
@@ -181,8 +190,10 @@ async function main() {
     return {
       duration_ms: Math.round(report.durationMs),
       cpu_ms: cpuMs(cpu),
+      cpu_ms_less_read_load: cpuMs(cpu) - reads.busy_ms,
       phases_ms: report.phasesMs,
       rules: report.rules,
+      carried_over: report.carriedOver ?? null,
       warehouse_reads: report.metricReads,
       triggered: report.triggered,
       errors: report.errors,
@@ -202,15 +213,17 @@ async function main() {
     await started.warm();
     const cpu = process.cpuUsage(cpuBefore);
     const ms = Math.round(performance.now() - at);
+    const reads = await load.stop();
     return {
       duration_ms: ms,
       cpu_ms: cpuMs(cpu),
-      event_loop_delay_p99_ms: (await load.stop()).event_loop_delay_p99_ms,
+      cpu_ms_less_read_load: cpuMs(cpu) - reads.busy_ms,
+      event_loop_delay_p99_ms: reads.event_loop_delay_p99_ms,
     };
   };
 
-  // Each phase's evaluators are dropped when it ends: a process holds one evaluator's rules, and the
-  // next phase must not pay for collecting the garbage of the last one's inside its ticks.
+  // Each phase's evaluators are dropped when it ends, and collected before the next phase starts: a
+  // process holds one evaluator's rules, and the next phase must not pay for the last one's garbage.
   const soloPhase = async () => {
     const solo = evaluator();
     const read = await warmed(solo);
@@ -223,12 +236,14 @@ async function main() {
   };
   const { read: startUpRead, measuredTicks: ticks } = await soloPhase();
   const restartPhase = async () => {
+    collectGarbage();
     const restarted = evaluator();
     const read = await warmed(restarted);
     clock = new Date(clock.getTime() + INTERVAL_MS);
     return { read, tick: await measured(() => restarted.tick()) };
   };
   const { read: restartRead, tick: restartTick } = await restartPhase();
+  collectGarbage();
   const members = MEMBERS.map((self) => ({ self, evaluator: evaluator((key) => ownerOf(key, MEMBERS) === self) }));
   const memberReads = [];
   for (const member of members) memberReads.push(await warmed(member.evaluator));
@@ -277,6 +292,8 @@ async function main() {
     median_steady_tick_ms: median(steady.map((t) => t.duration_ms)),
     max_steady_tick_ms: max(steady.map((t) => t.duration_ms)),
     median_steady_tick_cpu_ms: median(steady.map((t) => t.cpu_ms)),
+    median_steady_tick_cpu_ms_less_read_load: median(steady.map((t) => t.cpu_ms_less_read_load)),
+    carried_over_per_steady_tick: steady.map((t) => t.carried_over),
     median_tick_ms: median(ticks.map((t) => t.duration_ms)),
     max_tick_ms: max(ticks.map((t) => t.duration_ms)),
     event_loop_delay_p99_ms_max_over_ticks: max(ticks.map((t) => t.concurrent_reads.event_loop_delay_p99_ms)),
