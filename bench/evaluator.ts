@@ -6,9 +6,10 @@
  *
  * Reports, per tick: duration, the process's CPU time over it (`cpu_ms`: on a shared machine the
  * wall clock also counts the neighbours; `cpu_ms_less_read_load` without the concurrent reads'
- * own time), the decisions carried over from the last tick, the tick's phases (`phases_ms`),
- * warehouse reads against the distinct combinations, events appended and the log's growth (bytes),
- * and the event loop's delay p99 while a concurrent load of API-like read-model reads runs
+ * own time; `main_thread_cpu_ms_less_read_load` the main thread's alone, less those reads), the
+ * decisions carried over from the last tick, the tick's phases (`phases_ms`), warehouse reads
+ * against the distinct combinations, events appended and the log's growth (bytes), and the
+ * event loop's delay p99 while a concurrent load of API-like read-model reads runs
  * (bench/support/api-read-load.ts). Phases are collected (a full GC) before they start. The ticks:
  * - one instance: its first tick after start (the rules were just created: none evaluated yet),
  *   then steady ticks;
@@ -25,7 +26,7 @@
  * Targets (issue 39): every tick < 1 s on one instance (the first after a start included),
  * < 0.5 s per member over three, event-loop delay p99 < 20 ms during a tick.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -74,6 +75,25 @@ const load1 = () => +loadavg()[0]!.toFixed(2);
  * the neighbours held the cores, this does not.
  */
 const cpuMs = (usage: NodeJS.CpuUsage) => Math.round((usage.user + usage.system) / 1000);
+/**
+ * The main thread's own CPU time so far (ms, Linux: /proc, in steps of 10 ms), or null: the tick
+ * and the concurrent reads, not the projections' writer thread.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+const mainThreadSince = (before: number | null) => {
+  const after = mainThreadCpuMs();
+  return before === null || after === null ? null : after - before;
+};
+
 /**
  * A full garbage collection, between phases: a restarted process starts without the last
  * evaluator's 100,000 dropped documents, so the bench's restart must not collect them in its tick.
@@ -184,13 +204,16 @@ async function main() {
     // The delay monitor measures from its first sample on: let it take one before the tick starts.
     await delay(20);
     const cpuBefore = process.cpuUsage();
+    const mainBefore = mainThreadCpuMs();
     const report = await tick();
     const cpu = process.cpuUsage(cpuBefore);
+    const mainThread = mainThreadSince(mainBefore);
     const reads: ReadLoadFigures = await load.stop();
     return {
       duration_ms: Math.round(report.durationMs),
       cpu_ms: cpuMs(cpu),
       cpu_ms_less_read_load: cpuMs(cpu) - reads.busy_ms,
+      main_thread_cpu_ms_less_read_load: mainThread === null ? null : mainThread - reads.busy_ms,
       phases_ms: report.phasesMs,
       rules: report.rules,
       carried_over: report.carriedOver ?? null,
@@ -293,6 +316,9 @@ async function main() {
     max_steady_tick_ms: max(steady.map((t) => t.duration_ms)),
     median_steady_tick_cpu_ms: median(steady.map((t) => t.cpu_ms)),
     median_steady_tick_cpu_ms_less_read_load: median(steady.map((t) => t.cpu_ms_less_read_load)),
+    median_steady_tick_main_thread_cpu_ms_less_read_load: median(
+      steady.map((t) => t.main_thread_cpu_ms_less_read_load ?? 0),
+    ),
     carried_over_per_steady_tick: steady.map((t) => t.carried_over),
     median_tick_ms: median(ticks.map((t) => t.duration_ms)),
     max_tick_ms: max(ticks.map((t) => t.duration_ms)),

@@ -6,22 +6,24 @@
  * rule per case, each reading its own environment: steady, a crossing, a pending clock that
  * elapses, an hour that turns (every rule's, the ticks span 90 minutes), a rule edited, a
  * maintenance window started and ended, a reading missing (an error, then no data), an incident
- * resolved by hand.
+ * resolved by hand. Then the carry-over rule itself, table-driven.
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { incidentDecider } from '../commands/incidents.js';
+import type { AlertRuleDoc } from '../projections/alert-rules.js';
 import { INCIDENTS, type IncidentDoc } from '../projections/incidents.js';
 import { handleCommand } from '../src/commanding/command-handler.js';
 import type { AlertRuleData } from '../src/events/alert-rule.js';
 import { incidentIdFor, incidentStream } from '../src/events/incident.js';
-import { ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
+import { initialRuleWatch, ruleEvaluationStream, type RuleEvaluatedData } from '../src/events/rule-evaluation.js';
 import { MetricNoDataError, WarehouseUnavailableError } from '../src/gateways/warehouse/errors.js';
 import type { MetricReadResult } from '../src/gateways/warehouse/metrics/provider.js';
 import type { MetricRegistry } from '../src/gateways/warehouse/metrics/registry.js';
 import type { MetricRequest } from '../src/gateways/warehouse/port.js';
-import type { ActiveWindow } from '../src/process/evaluation-decision.js';
+import type { ActiveWindow, EvaluationDecision } from '../src/process/evaluation-decision.js';
+import { HISTORY_HEARTBEAT_MS, heartbeatOffsetMs, nextHourTurn } from '../src/process/evaluation-record.js';
 import { createEvaluator, createEvaluatorInstruments, type TickReport } from '../src/process/evaluator.js';
 import { decidesAsBefore, NO_WINDOWS_TOKEN, quietDecision, windowsTokens } from '../src/process/quiet-decisions.js';
 import { alertRuleData, evaluatorStores } from './support/evaluator-stores.js';
@@ -226,4 +228,102 @@ test('carried-over decisions give the same reports, history and incidents as dec
     for (const shown of c.shows) t.true(outcomes.includes(shown), `${c.name}: ${shown} in ${outcomes.join(' ')}`);
     t.deepEqual(await carried.incidents(ruleId), await fresh.incidents(ruleId), c.name);
   }
+});
+
+/** A quiet `pending` decision of a rule with a 10-minute window, pending since 12:00, decided at 12:03. */
+const PENDING_SINCE = '2026-11-20T12:00:00.000Z';
+const DECIDED_AT = Date.parse('2026-11-20T12:03:00.000Z');
+/** A rule id whose hour turns in the second half of the hour: after every instant of the cases below. */
+function ruleIdWithLateHour(): string {
+  for (;;) {
+    const id = randomUUID();
+    if (heartbeatOffsetMs(id) >= HISTORY_HEARTBEAT_MS / 2) return id;
+  }
+}
+const pendingRule = {
+  id: ruleIdWithLateHour(),
+  condition: 'gt',
+  threshold: 100,
+  evaluationWindowMinutes: 10,
+  updatedAt: PENDING_SINCE,
+  lastRecorded: {
+    at: PENDING_SINCE,
+    outcome: 'pending',
+    conditionMet: true,
+    incidentId: null,
+    error: null,
+  },
+} as unknown as AlertRuleDoc;
+const pendingWatch = { ...initialRuleWatch(), pendingSince: PENDING_SINCE };
+const windows = windowsTokens();
+const tokenBefore = windows(new Map()).get('tenant') ?? NO_WINDOWS_TOKEN;
+const kept = quietDecision(
+  pendingRule,
+  pendingWatch,
+  { outcome: 'pending', action: 'none', value: 150, conditionMet: true },
+  { incident: false, recorded: false },
+  tokenBefore,
+  DECIDED_AT,
+)!;
+const hourTurn = nextHourTurn(pendingRule.id, PENDING_SINCE);
+const value = (v: number): MetricReadResult => ({ request: {} as MetricRequest, ok: true, value: v });
+const minutes = (m: number) => DECIDED_AT + m * 60_000;
+
+const carryCases: { name: string; reading?: MetricReadResult; windows?: object; at: number; carried: boolean }[] = [
+  { name: 'a minute later, still breaching', at: minutes(1), carried: true },
+  { name: 'another value on the same side of the threshold', reading: value(999), at: minutes(1), carried: true },
+  { name: 'the reading crosses back', reading: value(50), at: minutes(1), carried: false },
+  {
+    name: 'the reading fails',
+    reading: { request: {} as MetricRequest, ok: false, error: new Error('x') },
+    at: minutes(1),
+    carried: false,
+  },
+  { name: 'the pending clock has run its 10 minutes', at: Date.parse(PENDING_SINCE) + 10 * 60_000, carried: false },
+  { name: 'a maintenance window started in the tenant', windows: {}, at: minutes(1), carried: false },
+  { name: 'an earlier clock', at: DECIDED_AT - 1, carried: false },
+];
+for (const c of carryCases)
+  test(`a quiet pending decision is carried over: ${c.name} → ${c.carried}`, (t) => {
+    t.is(decidesAsBefore(kept, pendingRule, c.reading ?? value(150), c.windows ?? tokenBefore, c.at), c.carried);
+  });
+
+test('a quiet decision is carried over until the rule hour turns, not after', (t) => {
+  const quiet = { ...pendingRule, evaluationWindowMinutes: 24 * 60 } as AlertRuleDoc;
+  const decision = quietDecision(
+    quiet,
+    pendingWatch,
+    { outcome: 'pending', action: 'none', value: 150, conditionMet: true },
+    { incident: false, recorded: false },
+    tokenBefore,
+    DECIDED_AT,
+  )!;
+  t.is(decision.until, hourTurn);
+  t.true(decidesAsBefore(decision, quiet, value(150), tokenBefore, hourTurn - 1));
+  t.false(decidesAsBefore(decision, quiet, value(150), tokenBefore, hourTurn));
+});
+
+test('decisions that change an incident, are recorded or have no reading are not kept', (t) => {
+  const keep = (decision: EvaluationDecision, changes = { incident: false, recorded: false }) =>
+    quietDecision(pendingRule, pendingWatch, decision, changes, tokenBefore, DECIDED_AT);
+  t.truthy(keep({ outcome: 'ok', action: 'none', value: 1, conditionMet: false }));
+  t.is(
+    keep({ outcome: 'ok', action: 'none', value: 1, conditionMet: false }, { incident: false, recorded: true }),
+    undefined,
+  );
+  t.is(
+    keep({ outcome: 'triggered', action: 'trigger', value: 1, conditionMet: true }, { incident: true, recorded: true }),
+    undefined,
+  );
+  t.is(keep({ outcome: 'error', action: 'none', error: 'x' }), undefined);
+  t.is(keep({ outcome: 'no_data', action: 'none', error: 'x' }), undefined);
+});
+
+test('the same active windows of a tenant get the same token tick after tick; a change gets a new one', (t) => {
+  const tokens = windowsTokens();
+  const matcher = { allRules: false, ruleIds: [], clusterIds: ['c1'], severities: [] as never[] };
+  const first = tokens(new Map([['a', [{ id: 'w1', matcher }]]])).get('a');
+  t.is(tokens(new Map([['a', [{ id: 'w1', matcher }]]])).get('a'), first);
+  t.not(tokens(new Map([['a', [{ id: 'w1', matcher: { ...matcher, clusterIds: ['c2'] } }]]])).get('a'), first);
+  t.is(tokens(new Map([['a', []]])).get('a'), undefined, 'no active window: the evaluator uses NO_WINDOWS_TOKEN');
 });
