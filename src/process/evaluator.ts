@@ -45,7 +45,7 @@ import {
   type WindowsToken,
 } from './quiet-decisions.js';
 import { createSubjectIncidents } from './subject-incidents.js';
-import { prepareReads, readEachOnce } from './tick-readings.js';
+import { readEachOnce } from './tick-readings.js';
 
 export {
   countResolution,
@@ -425,14 +425,8 @@ export function createEvaluator(deps: EvaluatorDeps) {
 
   return {
     tick,
-    /**
-     * Reads every rule into memory ahead of the first tick (at start-up), and what each reads
-     * from the warehouse (src/process/tick-readings.ts); a tick waits for it.
-     */
-    warm: async () => {
-      await mirror.refresh();
-      await prepareReads(mirror.all());
-    },
+    /** Reads every rule into memory ahead of the first tick (at start-up); a tick waits for it. */
+    warm: () => mirror.refresh(),
     /** The rules held in memory (tests compare them with the read model). */
     rulesInMemory: () => mirror.all(),
   };

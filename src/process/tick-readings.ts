@@ -7,7 +7,6 @@
  * measurable part of a tick; the key is now made once per rule document, and the documents live
  * in memory across ticks (src/process/rule-mirror.ts): a changed rule is a new document.
  */
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AlertRuleDoc } from '../../projections/alert-rules.js';
 import { ruleShareKey } from '../events/rule-shares.js';
 import type { MetricReadResult } from '../gateways/warehouse/metrics/provider.js';
@@ -21,20 +20,6 @@ function readKeyOf(rule: AlertRuleDoc): string {
   let key = readKeys.get(rule);
   if (key === undefined) readKeys.set(rule, (key = ruleShareKey(rule)));
   return key;
-}
-
-/** Rule documents whose read keys are made between two turns of the event loop. */
-const KEYS_PER_TURN = 5000;
-
-/**
- * Makes the read key of each document ahead of a tick (at start-up: 100,000 keys were about 0.1 s
- * of the first tick), a slice at a time.
- */
-export async function prepareReads(rules: readonly AlertRuleDoc[]): Promise<void> {
-  for (let start = 0; start < rules.length; start += KEYS_PER_TURN) {
-    for (const rule of rules.slice(start, start + KEYS_PER_TURN)) readKeyOf(rule);
-    await yieldToEventLoop();
-  }
 }
 
 /** Each rule's reading, in the rules' order, and how many provider reads that took. */
