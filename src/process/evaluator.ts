@@ -62,9 +62,11 @@ const ACTION_CONCURRENCY = 16;
  * rules per turn (1,000) did not fit both ticks: a rule decided afresh costs µs, one carried over
  * (src/process/quiet-decisions.ts) a few dozen ns, so 1,000 of them held the loop for 30 µs and a
  * steady tick gave 100 turns it did not need, each one the requests' to take. Slicing by time
- * keeps every hold near this long and the turns as few as that allows.
+ * keeps every hold near this long and the turns as few as that allows. 4 ms slices (and 50
+ * recordings) raised the first tick's delay p99 (every rule decided afresh) above the 1,000-rule
+ * turns' 1-3 ms on a loaded machine, where a slice of CPU stretches by the time the thread waits.
  */
-const SLICE_MS = 4;
+const SLICE_MS = 2;
 /** The clock is read once per this many rules (a power of two). */
 const RULES_PER_CLOCK_READ = 64;
 /** Actions gathered before they are carried out, ACTION_CONCURRENCY at a time, even inside a slice. */
@@ -75,7 +77,7 @@ const ACTIONS_PER_BATCH = 4 * ACTION_CONCURRENCY;
  * ≈1,650 hour entries, decided within a few ms once quiet decisions are carried over, went out as
  * one batch whose hand-over and settling held the loop for tens of ms.
  */
-const RECORDINGS_PER_SLICE = 50;
+const RECORDINGS_PER_SLICE = 25;
 
 export interface EvaluatorDeps extends CommandDeps {
   eventStore: EventStore;
