@@ -4,9 +4,13 @@
  * projections on the log's writer thread, as the platform runs them. 1 % of the rules breach
  * (threshold 0), so some incidents trigger and some rules stay pending; the rest stay `ok`.
  *
- * Reports, per tick: duration, warehouse reads against the distinct combinations, events appended
- * and the log's growth (bytes), and the event loop's delay p99 while a concurrent load of API-like
- * read-model reads runs (bench/support/api-read-load.ts). The ticks, in order:
+ * Reports, per tick: duration, the process's CPU time over it (`cpu_ms`: on a shared machine the
+ * wall clock also counts the neighbours; `cpu_ms_less_read_load` without the concurrent reads'
+ * own time; `main_thread_cpu_ms_less_read_load` the main thread's alone, less those reads), the
+ * decisions carried over from the last tick, the tick's phases (`phases_ms`), warehouse reads
+ * against the distinct combinations, events appended and the log's growth (bytes), and the
+ * event loop's delay p99 while a concurrent load of API-like read-model reads runs
+ * (bench/support/api-read-load.ts). Phases are collected (a full GC) before they start. The ticks:
  * - one instance: its first tick after start (the rules were just created: none evaluated yet),
  *   then steady ticks;
  * - a restart: a new evaluator over the same read model (nothing in memory), its first tick;
@@ -22,11 +26,13 @@
  * Targets (issue 39): every tick < 1 s on one instance (the first after a start included),
  * < 0.5 s per member over three, event-loop delay p99 < 20 ms during a tick.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -63,6 +69,37 @@ const INTERVAL_MS = 60_000;
 const TICKS_PER_DAY = (24 * 3600 * 1000) / INTERVAL_MS;
 const OUT = process.env.BENCH_EVALUATOR_OUT ?? 'bench/results/evaluator.json';
 const load1 = () => +loadavg()[0]!.toFixed(2);
+/**
+ * The process's CPU time (user + system, every thread: the tick, the projections' writer thread and
+ * the concurrent read load) over a span: on a shared machine the wall clock also counts the time
+ * the neighbours held the cores, this does not.
+ */
+const cpuMs = (usage: NodeJS.CpuUsage) => Math.round((usage.user + usage.system) / 1000);
+/**
+ * The main thread's own CPU time so far (ms, Linux: /proc, in steps of 10 ms), or null: the tick
+ * and the concurrent reads, not the projections' writer thread.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+const mainThreadSince = (before: number | null) => {
+  const after = mainThreadCpuMs();
+  return before === null || after === null ? null : after - before;
+};
+
+/**
+ * A full garbage collection, between phases: a restarted process starts without the last
+ * evaluator's 100,000 dropped documents, so the bench's restart must not collect them in its tick.
+ */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-evaluator-'));
@@ -166,11 +203,20 @@ async function main() {
     load.start();
     // The delay monitor measures from its first sample on: let it take one before the tick starts.
     await delay(20);
+    const cpuBefore = process.cpuUsage();
+    const mainBefore = mainThreadCpuMs();
     const report = await tick();
+    const cpu = process.cpuUsage(cpuBefore);
+    const mainThread = mainThreadSince(mainBefore);
     const reads: ReadLoadFigures = await load.stop();
     return {
       duration_ms: Math.round(report.durationMs),
+      cpu_ms: cpuMs(cpu),
+      cpu_ms_less_read_load: cpuMs(cpu) - reads.busy_ms,
+      main_thread_cpu_ms_less_read_load: mainThread === null ? null : mainThread - reads.busy_ms,
+      phases_ms: report.phasesMs,
       rules: report.rules,
+      carried_over: report.carriedOver ?? null,
       warehouse_reads: report.metricReads,
       triggered: report.triggered,
       errors: report.errors,
@@ -186,13 +232,21 @@ async function main() {
     load.start();
     await delay(20);
     const at = performance.now();
+    const cpuBefore = process.cpuUsage();
     await started.warm();
+    const cpu = process.cpuUsage(cpuBefore);
     const ms = Math.round(performance.now() - at);
-    return { duration_ms: ms, event_loop_delay_p99_ms: (await load.stop()).event_loop_delay_p99_ms };
+    const reads = await load.stop();
+    return {
+      duration_ms: ms,
+      cpu_ms: cpuMs(cpu),
+      cpu_ms_less_read_load: cpuMs(cpu) - reads.busy_ms,
+      event_loop_delay_p99_ms: reads.event_loop_delay_p99_ms,
+    };
   };
 
-  // Each phase's evaluators are dropped when it ends: a process holds one evaluator's rules, and the
-  // next phase must not pay for collecting the garbage of the last one's inside its ticks.
+  // Each phase's evaluators are dropped when it ends, and collected before the next phase starts: a
+  // process holds one evaluator's rules, and the next phase must not pay for the last one's garbage.
   const soloPhase = async () => {
     const solo = evaluator();
     const read = await warmed(solo);
@@ -205,12 +259,14 @@ async function main() {
   };
   const { read: startUpRead, measuredTicks: ticks } = await soloPhase();
   const restartPhase = async () => {
+    collectGarbage();
     const restarted = evaluator();
     const read = await warmed(restarted);
     clock = new Date(clock.getTime() + INTERVAL_MS);
     return { read, tick: await measured(() => restarted.tick()) };
   };
   const { read: restartRead, tick: restartTick } = await restartPhase();
+  collectGarbage();
   const members = MEMBERS.map((self) => ({ self, evaluator: evaluator((key) => ownerOf(key, MEMBERS) === self) }));
   const memberReads = [];
   for (const member of members) memberReads.push(await warmed(member.evaluator));
@@ -254,9 +310,16 @@ async function main() {
     start_up_read: startUpRead,
     ticks,
     first_tick_ms: ticks[0]!.duration_ms,
+    first_tick_cpu_ms: ticks[0]!.cpu_ms,
     first_tick_events_appended: ticks[0]!.events_appended,
     median_steady_tick_ms: median(steady.map((t) => t.duration_ms)),
     max_steady_tick_ms: max(steady.map((t) => t.duration_ms)),
+    median_steady_tick_cpu_ms: median(steady.map((t) => t.cpu_ms)),
+    median_steady_tick_cpu_ms_less_read_load: median(steady.map((t) => t.cpu_ms_less_read_load)),
+    median_steady_tick_main_thread_cpu_ms_less_read_load: median(
+      steady.map((t) => t.main_thread_cpu_ms_less_read_load ?? 0),
+    ),
+    carried_over_per_steady_tick: steady.map((t) => t.carried_over),
     median_tick_ms: median(ticks.map((t) => t.duration_ms)),
     max_tick_ms: max(ticks.map((t) => t.duration_ms)),
     event_loop_delay_p99_ms_max_over_ticks: max(ticks.map((t) => t.concurrent_reads.event_loop_delay_p99_ms)),
@@ -277,6 +340,7 @@ async function main() {
       member_first_round_max_tick_ms: max(splitTicks[0]!.map((t) => t.duration_ms)),
       member_median_tick_ms: median(memberTicks.map((t) => t.duration_ms)),
       member_max_tick_ms: max(memberTicks.map((t) => t.duration_ms)),
+      member_median_tick_cpu_ms: median(memberTicks.map((t) => t.cpu_ms)),
       rules_per_member: MEMBERS.map((self) => memberTicks.find((t) => t.member === self)!.rules),
       reads_per_round_equal_distinct_combinations: splitTicks.every(
         (round) => round.reduce((sum, t) => sum + t.warehouse_reads, 0) === combinations.size,

@@ -38,6 +38,15 @@ export function heartbeatOffsetMs(ruleId: string): number {
 
 const hourOf = (at: string, offsetMs: number) => Math.floor((Date.parse(at) - offsetMs) / HISTORY_HEARTBEAT_MS);
 
+/**
+ * The instant (ms) the rule's hour turns after `at`: from then on an evaluation that changes
+ * nothing is recorded again (`at`: the newest recorded evaluation's, or the rule's `since`).
+ */
+export function nextHourTurn(ruleId: string, at: string): number {
+  const offset = heartbeatOffsetMs(ruleId);
+  return (hourOf(at, offset) + 1) * HISTORY_HEARTBEAT_MS + offset;
+}
+
 /** What a rule with nothing recorded reads as: quiet since it started watching. */
 const QUIET: Omit<RecordedEvaluation, 'at'> = {
   outcome: 'ok',

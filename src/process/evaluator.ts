@@ -36,6 +36,14 @@ import {
   type ActResult,
 } from './rule-incident-actions.js';
 import { createRuleMirror } from './rule-mirror.js';
+import {
+  decidesAsBefore,
+  NO_WINDOWS_TOKEN,
+  quietDecision,
+  windowsTokens,
+  type QuietDecision,
+  type WindowsToken,
+} from './quiet-decisions.js';
 import { createSubjectIncidents } from './subject-incidents.js';
 import { readEachOnce } from './tick-readings.js';
 
@@ -48,13 +56,28 @@ export { EVALUATOR_ACTOR } from './rule-incident-actions.js';
 
 const ACTION_CONCURRENCY = 16;
 /**
- * Rules decided between two turns of the event loop. Deciding is synchronous work (the actions
- * are rare); without a turn now and then a tick over 100,000 rules would hold the event loop, and
- * every HTTP request waiting on it, for its whole length. A rule that changes no incident costs a
- * few µs (no promise of its own): 1,000 of them hold the loop for a few ms, and 100 turns a tick
- * leave the requests in between less to wait for than 500 did.
+ * How long deciding may hold the event loop before it gives it a turn. Deciding is synchronous
+ * work (the actions are rare); without a turn now and then a tick over 100,000 rules would hold
+ * the event loop, and every HTTP request waiting on it, for its whole length. A fixed count of
+ * rules per turn (1,000) did not fit both ticks: a rule decided afresh costs µs, one carried over
+ * (src/process/quiet-decisions.ts) a few dozen ns, so 1,000 of them held the loop for 30 µs and a
+ * steady tick gave 100 turns it did not need, each one the requests' to take. Slicing by time
+ * keeps every hold near this long and the turns as few as that allows. 4 ms slices (and 50
+ * recordings) raised the first tick's delay p99 (every rule decided afresh) above the 1,000-rule
+ * turns' 1-3 ms on a loaded machine, where a slice of CPU stretches by the time the thread waits.
  */
-const RULES_PER_TURN = 1000;
+const SLICE_MS = 2;
+/** The clock is read once per this many rules (a power of two). */
+const RULES_PER_CLOCK_READ = 64;
+/** Actions gathered before they are carried out, ACTION_CONCURRENCY at a time, even inside a slice. */
+const ACTIONS_PER_BATCH = 4 * ACTION_CONCURRENCY;
+/**
+ * Recorded evaluations appended in one slice at most. The log commits what was appended within a
+ * turn of the event loop as one batch, and settles the batch's appends in one go: a steady tick's
+ * ≈1,650 hour entries, decided within a few ms once quiet decisions are carried over, went out as
+ * one batch whose hand-over and settling held the loop for tens of ms.
+ */
+const RECORDINGS_PER_SLICE = 25;
 
 export interface EvaluatorDeps extends CommandDeps {
   eventStore: EventStore;
@@ -92,6 +115,17 @@ async function runLimited(tasks: readonly (() => Promise<void>)[], limit: number
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
+/** Milliseconds since the last call (the first: since `from`), rounded. */
+function lapTimer(from: number) {
+  let last = from;
+  return () => {
+    const at = performance.now();
+    const ms = Math.round(at - last);
+    last = at;
+    return ms;
+  };
+}
+
 type WindowsByTenant = ReadonlyMap<string, TenantWindows>;
 const NO_WINDOWS: ReadonlyMap<string, readonly ActiveWindow[]> = new Map();
 /** Each tenant's active windows indexed once per tick (src/events/maintenance-window-timing.ts). */
@@ -106,20 +140,31 @@ export interface TickReport {
   errors: number;
   /** Evaluations recorded as RuleEvaluated events (the others changed nothing the history keeps). */
   recorded: number;
+  /** Rules whose quiet decision of the last tick was carried over: nothing it depends on changed (src/process/quiet-decisions.ts). */
+  carriedOver?: number;
   /** Incidents of clusters that cannot be read (source `rule_error`) this tick opened and resolved. */
   readFailuresOpened?: number;
   readFailuresResolved?: number;
   durationMs: number;
+  /**
+   * Where the tick's time went, ms: catching up with the log and re-reading the changed rules,
+   * the warehouse reads, deciding every rule (and carrying out the rare actions), waiting for the
+   * recorded evaluations to be projected, the read-failure incidents and orphans.
+   */
+  phasesMs?: { rules: number; reads: number; decide: number; recordings: number; settle: number };
 }
 
 /** What one tick knows while it evaluates its rules. */
 interface TickContext {
   tickId: string;
   now: Date;
+  nowMs: number;
   /** `now` as the evaluations record it. */
   at: string;
   windows: WindowsByTenant;
-  report: TickReport;
+  /** Each tenant's active windows as a token (src/process/quiet-decisions.ts); absent: none. */
+  windowsTokens: ReadonlyMap<string, WindowsToken>;
+  report: TickReport & { carriedOver: number };
   /** The appends of the recorded evaluations, each resolving to its log position (-1: failed). */
   recordings: Promise<bigint>[];
   /** The rules whose read failure pages (on_error / on_no_data `alerting`, failing long enough). */
@@ -136,20 +181,30 @@ export function createEvaluator(deps: EvaluatorDeps) {
   });
 
   const mirror = createRuleMirror(deps.reader, deps.ruleChanges);
+  /** Each rule document's last decision, when it was quiet; a document the mirror dropped takes its entry with it. */
+  const quietDecisions = new WeakMap<AlertRuleDoc, QuietDecision>();
+  const tokensOf = windowsTokens();
 
   async function tick(): Promise<TickReport> {
     const started = performance.now();
+    const lap = lapTimer(started);
     const buckets = ownedBuckets(deps.owns);
     await catchUpWithLog();
     await mirror.refresh();
     const { enabled: rules, orphaned } = mirror.rulesOf(buckets);
     const context = await startTick(rules);
+    const phases = { rules: lap(), reads: 0, decide: 0, recordings: 0, settle: 0 };
     const readings = await readMetrics(rules, context.report);
+    phases.reads = lap();
     await evaluateAll(rules, readings, context);
+    phases.decide = lap();
     await awaitRecordings(context.recordings);
+    phases.recordings = lap();
     await settleReadFailures(context);
     await actions.resolveOrphans(orphaned, context.tickId);
+    phases.settle = lap();
     rulesEvaluated.inc(rules.length);
+    context.report.phasesMs = phases;
     context.report.durationMs = performance.now() - started;
     tickDuration.observe(context.report.durationMs / 1000);
     return context.report;
@@ -171,7 +226,8 @@ export function createEvaluator(deps: EvaluatorDeps) {
 
   async function startTick(rules: readonly AlertRuleDoc[]): Promise<TickContext> {
     const now = deps.now();
-    const windows = indexByTenant(rules.length > 0 && deps.activeWindows ? await deps.activeWindows(now) : NO_WINDOWS);
+    const active = rules.length > 0 && deps.activeWindows ? await deps.activeWindows(now) : NO_WINDOWS;
+    const windows = indexByTenant(active);
     // Reported when the tick takes them on, not when it ends: a takeover shows at the first tick after it.
     deps.onOwnedRules?.(rules.length);
     const report = {
@@ -181,11 +237,22 @@ export function createEvaluator(deps: EvaluatorDeps) {
       resolved: 0,
       errors: 0,
       recorded: 0,
+      carriedOver: 0,
       readFailuresOpened: 0,
       readFailuresResolved: 0,
       durationMs: 0,
     };
-    return { tickId: randomUUID(), now, at: now.toISOString(), windows, report, recordings: [], paging: [] };
+    return {
+      tickId: randomUUID(),
+      now,
+      nowMs: now.getTime(),
+      at: now.toISOString(),
+      windows,
+      windowsTokens: tokensOf(active),
+      report,
+      recordings: [],
+      paging: [],
+    };
   }
 
   /** Each rule's reading, in the rules' order; each distinct (env, cluster, metric, window) is read once. */
@@ -198,34 +265,56 @@ export function createEvaluator(deps: EvaluatorDeps) {
   }
 
   /**
-   * Decides RULES_PER_TURN rules between two turns of the event loop. A decision that changes no
-   * incident (nearly all of them) is finished at once, without a promise per rule; those that
-   * trigger or resolve run ACTION_CONCURRENCY at a time, and a turn waits for its own.
+   * Decides the rules in slices of about SLICE_MS, with a turn of the event loop between two. A
+   * decision that changes no incident (nearly all of them) is finished at once, without a promise
+   * per rule; those that trigger or resolve are gathered and run ACTION_CONCURRENCY at a time at
+   * the end of the slice (or once ACTIONS_PER_BATCH are waiting). A slice also ends after
+   * RECORDINGS_PER_SLICE recorded evaluations.
    */
   async function evaluateAll(rules: readonly AlertRuleDoc[], readings: MetricReadResult[], context: TickContext) {
-    for (let start = 0; start < rules.length; start += RULES_PER_TURN) {
-      const acting: (() => Promise<void>)[] = [];
-      for (let index = start; index < Math.min(rules.length, start + RULES_PER_TURN); index++) {
-        const action = evaluateRule(rules[index]!, readings[index]!, context);
-        if (action) acting.push(action);
-      }
+    let acting: (() => Promise<void>)[] = [];
+    let sliceStarted = performance.now();
+    let recordedBefore = context.recordings.length;
+    for (let index = 0; index < rules.length; index++) {
+      const action = evaluateRule(rules[index]!, readings[index]!, context);
+      if (action) acting.push(action);
+      const last = index + 1 === rules.length;
+      const full = context.recordings.length - recordedBefore >= RECORDINGS_PER_SLICE;
+      if (!last && !full && (index + 1) % RULES_PER_CLOCK_READ !== 0) continue;
+      const sliceOver = full || performance.now() - sliceStarted >= SLICE_MS;
+      if (!last && !sliceOver && acting.length < ACTIONS_PER_BATCH) continue;
       await runLimited(acting, ACTION_CONCURRENCY);
-      if (start + RULES_PER_TURN < rules.length) await yieldToEventLoop();
+      acting = [];
+      if (!last) await yieldToEventLoop();
+      sliceStarted = performance.now();
+      recordedBefore = context.recordings.length;
     }
   }
 
   /**
-   * Decides one rule. When the decision changes its incident, answers the action that carries it
-   * out and then finishes; otherwise finishes now.
+   * Decides one rule: carries its last decision over when that was quiet and nothing it depends
+   * on changed (src/process/quiet-decisions.ts), else decides afresh. When the decision changes
+   * its incident, answers the action that carries it out and then finishes; otherwise finishes now.
    */
   function evaluateRule(rule: AlertRuleDoc, reading: MetricReadResult, context: TickContext) {
+    const windowsToken = context.windowsTokens.get(rule.tenantId) ?? NO_WINDOWS_TOKEN;
+    const quiet = quietDecisions.get(rule);
+    if (quiet !== undefined && decidesAsBefore(quiet, rule, reading, windowsToken, context.nowMs)) {
+      context.report.carriedOver++;
+      if (quiet.outcome === 'silenced') silenced.inc();
+      return undefined;
+    }
     const watch = watchOf(rule);
     const decision = decideRule(rule, watch, reading, context.now, context.windows.get(rule.tenantId));
     if (decision.outcome === 'silenced') silenced.inc();
     if (!changesIncident(rule, decision)) {
-      finish(rule, watch, reading, decision, unchangedIncident(rule, decision), context);
+      const recorded = finish(rule, watch, reading, decision, unchangedIncident(rule, decision), context);
+      const kept = quietDecision(rule, watch, decision, { incident: false, recorded }, windowsToken, context.nowMs);
+      if (kept) quietDecisions.set(rule, kept);
+      else quietDecisions.delete(rule);
       return undefined;
     }
+    quietDecisions.delete(rule);
     return async () => {
       let result: ActResult;
       try {
@@ -243,7 +332,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     };
   }
 
-  /** Counts one rule's evaluation, and records it when the history keeps it. */
+  /** Counts one rule's evaluation, and records it when the history keeps it (answers whether it did). */
   function finish(
     rule: AlertRuleDoc,
     watch: RuleWatch,
@@ -251,7 +340,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
     decision: EvaluationDecision,
     result: ActResult,
     context: TickContext,
-  ) {
+  ): boolean {
     const { report, tickId } = context;
     if (result.outcome === 'triggered') report.triggered++;
     if (result.outcome === 'resolved') report.resolved++;
@@ -273,7 +362,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
         evaluation,
       })
     )
-      return;
+      return false;
     report.recorded++;
     // Handled where it starts: a failed write must not become an unhandled rejection while
     // other workers are still busy; it is logged and counted, and the next tick evaluates again.
@@ -287,6 +376,7 @@ export function createEvaluator(deps: EvaluatorDeps) {
         },
       ),
     );
+    return true;
   }
 
   /** Keeps the rule for its cluster's read-failure incident when its setting pages and it has failed long enough. */
