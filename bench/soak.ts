@@ -10,10 +10,17 @@
  * warehouse; a pinned metric that flips every 2 minutes makes 20 of them trigger and resolve
  * incidents (and escalations) over and over. A fresh token is taken every window.
  *
- * Every 15 s: RSS (/proc), V8 heap used and event-loop lag p99 (/metrics, prom-client's defaults).
- * Per window of BENCH_SOAK_WINDOW_MINUTES (default 10): latency p50/p99, requests, errors, and the
- * samples' RSS/heap/lag. After the first window (warm-up): the RSS and heap slopes (MB/min, least
- * squares). Writes bench/results/soak.json (BENCH_OUT to change). Run: npx tsx bench/soak.ts
+ * Every 15 s: RSS and its kinds (anonymous, file-backed, shared) and threads (/proc), the main
+ * thread's V8 heap used and total, external and ArrayBuffer memory and event-loop lag p99 (/metrics),
+ * and off_heap_mib = RSS − V8 heap total (native memory, worker threads' heaps, code). Per window of
+ * BENCH_SOAK_WINDOW_MINUTES (default 10): latency p50/p99, requests, errors, the samples' figures,
+ * the data files' sizes and, where gdb is installed (BENCH_SOAK_GDB=0 to skip), glibc malloc's
+ * totals: in use (SQLite's page caches, Buffers, zlib...) and freed but kept. At the end, what
+ * malloc_trim(0) gives back. After the first window (warm-up): the slopes of RSS, off-heap, anonymous
+ * RSS and heap used (MiB/min, least squares). Writes bench/results/soak.json (BENCH_OUT to change).
+ * To find which load part memory follows: BENCH_SOAK_WRITES=0 (reads instead of the two writes),
+ * BENCH_SOAK_STREAMS=0 (no SSE), BENCH_SOAK_RULES=N (default 40), BENCH_SOAK_LOG_LEVEL; the
+ * platform inherits the environment (e.g. MALLOC_ARENA_MAX). Run: npx tsx bench/soak.ts
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -317,7 +324,13 @@ async function main() {
     const to = (Date.now() - started) / 60_000;
     const inWindow = samples.filter((s) => s.minute >= from && s.minute <= to);
     const stat = (
-      key: 'rss_mib' | 'heap_used_mib' | 'off_heap_mib' | 'external_mib' | 'array_buffers_mib' | 'event_loop_lag_p99_ms',
+      key:
+        | 'rss_mib'
+        | 'heap_used_mib'
+        | 'off_heap_mib'
+        | 'external_mib'
+        | 'array_buffers_mib'
+        | 'event_loop_lag_p99_ms',
     ) => {
       const values = inWindow.map((s) => s[key]);
       return { first: values[0], last: values.at(-1), min: Math.min(...values), max: Math.max(...values) };
