@@ -10,24 +10,38 @@
  * warehouse; a pinned metric that flips every 2 minutes makes 20 of them trigger and resolve
  * incidents (and escalations) over and over. A fresh token is taken every window.
  *
- * Every 15 s: RSS (/proc), V8 heap used and event-loop lag p99 (/metrics, prom-client's defaults).
- * Per window of BENCH_SOAK_WINDOW_MINUTES (default 10): latency p50/p99, requests, errors, and the
- * samples' RSS/heap/lag. After the first window (warm-up): the RSS and heap slopes (MB/min, least
- * squares). Writes bench/results/soak.json (BENCH_OUT to change). Run: npx tsx bench/soak.ts
+ * Every 15 s: RSS and its kinds (anonymous, file-backed, shared) and threads (/proc), the main
+ * thread's V8 heap used and total, external and ArrayBuffer memory and event-loop lag p99 (/metrics),
+ * and off_heap_mib = RSS − V8 heap total (native memory, worker threads' heaps, code). Per window of
+ * BENCH_SOAK_WINDOW_MINUTES (default 10): latency p50/p99, requests, errors, the samples' figures,
+ * the data files' sizes and, where gdb is installed (BENCH_SOAK_GDB=0 to skip), glibc malloc's
+ * totals: in use (SQLite's page caches, Buffers, zlib...) and freed but kept. At the end, what
+ * malloc_trim(0) gives back. After the first window (warm-up): the slopes of RSS, off-heap, anonymous
+ * RSS and heap used (MiB/min, least squares). Writes bench/results/soak.json (BENCH_OUT to change).
+ * To find which load part memory follows: BENCH_SOAK_WRITES=0 (reads instead of the two writes),
+ * BENCH_SOAK_STREAMS=0 (no SSE), BENCH_SOAK_RULES=N (default 40), BENCH_SOAK_LOG_LEVEL; the
+ * platform inherits the environment (e.g. MALLOC_ARENA_MAX). Run: npx tsx bench/soak.ts
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simulatedClusters } from '../src/gateways/warehouse/simulated/fleet.js';
 import { devToken, freePort } from '../test/support/platform-process.js';
 import { machine } from './support/machine.js';
+import { gdbAvailable, mallocFigures, residentMemory, trimMalloc } from './support/soak-memory.js';
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 60);
 const WINDOW_MINUTES = Number(process.env.BENCH_SOAK_WINDOW_MINUTES ?? 10);
 const RATE = Number(process.env.BENCH_SOAK_RATE ?? 200);
 const SAMPLE_SECONDS = 15;
+/** Load parts that can be turned off to find which one memory follows (1 = on). */
+const WRITES = process.env.BENCH_SOAK_WRITES !== '0';
+const STREAMS = process.env.BENCH_SOAK_STREAMS !== '0';
+const RULES = Number(process.env.BENCH_SOAK_RULES ?? 40);
+const LOG_LEVEL = process.env.BENCH_SOAK_LOG_LEVEL;
+const GDB = gdbAvailable();
 const MiB = 2 ** 20;
 
 const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(
@@ -36,6 +50,7 @@ const [, flags, entry] = /exec node (.*) (\S+\.m?[jt]s)$/.exec(
 
 async function startPlatform(dataDir: string, port: number) {
   delete process.env.LOG_LEVEL; // the default level, as `npm start` runs
+  if (LOG_LEVEL) process.env.LOG_LEVEL = LOG_LEVEL;
   const child = spawn(process.execPath, [...flags!.split(' '), entry!], {
     env: {
       ...process.env,
@@ -58,7 +73,6 @@ async function startPlatform(dataDir: string, port: number) {
   return { child, loggedBytes: () => logged };
 }
 
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const metricOf = (text: string, name: string) =>
   Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
 
@@ -110,8 +124,8 @@ async function main() {
     name: 'soak',
     stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.id }] }],
   });
-  for (let i = 0; i < 40; i++) {
-    const flipping = i < 20;
+  for (let i = 0; i < RULES; i++) {
+    const flipping = i < RULES / 2;
     await api('POST', '/alert-rules', {
       name: `soak ${i}`,
       metric: flipping ? 'queue_time_seconds' : 'disk_spill_gb',
@@ -155,7 +169,7 @@ async function main() {
   };
   const consumer = new AbortController();
   const longLived = (async () => {
-    while (!stopping) {
+    while (!stopping && STREAMS) {
       streamConnections++;
       await consume(`${base}/api/v1/incidents/stream`, { authorization: `Bearer ${token}` }, consumer.signal).catch(
         () => undefined,
@@ -163,6 +177,7 @@ async function main() {
     }
   })();
   const ticketed = setInterval(() => {
+    if (!STREAMS) return;
     void (async () => {
       const { ticket } = await api('POST', '/stream-tickets', { path: '/api/v1/incidents/stream' });
       const brief = AbortSignal.timeout(5000);
@@ -174,22 +189,30 @@ async function main() {
 
   // Samples.
   const started = Date.now();
-  const samples: Array<{
-    minute: number;
-    rss_mib: number;
-    heap_used_mib: number;
-    heap_total_mib: number;
-    external_mib: number;
-    event_loop_lag_p99_ms: number;
-  }> = [];
+  const samples: Array<
+    ReturnType<typeof residentMemory> & {
+      minute: number;
+      heap_used_mib: number;
+      heap_total_mib: number;
+      off_heap_mib: number;
+      external_mib: number;
+      array_buffers_mib: number;
+      event_loop_lag_p99_ms: number;
+    }
+  > = [];
   const sample = async () => {
     const text = await (await fetch(`${base}/metrics`)).text();
+    const mib = (name: string) => +(metricOf(text, name) / MiB).toFixed(1);
+    const resident = residentMemory(pid);
     samples.push({
       minute: +((Date.now() - started) / 60_000).toFixed(3),
-      rss_mib: +rssMiB(pid).toFixed(1),
-      heap_used_mib: +(metricOf(text, 'nodejs_heap_size_used_bytes') / MiB).toFixed(1),
-      heap_total_mib: +(metricOf(text, 'nodejs_heap_size_total_bytes') / MiB).toFixed(1),
-      external_mib: +(metricOf(text, 'nodejs_external_memory_bytes') / MiB).toFixed(1),
+      ...resident,
+      heap_used_mib: mib('nodejs_heap_size_used_bytes'),
+      heap_total_mib: mib('nodejs_heap_size_total_bytes'),
+      // RSS outside the main thread's V8 heap: native memory, worker threads' heaps, code.
+      off_heap_mib: +(resident.rss_mib - mib('nodejs_heap_size_total_bytes')).toFixed(1),
+      external_mib: mib('nodejs_external_memory_bytes'),
+      array_buffers_mib: mib('nodejs_array_buffers_bytes'),
       event_loop_lag_p99_ms: +(metricOf(text, 'nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(2),
     });
   };
@@ -216,17 +239,22 @@ async function main() {
         connections: 10,
         sample_seconds: SAMPLE_SECONDS,
         evaluation_interval_seconds: 5,
-        rules: 40,
-        flipping_rules: 20,
+        rules: RULES,
+        flipping_rules: Math.ceil(RULES / 2),
+        writes: WRITES,
+        streams: STREAMS,
+        malloc_arena_max: process.env.MALLOC_ARENA_MAX ?? null,
         flip_every_seconds: 120,
         platform_node_flags: flags!.split(' '),
         platform_entry: entry,
-        log_level: 'default (info)',
+        log_level: LOG_LEVEL ?? 'default (info)',
         warm_up_minutes: warmUp,
       },
       windows,
       rss_slope_mib_per_min_after_warm_up: +slope(after.map((s) => [s.minute, s.rss_mib])).toFixed(3),
       rss_slope_mib_per_min_by_half: halves.map((h) => +slope(h.map((s) => [s.minute, s.rss_mib])).toFixed(3)),
+      off_heap_slope_mib_per_min_after_warm_up: +slope(after.map((s) => [s.minute, s.off_heap_mib])).toFixed(3),
+      rss_anon_slope_mib_per_min_after_warm_up: +slope(after.map((s) => [s.minute, s.rss_anon_mib])).toFixed(3),
       heap_used_slope_mib_per_min_after_warm_up: +slope(after.map((s) => [s.minute, s.heap_used_mib])).toFixed(3),
       heap_used_slope_mib_per_min_by_half: halves.map(
         (h) => +slope(h.map((s) => [s.minute, s.heap_used_mib])).toFixed(3),
@@ -236,6 +264,7 @@ async function main() {
         long_lived_connections: streamConnections,
         ticket_streams_opened: ticketStreams,
       },
+      malloc_trim_at_end: trimmed,
       incidents_known_at_end: incidents.length,
       platform_log_bytes: platform.loggedBytes(),
       samples,
@@ -247,6 +276,7 @@ async function main() {
     writeFileSync(process.env.BENCH_OUT ?? 'bench/results/soak.json', `${JSON.stringify(results, null, 2)}\n`);
   };
   const pick = () => incidents[Math.floor(Math.random() * incidents.length)];
+  let trimmed: ReturnType<typeof trimMalloc> | undefined;
   const windows: Array<Record<string, unknown> & { errors: number; non_2xx: number }> = [];
   const windowCount = Math.max(1, Math.round(MINUTES / WINDOW_MINUTES));
   for (let w = 0; w < windowCount; w++) {
@@ -260,10 +290,10 @@ async function main() {
       duration: Math.round(Math.min(WINDOW_MINUTES, MINUTES) * 60),
       requests: [
         {
-          method: 'POST',
-          path: '/api/v1/notification-channels',
+          method: WRITES ? 'POST' : 'GET',
+          path: WRITES ? '/api/v1/notification-channels' : '/api/v1/notification-channels?limit=5',
           headers: h,
-          body,
+          body: WRITES ? body : undefined,
           onResponse: (status, responseBody, context) => {
             if (status === 201) (context as { channelId?: string }).channelId = JSON.parse(responseBody).data.id;
           },
@@ -279,21 +309,31 @@ async function main() {
         { method: 'GET', path: '/api/v1/notification-channels?limit=20', headers: h },
         { method: 'GET', path: '/api/v1/incidents?limit=20', headers: h },
         { method: 'GET', headers: h, setupRequest: (req) => ({ ...req, path: `/api/v1/incidents/${pick()}` }) },
-        {
-          method: 'POST',
-          headers: h,
-          body: JSON.stringify({ text: 'looked at it' }),
-          setupRequest: (req) => ({ ...req, path: `/api/v1/incidents/${pick()}/notes` }),
-        },
+        WRITES
+          ? {
+              method: 'POST',
+              headers: h,
+              body: JSON.stringify({ text: 'looked at it' }),
+              setupRequest: (req) => ({ ...req, path: `/api/v1/incidents/${pick()}/notes` }),
+            }
+          : { method: 'GET', headers: h, setupRequest: (req) => ({ ...req, path: `/api/v1/incidents/${pick()}` }) },
         { method: 'GET', path: '/api/v1/alert-rules?limit=20', headers: h },
         { method: 'GET', path: '/api/v1/notification-channels?limit=1', headers: h },
       ],
     });
     const to = (Date.now() - started) / 60_000;
     const inWindow = samples.filter((s) => s.minute >= from && s.minute <= to);
-    const stat = (key: 'rss_mib' | 'heap_used_mib' | 'event_loop_lag_p99_ms') => {
+    const stat = (
+      key:
+        | 'rss_mib'
+        | 'heap_used_mib'
+        | 'off_heap_mib'
+        | 'external_mib'
+        | 'array_buffers_mib'
+        | 'event_loop_lag_p99_ms',
+    ) => {
       const values = inWindow.map((s) => s[key]);
-      return { first: values[0], last: values.at(-1), max: Math.max(...values) };
+      return { first: values[0], last: values.at(-1), min: Math.min(...values), max: Math.max(...values) };
     };
     const figures = {
       window: w + 1,
@@ -308,6 +348,15 @@ async function main() {
       timeouts: result.timeouts,
       rss_mib: stat('rss_mib'),
       heap_used_mib: stat('heap_used_mib'),
+      off_heap_mib: stat('off_heap_mib'),
+      external_mib: stat('external_mib'),
+      array_buffers_mib: stat('array_buffers_mib'),
+      ...(GDB ? mallocFigures(pid) : {}),
+      data_files_mib: Object.fromEntries(
+        readdirSync(dataDir)
+          .filter((f) => f.endsWith('.db') || f.endsWith('-wal'))
+          .map((f) => [f, +(statSync(join(dataDir, f)).size / MiB).toFixed(1)]),
+      ),
       event_loop_lag_p99_ms: stat('event_loop_lag_p99_ms'),
       load_average_1: +loadavg()[0]!.toFixed(2),
     };
@@ -316,6 +365,7 @@ async function main() {
     write(figuresSoFar(false));
   }
   await sample();
+  if (GDB) trimmed = trimMalloc(pid);
   stopping = true;
   clearInterval(sampler);
   clearInterval(flipper);

@@ -10,6 +10,16 @@ export function createPlatformMetrics() {
   collectDefaultMetrics({ register: registry });
   // Registered from the start, so a scraper sees the series before the first failure.
   collectFailures(registry);
+  // Buffers and ArrayBuffers live outside the V8 heap (prom-client counts them only inside
+  // nodejs_external_memory_bytes): their own series tells them apart from the rest of RSS.
+  new Gauge({
+    name: 'nodejs_array_buffers_bytes',
+    help: 'Memory held by Buffers and ArrayBuffers (process.memoryUsage().arrayBuffers)',
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage().arrayBuffers);
+    },
+  });
   return {
     registry,
     httpDuration: new Histogram({

@@ -3,6 +3,7 @@
  * thread's writer alike, so durability does not depend on which one commits or checkpoints.
  */
 import Database from 'better-sqlite3';
+import { PAGE_CACHE_PRAGMA } from '../sqlite/page-cache.js';
 
 export function openLogConnection(filename: string): Database.Database {
   const db = new Database(filename);
@@ -11,8 +12,8 @@ export function openLogConnection(filename: string): Database.Database {
   db.pragma('synchronous = FULL');
   // Another process writing the same file holds the write lock for one commit: wait for it.
   db.pragma('busy_timeout = 5000');
-  // Event ids and stream names are random, so index pages are touched at random: keep them in
-  // memory (64 MiB) rather than re-reading them from the OS on every append.
-  db.pragma('cache_size = -65536');
+  // Bounded like every connection's (page-cache.ts): the writer keeps each page it appends, so a
+  // larger cache only grows with the file for longer.
+  db.pragma(PAGE_CACHE_PRAGMA);
   return db;
 }

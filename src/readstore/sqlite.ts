@@ -21,8 +21,8 @@ import { checkpointInBackground, type BackgroundCheckpointer } from '../sqlite/b
 import { sqliteTombstones, tombstoneTableOf } from './sqlite-tombstones.js';
 import { sqliteBatchWriter } from './sqlite-writer.js';
 import { pendingWrites } from './sqlite-pending-writes.js';
-import { preparePrivateSqliteFile } from '../eventstore/private-files.js';
 import { DamagedFileError, isDamagedFileError, namingDamage } from '../sqlite/damaged-file.js';
+import { openReadModelConnections } from './sqlite-connections.js';
 
 /** What recovers a damaged read-model file (every message about one names it). */
 export const READ_MODELS_RECOVERY =
@@ -136,19 +136,7 @@ export function openSqliteReadStore(filename: string): ReadStore {
 }
 
 function openStore(filename: string): ReadStore {
-  // Read models hold tenant data too: owner-only file in an owner-only directory.
-  preparePrivateSqliteFile(filename);
-  const writerDb = new Database(filename);
-  writerDb.pragma('journal_mode = WAL');
-  writerDb.pragma('synchronous = NORMAL');
-  writerDb.pragma('busy_timeout = 5000');
-  writerDb.pragma('cache_size = -65536');
-  writerDb.exec(
-    'CREATE TABLE IF NOT EXISTS _checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)',
-  );
-  const readerDb = new Database(filename, { readonly: true });
-  readerDb.pragma('busy_timeout = 5000');
-  readerDb.pragma('cache_size = -65536');
+  const { writerDb, readerDb } = openReadModelConnections(filename);
 
   const prepare = cachedPrepare(writerDb);
   const reader = readerOn(readerDb);

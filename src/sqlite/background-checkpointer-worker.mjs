@@ -5,11 +5,13 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { filename, intervalMs, synchronous } = workerData;
+const { filename, intervalMs, synchronous, cacheKib } = workerData;
 const db = new Database(filename);
 // The writer's own level (a number, as SQLite reports it), so a checkpoint syncs the database
 // file before the WAL may be reused exactly as the writer's own checkpoints would.
 db.pragma(`synchronous = ${Number(synchronous)}`);
+// Bounded like every connection (page-cache.ts, passed in: this plain module cannot import it under tsx).
+db.pragma(`cache_size = -${Number(cacheKib)}`);
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 
 const timer = setInterval(() => {

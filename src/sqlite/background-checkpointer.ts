@@ -13,6 +13,7 @@
  */
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
+import { PAGE_CACHE_KIB } from './page-cache.js';
 
 /** How often the checkpointer copies what the writer committed since its last run. */
 export const CHECKPOINT_INTERVAL_MS = 250;
@@ -29,7 +30,7 @@ export function checkpointInBackground(writer: Database.Database, filename: stri
   // The checkpointing connection syncs like the writer's own (FULL for the log, NORMAL for the read models).
   const synchronous = writer.pragma('synchronous', { simple: true }) as number;
   const worker = new Worker(new URL('./background-checkpointer-worker.mjs', import.meta.url), {
-    workerData: { filename, intervalMs: CHECKPOINT_INTERVAL_MS, synchronous },
+    workerData: { filename, intervalMs: CHECKPOINT_INTERVAL_MS, synchronous, cacheKib: PAGE_CACHE_KIB },
   });
   // Nothing waits on this thread: it must not keep the process alive, and if it fails the
   // writer's own limit takes over (its error is not the caller's to handle).

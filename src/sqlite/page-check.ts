@@ -8,6 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { isDamagedFileError } from './damaged-file.js';
+import { PAGE_CACHE_PRAGMA } from './page-cache.js';
 
 /** Problems listed per file: one is enough to call it damaged; a few say how far it goes. */
 export const LISTED_PROBLEMS = 10;
@@ -23,6 +24,8 @@ export function checkPages(file: string): PageCheck {
   try {
     db = new Database(file, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
+    // Each page is read once: a cache would only fill with the file (and its memory outlive the check).
+    db.pragma(PAGE_CACHE_PRAGMA);
     const rows = db.pragma(`quick_check(${LISTED_PROBLEMS})`, { simple: false }) as { quick_check: string }[];
     // One row per problem, or one row of lines under a `*** in database main ***` heading.
     const problems = rows
