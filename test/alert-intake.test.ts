@@ -6,6 +6,7 @@
  */
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { emptySender } from '../commands/receiver-alert.js';
 import { alertIntake } from '../src/process/inbound/alert-intake.js';
 import type { NormalizedAlert } from '../src/events/inbound-alert.js';
 import { evaluatorStores } from './support/evaluator-stores.js';
@@ -16,20 +17,7 @@ const alert = (integrationId: string, action: NormalizedAlert['action']): Normal
   action,
   title: action === 'trigger' ? 'Nightly load late' : null,
   severity: 'high',
-  sender: {
-    source: 'airflow',
-    component: null,
-    group: null,
-    class: null,
-    timestamp: null,
-    severity: 'error',
-    custom_details: null,
-    links: [],
-    images: [],
-    client: null,
-    client_url: null,
-    labels: null,
-  },
+  sender: { ...emptySender(), source: 'airflow', severity: 'error' },
 });
 
 test('a resolution by another instance is seen by an intake that kept the key open', async (t) => {

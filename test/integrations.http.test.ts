@@ -16,6 +16,11 @@ import { HEARTBEAT_TOKEN_KEY_STREAM } from '../src/events/heartbeat.js';
 import { TEST_AUDIENCE } from './support/jwks-server.js';
 import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
 import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+import {
+  incidentsOf as sharedIncidentsOf,
+  pagesTo as sharedPagesTo,
+  pagingPolicy as sharedPagingPolicy,
+} from './support/integration-fixtures.js';
 import { waitFor } from './support/wait-for.js';
 
 let app: TestApp;
@@ -37,21 +42,7 @@ test.after.always(async () => {
   await receiver?.stop();
 });
 
-async function pagingPolicy(caller: Caller, name: string): Promise<string> {
-  const channel = await app.request('POST', '/api/v1/notification-channels', {
-    caller,
-    body: { name, type: 'webhook', config: { url: `${receiver.url}/${name}`, method: 'POST', headers: {} } },
-  });
-  const policy = await app.request('POST', '/api/v1/escalation-policies', {
-    caller,
-    body: {
-      name: `${name} policy`,
-      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
-    },
-  });
-  if (policy.status !== 201) throw new Error(JSON.stringify(policy.body));
-  return policy.body.data.id;
-}
+const pagingPolicy = (caller: Caller, name: string) => sharedPagingPolicy(app, receiver, caller, name);
 
 async function createIntegration(caller: Caller, policyId: string, fields: Record<string, unknown> = {}) {
   const created = await app.request('POST', '/api/v1/integrations', {
@@ -71,14 +62,8 @@ const trigger = (routingKey: string, dedupKey: string | undefined, summary = 'ET
     payload: { summary, source: 'airflow', severity, custom_details: { dag: 'etl' } },
     links: [{ href: 'https://airflow.example/dag/etl', text: 'DAG' }],
   });
-/** Pages (not all-clears) the receiver got on this channel. */
-const pagesTo = (name: string) =>
-  receiver.requests.filter(
-    (request) => request.path === `/${name}` && JSON.parse(request.body).event === 'incident.triggered',
-  );
-const incidentsOf = async (caller: Caller, integrationId: string) =>
-  (await app.request('GET', `/api/v1/incidents?source=integration:${integrationId}&limit=100`, { caller })).body
-    .data as any[];
+const pagesTo = (name: string) => sharedPagesTo(receiver, name);
+const incidentsOf = (caller: Caller, integrationId: string) => sharedIncidentsOf(app, caller, integrationId);
 
 test.serial('CRUD with ETag and If-Match; the key is shown once, masked after; lists stay in the tenant', async (t) => {
   const caller = app.newTenant();

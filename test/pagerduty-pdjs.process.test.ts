@@ -2,13 +2,13 @@
  * A second real sender for the Events API v2 address: PagerDuty's own JavaScript client,
  * @pagerduty/pdjs, pointed at us by its `server` option only (the change a team makes). The client
  * speaks only HTTPS, so the test puts a TLS proxy with a certificate made here in front of the
- * platform, and runs the client in its own process trusting that certificate
+ * platform, and runs the client in its own process trusting the test CA that issued it
  * (test/support/pdjs-sender.mjs). Its trigger opens an incident and pages once, its repeat adds to
  * the count, its acknowledge and resolve act as the integration, and its change event is recorded.
  */
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
-import { startTestApp, type Caller, type TestApp } from './support/test-app.js';
+import { incidentsOf, pagesTo, pagingIntegration } from './support/integration-fixtures.js';
+import { makeTestCertificate } from './support/test-certificate.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
 import { waitFor } from './support/wait-for.js';
 
 const run = promisify(execFile);
@@ -27,31 +29,6 @@ let receiver: HttpReceiver;
 let proxy: Server;
 let certificate: string;
 let server: string;
-
-/** A self-signed certificate for 127.0.0.1, made with openssl for this run. */
-async function makeCertificate(): Promise<{ key: string; cert: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'ww-pdjs-tls-'));
-  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  ]);
-  certificate = cert;
-  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
-}
 
 /** TLS in front of the platform: each request is passed on unchanged and its answer passed back. */
 function startTlsProxy(tls: { key: string; cert: string }, target: URL): Promise<Server> {
@@ -78,7 +55,10 @@ function startTlsProxy(tls: { key: string; cert: string }, target: URL): Promise
 test.before(async () => {
   receiver = await startHttpReceiver(() => ({ status: 204 }));
   app = await startTestApp({ env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' } });
-  proxy = await startTlsProxy(await makeCertificate(), new URL(app.url));
+  const tls = makeTestCertificate('127.0.0.1', 'IP:127.0.0.1');
+  certificate = join(mkdtempSync(join(tmpdir(), 'ww-pdjs-ca-')), 'ca.pem');
+  writeFileSync(certificate, tls.caPem);
+  proxy = await startTlsProxy({ key: tls.keyPem, cert: tls.certificatePem }, new URL(app.url));
   server = `127.0.0.1:${(proxy.address() as { port: number }).port}`;
 });
 test.after.always(async () => {
@@ -99,31 +79,11 @@ async function sendWithPdjs(events: SentEvent[]): Promise<{ status: number; body
   return JSON.parse(stdout);
 }
 
-async function pagingIntegration(caller: Caller) {
-  const channel = await app.request('POST', '/api/v1/notification-channels', {
-    caller,
-    body: { name: 'pdjs', type: 'webhook', config: { url: `${receiver.url}/pdjs`, method: 'POST', headers: {} } },
-  });
-  const policy = await app.request('POST', '/api/v1/escalation-policies', {
-    caller,
-    body: {
-      name: 'pdjs policy',
-      stages: [{ stage_order: 1, delay_minutes: 0, targets: [{ type: 'channel', id: channel.body.data.id }] }],
-    },
-  });
-  const integration = await app.request('POST', '/api/v1/integrations', {
-    caller,
-    body: { name: 'pdjs sender', kind: 'events_v2', escalation_policy_id: policy.body.data.id },
-  });
-  if (integration.status !== 201) throw new Error(JSON.stringify(integration.body));
-  return integration.body.data;
-}
-
 test.serial(
   '@pagerduty/pdjs, pointed at us by its server option: trigger, repeat, acknowledge, resolve, change',
   async (t) => {
     const caller = app.newTenant();
-    const integration = await pagingIntegration(caller);
+    const integration = await pagingIntegration(app, receiver, caller, 'pdjs', { kind: 'events_v2' });
     const routing_key = integration.routing_key;
     const payload = { summary: 'Nightly load late on analytics', source: 'airflow', severity: 'error' };
     const dedup_key = 'nightly_load-copy_orders';
@@ -136,18 +96,13 @@ test.serial(
       t.is(answer.status, 202, JSON.stringify(answer.body));
       t.deepEqual(answer.body, { status: 'success', message: 'Event processed', dedup_key });
     }
-    const incidents = async () =>
-      (await app.request('GET', `/api/v1/incidents?source=integration:${integration.id}`, { caller })).body
-        .data as any[];
+    const incidents = () => incidentsOf(app, caller, integration.id);
     await waitFor(async () => (await incidents())[0]?.alert_count === 2, {
       timeoutMs: 30_000,
       intervalMs: 100,
       message: 'one incident counting both triggers',
     });
-    const pages = () =>
-      receiver.requests.filter(
-        (request) => request.path === '/pdjs' && JSON.parse(request.body).event === 'incident.triggered',
-      );
+    const pages = () => pagesTo(receiver, 'pdjs');
     await waitFor(() => pages().length === 1, { timeoutMs: 30_000, intervalMs: 100, message: 'one page' });
 
     const followUps = await sendWithPdjs([

@@ -16,7 +16,14 @@ export interface TestCertificate {
   caPem: string;
 }
 
-export function makeTestCertificate(commonName = 'sns.test-region.amazonaws.com'): TestCertificate {
+/**
+ * `subjectAltName` (an openssl value such as `IP:127.0.0.1`) makes the certificate one a TLS client
+ * accepts for that address (a server certificate); without it, a signing certificate.
+ */
+export function makeTestCertificate(
+  commonName = 'sns.test-region.amazonaws.com',
+  subjectAltName?: string,
+): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'ww-test-ca-'));
   const at = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -48,7 +55,8 @@ export function makeTestCertificate(commonName = 'sns.test-region.amazonaws.com'
       '-subj',
       `/CN=${commonName}`,
     );
-    writeFileSync(at('ext.cnf'), 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n');
+    const altName = subjectAltName ? `subjectAltName=${subjectAltName}\nextendedKeyUsage=serverAuth\n` : '';
+    writeFileSync(at('ext.cnf'), `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\n${altName}`);
     openssl(
       'x509',
       '-req',
