@@ -1,4 +1,8 @@
-/** The parts every resource editor's form repeats: a labelled text field with its error, the stale-version offer, and Save/Cancel. */
+/**
+ * The parts every resource editor's form repeats: a labelled text field with its error, the policy and
+ * severity choices, the stale-version offer, and Save/Cancel.
+ */
+import { SEVERITIES, type Severity } from '../../../contract/vocabulary';
 import type { FieldProblem } from '../api/client';
 import { FieldError, invalidProps } from './FieldError';
 
@@ -67,6 +71,70 @@ export function SaveOrCancel({
       <button type="button" class="button plain" onClick={onClose}>
         Cancel
       </button>
+    </div>
+  );
+}
+
+/** The escalation policy a resource pages: chosen by name, its error under `/escalation_policy_id`. */
+export function PolicyField({
+  id,
+  label = 'Escalation policy',
+  value,
+  policies,
+  errors,
+  onChange,
+}: {
+  id: string;
+  label?: string;
+  value: string;
+  policies: readonly { id: string; name: string }[] | undefined;
+  errors: readonly FieldProblem[];
+  onChange: (policyId: string) => void;
+}) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        {...invalidProps(errors, '/escalation_policy_id')}
+      >
+        <option value="">Choose a policy…</option>
+        {(policies ?? []).map((policy) => (
+          <option key={policy.id} value={policy.id}>
+            {policy.name}
+          </option>
+        ))}
+      </select>
+      <FieldError errors={errors} path="/escalation_policy_id" />
+    </div>
+  );
+}
+
+/** One of the severities an incident may have. */
+export function SeverityField({
+  id,
+  label = 'Severity',
+  value,
+  onChange,
+}: {
+  id: string;
+  label?: string;
+  /** Undefined where the body may leave it to the API's default (the form starts with one anyway). */
+  value: Severity | undefined;
+  onChange: (severity: Severity) => void;
+}) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as Severity)}>
+        {SEVERITIES.map((severity) => (
+          <option key={severity} value={severity}>
+            {severity}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

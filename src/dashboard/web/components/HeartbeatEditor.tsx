@@ -1,12 +1,5 @@
-/**
- * Creates or edits a heartbeat: name, how often a ping is expected and the grace (in minutes), the
- * escalation policy and severity, enabled. An edit sends the ETag its GET answered as If-Match: a
- * 409 means someone changed it meanwhile (or the name is another heartbeat's), said above the form
- * with an offer to load their version (use-versioned-form.ts).
- */
-import { SEVERITIES } from '../../../contract/vocabulary';
 import type { Heartbeat, HeartbeatBody, HeartbeatWithAddress, PolicyName } from '../api/types';
-import { LoadTheirVersion, SaveOrCancel, TextField } from './EditorParts';
+import { LoadTheirVersion, PolicyField, SaveOrCancel, SeverityField, TextField } from './EditorParts';
 import { FieldError, FormProblem, invalidProps } from './FieldError';
 import { useSession } from './session-context';
 import { useVersionedForm } from './use-versioned-form';
@@ -107,37 +100,14 @@ export function HeartbeatEditor({ heartbeatId, policies, onCreated, onSaved, onC
         />
         <FieldError errors={errors} path="/grace_seconds" />
       </div>
-      <div class="field">
-        <label for="heartbeat-policy">Escalation policy</label>
-        <select
-          id="heartbeat-policy"
-          value={form.policyId}
-          onChange={(e) => set({ policyId: e.currentTarget.value })}
-          {...invalidProps(errors, '/escalation_policy_id')}
-        >
-          <option value="">Choose a policy…</option>
-          {(policies ?? []).map((policy) => (
-            <option key={policy.id} value={policy.id}>
-              {policy.name}
-            </option>
-          ))}
-        </select>
-        <FieldError errors={errors} path="/escalation_policy_id" />
-      </div>
-      <div class="field">
-        <label for="heartbeat-severity">Severity</label>
-        <select
-          id="heartbeat-severity"
-          value={form.severity}
-          onChange={(e) => set({ severity: e.currentTarget.value as Form['severity'] })}
-        >
-          {SEVERITIES.map((severity) => (
-            <option key={severity} value={severity}>
-              {severity}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PolicyField
+        id="heartbeat-policy"
+        value={form.policyId}
+        policies={policies}
+        errors={errors}
+        onChange={(policyId) => set({ policyId })}
+      />
+      <SeverityField id="heartbeat-severity" value={form.severity} onChange={(severity) => set({ severity })} />
       <div class="field">
         <label>
           <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />{' '}

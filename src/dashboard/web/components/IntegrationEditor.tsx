@@ -1,13 +1,6 @@
-/**
- * Creates or edits an integration (issue 40): its name, what sends to it (the kind, fixed once
- * created: its senders are configured for it), the escalation policy its incidents page and the
- * severity of an alert whose word its map does not name. An edit sends the ETag its GET answered
- * as If-Match (use-versioned-form.ts); the severity map keeps what the API holds.
- */
-import { SEVERITIES } from '../../../contract/vocabulary';
 import type { Integration, IntegrationBody, IntegrationKind, IntegrationWithKey, PolicyName } from '../api/types';
 import { INTEGRATION_KIND_WORDS } from '../integration-words';
-import { LoadTheirVersion, SaveOrCancel, TextField } from './EditorParts';
+import { LoadTheirVersion, PolicyField, SaveOrCancel, SeverityField, TextField } from './EditorParts';
 import { FieldError, FormProblem, invalidProps } from './FieldError';
 import { useSession } from './session-context';
 import { useVersionedForm } from './use-versioned-form';
@@ -98,37 +91,19 @@ export function IntegrationEditor({ integrationId, policies, onCreated, onSaved,
         </select>
         <FieldError errors={errors} path="/kind" />
       </div>
-      <div class="field">
-        <label for="integration-policy">Escalation policy</label>
-        <select
-          id="integration-policy"
-          value={form.policyId}
-          onChange={(e) => set({ policyId: e.currentTarget.value })}
-          {...invalidProps(errors, '/escalation_policy_id')}
-        >
-          <option value="">Choose a policy…</option>
-          {(policies ?? []).map((policy) => (
-            <option key={policy.id} value={policy.id}>
-              {policy.name}
-            </option>
-          ))}
-        </select>
-        <FieldError errors={errors} path="/escalation_policy_id" />
-      </div>
-      <div class="field">
-        <label for="integration-severity">Severity of an unmapped alert</label>
-        <select
-          id="integration-severity"
-          value={form.defaultSeverity}
-          onChange={(e) => set({ defaultSeverity: e.currentTarget.value as Form['defaultSeverity'] })}
-        >
-          {SEVERITIES.map((severity) => (
-            <option key={severity} value={severity}>
-              {severity}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PolicyField
+        id="integration-policy"
+        value={form.policyId}
+        policies={policies}
+        errors={errors}
+        onChange={(policyId) => set({ policyId })}
+      />
+      <SeverityField
+        id="integration-severity"
+        label="Severity of an unmapped alert"
+        value={form.defaultSeverity}
+        onChange={(defaultSeverity) => set({ defaultSeverity })}
+      />
       <SaveOrCancel
         saving={saving}
         ready={filled}

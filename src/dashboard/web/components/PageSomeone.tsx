@@ -3,10 +3,9 @@
  * other (POST /api/v1/incidents, source `manual`, recorded as the signed-in person).
  */
 import { useState } from 'preact/hooks';
-import { SEVERITIES } from '../../../contract/vocabulary';
 import type { Incident, ManualIncidentBody, PolicyName } from '../api/types';
-import { TextField } from './EditorParts';
-import { FieldError, FormProblem, invalidProps, errorsOf } from './FieldError';
+import { PolicyField, SeverityField, TextField } from './EditorParts';
+import { FormProblem, errorsOf } from './FieldError';
 import { useSession } from './session-context';
 
 const CLAIMED = /^\/(title|severity|details|escalation_policy_id)(\/|$)/;
@@ -67,37 +66,15 @@ export function PageSomeone({
           onInput={(e) => setDetails(e.currentTarget.value)}
         />
       </div>
-      <div class="field">
-        <label for="page-policy">Who: escalation policy</label>
-        <select
-          id="page-policy"
-          value={body.escalation_policy_id}
-          onChange={(e) => set({ escalation_policy_id: e.currentTarget.value })}
-          {...invalidProps(errors, '/escalation_policy_id')}
-        >
-          <option value="">Choose a policy…</option>
-          {(policies ?? []).map((policy) => (
-            <option key={policy.id} value={policy.id}>
-              {policy.name}
-            </option>
-          ))}
-        </select>
-        <FieldError errors={errors} path="/escalation_policy_id" />
-      </div>
-      <div class="field">
-        <label for="page-severity">Severity</label>
-        <select
-          id="page-severity"
-          value={body.severity}
-          onChange={(e) => set({ severity: e.currentTarget.value as ManualIncidentBody['severity'] })}
-        >
-          {SEVERITIES.map((severity) => (
-            <option key={severity} value={severity}>
-              {severity}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PolicyField
+        id="page-policy"
+        label="Who: escalation policy"
+        value={body.escalation_policy_id}
+        policies={policies}
+        errors={errors}
+        onChange={(escalation_policy_id) => set({ escalation_policy_id })}
+      />
+      <SeverityField id="page-severity" value={body.severity} onChange={(severity) => set({ severity })} />
       <div class="form-actions">
         <button type="submit" class="button primary" disabled={sending}>
           Page now
