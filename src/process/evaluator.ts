@@ -8,7 +8,6 @@
  * (src/process/evaluation-record.ts, src/process/evaluation-recording.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { watchOf, type AlertRuleDoc } from '../../projections/alert-rules.js';
 import type { CommandDeps } from '../commanding/command-handler.js';
@@ -20,14 +19,16 @@ import type { DocChangeFeed } from '../readstore/doc-changes.js';
 import type { ReadModelReader } from '../readstore/port.js';
 import { readFailureSettingsOf } from '../events/alert-rule.js';
 import type { RuleWatch } from '../events/rule-evaluation.js';
-import { decideRule, type TenantWindows } from './decide-rule.js';
+import { decideInSlices } from './decision-slices.js';
+import type { TickContext, TickReport, WindowsByTenant } from './tick-report.js';
+import { decideRule } from './decide-rule.js';
 import type { ActiveWindow, EvaluationDecision } from './evaluation-decision.js';
 import { evaluationErrorReason } from './evaluation-error-reason.js';
 import { shouldRecordEvaluation } from './evaluation-record.js';
 import { evaluationOf, recordEvaluation } from './evaluation-recording.js';
 import type { EvaluatorInstruments } from './evaluator-instruments.js';
 import { ownedBuckets } from './owned-rules.js';
-import { readFailureVerdict, type PagingRule } from './read-failure-decision.js';
+import { readFailureVerdict } from './read-failure-decision.js';
 import { createReadFailureIncidents } from './read-failure-incidents.js';
 import {
   changesIncident,
@@ -42,7 +43,6 @@ import {
   quietDecision,
   windowsTokens,
   type QuietDecision,
-  type WindowsToken,
 } from './quiet-decisions.js';
 import { createSubjectIncidents } from './subject-incidents.js';
 import { readEachOnce } from './tick-readings.js';
@@ -53,31 +53,7 @@ export {
   type EvaluatorInstruments,
 } from './evaluator-instruments.js';
 export { EVALUATOR_ACTOR } from './rule-incident-actions.js';
-
-const ACTION_CONCURRENCY = 16;
-/**
- * How long deciding may hold the event loop before it gives it a turn. Deciding is synchronous
- * work (the actions are rare); without a turn now and then a tick over 100,000 rules would hold
- * the event loop, and every HTTP request waiting on it, for its whole length. A fixed count of
- * rules per turn (1,000) did not fit both ticks: a rule decided afresh costs µs, one carried over
- * (src/process/quiet-decisions.ts) a few dozen ns, so 1,000 of them held the loop for 30 µs and a
- * steady tick gave 100 turns it did not need, each one the requests' to take. Slicing by time
- * keeps every hold near this long and the turns as few as that allows. 4 ms slices (and 50
- * recordings) raised the first tick's delay p99 (every rule decided afresh) above the 1,000-rule
- * turns' 1-3 ms on a loaded machine, where a slice of CPU stretches by the time the thread waits.
- */
-const SLICE_MS = 2;
-/** The clock is read once per this many rules (a power of two). */
-const RULES_PER_CLOCK_READ = 64;
-/** Actions gathered before they are carried out, ACTION_CONCURRENCY at a time, even inside a slice. */
-const ACTIONS_PER_BATCH = 4 * ACTION_CONCURRENCY;
-/**
- * Recorded evaluations appended in one slice at most. The log commits what was appended within a
- * turn of the event loop as one batch, and settles the batch's appends in one go: a steady tick's
- * ≈1,650 hour entries, decided within a few ms once quiet decisions are carried over, went out as
- * one batch whose hand-over and settling held the loop for tens of ms.
- */
-const RECORDINGS_PER_SLICE = 25;
+export type { TickReport } from './tick-report.js';
 
 export interface EvaluatorDeps extends CommandDeps {
   eventStore: EventStore;
@@ -106,15 +82,6 @@ export interface EvaluatorDeps extends CommandDeps {
   activeWindows?: (at: Date) => Promise<ReadonlyMap<string, readonly ActiveWindow[]>>;
 }
 
-/** Runs the tasks, at most `limit` at a time. */
-async function runLimited(tasks: readonly (() => Promise<void>)[], limit: number) {
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) await tasks[next++]!();
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-}
-
 /** Milliseconds since the last call (the first: since `from`), rounded. */
 function lapTimer(from: number) {
   let last = from;
@@ -126,50 +93,10 @@ function lapTimer(from: number) {
   };
 }
 
-type WindowsByTenant = ReadonlyMap<string, TenantWindows>;
 const NO_WINDOWS: ReadonlyMap<string, readonly ActiveWindow[]> = new Map();
 /** Each tenant's active windows indexed once per tick (src/events/maintenance-window-timing.ts). */
 const indexByTenant = (windows: ReadonlyMap<string, readonly ActiveWindow[]>): WindowsByTenant =>
   new Map([...windows].map(([tenantId, list]) => [tenantId, indexWindows(list)]));
-
-export interface TickReport {
-  rules: number;
-  metricReads: number;
-  triggered: number;
-  resolved: number;
-  errors: number;
-  /** Evaluations recorded as RuleEvaluated events (the others changed nothing the history keeps). */
-  recorded: number;
-  /** Rules whose quiet decision of the last tick was carried over: nothing it depends on changed (src/process/quiet-decisions.ts). */
-  carriedOver?: number;
-  /** Incidents of clusters that cannot be read (source `rule_error`) this tick opened and resolved. */
-  readFailuresOpened?: number;
-  readFailuresResolved?: number;
-  durationMs: number;
-  /**
-   * Where the tick's time went, ms: catching up with the log and re-reading the changed rules,
-   * the warehouse reads, deciding every rule (and carrying out the rare actions), waiting for the
-   * recorded evaluations to be projected, the read-failure incidents and orphans.
-   */
-  phasesMs?: { rules: number; reads: number; decide: number; recordings: number; settle: number };
-}
-
-/** What one tick knows while it evaluates its rules. */
-interface TickContext {
-  tickId: string;
-  now: Date;
-  nowMs: number;
-  /** `now` as the evaluations record it. */
-  at: string;
-  windows: WindowsByTenant;
-  /** Each tenant's active windows as a token (src/process/quiet-decisions.ts); absent: none. */
-  windowsTokens: ReadonlyMap<string, WindowsToken>;
-  report: TickReport & { carriedOver: number };
-  /** The appends of the recorded evaluations, each resolving to its log position (-1: failed). */
-  recordings: Promise<bigint>[];
-  /** The rules whose read failure pages (on_error / on_no_data `alerting`, failing long enough). */
-  paging: PagingRule[];
-}
 
 export function createEvaluator(deps: EvaluatorDeps) {
   const { tickDuration, rulesEvaluated, readErrors, evaluationErrors, ticks, warehouseReads, silenced } =
@@ -264,31 +191,13 @@ export function createEvaluator(deps: EvaluatorDeps) {
     return readings;
   }
 
-  /**
-   * Decides the rules in slices of about SLICE_MS, with a turn of the event loop between two. A
-   * decision that changes no incident (nearly all of them) is finished at once, without a promise
-   * per rule; those that trigger or resolve are gathered and run ACTION_CONCURRENCY at a time at
-   * the end of the slice (or once ACTIONS_PER_BATCH are waiting). A slice also ends after
-   * RECORDINGS_PER_SLICE recorded evaluations.
-   */
-  async function evaluateAll(rules: readonly AlertRuleDoc[], readings: MetricReadResult[], context: TickContext) {
-    let acting: (() => Promise<void>)[] = [];
-    let sliceStarted = performance.now();
-    let recordedBefore = context.recordings.length;
-    for (let index = 0; index < rules.length; index++) {
-      const action = evaluateRule(rules[index]!, readings[index]!, context);
-      if (action) acting.push(action);
-      const last = index + 1 === rules.length;
-      const full = context.recordings.length - recordedBefore >= RECORDINGS_PER_SLICE;
-      if (!last && !full && (index + 1) % RULES_PER_CLOCK_READ !== 0) continue;
-      const sliceOver = full || performance.now() - sliceStarted >= SLICE_MS;
-      if (!last && !sliceOver && acting.length < ACTIONS_PER_BATCH) continue;
-      await runLimited(acting, ACTION_CONCURRENCY);
-      acting = [];
-      if (!last) await yieldToEventLoop();
-      sliceStarted = performance.now();
-      recordedBefore = context.recordings.length;
-    }
+  /** Decides every rule (src/process/decision-slices.ts: slices of the event loop, actions batched). */
+  function evaluateAll(rules: readonly AlertRuleDoc[], readings: MetricReadResult[], context: TickContext) {
+    return decideInSlices(
+      rules.length,
+      (index) => evaluateRule(rules[index]!, readings[index]!, context),
+      () => context.recordings.length,
+    );
   }
 
   /**
