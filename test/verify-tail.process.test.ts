@@ -12,6 +12,7 @@ import { openSqliteEventStore } from '../src/eventstore/sqlite.js';
 import { verifyLogTail } from '../src/eventstore/verify-tail.js';
 import { sampleEvent } from './support/eventstore-contract.js';
 import { freePort, startPlatformProcess } from './support/platform-process.js';
+import { waitFor } from './support/wait-for.js';
 
 /** Six events in two streams no projection reads (positions 1–6), then position `changed`'s data changed in the file. */
 async function tamperedLog(changed: number) {
@@ -46,7 +47,11 @@ test('a platform started on a log whose tail was changed logs the break and serv
     BASE_URL: `http://127.0.0.1:${port}`,
   });
   t.teardown(() => void platform.child.kill('SIGKILL'));
-  t.regex(platform.output(), /event log chain broken at stream audit-trail-0 revision 3 \(content\).*npm run verify/);
+  // Logged before the server listens, but the logger writes asynchronously: the line may reach the
+  // output just after the listening banner the start waits for.
+  const broken = /event log chain broken at stream audit-trail-0 revision 3 \(content\).*npm run verify/;
+  await waitFor(() => broken.test(platform.output()), { timeoutMs: 30_000, message: 'the chain break logged' });
+  t.regex(platform.output(), broken);
   t.is((await fetch(`http://127.0.0.1:${port}/health`)).status, 200);
 });
 

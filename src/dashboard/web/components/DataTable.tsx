@@ -25,7 +25,13 @@ export function DataTable<T>({
   testId?: string;
   limit?: number;
 }) {
-  if (rows.length === 0) return <p class="empty">{empty}</p>;
+  // The test id marks the table or its empty state: either is the section, loaded.
+  if (rows.length === 0)
+    return (
+      <p class="empty" data-testid={testId}>
+        {empty}
+      </p>
+    );
   const shown = rows.slice(0, limit);
   return (
     <>
