@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { startAnthropicStandin, text, type AnthropicStandin } from './support/anthropic-standin.js';
 import { startHttpReceiver, type HttpReceiver } from './support/notify-receivers/http-receiver.js';
 import { startTestApp, type ApiResponse, type Caller, type TestApp } from './support/test-app.js';
+import { tenantWithLongRunners } from './support/long-runner-tenant.js';
 import { waitFor } from './support/wait-for.js';
 
 const SYNC_JOBS = ['query_history', 'table_storage', 'cluster_metrics', 'wlm_queue_stats', 'alert_events'];
@@ -554,13 +555,11 @@ test('/ask answers top-level response (Markdown), tools_used, usage, rounds and 
 // ---- Warehouse health ----
 
 test('warehouse: slow queries answer queries[] and generated_at at the top level, with the record field types', async (t) => {
-  // A simulated environment has no query past 300 s at about one instant in twenty (a quiet
-  // moment of its workload): the record types need some, so take the first of ten fresh tenants
-  // that has them (all ten quiet at once: about 1e-13).
-  let answer: Json = { queries: [] };
-  for (let tries = 0; tries < 10 && answer.queries.length === 0; tries++) {
-    answer = bare(t, await get(app.newTenant(), '/warehouse/queries/slow'), ['queries', 'generated_at']);
-  }
+  // The record types need a slow query: a tenant whose simulated warehouse has one now.
+  const answer = bare(t, await get(await tenantWithLongRunners(app), '/warehouse/queries/slow'), [
+    'queries',
+    'generated_at',
+  ]);
   t.regex(answer.generated_at, ISO);
   t.true(answer.queries.length > 0, 'the simulated warehouse has long runners');
   for (const query of answer.queries) {
