@@ -135,6 +135,8 @@ suite(`a stored token that has expired returns to sign-in saying the session exp
     /^Your session expired; sign in again\. The API refused the token: the token has expired \(exp\)\.$/,
   );
   t.is(await notice.getAttribute('role'), 'alert');
+  // Waited for, not read at once: the form may render a moment after the notice (a clean-clone run saw it).
+  await page.getByLabel('Client id').waitFor({ state: 'visible' });
   t.true(await page.getByLabel('Client id').isVisible(), 'beside the sign-in form');
   t.deepEqual(await seriousAccessibilityViolations(page), {});
   await dashboard.shots(page, 'sign-in-session-expired');
