@@ -16,7 +16,7 @@ import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { INBOUND_LIMITS } from '../src/contract/inbound-limits.js';
 import type { NormalizedAlert } from '../src/events/inbound-alert.js';
-import { hasBody } from '../src/http/body.js';
+import { hasBody, readCappedBody } from '../src/http/body.js';
 import { normalizedAlert, readAlertEvent, readChangeEvent, routingKeyErrors, type ChangeEventV2 } from './events-v2.js';
 import type { RoutedIntegration, RoutingKeyGate } from './routing-key-gate.js';
 
@@ -55,39 +55,15 @@ const unknownKey = () => invalid(['Invalid routing key']);
 
 function readBody(ctx: Context): Promise<string> {
   const max = INBOUND_LIMITS.maxPayloadBytes;
-  const tooLarge = () =>
-    new Refusal(413, {
-      status: 'invalid event',
-      message: 'Event object is too large',
-      errors: [`Events API payloads are limited to ${max} bytes (512 KB)`],
-    });
-  if (Number(ctx.get('Content-Length') || 0) > max) return Promise.reject(tooLarge());
   if (!hasBody(ctx.req)) return Promise.resolve('');
-  const req = ctx.req;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) return void chunks.push(chunk);
-      stop();
-      req.pause();
-      reject(tooLarge());
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const onClose = () => {
-      stop();
-      reject(unrecognized());
-    };
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  return readCappedBody(ctx, max, {
+    tooLarge: () =>
+      new Refusal(413, {
+        status: 'invalid event',
+        message: 'Event object is too large',
+        errors: [`Events API payloads are limited to ${max} bytes (512 KB)`],
+      }),
+    endedEarly: unrecognized,
   });
 }
 

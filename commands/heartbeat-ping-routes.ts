@@ -17,7 +17,7 @@ import type { PingAnswer } from '../src/contract/heartbeats.js';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { HEARTBEAT_LIMITS, type PingStatus } from '../src/events/heartbeat.js';
-import { hasBody } from '../src/http/body.js';
+import { hasBody, readCappedBody } from '../src/http/body.js';
 import { badRequest, HttpProblem, tooManyRequests } from '../src/http/problem.js';
 import { queryParameters } from '../src/http/query-parameters.js';
 import { senderPing } from './heartbeat-ping-senders.js';
@@ -50,34 +50,9 @@ export interface HeartbeatPingDeps {
 const unknownAddress = () => new HttpProblem(404, 'Not Found', 'no heartbeat has this ping address');
 
 function readSmallBody(ctx: Context): Promise<string> {
-  const tooLarge = () =>
-    new HttpProblem(413, 'Payload Too Large', `a ping's body is at most ${MAX_PING_BODY_BYTES} bytes`);
-  if (Number(ctx.get('Content-Length') || 0) > MAX_PING_BODY_BYTES) return Promise.reject(tooLarge());
-  const req = ctx.req;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_PING_BODY_BYTES) return void chunks.push(chunk);
-      stop();
-      req.pause();
-      reject(tooLarge());
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const onClose = () => {
-      stop();
-      reject(badRequest('the request body ended early'));
-    };
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  return readCappedBody(ctx, MAX_PING_BODY_BYTES, {
+    tooLarge: () => new HttpProblem(413, 'Payload Too Large', `a ping's body is at most ${MAX_PING_BODY_BYTES} bytes`),
+    endedEarly: () => badRequest('the request body ended early'),
   });
 }
 

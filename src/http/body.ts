@@ -136,3 +136,43 @@ export function jsonBody(
     return next();
   };
 }
+
+/**
+ * A body read by a route that answers in its own words (the Events API v2 address, the heartbeat
+ * pings): at most `maxBytes`, refused with the route's own errors. The shared parser above keeps its
+ * own loop: it runs on every POST and its refusals are fixed.
+ */
+export function readCappedBody(
+  ctx: Context,
+  maxBytes: number,
+  refusals: { tooLarge: () => Error; endedEarly: () => Error },
+): Promise<string> {
+  if (Number(ctx.get('Content-Length') || 0) > maxBytes) return Promise.reject(refusals.tooLarge());
+  const req = ctx.req;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      stop();
+      // Stop reading what is left; the 413 is answered and the connection closed after it.
+      req.pause();
+      reject(refusals.tooLarge());
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onClose = () => {
+      stop();
+      reject(refusals.endedEarly());
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
