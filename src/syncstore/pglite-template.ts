@@ -12,10 +12,16 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 
-/** The installed PGlite's version (its package exports no package.json, so read the file beside its build). */
+/** The installed PGlite's version (its package exports no package.json, so read the file beside its build), once. */
+let installedVersion: string | undefined;
 const pgliteVersion = (): string => {
-  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
+  if (installedVersion === undefined) {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    installedVersion = (
+      JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }
+    ).version;
+  }
+  return installedVersion;
 };
 
 export const templateFile = (directory: string): string => join(directory, `pglite-${pgliteVersion()}-fresh.tar`);
@@ -24,10 +30,18 @@ export const templateFile = (directory: string): string => join(directory, `pgli
 export const holdsCluster = (dataDir: string | undefined): boolean =>
   dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'));
 
+/** Tarballs read in this process, by file: a test file opens a dozen databases from the same 40 MB. */
+const readTarballs = new Map<string, Blob>();
+
 /** The kept tarball, or undefined when none was made yet (or it cannot be read). */
 export function readTemplate(directory: string): Blob | undefined {
+  const file = templateFile(directory);
+  const known = readTarballs.get(file);
+  if (known) return known;
   try {
-    return new Blob([readFileSync(templateFile(directory))]);
+    const tarball = new Blob([readFileSync(file)]);
+    readTarballs.set(file, tarball);
+    return tarball;
   } catch {
     return undefined;
   }
@@ -53,5 +67,6 @@ export async function keepTemplate(directory: string, db: PGlite): Promise<void>
 
 /** Removes a template that would not load, so the next open makes a new one. */
 export function forgetTemplate(directory: string): void {
+  readTarballs.delete(templateFile(directory));
   rmSync(templateFile(directory), { force: true });
 }
